@@ -1,0 +1,98 @@
+/**
+ * Every configuration key, its type, default and meaning. `docs/configuration.md` documents the same table;
+ * `test/config/schema.test.ts` checks that the two agree.
+ */
+export type ConfigValue = string | number | boolean | null;
+
+export interface KeySpec {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'url' | 'number-list';
+  default: ConfigValue;
+  description: string;
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  nullable?: boolean;
+}
+
+export const CONFIG_KEYS = {
+  'server.host': { type: 'string', default: '127.0.0.1', description: 'Address the HTTP API binds to.' },
+  'server.port': { type: 'integer', default: 7370, min: 0, max: 65535, description: 'Port of the HTTP API; 0 picks a free one.' },
+  public_url: {
+    type: 'url',
+    default: null,
+    nullable: true,
+    description: 'Base of absolute links (poll_url, signed links); default http://<server.host>:<port>.',
+  },
+  dev: {
+    type: 'boolean',
+    default: false,
+    description: 'Development mode: callbacks and links may use http and loopback or private addresses.',
+  },
+  'log.level': {
+    type: 'enum',
+    default: 'info',
+    values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
+    description: 'Minimum level of the JSON log lines.',
+  },
+
+  'limits.max_concurrent_runs': { type: 'integer', default: 4, min: 1, max: 1000, description: 'Runs executing at once, per organisation and in total.' },
+  'limits.max_pending_runs': { type: 'integer', default: 100, min: 1, max: 1_000_000, description: 'Queued plus running runs an organisation may have before POST runs answers 429.' },
+  'limits.run_timeout_s': { type: 'integer', default: 600, min: 1, max: 86_400, description: 'Longest a run may execute; a job or run may override it.' },
+  'limits.max_steps': { type: 'integer', default: 50, min: 1, max: 1000, description: 'Most model calls one run may make.' },
+  'limits.requests_per_minute': { type: 'integer', default: 1200, min: 1, max: 1_000_000, description: 'Requests one API key may make per minute before 429 rate_limited.' },
+  'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
+  'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
+  'limits.lease_s': { type: 'integer', default: 30, min: 2, max: 3600, description: 'Lease a worker holds on a running run; renewed at a third of it.' },
+
+  'billing.sandbox_usd_per_s': { type: 'number', default: 0.00005, min: 0, description: 'Price of one sandbox second, in USD.' },
+  'billing.haiku.input_usd_per_mtok': { type: 'number', default: 1, min: 0, description: 'haiku input price per million tokens, USD.' },
+  'billing.haiku.output_usd_per_mtok': { type: 'number', default: 5, min: 0, description: 'haiku output price per million tokens, USD.' },
+  'billing.sonnet.input_usd_per_mtok': { type: 'number', default: 3, min: 0, description: 'sonnet input price per million tokens, USD.' },
+  'billing.sonnet.output_usd_per_mtok': { type: 'number', default: 15, min: 0, description: 'sonnet output price per million tokens, USD.' },
+  'billing.opus.input_usd_per_mtok': { type: 'number', default: 5, min: 0, description: 'opus input price per million tokens, USD.' },
+  'billing.opus.output_usd_per_mtok': { type: 'number', default: 25, min: 0, description: 'opus output price per million tokens, USD.' },
+
+  'models.provider': { type: 'enum', default: 'anthropic', values: ['anthropic', 'openai'], description: 'Which model API runs use.' },
+  'models.haiku': { type: 'string', default: 'claude-haiku-4-5', description: 'Provider model id behind the haiku alias.' },
+  'models.sonnet': { type: 'string', default: 'claude-sonnet-4-5', description: 'Provider model id behind the sonnet alias.' },
+  'models.opus': { type: 'string', default: 'claude-opus-4-5', description: 'Provider model id behind the opus alias.' },
+  'models.max_tokens': { type: 'integer', default: 4096, min: 256, max: 128_000, description: 'max_tokens of each model call.' },
+  'anthropic.base_url': { type: 'url', default: null, nullable: true, description: 'Messages API base URL; ANTHROPIC_BASE_URL also sets it.' },
+  'openai.base_url': { type: 'url', default: null, nullable: true, description: 'OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama); OPENAI_BASE_URL also sets it.' },
+
+  'sandbox.driver': { type: 'enum', default: 'auto', values: ['auto', 'docker', 'local'], description: 'Where runs execute: docker, local, or auto (docker when an engine and the image are available).' },
+  'sandbox.image': { type: 'string', default: 'errand-sandbox:latest', description: 'Image of the docker sandbox.' },
+  'sandbox.warm_pool_size': { type: 'integer', default: 2, min: 0, max: 64, description: 'Started docker containers kept ready for the next runs.' },
+  'sandbox.memory_mb': { type: 'integer', default: 2048, min: 128, max: 262_144, description: 'Memory limit of a sandbox container.' },
+  'sandbox.cpus': { type: 'number', default: 1, min: 0.1, max: 64, description: 'CPU limit of a sandbox container.' },
+  'sandbox.pids_limit': { type: 'integer', default: 512, min: 16, max: 65_536, description: 'Process limit of a sandbox container.' },
+  'sandbox.code_timeout_s': { type: 'integer', default: 60, min: 1, max: 3600, description: 'Longest one code tool call may run.' },
+  'sandbox.chromium_path': { type: 'string', default: '/usr/bin/chromium', description: 'Chromium used by the local driver.' },
+
+  'webhooks.timeout_s': { type: 'integer', default: 15, min: 1, max: 120, description: 'A delivery not answered 2xx within this is a failed attempt.' },
+  'webhooks.retry_schedule_s': {
+    type: 'number-list',
+    default: '0,5,300,1800,7200,18000,36000,50400,72000,86400',
+    description: 'Delay before each attempt, in seconds, comma-separated; jitter of up to 10% is added.',
+  },
+  'webhooks.allow_private_targets': { type: 'boolean', default: false, description: 'Let webhook targets be http, loopback, private or link-local (implied by dev).' },
+} as const satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+type ValueOf<S extends KeySpec> = S['type'] extends 'integer' | 'number'
+  ? number
+  : S['type'] extends 'boolean'
+    ? boolean
+    : S['type'] extends 'number-list'
+      ? number[]
+      : S extends { nullable: true }
+        ? string | null
+        : string;
+
+/** A loaded, validated configuration: one typed value per key. */
+export type Config = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]> };
+
+export function envName(key: string): string {
+  return `ERRAND_${key.toUpperCase().replace(/\./g, '_')}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * One interface in front of every model API. Messages use a neutral, Anthropic-shaped block format; each
+ * provider converts to and from its wire format and reports the token usage its API returned.
+ */
+export type ModelAlias = 'haiku' | 'sonnet' | 'opus';
+export const MODEL_ALIASES: readonly ModelAlias[] = ['haiku', 'sonnet', 'opus'];
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+export interface ImageBlock {
+  type: 'image';
+  mediaType: 'image/png' | 'image/jpeg';
+  /** base64 */
+  data: string;
+}
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+export interface ToolResultBlock {
+  type: 'tool_result';
+  toolUseId: string;
+  content: (TextBlock | ImageBlock)[];
+  isError: boolean;
+}
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
+
+export interface Message {
+  role: 'user' | 'assistant';
+  content: ContentBlock[];
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: ModelAlias;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  signal: AbortSignal;
+}
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ModelResponse {
+  /** Only text and tool_use blocks. */
+  content: (TextBlock | ToolUseBlock)[];
+  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'other';
+  usage: ModelUsage;
+  /** The provider's model id that served the call. */
+  modelId: string;
+}
+
+export interface ModelProvider {
+  readonly name: 'anthropic' | 'openai';
+  /**
+   * Why this provider cannot serve calls (e.g. "ANTHROPIC_API_KEY is not set"), or null when it can.
+   * The daemon reports it at start and in `errand doctor`; runs fail with it as their failure_detail.
+   */
+  unusableReason(): string | null;
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** A provider call failed for a reason that is not the task's fault (auth, network, 5xx after retries). */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The error catalogue. Every error a caller can see is one of these classes; `daemon/plugins/error-handler.ts`
+ * maps them to the shared error shape in exactly one place.
+ */
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'quota_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+export interface ErrandErrorOptions {
+  param?: string;
+  headers?: Record<string, string>;
+}
+
+export abstract class ErrandError extends Error {
+  abstract readonly type: ErrorType;
+  abstract readonly status: number;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: string,
+    message: string,
+    options: ErrandErrorOptions = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.param = options.param;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class InvalidRequestError extends ErrandError {
+  readonly type = 'invalid_request_error';
+  readonly status: number = 400;
+}
+
+export class PayloadTooLargeError extends InvalidRequestError {
+  override readonly status = 413;
+}
+
+export class UnsupportedMediaTypeError extends InvalidRequestError {
+  override readonly status = 415;
+}
+
+export class AuthenticationError extends ErrandError {
+  readonly type = 'authentication_error';
+  readonly status = 401;
+  constructor(code: string, message: string) {
+    super(code, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+}
+
+export class QuotaError extends ErrandError {
+  readonly type = 'quota_error';
+  readonly status = 402;
+}
+
+export class NotFoundError extends ErrandError {
+  readonly type = 'not_found_error';
+  readonly status = 404;
+  constructor(resource: string, id: string, param?: string) {
+    super('resource_missing', `No such ${resource}: '${id}'`, param === undefined ? {} : { param });
+  }
+}
+
+export class RouteNotFoundError extends ErrandError {
+  readonly type = 'not_found_error';
+  readonly status = 404;
+}
+
+export class ConflictError extends ErrandError {
+  readonly type = 'conflict_error';
+  readonly status = 409;
+}
+
+export class RateLimitError extends ErrandError {
+  readonly type = 'rate_limit_error';
+  readonly status = 429;
+  constructor(code: string, message: string, retryAfterSeconds: number) {
+    super(code, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  }
+}
+
+export class InternalError extends ErrandError {
+  readonly type = 'api_error';
+  readonly status = 500;
+}
+
+/** Raised for bad configuration: the daemon refuses to start and names the key. */
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`config ${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}

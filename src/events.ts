@@ -1,0 +1,28 @@
+import { EventEmitter } from 'node:events';
+import type { RunRow, RunStatus } from './store/runs-store.js';
+
+/** Typed events of the core. Emitted after the transaction that caused them has committed. */
+export interface ErrandEvents {
+  /** Every run status change, including creation (`from` is null). */
+  'run.transitioned': [{ run: RunRow; from: RunStatus | null; to: RunStatus }];
+  /** A webhook was written to the outbox; the delivery worker wakes up. */
+  'webhook.enqueued': [{ deliveryId: string }];
+}
+
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Every subsystem (engine, webhooks, TUI streams) listens; the default cap of 10 is not a leak signal here.
+    this.emitter.setMaxListeners(100);
+  }
+
+  emit<E extends keyof ErrandEvents>(event: E, ...args: ErrandEvents[E]): void {
+    this.emitter.emit(event, ...args);
+  }
+
+  on<E extends keyof ErrandEvents>(event: E, listener: (...args: ErrandEvents[E]) => void): () => void {
+    this.emitter.on(event, listener as (...a: unknown[]) => void);
+    return () => this.emitter.off(event, listener as (...a: unknown[]) => void);
+  }
+}

@@ -1,0 +1,20 @@
+import { monotonicFactory } from 'ulid';
+
+export type IdPrefix = 'org' | 'key' | 'proj' | 'job' | 'run' | 'conn' | 'msg' | 'evt' | 'whd' | 'req' | 'step' | 'art' | 'fir';
+
+export type IdFactory = (prefix: IdPrefix) => string;
+
+/**
+ * Prefixed, time-sortable ids (`run_01JD...`). Monotonic within a process so that ids minted in the same
+ * millisecond still sort in creation order, which list pagination relies on.
+ */
+export function createIdFactory(now: () => number = Date.now): IdFactory {
+  const ulid = monotonicFactory();
+  return (prefix) => `${prefix}_${ulid(now()).toLowerCase()}`;
+}
+
+const ID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+}

@@ -1,0 +1,89 @@
+import { AuthenticationError, InvalidRequestError, NotFoundError } from '../errors.js';
+import { isoTime } from '../clock.js';
+import type { Resources } from '../resources.js';
+import type { ApiKeyRow } from '../store/keys-store.js';
+import { mintKey, parseKey, secretMatches } from './api-key.js';
+
+export interface ApiKeyInfo {
+  id: string;
+  object: 'api_key';
+  org_id: string;
+  name: string | null;
+  monthly_cap_usd: number | null;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  org_id: string;
+}
+
+/** The authenticated caller of a request. */
+export interface Principal {
+  keyId: string;
+  orgId: string;
+  monthlyCapUsd: number | null;
+}
+
+export class KeysService {
+  constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>) {}
+
+  create(options: { orgId: string; name?: string | null; monthlyCapUsd?: number | null }): CreatedKey {
+    if (options.monthlyCapUsd != null && !(Number.isFinite(options.monthlyCapUsd) && options.monthlyCapUsd >= 0)) {
+      throw new InvalidRequestError('invalid_cap', 'monthly cap must be a non-negative number of USD', { param: 'monthly_cap_usd' });
+    }
+    if (!this.r.store.orgs.get(options.orgId)) throw new NotFoundError('organisation', options.orgId);
+    const id = this.r.ids('key');
+    const minted = mintKey(id);
+    this.r.store.keys.insert({
+      id,
+      org_id: options.orgId,
+      name: options.name ?? null,
+      secret_hash: minted.hash,
+      monthly_cap_usd: options.monthlyCapUsd ?? null,
+      created_at: isoTime(this.r.clock.now()),
+      revoked_at: null,
+      last_used_at: null,
+    });
+    return { id, key: minted.token, org_id: options.orgId };
+  }
+
+  list(orgId?: string): ApiKeyInfo[] {
+    return this.r.store.keys.list(orgId).map(toInfo);
+  }
+
+  revoke(id: string): ApiKeyInfo {
+    const row = this.r.store.keys.get(id);
+    if (!row) throw new NotFoundError('API key', id);
+    this.r.store.keys.revoke(id, isoTime(this.r.clock.now()));
+    return toInfo(this.r.store.keys.get(id)!);
+  }
+
+  /** Resolves a bearer token to its principal, or throws 401 without saying which part was wrong. */
+  authenticate(token: string | undefined): Principal {
+    if (!token) throw new AuthenticationError('missing_api_key', 'No API key: send "Authorization: Bearer <API_KEY>"');
+    const parsed = parseKey(token);
+    const row = parsed ? this.r.store.keys.get(parsed.keyId) : undefined;
+    if (!parsed || !row || !secretMatches(parsed.secret, row.secret_hash)) {
+      throw new AuthenticationError('invalid_api_key', 'Invalid API key');
+    }
+    if (row.revoked_at !== null) throw new AuthenticationError('revoked_api_key', 'This API key has been revoked');
+    return { keyId: row.id, orgId: row.org_id, monthlyCapUsd: row.monthly_cap_usd };
+  }
+}
+
+function toInfo(row: ApiKeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    object: 'api_key',
+    org_id: row.org_id,
+    name: row.name,
+    monthly_cap_usd: row.monthly_cap_usd,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+    last_used_at: row.last_used_at,
+  };
+}

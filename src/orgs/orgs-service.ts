@@ -1,0 +1,65 @@
+import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.js';
+import { isoTime } from '../clock.js';
+import type { Resources } from '../resources.js';
+import type { OrgRow } from '../store/orgs-store.js';
+
+export const DEFAULT_ORG_NAME = 'default';
+export const DEFAULT_PROJECT_NAME = 'API Runs';
+
+export interface Org {
+  id: string;
+  object: 'organization';
+  name: string;
+  daily_cap_usd: number | null;
+  created_at: string;
+}
+
+export class OrgsService {
+  constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>) {}
+
+  /** Creates an organisation and its "API Runs" project in one transaction. */
+  create(name: string, options: { dailyCapUsd?: number | null } = {}): Org {
+    const clean = name.trim();
+    if (!/^[\w .-]{1,64}$/.test(clean)) {
+      throw new InvalidRequestError('invalid_name', 'An organisation name is 1-64 letters, digits, spaces, dots, dashes or underscores', { param: 'name' });
+    }
+    const { store } = this.r;
+    return store.transaction(() => {
+      if (store.orgs.getByName(clean)) throw new ConflictError('org_exists', `An organisation named '${clean}' already exists`);
+      const now = isoTime(this.r.clock.now());
+      const row: OrgRow = { id: this.r.ids('org'), name: clean, daily_cap_usd: options.dailyCapUsd ?? null, created_at: now, updated_at: now };
+      store.orgs.insert(row);
+      store.projects.insert({
+        id: this.r.ids('proj'),
+        org_id: row.id,
+        name: DEFAULT_PROJECT_NAME,
+        description: 'Runs started without a project_id.',
+        is_default: 1,
+        created_at: now,
+        updated_at: now,
+      });
+      return toOrg(row);
+    });
+  }
+
+  list(): Org[] {
+    return this.r.store.orgs.list().map(toOrg);
+  }
+
+  /** Finds an organisation by id or by name. */
+  resolve(idOrName: string): Org {
+    const row = this.r.store.orgs.get(idOrName) ?? this.r.store.orgs.getByName(idOrName);
+    if (!row) throw new NotFoundError('organisation', idOrName);
+    return toOrg(row);
+  }
+
+  /** The first start of a data directory creates the `default` organisation. Returns it when it was created. */
+  ensureDefault(): Org | null {
+    if (this.r.store.orgs.list().length > 0) return null;
+    return this.create(DEFAULT_ORG_NAME);
+  }
+}
+
+function toOrg(row: OrgRow): Org {
+  return { id: row.id, object: 'organization', name: row.name, daily_cap_usd: row.daily_cap_usd, created_at: row.created_at };
+}

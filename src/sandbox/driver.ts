@@ -1,0 +1,28 @@
+import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from './protocol.js';
+
+export type SandboxDriverName = 'local' | 'docker';
+
+export interface SandboxCreateOptions {
+  runId: string;
+  /** Injected into the sandbox's environment (token connections). Never logged. */
+  env: Record<string, string>;
+  signal: AbortSignal;
+}
+
+/** One run's isolated workspace with a browser and code execution. Never shared between runs. */
+export interface Sandbox {
+  readonly id: string;
+  exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
+  browser(action: BrowserAction, signal: AbortSignal): Promise<BrowserResult>;
+  /** Stops everything the sandbox started and removes it; safe to call more than once. */
+  destroy(): Promise<void>;
+}
+
+export interface SandboxDriver {
+  readonly name: SandboxDriverName;
+  create(options: SandboxCreateOptions): Promise<Sandbox>;
+  /** Removes sandboxes left behind by a daemon that died; returns how many. */
+  removeOrphans(): Promise<number>;
+  /** Stops pools and background work; idempotent. */
+  close(): Promise<void>;
+}

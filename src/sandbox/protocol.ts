@@ -1,0 +1,65 @@
+/**
+ * The wire protocol between the daemon and the supervisor process that runs inside every sandbox (a child
+ * process for the local driver, PID 1's child in a container for the docker driver). JSON over HTTP on one port;
+ * every request carries `Authorization: Bearer <token>` with the per-sandbox token the driver generated.
+ *
+ *   GET  /health                 -> HealthResponse
+ *   POST /exec     ExecRequest   -> ExecResult
+ *   POST /browser  BrowserAction -> BrowserResult
+ *   PUT  /files?path=REL  (raw bytes)  -> 204      (path relative to the workspace; no `..`)
+ *   GET  /files?path=REL          -> raw bytes, 404 if absent
+ */
+export type CodeLanguage = 'bash' | 'python' | 'node';
+
+export interface ExecRequest {
+  language: CodeLanguage;
+  code: string;
+  /** Killed (with its whole process group) after this long. */
+  timeoutMs: number;
+}
+
+export interface ExecResult {
+  exitCode: number | null;
+  /** Output beyond the limit is cut in the middle, with a marker saying how much was left out. */
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export type BrowserAction =
+  | { action: 'navigate'; url: string }
+  | { action: 'click'; selector?: string; text?: string }
+  | { action: 'type'; selector: string; text: string; submit?: boolean }
+  | { action: 'press'; key: string }
+  | { action: 'scroll'; direction: 'up' | 'down'; amount?: number }
+  | { action: 'read_text' }
+  | { action: 'snapshot' }
+  | { action: 'screenshot' };
+
+/** Why a page could not be used, recognised by the supervisor so that the run can end as site_down or captcha. */
+export type PageProblem =
+  | { kind: 'dns_failure'; message: string }
+  | { kind: 'connection_refused'; message: string }
+  | { kind: 'connection_failed'; message: string }
+  | { kind: 'http_error'; status: number; message: string }
+  | { kind: 'captcha'; message: string };
+
+export interface BrowserResult {
+  ok: boolean;
+  /** Page text, an accessibility snapshot, or a short description of what the action did (truncated). */
+  text: string;
+  url: string | null;
+  title: string | null;
+  /** HTTP status of the last navigation's main document. */
+  status: number | null;
+  problem: PageProblem | null;
+  /** base64 PNG, for `screenshot`. */
+  screenshot: string | null;
+}
+
+export interface HealthResponse {
+  ok: true;
+  version: string;
+  browser: boolean;
+}

@@ -1,0 +1,39 @@
+import type { Db } from './database.js';
+
+export interface IdempotencyRow {
+  org_id: string;
+  scope: string;
+  key: string;
+  request_hash: string;
+  run_id: string;
+  created_at: number;
+}
+
+export class IdempotencyStore {
+  private readonly s;
+
+  constructor(db: Db) {
+    this.s = {
+      get: db.prepare<[string, string, string, number], IdempotencyRow>(
+        'SELECT * FROM idempotency_keys WHERE org_id = ? AND scope = ? AND key = ? AND created_at >= ?',
+      ),
+      put: db.prepare(
+        'INSERT OR REPLACE INTO idempotency_keys (org_id, scope, key, request_hash, run_id, created_at) VALUES (@org_id, @scope, @key, @request_hash, @run_id, @created_at)',
+      ),
+      purge: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
+    };
+  }
+
+  /** A key recorded since `sinceMs`; older ones count as expired. */
+  find(orgId: string, scope: string, key: string, sinceMs: number): IdempotencyRow | undefined {
+    return this.s.get.get(orgId, scope, key, sinceMs);
+  }
+
+  put(row: IdempotencyRow): void {
+    this.s.put.run(row);
+  }
+
+  purgeBefore(ms: number): number {
+    return this.s.purge.run(ms).changes;
+  }
+}

@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
+
+/**
+ * Applies `migrations/NNN-name.sql` in order, tracked by SQLite's `user_version`. Each file runs in its own
+ * transaction, so a failed migration leaves the database at the previous version. A hand-rolled runner because
+ * the libraries for this (umzug, knex) bring async storage adapters that a synchronous driver doesn't need.
+ */
+export function migrate(db: Database.Database, dir: string = defaultMigrationsDir()): { from: number; to: number } {
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f))
+    .sort();
+  const from = db.pragma('user_version', { simple: true }) as number;
+  let version = from;
+  for (const file of files) {
+    const n = Number(file.slice(0, 3));
+    if (n <= version) continue;
+    if (n !== version + 1) throw new Error(`migration ${file} skips a version (database is at ${version})`);
+    const sql = readFileSync(`${dir}/${file}`, 'utf8');
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${n}`);
+    })();
+    version = n;
+  }
+  return { from, to: version };
+}
+
+function defaultMigrationsDir(): string {
+  // Compiled code runs from dist/src/store; the .sql files stay in src/store/migrations beside the sources.
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  return here.includes('/dist/') ? here.replace(/\/dist\/src\/store\/?$/, '/src/store/migrations') : `${here}migrations`;
+}

@@ -1,0 +1,183 @@
+import type Database from 'better-sqlite3';
+import type { Db } from './database.js';
+import { toPage, type Page, type PageQuery } from './page.js';
+
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** JSON members (inputs, output_schema, result, evidence, connections, warnings) are stored as JSON text. */
+export interface RunRow {
+  id: string;
+  org_id: string;
+  key_id: string | null;
+  project_id: string;
+  job_id: string | null;
+  name: string | null;
+  source: string;
+  prompt: string;
+  inputs: string;
+  model: string;
+  output_schema: string | null;
+  callback_url: string | null;
+  connections: string;
+  timeout_s: number;
+  status: RunStatus;
+  attempt: number;
+  result: string | null;
+  confidence: string | null;
+  evidence: string | null;
+  failure_reason: string | null;
+  failure_detail: string | null;
+  warnings: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  step_count: number;
+  last_action: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export type RunPatch = Partial<Omit<RunRow, 'id' | 'org_id' | 'status'>>;
+
+export interface RunEventRow {
+  id: number;
+  run_id: string;
+  from_status: RunStatus | null;
+  to_status: RunStatus;
+  description: string;
+  created_at: string;
+}
+
+const PATCHABLE = new Set<string>([
+  'attempt', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'input_tokens', 'output_tokens',
+  'cost_usd', 'step_count', 'last_action', 'lease_owner', 'lease_expires_at', 'started_at', 'finished_at', 'updated_at',
+]);
+
+export class RunsStore {
+  private readonly s;
+  private readonly casCache = new Map<string, Database.Statement>();
+  private readonly patchCache = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      insert: db.prepare(
+        `INSERT INTO runs (id, org_id, key_id, project_id, job_id, name, source, prompt, inputs, model, output_schema, callback_url, connections, timeout_s,
+           status, attempt, warnings, created_at, updated_at)
+         VALUES (@id, @org_id, @key_id, @project_id, @job_id, @name, @source, @prompt, @inputs, @model, @output_schema, @callback_url, @connections, @timeout_s,
+           @status, @attempt, @warnings, @created_at, @updated_at)`,
+      ),
+      get: db.prepare<[string, string], RunRow>('SELECT * FROM runs WHERE id = ? AND org_id = ?'),
+      getAny: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
+      first: db.prepare<[string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? ORDER BY id DESC LIMIT ?'),
+      after: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
+      jobFirst: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? ORDER BY id DESC LIMIT ?'),
+      jobAfter: db.prepare<[string, string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
+      countActive: db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE org_id = ? AND status IN ('queued', 'running')"),
+      nextClaimable: db.prepare<[number], RunRow>(
+        `SELECT r.* FROM runs r WHERE r.status = 'queued'
+           AND (SELECT COUNT(*) FROM runs x WHERE x.org_id = r.org_id AND x.status = 'running') < ?
+         ORDER BY r.id LIMIT 1`,
+      ),
+      renew: db.prepare("UPDATE runs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'"),
+      lapsed: db.prepare<[number], RunRow>("SELECT * FROM runs WHERE status = 'running' AND lease_expires_at < ? ORDER BY id"),
+      byStatus: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE status = ? ORDER BY id'),
+      insertEvent: db.prepare('INSERT INTO run_events (run_id, from_status, to_status, description, created_at) VALUES (?, ?, ?, ?, ?)'),
+      events: db.prepare<[string], RunEventRow>('SELECT * FROM run_events WHERE run_id = ? ORDER BY id'),
+    };
+  }
+
+  insert(row: Pick<RunRow, 'id' | 'org_id' | 'key_id' | 'project_id' | 'job_id' | 'name' | 'source' | 'prompt' | 'inputs' | 'model' | 'output_schema' | 'callback_url' | 'connections' | 'timeout_s' | 'status' | 'attempt' | 'warnings' | 'created_at' | 'updated_at'>): void {
+    this.s.insert.run(row);
+  }
+
+  get(orgId: string, id: string): RunRow | undefined {
+    return this.s.get.get(id, orgId);
+  }
+
+  /** For the engine, which works across organisations. */
+  getById(id: string): RunRow | undefined {
+    return this.s.getAny.get(id);
+  }
+
+  list(orgId: string, q: PageQuery & { jobId: string | null }): Page<RunRow> {
+    const n = q.limit + 1;
+    const rows =
+      q.jobId === null
+        ? q.cursor === null
+          ? this.s.first.all(orgId, n)
+          : this.s.after.all(orgId, q.cursor, n)
+        : q.cursor === null
+          ? this.s.jobFirst.all(orgId, q.jobId, n)
+          : this.s.jobAfter.all(orgId, q.jobId, q.cursor, n);
+    return toPage(rows, q.limit);
+  }
+
+  countActive(orgId: string): number {
+    return this.s.countActive.get(orgId)?.n ?? 0;
+  }
+
+  /** The oldest queued run whose organisation still has a free slot. */
+  nextClaimable(maxRunningPerOrg: number): RunRow | undefined {
+    return this.s.nextClaimable.get(maxRunningPerOrg);
+  }
+
+  listByStatus(status: RunStatus): RunRow[] {
+    return this.s.byStatus.all(status);
+  }
+
+  /** Running runs whose lease ran out before `nowMs`: their worker died. */
+  listLapsed(nowMs: number): RunRow[] {
+    return this.s.lapsed.all(nowMs);
+  }
+
+  renewLease(id: string, owner: string, expiresAtMs: number): boolean {
+    return this.s.renew.run(expiresAtMs, id, owner).changes > 0;
+  }
+
+  /**
+   * Compare-and-set of the status: succeeds only if the run is still in `from`. Callers run it inside the
+   * transaction that also records the event, so a state change and its event are never apart.
+   */
+  setStatus(id: string, from: RunStatus, to: RunStatus, patch: RunPatch): boolean {
+    const cols = Object.keys(patch).filter((c) => PATCHABLE.has(c)).sort();
+    const sig = cols.join(',');
+    let stmt = this.casCache.get(sig);
+    if (!stmt) {
+      const sets = ['status = @to', ...cols.map((c) => `${c} = @${c}`)].join(', ');
+      stmt = this.db.prepare(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from`);
+      this.casCache.set(sig, stmt);
+    }
+    return stmt.run({ ...pick(patch, cols), id, from, to }).changes > 0;
+  }
+
+  /** Updates progress members of a run that is still in `status` (usage, step count, last action). */
+  patch(id: string, status: RunStatus, patch: RunPatch): boolean {
+    const cols = Object.keys(patch).filter((c) => PATCHABLE.has(c)).sort();
+    if (cols.length === 0) return false;
+    const sig = cols.join(',');
+    let stmt = this.patchCache.get(sig);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE runs SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @status`);
+      this.patchCache.set(sig, stmt);
+    }
+    return stmt.run({ ...pick(patch, cols), id, status }).changes > 0;
+  }
+
+  insertEvent(runId: string, from: RunStatus | null, to: RunStatus, description: string, at: string): void {
+    this.s.insertEvent.run(runId, from, to, description, at);
+  }
+
+  events(runId: string): RunEventRow[] {
+    return this.s.events.all(runId);
+  }
+}
+
+function pick(patch: Record<string, unknown>, cols: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of cols) out[c] = patch[c];
+  return out;
+}

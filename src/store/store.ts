@@ -1,0 +1,42 @@
+import { openDatabase, type Db } from './database.js';
+import { IdempotencyStore } from './idempotency-store.js';
+import { JobsStore } from './jobs-store.js';
+import { KeysStore } from './keys-store.js';
+import { OrgsStore } from './orgs-store.js';
+import { ProjectsStore } from './projects-store.js';
+import { RunsStore } from './runs-store.js';
+import { SpendStore } from './spend-store.js';
+
+/** The one storage layer: every SQL statement of the product lives behind these objects. */
+export class Store {
+  readonly orgs: OrgsStore;
+  readonly keys: KeysStore;
+  readonly projects: ProjectsStore;
+  readonly jobs: JobsStore;
+  readonly runs: RunsStore;
+  readonly spend: SpendStore;
+  readonly idempotency: IdempotencyStore;
+
+  constructor(readonly db: Db) {
+    this.orgs = new OrgsStore(db);
+    this.keys = new KeysStore(db);
+    this.projects = new ProjectsStore(db);
+    this.jobs = new JobsStore(db);
+    this.runs = new RunsStore(db);
+    this.spend = new SpendStore(db);
+    this.idempotency = new IdempotencyStore(db);
+  }
+
+  /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+export function openStore(path: string): Store {
+  return new Store(openDatabase(path));
+}
