@@ -1,0 +1,85 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { errorResponseSchema } from '../src/http-schemas/common.js';
+import type { IdFactory } from '../src/ids.js';
+import { createAjv } from '../src/json-schema/create-ajv.js';
+import type { RateLimiter } from '../src/keys/rate-limiter.js';
+import authPlugin from './plugins/auth.js';
+import errorHandlerPlugin from './plugins/error-handler.js';
+import requestIdPlugin from './plugins/request-id.js';
+import { jobRoutes } from './routes/jobs.js';
+import { healthRoutes, openapiRoutes } from './routes/meta.js';
+import { projectRoutes } from './routes/projects.js';
+import { runRoutes } from './routes/runs.js';
+import type { ApiServices } from './services.js';
+
+export interface AppDeps {
+  services: ApiServices;
+  logger: Logger;
+  ids: IdFactory;
+  rateLimiter: RateLimiter;
+  /** Extra route plugins mounted under /v1 (artifacts, steps, ...), registered by the daemon's wiring. */
+  extraRoutes?: ((app: FastifyInstance) => Promise<void>)[];
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Builds the HTTP API from its dependencies; never listens (main.ts and tests do). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'],
+    genReqId: () => deps.ids('req'),
+    bodyLimit: BODY_LIMIT,
+    // Request bodies are validated strictly (no coercion: "5" is not 5, unknown members are refused);
+    // query strings arrive as text, so their numbers are coerced.
+    return503OnClosing: true,
+  });
+  const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
+  const queryAjv = createAjv({ allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
+  bodyAjv.addSchema(errorResponseSchema);
+  queryAjv.addSchema(errorResponseSchema);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
+
+  // An empty body with a JSON content type is "no body" (curl -X POST -H 'content-type: application/json'),
+  // not a parse error; everything else goes through Fastify's prototype-poisoning-safe parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // JSON only: without Fastify's text/plain parser, any other content type is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(req, text, done);
+  });
+
+  app.addSchema(errorResponseSchema);
+  await app.register(requestIdPlugin);
+  await app.register(errorHandlerPlugin);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Errand API',
+        version: '1.0.0',
+        description: 'Self-hosted agent task service: runs natural-language tasks in a sandbox with a browser and code execution.',
+      },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.rateLimiter });
+  await app.register(healthRoutes);
+  await app.register(
+    async (v1) => {
+      await v1.register(openapiRoutes);
+      await v1.register(projectRoutes, { projects: deps.services.projects });
+      await v1.register(jobRoutes, { jobs: deps.services.jobs });
+      await v1.register(runRoutes, { runs: deps.services.runs });
+      for (const extra of deps.extraRoutes ?? []) await v1.register(extra);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

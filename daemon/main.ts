@@ -1,0 +1,123 @@
+import { mkdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig, defaultHome } from '../src/config/load.js';
+import { ConfigError } from '../src/errors.js';
+import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
+import { dataPaths } from '../src/runtime/paths.js';
+import { firstStart } from './first-start.js';
+import { createLogger } from './logger.js';
+import { createDaemon } from './wiring.js';
+
+const USAGE = `Usage: errandd [--port N] [--host H] [--dev] [--home DIR] [--set key=value ...]
+
+Runs the Errand daemon in the foreground: the /v1 HTTP API, the run engine, webhooks and schedules.
+  --port N        port to listen on (0 picks a free one; default from config server.port)
+  --host H        address to bind (default 127.0.0.1)
+  --dev           development mode: callbacks and links may use http and loopback addresses
+  --home DIR      data directory (default $ERRAND_HOME or ~/.errand)
+  --set key=value set any configuration key (beats ERRAND_* variables and config.json)
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        dev: { type: 'boolean' },
+        home: { type: 'string' },
+        set: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`errandd: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const home = args.home ?? defaultHome();
+  const flags: Record<string, unknown> = {};
+  for (const pair of args.set ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) {
+      process.stderr.write(`errandd: --set takes key=value, got '${pair}'\n`);
+      return 2;
+    }
+    flags[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  if (args.port !== undefined) flags['server.port'] = args.port;
+  if (args.host !== undefined) flags['server.host'] = args.host;
+  if (args.dev) flags.dev = true;
+
+  let config;
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    config = loadConfig({ home, flags });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`errandd: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const paths = dataPaths(home);
+  const running = readDaemonState(paths.daemonState);
+  if (running && running.pid !== process.pid) {
+    process.stderr.write(`errandd: a daemon (pid ${running.pid}) already serves ${home} at ${running.url}\n`);
+    return 1;
+  }
+
+  const logger = createLogger(config['log.level']);
+  const daemon = await createDaemon({ home, config, logger });
+  const first = firstStart(daemon.orgs, daemon.keys, paths.credentials);
+  const url = await daemon.start();
+  process.stdout.write(`listening on ${url}\n`);
+  if (first) {
+    process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, saved for the CLI):\n${first.key}\n`);
+  }
+  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
+  logger.info({ url, home, dev: config.dev }, 'daemon started');
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting without draining');
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, 'draining and stopping');
+      daemon
+        .close()
+        .then(() => {
+          clearDaemonState(paths.daemonState, process.pid);
+          logger.info('stopped');
+          logger.flush();
+          resolve(0);
+        })
+        .catch((err: unknown) => {
+          logger.error({ err }, 'error while stopping');
+          clearDaemonState(paths.daemonState, process.pid);
+          resolve(1);
+        });
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`errandd: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

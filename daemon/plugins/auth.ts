@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { RateLimitError } from '../../src/errors.js';
+import type { KeysService, Principal } from '../../src/keys/keys-service.js';
+import type { RateLimiter } from '../../src/keys/rate-limiter.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes that answer without an API key (health, the OpenAPI document, signed artifact links). */
+    public?: boolean;
+  }
+}
+
+export interface AuthOptions {
+  keys: KeysService;
+  rateLimiter: RateLimiter;
+}
+
+/** Bearer-key authentication and the per-key request rate, for every route not marked `config.public`. */
+const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, rateLimiter }) => {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.public) return;
+    const principal = keys.authenticate(bearerToken(request));
+    const wait = rateLimiter.take(principal.keyId);
+    if (wait > 0) throw new RateLimitError('rate_limited', 'Too many requests for this API key; slow down and retry after the Retry-After delay', wait);
+    request.principal = principal;
+  });
+};
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : '';
+}
+
+/** The authenticated principal of a request on a non-public route. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf() on a public route');
+  return request.principal;
+}
+
+export default fp(authPlugin, { name: 'auth' });

@@ -1,0 +1,105 @@
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  ErrandError,
+  InternalError,
+  InvalidRequestError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  UnsupportedMediaTypeError,
+} from '../../src/errors.js';
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * The one place where errors become HTTP responses in the shared shape
+ * `{"error": {type, code, message, param?}, "request_id"}`. Anything that is not a known error is a 500 and is
+ * logged; its message is not shown to the caller.
+ */
+const errorHandlerPlugin: FastifyPluginAsync = async (app) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const mapped = toErrandError(error);
+    if (mapped instanceof InternalError) request.log.error({ err: error }, 'unhandled error');
+    send(request, reply, mapped);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    send(request, reply, new RouteNotFoundError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+};
+
+function send(request: FastifyRequest, reply: FastifyReply, err: ErrandError): void {
+  void reply
+    .status(err.status)
+    .headers(err.headers)
+    .type('application/json; charset=utf-8')
+    .send({
+      error: { type: err.type, code: err.code, message: err.message, ...(err.param === undefined ? {} : { param: err.param }) },
+      request_id: request.id,
+    });
+}
+
+export function toErrandError(error: FastifyError): ErrandError {
+  if (error instanceof ErrandError) return error;
+  if (error.validation) return validationError(error.validation as ValidationIssue[], error.validationContext ?? 'body');
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new UnsupportedMediaTypeError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new PayloadTooLargeError('body_too_large', 'The request body is larger than 1 MiB');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new InvalidRequestError('invalid_body', 'The body is empty but Content-Type is application/json; send {} or no Content-Type');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_TYPE':
+      return new InvalidRequestError('invalid_json', 'The body is not valid JSON');
+  }
+  if (error.statusCode === 400 && error instanceof SyntaxError) return new InvalidRequestError('invalid_json', 'The body is not valid JSON');
+  if (error.statusCode === 413) return new PayloadTooLargeError('body_too_large', 'The request body is larger than 1 MiB');
+  if (error.statusCode === 415) return new UnsupportedMediaTypeError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"');
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new InvalidRequestError('invalid_request', error.message);
+  }
+  return new InternalError('internal_error', 'Something went wrong on our side; the request id identifies it in the daemon log');
+}
+
+function validationError(issues: ValidationIssue[], context: string): InvalidRequestError {
+  const issue = issues[0]!;
+  const path = issue.instancePath.split('/').filter(Boolean).map(decodePointer);
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'member';
+  if (issue.keyword === 'additionalProperties') {
+    const name = String(issue.params.additionalProperty);
+    const param = [...path, name].join('.');
+    return new InvalidRequestError(context === 'body' ? 'unknown_parameter' : 'invalid_request', `Unknown ${where} '${param}'`, { param });
+  }
+  if (issue.keyword === 'required') {
+    const param = [...path, String(issue.params.missingProperty)].join('.');
+    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'`, { param });
+  }
+  const param = path.join('.');
+  if (param === '') return new InvalidRequestError('invalid_body', `The request body ${issue.message ?? 'is invalid'}`);
+  return new InvalidRequestError(
+    context === 'body' ? 'invalid_body' : 'invalid_request',
+    `${capitalise(where)} '${param}' ${issue.message ?? 'is invalid'}${allowedValues(issue)}`,
+    { param },
+  );
+}
+
+function allowedValues(issue: ValidationIssue): string {
+  const allowed = issue.params.allowedValues;
+  return Array.isArray(allowed) ? `: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : '';
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+export default fp(errorHandlerPlugin, { name: 'error-handler' });

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/** Routes that answer without an API key: liveness and the API's own description. */
+export const healthRoutes: FastifyPluginAsync = async (app) => {
+  app.get(
+    '/healthz',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Meta'],
+        summary: 'Liveness',
+        security: [],
+        response: { 200: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } },
+      },
+    },
+    async () => ({ ok: true }),
+  );
+};
+
+export const openapiRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+};

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ListQuery } from '../../src/pagination.js';
+import { runRouteSchemas as s } from '../../src/runs/run-schemas.js';
+import type { CreatedRun, CreateJobRunBody, CreateRunBody, RunsService } from '../../src/runs/runs-service.js';
+import { principalOf } from '../plugins/auth.js';
+
+const tags = ['Runs'];
+const errors = { 402: { $ref: 'ErrorResponse#' }, 429: { $ref: 'ErrorResponse#' } };
+
+export const runRoutes: FastifyPluginAsync<{ runs: RunsService }> = async (app, { runs }) => {
+  app.post<{ Body: CreateRunBody }>(
+    '/runs',
+    { schema: { ...s.create, response: { ...s.create.response, ...errors }, tags, summary: 'Start a run from a prompt' } },
+    async (req, reply) => accepted(reply, await runs.create(principalOf(req), req.body)),
+  );
+  app.post<{ Params: { id: string }; Body: CreateJobRunBody | undefined }>(
+    '/jobs/:id/runs',
+    { schema: { ...s.createForJob, response: { ...s.createForJob.response, ...errors }, tags, summary: 'Start a run of a job' } },
+    async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body ?? {})),
+  );
+  app.get<{ Querystring: ListQuery & { job_id?: string } }>('/runs', { schema: { ...s.list, tags, summary: 'List recent runs' } }, async (req) =>
+    runs.list(principalOf(req).orgId, req.query),
+  );
+  app.get<{ Params: { id: string } }>('/runs/:id', { schema: { ...s.get, tags, summary: 'Poll a run: its task envelope' } }, async (req) =>
+    runs.get(principalOf(req).orgId, req.params.id),
+  );
+  app.post<{ Params: { id: string } }>(
+    '/runs/:id/cancel',
+    { schema: { ...s.cancel, tags, summary: 'Cancel a queued or running run' } },
+    async (req) => runs.cancel(principalOf(req).orgId, req.params.id),
+  );
+};
+
+function accepted(reply: FastifyReply, created: CreatedRun): FastifyReply {
+  reply.status(202).header('Location', created.body.poll_url);
+  if (created.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.send(created.body);
+}

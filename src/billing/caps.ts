@@ -1,0 +1,59 @@
+import { isoTime, type Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import { QuotaError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { roundUsd } from './prices.js';
+
+export interface Budget {
+  /** USD the key may still spend this month, or null without a cap. */
+  keyRemainingUsd: number | null;
+  orgRemainingUsd: number;
+  /** The tighter of the two. */
+  remainingUsd: number;
+  /** Which cap is the tighter one. */
+  bindingCap: 'monthly_cap' | 'daily_cap';
+}
+
+/**
+ * The spend caps: a key's month-to-date spend against its `monthly_cap_usd`, an organisation's spend today (UTC)
+ * against its daily cap. Checked before a run is accepted and before every model call.
+ */
+export class SpendCaps {
+  constructor(private readonly r: { store: Store; clock: Clock; config: Config }) {}
+
+  budget(orgId: string, keyId: string | null): Budget {
+    const now = new Date(this.r.clock.now());
+    const monthStart = isoTime(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    const dayStart = isoTime(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const org = this.r.store.orgs.get(orgId);
+    const dailyCap = org?.daily_cap_usd ?? this.r.config['limits.org_daily_cap_usd'];
+    const orgRemainingUsd = roundUsd(dailyCap - this.r.store.spend.orgSince(orgId, dayStart));
+    const key = keyId === null ? undefined : this.r.store.keys.get(keyId);
+    const cap = key?.monthly_cap_usd ?? null;
+    const keyRemainingUsd = cap === null ? null : roundUsd(cap - this.r.store.spend.keySince(keyId!, monthStart));
+    const keyBinds = keyRemainingUsd !== null && keyRemainingUsd < orgRemainingUsd;
+    return {
+      keyRemainingUsd,
+      orgRemainingUsd,
+      remainingUsd: keyBinds ? keyRemainingUsd : orgRemainingUsd,
+      bindingCap: keyBinds ? 'monthly_cap' : 'daily_cap',
+    };
+  }
+
+  /** 402 when either cap is already reached, or what is left cannot cover even a short run. */
+  assertCanStart(orgId: string, keyId: string | null, lowEstimateUsd: number): void {
+    const b = this.budget(orgId, keyId);
+    if (b.keyRemainingUsd !== null && b.keyRemainingUsd <= 0) {
+      throw new QuotaError('monthly_cap_reached', "This API key has reached its monthly spend cap (monthly_cap_usd); it resets on the 1st (UTC)");
+    }
+    if (b.orgRemainingUsd <= 0) {
+      throw new QuotaError('daily_cap_reached', "The organisation has reached its daily spend cap; it resets at 00:00 UTC");
+    }
+    if (b.remainingUsd < lowEstimateUsd) {
+      throw new QuotaError(
+        'insufficient_budget',
+        `Only ${b.remainingUsd} USD is left under the ${b.bindingCap === 'monthly_cap' ? "key's monthly" : "organisation's daily"} cap, less than the ${lowEstimateUsd} USD a short run costs`,
+      );
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import type { Config } from '../config/schema.js';
+import type { ModelAlias } from '../engine/providers/provider.js';
+
+/** The spec fixes one credit at 0.05 USD. */
+export const CREDIT_USD = 0.05;
+
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+
+export class PriceTable {
+  constructor(private readonly config: Config) {}
+
+  model(alias: ModelAlias): ModelPrice {
+    return {
+      inputPerMTok: this.config[`billing.${alias}.input_usd_per_mtok`],
+      outputPerMTok: this.config[`billing.${alias}.output_usd_per_mtok`],
+    };
+  }
+
+  tokensCost(alias: ModelAlias, inputTokens: number, outputTokens: number): number {
+    const p = this.model(alias);
+    return roundUsd((inputTokens * p.inputPerMTok + outputTokens * p.outputPerMTok) / 1_000_000);
+  }
+
+  sandboxCost(seconds: number): number {
+    return roundUsd(seconds * this.config['billing.sandbox_usd_per_s']);
+  }
+}
+
+/** Micro-dollar precision: enough for per-token prices, and sums stay free of float noise in responses. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1_000_000) / 1_000_000;
+}
+
+export function credits(usd: number): number {
+  return Math.ceil(roundUsd(usd / CREDIT_USD));
+}

@@ -1,0 +1,76 @@
+import { deletedResponse, idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
+import { scheduleSchema } from '../schedules/schedule-schema.js';
+
+export const modelAlias = { type: 'string', enum: ['haiku', 'sonnet', 'opus'] } as const;
+export const connectionNames = {
+  type: 'array',
+  maxItems: 50,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 200 },
+  description: 'Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required.',
+} as const;
+export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
+
+const nullableSchedule = { anyOf: [scheduleSchema, { type: 'null' }] } as const;
+
+export const jobSchema = {
+  type: 'object',
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string' },
+    object: { type: 'string', const: 'job' },
+    project_id: { type: 'string' },
+    name: { type: 'string' },
+    description: nullableString,
+    prompt: { type: 'string' },
+    model: modelAlias,
+    input_schema: nullableObject,
+    output_schema: nullableObject,
+    connections: { type: 'array', items: { type: 'string' } },
+    timeout_s: { type: ['integer', 'null'] },
+    schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+} as const;
+
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const description = { type: ['string', 'null'], maxLength: 10_000 } as const;
+const prompt = { type: 'string', minLength: 1, maxLength: 100_000 } as const;
+const schemaMember = { type: ['object', 'null'], additionalProperties: true } as const;
+
+const jobFields = {
+  name,
+  description,
+  prompt,
+  model: modelAlias,
+  input_schema: schemaMember,
+  output_schema: schemaMember,
+  connections: { anyOf: [connectionNames, { type: 'null' }] },
+  timeout_s: { anyOf: [timeoutS, { type: 'null' }] },
+  schedule: nullableSchedule,
+} as const;
+
+export const createJobBody = {
+  type: 'object',
+  required: ['project_id', 'name', 'prompt'],
+  additionalProperties: false,
+  properties: { project_id: { type: 'string', minLength: 1, maxLength: 128 }, ...jobFields },
+} as const;
+
+export const updateJobBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: jobFields,
+} as const;
+
+export const jobRouteSchemas = {
+  list: {
+    querystring: listQuery('job', { project_id: { type: 'string', maxLength: 128, description: 'Only jobs of this project.' } }),
+    response: { 200: listResponse(jobSchema) },
+  },
+  create: { body: createJobBody, response: { 201: jobSchema } },
+  get: { params: idParam('job'), response: { 200: jobSchema } },
+  update: { params: idParam('job'), body: updateJobBody, response: { 200: jobSchema } },
+  delete: { params: idParam('job'), response: { 200: deletedResponse('job') } },
+} as const;

@@ -1,0 +1,149 @@
+import { isoTime } from '../clock.js';
+import type { ModelAlias } from '../engine/providers/provider.js';
+import { NotFoundError } from '../errors.js';
+import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
+import type { ProjectsService } from '../projects/projects-service.js';
+import type { Resources } from '../resources.js';
+import type { UserSchemas } from '../runs/user-schemas.js';
+import { validateSchedule, type Schedule } from '../schedules/schedule-schema.js';
+import { fromJson, toJson } from '../store/json-columns.js';
+import type { JobRow } from '../store/jobs-store.js';
+
+export interface Job {
+  id: string;
+  object: 'job';
+  project_id: string;
+  name: string;
+  description: string | null;
+  prompt: string;
+  model: ModelAlias;
+  input_schema: Record<string, unknown> | null;
+  output_schema: Record<string, unknown> | null;
+  connections: string[];
+  timeout_s: number | null;
+  schedule: Schedule | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface JobFields {
+  name?: string;
+  description?: string | null;
+  prompt?: string;
+  model?: ModelAlias;
+  input_schema?: Record<string, unknown> | null;
+  output_schema?: Record<string, unknown> | null;
+  connections?: string[] | null;
+  timeout_s?: number | null;
+  schedule?: Schedule | null;
+}
+export type CreateJobBody = JobFields & { project_id: string; name: string; prompt: string };
+export type UpdateJobBody = JobFields;
+
+/** Async checks the service cannot do alone (the webhook target guard), and the scheduler to tell about changes. */
+export interface JobsServiceOptions {
+  checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  onJobsChanged?: () => void;
+}
+
+export class JobsService {
+  constructor(
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>,
+    private readonly projects: ProjectsService,
+    private readonly schemas: UserSchemas,
+    private readonly options: JobsServiceOptions,
+  ) {}
+
+  list(orgId: string, q: ListQuery & { project_id?: string }): ListResponse<Job> {
+    return toListResponse(this.r.store.jobs.list(orgId, { ...pageQuery(q), projectId: q.project_id ?? null }), toJob);
+  }
+
+  get(orgId: string, id: string): Job {
+    return toJob(this.row(orgId, id));
+  }
+
+  row(orgId: string, id: string): JobRow {
+    const row = this.r.store.jobs.get(orgId, id);
+    if (!row) throw new NotFoundError('job', id);
+    return row;
+  }
+
+  async create(orgId: string, body: CreateJobBody): Promise<Job> {
+    this.projects.row(orgId, body.project_id, 'project_id');
+    await this.check(body);
+    const now = isoTime(this.r.clock.now());
+    const row: JobRow = {
+      id: this.r.ids('job'),
+      org_id: orgId,
+      project_id: body.project_id,
+      name: body.name,
+      description: body.description ?? null,
+      prompt: body.prompt,
+      model: body.model ?? 'sonnet',
+      input_schema: toJson(body.input_schema),
+      output_schema: toJson(body.output_schema),
+      connections: toJson(body.connections ?? []),
+      timeout_s: body.timeout_s ?? null,
+      schedule: toJson(body.schedule),
+      created_at: now,
+      updated_at: now,
+    };
+    this.r.store.jobs.insert(row);
+    if (row.schedule !== null) this.options.onJobsChanged?.();
+    return toJob(row);
+  }
+
+  async update(orgId: string, id: string, body: UpdateJobBody): Promise<Job> {
+    const before = this.row(orgId, id);
+    await this.check(body);
+    const changes: Partial<JobRow> & { updated_at: string } = { updated_at: isoTime(this.r.clock.now()) };
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.prompt !== undefined) changes.prompt = body.prompt;
+    if (body.model !== undefined) changes.model = body.model;
+    if (body.input_schema !== undefined) changes.input_schema = toJson(body.input_schema);
+    if (body.output_schema !== undefined) changes.output_schema = toJson(body.output_schema);
+    if (body.connections !== undefined) changes.connections = toJson(body.connections ?? []);
+    if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
+    if (body.schedule !== undefined) changes.schedule = toJson(body.schedule);
+    this.r.store.jobs.update(orgId, id, changes);
+    if (body.schedule !== undefined || before.schedule !== null) this.options.onJobsChanged?.();
+    return this.get(orgId, id);
+  }
+
+  delete(orgId: string, id: string): { id: string; object: 'job'; deleted: true } {
+    const row = this.row(orgId, id);
+    this.r.store.jobs.delete(orgId, id);
+    if (row.schedule !== null) this.options.onJobsChanged?.();
+    return { id, object: 'job', deleted: true };
+  }
+
+  /** Schemas must compile and a schedule must be valid before anything is stored. */
+  private async check(body: JobFields): Promise<void> {
+    if (body.input_schema) this.schemas.compile(body.input_schema, 'input_schema');
+    if (body.output_schema) this.schemas.compile(body.output_schema, 'output_schema');
+    if (body.schedule) {
+      validateSchedule(body.schedule);
+      if (body.schedule.callback_url) await this.options.checkCallbackUrl(body.schedule.callback_url, 'schedule.callback_url');
+    }
+  }
+}
+
+export function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    object: 'job',
+    project_id: row.project_id,
+    name: row.name,
+    description: row.description,
+    prompt: row.prompt,
+    model: row.model as ModelAlias,
+    input_schema: fromJson(row.input_schema),
+    output_schema: fromJson(row.output_schema),
+    connections: fromJson<string[]>(row.connections) ?? [],
+    timeout_s: row.timeout_s,
+    schedule: fromJson(row.schedule),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

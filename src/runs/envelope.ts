@@ -1,0 +1,72 @@
+import type { ModelAlias } from '../engine/providers/provider.js';
+import { fromJson } from '../store/json-columns.js';
+import type { RunRow, RunStatus } from '../store/runs-store.js';
+
+export type FailureReason = 'captcha' | 'auth_required' | 'site_down' | 'timeout' | 'ambiguous' | 'not_found';
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** What the engine stores in `runs.evidence`; the envelope turns the artifact into a signed link. */
+export interface StoredEvidence {
+  artifact_id: string | null;
+  matched_text: string | null;
+  checked_at: string;
+}
+
+export interface RunEnvelope {
+  task_id: string;
+  object: 'run';
+  status: RunStatus;
+  result: Record<string, unknown> | null;
+  confidence: Confidence | null;
+  evidence: { screenshot_url: string | null; matched_text: string | null; checked_at: string } | null;
+  failure_reason: FailureReason | null;
+  failure_detail: string | null;
+  warnings: string[];
+  usage: { duration_ms: number | null; input_tokens: number; output_tokens: number; cost_usd: number };
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  job_id: string | null;
+  project_id: string;
+  name: string | null;
+  model: ModelAlias;
+  attempt: number;
+}
+
+/** Turns an evidence artifact into a signed, expiring URL (the artifacts service does this). */
+export type ScreenshotLinker = (artifactId: string) => string;
+
+export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number): RunEnvelope {
+  const ev = fromJson<StoredEvidence>(row.evidence);
+  const started = row.started_at === null ? null : Date.parse(row.started_at);
+  const ended = row.finished_at === null ? nowMs : Date.parse(row.finished_at);
+  return {
+    task_id: row.id,
+    object: 'run',
+    status: row.status,
+    result: fromJson(row.result),
+    confidence: row.confidence as Confidence | null,
+    evidence: ev && {
+      screenshot_url: ev.artifact_id ? linkScreenshot(ev.artifact_id) : null,
+      matched_text: ev.matched_text,
+      checked_at: ev.checked_at,
+    },
+    failure_reason: row.failure_reason as FailureReason | null,
+    failure_detail: row.failure_detail,
+    warnings: fromJson<string[]>(row.warnings) ?? [],
+    usage: {
+      duration_ms: started === null ? null : Math.max(0, ended - started),
+      input_tokens: row.input_tokens,
+      output_tokens: row.output_tokens,
+      cost_usd: row.cost_usd,
+    },
+    created_at: row.created_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    job_id: row.job_id,
+    project_id: row.project_id,
+    name: row.name,
+    model: row.model as ModelAlias,
+    attempt: row.attempt,
+  };
+}

@@ -1,0 +1,125 @@
+import { idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
+import { connectionNames, modelAlias, timeoutS } from '../jobs/job-schemas.js';
+
+const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
+const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
+const callbackUrl = { type: 'string', format: 'uri', maxLength: 2048, description: 'https target of the signed completion webhook.' } as const;
+const idempotencyKey = { type: 'string', minLength: 1, maxLength: 255, description: 'A replay within 24 h returns the original run.' } as const;
+
+export const createRunBody = {
+  type: 'object',
+  required: ['prompt'],
+  additionalProperties: false,
+  properties: {
+    prompt: { type: 'string', minLength: 1, maxLength: 100_000 },
+    inputs,
+    output_schema: outputSchema,
+    model: modelAlias,
+    project_id: { type: 'string', minLength: 1, maxLength: 128 },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    callback_url: callbackUrl,
+    idempotency_key: idempotencyKey,
+    connections: connectionNames,
+    timeout_s: timeoutS,
+  },
+} as const;
+
+export const createJobRunBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    inputs,
+    output_schema: outputSchema,
+    callback_url: callbackUrl,
+    idempotency_key: idempotencyKey,
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    connections: connectionNames,
+    timeout_s: timeoutS,
+  },
+} as const;
+
+const money = { type: 'object', required: ['low', 'high'], properties: { low: { type: 'number' }, high: { type: 'number' } } } as const;
+const creditRange = { type: 'object', required: ['low', 'high'], properties: { low: { type: 'integer' }, high: { type: 'integer' } } } as const;
+
+export const billingHintSchema = {
+  type: 'object',
+  required: ['model', 'credit_usd_rate', 'estimated_cost_usd', 'estimated_credits', 'monthly_cap_usd', 'note'],
+  properties: {
+    model: modelAlias,
+    credit_usd_rate: { type: 'number' },
+    estimated_cost_usd: money,
+    estimated_credits: creditRange,
+    monthly_cap_usd: { type: ['number', 'null'] },
+    note: { type: 'string' },
+  },
+} as const;
+
+export const runAcceptedSchema = {
+  type: 'object',
+  required: ['task_id', 'status', 'poll_url', 'billing'],
+  properties: {
+    task_id: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+    poll_url: { type: 'string', format: 'uri' },
+    billing: billingHintSchema,
+  },
+} as const;
+
+export const runStatus = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] } as const;
+
+export const envelopeSchema = {
+  type: 'object',
+  required: [
+    'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
+    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt',
+  ],
+  properties: {
+    task_id: { type: 'string' },
+    object: { type: 'string', const: 'run' },
+    status: runStatus,
+    result: nullableObject,
+    confidence: { type: ['string', 'null'], enum: ['high', 'medium', 'low', null] },
+    evidence: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['screenshot_url', 'matched_text', 'checked_at'],
+          properties: { screenshot_url: nullableString, matched_text: nullableString, checked_at: timestamp },
+        },
+      ],
+    },
+    failure_reason: { type: ['string', 'null'], enum: ['captcha', 'auth_required', 'site_down', 'timeout', 'ambiguous', 'not_found', null] },
+    failure_detail: nullableString,
+    warnings: { type: 'array', items: { type: 'string' } },
+    usage: {
+      type: 'object',
+      required: ['duration_ms', 'input_tokens', 'output_tokens', 'cost_usd'],
+      properties: {
+        duration_ms: { type: ['integer', 'null'] },
+        input_tokens: { type: 'integer' },
+        output_tokens: { type: 'integer' },
+        cost_usd: { type: 'number' },
+      },
+    },
+    created_at: timestamp,
+    started_at: { type: ['string', 'null'], format: 'date-time' },
+    finished_at: { type: ['string', 'null'], format: 'date-time' },
+    job_id: nullableString,
+    project_id: { type: 'string' },
+    name: nullableString,
+    model: modelAlias,
+    attempt: { type: 'integer' },
+  },
+} as const;
+
+export const runRouteSchemas = {
+  create: { body: createRunBody, response: { 202: runAcceptedSchema } },
+  createForJob: { params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
+  list: {
+    querystring: listQuery('run', { job_id: { type: 'string', maxLength: 128, description: 'Only runs of this job.' } }),
+    response: { 200: listResponse(envelopeSchema) },
+  },
+  get: { params: idParam('run'), response: { 200: envelopeSchema } },
+  cancel: { params: idParam('run'), response: { 200: envelopeSchema } },
+} as const;

@@ -1,0 +1,323 @@
+import { billingHint, type BillingHint } from '../billing/estimate.js';
+import type { SpendCaps } from '../billing/caps.js';
+import type { PriceTable } from '../billing/prices.js';
+import { isoTime } from '../clock.js';
+import type { ModelAlias } from '../engine/providers/provider.js';
+import { ConflictError, InvalidRequestError, NotFoundError, RateLimitError } from '../errors.js';
+import type { JobsService } from '../jobs/jobs-service.js';
+import type { Principal } from '../keys/keys-service.js';
+import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
+import type { ProjectsService } from '../projects/projects-service.js';
+import type { Resources } from '../resources.js';
+import { fromJson, toJson } from '../store/json-columns.js';
+import type { RunPatch, RunRow, RunStatus } from '../store/runs-store.js';
+import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
+import { fillPlaceholders } from './placeholders.js';
+import { requestHash } from './request-hash.js';
+import { canTransition, IllegalTransitionError, isTerminal } from './state-machine.js';
+import { errorParam, type UserSchemas } from './user-schemas.js';
+
+export interface CreateRunBody {
+  prompt: string;
+  inputs?: Record<string, unknown>;
+  output_schema?: Record<string, unknown>;
+  model?: ModelAlias;
+  project_id?: string;
+  name?: string;
+  callback_url?: string;
+  idempotency_key?: string;
+  connections?: string[];
+  timeout_s?: number;
+}
+
+export type CreateJobRunBody = Omit<CreateRunBody, 'prompt' | 'model' | 'project_id'>;
+
+export interface RunAccepted {
+  task_id: string;
+  status: RunStatus;
+  poll_url: string;
+  billing: BillingHint;
+}
+
+export interface CreatedRun {
+  body: RunAccepted;
+  /** True when an idempotency key matched an earlier request: `body` describes that run. */
+  replayed: boolean;
+}
+
+export interface RunChange {
+  run: RunRow;
+  from: RunStatus | null;
+  to: RunStatus;
+}
+
+/** Runs inside the transaction of a status change (the webhook outbox writes there, so a crash can't split them). */
+export type TransitionHook = (change: RunChange) => void;
+
+export interface RunsServiceOptions {
+  /** Base of absolute links; a function because the port is known only once the daemon listens. */
+  publicUrl: () => string;
+  linkScreenshot: ScreenshotLinker;
+  /** Refuses webhook targets the daemon must not call (400 with `param`). */
+  checkCallbackUrl: (url: string, param: string) => Promise<void>;
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+interface NewRun {
+  orgId: string;
+  keyId: string | null;
+  monthlyCapUsd: number | null;
+  source: 'api' | 'schedule';
+  projectId: string;
+  jobId: string | null;
+  name: string | null;
+  prompt: string;
+  inputs: Record<string, unknown>;
+  model: ModelAlias;
+  outputSchema: Record<string, unknown> | null;
+  callbackUrl: string | null;
+  connections: string[];
+  timeoutS: number;
+  idempotency: { scope: string; key: string; hash: string } | null;
+}
+
+export class RunsService {
+  private readonly hooks: TransitionHook[] = [];
+
+  constructor(
+    private readonly r: Resources,
+    private readonly deps: { projects: ProjectsService; jobs: JobsService; schemas: UserSchemas; caps: SpendCaps; prices: PriceTable },
+    private readonly options: RunsServiceOptions,
+  ) {}
+
+  addTransitionHook(hook: TransitionHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** POST /runs */
+  async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
+    const projectId = body.project_id ?? this.r.store.projects.getDefault(principal.orgId)!.id;
+    if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
+    return this.accept(
+      await this.prepare({
+        orgId: principal.orgId,
+        keyId: principal.keyId,
+        monthlyCapUsd: principal.monthlyCapUsd,
+        source: 'api',
+        projectId,
+        jobId: null,
+        name: body.name ?? null,
+        prompt: body.prompt,
+        inputs: body.inputs ?? {},
+        inputSchema: null,
+        model: body.model ?? 'sonnet',
+        outputSchema: body.output_schema ?? null,
+        callbackUrl: body.callback_url ?? null,
+        connections: body.connections ?? [],
+        timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
+        idempotencyKey: body.idempotency_key,
+        scope: 'runs',
+        body,
+      }),
+    );
+  }
+
+  /** POST /jobs/{id}/runs */
+  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
+    return this.accept(await this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key));
+  }
+
+  /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
+  async createScheduledRun(orgId: string, jobId: string, body: { inputs?: Record<string, unknown>; callback_url?: string }, idempotencyKey: string): Promise<CreatedRun> {
+    return this.accept(await this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey));
+  }
+
+  list(orgId: string, q: ListQuery & { job_id?: string }): ListResponse<RunEnvelope> {
+    const page = this.r.store.runs.list(orgId, { ...pageQuery(q), jobId: q.job_id ?? null });
+    return toListResponse(page, (row) => this.envelope(row));
+  }
+
+  get(orgId: string, id: string): RunEnvelope {
+    return this.envelope(this.row(orgId, id));
+  }
+
+  row(orgId: string, id: string): RunRow {
+    const row = this.r.store.runs.get(orgId, id);
+    if (!row) throw new NotFoundError('run', id);
+    return row;
+  }
+
+  envelope(row: RunRow): RunEnvelope {
+    return toEnvelope(row, this.options.linkScreenshot, this.r.clock.now());
+  }
+
+  pollUrl(runId: string): string {
+    return `${this.options.publicUrl()}/v1/runs/${runId}`;
+  }
+
+  /**
+   * Cancels a queued or running run. Cancelling a cancelled run answers it again; a finished one is 409.
+   * A running agent learns of it through the `run.transitioned` event and stops its sandbox.
+   */
+  cancel(orgId: string, id: string): RunEnvelope {
+    for (;;) {
+      const run = this.row(orgId, id);
+      if (run.status === 'cancelled') return this.envelope(run);
+      if (isTerminal(run.status)) {
+        throw new ConflictError('run_not_cancellable', `Run ${id} already ended as ${run.status}; only queued or running runs can be cancelled`);
+      }
+      const now = this.r.clock.now();
+      const changed = this.transition(run.id, run.status, 'cancelled', { finished_at: isoTime(now), lease_owner: null, lease_expires_at: null }, 'cancelled by request');
+      if (changed) return this.envelope(changed);
+      // The engine moved the run between our read and our write; look again.
+    }
+  }
+
+  /**
+   * The one way a run's status changes: checked against the transition table, compare-and-set on the current
+   * status, with its event row and the transition hooks in the same transaction. Returns the updated row, or
+   * null when the run was no longer in `from`.
+   */
+  transition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string): RunRow | null {
+    if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+    const { store } = this.r;
+    const at = isoTime(this.r.clock.now());
+    const run = store.transaction(() => {
+      if (!store.runs.setStatus(runId, from, to, { ...patch, updated_at: at })) return null;
+      store.runs.insertEvent(runId, from, to, description, at);
+      const after = store.runs.getById(runId)!;
+      for (const hook of this.hooks) hook({ run: after, from, to });
+      return after;
+    });
+    if (run) this.r.events.emit('run.transitioned', { run, from, to });
+    return run;
+  }
+
+  private async prepareJobRun(
+    orgId: string,
+    keyId: string | null,
+    monthlyCapUsd: number | null,
+    source: 'api' | 'schedule',
+    jobId: string,
+    body: CreateJobRunBody,
+    idempotencyKey: string | undefined,
+  ): Promise<NewRun> {
+    const job = this.deps.jobs.row(orgId, jobId);
+    return this.prepare({
+      orgId,
+      keyId,
+      monthlyCapUsd,
+      source,
+      projectId: job.project_id,
+      jobId: job.id,
+      name: body.name ?? job.name,
+      prompt: job.prompt,
+      inputs: body.inputs ?? {},
+      inputSchema: fromJson(job.input_schema),
+      model: job.model as ModelAlias,
+      outputSchema: body.output_schema ?? fromJson(job.output_schema),
+      callbackUrl: body.callback_url ?? null,
+      connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
+      timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
+      idempotencyKey,
+      scope: `job:${job.id}`,
+      body,
+    });
+  }
+
+  /** Everything that can refuse a request without touching the database's write lock. */
+  private async prepare(
+    spec: Omit<NewRun, 'idempotency'> & {
+      inputSchema: Record<string, unknown> | null;
+      idempotencyKey: string | undefined;
+      scope: string;
+      body: object;
+    },
+  ): Promise<NewRun> {
+    if (spec.inputSchema) {
+      const validate = this.deps.schemas.compile(spec.inputSchema, 'input_schema');
+      if (!validate(spec.inputs)) {
+        const first = validate.errors![0]!;
+        const param = errorParam('inputs', first);
+        const code = first.keyword === 'required' ? 'missing_input' : 'invalid_inputs';
+        const message = first.keyword === 'required' ? `${param} is required by the job's input_schema` : `${param} ${first.message ?? 'is invalid'}`;
+        throw new InvalidRequestError(code, message, { param });
+      }
+    }
+    const prompt = fillPlaceholders(spec.prompt, spec.inputs);
+    if (spec.outputSchema) this.deps.schemas.compile(spec.outputSchema, 'output_schema');
+    if (spec.callbackUrl) await this.options.checkCallbackUrl(spec.callbackUrl, 'callback_url');
+    const { idempotencyKey, scope, body, inputSchema: _inputSchema, ...rest } = spec;
+    const { idempotency_key: _key, ...hashed } = body as { idempotency_key?: string };
+    return {
+      ...rest,
+      prompt,
+      idempotency: idempotencyKey === undefined ? null : { scope, key: idempotencyKey, hash: requestHash(hashed) },
+    };
+  }
+
+  /** Writes the run, or answers the earlier run of the same idempotency key; caps and limits checked in the same transaction. */
+  private accept(n: NewRun): CreatedRun {
+    const { store, config } = this.r;
+    const nowMs = this.r.clock.now();
+    const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
+    const result = store.transaction((): CreatedRun => {
+      if (n.idempotency) {
+        const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
+        if (prior) {
+          if (prior.request_hash !== n.idempotency.hash) {
+            throw new ConflictError('idempotency_key_reused', 'This idempotency_key was already used with a different request body', {
+              param: 'idempotency_key',
+            });
+          }
+          const run = store.runs.getById(prior.run_id)!;
+          const priorHint = billingHint(this.deps.prices, run.model as ModelAlias, run.timeout_s, n.monthlyCapUsd);
+          return { body: { task_id: run.id, status: run.status, poll_url: this.pollUrl(run.id), billing: priorHint }, replayed: true };
+        }
+      }
+      this.deps.caps.assertCanStart(n.orgId, n.keyId, hint.estimated_cost_usd.low);
+      const active = store.runs.countActive(n.orgId);
+      if (active >= config['limits.max_pending_runs']) {
+        throw new RateLimitError(
+          'too_many_concurrent_runs',
+          `The organisation already has ${active} queued or running runs (limits.max_pending_runs is ${config['limits.max_pending_runs']}); retry when some finish`,
+          5,
+        );
+      }
+      const at = isoTime(nowMs);
+      const id = this.r.ids('run');
+      store.runs.insert({
+        id,
+        org_id: n.orgId,
+        key_id: n.keyId,
+        project_id: n.projectId,
+        job_id: n.jobId,
+        name: n.name,
+        source: n.source,
+        prompt: n.prompt,
+        inputs: JSON.stringify(n.inputs),
+        model: n.model,
+        output_schema: toJson(n.outputSchema),
+        callback_url: n.callbackUrl,
+        connections: JSON.stringify(n.connections),
+        timeout_s: n.timeoutS,
+        status: 'queued',
+        attempt: 0,
+        warnings: '[]',
+        created_at: at,
+        updated_at: at,
+      });
+      store.runs.insertEvent(id, null, 'queued', n.source === 'schedule' ? 'queued by its schedule' : 'accepted', at);
+      if (n.idempotency) {
+        store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
+      }
+      return { body: { task_id: id, status: 'queued', poll_url: this.pollUrl(id), billing: hint }, replayed: false };
+    });
+    if (!result.replayed) {
+      const run = store.runs.getById(result.body.task_id)!;
+      this.r.events.emit('run.transitioned', { run, from: null, to: 'queued' });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+
+/** Where things live in the data directory (ERRAND_HOME). */
+export function dataPaths(home: string) {
+  return {
+    home,
+    database: join(home, 'errand.db'),
+    config: join(home, 'config.json'),
+    /** Written by a running daemon: its pid and address, so the CLI finds it without flags. */
+    daemonState: join(home, 'errandd.json'),
+    daemonLog: join(home, 'errandd.log'),
+    /** The CLI's saved API address and key (`errand login`), mode 0600. */
+    credentials: join(home, 'credentials.json'),
+    artifacts: join(home, 'artifacts'),
+    sandboxes: join(home, 'sandboxes'),
+  };
+}

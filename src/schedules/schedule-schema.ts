@@ -1,0 +1,61 @@
+import { validateDetailed } from 'node-cron';
+import { InvalidRequestError } from '../errors.js';
+
+/** A job's `schedule` member as the API accepts it; ajv fills the defaults before `validateSchedule` runs. */
+export interface Schedule {
+  cron: string;
+  timezone: string;
+  inputs?: Record<string, unknown>;
+  callback_url?: string | null;
+  enabled: boolean;
+}
+
+/** JSON Schema for `schedule`; the jobs routes use it for validation and the OpenAPI document alike. */
+export const scheduleSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['cron'],
+  properties: {
+    cron: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field).',
+      examples: ['0 9 * * 1-5'],
+    },
+    timezone: { type: 'string', default: 'UTC', minLength: 1, maxLength: 100, description: 'IANA time zone the expression is read in.' },
+    inputs: { type: 'object', description: 'Inputs every scheduled run of the job receives.' },
+    callback_url: { type: ['string', 'null'], maxLength: 2048, description: 'Webhook target for the scheduled runs.' },
+    enabled: { type: 'boolean', default: true, description: 'false pauses the schedule without deleting it.' },
+  },
+} as const;
+
+/** True when `timezone` names a zone this runtime's ICU knows (IANA names such as `Europe/Paris`, `UTC`). */
+export function isKnownTimeZone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks what the JSON Schema cannot: that node-cron accepts the expression and that the time zone exists.
+ * Throws `invalid_schedule` naming the offending member.
+ */
+export function validateSchedule(schedule: Pick<Schedule, 'cron'> & { timezone?: string }): void {
+  const result = validateDetailed(schedule.cron.trim());
+  if (!result.valid) {
+    const reasons = result.errors.map((e) => e.message).join('; ');
+    throw new InvalidRequestError('invalid_schedule', `Invalid cron expression '${schedule.cron}': ${reasons || 'not a valid expression'}.`, {
+      param: 'schedule.cron',
+    });
+  }
+  const timezone = schedule.timezone ?? 'UTC';
+  if (!isKnownTimeZone(timezone)) {
+    throw new InvalidRequestError('invalid_schedule', `Unknown time zone '${timezone}'; use an IANA name such as 'Europe/Paris' or 'UTC'.`, {
+      param: 'schedule.timezone',
+    });
+  }
+}

@@ -1,0 +1,190 @@
+import type Database from 'better-sqlite3';
+import type { Db } from './database.js';
+import { toPage, type Page, type PageQuery } from './page.js';
+
+export interface WebhookSecretRow {
+  id: number;
+  org_id: string;
+  /** Sealed by `SecretBox`; never the plain secret. */
+  secret_enc: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveryRow {
+  id: string;
+  event_id: string;
+  org_id: string;
+  run_id: string | null;
+  event_type: string;
+  url: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  manual: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptRow {
+  id: number;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  created_at: string;
+}
+
+export interface DeliveryFilter extends PageQuery {
+  runId: string | null;
+  /** Only deliveries that gave up. */
+  failedOnly: boolean;
+}
+
+/** What a finished attempt changes on its delivery. */
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
+export class WebhooksStore {
+  private readonly s;
+  private readonly listCache = new Map<string, Database.Statement<Record<string, unknown>, WebhookDeliveryRow>>();
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      insertSecret: db.prepare('INSERT INTO webhook_secrets (org_id, secret_enc, created_at, expires_at) VALUES (@org_id, @secret_enc, @created_at, @expires_at)'),
+      liveSecrets: db.prepare<[string, number], WebhookSecretRow>(
+        'SELECT * FROM webhook_secrets WHERE org_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id DESC',
+      ),
+      expireCurrent: db.prepare<[number, string]>('UPDATE webhook_secrets SET expires_at = ? WHERE org_id = ? AND expires_at IS NULL'),
+      purgeSecrets: db.prepare<[number]>('DELETE FROM webhook_secrets WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+      insertDelivery: db.prepare(
+        `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, status, attempts, next_attempt_at, manual,
+           last_status_code, last_error, lease_owner, lease_expires_at, created_at, updated_at)
+         VALUES (@id, @event_id, @org_id, @run_id, @event_type, @url, @payload, 'pending', 0, @next_attempt_at, 0, NULL, NULL, NULL, NULL, @created_at, @created_at)`,
+      ),
+      getDelivery: db.prepare<[string, string], WebhookDeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ? AND org_id = ?'),
+      // One statement picks and leases, so two workers (or two daemons on one file) never send the same attempt.
+      claimDue: db.prepare<{ owner: string; now: number; until: number }, WebhookDeliveryRow>(
+        `UPDATE webhook_deliveries SET lease_owner = @owner, lease_expires_at = @until
+         WHERE id = (SELECT id FROM webhook_deliveries
+                     WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_expires_at IS NULL OR lease_expires_at <= @now)
+                     ORDER BY next_attempt_at, id LIMIT 1)
+         RETURNING *`,
+      ),
+      nextDue: db.prepare<[], { at: number | null }>(
+        `SELECT MIN(MAX(next_attempt_at, COALESCE(lease_expires_at, 0))) AS at FROM webhook_deliveries WHERE status = 'pending'`,
+      ),
+      insertAttempt: db.prepare(
+        'INSERT INTO webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, created_at) VALUES (@delivery_id, @attempt, @status_code, @latency_ms, @error, @created_at)',
+      ),
+      finishAttempt: db.prepare(
+        `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at, manual = 0,
+           last_status_code = @last_status_code, last_error = @last_error, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updated_at
+         WHERE id = @id AND lease_owner = @owner`,
+      ),
+      attempts: db.prepare<[string], WebhookAttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
+      redeliverFinished: db.prepare(
+        `UPDATE webhook_deliveries SET status = 'pending', manual = 1, next_attempt_at = @now, updated_at = @updated_at
+         WHERE id = @id AND org_id = @org_id AND status <> 'pending'`,
+      ),
+      redeliverPending: db.prepare(
+        `UPDATE webhook_deliveries SET next_attempt_at = @now, updated_at = @updated_at
+         WHERE id = @id AND org_id = @org_id AND status = 'pending'`,
+      ),
+    };
+  }
+
+  insertSecret(row: Omit<WebhookSecretRow, 'id'>): void {
+    this.s.insertSecret.run(row);
+  }
+
+  /** Secrets that still sign at `nowMs`, newest first: the current one, then any still inside a rotation window. */
+  liveSecrets(orgId: string, nowMs: number): WebhookSecretRow[] {
+    return this.s.liveSecrets.all(orgId, nowMs);
+  }
+
+  /** Replaces the current secret: the old ones get `expiresAt`, the new one none. One transaction. */
+  rotateSecret(orgId: string, secretEnc: string, nowMs: number, expiresAt: number): void {
+    this.db.transaction(() => {
+      this.s.purgeSecrets.run(nowMs);
+      this.s.expireCurrent.run(expiresAt, orgId);
+      this.s.insertSecret.run({ org_id: orgId, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
+    }).immediate();
+  }
+
+  insertDelivery(row: Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'org_id' | 'run_id' | 'event_type' | 'url' | 'payload' | 'next_attempt_at' | 'created_at'>): void {
+    this.s.insertDelivery.run(row);
+  }
+
+  getDelivery(orgId: string, id: string): WebhookDeliveryRow | undefined {
+    return this.s.getDelivery.get(id, orgId);
+  }
+
+  listDeliveries(orgId: string, q: DeliveryFilter): Page<WebhookDeliveryRow> {
+    const where = ['org_id = @org_id'];
+    if (q.runId !== null) where.push('run_id = @run_id');
+    if (q.failedOnly) where.push("status = 'failed'");
+    if (q.cursor !== null) where.push('id < @cursor');
+    const sql = `SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+    let stmt = this.listCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<Record<string, unknown>, WebhookDeliveryRow>(sql);
+      this.listCache.set(sql, stmt);
+    }
+    const params: Record<string, unknown> = { org_id: orgId, limit: q.limit + 1 };
+    if (q.runId !== null) params.run_id = q.runId;
+    if (q.cursor !== null) params.cursor = q.cursor;
+    return toPage(stmt.all(params), q.limit);
+  }
+
+  /** Leases the most overdue pending delivery to `owner` until `leaseUntil`, or returns undefined. */
+  claimDue(owner: string, nowMs: number, leaseUntil: number): WebhookDeliveryRow | undefined {
+    return this.s.claimDue.get({ owner, now: nowMs, until: leaseUntil });
+  }
+
+  /** When the earliest pending delivery becomes claimable, or null when none is pending. */
+  nextDueAt(): number | null {
+    return this.s.nextDue.get()?.at ?? null;
+  }
+
+  /**
+   * Records an attempt and its outcome in one transaction. Returns false when `owner` no longer held the lease
+   * (it ran out and another worker took over); the attempt is still recorded, since it was made.
+   */
+  recordAttempt(
+    owner: string,
+    attempt: Omit<WebhookAttemptRow, 'id'>,
+    outcome: AttemptOutcome,
+  ): boolean {
+    return this.db.transaction(() => {
+      this.s.insertAttempt.run(attempt);
+      return this.s.finishAttempt.run({ id: attempt.delivery_id, owner, ...outcome }).changes > 0;
+    }).immediate();
+  }
+
+  attempts(deliveryId: string): WebhookAttemptRow[] {
+    return this.s.attempts.all(deliveryId);
+  }
+
+  /**
+   * Makes a delivery due at `nowMs`. A finished one gets one manual attempt; a pending one just stops waiting
+   * for its back-off. Returns false when no such delivery exists in the organisation.
+   */
+  requestRedelivery(orgId: string, id: string, nowMs: number, updatedAt: string): boolean {
+    const params = { id, org_id: orgId, now: nowMs, updated_at: updatedAt };
+    return this.s.redeliverFinished.run(params).changes > 0 || this.s.redeliverPending.run(params).changes > 0;
+  }
+}
