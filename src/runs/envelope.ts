@@ -31,6 +31,8 @@ export interface RunEnvelope {
   name: string | null;
   model: ModelAlias;
   attempt: number;
+  /** How far a run has got, for progress displays: model and tool steps so far, and the latest action. */
+  progress: { steps: number; last_action: string | null };
 }
 
 /** Turns an evidence artifact into a signed, expiring URL (the artifacts service does this). */
@@ -68,5 +70,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     name: row.name,
     model: row.model as ModelAlias,
     attempt: row.attempt,
+    progress: { steps: row.step_count, last_action: row.last_action },
   };
 }

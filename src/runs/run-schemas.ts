@@ -71,7 +71,7 @@ export const envelopeSchema = {
   type: 'object',
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
-    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt',
+    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -110,6 +110,11 @@ export const envelopeSchema = {
     name: nullableString,
     model: modelAlias,
     attempt: { type: 'integer' },
+    progress: {
+      type: 'object',
+      required: ['steps', 'last_action'],
+      properties: { steps: { type: 'integer' }, last_action: nullableString },
+    },
   },
 } as const;
 
