@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, envName } from '../../src/config/schema.js';
+
+const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+const keysSection = doc.slice(doc.indexOf('## Keys'), doc.indexOf('\n## ', doc.indexOf('## Keys') + 1));
+const rows = new Map(
+  keysSection
+    .split('\n')
+    .filter((l) => l.startsWith('| `'))
+    .map((l) => {
+      const cells = l.split(' | ');
+      return [cells[0]!.replace(/^\| `|`$/g, ''), l] as const;
+    }),
+);
+
+describe('docs/configuration.md', () => {
+  it.each(Object.entries(CONFIG_KEYS))('documents %s with its variable and default', (key, spec) => {
+    const row = rows.get(key);
+    expect(row, `no row for ${key}`).toBeDefined();
+    expect(row).toContain(`\`${envName(key)}\``);
+    expect(row).toContain(spec.default === null ? '(none)' : `\`${spec.default}\``);
+  });
+
+  it('documents no key that does not exist', () => {
+    expect([...rows.keys()].filter((k) => !(k in CONFIG_KEYS))).toEqual([]);
+  });
+});
