@@ -20,6 +20,8 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Arguments the model sent that were not a JSON object; `input` is then {}. */
+  unparsedInput?: string;
 }
 export interface ToolResultBlock {
   type: 'tool_result';

@@ -1,0 +1,218 @@
+import OpenAI from 'openai';
+import {
+  ProviderError,
+  type ImageBlock,
+  type Message,
+  type ModelAlias,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type TextBlock,
+  type ToolUseBlock,
+} from './provider.js';
+
+export interface OpenAIProviderOptions {
+  /** The caller reads it from OPENAI_API_KEY; local servers (Ollama, llama.cpp) need none. */
+  apiKey: string | undefined;
+  /** `openai.base_url`, e.g. http://127.0.0.1:11434/v1; null makes the provider unusable. */
+  baseUrl: string | null;
+  /** Provider model id behind each alias (`models.haiku` ...). */
+  models: Readonly<Record<ModelAlias, string>>;
+  /** Retries the SDK makes on 408/409/429/5xx and connection errors before a call fails. Default 2. */
+  maxRetries?: number;
+  /** Per-attempt timeout. Default 10 minutes. */
+  timeoutMs?: number;
+}
+
+/** The SDK insists on a key; servers that check none ignore whatever is sent. */
+const PLACEHOLDER_API_KEY = 'no-key';
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+type WireMessage = OpenAI.Chat.ChatCompletionMessageParam;
+
+export class OpenAIProvider implements ModelProvider {
+  readonly name = 'openai';
+  private readonly client: OpenAI | null;
+
+  constructor(private readonly options: OpenAIProviderOptions) {
+    // Every option the SDK would otherwise take from process.env is passed explicitly.
+    this.client = options.baseUrl
+      ? new OpenAI({
+          apiKey: options.apiKey || PLACEHOLDER_API_KEY,
+          baseURL: options.baseUrl,
+          organization: null,
+          project: null,
+          adminAPIKey: null,
+          webhookSecret: null,
+          maxRetries: options.maxRetries ?? 2,
+          timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          logLevel: 'off',
+        })
+      : null;
+  }
+
+  unusableReason(): string | null {
+    return this.client ? null : 'openai.base_url is not set';
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    if (!this.client) throw new ProviderError('openai.base_url is not set', false);
+    request.signal.throwIfAborted();
+    const model = this.options.models[request.model];
+    let response: OpenAI.Chat.ChatCompletion;
+    try {
+      response = await this.client.chat.completions.create(
+        {
+          model,
+          // max_tokens rather than max_completion_tokens: it is the one every compatible server (Ollama, vLLM,
+          // llama.cpp) understands.
+          max_tokens: request.maxTokens,
+          messages: toWireMessages(request.system, request.messages),
+          ...(request.tools.length > 0
+            ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
+            : {}),
+        },
+        { signal: request.signal },
+      );
+    } catch (err) {
+      request.signal.throwIfAborted();
+      throw this.toProviderError(err);
+    }
+    const choice = response.choices?.[0];
+    if (!choice) throw new ProviderError(`model API at ${this.options.baseUrl} answered without a choice`, false);
+    const content: (TextBlock | ToolUseBlock)[] = [];
+    const message = choice.message;
+    if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
+    if (typeof message.refusal === 'string' && message.refusal !== '') content.push({ type: 'text', text: message.refusal });
+    for (const [i, call] of (message.tool_calls ?? []).entries()) {
+      if (call.type !== 'function') continue;
+      content.push(fromToolCall(call.id || `call_${response.id}_${i}`, call.function.name, call.function.arguments));
+    }
+    return {
+      content,
+      stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : toStopReason(choice.finish_reason, message.refusal),
+      usage: { inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 },
+      modelId: response.model || model,
+    };
+  }
+
+  private toProviderError(err: unknown): ProviderError {
+    const where = `model API at ${this.options.baseUrl}`;
+    const redact = (text: string): string => (this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text);
+    if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError(`${where} did not answer in time`, true);
+    if (err instanceof OpenAI.APIConnectionError) {
+      const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+      return new ProviderError(redact(`could not reach the ${where}${cause}`), true);
+    }
+    if (err instanceof OpenAI.APIError && err.status !== undefined) {
+      const body = err.error as { message?: unknown } | undefined;
+      const detail = typeof body?.message === 'string' && body.message !== '' ? body.message : err.message;
+      return new ProviderError(redact(`${where} answered ${err.status}: ${detail}`), isRetryableStatus(err.status));
+    }
+    return new ProviderError(redact(`${where} call failed: ${err instanceof Error ? err.message : String(err)}`), false);
+  }
+}
+
+/** 408 timeout, 409 conflict (the SDK retries it too), 429 rate limit, 5xx. */
+function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+function toWireMessages(system: string, messages: Message[]): WireMessage[] {
+  const out: WireMessage[] = system !== '' ? [{ role: 'system', content: system }] : [];
+  for (const message of messages) {
+    if (message.role === 'assistant') out.push(toWireAssistant(message));
+    else out.push(...toWireUser(message));
+  }
+  return out;
+}
+
+function toWireAssistant(message: Message): WireMessage {
+  const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const calls = message.content.flatMap((b) =>
+    b.type === 'tool_use' ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }] : [],
+  );
+  return { role: 'assistant', content: text !== '' ? text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+}
+
+/**
+ * Tool results become `role: tool` messages, which must come right after the assistant's tool calls and can
+ * carry only text; their images, and the message's own text and images, follow in one user message.
+ */
+function toWireUser(message: Message): WireMessage[] {
+  const toolMessages: WireMessage[] = [];
+  const parts: OpenAI.Chat.ChatCompletionContentPart[] = [];
+  for (const block of message.content) {
+    switch (block.type) {
+      case 'tool_result': {
+        const text = block.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+        const images = block.content.filter((p): p is ImageBlock => p.type === 'image');
+        let content = text !== '' ? text : images.length > 0 ? '(the result is the image in the next message)' : '(no output)';
+        if (block.isError) content = `Error: ${content}`;
+        toolMessages.push({ role: 'tool', tool_call_id: block.toolUseId, content });
+        if (images.length > 0) {
+          parts.push({ type: 'text', text: `Image from tool call ${block.toolUseId}:` });
+          parts.push(...images.map(toImagePart));
+        }
+        break;
+      }
+      case 'text':
+        parts.push({ type: 'text', text: block.text });
+        break;
+      case 'image':
+        parts.push(toImagePart(block));
+        break;
+      case 'tool_use':
+        break;
+      default:
+        assertNever(block);
+    }
+  }
+  if (parts.length === 0) return toolMessages;
+  const onlyText = parts.every((p) => p.type === 'text');
+  const content = onlyText ? parts.map((p) => (p as OpenAI.Chat.ChatCompletionContentPartText).text).join('\n') : parts;
+  return [...toolMessages, { role: 'user', content }];
+}
+
+function toImagePart(image: ImageBlock): OpenAI.Chat.ChatCompletionContentPartImage {
+  return { type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
+}
+
+function fromToolCall(id: string, name: string, args: unknown): ToolUseBlock {
+  // Some compatible servers send already-decoded arguments, or "" for a tool without parameters.
+  if (isPlainObject(args)) return { type: 'tool_use', id, name, input: args };
+  if (args === undefined || args === null || (typeof args === 'string' && args.trim() === '')) return { type: 'tool_use', id, name, input: {} };
+  const raw = typeof args === 'string' ? args : JSON.stringify(args);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { type: 'tool_use', id, name, input: {}, unparsedInput: raw };
+  }
+  return isPlainObject(parsed) ? { type: 'tool_use', id, name, input: parsed } : { type: 'tool_use', id, name, input: {}, unparsedInput: raw };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toStopReason(reason: string | null | undefined, refusal: string | null | undefined): ModelResponse['stopReason'] {
+  if (refusal) return 'refusal';
+  switch (reason) {
+    case 'stop':
+      return 'end_turn';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'other';
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected content block ${JSON.stringify(value)}`);
+}

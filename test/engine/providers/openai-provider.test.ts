@@ -1,0 +1,332 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/engine/providers/openai-provider.js';
+import { ProviderError, type Message, type ModelRequest, type ToolUseBlock } from '../../../src/engine/providers/provider.js';
+import {
+  apiError,
+  finish,
+  hold,
+  overloaded,
+  rateLimited,
+  reply,
+  serverError,
+  startScriptedOpenAI,
+  text,
+  toolMessages,
+  toolUse,
+  type ScriptedOpenAI,
+} from '../../fixtures/scripted-openai.js';
+
+const KEY = 'sk-proj-test-0123456789abcdef';
+const MODELS = { haiku: 'llama-small', sonnet: 'llama-medium', opus: 'llama-large' } as const;
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
+
+let model: ScriptedOpenAI;
+
+beforeEach(async () => {
+  model = await startScriptedOpenAI({ apiKey: KEY });
+});
+
+afterEach(async () => {
+  await model.close();
+});
+
+function provider(overrides: Partial<OpenAIProviderOptions> = {}): OpenAIProvider {
+  return new OpenAIProvider({ apiKey: KEY, baseUrl: model.baseUrl, models: MODELS, maxRetries: 0, ...overrides });
+}
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model: 'sonnet',
+    system: 'You are a careful agent.',
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Is the site up?' }] }],
+    tools: [],
+    maxTokens: 1024,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}
+
+const browserCall: ToolUseBlock = { type: 'tool_use', id: 'call_1', name: 'browser', input: { url: 'https://example.com' } };
+
+describe('OpenAIProvider against a scripted chat-completions API', () => {
+  it('returns a text reply and sends model, system message, max_tokens and the bearer key', async () => {
+    model.script([finish('The site is up.')]);
+
+    const response = await provider().complete(request());
+
+    expect(response).toEqual({
+      content: [{ type: 'text', text: 'The site is up.' }],
+      stopReason: 'end_turn',
+      usage: { inputTokens: 10, outputTokens: 5 },
+      modelId: 'llama-medium',
+    });
+    const sent = model.lastRequest();
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(sent.body).toMatchObject({
+      model: 'llama-medium',
+      max_tokens: 1024,
+      messages: [
+        { role: 'system', content: 'You are a careful agent.' },
+        { role: 'user', content: 'Is the site up?' },
+      ],
+    });
+    expect(sent.body.tools).toBeUndefined();
+  });
+
+  it('sends the configured model id behind each alias', async () => {
+    model.script([finish(), finish(), finish()]);
+    const p = provider();
+
+    for (const alias of ['haiku', 'sonnet', 'opus'] as const) await p.complete(request({ model: alias }));
+
+    expect(model.requests.map((r) => r.body.model)).toEqual(['llama-small', 'llama-medium', 'llama-large']);
+  });
+
+  it('round-trips a tool call: function tools, tool messages and tool-result images as a following user message', async () => {
+    model.script([
+      reply([text('Let me look.'), toolUse('browser', { url: 'https://example.com' }, 'call_1')]),
+      (req) => finish(`Saw: ${toolMessages(req)[0]?.content}`),
+    ]);
+    const p = provider();
+    const tools = [{ name: 'browser', description: 'Open a page', inputSchema: { type: 'object', properties: { url: { type: 'string' } } } }];
+    const first: Message = { role: 'user', content: [{ type: 'text', text: 'Open example.com' }] };
+
+    const turn1 = await p.complete(request({ messages: [first], tools }));
+
+    expect(turn1.stopReason).toBe('tool_use');
+    expect(turn1.content).toEqual([{ type: 'text', text: 'Let me look.' }, browserCall]);
+    expect(model.requests[0]!.body.tools).toEqual([
+      { type: 'function', function: { name: 'browser', description: 'Open a page', parameters: { type: 'object', properties: { url: { type: 'string' } } } } },
+    ]);
+
+    const turn2 = await p.complete(
+      request({
+        tools,
+        messages: [
+          first,
+          { role: 'assistant', content: turn1.content },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                toolUseId: 'call_1',
+                isError: false,
+                content: [
+                  { type: 'text', text: 'Example Domain' },
+                  { type: 'image', mediaType: 'image/png', data: PNG },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+
+    expect(turn2.content).toEqual([{ type: 'text', text: 'Saw: Example Domain' }]);
+    expect(model.lastRequest().body.messages.slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: 'Let me look.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'browser', arguments: '{"url":"https://example.com"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Example Domain' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Image from tool call call_1:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+    ]);
+  });
+
+  it('sends user images as image_url data URLs and marks failed tool results', async () => {
+    model.script([finish()]);
+
+    await provider().complete(
+      request({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'image', mediaType: 'image/jpeg', data: PNG }] },
+          { role: 'assistant', content: [browserCall] },
+          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_1', isError: true, content: [{ type: 'text', text: 'net::ERR_NAME_NOT_RESOLVED' }] }] },
+        ],
+      }),
+    );
+
+    const sent = model.lastRequest().body.messages;
+    expect(sent[1]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'go' },
+        { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${PNG}` } },
+      ],
+    });
+    expect(sent[2]).toMatchObject({ role: 'assistant', content: null });
+    expect(toolMessages(model.lastRequest())).toEqual([{ toolCallId: 'call_1', content: 'Error: net::ERR_NAME_NOT_RESOLVED' }]);
+  });
+
+  it('turns malformed tool arguments into an empty input plus the raw text', async () => {
+    model.script([reply([toolUse('code', '{"language": "python", "code": "print(', 'call_bad'), toolUse('code', '[1, 2]', 'call_arr'), toolUse('noop', '', 'call_empty')])]);
+
+    const response = await provider().complete(request());
+
+    const [bad, arr, empty] = response.content as ToolUseBlock[];
+    expect(bad).toEqual({ type: 'tool_use', id: 'call_bad', name: 'code', input: {}, unparsedInput: '{"language": "python", "code": "print(' });
+    expect(bad!.unparsedInput).toBeTypeOf('string');
+    expect(arr).toMatchObject({ input: {}, unparsedInput: '[1, 2]' });
+    expect(empty).toEqual({ type: 'tool_use', id: 'call_empty', name: 'noop', input: {} });
+    expect(empty!.unparsedInput).toBeUndefined();
+  });
+
+  it('reports usage from prompt_tokens and completion_tokens', async () => {
+    model.script([finish('ok', { usage: { prompt_tokens: 321, completion_tokens: 45 } })]);
+
+    const response = await provider().complete(request());
+
+    expect(response.usage).toEqual({ inputTokens: 321, outputTokens: 45 });
+  });
+
+  it('maps finish reasons, and tool calls mean tool_use even when a server says stop', async () => {
+    model.script([finish('cut', { finishReason: 'length' }), finish('no', { finishReason: 'content_filter' }), reply(toolUse('browser', {}), { finishReason: 'stop' })]);
+    const p = provider();
+
+    const reasons = [];
+    for (let i = 0; i < 3; i++) reasons.push((await p.complete(request())).stopReason);
+
+    expect(reasons).toEqual(['max_tokens', 'refusal', 'tool_use']);
+  });
+
+  it('is unusable without a base URL and sends nothing', async () => {
+    model.script([finish()]);
+    const p = provider({ baseUrl: null });
+
+    expect(p.unusableReason()).toBe('openai.base_url is not set');
+    const err = await providerError(p.complete(request()));
+    expect(err.retryable).toBe(false);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('works without an API key against a server that needs none, sending a placeholder', async () => {
+    const local = await startScriptedOpenAI();
+    try {
+      local.script([finish('local answer')]);
+      const p = provider({ apiKey: undefined, baseUrl: local.baseUrl });
+
+      expect(p.unusableReason()).toBeNull();
+      expect((await p.complete(request())).content).toEqual([{ type: 'text', text: 'local answer' }]);
+      expect(local.lastRequest().headers.authorization).toMatch(/^Bearer \S+$/);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('turns a 401 into a non-retryable ProviderError whose message has no key, even when the server echoes it', async () => {
+    model.script([(req) => apiError(401, 'invalid_request_error', `Incorrect API key provided: ${req.headers.authorization}`)]);
+
+    const err = await providerError(provider().complete(request()));
+
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('401');
+    expect(err.message).toContain('Incorrect API key provided: Bearer');
+    expect(err.message).not.toContain(KEY);
+  });
+
+  it('turns a wrong key rejected by the server into a non-retryable error without the key', async () => {
+    const wrong = 'sk-proj-wrong-key-zyxwvu';
+
+    const err = await providerError(provider({ apiKey: wrong }).complete(request()));
+
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('Incorrect API key');
+    expect(model.lastRequest().headers.authorization).toBe(`Bearer ${wrong}`);
+  });
+
+  it.each([
+    ['500', serverError(), '500'],
+    ['503 overloaded', overloaded(), '503'],
+    ['429', rateLimited(), '429'],
+  ])('turns %s into a retryable ProviderError', async (_label, turn, status) => {
+    model.script([turn]);
+
+    const err = await providerError(provider().complete(request()));
+
+    expect(err.retryable).toBe(true);
+    expect(err.message).toContain(status);
+  });
+
+  it('turns a 400 into a non-retryable ProviderError', async () => {
+    model.script([apiError(400, 'invalid_request_error', 'context length exceeded')]);
+
+    const err = await providerError(provider().complete(request()));
+
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('context length exceeded');
+  });
+
+  it('lets the SDK retry a 500 when retries are allowed', async () => {
+    model.script([serverError(), finish('second time lucky')]);
+
+    const response = await provider({ maxRetries: 2 }).complete(request());
+
+    expect(response.content).toEqual([{ type: 'text', text: 'second time lucky' }]);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('rejects promptly with the abort reason when aborted while the server delays, and the server sees the disconnect', async () => {
+    const late = hold(finish('too late'));
+    model.script([late]);
+    const controller = new AbortController();
+
+    const call = provider().complete(request({ signal: controller.signal }));
+    await late.arrived;
+    controller.abort();
+
+    const err = await call.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).not.toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ name: 'AbortError' });
+    await late.disconnected;
+  });
+});
+
+describe('scripted OpenAI fixture', () => {
+  it('answers 500 with a clear message once the script is used up', async () => {
+    const err = await providerError(provider().complete(request()));
+
+    expect(err.message).toContain('script exhausted');
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('rejects an assistant tool call left without a tool message, without using a turn', async () => {
+    model.script([finish()]);
+
+    const err = await providerError(
+      provider().complete(
+        request({
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: 'go' }] },
+            { role: 'assistant', content: [browserCall] },
+            { role: 'user', content: [{ type: 'text', text: 'never mind' }] },
+          ],
+        }),
+      ),
+    );
+
+    expect(err.message).toContain('400');
+    expect(err.message).toContain('call_1');
+    expect(model.remaining).toBe(1);
+  });
+});
