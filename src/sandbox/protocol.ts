@@ -8,6 +8,10 @@
  *   POST /browser  BrowserAction -> BrowserResult
  *   PUT  /files?path=REL  (raw bytes)  -> 204      (path relative to the workspace; no `..`)
  *   GET  /files?path=REL          -> raw bytes, 404 if absent
+ *
+ * `/exec` and `/browser` answer 200 at once and send a space every 30 s until the JSON result (leading whitespace is
+ * valid JSON), because fetch gives up on a response with no bytes for 300 s and code may run longer. So a failure
+ * after the request was accepted arrives inside the result (`ok: false`, stderr), not as an HTTP status.
  */
 export type CodeLanguage = 'bash' | 'python' | 'node';
 

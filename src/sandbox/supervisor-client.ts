@@ -1,0 +1,134 @@
+import type { BrowserAction, BrowserResult, ExecRequest, ExecResult, HealthResponse } from './protocol.js';
+import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
+
+export interface SupervisorClientOptions {
+  /** e.g. `http://127.0.0.1:41234` */
+  baseUrl: string;
+  token: string;
+}
+
+/** Typed client of the supervisor protocol (`protocol.ts`). Failures are `SandboxError`s; an abort rethrows the signal's reason. */
+export class SupervisorClient {
+  private readonly baseUrl: string;
+  private readonly authorization: string;
+
+  constructor(options: SupervisorClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.authorization = `Bearer ${options.token}`;
+  }
+
+  health(signal?: AbortSignal): Promise<HealthResponse> {
+    return this.json('GET', '/health', undefined, signal);
+  }
+
+  exec(request: ExecRequest, signal?: AbortSignal): Promise<ExecResult> {
+    return this.json('POST', '/exec', request, signal);
+  }
+
+  browser(action: BrowserAction, signal?: AbortSignal): Promise<BrowserResult> {
+    return this.json('POST', '/browser', action, signal);
+  }
+
+  async putFile(path: string, content: Uint8Array, signal?: AbortSignal): Promise<void> {
+    await this.request('PUT', `/files?path=${encodeURIComponent(path)}`, content, undefined, signal);
+  }
+
+  async getFile(path: string, signal?: AbortSignal): Promise<Buffer> {
+    const response = await this.request('GET', `/files?path=${encodeURIComponent(path)}`, undefined, undefined, signal);
+    return Buffer.from(await this.read(response, (r) => r.arrayBuffer(), signal));
+  }
+
+  private async json<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined): Promise<T> {
+    const response = await this.request(method, path, undefined, body, signal);
+    return this.read(response, (r) => r.json() as Promise<T>, signal);
+  }
+
+  /** The supervisor answers long calls with early headers, so the body can still fail after a 200. */
+  private async read<T>(response: Response, reader: (response: Response) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    try {
+      return await reader(response);
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+  }
+
+  private async request(
+    method: string,
+    path: string,
+    raw: Uint8Array | undefined,
+    json: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    const headers: Record<string, string> = { authorization: this.authorization };
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    // Any Uint8Array is a valid body at run time; the DOM typings only want ArrayBuffer-backed ones.
+    const body = (json === undefined ? raw : JSON.stringify(json)) as BodyInit | undefined;
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: signal ?? null });
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    if (response.ok) return response;
+    throw await errorFrom(response);
+  }
+
+  private failure(error: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted === true) return signal.reason;
+    return new SandboxError(`sandbox supervisor unreachable: ${describe(error)}`, { code: 'unreachable', cause: error });
+  }
+}
+
+export interface WaitForHealthyOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  intervalMs?: number;
+}
+
+/** Polls `/health` until the supervisor answers, for drivers that cannot read its `listening` line. */
+export async function waitForHealthy(client: SupervisorClient, options: WaitForHealthyOptions): Promise<HealthResponse> {
+  const deadline = Date.now() + options.timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    try {
+      return await client.health(options.signal);
+    } catch (error) {
+      if (options.signal?.aborted === true) throw options.signal.reason;
+      if (error instanceof SandboxError && error.code === 'unauthorized') throw error;
+      lastError = error;
+    }
+    if (Date.now() >= deadline) {
+      throw new SandboxError(`sandbox supervisor not healthy after ${options.timeoutMs} ms: ${describe(lastError)}`, {
+        code: 'start_failed',
+        cause: lastError,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
+}
+
+const CODES_BY_STATUS: Record<number, SandboxErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  413: 'payload_too_large',
+};
+
+async function errorFrom(response: Response): Promise<SandboxError> {
+  const text = await response.text().catch(() => '');
+  let message = text.slice(0, 500);
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === 'string') message = parsed.error.message;
+  } catch {
+    // Not the protocol's error shape; keep the raw text.
+  }
+  const code = CODES_BY_STATUS[response.status] ?? 'supervisor_error';
+  return new SandboxError(`sandbox supervisor answered ${response.status}: ${message}`, { code, status: response.status });
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
+}

@@ -1,0 +1,71 @@
+import type { BrowserAction, CodeLanguage, ExecRequest } from '../../../src/sandbox/protocol.js';
+
+/** The request body did not match the protocol; answered with 400. */
+export class BadRequest extends Error {}
+
+const LANGUAGES: readonly CodeLanguage[] = ['bash', 'python', 'node'];
+const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+export function parseExecRequest(body: unknown): ExecRequest {
+  const value = asObject(body);
+  if (!LANGUAGES.includes(value.language as CodeLanguage)) throw new BadRequest(`language must be one of ${LANGUAGES.join(', ')}`);
+  if (typeof value.code !== 'string') throw new BadRequest('code must be a string');
+  const timeoutMs = value.timeoutMs;
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new BadRequest(`timeoutMs must be an integer between 1 and ${MAX_TIMEOUT_MS}`);
+  }
+  return { language: value.language as CodeLanguage, code: value.code, timeoutMs };
+}
+
+export function parseBrowserAction(body: unknown): BrowserAction {
+  const value = asObject(body);
+  switch (value.action) {
+    case 'navigate': {
+      const url = requireString(value, 'url');
+      if (!/^https?:\/\//i.test(url)) throw new BadRequest('url must be http or https');
+      return { action: 'navigate', url };
+    }
+    case 'click': {
+      const selector = optionalString(value, 'selector');
+      const text = optionalString(value, 'text');
+      if (selector === undefined && text === undefined) throw new BadRequest('click needs a selector or a text');
+      return { action: 'click', ...(selector === undefined ? {} : { selector }), ...(text === undefined ? {} : { text }) };
+    }
+    case 'type': {
+      const submit = value.submit;
+      if (submit !== undefined && typeof submit !== 'boolean') throw new BadRequest('submit must be a boolean');
+      return { action: 'type', selector: requireString(value, 'selector'), text: requireString(value, 'text'), ...(submit === undefined ? {} : { submit }) };
+    }
+    case 'press':
+      return { action: 'press', key: requireString(value, 'key') };
+    case 'scroll': {
+      if (value.direction !== 'up' && value.direction !== 'down') throw new BadRequest('direction must be up or down');
+      const amount = value.amount;
+      if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0)) {
+        throw new BadRequest('amount must be a positive number');
+      }
+      return { action: 'scroll', direction: value.direction, ...(amount === undefined ? {} : { amount }) };
+    }
+    case 'read_text':
+    case 'snapshot':
+    case 'screenshot':
+      return { action: value.action };
+    default:
+      throw new BadRequest('unknown browser action');
+  }
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('the body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function requireString(value: Record<string, unknown>, key: string): string {
+  const field = value[key];
+  if (typeof field !== 'string') throw new BadRequest(`${key} must be a string`);
+  return field;
+}
+
+function optionalString(value: Record<string, unknown>, key: string): string | undefined {
+  return value[key] === undefined ? undefined : requireString(value, key);
+}

@@ -1,0 +1,164 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { HealthResponse } from '../../../src/sandbox/protocol.js';
+import type { BrowserSession } from './browser.js';
+import type { Executor } from './exec.js';
+import { BadRequest, parseBrowserAction, parseExecRequest } from './request-validation.js';
+
+export const SUPERVISOR_VERSION = '1';
+const JSON_BODY_LIMIT = 1024 * 1024;
+const FILE_BODY_LIMIT = 64 * 1024 * 1024;
+/** Long calls send a space this often so that no idle timeout of the client's HTTP stack ends them. */
+const KEEPALIVE_MS = 30_000;
+
+export interface SupervisorServerOptions {
+  token: string;
+  workspace: string;
+  executor: Executor;
+  browser: BrowserSession;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function createSupervisorServer(options: SupervisorServerOptions): Server {
+  const expected = digest(options.token);
+  return createServer((req, res) => {
+    handle(req, res, options, expected).catch((error: unknown) => sendError(res, error));
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: SupervisorServerOptions, expected: Buffer): Promise<void> {
+  const header = req.headers.authorization ?? '';
+  const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  if (!timingSafeEqual(digest(presented), expected)) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token');
+
+  const url = new URL(req.url ?? '/', 'http://supervisor');
+  const route = `${req.method ?? ''} ${url.pathname}`;
+  switch (route) {
+    case 'GET /health': {
+      const health: HealthResponse = { ok: true, version: SUPERVISOR_VERSION, browser: options.browser.launched };
+      return sendJson(res, 200, health);
+    }
+    case 'POST /exec': {
+      const request = parseExecRequest(await readJson(req));
+      return sendLongJson(res, (signal) => options.executor.run(request, signal));
+    }
+    case 'POST /browser': {
+      const action = parseBrowserAction(await readJson(req));
+      return sendLongJson(res, () => options.browser.run(action));
+    }
+    case 'PUT /files': {
+      const path = workspacePath(options.workspace, url.searchParams.get('path'));
+      await mkdir(dirname(path), { recursive: true });
+      await pipeline(limited(req, FILE_BODY_LIMIT), createWriteStream(path)).catch(async (error: unknown) => {
+        await rm(path, { force: true });
+        throw error;
+      });
+      res.writeHead(204).end();
+      return;
+    }
+    case 'GET /files': {
+      const path = workspacePath(options.workspace, url.searchParams.get('path'));
+      const info = await stat(path).catch(() => null);
+      if (info === null || !info.isFile()) throw new HttpError(404, 'not_found', 'no such file in the workspace');
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': info.size });
+      await pipeline(createReadStream(path), res);
+      return;
+    }
+    default:
+      throw new HttpError(404, 'not_found', `no route ${route}`);
+  }
+}
+
+/**
+ * Answers 200 at once and the JSON result when it is ready, with spaces in between (valid leading JSON
+ * whitespace), so a code run longer than the client's header or body timeout still gets through. Whatever goes
+ * wrong after this point is reported inside the result, never as an HTTP error. A client that hangs up aborts.
+ */
+async function sendLongJson(res: ServerResponse, work: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.flushHeaders();
+  const keepalive = setInterval(() => res.write(' '), KEEPALIVE_MS);
+  try {
+    res.end(JSON.stringify(await work(abort.signal)));
+  } finally {
+    clearInterval(keepalive);
+  }
+}
+
+/**
+ * Keeps a path inside the workspace by its spelling. Symbolic links are not followed up: the code in the sandbox
+ * runs as the same user as this process, so a link would give it nothing it could not read already.
+ */
+function workspacePath(workspace: string, relative: string | null): string {
+  if (relative === null || relative === '') throw new HttpError(400, 'bad_request', 'path is required');
+  const normalized = normalize(relative);
+  if (isAbsolute(relative) || normalized === '..' || normalized.startsWith(`..${sep}`)) {
+    throw new HttpError(400, 'bad_request', 'path must stay inside the workspace');
+  }
+  return join(workspace, normalized);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of limited(req, JSON_BODY_LIMIT)) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'bad_request', 'the body is not valid JSON');
+  }
+}
+
+async function* limited(req: IncomingMessage, limit: number): AsyncGenerator<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit);
+    yield chunk as Buffer;
+  }
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, 'payload_too_large', `the body is larger than ${limit} bytes`);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, error: unknown): void {
+  const known =
+    error instanceof HttpError
+      ? error
+      : error instanceof BadRequest
+        ? new HttpError(400, 'bad_request', error.message)
+        : new HttpError(500, 'supervisor_error', error instanceof Error ? error.message : String(error));
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // An unread request body would otherwise keep the client waiting on its upload.
+  res.setHeader('connection', 'close');
+  sendJson(res, known.status, { error: { code: known.code, message: known.message } });
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

@@ -1,0 +1,313 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-root.js';
+import { SandboxError } from '../../src/sandbox/sandbox-error.js';
+import { SupervisorClient, waitForHealthy } from '../../src/sandbox/supervisor-client.js';
+import { tempDir } from '../fixtures/temp-dir.js';
+
+const SUPERVISOR = join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
+const TOKEN = 'test-token-0123456789abcdef';
+const CHROMIUM = '/usr/bin/chromium';
+
+const PAGES: Record<string, { status?: number; html: string }> = {
+  '/': {
+    html: `<title>Home</title><h1>Welcome to the test shop</h1>
+      <p>Opening hours: nine to five.</p>
+      <a href="/second">Go to the second page</a>
+      <button onclick="document.getElementById('out').textContent = 'The button was pressed'">Press me</button>
+      <p id="out">Nothing pressed yet</p>
+      <form action="/search"><input id="q" name="q"></form>`,
+  },
+  '/second': { html: '<title>Second</title><h1>Second page</h1><p>You made it.</p>' },
+  '/captcha-widget': {
+    html: '<title>Just a moment</title><h1>Checking your browser</h1><div class="g-recaptcha" data-sitekey="k"></div>',
+  },
+  '/captcha-text': { html: '<title>Attention</title><p>Please verify you are human to continue.</p>' },
+  '/down': { status: 503, html: '<title>Unavailable</title><p>Service unavailable</p>' },
+};
+
+let workspace: ReturnType<typeof tempDir>;
+let supervisor: ChildProcess;
+let client: SupervisorClient;
+let baseUrl: string;
+let pages: Server;
+let pagesUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(SUPERVISOR)) throw new Error(`${SUPERVISOR} is missing; run \`npx tsc -p .\` first`);
+  workspace = tempDir('errand-supervisor-');
+  pages = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://pages');
+    if (url.pathname === '/search') {
+      const query = url.searchParams.get('q') ?? '';
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Results</title><p>You searched for: ${query}</p>`);
+      return;
+    }
+    const page = PAGES[url.pathname];
+    res.writeHead(page?.status ?? (page === undefined ? 404 : 200), { 'content-type': 'text/html' }).end(page?.html ?? 'not found');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+
+  supervisor = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace.path, '--chromium', CHROMIUM], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ERRAND_SUPERVISOR_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: supervisor.stdout! });
+    lines.once('line', (first) => {
+      lines.close();
+      supervisor.stdout!.resume();
+      resolve(first);
+    });
+    supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
+  });
+  const port = /^listening (\d+)$/.exec(line)?.[1];
+  if (port === undefined) throw new Error(`unexpected first line: ${line}`);
+  baseUrl = `http://127.0.0.1:${port}`;
+  client = new SupervisorClient({ baseUrl, token: TOKEN });
+});
+
+afterAll(async () => {
+  if (supervisor !== undefined && supervisor.exitCode === null) {
+    const exited = new Promise((resolve) => supervisor.once('exit', resolve));
+    supervisor.kill('SIGTERM');
+    await exited;
+  }
+  await new Promise((resolve) => pages?.close(resolve));
+  workspace?.remove();
+});
+
+const exec = (language: 'bash' | 'python' | 'node', code: string, timeoutMs = 20_000) =>
+  client.exec({ language, code, timeoutMs });
+
+/** Gone, or a zombie waiting to be reaped: either way it runs no more. */
+function isRunning(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+function readPids(file: string): number[] {
+  return readFileSync(join(workspace.path, file), 'utf8').trim().split(/\s+/).map(Number);
+}
+
+describe('POST /exec', () => {
+  it('runs bash in the workspace with HOME set to it', async () => {
+    const result = await exec('bash', 'pwd; echo "$HOME"; echo oops >&2; exit 3');
+    expect(result).toMatchObject({ exitCode: 3, stdout: `${workspace.path}\n${workspace.path}\n`, stderr: 'oops\n', timedOut: false });
+  });
+
+  it('runs python in the workspace', async () => {
+    const result = await exec('python', "import os\nopen('from-python.txt', 'w').write('py')\nprint(os.getcwd())");
+    expect(result.stdout).toBe(`${workspace.path}\n`);
+    expect(readFileSync(join(workspace.path, 'from-python.txt'), 'utf8')).toBe('py');
+  });
+
+  it('runs node in the workspace', async () => {
+    const result = await exec('node', "require('fs').writeFileSync('from-node.txt', 'js'); console.log(process.cwd())");
+    expect(result).toMatchObject({ exitCode: 0, stdout: `${workspace.path}\n` });
+    expect(readFileSync(join(workspace.path, 'from-node.txt'), 'utf8')).toBe('js');
+  });
+
+  it('hides the supervisor token from the code', async () => {
+    const result = await exec('bash', 'echo "${ERRAND_SUPERVISOR_TOKEN:-unset}"; env | grep -c "' + TOKEN + '" || true');
+    expect(result.stdout).toBe('unset\n0\n');
+  });
+
+  it('kills the code and its grandchildren at the timeout', async () => {
+    const result = await exec('bash', 'sleep 300 & echo $$ $! > timeout.pids; sleep 300', 1_000);
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).toBeNull();
+    const pids = readPids('timeout.pids');
+    expect(pids).toHaveLength(2);
+    await waitUntil(() => pids.every((pid) => !isRunning(pid)), 'the shell and its background sleep are gone');
+  });
+
+  it('kills the code when the client hangs up', async () => {
+    const abort = new AbortController();
+    const aborted = client.exec({ language: 'bash', code: 'echo $$ > abort.pids; sleep 300', timeoutMs: 60_000 }, abort.signal);
+    await waitUntil(() => existsSync(join(workspace.path, 'abort.pids')), 'the code started');
+    abort.abort(new Error('caller gave up'));
+    await expect(aborted).rejects.toThrow('caller gave up');
+    const [pid] = readPids('abort.pids');
+    await waitUntil(() => !isRunning(pid!), 'the aborted code is gone');
+  });
+
+  it('cuts long output in the middle with a marker', async () => {
+    const result = await exec('python', "print('a' * 30000 + 'b' * 20000)");
+    expect(result.stdout).toContain('\n…[30 001 characters omitted]…\n');
+    expect(result.stdout.startsWith('a'.repeat(10_000))).toBe(true);
+    expect(result.stdout.endsWith('b'.repeat(9_999) + '\n')).toBe(true);
+    expect(result.stdout.length).toBeLessThan(20_100);
+  });
+
+  it('answers 400 for an unknown language', async () => {
+    const error = await client.exec({ language: 'ruby' as 'bash', code: 'puts 1', timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ code: 'bad_request', status: 400 });
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 to a wrong token', async () => {
+    const wrong = new SupervisorClient({ baseUrl, token: 'not-the-token-at-all' });
+    const error = await wrong.health().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+
+  it('answers 401 without a token', async () => {
+    const response = await fetch(`${baseUrl}/exec`, { method: 'POST', body: '{"language":"bash","code":"id","timeoutMs":1000}' });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  });
+
+  it('answers health with the right token', async () => {
+    expect(await client.health()).toMatchObject({ ok: true, version: expect.any(String) });
+  });
+
+  it('refuses to start without a token', async () => {
+    const child = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace.path], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+  });
+});
+
+describe('waitForHealthy', () => {
+  it('resolves once the supervisor answers', async () => {
+    expect(await waitForHealthy(client, { timeoutMs: 5_000 })).toMatchObject({ ok: true });
+  });
+
+  it('gives up with start_failed when nothing listens', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const nobody = new SupervisorClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
+    await expect(waitForHealthy(nobody, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'start_failed' });
+  });
+});
+
+describe('/files', () => {
+  it('stores and returns a file inside the workspace', async () => {
+    await client.putFile('nested/dir/data.bin', Buffer.from([0, 1, 2, 255]));
+    expect(readFileSync(join(workspace.path, 'nested/dir/data.bin'))).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(await client.getFile('nested/dir/data.bin')).toEqual(Buffer.from([0, 1, 2, 255]));
+  });
+
+  it('refuses paths that leave the workspace', async () => {
+    await expect(client.getFile('../outside.txt')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(client.putFile('/etc/owned', Buffer.from('x'))).rejects.toMatchObject({ code: 'bad_request' });
+  });
+
+  it('answers 404 for a missing file', async () => {
+    await expect(client.getFile('absent.txt')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+});
+
+describe('POST /browser', () => {
+  it('navigates and reads the page text', async () => {
+    const navigated = await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    expect(navigated).toMatchObject({ ok: true, status: 200, title: 'Home', url: `${pagesUrl}/`, problem: null });
+    const read = await client.browser({ action: 'read_text' });
+    expect(read.text).toContain('Opening hours: nine to five.');
+  });
+
+  it('clicks by visible text and follows the link', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    const clicked = await client.browser({ action: 'click', text: 'Go to the second page' });
+    expect(clicked).toMatchObject({ ok: true, url: `${pagesUrl}/second`, title: 'Second', status: 200 });
+  });
+
+  it('clicks by selector and sees the page change', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    await client.browser({ action: 'click', selector: 'button' });
+    expect((await client.browser({ action: 'read_text' })).text).toContain('The button was pressed');
+  });
+
+  it('types into a field and submits it', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    const typed = await client.browser({ action: 'type', selector: '#q', text: 'blue shoes', submit: true });
+    expect(typed).toMatchObject({ ok: true, title: 'Results' });
+    expect((await client.browser({ action: 'read_text' })).text).toContain('You searched for: blue shoes');
+  });
+
+  it('reports a failed action without failing the request', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/second` });
+    const clicked = await client.browser({ action: 'click', selector: '#does-not-exist' });
+    expect(clicked.ok).toBe(false);
+    expect(clicked.text).toContain('click failed');
+  });
+
+  it('takes a PNG screenshot of the viewport', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    const shot = await client.browser({ action: 'screenshot' });
+    const png = Buffer.from(shot.screenshot ?? '', 'base64');
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.length).toBeGreaterThan(2_000);
+    // IHDR holds the width and height right after the signature and chunk header.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 800]);
+  });
+
+  it('returns an accessibility snapshot naming the heading', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    const snapshot = await client.browser({ action: 'snapshot' });
+    expect(snapshot.text).toContain('heading "Welcome to the test shop"');
+  });
+
+  it.each(['/captcha-widget', '/captcha-text'])('recognises the captcha page %s', async (path) => {
+    const result = await client.browser({ action: 'navigate', url: `${pagesUrl}${path}` });
+    expect(result.ok).toBe(false);
+    expect(result.problem?.kind).toBe('captcha');
+  });
+
+  it('does not call an ordinary page a captcha', async () => {
+    expect((await client.browser({ action: 'navigate', url: `${pagesUrl}/second` })).problem).toBeNull();
+  });
+
+  it('reports a 5xx main document as http_error', async () => {
+    const result = await client.browser({ action: 'navigate', url: `${pagesUrl}/down` });
+    expect(result).toMatchObject({ ok: false, status: 503, problem: { kind: 'http_error', status: 503 } });
+  });
+
+  it('reports a closed loopback port as connection_refused', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await client.browser({ action: 'navigate', url: `http://127.0.0.1:${port}/` });
+    expect(result).toMatchObject({ ok: false, status: null, problem: { kind: 'connection_refused' } });
+  });
+
+  it('reports a name that cannot resolve as dns_failure', async () => {
+    // RFC 6761: .invalid never resolves.
+    const result = await client.browser({ action: 'navigate', url: 'http://no-such-host.invalid/' });
+    expect(result).toMatchObject({ ok: false, url: 'http://no-such-host.invalid/', problem: { kind: 'dns_failure' } });
+  });
+
+  it('answers 400 to a navigation that is not http', async () => {
+    await expect(client.browser({ action: 'navigate', url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'bad_request' });
+  });
+});
