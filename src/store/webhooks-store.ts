@@ -84,8 +84,9 @@ export class WebhooksStore {
                      ORDER BY next_attempt_at, id LIMIT 1)
          RETURNING *`,
       ),
-      nextDue: db.prepare<[], { at: number | null }>(
-        `SELECT MIN(MAX(next_attempt_at, COALESCE(lease_expires_at, 0))) AS at FROM webhook_deliveries WHERE status = 'pending'`,
+      // Leased rows are left out: they are in flight, or their worker died and the poll interval finds them.
+      nextDue: db.prepare<[], { at: number }>(
+        `SELECT next_attempt_at AS at FROM webhook_deliveries WHERE status = 'pending' AND lease_owner IS NULL ORDER BY next_attempt_at, id LIMIT 1`,
       ),
       insertAttempt: db.prepare(
         'INSERT INTO webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, created_at) VALUES (@delivery_id, @attempt, @status_code, @latency_ms, @error, @created_at)',
@@ -155,7 +156,7 @@ export class WebhooksStore {
     return this.s.claimDue.get({ owner, now: nowMs, until: leaseUntil });
   }
 
-  /** When the earliest pending delivery becomes claimable, or null when none is pending. */
+  /** When the earliest pending delivery that no worker holds becomes due, or null when there is none. */
   nextDueAt(): number | null {
     return this.s.nextDue.get()?.at ?? null;
   }

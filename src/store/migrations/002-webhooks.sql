@@ -35,7 +35,7 @@ CREATE TABLE webhook_deliveries (
   created_at        TEXT NOT NULL,
   updated_at        TEXT NOT NULL
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at, id);
 CREATE INDEX webhook_deliveries_org ON webhook_deliveries(org_id, id);
 CREATE INDEX webhook_deliveries_org_run ON webhook_deliveries(org_id, run_id, id);
 

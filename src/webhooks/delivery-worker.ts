@@ -1,0 +1,176 @@
+import http from 'node:http';
+import https from 'node:https';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { isoTime, type Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { EventBus } from '../events.js';
+import type { AttemptOutcome, WebhookDeliveryRow, WebhooksStore } from '../store/webhooks-store.js';
+import { sendWebhook, type SendResult } from './http-sender.js';
+import { delayBeforeAttempt, parseRetryAfter } from './retry-policy.js';
+import { signWebhook } from './signer.js';
+import type { TargetPolicy } from './target-guard.js';
+
+export type WebhookConfig = Pick<Config, 'dev' | 'webhooks.timeout_s' | 'webhooks.retry_schedule_s' | 'webhooks.allow_private_targets'>;
+
+export interface DeliveryWorkerOptions {
+  store: WebhooksStore;
+  /** Every secret that signs an organisation's webhooks right now (`SigningSecrets#signingSecrets`). */
+  signingSecrets: (orgId: string) => readonly string[];
+  clock: Clock;
+  logger: Logger;
+  events: EventBus;
+  config: WebhookConfig;
+  /** Attempts in flight at once. */
+  concurrency?: number;
+  /** Longest sleep between looks at the outbox, for work another process added (a CLI redelivery). */
+  pollIntervalMs?: number;
+  random?: () => number;
+}
+
+/** Whether `dev` or `webhooks.allow_private_targets` lets webhooks reach http and non-public addresses. */
+export function targetPolicy(config: Pick<Config, 'dev' | 'webhooks.allow_private_targets'>): TargetPolicy {
+  return { allowPrivate: config.dev || config['webhooks.allow_private_targets'] };
+}
+
+/**
+ * Sends what the outbox holds. Shaped like a BullMQ worker: a loop bounded by `concurrency` that claims due
+ * deliveries under a lease, woken by `webhook.enqueued` and by a timer set to the next due attempt; loop
+ * errors are logged, never thrown; `close()` is idempotent and waits for attempts in flight.
+ */
+export class DeliveryWorker {
+  private readonly owner = `whw_${process.pid}_${randomBytes(6).toString('hex')}`;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly random: () => number;
+  private unsubscribe: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private wakePending = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly o: DeliveryWorkerOptions) {
+    this.concurrency = o.concurrency ?? 8;
+    this.pollIntervalMs = o.pollIntervalMs ?? 5_000;
+    this.random = o.random ?? Math.random;
+  }
+
+  start(): void {
+    if (this.unsubscribe !== null || this.closing !== null) return;
+    this.unsubscribe = this.o.events.on('webhook.enqueued', () => this.wake());
+    this.wake();
+  }
+
+  /** Stops claiming work and resolves once every attempt in flight has been recorded. Safe to call repeatedly. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.unsubscribe?.();
+      if (this.timer !== null) clearTimeout(this.timer);
+      await Promise.allSettled([...this.inFlight]);
+      this.agents.http.destroy();
+      this.agents.https.destroy();
+    })();
+    return this.closing;
+  }
+
+  private get leaseMs(): number {
+    // An attempt ends by its timeout; the margin covers signing and recording. A crashed worker's delivery
+    // becomes claimable again once this runs out.
+    return this.o.config['webhooks.timeout_s'] * 1000 + 30_000;
+  }
+
+  private wake(): void {
+    if (this.wakePending || this.closing !== null) return;
+    this.wakePending = true;
+    setImmediate(() => {
+      this.wakePending = false;
+      this.tick();
+    });
+  }
+
+  private tick(): void {
+    if (this.closing !== null) return;
+    try {
+      while (this.inFlight.size < this.concurrency) {
+        const now = this.o.clock.now();
+        const row = this.o.store.claimDue(this.owner, now, now + this.leaseMs);
+        if (row === undefined) break;
+        const attempt: Promise<void> = this.attempt(row)
+          .catch((err: unknown) => this.o.logger.error({ err, delivery_id: row.id }, 'webhook attempt could not be recorded'))
+          .finally(() => {
+            this.inFlight.delete(attempt);
+            this.wake();
+          });
+        this.inFlight.add(attempt);
+      }
+    } catch (err) {
+      this.o.logger.error({ err }, 'webhook worker could not claim deliveries');
+    }
+    this.armTimer();
+  }
+
+  private armTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.closing !== null) return;
+    let delay = this.pollIntervalMs;
+    if (this.inFlight.size < this.concurrency) {
+      try {
+        const next = this.o.store.nextDueAt();
+        if (next !== null) delay = Math.min(delay, Math.max(0, next - this.o.clock.now()));
+      } catch (err) {
+        this.o.logger.error({ err }, 'webhook worker could not read the outbox');
+      }
+    }
+    this.timer = setTimeout(() => this.wake(), delay);
+    this.timer.unref();
+  }
+
+  private async attempt(row: WebhookDeliveryRow): Promise<void> {
+    const startedAt = this.o.clock.now();
+    let result: SendResult;
+    try {
+      const headers = signWebhook(row.event_id, startedAt, row.payload, this.o.signingSecrets(row.org_id));
+      result = await sendWebhook(row.url, row.payload, {
+        headers,
+        timeoutMs: this.o.config['webhooks.timeout_s'] * 1000,
+        policy: targetPolicy(this.o.config),
+        agents: this.agents,
+      });
+    } catch (err) {
+      result = { statusCode: null, retryAfter: undefined, error: `could not send: ${(err as Error).message}`, refused: false, latencyMs: 0 };
+    }
+    const finishedAt = this.o.clock.now();
+    const outcome = this.outcome(row, result, finishedAt);
+    this.o.store.recordAttempt(
+      this.owner,
+      {
+        delivery_id: row.id,
+        attempt: row.attempts + 1,
+        status_code: result.statusCode,
+        latency_ms: result.latencyMs,
+        error: result.error,
+        created_at: isoTime(startedAt),
+      },
+      outcome,
+    );
+    const log = { delivery_id: row.id, event_id: row.event_id, event: row.event_type, attempt: row.attempts + 1, status_code: result.statusCode };
+    if (outcome.status === 'succeeded') this.o.logger.debug(log, 'webhook delivered');
+    else if (outcome.status === 'failed') this.o.logger.warn({ ...log, error: result.error }, 'webhook delivery failed for good');
+    else this.o.logger.info({ ...log, error: result.error, next_attempt_at: isoTime(outcome.next_attempt_at ?? finishedAt) }, 'webhook attempt failed; will retry');
+  }
+
+  private outcome(row: WebhookDeliveryRow, result: SendResult, nowMs: number): AttemptOutcome {
+    const base = { last_status_code: result.statusCode, last_error: result.error, updated_at: isoTime(nowMs) };
+    if (result.error === null) return { ...base, status: 'succeeded', next_attempt_at: null };
+    if (result.statusCode === 410) {
+      return { ...base, status: 'failed', next_attempt_at: null, last_error: 'receiver answered 410 Gone; no more retries' };
+    }
+    // A refused target stays refused, and a manual redelivery is one attempt: neither continues the schedule.
+    if (result.refused || row.manual === 1) return { ...base, status: 'failed', next_attempt_at: null };
+    const scheduled = delayBeforeAttempt(row.attempts + 2, this.o.config['webhooks.retry_schedule_s'], this.random);
+    if (scheduled === null) return { ...base, status: 'failed', next_attempt_at: null };
+    const asked = parseRetryAfter(result.retryAfter, nowMs) ?? 0;
+    return { ...base, status: 'pending', next_attempt_at: nowMs + Math.max(scheduled, asked) };
+  }
+}

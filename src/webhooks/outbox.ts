@@ -1,0 +1,74 @@
+import { isoTime, type Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import type { IdFactory } from '../ids.js';
+import type { RunRow, RunStatus } from '../store/runs-store.js';
+import type { WebhooksStore } from '../store/webhooks-store.js';
+import { delayBeforeAttempt } from './retry-policy.js';
+
+export type RunWebhookEvent = 'run.completed' | 'run.failed' | 'run.cancelled';
+
+/** The webhook each terminal status sends; other statuses send none. */
+export const RUN_WEBHOOK_EVENTS: Partial<Record<RunStatus, RunWebhookEvent>> = {
+  succeeded: 'run.completed',
+  failed: 'run.failed',
+  cancelled: 'run.cancelled',
+};
+
+export interface RunTransition {
+  run: RunRow;
+  from: RunStatus | null;
+  to: RunStatus;
+}
+
+export interface EnqueueOptions {
+  orgId: string;
+  runId: string | null;
+  event: string;
+  url: string;
+  data: unknown;
+}
+
+export interface WebhookOutboxOptions {
+  store: WebhooksStore;
+  clock: Clock;
+  ids: IdFactory;
+  events: EventBus;
+  /** `webhooks.retry_schedule_s`: its first entry delays the first attempt. */
+  retryScheduleS: readonly number[];
+  /** The task envelope of a run: the `data` of its webhook. */
+  envelope: (run: RunRow) => unknown;
+}
+
+/**
+ * The write side of the durable outbox. `onTransition` is a RunsService transition hook: it runs inside the
+ * transaction that makes a run terminal, so the event is committed with the state or not at all.
+ */
+export class WebhookOutbox {
+  constructor(private readonly o: WebhookOutboxOptions) {}
+
+  readonly onTransition = (change: RunTransition): void => {
+    const event = RUN_WEBHOOK_EVENTS[change.to];
+    if (event === undefined || change.run.callback_url === null || change.run.callback_url === '') return;
+    this.enqueue({ orgId: change.run.org_id, runId: change.run.id, event, url: change.run.callback_url, data: this.o.envelope(change.run) });
+  };
+
+  /** Writes one event to the outbox and returns the delivery id. Call it inside the transaction that caused the event. */
+  enqueue(options: EnqueueOptions): string {
+    const now = this.o.clock.now();
+    const id = this.o.ids('whd');
+    this.o.store.insertDelivery({
+      id,
+      event_id: this.o.ids('evt'),
+      org_id: options.orgId,
+      run_id: options.runId,
+      event_type: options.event,
+      url: options.url,
+      payload: JSON.stringify({ event: options.event, data: options.data }),
+      next_attempt_at: now + (delayBeforeAttempt(1, this.o.retryScheduleS) ?? 0),
+      created_at: isoTime(now),
+    });
+    // The caller's transaction is synchronous: a microtask runs after it has committed, as the bus promises.
+    queueMicrotask(() => this.o.events.emit('webhook.enqueued', { deliveryId: id }));
+    return id;
+  }
+}
