@@ -1,0 +1,77 @@
+import type Docker from 'dockerode';
+
+/** The uid:gid of the image's `sandbox` user (see templates/sandbox/Dockerfile). */
+export const SANDBOX_USER = '10001:10001';
+export const SUPERVISOR_PORT = 7801;
+export const TOKEN_VARIABLE = 'ERRAND_SUPERVISOR_TOKEN';
+
+const MIB = 1024 * 1024;
+
+export interface ContainerLimits {
+  memoryMb: number;
+  cpus: number;
+  pidsLimit: number;
+}
+
+export interface SandboxContainerSpecOptions {
+  name: string;
+  image: string;
+  network: string;
+  labels: Record<string, string>;
+  /** The run's injected environment; never logged. */
+  env: Record<string, string>;
+  token: string;
+  limits: ContainerLimits;
+}
+
+/**
+ * A hardened container for one run, following the OWASP Docker Security Cheat Sheet: no capabilities, no privilege
+ * escalation, a read-only root filesystem with size-limited tmpfs where the run writes, a non-root user, memory,
+ * CPU and process limits, an init that reaps zombies, no host mounts (in particular no Docker socket), and a network
+ * of its own that the driver's firewall rules fence off from the host and private ranges.
+ */
+export function sandboxContainerSpec(options: SandboxContainerSpecOptions): Docker.ContainerCreateOptions {
+  const memory = options.limits.memoryMb * MIB;
+  return {
+    name: options.name,
+    Image: options.image,
+    User: SANDBOX_USER,
+    WorkingDir: '/workspace',
+    // The token goes last so that the run's environment cannot replace it.
+    Env: [...Object.entries(options.env).map(([key, value]) => `${key}=${value}`), `${TOKEN_VARIABLE}=${options.token}`],
+    Labels: options.labels,
+    ExposedPorts: { [`${SUPERVISOR_PORT}/tcp`]: {} },
+    HostConfig: {
+      NetworkMode: options.network,
+      Privileged: false,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Tmpfs: {
+        '/workspace': 'rw,exec,nosuid,nodev,size=1g,uid=10001,gid=10001,mode=0755',
+        // Chromium's profile and the supervisor's scratch files; exec so that tools unpacked there can run.
+        '/tmp': 'rw,exec,nosuid,nodev,size=512m,mode=1777',
+        '/home/sandbox': 'rw,noexec,nosuid,nodev,size=64m,uid=10001,gid=10001,mode=0700',
+      },
+      ShmSize: 256 * MIB,
+      IpcMode: 'private',
+      Memory: memory,
+      // Equal to Memory: no swap on top of the limit.
+      MemorySwap: memory,
+      NanoCpus: Math.round(options.limits.cpus * 1e9),
+      PidsLimit: options.limits.pidsLimit,
+      Init: true,
+      // Docker already disables IPv6 on networks without it; pinned here because the host's bridge has an IPv6
+      // link-local address that the IPv4 firewall rules do not cover.
+      Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1', 'net.ipv6.conf.default.disable_ipv6': '1' },
+      Binds: [],
+      RestartPolicy: { Name: 'no' },
+      LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
+    },
+  };
+}
+
+/** Names the Docker API accepts for an environment variable: not empty, no `=`, no NUL. */
+export function isValidEnvName(name: string): boolean {
+  return name.length > 0 && !name.includes('=') && !name.includes('\0');
+}

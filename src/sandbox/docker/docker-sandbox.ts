@@ -1,0 +1,85 @@
+import type Docker from 'dockerode';
+import type { Logger } from 'pino';
+import type { Sandbox } from '../driver.js';
+import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
+import { SandboxError } from '../sandbox-error.js';
+import type { SupervisorClient } from '../supervisor-client.js';
+import { isNotFound } from './image-exists.js';
+
+/** One run's container. Destroying it kills and removes the container; nothing of it is reused. */
+export class DockerSandbox implements Sandbox {
+  private destroying: Promise<void> | undefined;
+
+  constructor(
+    /** The container's name. */
+    readonly id: string,
+    readonly containerId: string,
+    /** The container's address on the sandbox network, where its supervisor listens. */
+    readonly address: string,
+    private readonly docker: Docker,
+    private readonly client: SupervisorClient,
+    private readonly logger: Logger,
+    private readonly onDestroyed: (sandbox: DockerSandbox) => void,
+  ) {}
+
+  get destroyed(): boolean {
+    return this.destroying !== undefined;
+  }
+
+  async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
+    this.assertAlive();
+    return this.client.exec(request, signal);
+  }
+
+  async browser(action: BrowserAction, signal: AbortSignal): Promise<BrowserResult> {
+    this.assertAlive();
+    return this.client.browser(action, signal);
+  }
+
+  /** Writes a file into the workspace (`path` relative to it). */
+  async putFile(path: string, content: Uint8Array, signal?: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.putFile(path, content, signal);
+  }
+
+  /** Reads a file from the workspace (`path` relative to it). */
+  async getFile(path: string, signal?: AbortSignal): Promise<Buffer> {
+    this.assertAlive();
+    return this.client.getFile(path, signal);
+  }
+
+  /** Answers whether the supervisor still responds, within `timeoutMs`. */
+  async isHealthy(timeoutMs: number): Promise<boolean> {
+    if (this.destroyed) return false;
+    try {
+      await this.client.health(AbortSignal.timeout(timeoutMs));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  destroy(): Promise<void> {
+    this.destroying ??= (async () => {
+      try {
+        // Force removal kills with SIGKILL: nothing in a sandbox needs a graceful stop, and it frees the run at once.
+        await this.docker.getContainer(this.containerId).remove({ force: true, v: true });
+      } catch (error) {
+        if (!isNotFound(error) && !isRemovalInProgress(error)) {
+          this.logger.warn({ err: error }, 'removing sandbox container failed');
+        }
+      }
+      this.onDestroyed(this);
+      this.logger.debug('docker sandbox destroyed');
+    })();
+    return this.destroying;
+  }
+
+  private assertAlive(): void {
+    if (this.destroying !== undefined) throw new SandboxError(`sandbox ${this.id} was destroyed`, { code: 'destroyed' });
+  }
+}
+
+function isRemovalInProgress(error: unknown): boolean {
+  return (error as { statusCode?: unknown }).statusCode === 409;
+}

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
+import { execa } from 'execa';
+import { SandboxError } from '../sandbox-error.js';
+
+/** Traffic that sandboxes send to the host itself (any of its addresses) goes through this chain, from INPUT. */
+export const INPUT_CHAIN = 'ERRAND-SANDBOX-IN';
+/** Traffic that sandboxes send elsewhere goes through this chain, from Docker's DOCKER-USER chain. */
+export const FORWARD_CHAIN = 'ERRAND-SANDBOX-FWD';
+
+/**
+ * Destinations a sandbox must never reach: link-local (cloud metadata at 169.254.169.254), RFC 1918 private
+ * networks, carrier-grade NAT, and the other special-use ranges that are never the public web.
+ */
+export const BLOCKED_RANGES = [
+  '169.254.0.0/16',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '0.0.0.0/8',
+  '192.0.0.0/24',
+  '198.18.0.0/15',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+] as const;
+
+export interface FirewallOptions {
+  /** The sandbox network's bridge interface. */
+  bridge: string;
+  /**
+   * Resolvers Docker's embedded DNS forwards to from inside the sandboxes' network namespace; they often sit in a
+   * private range and must stay reachable on port 53 (and only there). Defaults to the IPv4 nameservers of
+   * /etc/resolv.conf.
+   */
+  nameservers?: readonly string[];
+}
+
+/**
+ * The rules that isolate sandboxes, as `iptables -S` prints them. Replies to connections the host opened (the
+ * daemon talking to a supervisor) are let through first; everything else a sandbox sends to the host is refused, and
+ * forwarded traffic to blocked ranges is dropped, except DNS to the host's own resolvers.
+ */
+export function sandboxFirewallRules(options: FirewallOptions): { inputHook: string; forwardHook: string; rules: string[] } {
+  const nameservers = options.nameservers ?? hostNameservers();
+  const rules = [
+    `-A ${INPUT_CHAIN} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
+    `-A ${INPUT_CHAIN} -p tcp -j REJECT --reject-with tcp-reset`,
+    `-A ${INPUT_CHAIN} -j DROP`,
+    `-A ${FORWARD_CHAIN} -m conntrack --ctstate RELATED,ESTABLISHED -j RETURN`,
+    ...nameservers.filter((ip) => !ip.startsWith('127.')).flatMap((ip) => [
+      `-A ${FORWARD_CHAIN} -d ${ip}/32 -p udp -m udp --dport 53 -j RETURN`,
+      `-A ${FORWARD_CHAIN} -d ${ip}/32 -p tcp -m tcp --dport 53 -j RETURN`,
+    ]),
+    ...BLOCKED_RANGES.map((range) => `-A ${FORWARD_CHAIN} -d ${range} -j DROP`),
+    `-A ${FORWARD_CHAIN} -j RETURN`,
+  ];
+  return {
+    inputHook: `-A INPUT -i ${options.bridge} -j ${INPUT_CHAIN}`,
+    forwardHook: `-A DOCKER-USER -i ${options.bridge} -j ${FORWARD_CHAIN}`,
+    rules,
+  };
+}
+
+/**
+ * Installs the sandbox rules, idempotently: both chains are replaced in one `iptables-restore` transaction, and the
+ * jumps into them are put first in INPUT and DOCKER-USER unless already there. Throws a `SandboxError` when
+ * iptables cannot be used, because sandboxes must not run unisolated.
+ */
+export async function installSandboxFirewall(options: FirewallOptions): Promise<void> {
+  const { inputHook, forwardHook, rules } = sandboxFirewallRules(options);
+  await iptables(['-S', 'DOCKER-USER']).catch((error: unknown) => {
+    throw new SandboxError(
+      `docker sandboxes need iptables to fence their network off from the host and private addresses, and ` +
+        `iptables is not usable here (run errandd as root on a host where Docker manages iptables, or set ` +
+        `sandbox.driver to local): ${messageOf(error)}`,
+    );
+  });
+  const transaction = ['*filter', `:${INPUT_CHAIN} - [0:0]`, `:${FORWARD_CHAIN} - [0:0]`, ...rules, 'COMMIT', ''].join('\n');
+  try {
+    await execa('iptables-restore', ['-w', '--noflush'], { input: transaction });
+    await ensureFirst(inputHook);
+    await ensureFirst(forwardHook);
+  } catch (error) {
+    throw new SandboxError(`installing the sandbox firewall rules failed: ${messageOf(error)}`);
+  }
+}
+
+/** The installed sandbox rules and the jumps into them, as `iptables -S` prints them; empty when not installed. */
+export async function listSandboxFirewallRules(): Promise<string[]> {
+  const lines: string[] = [];
+  for (const chain of ['INPUT', 'DOCKER-USER']) {
+    const listed = await iptables(['-S', chain]).catch(() => '');
+    lines.push(...listed.split('\n').filter((line) => line.includes(INPUT_CHAIN) || line.includes(FORWARD_CHAIN)));
+  }
+  for (const chain of [INPUT_CHAIN, FORWARD_CHAIN]) {
+    const listed = await iptables(['-S', chain]).catch(() => '');
+    lines.push(...listed.split('\n').filter((line) => line.startsWith('-A ')));
+  }
+  return lines;
+}
+
+/** Makes `rule` (an `-A CHAIN ...` line) the first of its chain, exactly once. */
+async function ensureFirst(rule: string): Promise<void> {
+  const [, chain, ...spec] = rule.split(' ');
+  if (chain === undefined) throw new Error(`malformed rule ${rule}`);
+  const listed = (await iptables(['-S', chain])).split('\n').filter((line) => line.startsWith('-A '));
+  const copies = listed.filter((line) => line === rule).length;
+  if (listed[0] === rule && copies === 1) return;
+  for (let i = 0; i < copies; i++) await iptables(['-D', chain, ...spec]);
+  await iptables(['-I', chain, '1', ...spec]);
+}
+
+async function iptables(args: string[]): Promise<string> {
+  return (await execa('iptables', ['-w', ...args])).stdout;
+}
+
+export function hostNameservers(path = '/etc/resolv.conf'): string[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line) => /^\s*nameserver\s+(\S+)/.exec(line)?.[1])
+    .filter((ip): ip is string => ip !== undefined && isIPv4(ip));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+}

@@ -1,0 +1,55 @@
+import Docker from 'dockerode';
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import { DockerDriver } from './docker/docker-driver.js';
+import { sandboxStatus } from './docker/sandbox-status.js';
+import type { SandboxDriver } from './driver.js';
+import { LocalDriver } from './local/local-driver.js';
+import { SandboxError } from './sandbox-error.js';
+
+export interface SelectDriverOptions {
+  config: Config;
+  /** The data directory. */
+  home: string;
+  logger: Logger;
+  /** The engine to use; by default the one DOCKER_HOST (or /var/run/docker.sock) points at. */
+  docker?: Docker;
+}
+
+/**
+ * The driver `sandbox.driver` asks for. `docker` fails with a `SandboxError` saying what is missing; `auto` takes
+ * docker when an engine answers and the image is built, and otherwise the local driver, with a warning that says why.
+ */
+export async function selectDriver(options: SelectDriverOptions): Promise<SandboxDriver> {
+  const { config, logger } = options;
+  const local = (): LocalDriver =>
+    new LocalDriver({ home: options.home, chromiumPath: config['sandbox.chromium_path'], logger });
+  const choice = config['sandbox.driver'];
+  if (choice === 'local') return local();
+
+  const docker = options.docker ?? new Docker();
+  const image = config['sandbox.image'];
+  try {
+    const status = await sandboxStatus({ docker, image });
+    if (!status.engine.reachable) throw new SandboxError(`no Docker engine is reachable (${status.engine.error ?? 'no answer'})`);
+    if (!status.image.present) throw new SandboxError(`the sandbox image ${image} is missing; build it with \`errand sandbox build\``);
+    return await DockerDriver.start({
+      docker,
+      image,
+      home: options.home,
+      logger,
+      limits: { memoryMb: config['sandbox.memory_mb'], cpus: config['sandbox.cpus'], pidsLimit: config['sandbox.pids_limit'] },
+      warmPoolSize: config['sandbox.warm_pool_size'],
+    });
+  } catch (error) {
+    if (choice === 'docker' || !(error instanceof SandboxError)) {
+      if (error instanceof SandboxError) throw new SandboxError(`sandbox.driver is docker, but ${error.message}`, { cause: error });
+      throw error;
+    }
+    logger.warn(
+      { reason: error.message },
+      `docker sandboxes unavailable (${error.message}); running sandboxes with the local driver, which does not isolate them`,
+    );
+    return local();
+  }
+}

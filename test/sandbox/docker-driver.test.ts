@@ -1,0 +1,404 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { hostDebianMirror } from '../../src/sandbox/docker/apt-mirror.js';
+import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
+import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
+import { HOME_LABEL, homeLabelValue } from '../../src/sandbox/docker/labels.js';
+import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+import { SandboxError } from '../../src/sandbox/sandbox-error.js';
+import { selectDriver } from '../../src/sandbox/select-driver.js';
+import { dockerAvailability } from '../fixtures/docker.js';
+import { tempDir } from '../fixtures/temp-dir.js';
+
+const docker = await dockerAvailability();
+const logger = pino({ level: 'silent' });
+const LIMITS = { memoryMb: 512, cpus: 1, pidsLimit: 128 };
+const MIB = 1024 * 1024;
+
+const signal = () => AbortSignal.timeout(60_000);
+const bash = (sandbox: DockerSandbox, code: string, timeoutMs = 20_000) =>
+  sandbox.exec({ language: 'bash', code, timeoutMs }, signal());
+
+/** From inside the sandbox, tries a TCP connection and prints `connected`, `refused` or `failed ...`. */
+const PROBE_CONNECT = (host: string, port: number) => `
+import socket
+s = socket.socket()
+s.settimeout(3)
+try:
+    s.connect((${JSON.stringify(host)}, ${port}))
+    print("connected")
+except ConnectionRefusedError:
+    print("refused")
+except OSError as error:
+    print("failed", error)
+`;
+
+function until<T>(what: string, poll: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  return (async () => {
+    for (;;) {
+      const value = await poll();
+      if (value !== null && value !== undefined && value !== false) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+}
+
+describe('hostDebianMirror', () => {
+  it('takes the URI of a deb822 stanza that carries the suite, skipping security and disabled files', () => {
+    const dir = tempDir('errand-apt-');
+    try {
+      mkdirSync(join(dir.path, 'sources.list.d'));
+      writeFileSync(
+        join(dir.path, 'sources.list.d', 'debian.sources'),
+        'Types: deb\nURIs: http://mirror.example/debian-security\nSuites: bookworm-security\n\n' +
+          'Types: deb\nURIs: http://mirror.example/debian\nSuites: bookworm bookworm-updates\nComponents: main\n',
+      );
+      writeFileSync(join(dir.path, 'sources.list.d', 'other.list.disabled'), 'deb http://wrong.example/debian bookworm main\n');
+      expect(hostDebianMirror('bookworm', dir.path)).toBe('http://mirror.example/debian');
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('reads one-line sources and falls back to deb.debian.org', () => {
+    const dir = tempDir('errand-apt-');
+    try {
+      expect(hostDebianMirror('bookworm', dir.path)).toBe('http://deb.debian.org/debian');
+      writeFileSync(join(dir.path, 'sources.list'), '# comment\ndeb [arch=amd64] http://local.example/debian bookworm main\n');
+      expect(hostDebianMirror('bookworm', dir.path)).toBe('http://local.example/debian');
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe('sandboxFirewallRules', () => {
+  it('accepts replies first, keeps DNS to the host resolver open and drops private and link-local ranges', () => {
+    const { rules, inputHook, forwardHook } = sandboxFirewallRules({ bridge: 'errand0', nameservers: ['10.1.2.3', '127.0.0.53'] });
+    expect(inputHook).toBe(`-A INPUT -i errand0 -j ${INPUT_CHAIN}`);
+    expect(forwardHook).toBe(`-A DOCKER-USER -i errand0 -j ${FORWARD_CHAIN}`);
+    const forward = rules.filter((rule) => rule.startsWith(`-A ${FORWARD_CHAIN} `));
+    expect(forward[0]).toContain('--ctstate RELATED,ESTABLISHED');
+    const dns = forward.findIndex((rule) => rule.includes('-d 10.1.2.3/32') && rule.includes('--dport 53'));
+    const private10 = forward.indexOf(`-A ${FORWARD_CHAIN} -d 10.0.0.0/8 -j DROP`);
+    expect(dns).toBeGreaterThan(0);
+    expect(private10).toBeGreaterThan(dns);
+    expect(forward).toContain(`-A ${FORWARD_CHAIN} -d 169.254.0.0/16 -j DROP`);
+    expect(forward.some((rule) => rule.includes('127.0.0.53'))).toBe(false);
+    expect(rules.filter((rule) => rule.startsWith(`-A ${INPUT_CHAIN} `)).at(-1)).toBe(`-A ${INPUT_CHAIN} -j DROP`);
+  });
+});
+
+describe.skipIf(!docker.available)('DockerDriver', () => {
+  let home: ReturnType<typeof tempDir>;
+  let driver: DockerDriver;
+  const sandboxes: DockerSandbox[] = [];
+  const create = async (runId: string, env: Record<string, string> = {}) => {
+    const sandbox = await driver.create({ runId, env, signal: signal() });
+    sandboxes.push(sandbox);
+    return sandbox;
+  };
+
+  beforeAll(async () => {
+    home = tempDir('errand-docker-driver-');
+    driver = await DockerDriver.start({ docker: docker.docker, image: docker.image, home: home.path, logger, limits: LIMITS, warmPoolSize: 0 });
+  });
+
+  afterEach(async () => {
+    await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.destroy()));
+  });
+
+  afterAll(async () => {
+    await driver?.close();
+    home?.remove();
+  });
+
+  describe('a run container', () => {
+    it('is hardened: no capabilities, no new privileges, read-only root, limits, non-root user, no host mounts', async () => {
+      const sandbox = await create('run_hardened');
+      const inspected = await docker.docker.getContainer(sandbox.containerId).inspect();
+      const host = inspected.HostConfig;
+      expect(host.CapDrop).toEqual(['ALL']);
+      expect(host.CapAdd ?? []).toEqual([]);
+      expect(host.SecurityOpt).toContain('no-new-privileges');
+      expect(host.Privileged).toBe(false);
+      expect(host.ReadonlyRootfs).toBe(true);
+      expect(host.Memory).toBe(LIMITS.memoryMb * MIB);
+      expect(host.NanoCpus).toBe(LIMITS.cpus * 1e9);
+      expect(host.PidsLimit).toBe(LIMITS.pidsLimit);
+      expect(host.Init).toBe(true);
+      expect(host.NetworkMode).toBe(driver.network.name);
+      expect(inspected.Config.User).toBe('10001:10001');
+      expect(inspected.Mounts.filter((mount) => mount.Type !== 'tmpfs')).toEqual([]);
+      expect(JSON.stringify(inspected.Mounts) + JSON.stringify(host.Binds ?? [])).not.toContain('docker.sock');
+      expect(inspected.Config.Labels).toMatchObject({
+        'errand.sandbox': '1',
+        'errand.run': 'run_hardened',
+        'errand.daemon': driver.instanceId,
+        [HOME_LABEL]: homeLabelValue(home.path),
+      });
+
+      const inside = await bash(
+        sandbox,
+        'id -u; grep CapEff /proc/self/status; touch /usr/x 2>/dev/null && echo root-writable || echo root-readonly; ' +
+          'ls /var/run/docker.sock 2>/dev/null || echo no-socket; ' +
+          'cat /proc/sys/net/ipv6/conf/all/disable_ipv6',
+      );
+      expect(inside.stdout.split('\n')).toEqual(['10001', 'CapEff:\t0000000000000000', 'root-readonly', 'no-socket', '1', '']);
+    });
+
+    it('runs bash, python and node in the workspace', async () => {
+      const sandbox = await create('run_languages');
+      const run = (language: 'bash' | 'python' | 'node', code: string) =>
+        sandbox.exec({ language, code, timeoutMs: 20_000 }, signal());
+      expect((await run('bash', 'pwd; echo $((6 * 7)) > answer.txt')).stdout).toBe('/workspace\n');
+      expect((await run('python', 'print(open("answer.txt").read().strip())')).stdout).toBe('42\n');
+      expect((await run('node', 'console.log(require("fs").readFileSync("answer.txt", "utf8").trim() * 2)')).stdout).toBe('84\n');
+      expect((await sandbox.getFile('answer.txt')).toString()).toBe('42\n');
+    });
+
+    it('gives code the run environment but not the supervisor token', async () => {
+      const sandbox = await create('run_env', { SHOP_TOKEN: 'tok_visible_to_code' });
+      const result = await bash(sandbox, 'echo "$SHOP_TOKEN"; env | grep -c ERRAND_SUPERVISOR_TOKEN || true');
+      expect(result.stdout).toBe('tok_visible_to_code\n0\n');
+    });
+
+    it('drives Chromium against a page served inside the sandbox', async () => {
+      const sandbox = await create('run_browser');
+      await sandbox.putFile('site/index.html', Buffer.from('<title>Inside</title><h1>Served from the sandbox</h1>'));
+      const started = await bash(
+        sandbox,
+        'cd site && nohup python3 -m http.server 8000 --bind 127.0.0.1 >/dev/null 2>&1 &\n' +
+          'for i in $(seq 100); do (echo > /dev/tcp/127.0.0.1/8000) 2>/dev/null && echo up && break; sleep 0.1; done',
+      );
+      expect(started.stdout).toBe('up\n');
+      const navigated = await sandbox.browser({ action: 'navigate', url: 'http://127.0.0.1:8000/' }, signal());
+      expect(navigated).toMatchObject({ ok: true, status: 200, title: 'Inside' });
+      const read = await sandbox.browser({ action: 'read_text' }, signal());
+      expect(read.text).toContain('Served from the sandbox');
+    });
+  });
+
+  describe('network isolation', () => {
+    let server: Server;
+    const accepted: Socket[] = [];
+
+    beforeAll(async () => {
+      server = createServer((socket) => {
+        accepted.push(socket);
+        socket.destroy();
+      });
+      // Bound to the host's address on the sandbox bridge: the one host address a sandbox has a route to.
+      await new Promise<void>((resolve) => server.listen(0, driver.network.gateway, resolve));
+    });
+
+    afterAll(async () => {
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    it('refuses connections from a sandbox to ports on the host', async () => {
+      const port = (server.address() as AddressInfo).port;
+      // The port is open to the host itself, so a refusal from inside is the firewall's doing.
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, driver.network.gateway, () => resolve());
+        socket.on('error', reject);
+      });
+      await until('the host-side probe to be accepted', async () => accepted.length === 1);
+
+      const sandbox = await create('run_host_probe');
+      const result = await sandbox.exec({ language: 'python', code: PROBE_CONNECT(driver.network.gateway, port), timeoutMs: 20_000 }, signal());
+      expect(result.stdout.trim()).not.toBe('connected');
+      expect(result.stdout.trim()).toBe('refused');
+      expect(accepted).toHaveLength(1);
+    });
+
+    it('keeps sandboxes from reaching each other', async () => {
+      const [first, second] = await Promise.all([create('run_peer_a'), create('run_peer_b')]);
+      const result = await first.exec({ language: 'python', code: PROBE_CONNECT(second.address, 7801), timeoutMs: 20_000 }, signal());
+      expect(result.stdout.trim()).not.toBe('connected');
+    });
+
+    it('has the rule dropping link-local traffic installed, first in DOCKER-USER', async () => {
+      const rules = await listSandboxFirewallRules();
+      expect(rules).toContain(`-A DOCKER-USER -i ${driver.network.bridge} -j ${FORWARD_CHAIN}`);
+      expect(rules).toContain(`-A INPUT -i ${driver.network.bridge} -j ${INPUT_CHAIN}`);
+      expect(rules).toContain(`-A ${FORWARD_CHAIN} -d 169.254.0.0/16 -j DROP`);
+      expect(rules).toContain(`-A ${FORWARD_CHAIN} -d 10.0.0.0/8 -j DROP`);
+    });
+  });
+
+  describe('limits', () => {
+    it('stops a fork bomb at the process limit; the sandbox recovers and another keeps working', async () => {
+      const [bombed, bystander] = await Promise.all([create('run_fork_bomb'), create('run_bystander')]);
+      const bomb = await bash(bombed, ':(){ :|:& };:', 10_000);
+      expect(bomb.stderr).toContain('Resource temporarily unavailable');
+      expect((await bash(bystander, 'echo still-here')).stdout).toBe('still-here\n');
+      const recovered = await until('the bombed sandbox to run code again', async () => {
+        const result = await bash(bombed, 'echo alive', 5_000).catch(() => null);
+        return result?.stdout === 'alive\n' ? result : null;
+      });
+      expect(recovered.exitCode).toBe(0);
+    });
+
+    it('kills code that allocates past the memory limit, not the sandbox', async () => {
+      const [hog, bystander] = await Promise.all([create('run_memory_hog'), create('run_bystander_2')]);
+      const result = await hog.exec(
+        { language: 'python', code: 'chunks = []\nwhile True:\n    chunks.append(b"x" * (32 * 1024 * 1024))\n', timeoutMs: 30_000 },
+        signal(),
+      );
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).not.toBe(0);
+      expect((await bash(hog, 'echo alive')).stdout).toBe('alive\n');
+      expect((await bash(bystander, 'echo still-here')).stdout).toBe('still-here\n');
+      const inspected = await docker.docker.getContainer(hog.containerId).inspect();
+      expect(inspected.State.Running).toBe(true);
+      expect(inspected.HostConfig.Memory).toBe(LIMITS.memoryMb * MIB);
+    });
+  });
+
+  describe('destroy', () => {
+    it('removes the container within 5 s, even with code still running', async () => {
+      const sandbox = await create('run_destroy');
+      await bash(sandbox, 'nohup sleep 600 >/dev/null 2>&1 &');
+      const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 5_000).unref());
+      expect(await Promise.race([sandbox.destroy().then(() => 'done' as const), deadline])).toBe('done');
+      await expect(docker.docker.getContainer(sandbox.containerId).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    });
+
+    it('is idempotent, and later calls fail as destroyed', async () => {
+      const sandbox = await create('run_destroy_twice');
+      await Promise.all([sandbox.destroy(), sandbox.destroy()]);
+      await sandbox.destroy();
+      const error = await bash(sandbox, 'true').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SandboxError);
+      expect((error as SandboxError).code).toBe('destroyed');
+    });
+  });
+
+  describe('removeOrphans', () => {
+    it('removes containers of dead daemons: same home, or a process on this host that is gone; keeps the rest', async () => {
+      const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+      const leftover = (labels: Record<string, string>) =>
+        docker.docker.createContainer({ Image: docker.image, Labels: { 'errand.sandbox': '1', ...labels } });
+      const sameHome = await leftover({ 'errand.daemon': 'dead-instance', [HOME_LABEL]: homeLabelValue(home.path) });
+      const deadProcess = await leftover({
+        'errand.daemon': 'killed-test-daemon',
+        [HOME_LABEL]: homeLabelValue('/tmp/gone'),
+        'errand.host': hostname(),
+        'errand.pid': String(deadPid),
+      });
+      const liveProcess = await leftover({
+        'errand.daemon': 'other-daemon',
+        [HOME_LABEL]: homeLabelValue('/elsewhere'),
+        'errand.host': hostname(),
+        'errand.pid': String(process.pid),
+      });
+      const otherHost = await leftover({ 'errand.daemon': 'remote-daemon', [HOME_LABEL]: homeLabelValue('/remote'), 'errand.host': 'another-host', 'errand.pid': '1' });
+      try {
+        const live = await create('run_survivor');
+        expect(await driver.removeOrphans()).toBeGreaterThanOrEqual(2);
+        await expect(sameHome.inspect()).rejects.toMatchObject({ statusCode: 404 });
+        await expect(deadProcess.inspect()).rejects.toMatchObject({ statusCode: 404 });
+        expect((await liveProcess.inspect()).Id).toBe(liveProcess.id);
+        expect((await otherHost.inspect()).Id).toBe(otherHost.id);
+        expect((await bash(live, 'echo kept')).stdout).toBe('kept\n');
+      } finally {
+        for (const container of [sameHome, deadProcess, liveProcess, otherHost]) await container.remove({ force: true }).catch(() => undefined);
+      }
+    });
+  });
+});
+
+describe.skipIf(!docker.available)('DockerDriver warm pool', () => {
+  let home: ReturnType<typeof tempDir>;
+  let driver: DockerDriver;
+
+  beforeAll(async () => {
+    home = tempDir('errand-docker-pool-');
+    driver = await DockerDriver.start({ docker: docker.docker, image: docker.image, home: home.path, logger, limits: LIMITS, warmPoolSize: 2 });
+  });
+
+  afterAll(async () => {
+    await driver?.close();
+    home?.remove();
+  });
+
+  it('hands out distinct pooled containers, refills, and starts runs with an environment cold', async () => {
+    await until('the pool to fill', async () => driver.warmCount === 2);
+    const first = await driver.create({ runId: 'run_pool_1', env: {}, signal: signal() });
+    const second = await driver.create({ runId: 'run_pool_2', env: {}, signal: signal() });
+    expect(first.containerId).not.toBe(second.containerId);
+    for (const sandbox of [first, second]) {
+      const labels = (await docker.docker.getContainer(sandbox.containerId).inspect()).Config.Labels;
+      expect(labels['errand.pool']).toBe('1');
+      expect((await bash(sandbox, 'echo ready')).stdout).toBe('ready\n');
+    }
+
+    const withEnv = await driver.create({ runId: 'run_pool_env', env: { GREETING: 'hello' }, signal: signal() });
+    const labels = (await docker.docker.getContainer(withEnv.containerId).inspect()).Config.Labels;
+    expect(labels['errand.pool']).toBeUndefined();
+    expect(labels['errand.run']).toBe('run_pool_env');
+    expect((await bash(withEnv, 'echo $GREETING')).stdout).toBe('hello\n');
+
+    await until('the pool to refill', async () => driver.warmCount === 2);
+    const third = await driver.create({ runId: 'run_pool_3', env: {}, signal: signal() });
+    expect([first.containerId, second.containerId]).not.toContain(third.containerId);
+
+    await Promise.all([first, second, third, withEnv].map((sandbox) => sandbox.destroy()));
+    await expect(docker.docker.getContainer(first.containerId).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('removes its pooled containers on close', async () => {
+    await until('the pool to fill', async () => driver.warmCount === 2);
+    await driver.close();
+    const left = await docker.docker.listContainers({ all: true, filters: { label: [`${HOME_LABEL}=${homeLabelValue(home.path)}`] } });
+    expect(left).toEqual([]);
+    await expect(driver.create({ runId: 'run_after_close', env: {}, signal: signal() })).rejects.toBeInstanceOf(SandboxError);
+  });
+});
+
+describe.skipIf(!docker.available)('selectDriver', () => {
+  it('picks docker under auto when the engine answers and the image is built', async () => {
+    const home = tempDir('errand-select-');
+    try {
+      const config = loadConfig({ home: home.path, env: { ERRAND_SANDBOX_WARM_POOL_SIZE: '0', ERRAND_SANDBOX_IMAGE: docker.image } });
+      const driver = await selectDriver({ config, home: home.path, logger });
+      try {
+        expect(driver.name).toBe('docker');
+      } finally {
+        await driver.close();
+      }
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('refuses docker when the image is missing, and falls back to local under auto', async () => {
+    const home = tempDir('errand-select-');
+    try {
+      const env = { ERRAND_SANDBOX_IMAGE: 'errand-sandbox:does-not-exist' };
+      const strict = loadConfig({ home: home.path, env: { ...env, ERRAND_SANDBOX_DRIVER: 'docker' } });
+      await expect(selectDriver({ config: strict, home: home.path, logger })).rejects.toThrow(/errand-sandbox:does-not-exist/);
+      const auto = loadConfig({ home: home.path, env });
+      const warnings: string[] = [];
+      const recording = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+      const driver = await selectDriver({ config: auto, home: home.path, logger: recording });
+      try {
+        expect(driver.name).toBe('local');
+        expect(warnings.join('')).toContain('errand-sandbox:does-not-exist');
+      } finally {
+        await driver.close();
+      }
+    } finally {
+      home.remove();
+    }
+  });
+});
