@@ -73,6 +73,9 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
+  // `errand daemon start` reads the announcements below and then closes its end of our stdout; a later write
+  // must not kill the daemon with EPIPE.
+  process.stdout.on('error', () => undefined);
   const logger = createLogger(config['log.level']);
   const daemon = await createDaemon({ home, config, logger });
   const first = firstStart(daemon.orgs, daemon.keys, paths.credentials);

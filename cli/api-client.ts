@@ -1,0 +1,160 @@
+import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service.js';
+import type { Project } from '../src/projects/projects-service.js';
+import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
+import type { RunEnvelope } from '../src/runs/envelope.js';
+import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../src/runs/runs-service.js';
+import type { RunStep } from '../src/steps/steps-service.js';
+import { ApiConnectionError, ApiError } from './api-error.js';
+
+export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep };
+
+export interface ListPage<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface ListQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+export interface Deleted {
+  id: string;
+  object: string;
+  deleted: true;
+}
+
+export interface ApiClientOptions {
+  /** The API's address, with or without the trailing `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  userAgent?: string;
+  /** Longest wait for one response; default 30 s. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/** A typed client of the /v1 API. Every method answers the parsed body or throws `ApiError` / `ApiConnectionError`. */
+export class ApiClient {
+  readonly origin: string;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.origin = apiOrigin(options.baseUrl);
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  listProjects(query: ListQuery = {}): Promise<ListPage<Project>> {
+    return this.request('GET', '/v1/projects', { query: { ...query } });
+  }
+  createProject(body: CreateProjectBody): Promise<Project> {
+    return this.request('POST', '/v1/projects', { body });
+  }
+  getProject(id: string): Promise<Project> {
+    return this.request('GET', `/v1/projects/${seg(id)}`);
+  }
+  updateProject(id: string, body: UpdateProjectBody): Promise<Project> {
+    return this.request('PATCH', `/v1/projects/${seg(id)}`, { body });
+  }
+  deleteProject(id: string): Promise<Deleted> {
+    return this.request('DELETE', `/v1/projects/${seg(id)}`);
+  }
+
+  listJobs(query: ListQuery & { project_id?: string } = {}): Promise<ListPage<Job>> {
+    return this.request('GET', '/v1/jobs', { query: { ...query } });
+  }
+  createJob(body: CreateJobBody): Promise<Job> {
+    return this.request('POST', '/v1/jobs', { body });
+  }
+  getJob(id: string): Promise<Job> {
+    return this.request('GET', `/v1/jobs/${seg(id)}`);
+  }
+  updateJob(id: string, body: UpdateJobBody): Promise<Job> {
+    return this.request('PATCH', `/v1/jobs/${seg(id)}`, { body });
+  }
+  deleteJob(id: string): Promise<Deleted> {
+    return this.request('DELETE', `/v1/jobs/${seg(id)}`);
+  }
+
+  createRun(body: CreateRunBody): Promise<RunAccepted> {
+    return this.request('POST', '/v1/runs', { body });
+  }
+  createJobRun(jobId: string, body: CreateJobRunBody): Promise<RunAccepted> {
+    return this.request('POST', `/v1/jobs/${seg(jobId)}/runs`, { body });
+  }
+  listRuns(query: ListQuery & { job_id?: string } = {}): Promise<ListPage<RunEnvelope>> {
+    return this.request('GET', '/v1/runs', { query: { ...query } });
+  }
+  getRun(id: string, signal?: AbortSignal): Promise<RunEnvelope> {
+    return this.request('GET', `/v1/runs/${seg(id)}`, signal === undefined ? {} : { signal });
+  }
+  cancelRun(id: string): Promise<RunEnvelope> {
+    return this.request('POST', `/v1/runs/${seg(id)}/cancel`);
+  }
+  listRunSteps(id: string): Promise<ListPage<RunStep>> {
+    return this.request('GET', `/v1/runs/${seg(id)}/steps`);
+  }
+
+  async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    const url = new URL(`${this.origin}${path}`);
+    for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent ?? 'errand-cli',
+    };
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] = 'application/json';
+    }
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
+    const signal = init.signal === undefined ? timeout : AbortSignal.any([init.signal, timeout]);
+    let res: Response;
+    try {
+      res = await this.fetchImpl(url, { method, headers, body, signal });
+    } catch (err) {
+      if (init.signal?.aborted) throw err;
+      if (timeout.aborted) throw new ApiConnectionError(this.origin, `no answer within ${(this.options.timeoutMs ?? 30_000) / 1000} s`);
+      throw new ApiConnectionError(this.origin, connectionReason(err));
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON (a proxy's error page): ApiError keeps a short excerpt.
+    }
+    if (!res.ok) throw ApiError.fromResponse(res.status, parsed, res.headers.get('x-request-id'));
+    return parsed as T;
+  }
+}
+
+/** Every item of a list, following `next_cursor` page by page. */
+export async function* paginate<T>(list: (query: ListQuery) => Promise<ListPage<T>>, pageSize = 200): AsyncGenerator<T> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await list({ limit: pageSize, ...(cursor === undefined ? {} : { cursor }) });
+    yield* page.data;
+    if (!page.has_more || page.next_cursor === null) return;
+    cursor = page.next_cursor;
+  }
+}
+
+/** `http://host:port`, whether the address was given as the origin or as the `/v1` base the spec speaks of. */
+export function apiOrigin(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+function seg(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function connectionReason(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { registerDaemonRun } from './run.js';
+import { registerDaemonStart } from './start.js';
+import { registerDaemonStatus } from './status.js';
+import { registerDaemonStop } from './stop.js';
+
+export function registerDaemon(program: Command): void {
+  const daemon = program.command('daemon').description('run, start, stop and inspect errandd on this data directory');
+  registerDaemonRun(daemon);
+  registerDaemonStart(daemon);
+  registerDaemonStop(daemon);
+  registerDaemonStatus(daemon);
+}

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Command } from 'commander';
+import { readDaemonState, type DaemonState } from '../../../src/runtime/daemon-state.js';
+import { dataPaths } from '../../../src/runtime/paths.js';
+import { UserError } from '../../cli-errors.js';
+import { contextOf, type CliContext } from '../../context.js';
+import { addDaemonFlags, daemonFlagsOf, erranddArgs, type DaemonFlags } from './daemon-flags.js';
+
+const START_TIMEOUT_MS = 30_000;
+
+export interface DaemonStarted {
+  pid: number;
+  url: string;
+  log: string;
+  /** On a data directory's first start: the organisation and key the daemon created (shown once). */
+  first_start: { org_id: string | null; key: string } | null;
+}
+
+export function registerDaemonStart(daemon: Command): void {
+  addDaemonFlags(daemon.command('start').description('start errandd in the background (log: <home>/errandd.log) and print its address')).action(
+    async (flags: Parameters<typeof daemonFlagsOf>[0], cmd: Command) => {
+      await startDaemon(contextOf(cmd), daemonFlagsOf(flags));
+    },
+  );
+}
+
+/**
+ * Starts a detached errandd and waits until it has written its state file (it is listening) or has died. Its log
+ * (stderr) goes to the log file; its stdout, which on a first start carries the freshly minted key, is read here
+ * and shown to the user instead, so the key never lands in a log file.
+ */
+export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<DaemonStarted> {
+  const paths = dataPaths(ctx.home);
+  const running = readDaemonState(paths.daemonState);
+  if (running) throw new UserError(`a daemon already runs on ${ctx.home}: pid ${running.pid} at ${running.url}`);
+  mkdirSync(ctx.home, { recursive: true, mode: 0o700 });
+  const logStart = sizeOf(paths.daemonLog);
+  const logFd = openSync(paths.daemonLog, 'a', 0o600);
+  const child = spawn(process.execPath, erranddArgs(ctx.home, flags), { detached: true, stdio: ['ignore', 'pipe', logFd], env: ctx.env });
+  closeSync(logFd);
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  let exited: number | null = null;
+  child.once('exit', (code, signal) => (exited = code ?? (signal ? 1 : 0)));
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let state: DaemonState | null = null;
+  while (state === null) {
+    if (exited !== null) throw new UserError(`errandd exited with code ${exited} before listening:\n${logSince(paths.daemonLog, logStart)}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new UserError(`errandd did not start listening within ${START_TIMEOUT_MS / 1000} s; see ${paths.daemonLog}`);
+    }
+    await sleep(50);
+    const seen = readDaemonState(paths.daemonState);
+    if (seen?.pid === child.pid) state = seen;
+  }
+  // errandd prints its announcements before it writes the state file, so they are all in the pipe by now; it
+  // writes nothing to stdout after them, which is what makes closing our end safe.
+  while (!/listening on \S+\n/.test(stdout) && Date.now() < deadline) await sleep(20);
+  await sleep(50);
+  child.stdout!.destroy();
+  child.unref();
+
+  const started: DaemonStarted = { pid: state.pid, url: state.url, log: paths.daemonLog, first_start: firstStartOf(stdout) };
+  ctx.out.result(started, () => {
+    ctx.out.line(state.url);
+    ctx.out.note(`errandd started (pid ${started.pid}); log: ${started.log}`);
+    if (started.first_start) {
+      ctx.out.note(`first start: created organisation "default" (${started.first_start.org_id}) and its first API key, shown once and saved for the CLI:`);
+      ctx.out.line(started.first_start.key);
+    }
+  });
+  return started;
+}
+
+/** The first-start announcement errandd prints after its address: a line naming the org, then the key. */
+function firstStartOf(stdout: string): DaemonStarted['first_start'] {
+  const lines = stdout.split('\n').filter((l) => l !== '');
+  const at = lines.findIndex((l) => l.startsWith('created organisation'));
+  if (at < 0 || lines[at + 1] === undefined) return null;
+  return { org_id: /\((org_\w+)\)/.exec(lines[at]!)?.[1] ?? null, key: lines[at + 1]! };
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function logSince(path: string, offset: number): string {
+  try {
+    const text = readFileSync(path, 'utf8').slice(offset).trim();
+    return text.split('\n').slice(-20).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

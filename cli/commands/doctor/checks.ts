@@ -1,0 +1,96 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { loadConfig } from '../../../src/config/load.js';
+import type { Config } from '../../../src/config/schema.js';
+import { readDaemonState } from '../../../src/runtime/daemon-state.js';
+import { dataPaths } from '../../../src/runtime/paths.js';
+import { ApiClient } from '../../api-client.js';
+import { resolveApiAddress } from '../../api-address.js';
+import { formatError } from '../../output.js';
+import { answers } from '../daemon/status.js';
+import { probeSandbox } from '../sandbox/status.js';
+
+export type CheckLevel = 'ok' | 'warn' | 'fail';
+
+export interface CheckResult {
+  check: string;
+  level: CheckLevel;
+  detail: string;
+}
+
+export interface DoctorInput {
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function checkDataDir({ home }: DoctorInput): CheckResult {
+  if (!existsSync(home)) return { check: 'data directory', level: 'warn', detail: `${home} does not exist yet (the daemon creates it on first start)` };
+  try {
+    accessSync(home, constants.W_OK);
+  } catch {
+    return { check: 'data directory', level: 'fail', detail: `${home} is not writable` };
+  }
+  return { check: 'data directory', level: 'ok', detail: home };
+}
+
+export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; config: Config | null } {
+  try {
+    const config = loadConfig({ home, env });
+    return { result: { check: 'configuration', level: 'ok', detail: `${dataPaths(home).config} and ERRAND_* variables are valid` }, config };
+  } catch (err) {
+    return { result: { check: 'configuration', level: 'fail', detail: (err as Error).message }, config: null };
+  }
+}
+
+export async function checkDaemon({ home }: DoctorInput): Promise<{ result: CheckResult; reachable: boolean }> {
+  const state = readDaemonState(dataPaths(home).daemonState);
+  if (!state) return { result: { check: 'daemon', level: 'warn', detail: `not running on ${home} (errand daemon start)` }, reachable: false };
+  if (!(await answers(state.url))) return { result: { check: 'daemon', level: 'fail', detail: `pid ${state.pid} does not answer at ${state.url}` }, reachable: false };
+  return { result: { check: 'daemon', level: 'ok', detail: `pid ${state.pid} answers at ${state.url}` }, reachable: true };
+}
+
+/** Whether the key the CLI would use opens the API; says where the key came from, never what it is. */
+export async function checkApiKey(input: DoctorInput, daemonReachable: boolean): Promise<CheckResult> {
+  let address;
+  try {
+    address = resolveApiAddress(input.home, input.env);
+  } catch (err) {
+    return { check: 'API key', level: 'warn', detail: (err as Error).message };
+  }
+  if (!daemonReachable && address.urlSource === 'daemon') return { check: 'API key', level: 'warn', detail: 'not checked: no daemon answers' };
+  try {
+    await new ApiClient({ baseUrl: address.url, apiKey: address.key }).listProjects({ limit: 1 });
+    return { check: 'API key', level: 'ok', detail: `the key from the ${address.keySource} works against ${address.url}` };
+  } catch (err) {
+    return { check: 'API key', level: 'fail', detail: `the key from the ${address.keySource}: ${formatError(err).replace(/^error: /, '')}` };
+  }
+}
+
+/**
+ * Whether runs could call a model, judged with this shell's environment (the daemon reads its own). Names the
+ * setting that is missing; never prints a key.
+ */
+export async function checkModelProvider(input: DoctorInput, config: Config): Promise<CheckResult> {
+  const { createProvider } = await import('../../../src/engine/providers/create-provider.js');
+  const provider = config['models.provider'];
+  const reason = createProvider({ config, env: input.env }).unusableReason();
+  if (reason !== null) return { check: 'model provider', level: 'fail', detail: `${provider}: ${reason}` };
+  const where = provider === 'anthropic' ? (config['anthropic.base_url'] ?? 'the Anthropic API') : config['openai.base_url'];
+  const key = provider === 'anthropic' ? 'ANTHROPIC_API_KEY is set' : input.env.OPENAI_API_KEY ? 'OPENAI_API_KEY is set' : 'no OPENAI_API_KEY (fine for local servers)';
+  return { check: 'model provider', level: 'ok', detail: `${provider} at ${where}; ${key} in this shell` };
+}
+
+export async function checkSandbox(config: Config): Promise<CheckResult> {
+  const driver = config['sandbox.driver'];
+  const chromium = config['sandbox.chromium_path'];
+  const localDetail = existsSync(chromium) ? `local driver with Chromium at ${chromium}` : `local driver, but no Chromium at ${chromium} (sandbox.chromium_path)`;
+  if (driver === 'local') return { check: 'sandbox', level: existsSync(chromium) ? 'ok' : 'warn', detail: localDetail };
+  const status = await probeSandbox(config['sandbox.image']);
+  const problem = !status.engine.reachable
+    ? `no Docker engine reachable (${status.engine.error})`
+    : !status.image.present
+      ? `image ${status.image.name} is not built (errand sandbox build)`
+      : null;
+  if (problem === null) return { check: 'sandbox', level: 'ok', detail: `docker: engine ${status.engine.version}, image ${status.image.name} present` };
+  if (driver === 'docker') return { check: 'sandbox', level: 'fail', detail: `sandbox.driver is docker but ${problem}` };
+  return { check: 'sandbox', level: 'warn', detail: `auto: ${problem}, so runs use the ${localDetail}` };
+}

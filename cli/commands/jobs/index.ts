@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { registerJobsCreate } from './create.js';
+import { registerJobsDelete } from './delete.js';
+import { registerJobsGet } from './get.js';
+import { registerJobsList } from './list.js';
+import { registerJobsUpdate } from './update.js';
+
+export function registerJobs(program: Command): void {
+  const jobs = program.command('jobs').description('jobs: reusable task templates (through the API); start one with errand runs create --job ID');
+  registerJobsList(jobs);
+  registerJobsCreate(jobs);
+  registerJobsGet(jobs);
+  registerJobsUpdate(jobs);
+  registerJobsDelete(jobs);
+}

@@ -1,0 +1,86 @@
+import { Option, type Command } from 'commander';
+import type { Job, UpdateJobBody } from '../../api-client.js';
+import { UsageError } from '../../cli-errors.js';
+import type { CliContext } from '../../context.js';
+import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
+import type { Column } from '../../output.js';
+
+export const MODELS = ['haiku', 'sonnet', 'opus'] as const;
+
+/** Fields `--unset` can clear on a job (PATCH with null). */
+export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule'] as const;
+
+export interface JobFieldFlags {
+  name?: string;
+  description?: string;
+  prompt?: string;
+  model?: (typeof MODELS)[number];
+  inputSchema?: string;
+  outputSchema?: string;
+  connection?: string[];
+  timeoutS?: number;
+}
+
+/** The flags shared by `jobs create` and `jobs update`. */
+export function addJobFieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--name <name>', 'job name')
+    .option('--description <text>', 'what the job does')
+    .option('--prompt <text>', 'the task, with {{placeholders}} filled from inputs at run time')
+    .addOption(new Option('--model <alias>', 'model (default sonnet)').choices(MODELS))
+    .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run')
+    .option('--output-schema <json|@file>', 'JSON Schema the result must satisfy')
+    .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)
+    .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)));
+}
+
+export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
+  return {
+    ...(flags.name === undefined ? {} : { name: flags.name }),
+    ...(flags.description === undefined ? {} : { description: flags.description }),
+    ...(flags.prompt === undefined ? {} : { prompt: flags.prompt }),
+    ...(flags.model === undefined ? {} : { model: flags.model }),
+    ...(flags.inputSchema === undefined ? {} : { input_schema: readJsonObject(flags.inputSchema, '--input-schema') }),
+    ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
+    ...(flags.connection === undefined ? {} : { connections: flags.connection }),
+    ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
+  };
+}
+
+export function unsetFieldsOf(fields: readonly string[]): UpdateJobBody {
+  const out: Record<string, null> = {};
+  for (const field of fields) {
+    if (!(UNSETTABLE as readonly string[]).includes(field)) throw new UsageError(`--unset takes one of ${UNSETTABLE.join(', ')}, got '${field}'`);
+    out[field] = null;
+  }
+  return out as UpdateJobBody;
+}
+
+export const jobColumns: Column<Job>[] = [
+  { header: 'ID', value: (j) => j.id },
+  { header: 'NAME', value: (j) => j.name, max: 30 },
+  { header: 'PROJECT', value: (j) => j.project_id },
+  { header: 'MODEL', value: (j) => j.model },
+  { header: 'SCHEDULE', value: (j) => (j.schedule ? `${j.schedule.cron}${j.schedule.enabled ? '' : ' (paused)'}` : null) },
+  { header: 'PROMPT', value: (j) => j.prompt, max: 50 },
+];
+
+export function printJob(ctx: CliContext, job: Job): void {
+  ctx.out.result(job, () =>
+    ctx.out.fields([
+      ['id', job.id],
+      ['name', job.name],
+      ['project', job.project_id],
+      ['description', job.description],
+      ['model', job.model],
+      ['prompt', job.prompt],
+      ['input schema', job.input_schema && JSON.stringify(job.input_schema)],
+      ['output schema', job.output_schema && JSON.stringify(job.output_schema)],
+      ['connections', job.connections.join(', ')],
+      ['timeout s', job.timeout_s],
+      ['schedule', job.schedule && `${job.schedule.cron} ${job.schedule.timezone}${job.schedule.enabled ? '' : ' (paused)'}`],
+      ['created', job.created_at],
+      ['updated', job.updated_at],
+    ]),
+  );
+}

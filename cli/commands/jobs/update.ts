@@ -1,0 +1,27 @@
+import { Option, type Command } from 'commander';
+import type { UpdateJobBody } from '../../api-client.js';
+import { UsageError } from '../../cli-errors.js';
+import { contextOf, type CliContext } from '../../context.js';
+import { collect } from '../../flag-parsers.js';
+import { addJobFieldOptions, jobFieldsOf, printJob, unsetFieldsOf, UNSETTABLE, type JobFieldFlags } from './job-fields.js';
+
+export interface UpdateJobOptions {
+  id: string;
+  changes: UpdateJobBody;
+}
+
+export function registerJobsUpdate(jobs: Command): void {
+  addJobFieldOptions(jobs.command('update').description('change a job (PATCH: only the fields given)').argument('<id>', 'job id (job_...)'))
+    .option('--clear-description', 'remove the description (same as --unset description)')
+    .addOption(new Option('--unset <field>', `clear an optional field (repeatable): ${UNSETTABLE.join(', ')}`).argParser(collect))
+    .action(async (id: string, flags: JobFieldFlags & { clearDescription?: boolean; unset?: string[] }, cmd: Command) => {
+      const unset = [...(flags.unset ?? []), ...(flags.clearDescription ? ['description'] : [])];
+      const changes = { ...jobFieldsOf(flags), ...unsetFieldsOf(unset) };
+      await updateJob(contextOf(cmd), { id, changes });
+    });
+}
+
+export async function updateJob(ctx: CliContext, options: UpdateJobOptions): Promise<void> {
+  if (Object.keys(options.changes).length === 0) throw new UsageError('nothing to change: give at least one field flag or --unset');
+  printJob(ctx, await ctx.api().updateJob(options.id, options.changes));
+}

@@ -1,0 +1,32 @@
+import { Option, type Command } from 'commander';
+import { pickOrg, withAdminServices } from '../../admin-services.js';
+import { contextOf, type CliContext } from '../../context.js';
+import { nonNegativeNumberFlag } from '../../flag-parsers.js';
+
+export interface CreateKeyOptions {
+  org?: string;
+  name: string | null;
+  monthlyCapUsd: number | null;
+}
+
+export function registerKeysCreate(keys: Command): void {
+  keys
+    .command('create')
+    .description('mint an API key; it is shown once and stored only as a hash')
+    .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .option('--name <label>', 'a label to recognise the key by')
+    .addOption(new Option('--monthly-cap-usd <usd>', "the key's monthly spend cap, reported in the billing hint").argParser(nonNegativeNumberFlag))
+    .action(async (flags: { org?: string; name?: string; monthlyCapUsd?: number }, cmd: Command) => {
+      await createKey(contextOf(cmd), { ...(flags.org === undefined ? {} : { org: flags.org }), name: flags.name ?? null, monthlyCapUsd: flags.monthlyCapUsd ?? null });
+    });
+}
+
+export async function createKey(ctx: CliContext, options: CreateKeyOptions): Promise<void> {
+  const created = await withAdminServices(ctx.home, ({ orgs, keys }) =>
+    keys.create({ orgId: pickOrg(orgs, options.org).id, name: options.name, monthlyCapUsd: options.monthlyCapUsd }),
+  );
+  ctx.out.result({ id: created.id, key: created.key, org_id: created.org_id }, () => {
+    ctx.out.note(`created API key ${created.id} for ${created.org_id}; it is shown only this once:`);
+    ctx.out.line(created.key);
+  });
+}

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { withAdminServices } from '../../admin-services.js';
+import { contextOf, type CliContext } from '../../context.js';
+
+export interface ListKeysOptions {
+  org?: string;
+}
+
+export function registerKeysList(keys: Command): void {
+  keys
+    .command('list')
+    .description('list API keys (never their secrets)')
+    .option('--org <id or name>', 'only the keys of this organisation')
+    .action(async (flags: { org?: string }, cmd: Command) => {
+      await listKeys(contextOf(cmd), flags.org === undefined ? {} : { org: flags.org });
+    });
+}
+
+export async function listKeys(ctx: CliContext, options: ListKeysOptions): Promise<void> {
+  const all = await withAdminServices(ctx.home, ({ orgs, keys }) => keys.list(options.org === undefined ? undefined : orgs.resolve(options.org).id));
+  ctx.out.result({ object: 'list', data: all }, () =>
+    ctx.out.table(
+      all,
+      [
+        { header: 'ID', value: (k) => k.id },
+        { header: 'ORG', value: (k) => k.org_id },
+        { header: 'NAME', value: (k) => k.name },
+        { header: 'MONTHLY CAP USD', value: (k) => k.monthly_cap_usd },
+        { header: 'CREATED', value: (k) => k.created_at },
+        { header: 'LAST USED', value: (k) => k.last_used_at },
+        { header: 'REVOKED', value: (k) => k.revoked_at },
+      ],
+      'no API keys yet',
+    ),
+  );
+}

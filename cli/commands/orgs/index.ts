@@ -1,0 +1,9 @@
+import type { Command } from 'commander';
+import { registerOrgsCreate } from './create.js';
+import { registerOrgsList } from './list.js';
+
+export function registerOrgs(program: Command): void {
+  const orgs = program.command('orgs').description('organisations on this data directory (local admin, no daemon needed)');
+  registerOrgsCreate(orgs);
+  registerOrgsList(orgs);
+}

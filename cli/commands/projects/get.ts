@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { contextOf, type CliContext } from '../../context.js';
+import { printProject } from './columns.js';
+
+export function registerProjectsGet(projects: Command): void {
+  projects
+    .command('get')
+    .description('show a project')
+    .argument('<id>', 'project id (proj_...)')
+    .action(async (id: string, _flags: unknown, cmd: Command) => {
+      await getProject(contextOf(cmd), { id });
+    });
+}
+
+export async function getProject(ctx: CliContext, options: { id: string }): Promise<void> {
+  printProject(ctx, await ctx.api().getProject(options.id));
+}

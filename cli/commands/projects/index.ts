@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { registerProjectsCreate } from './create.js';
+import { registerProjectsDelete } from './delete.js';
+import { registerProjectsGet } from './get.js';
+import { registerProjectsList } from './list.js';
+import { registerProjectsUpdate } from './update.js';
+
+export function registerProjects(program: Command): void {
+  const projects = program.command('projects').description('projects: containers of jobs (through the API)');
+  registerProjectsList(projects);
+  registerProjectsCreate(projects);
+  registerProjectsGet(projects);
+  registerProjectsUpdate(projects);
+  registerProjectsDelete(projects);
+}

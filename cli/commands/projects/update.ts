@@ -1,0 +1,33 @@
+import { Option, type Command } from 'commander';
+import type { UpdateProjectBody } from '../../api-client.js';
+import { UsageError } from '../../cli-errors.js';
+import { contextOf, type CliContext } from '../../context.js';
+import { printProject } from './columns.js';
+
+export interface UpdateProjectOptions {
+  id: string;
+  changes: UpdateProjectBody;
+}
+
+export function registerProjectsUpdate(projects: Command): void {
+  projects
+    .command('update')
+    .description('change a project (PATCH: only the fields given)')
+    .argument('<id>', 'project id (proj_...)')
+    .option('--name <name>', 'new name')
+    .addOption(new Option('--description <text>', 'new description').conflicts('clearDescription'))
+    .option('--clear-description', 'remove the description')
+    .action(async (id: string, flags: { name?: string; description?: string; clearDescription?: boolean }, cmd: Command) => {
+      const changes: UpdateProjectBody = {
+        ...(flags.name === undefined ? {} : { name: flags.name }),
+        ...(flags.description === undefined ? {} : { description: flags.description }),
+        ...(flags.clearDescription ? { description: null } : {}),
+      };
+      await updateProject(contextOf(cmd), { id, changes });
+    });
+}
+
+export async function updateProject(ctx: CliContext, options: UpdateProjectOptions): Promise<void> {
+  if (Object.keys(options.changes).length === 0) throw new UsageError('nothing to change: give --name, --description or --clear-description');
+  printProject(ctx, await ctx.api().updateProject(options.id, options.changes));
+}

@@ -1,0 +1,60 @@
+import type { RunAccepted, RunEnvelope } from '../../api-client.js';
+import type { CliContext } from '../../context.js';
+import type { Column } from '../../output.js';
+
+export const runColumns: Column<RunEnvelope>[] = [
+  { header: 'ID', value: (r) => r.task_id },
+  { header: 'STATUS', value: (r) => r.status },
+  { header: 'REASON', value: (r) => r.failure_reason },
+  { header: 'MODEL', value: (r) => r.model },
+  { header: 'STEPS', value: (r) => r.progress?.steps },
+  { header: 'COST USD', value: (r) => r.usage.cost_usd },
+  { header: 'JOB', value: (r) => r.job_id },
+  { header: 'NAME', value: (r) => r.name, max: 30 },
+  { header: 'CREATED', value: (r) => r.created_at },
+];
+
+/** The exit code a finished (terminal) run gives `runs create --wait`: 0 when it succeeded, 1 when it failed or was cancelled. */
+export function exitCodeOf(envelope: RunEnvelope): number {
+  return envelope.status === 'succeeded' ? 0 : 1;
+}
+
+export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
+  ctx.out.result(envelope, () => {
+    const u = envelope.usage;
+    ctx.out.fields([
+      ['run', envelope.task_id],
+      ['status', envelope.status],
+      ['failure', envelope.failure_reason && `${envelope.failure_reason}${envelope.failure_detail ? `: ${envelope.failure_detail}` : ''}`],
+      ['confidence', envelope.confidence],
+      ['model', envelope.model],
+      ['project', envelope.project_id],
+      ['job', envelope.job_id],
+      ['name', envelope.name],
+      ['steps', envelope.progress?.steps],
+      ['last action', envelope.progress?.last_action],
+      ['usage', `${u.input_tokens} in / ${u.output_tokens} out tokens, $${u.cost_usd.toFixed(4)}${u.duration_ms === null ? '' : `, ${(u.duration_ms / 1000).toFixed(1)} s`}`],
+      ['evidence', envelope.evidence && [envelope.evidence.matched_text && `"${envelope.evidence.matched_text}"`, envelope.evidence.screenshot_url].filter(Boolean).join(' ')],
+      ['created', envelope.created_at],
+      ['finished', envelope.finished_at],
+    ]);
+    for (const warning of envelope.warnings) ctx.out.line(`warning: ${warning}`);
+    if (envelope.result !== null) {
+      ctx.out.line('result:');
+      ctx.out.line(JSON.stringify(envelope.result, null, 2));
+    }
+  });
+}
+
+export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {
+  ctx.out.result(accepted, () => {
+    const b = accepted.billing;
+    const cap = b.monthly_cap_usd === null ? 'no monthly cap on this key' : `monthly cap $${b.monthly_cap_usd.toFixed(2)}`;
+    ctx.out.fields([
+      ['run', accepted.task_id],
+      ['status', accepted.status],
+      ['poll', accepted.poll_url],
+      ['estimate', `$${b.estimated_cost_usd.low}–$${b.estimated_cost_usd.high} (${b.estimated_credits.low}–${b.estimated_credits.high} credits) on ${b.model}; ${cap}`],
+    ]);
+  });
+}

@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { registerSchedulesList } from './list.js';
+import { registerSchedulesRemove } from './remove.js';
+import { registerSchedulesSet } from './set.js';
+import { registerSchedulesPause } from './pause.js';
+import { registerSchedulesResume } from './resume.js';
+
+export function registerSchedules(program: Command): void {
+  const schedules = program.command('schedules').description("jobs' cron schedules (through the API; the daemon fires them)");
+  registerSchedulesList(schedules);
+  registerSchedulesSet(schedules);
+  registerSchedulesPause(schedules);
+  registerSchedulesResume(schedules);
+  registerSchedulesRemove(schedules);
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { contextOf, type CliContext } from '../../context.js';
+import { printSchedule } from './print-schedule.js';
+
+export function registerSchedulesRemove(schedules: Command): void {
+  schedules
+    .command('remove')
+    .description("delete a job's schedule (the job stays)")
+    .argument('<job-id>', 'job id (job_...)')
+    .action(async (jobId: string, _flags: unknown, cmd: Command) => {
+      await removeSchedule(contextOf(cmd), { jobId });
+    });
+}
+
+export async function removeSchedule(ctx: CliContext, options: { jobId: string }): Promise<void> {
+  const api = ctx.api();
+  const job = await api.getJob(options.jobId);
+  if (!job.schedule) {
+    ctx.out.warn(`${job.id} has no schedule`);
+    printSchedule(ctx, job);
+    return;
+  }
+  printSchedule(ctx, await api.updateJob(job.id, { schedule: null }));
+}

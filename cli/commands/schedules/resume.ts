@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { contextOf } from '../../context.js';
+import { toggleSchedule } from './toggle-schedule.js';
+
+export function registerSchedulesResume(schedules: Command): void {
+  schedules
+    .command('resume')
+    .description("let a paused schedule fire again (firings missed while paused are not replayed)")
+    .argument('<job-id>', 'job id (job_...)')
+    .action(async (jobId: string, _flags: unknown, cmd: Command) => {
+      await toggleSchedule(contextOf(cmd), { jobId, enabled: true });
+    });
+}

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { defaultHome } from '../src/config/load.js';
+import { ApiClient } from './api-client.js';
+import { resolveApiAddress, type ApiAddress } from './api-address.js';
+import { Output } from './output.js';
+
+export interface GlobalOptions {
+  home: string;
+  json: boolean;
+}
+
+/** What every verb's run function receives: the global options, the printer, and the API on demand. */
+export interface CliContext extends GlobalOptions {
+  out: Output;
+  env: NodeJS.ProcessEnv;
+  /** The API client, resolved when first asked for, so admin commands work without a daemon or key. */
+  api(): ApiClient;
+  address(): ApiAddress;
+}
+
+export interface ContextOptions {
+  env?: NodeJS.ProcessEnv;
+  userAgent?: string;
+}
+
+export function createContext(globals: GlobalOptions, options: ContextOptions = {}): CliContext {
+  const env = options.env ?? process.env;
+  let client: ApiClient | null = null;
+  const address = () => resolveApiAddress(globals.home, env);
+  return {
+    ...globals,
+    env,
+    out: new Output(globals.json),
+    address,
+    api() {
+      if (client === null) {
+        const a = address();
+        client = new ApiClient({ baseUrl: a.url, apiKey: a.key, userAgent: options.userAgent ?? 'errand-cli' });
+      }
+      return client;
+    },
+  };
+}
+
+/** The context of the command commander is running, from the global options wherever they were typed. */
+export function contextOf(cmd: Command): CliContext {
+  const opts = cmd.optsWithGlobals<{ home?: string; json?: boolean }>();
+  return createContext({ home: opts.home ?? defaultHome(), json: opts.json === true });
+}

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { UsageError, UserError } from './cli-errors.js';
+
+/** Commander argument parsers: a bad value is a usage error (exit 2) naming the flag's expectation. */
+export function integerFlag(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+export function nonNegativeNumberFlag(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a non-negative number');
+  return n;
+}
+
+/** Lets a flag repeat: `--input a=1 --input b=2`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `key=value` pairs into an object; values stay strings (use a JSON flag for typed values). */
+export function parseKeyValues(pairs: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${flag} takes key=value, got '${pair}'`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+/** A JSON object given inline (`'{"a":1}'`) or as `@path/to/file.json`. */
+export function readJsonObject(value: string, flag: string): Record<string, unknown> {
+  let text = value;
+  if (value.startsWith('@')) {
+    const path = value.slice(1);
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new UserError(`${flag}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${flag} must be a JSON object or @file.json (${(err as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${flag} must be a JSON object`);
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,111 @@
+import { CommanderError } from 'commander';
+import { ErrandError } from '../src/errors.js';
+import { ApiConnectionError, ApiError } from './api-error.js';
+import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, SilentExit, UsageError, UserError } from './cli-errors.js';
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string | number | boolean | null | undefined;
+  /** Longest cell before it is cut with an ellipsis. */
+  max?: number;
+}
+
+export interface Sink {
+  write(chunk: string): unknown;
+}
+
+/**
+ * Everything the CLI prints goes through here. With `--json`, stdout carries only machine output; notes,
+ * warnings and errors always go to stderr, so `errand ... --json | jq` never sees them.
+ */
+export class Output {
+  constructor(
+    readonly json: boolean,
+    readonly stdout: Sink = process.stdout,
+    readonly stderr: Sink = process.stderr,
+  ) {}
+
+  /** Prints `value` as JSON in `--json` mode, otherwise calls `human` to print it for people. */
+  result(value: unknown, human: () => void): void {
+    if (this.json) this.printJson(value);
+    else human();
+  }
+
+  printJson(value: unknown): void {
+    this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** A line of human output on stdout (never in `--json` mode: commands call it from `result`'s human side). */
+  line(text = ''): void {
+    this.stdout.write(`${text}\n`);
+  }
+
+  /** Progress and hints for people, on stderr. */
+  note(text: string): void {
+    this.stderr.write(`${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.stderr.write(`warning: ${text}\n`);
+  }
+
+  table<T>(rows: readonly T[], columns: readonly Column<T>[], empty = 'nothing to show'): void {
+    if (rows.length === 0) {
+      this.note(empty);
+      return;
+    }
+    this.stdout.write(formatTable(rows, columns));
+  }
+
+  /** Key/value lines with aligned keys, for one record. */
+  fields(pairs: ReadonlyArray<readonly [string, string | number | boolean | null | undefined]>): void {
+    const width = Math.max(...pairs.map(([k]) => k.length));
+    for (const [k, v] of pairs) this.line(`${`${k}:`.padEnd(width + 1)} ${cell(v)}`);
+  }
+
+  /** Prints an error the way every command does, and answers the exit code it deserves. */
+  error(err: unknown): number {
+    if (err instanceof SilentExit) return err.exitCode;
+    if (err instanceof CommanderError) {
+      // Commander has already printed its message (and help) through configureOutput.
+      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (err instanceof UsageError) {
+      this.stderr.write(`error: ${err.message}\n(see --help)\n`);
+      return EXIT_USAGE;
+    }
+    this.stderr.write(`${formatError(err)}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+/** `error: <message> (code, param) [request id]`: the API's own words first, then what identifies the failure. */
+export function formatError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const detail = [err.code, err.param].filter((p): p is string => p !== null && p !== '').join(', ');
+    return `error: ${err.message}${detail ? ` (${detail})` : ''}${err.requestId ? ` [${err.requestId}]` : ''}`;
+  }
+  if (err instanceof ApiConnectionError) return `error: ${err.message}; is the daemon running? (errand daemon status)`;
+  if (err instanceof UserError) return `error: ${err.message}`;
+  if (err instanceof ErrandError) {
+    // An error of the core catalogue, raised by an admin command working on the data directory.
+    return `error: ${err.message} (${[err.code, err.param].filter(Boolean).join(', ')})`;
+  }
+  return `error: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+export function formatTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  const cells = rows.map((row) => columns.map((c) => truncate(cell(c.value(row)), c.max ?? 60)));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i]!.length)));
+  const render = (parts: string[]) => parts.map((p, i) => (i === parts.length - 1 ? p : p.padEnd(widths[i]!))).join('  ').trimEnd();
+  return `${[render(columns.map((c) => c.header)), ...cells.map(render)].join('\n')}\n`;
+}
+
+function cell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  return String(value).replace(/\s+/g, ' ');
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

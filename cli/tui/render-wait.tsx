@@ -1,0 +1,15 @@
+import { render } from 'ink';
+import type { RunEnvelope } from '../api-client.js';
+import { WaitApp, type WaitOutcome } from './wait-app.js';
+
+/** Renders the waiting view on `stream` (stderr, so stdout keeps only the result) until the run ends. */
+export async function renderWait(runId: string, updates: AsyncIterable<RunEnvelope>, stream: NodeJS.WriteStream): Promise<WaitOutcome> {
+  let outcome: WaitOutcome = { error: new Error('the progress view closed before the run ended') };
+  const app = render(<WaitApp runId={runId} updates={updates} onDone={(o) => (outcome = o)} />, {
+    stdout: stream,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  await app.waitUntilExit();
+  return outcome;
+}

@@ -1,0 +1,33 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../fixtures/temp-dir.js';
+import { runCli } from './run-cli.js';
+
+// These commands report on the Docker engine rather than need one: where none is reachable they say so.
+const home = tempDir('errand-sandbox-cli-');
+afterAll(() => home.remove());
+
+describe('errand sandbox', () => {
+  it('status reports the engine and the configured image as JSON', async () => {
+    const res = await runCli(['--home', home.path, 'sandbox', 'status', '--json'], { env: { ERRAND_SANDBOX_IMAGE: 'errand-cli-test-absent:1' } });
+    expect(res.code).toBe(0);
+    const status = res.json();
+    expect(typeof status.engine.reachable).toBe('boolean');
+    expect(status.image).toMatchObject({ name: 'errand-cli-test-absent:1', present: false });
+  });
+
+  it('build refuses --base together with --offline as a usage error', async () => {
+    const res = await runCli(['--home', home.path, 'sandbox', 'build', '--base', 'debian:bookworm-slim', '--offline']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('cannot be used with');
+  });
+
+  it('doctor fails the sandbox check when the docker driver is required but cannot run', async () => {
+    const res = await runCli(['--home', home.path, 'doctor', '--json'], {
+      env: { ERRAND_SANDBOX_DRIVER: 'docker', ERRAND_SANDBOX_IMAGE: 'errand-cli-test-absent:1', ANTHROPIC_API_KEY: 'k' },
+    });
+    expect(res.code).toBe(1);
+    const sandbox = res.json().checks.find((c: { check: string }) => c.check === 'sandbox');
+    expect(sandbox.level).toBe('fail');
+    expect(sandbox.detail).toMatch(/^sandbox\.driver is docker but (no Docker engine reachable|image errand-cli-test-absent:1 is not built)/);
+  });
+});
