@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
-import { InvalidRequestError } from '../src/errors.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
@@ -19,12 +20,31 @@ import { dataPaths } from '../src/runtime/paths.js';
 import { openStore } from '../src/store/store.js';
 import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
 import { buildApp } from './app.js';
+// Webhooks and schedules (issue 4)
+import { Scheduler } from '../src/schedules/scheduler.js';
+import { SecretBox } from '../src/secrets/secret-box.js';
+import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
+import { WebhookOutbox } from '../src/webhooks/outbox.js';
+import { SigningSecrets } from '../src/webhooks/signing-secrets.js';
+// Run engine (issue 3)
+import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import { LinkSigner } from '../src/artifacts/link-signer.js';
+import { Dispatcher } from '../src/engine/dispatcher.js';
+import { createProvider } from '../src/engine/providers/create-provider.js';
+import { RunExecutor } from '../src/engine/run-executor.js';
+import { selectDriver } from '../src/sandbox/select-driver.js';
+import { loadMasterKey } from '../src/secrets/master-key.js';
+import { StepsService } from '../src/steps/steps-service.js';
+import { artifactRoutes } from './routes/artifacts.js';
+import { stepRoutes } from './routes/steps.js';
 
 export interface DaemonOptions {
   home: string;
   config: Config;
   logger: Logger;
   clock?: Clock;
+  /** Where model API keys come from (ANTHROPIC_API_KEY, OPENAI_API_KEY); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Daemon {
@@ -33,6 +53,9 @@ export interface Daemon {
   keys: KeysService;
   runs: RunsService;
   app: FastifyInstance;
+  /** The run engine's worker; started by start(). */
+  dispatcher: Dispatcher;
+  artifacts: ArtifactsService;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
@@ -56,36 +79,74 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   let publicUrl = config.public_url ?? `http://${config['server.host']}:${config['server.port']}`;
-  const allowPrivate = config.dev || config['webhooks.allow_private_targets'];
-  const checkCallbackUrl = async (url: string, param: string): Promise<void> => {
-    try {
-      await checkWebhookTarget(url, { allowPrivate });
-    } catch (err) {
-      if (err instanceof InvalidRequestError && param !== err.param) {
-        throw new InvalidRequestError(err.code, err.message.replace(/^callback_url/, param), { param });
-      }
-      throw err;
-    }
-  };
+  const policy = targetPolicy(config);
+  const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
 
   const orgs = new OrgsService(resources);
   const keys = new KeysService(resources);
   const schemas = new UserSchemas();
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
-  const projects = new ProjectsService(resources);
-  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
+  // Late-bound: the scheduler needs RunsService, which needs JobsService, which tells the scheduler about changes.
+  let scheduler: Scheduler | null = null;
+  const onJobsChanged = () => scheduler?.sync();
+  const projects = new ProjectsService(resources, { onJobsChanged });
+  const masterKey = loadMasterKey({ home: options.home, env: options.env });
+  // Run engine (issue 3): artifact links are signed with a key derived from the master key.
+  const artifacts = new ArtifactsService(resources, {
+    signer: new LinkSigner(masterKey),
+    publicUrl: () => publicUrl,
+  });
+  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, onJobsChanged });
   const runs = new RunsService(
     resources,
     { projects, jobs, schemas, caps, prices },
-    { publicUrl: () => publicUrl, linkScreenshot: (id) => `${publicUrl}/v1/artifacts/${id}`, checkCallbackUrl },
+    { publicUrl: () => publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl },
   );
+
+  // Webhooks and schedules (issue 4): the outbox row is written inside the transaction of the terminal state.
+  const signingSecrets = new SigningSecrets({ store: store.webhooks, box: new SecretBox(masterKey), clock });
+  const outbox = new WebhookOutbox({
+    store: store.webhooks,
+    clock,
+    ids: resources.ids,
+    events: resources.events,
+    retryScheduleS: config['webhooks.retry_schedule_s'],
+    envelope: (row) => runs.envelope(row),
+  });
+  runs.addTransitionHook(outbox.onTransition);
+  const webhookWorker = new DeliveryWorker({
+    store: store.webhooks,
+    signingSecrets: (orgId) => signingSecrets.signingSecrets(orgId),
+    clock,
+    logger: logger.child({ component: 'webhooks' }),
+    events: resources.events,
+    config,
+  });
+  const cron = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }) });
+  scheduler = cron;
+
+  // Run engine (issue 3): model provider, sandbox driver, executor and dispatcher.
+  const provider = createProvider({ config, env: options.env ?? process.env });
+  const driver = await selectDriver({ config, home: options.home, logger });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, schemas });
+  const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
+  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
+  const engineRoutes = [
+    async (v1: FastifyInstance) => {
+      await v1.register(artifactRoutes, { artifacts });
+    },
+    async (v1: FastifyInstance) => {
+      await v1.register(stepRoutes, { steps });
+    },
+  ];
 
   const app = await buildApp({
     services: { keys, projects, jobs, runs },
     logger,
     ids: resources.ids,
     rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock),
+    extraRoutes: [...engineRoutes],
   });
 
   let closing: Promise<void> | null = null;
@@ -95,14 +156,29 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     keys,
     runs,
     app,
+    dispatcher,
+    artifacts,
     async start() {
       const address = await app.listen({ host: config['server.host'], port: config['server.port'] });
       const port = (app.server.address() as { port: number }).port;
       if (config.public_url === null) publicUrl = `http://${hostForUrl(config['server.host'])}:${port}`;
+      // Run engine (issue 3)
+      const unusable = provider.unusableReason();
+      if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
+      await dispatcher.start();
+      // Webhooks and schedules (issue 4)
+      webhookWorker.start();
+      cron.start();
       return address.startsWith('http://') ? `http://${hostForUrl(config['server.host'])}:${port}` : address;
     },
     close() {
       closing ??= (async () => {
+        // Run engine (issue 3): runs finish (or are stopped) before the API and the store go away.
+        // Webhooks and schedules (issue 4): no new firings; then the engine; then the last webhooks go out.
+        await cron.close();
+        await dispatcher.close();
+        await driver.close();
+        await webhookWorker.close();
         await app.close();
         store.close();
       })();

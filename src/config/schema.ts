@@ -54,8 +54,8 @@ export const CONFIG_KEYS = {
 
   'models.provider': { type: 'enum', default: 'anthropic', values: ['anthropic', 'openai'], description: 'Which model API runs use.' },
   'models.haiku': { type: 'string', default: 'claude-haiku-4-5', description: 'Provider model id behind the haiku alias.' },
-  'models.sonnet': { type: 'string', default: 'claude-sonnet-4-5', description: 'Provider model id behind the sonnet alias.' },
-  'models.opus': { type: 'string', default: 'claude-opus-4-5', description: 'Provider model id behind the opus alias.' },
+  'models.sonnet': { type: 'string', default: 'claude-sonnet-4-6', description: 'Provider model id behind the sonnet alias.' },
+  'models.opus': { type: 'string', default: 'claude-opus-4-6', description: 'Provider model id behind the opus alias.' },
   'models.max_tokens': { type: 'integer', default: 4096, min: 256, max: 128_000, description: 'max_tokens of each model call.' },
   'anthropic.base_url': { type: 'url', default: null, nullable: true, description: 'Messages API base URL; ANTHROPIC_BASE_URL also sets it.' },
   'openai.base_url': { type: 'url', default: null, nullable: true, description: 'OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama); OPENAI_BASE_URL also sets it.' },

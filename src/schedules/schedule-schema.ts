@@ -30,6 +30,13 @@ export const scheduleSchema = {
   },
 } as const;
 
+/**
+ * `schedule` where null removes it. A type list rather than `anyOf: [scheduleSchema, null]`: ajv fills defaults
+ * (`timezone`, `enabled`) only outside `anyOf`, and its errors name the failing member instead of "must match a
+ * schema in anyOf".
+ */
+export const nullableScheduleSchema = { ...scheduleSchema, type: ['object', 'null'] } as const;
+
 /** True when `timezone` names a zone this runtime's ICU knows (IANA names such as `Europe/Paris`, `UTC`). */
 export function isKnownTimeZone(timezone: string): boolean {
   try {

@@ -1,3 +1,4 @@
+import { ArtifactsStore } from './artifacts-store.js';
 import { openDatabase, type Db } from './database.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
@@ -6,6 +7,8 @@ import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { RunsStore } from './runs-store.js';
 import { SpendStore } from './spend-store.js';
+import { StepsStore } from './steps-store.js';
+import { WebhooksStore } from './webhooks-store.js';
 
 /** The one storage layer: every SQL statement of the product lives behind these objects. */
 export class Store {
@@ -16,6 +19,9 @@ export class Store {
   readonly runs: RunsStore;
   readonly spend: SpendStore;
   readonly idempotency: IdempotencyStore;
+  readonly steps: StepsStore;
+  readonly artifacts: ArtifactsStore;
+  readonly webhooks: WebhooksStore;
 
   constructor(readonly db: Db) {
     this.orgs = new OrgsStore(db);
@@ -25,6 +31,9 @@ export class Store {
     this.runs = new RunsStore(db);
     this.spend = new SpendStore(db);
     this.idempotency = new IdempotencyStore(db);
+    this.steps = new StepsStore(db);
+    this.artifacts = new ArtifactsStore(db);
+    this.webhooks = new WebhooksStore(db);
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */

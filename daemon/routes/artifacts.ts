@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { artifactRouteSchemas as s } from '../../src/artifacts/artifact-schemas.js';
+import type { ArtifactsService } from '../../src/artifacts/artifacts-service.js';
+
+export const artifactRoutes: FastifyPluginAsync<{ artifacts: ArtifactsService }> = async (app, { artifacts }) => {
+  app.get<{ Params: { id: string }; Querystring: { expires?: number; sig?: string } }>(
+    '/artifacts/:id',
+    {
+      // The signature is the authority: the link works without an API key (it goes into webhooks and emails).
+      config: { public: true },
+      schema: { ...s.get, tags: ['Artifacts'], summary: 'Fetch an artifact (a screenshot) by its signed link', security: [] },
+    },
+    async (req, reply) => {
+      const { artifact, body } = await artifacts.open(req.params.id, req.query);
+      return reply
+        .type(artifact.content_type)
+        .header('cache-control', 'private, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .send(body);
+    },
+  );
+};

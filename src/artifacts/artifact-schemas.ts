@@ -1,0 +1,27 @@
+import { idParam } from '../http-schemas/common.js';
+
+const errorResponse = { $ref: 'ErrorResponse#' } as const;
+
+/**
+ * `expires` and `sig` are optional here so that a link without them is a 403 (not signed) rather than a 400:
+ * whatever is wrong with a signed link, the answer is the same.
+ */
+export const artifactRouteSchemas = {
+  get: {
+    params: idParam('art'),
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        expires: { type: 'integer', description: 'Unix time (seconds) after which the link answers 410.' },
+        sig: { type: 'string', maxLength: 128, description: 'HMAC signature of the id and expiry.' },
+      },
+    },
+    response: {
+      200: { description: 'The artifact (a PNG screenshot).', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+      403: errorResponse,
+      404: errorResponse,
+      410: errorResponse,
+    },
+  },
+} as const;

@@ -1,0 +1,76 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isoTime } from '../clock.js';
+import { NotFoundError } from '../errors.js';
+import type { Resources } from '../resources.js';
+import { dataPaths } from '../runtime/paths.js';
+import type { ArtifactRow } from '../store/artifacts-store.js';
+import type { LinkSigner, SignedQuery } from './link-signer.js';
+
+export interface ArtifactsServiceOptions {
+  signer: LinkSigner;
+  /** Base of absolute links; a function because the port is known only once the daemon listens. */
+  publicUrl: () => string;
+}
+
+export interface ArtifactContent {
+  artifact: ArtifactRow;
+  body: Buffer;
+}
+
+/**
+ * Files runs produce, kept in the data directory at `artifacts/<org>/<run>/<artifact>.<ext>` with a row each, and
+ * served to anyone holding a signed link (no API key: links go into webhooks, emails and dashboards).
+ */
+export class ArtifactsService {
+  private readonly root: string;
+
+  constructor(
+    private readonly r: Resources,
+    private readonly options: ArtifactsServiceOptions,
+  ) {
+    this.root = dataPaths(r.home).artifacts;
+  }
+
+  /** Writes the file, then its row: a crash in between leaves an unreferenced file, never a row without one. */
+  async saveScreenshot(orgId: string, runId: string, png: Buffer, takenAtMs: number): Promise<ArtifactRow> {
+    const id = this.r.ids('art');
+    const path = join(orgId, runId, `${id}.png`);
+    const file = join(this.root, path);
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await writeFile(file, png, { mode: 0o600 });
+    const row: ArtifactRow = {
+      id,
+      org_id: orgId,
+      run_id: runId,
+      kind: 'screenshot',
+      path,
+      content_type: 'image/png',
+      bytes: png.length,
+      created_at: isoTime(takenAtMs),
+    };
+    this.r.store.artifacts.insert(row);
+    return row;
+  }
+
+  /** An absolute link that works without an API key for 7 days from now. */
+  signedUrl(artifactId: string): string {
+    const q = this.options.signer.queryFor(artifactId, this.r.clock.now());
+    return `${this.options.publicUrl()}/v1/artifacts/${artifactId}?expires=${q.expires}&sig=${q.sig}`;
+  }
+
+  /** The artifact a signed link names: 403 for a bad signature, 410 past expiry, 404 when it is gone. */
+  async open(artifactId: string, query: Partial<SignedQuery>): Promise<ArtifactContent> {
+    this.options.signer.verify(artifactId, query, this.r.clock.now());
+    const artifact = this.r.store.artifacts.get(artifactId);
+    if (!artifact) throw new NotFoundError('artifact', artifactId);
+    let body: Buffer;
+    try {
+      body = await readFile(join(this.root, artifact.path));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError('artifact', artifactId);
+      throw err;
+    }
+    return { artifact, body };
+  }
+}

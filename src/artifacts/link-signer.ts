@@ -1,0 +1,48 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { isoTime } from '../clock.js';
+import { LinkExpiredError, LinkSignatureError } from './link-errors.js';
+
+/** The spec fixes screenshot links at 7 days. */
+export const LINK_VALIDITY_S = 7 * 24 * 3600;
+
+/** Distinct from every other use of the master key, so a signature here is worth nothing elsewhere. */
+const HKDF_INFO = 'errand artifact links v1';
+
+export interface SignedQuery {
+  expires: number;
+  sig: string;
+}
+
+/**
+ * HMAC-SHA256 signatures of `<artifact id>.<expires>` (unix seconds) under a key derived from the master key,
+ * so no new secret is stored and rotating the master key invalidates every outstanding link.
+ */
+export class LinkSigner {
+  private readonly key: Buffer;
+
+  constructor(masterKey: Buffer) {
+    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), HKDF_INFO, 32));
+  }
+
+  sign(artifactId: string, expiresUnix: number): string {
+    return createHmac('sha256', this.key).update(`${artifactId}.${expiresUnix}`).digest('base64url');
+  }
+
+  /** The query of a link valid for `LINK_VALIDITY_S` from `nowMs`. */
+  queryFor(artifactId: string, nowMs: number): SignedQuery {
+    const expires = Math.floor(nowMs / 1000) + LINK_VALIDITY_S;
+    return { expires, sig: this.sign(artifactId, expires) };
+  }
+
+  /**
+   * Throws 403 unless the signature covers exactly this id and expiry, then 410 if the expiry has passed. The
+   * signature is checked first, so moving the expiry forward is a forgery (403), not a stale link.
+   */
+  verify(artifactId: string, query: Partial<SignedQuery>, nowMs: number): void {
+    if (query.expires === undefined || query.sig === undefined || !Number.isSafeInteger(query.expires)) throw new LinkSignatureError();
+    const expected = Buffer.from(this.sign(artifactId, query.expires));
+    const given = Buffer.from(query.sig);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new LinkSignatureError();
+    if (query.expires * 1000 <= nowMs) throw new LinkExpiredError(isoTime(query.expires * 1000));
+  }
+}

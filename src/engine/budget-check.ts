@@ -1,0 +1,30 @@
+import type { SpendCaps } from '../billing/caps.js';
+import type { PriceTable } from '../billing/prices.js';
+import type { ModelAlias } from './providers/provider.js';
+
+export interface BudgetCheckInput {
+  orgId: string;
+  keyId: string | null;
+  model: ModelAlias;
+  /** Upper bound on the call's input tokens (see token-bound.ts). */
+  inputTokens: number;
+  /** The call's max_tokens: the most output it can be billed for. */
+  maxTokens: number;
+}
+
+/**
+ * Null when what is left under both caps covers the worst case of the next model call; otherwise the
+ * failure_detail of a run stopped for it. With spend recorded as each call returns, this keeps a run's spend
+ * within the caps whenever the provider bills no more than the bound (input tokens ≤ the estimate, output ≤
+ * max_tokens): the only spend that can land after the last check is sandbox time.
+ */
+export function budgetShortfall(caps: SpendCaps, prices: PriceTable, input: BudgetCheckInput): string | null {
+  const worstUsd = prices.tokensCost(input.model, input.inputTokens, input.maxTokens);
+  const budget = caps.budget(input.orgId, input.keyId);
+  if (worstUsd <= budget.remainingUsd) return null;
+  const cap = budget.bindingCap === 'monthly_cap' ? "the API key's monthly spend cap (monthly_cap_usd)" : "the organisation's daily spend cap";
+  return (
+    `stopped before the next model call: it could cost up to ${worstUsd} USD (about ${input.inputTokens} input and up to ` +
+    `${input.maxTokens} output tokens), more than the ${Math.max(0, budget.remainingUsd)} USD left under ${cap}`
+  );
+}

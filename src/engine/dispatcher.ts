@@ -1,0 +1,214 @@
+import { isoTime } from '../clock.js';
+import type { Resources } from '../resources.js';
+import type { RunsService } from '../runs/runs-service.js';
+import type { RunRow } from '../store/runs-store.js';
+import type { RunExecutor } from './run-executor.js';
+import { CancelledStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
+
+export interface DispatcherOptions {
+  /** Written into `lease_owner`: which daemon process holds a running run. */
+  instanceId: string;
+  /** How often to look for queued runs besides being woken by events. Default 1 s. */
+  pollIntervalMs?: number;
+  /** How long `close()` lets in-flight runs finish before it stops them. Default 5 s. */
+  shutdownGraceMs?: number;
+}
+
+interface ActiveRun {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The engine's worker, shaped like BullMQ's: claims queued runs oldest first under a lease, at most
+ * `limits.max_concurrent_runs` at once (in total here, and per organisation through the claim query), renews
+ * the leases at a third of `limits.lease_s`, and recovers runs whose lease lapsed because the daemon running them
+ * died: re-queued while attempts remain (`limits.max_attempts`), failed after that. Loop errors are logged, not
+ * thrown.
+ *
+ * Shutdown (`close()`): no new claims; in-flight runs get a short grace to finish, then are stopped (their
+ * sandboxes removed) and left `running` with their lease, which lapses so that the next start re-queues them as
+ * a new attempt. Re-queuing them at once would look tidier, but a SIGKILL gets no such chance, and one recovery
+ * path that is always exercised beats two. Nothing is charged twice: spend is recorded per model call as it
+ * returns (see RunRecorder), so a retried attempt adds only its own calls.
+ */
+export class Dispatcher {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly leaseMs: number;
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribe: (() => void) | null = null;
+  private pumpScheduled = false;
+  private started = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly r: Resources,
+    private readonly deps: { runs: RunsService; executor: RunExecutor },
+    private readonly options: DispatcherOptions,
+  ) {
+    this.leaseMs = r.config['limits.lease_s'] * 1000;
+  }
+
+  async start(): Promise<void> {
+    if (this.started || this.closing) return;
+    this.started = true;
+    await this.deps.executor.removeOrphanedSandboxes().catch((err: unknown) => this.r.logger.error({ err }, 'could not remove orphaned sandboxes'));
+    if (this.closing) return;
+    this.recoverLapsed();
+    this.unsubscribe = this.r.events.on('run.transitioned', ({ run, from, to }) => {
+      if (to === 'cancelled' && from === 'running') this.active.get(run.id)?.controller.abort(new CancelledStop());
+      if (to === 'queued' || from === 'running') this.schedulePump();
+    });
+    this.timers.push(setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3))));
+    this.timers.push(setInterval(() => this.schedulePump(), this.options.pollIntervalMs ?? 1000));
+    this.pump();
+  }
+
+  /** Idempotent: stops claiming, lets in-flight runs finish within the grace, then stops them (see the class comment). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const pending = [...this.active.values()];
+      if (pending.length > 0) {
+        this.r.logger.info({ runs: pending.length }, 'waiting for running runs to finish');
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs ?? 5_000)));
+        await Promise.race([Promise.allSettled(pending.map((a) => a.done)), grace]);
+        clearTimeout(timer);
+        for (const a of this.active.values()) a.controller.abort(new ShutdownStop());
+        await Promise.allSettled([...this.active.values()].map((a) => a.done));
+      }
+      // Only now: a run cancelled during the grace must still be stopped.
+      this.unsubscribe?.();
+      for (const t of this.timers) clearInterval(t);
+      this.timers = [];
+    })();
+    return this.closing;
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Claims runs while there is room. */
+  private pump(): void {
+    const max = this.r.config['limits.max_concurrent_runs'];
+    while (this.closing === null && this.started && this.active.size < max) {
+      let run: RunRow | null;
+      try {
+        run = this.claim(max);
+      } catch (err) {
+        this.r.logger.error({ err }, 'could not claim a run');
+        return;
+      }
+      if (run === null) return;
+      this.launch(run);
+    }
+  }
+
+  /**
+   * Not wrapped in a transaction of its own: `transition` must commit before it emits its event. Between the
+   * read and the compare-and-set nothing else of this process can run (both are synchronous), and the
+   * compare-and-set keeps any other writer from claiming the same run.
+   */
+  private claim(maxPerOrg: number): RunRow | null {
+    for (;;) {
+      const next = this.r.store.runs.nextClaimable(maxPerOrg);
+      if (!next) return null;
+      const now = this.r.clock.now();
+      const attempt = Math.max(1, next.attempt);
+      const claimed = this.deps.runs.transition(
+        next.id,
+        'queued',
+        'running',
+        {
+          attempt,
+          lease_owner: this.options.instanceId,
+          lease_expires_at: now + this.leaseMs,
+          started_at: next.started_at ?? isoTime(now),
+          last_action: 'claimed by a worker',
+        },
+        `claimed by worker ${this.options.instanceId} (attempt ${attempt})`,
+      );
+      if (claimed) return claimed;
+    }
+  }
+
+  private launch(run: RunRow): void {
+    const controller = new AbortController();
+    const done = this.deps.executor
+      .execute(run, controller)
+      .catch((err: unknown) => this.r.logger.error({ err, runId: run.id }, 'run executor failed'))
+      .finally(() => {
+        this.active.delete(run.id);
+        this.schedulePump();
+      });
+    this.active.set(run.id, { controller, done });
+  }
+
+  private heartbeat(): void {
+    const expires = this.r.clock.now() + this.leaseMs;
+    for (const [runId, a] of this.active) {
+      if (a.controller.signal.aborted) continue;
+      try {
+        if (!this.r.store.runs.renewLease(runId, this.options.instanceId, expires)) a.controller.abort(new LeaseLostStop());
+      } catch (err) {
+        this.r.logger.error({ err, runId }, 'could not renew a lease');
+      }
+    }
+    if (this.closing === null) this.recoverLapsed();
+  }
+
+  /** Runs whose worker died: another attempt while attempts remain, else failed. */
+  private recoverLapsed(): void {
+    const maxAttempts = this.r.config['limits.max_attempts'];
+    let lapsed: RunRow[];
+    try {
+      lapsed = this.r.store.runs.listLapsed(this.r.clock.now());
+    } catch (err) {
+      this.r.logger.error({ err }, 'could not look for lapsed leases');
+      return;
+    }
+    for (const run of lapsed) {
+      if (this.active.has(run.id)) continue;
+      const attempt = Math.max(1, run.attempt);
+      try {
+        if (attempt < maxAttempts) {
+          this.deps.runs.transition(
+            run.id,
+            'running',
+            'queued',
+            { attempt: attempt + 1, lease_owner: null, lease_expires_at: null, last_action: 're-queued after the daemon running it stopped' },
+            `lease of worker ${run.lease_owner ?? '?'} lapsed (the daemon running attempt ${attempt} stopped); re-queued as attempt ${attempt + 1}`,
+          );
+          this.r.logger.warn({ runId: run.id, attempt: attempt + 1 }, 're-queued a run whose daemon died');
+        } else {
+          const detail =
+            `the daemon running this run stopped during attempt ${attempt}, the last one allowed (limits.max_attempts is ${maxAttempts}); ` +
+            'it was not retried again';
+          this.deps.runs.transition(
+            run.id,
+            'running',
+            'failed',
+            {
+              failure_reason: 'timeout',
+              failure_detail: detail,
+              finished_at: isoTime(this.r.clock.now()),
+              lease_owner: null,
+              lease_expires_at: null,
+              last_action: 'failed: timeout',
+            },
+            `lease of worker ${run.lease_owner ?? '?'} lapsed on the last attempt; failed`,
+          );
+          this.r.logger.warn({ runId: run.id, attempt }, 'failed a run whose daemon died on its last attempt');
+        }
+      } catch (err) {
+        this.r.logger.error({ err, runId: run.id }, 'could not recover a lapsed run');
+      }
+    }
+  }
+}

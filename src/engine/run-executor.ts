@@ -1,0 +1,161 @@
+import type { ArtifactsService } from '../artifacts/artifacts-service.js';
+import type { SpendCaps } from '../billing/caps.js';
+import type { PriceTable } from '../billing/prices.js';
+import type { FailureReason } from '../runs/envelope.js';
+import type { RunsService } from '../runs/runs-service.js';
+import type { UserSchemas } from '../runs/user-schemas.js';
+import type { Resources } from '../resources.js';
+import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
+import { SandboxError } from '../sandbox/sandbox-error.js';
+import { fromJson } from '../store/json-columns.js';
+import type { RunRow } from '../store/runs-store.js';
+import { AgentLoop } from './agent-loop.js';
+import { ProviderError, type ModelProvider } from './providers/provider.js';
+import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
+import { RunRecorder } from './run-recorder.js';
+import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
+
+export interface RunExecutorDeps {
+  runs: RunsService;
+  provider: ModelProvider;
+  driver: SandboxDriver;
+  artifacts: ArtifactsService;
+  caps: SpendCaps;
+  prices: PriceTable;
+  schemas: UserSchemas;
+}
+
+/**
+ * Carries out one attempt of a claimed (`running`) run: the checks that need no model, the sandbox, the agent
+ * loop, and the run's final transition. The dispatcher owns the AbortController; its reason says why a run stops
+ * early (cancel, shutdown, lost lease), and the executor's own timer adds `timeout_s`.
+ *
+ * failure_reason has only the spec's six values, and some failures of the engine are none of them. The rule
+ * used is what the caller should do about it: `site_down` when retrying later may work (the model API or the
+ * sandbox failed), `auth_required` when a setting or credential is missing (no usable model provider, a
+ * missing connection), `timeout` when a limit ran out (time, steps, spend, attempts). failure_detail always
+ * says what actually happened.
+ */
+export class RunExecutor {
+  constructor(
+    private readonly r: Resources,
+    private readonly deps: RunExecutorDeps,
+  ) {}
+
+  /** Removes sandboxes a previous daemon left behind; called once before the first run is claimed. */
+  removeOrphanedSandboxes(): Promise<number> {
+    return this.deps.driver.removeOrphans();
+  }
+
+  async execute(run: RunRow, controller: AbortController): Promise<void> {
+    const logger = this.r.logger.child({ runId: run.id, attempt: run.attempt });
+    const signal = controller.signal;
+    const early = this.precheck(run);
+    if (early) {
+      logger.info({ reason: early.status === 'failed' ? early.reason : null }, 'run failed before it started');
+      this.end(run, early);
+      return;
+    }
+
+    const timer = setTimeout(() => controller.abort(new TimeoutStop(run.timeout_s)), run.timeout_s * 1000);
+    const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt);
+    let sandbox: Sandbox | null = null;
+    let sandboxChargedUntil = 0;
+    const chargeSandboxTime = (): void => {
+      if (sandbox === null) return;
+      const now = this.r.clock.now();
+      recorder.sandboxTime((now - sandboxChargedUntil) / 1000);
+      sandboxChargedUntil = now;
+    };
+    let outcome: RunOutcome | null = null;
+    try {
+      recorder.lastAction('starting the sandbox');
+      sandbox = await this.createSandbox(run, signal, logger);
+      sandboxChargedUntil = this.r.clock.now();
+      logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
+      outcome = await new AgentLoop({
+        run,
+        provider: this.deps.provider,
+        sandbox,
+        signal,
+        recorder,
+        artifacts: this.deps.artifacts,
+        schemas: this.deps.schemas,
+        caps: this.deps.caps,
+        prices: this.deps.prices,
+        config: this.r.config,
+        clock: this.r.clock,
+        logger,
+        chargeSandboxTime,
+      }).run();
+    } catch (err) {
+      outcome = this.failureOf(err, signal, logger);
+    } finally {
+      clearTimeout(timer);
+      // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
+      // a cancelled run's sandbox is gone as soon as the abort reaches here.
+      if (sandbox !== null) {
+        await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
+        chargeSandboxTime();
+      }
+    }
+    if (outcome !== null) this.end(run, outcome);
+    logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
+  }
+
+  /**
+   * One retry when the sandbox did not start: on a loaded host a supervisor or container can miss its start
+   * deadline once, and a second try costs the run far less than failing it.
+   */
+  private async createSandbox(run: RunRow, signal: AbortSignal, logger: Resources['logger']): Promise<Sandbox> {
+    try {
+      return await this.deps.driver.create({ runId: run.id, env: {}, signal });
+    } catch (err) {
+      if (signal.aborted || !(err instanceof SandboxError) || err.code !== 'start_failed') throw err;
+      logger.warn({ err }, 'the sandbox did not start; trying once more');
+      return this.deps.driver.create({ runId: run.id, env: {}, signal });
+    }
+  }
+
+  /** Failures that need no sandbox and no model call. */
+  private precheck(run: RunRow): RunOutcome | null {
+    const connections = fromJson<string[]>(run.connections) ?? [];
+    if (connections.length > 0) {
+      // Connections do not exist yet (a later issue): any named one is missing, and the run fails before spending.
+      const names = connections.map((n) => `'${n}'`).join(', ');
+      return failedOutcome('auth_required', `the run needs the connection${connections.length > 1 ? 's' : ''} ${names}, which does not exist in this organisation`);
+    }
+    const unusable = this.deps.provider.unusableReason();
+    if (unusable !== null) {
+      return failedOutcome('auth_required', `the daemon has no usable model provider (models.provider is ${this.deps.provider.name}): ${unusable}`);
+    }
+    return null;
+  }
+
+  /** What an exception means for the run, or null when the run must be left as it is (already ended, or to be re-queued). */
+  private failureOf(err: unknown, signal: AbortSignal, logger: Resources['logger']): RunOutcome | null {
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      if (reason instanceof TimeoutStop) return failedOutcome('timeout', `stopped at the time limit: the run took longer than its timeout_s of ${reason.timeoutS} s`);
+      if (reason instanceof CancelledStop || reason instanceof ShutdownStop || reason instanceof LeaseLostStop) return null;
+    }
+    if (err instanceof ProviderError) {
+      const reason: FailureReason = err.retryable ? 'site_down' : /answered 40[13]\b/.test(err.message) ? 'auth_required' : 'site_down';
+      return failedOutcome(reason, `the model API call failed: ${err.message}`);
+    }
+    if (err instanceof SandboxError) return failedOutcome('site_down', `the sandbox failed: ${err.message}`);
+    logger.error({ err }, 'run failed on an unexpected error');
+    return failedOutcome('site_down', 'the engine failed unexpectedly while running this task; the daemon log has the details under this run id');
+  }
+
+  private end(run: RunRow, outcome: RunOutcome): void {
+    const to = outcome.status;
+    const description = outcome.status === 'succeeded' ? 'the agent finished with a result' : `failed (${outcome.reason}): ${outcome.detail}`;
+    // Null when the run is no longer running (cancelled meanwhile): terminal states never change.
+    this.deps.runs.transition(run.id, 'running', to, outcomePatch(outcome, this.r.clock.now()), description);
+  }
+}
+
+function describeReason(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
+}

@@ -1,0 +1,159 @@
+import { roundUsd, type PriceTable } from '../billing/prices.js';
+import { isoTime } from '../clock.js';
+import type { Resources } from '../resources.js';
+import type { RunPatch, RunRow } from '../store/runs-store.js';
+import type { ModelAlias, ModelUsage } from './providers/provider.js';
+import { truncateEnd, truncateMiddle } from './truncate.js';
+
+/** What a step row keeps of a tool's input and output: enough to see what the agent did, bounded per step. */
+const STEP_INPUT_LIMIT = 8_000;
+const STEP_OUTPUT_LIMIT = 4_000;
+const LAST_ACTION_LIMIT = 200;
+
+export interface ToolStep {
+  name: string;
+  input: unknown;
+  output: string;
+  isError: boolean;
+  durationMs: number;
+  artifactId?: string | null;
+}
+
+export interface ModelStep {
+  modelId: string;
+  input: unknown;
+  output: string;
+  durationMs: number;
+  usage: ModelUsage;
+}
+
+/**
+ * Writes what a run does as it happens: a step row per model and tool call, a spend entry per billed amount and
+ * the run's usage and progress columns, each model call in one transaction. Spend is recorded per call when the
+ * call returns, never at the end of a run, so a run retried after a crash is charged only for the calls its new
+ * attempt makes on top of those already recorded: nothing is charged twice, and a call cut off by the crash
+ * (no answer, no usage) is not charged at all.
+ */
+export class RunRecorder {
+  private seq = 0;
+  private stepCount: number;
+  private inputTokens: number;
+  private outputTokens: number;
+
+  constructor(
+    private readonly r: Resources,
+    private readonly prices: PriceTable,
+    private readonly run: RunRow,
+    private readonly attempt: number,
+  ) {
+    this.stepCount = r.store.steps.countForRun(run.id);
+    this.inputTokens = run.input_tokens;
+    this.outputTokens = run.output_tokens;
+  }
+
+  get model(): ModelAlias {
+    return this.run.model as ModelAlias;
+  }
+
+  /** Shown in the envelope's progress while the action runs. */
+  lastAction(text: string): void {
+    this.r.store.runs.patch(this.run.id, 'running', { last_action: truncateEnd(text, LAST_ACTION_LIMIT) });
+  }
+
+  /** Records one model call and charges it; returns what it cost. */
+  modelCall(step: ModelStep): number {
+    const usd = this.prices.tokensCost(this.model, step.usage.inputTokens, step.usage.outputTokens);
+    this.inputTokens += step.usage.inputTokens;
+    this.outputTokens += step.usage.outputTokens;
+    this.write(
+      {
+        kind: 'model',
+        name: step.modelId,
+        input: step.input,
+        output: truncateMiddle(step.output, STEP_OUTPUT_LIMIT),
+        isError: false,
+        durationMs: step.durationMs,
+        inputTokens: step.usage.inputTokens,
+        outputTokens: step.usage.outputTokens,
+        usd,
+        artifactId: null,
+      },
+      { input_tokens: this.inputTokens, output_tokens: this.outputTokens },
+    );
+    return usd;
+  }
+
+  toolCall(step: ToolStep): void {
+    this.write({
+      kind: 'tool',
+      name: step.name,
+      input: step.input,
+      output: truncateMiddle(step.output, STEP_OUTPUT_LIMIT),
+      isError: step.isError,
+      durationMs: step.durationMs,
+      inputTokens: 0,
+      outputTokens: 0,
+      usd: 0,
+      artifactId: step.artifactId ?? null,
+    });
+  }
+
+  /** Charges sandbox time (no step row): called before each model call and when the sandbox is removed. */
+  sandboxTime(seconds: number): void {
+    const usd = this.prices.sandboxCost(seconds);
+    if (usd <= 0) return;
+    const { store } = this.r;
+    store.transaction(() => {
+      store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd, at: isoTime(this.r.clock.now()) });
+      this.patchRun({ cost_usd: roundUsd(store.spend.forRun(this.run.id)) });
+    });
+  }
+
+  private write(
+    s: { kind: 'model' | 'tool'; name: string; input: unknown; output: string; isError: boolean; durationMs: number; inputTokens: number; outputTokens: number; usd: number; artifactId: string | null },
+    usage: RunPatch = {},
+  ): void {
+    const { store } = this.r;
+    const at = isoTime(this.r.clock.now());
+    store.transaction(() => {
+      this.seq += 1;
+      this.stepCount += 1;
+      store.steps.insert({
+        id: this.r.ids('step'),
+        run_id: this.run.id,
+        attempt: this.attempt,
+        seq: this.seq,
+        kind: s.kind,
+        name: s.name,
+        input: s.input === undefined ? null : truncateJson(s.input),
+        output: s.output,
+        is_error: s.isError ? 1 : 0,
+        duration_ms: Math.round(s.durationMs),
+        input_tokens: s.inputTokens,
+        output_tokens: s.outputTokens,
+        cost_usd: s.usd,
+        artifact_id: s.artifactId,
+        created_at: at,
+      });
+      if (s.usd > 0) store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd: s.usd, at });
+      this.patchRun({ ...usage, step_count: this.stepCount, ...(s.usd > 0 ? { cost_usd: roundUsd(store.spend.forRun(this.run.id)) } : {}) });
+    });
+  }
+
+  /**
+   * Usage lands on the run whatever its status now: a call that returned just as the run was cancelled was
+   * still billed, and the cancelled envelope should say so.
+   */
+  private patchRun(patch: RunPatch): void {
+    const current = this.r.store.runs.getById(this.run.id);
+    if (current) this.r.store.runs.patch(this.run.id, current.status, patch);
+  }
+}
+
+/** Keeps a step's input valid JSON however large the tool input was: oversized strings are cut in the middle. */
+function truncateJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text.length <= STEP_INPUT_LIMIT) return text;
+  const shortened = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.length > 1_000 ? truncateMiddle(v, 1_000) : v));
+  return shortened.length <= STEP_INPUT_LIMIT ? shortened : JSON.stringify({ truncated: truncateMiddle(text, STEP_INPUT_LIMIT) });
+}

@@ -1,0 +1,94 @@
+import type { BrowserAction, BrowserResult, PageProblem } from '../../sandbox/protocol.js';
+import { BROWSER_ACTIONS } from './tool-specs.js';
+
+/** Turns the model's `browser` input into a protocol action, or says what is wrong with it. */
+export function parseBrowserInput(input: Record<string, unknown>): BrowserAction | string {
+  const action = input.action;
+  const str = (name: string): string | undefined => (typeof input[name] === 'string' && input[name] !== '' ? (input[name] as string) : undefined);
+  switch (action) {
+    case 'navigate': {
+      const url = str('url');
+      if (url === undefined) return 'navigate needs a `url`';
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return `navigate: ${JSON.stringify(url)} is not an absolute URL`;
+      }
+      // Other schemes (file:, chrome:, data:) would reach past the web into the machine the browser runs on.
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `navigate: only http and https URLs are allowed, not ${parsed.protocol}`;
+      return { action, url: parsed.href };
+    }
+    case 'click': {
+      const selector = str('selector');
+      const text = str('text');
+      if (selector === undefined && text === undefined) return 'click needs a `selector` or a `text`';
+      return { action, ...(selector !== undefined ? { selector } : { text: text! }) };
+    }
+    case 'type': {
+      const selector = str('selector');
+      if (selector === undefined || typeof input.text !== 'string') return 'type needs a `selector` and a `text`';
+      return { action, selector, text: input.text, ...(input.submit === true ? { submit: true } : {}) };
+    }
+    case 'press': {
+      const key = str('key');
+      return key === undefined ? 'press needs a `key`' : { action, key };
+    }
+    case 'scroll': {
+      const direction = input.direction ?? 'down';
+      if (direction !== 'up' && direction !== 'down') return 'scroll: `direction` is up or down';
+      const amount = input.amount;
+      if (amount !== undefined && !(Number.isInteger(amount) && (amount as number) > 0)) return 'scroll: `amount` is a positive integer of pixels';
+      return { action, direction, ...(amount !== undefined ? { amount: amount as number } : {}) };
+    }
+    case 'read_text':
+    case 'snapshot':
+    case 'screenshot':
+      return { action };
+    default:
+      return `unknown browser action ${JSON.stringify(action)}; use one of ${BROWSER_ACTIONS.join(', ')}`;
+  }
+}
+
+/** A short description for the run's progress and step names. */
+export function describeBrowserAction(action: BrowserAction): string {
+  switch (action.action) {
+    case 'navigate':
+      return `browser navigate ${action.url}`;
+    case 'click':
+      return `browser click ${action.selector ?? JSON.stringify(action.text)}`;
+    case 'type':
+      return `browser type into ${action.selector}`;
+    case 'press':
+      return `browser press ${action.key}`;
+    case 'scroll':
+      return `browser scroll ${action.direction}`;
+    case 'read_text':
+    case 'snapshot':
+    case 'screenshot':
+      return `browser ${action.action}`;
+    default: {
+      const unreachable: never = action;
+      throw new Error(`unknown action ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** What the model reads back: where the page is, what went wrong if anything, and the action's text. */
+export function browserResultText(result: BrowserResult): string {
+  const lines: string[] = [];
+  if (result.problem) lines.push(`PROBLEM: ${problemLine(result.problem)}`, problemAdvice(result.problem));
+  lines.push(`url: ${result.url ?? '(none)'}`, `title: ${result.title ?? '(none)'}`, `http status: ${result.status ?? '(none)'}`);
+  if (result.text !== '') lines.push('', result.text);
+  return lines.join('\n');
+}
+
+export function problemLine(problem: PageProblem): string {
+  return problem.kind === 'http_error' ? `http_error ${problem.status}: ${problem.message}` : `${problem.kind}: ${problem.message}`;
+}
+
+function problemAdvice(problem: PageProblem): string {
+  return problem.kind === 'captcha'
+    ? 'The page shows a captcha or bot check. Do not try to solve it; if there is no other way, finish with failure_reason "captcha".'
+    : 'The site could not be used. Retry once if it may be transient; if it stays down, finish with failure_reason "site_down".';
+}
