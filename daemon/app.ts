@@ -3,10 +3,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Logger } from 'pino';
 import { errorResponseSchema } from '../src/http-schemas/common.js';
 import type { IdFactory } from '../src/ids.js';
+import { InvalidRequestError } from '../src/errors.js';
 import { createAjv } from '../src/json-schema/create-ajv.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../src/json-schema/json-depth.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import authPlugin from './plugins/auth.js';
-import errorHandlerPlugin from './plugins/error-handler.js';
+import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import requestIdPlugin from './plugins/request-id.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, openapiRoutes } from './routes/meta.js';
@@ -34,6 +36,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Request bodies are validated strictly (no coercion: "5" is not 5, unknown members are refused);
     // query strings arrive as text, so their numbers are coerced.
     return503OnClosing: true,
+    // A malformed URL (broken percent-encoding) is answered before routing; keep the shared error shape.
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
+    },
   });
   const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
   const queryAjv = createAjv({ allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
@@ -49,7 +55,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+      return done(new InvalidRequestError('invalid_body', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+    }
     parseJson(req, text, done);
+  });
+
+  // No body is an empty object, so that a route whose members are all optional accepts a bare POST and a route
+  // with required members names the missing one.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
   });
 
   app.addSchema(errorResponseSchema);
@@ -66,6 +81,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearerAuth: [] }],
+    },
+    // A missing body counts as {} (the preValidation hook above), so a body is required only where it has required members.
+    transformObject: (doc) => {
+      if (!('openapiObject' in doc)) return doc.swaggerObject;
+      const { openapiObject } = doc;
+      for (const item of Object.values(openapiObject.paths ?? {})) {
+        for (const op of Object.values(item as Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown[] } }> } }>)) {
+          const body = op?.requestBody;
+          if (body) body.required = (body.content?.['application/json']?.schema?.required?.length ?? 0) > 0;
+        }
+      }
+      return openapiObject;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });

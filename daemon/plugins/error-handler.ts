@@ -25,15 +25,16 @@ const errorHandlerPlugin: FastifyPluginAsync = async (app) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toErrandError(error);
     if (mapped instanceof InternalError) request.log.error({ err: error }, 'unhandled error');
-    send(request, reply, mapped);
+    sendError(request, reply, mapped);
   });
   app.setNotFoundHandler((request, reply) => {
-    send(request, reply, new RouteNotFoundError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+    sendError(request, reply, new RouteNotFoundError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
   });
 };
 
-function send(request: FastifyRequest, reply: FastifyReply, err: ErrandError): void {
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: ErrandError): void {
   void reply
+    .header('X-Request-Id', request.id)
     .status(err.status)
     .headers(err.headers)
     .type('application/json; charset=utf-8')
