@@ -1,5 +1,5 @@
 import { deletedResponse, idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { scheduleSchema } from '../schedules/schedule-schema.js';
+import { nullableScheduleSchema } from '../schedules/schedule-schema.js';
 
 export const modelAlias = { type: 'string', enum: ['haiku', 'sonnet', 'opus'] } as const;
 export const connectionNames = {
@@ -11,7 +11,6 @@ export const connectionNames = {
 } as const;
 export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
 
-const nullableSchedule = { anyOf: [scheduleSchema, { type: 'null' }] } as const;
 
 export const jobSchema = {
   type: 'object',
@@ -48,7 +47,7 @@ const jobFields = {
   output_schema: schemaMember,
   connections: { anyOf: [connectionNames, { type: 'null' }] },
   timeout_s: { anyOf: [timeoutS, { type: 'null' }] },
-  schedule: nullableSchedule,
+  schedule: nullableScheduleSchema,
 } as const;
 
 export const createJobBody = {

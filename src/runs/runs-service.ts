@@ -221,7 +221,8 @@ export class RunsService {
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       idempotencyKey,
-      scope: `job:${job.id}`,
+      // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
+      scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
       body,
     });
   }
