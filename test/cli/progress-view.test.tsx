@@ -56,7 +56,7 @@ describe('WaitApp', () => {
       yield envelope('running', 2, 'finish');
       yield envelope('succeeded', 2, 'finish');
     }
-    let outcome: WaitOutcome | null = null;
+    let outcome = null as WaitOutcome | null;
     const app = render(<WaitApp runId="run_test" updates={updates()} onDone={(o) => (outcome = o)} />, { stdout: stdout as unknown as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
     await app.waitUntilExit();
 
@@ -73,7 +73,7 @@ describe('WaitApp', () => {
       yield envelope('queued', 0, null);
       throw new Error('connection refused');
     }
-    let outcome: WaitOutcome | null = null;
+    let outcome = null as WaitOutcome | null;
     const app = render(<WaitApp runId="run_test" updates={updates()} onDone={(o) => (outcome = o)} />, { stdout: stdout as unknown as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
     await app.waitUntilExit();
     expect(outcome && 'error' in outcome ? (outcome.error as Error).message : null).toBe('connection refused');
