@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestDaemon } from '../fixtures/test-daemon.js';
+import { expectError, expectErrorShape, expectInvalid, rawRequest, startApiDaemon, walkList } from './harness.js';
+
+let d: TestDaemon;
+let projectId: string;
+let jobId: string;
+beforeAll(async () => {
+  d = await startApiDaemon();
+  projectId = (await d.api('POST', '/v1/projects', { name: 'bodies' })).body.id;
+  jobId = (await d.api('POST', '/v1/jobs', { project_id: projectId, name: 'j', prompt: 'p' })).body.id;
+});
+afterAll(async () => {
+  await d?.cleanup();
+});
+
+const MiB = 1024 * 1024;
+
+describe('413 for bodies over 1 MiB', () => {
+  it('on every route that takes a body', async () => {
+    const big = 'x'.repeat(MiB + 10);
+    const routes: [string, string, object][] = [
+      ['POST', '/v1/runs', { prompt: big }],
+      ['POST', `/v1/jobs/${jobId}/runs`, { inputs: { a: big } }],
+      ['POST', '/v1/projects', { name: 'n', description: big }],
+      ['PATCH', `/v1/projects/${projectId}`, { description: big }],
+      ['POST', '/v1/jobs', { project_id: projectId, name: 'n', prompt: big }],
+      ['PATCH', `/v1/jobs/${jobId}`, { prompt: big }],
+    ];
+    const before = (await walkList(d, '/v1/runs', 200)).items.length;
+    for (const [method, path, body] of routes) {
+      expectError(await d.api(method, path, body), 413, { type: 'invalid_request_error', code: 'body_too_large' });
+    }
+    expect((await walkList(d, '/v1/runs', 200)).items.length).toBe(before);
+  });
+
+  it('but not for a body just under 1 MiB (then the schema decides)', async () => {
+    const res = await d.api('POST', '/v1/projects', { name: 'n', description: 'y'.repeat(MiB - 100) });
+    expectInvalid(res, 'description');
+  });
+});
+
+describe('415 for bodies that are not JSON', () => {
+  it('on every route that takes a body', async () => {
+    const routes: [string, string][] = [
+      ['POST', '/v1/runs'],
+      ['POST', `/v1/jobs/${jobId}/runs`],
+      ['POST', '/v1/projects'],
+      ['PATCH', `/v1/projects/${projectId}`],
+      ['POST', '/v1/jobs'],
+      ['PATCH', `/v1/jobs/${jobId}`],
+    ];
+    for (const [method, path] of routes) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
+        const res = await d.api(method, path, undefined, { headers: { 'content-type': type }, raw: 'prompt=hello' });
+        expectError(res, 415, { type: 'invalid_request_error', code: 'unsupported_media_type' });
+      }
+    }
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const res = await d.api('POST', '/v1/projects', undefined, { headers: { 'content-type': 'application/json; charset=utf-8' }, raw: '{"name":"cs"}' });
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('400 invalid_json', () => {
+  it('for unparsable JSON', async () => {
+    for (const raw of ['{', '{"prompt": }', "{'prompt': 'x'}", '{"prompt":"x",}', 'nul', '\u0000']) {
+      const res = await d.api('POST', '/v1/runs', undefined, { headers: { 'content-type': 'application/json' }, raw });
+      expectInvalid(res, undefined, 'invalid_json');
+    }
+  });
+
+  it('for prototype-poisoning members, which are refused rather than stripped', async () => {
+    for (const raw of ['{"prompt":"x","__proto__":{"polluted":true}}', '{"prompt":"x","inputs":{"constructor":{"prototype":{"polluted":true}}}}']) {
+      const res = await d.api('POST', '/v1/runs', undefined, { headers: { 'content-type': 'application/json' }, raw });
+      expectInvalid(res, undefined, 'invalid_json');
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('for JSON that is not an object', async () => {
+    for (const raw of ['[]', '"prompt"', '42', 'null', 'true']) {
+      const res = await d.api('POST', '/v1/runs', undefined, { headers: { 'content-type': 'application/json' }, raw });
+      expectInvalid(res, undefined);
+    }
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const deepArray = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+
+  it('is a 400, never a 500, wherever it sits', async () => {
+    const bodies: [string, string, string][] = [
+      ['POST', '/v1/runs', `{"prompt":"x","inputs":{"a":${deepArray(100_000)}}}`],
+      ['POST', '/v1/runs', `{"prompt":"x","inputs":{"a":${deepArray(100_000)}},"idempotency_key":"deep"}`],
+      ['POST', '/v1/runs', `{"prompt":"x","inputs":${deepObject(50_000)}}`],
+      ['POST', '/v1/runs', `{"prompt":"x","output_schema":${deepObject(50_000)}}`],
+      ['POST', `/v1/jobs/${jobId}/runs`, `{"inputs":{"a":${deepArray(100_000)}}}`],
+      ['POST', '/v1/jobs', `{"project_id":"${projectId}","name":"n","prompt":"p","input_schema":${deepObject(50_000)}}`],
+      ['PATCH', `/v1/jobs/${jobId}`, `{"output_schema":${deepObject(50_000)}}`],
+    ];
+    for (const [method, path, raw] of bodies) {
+      const res = await d.api(method, path, undefined, { headers: { 'content-type': 'application/json' }, raw });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(400);
+      expectErrorShape(res);
+    }
+    expect((await d.api('GET', '/healthz', undefined, { key: null })).status).toBe(200);
+  });
+
+  it('of moderate depth is accepted', async () => {
+    const res = await d.api('POST', '/v1/runs', undefined, {
+      headers: { 'content-type': 'application/json' },
+      raw: `{"prompt":"x","inputs":{"a":${deepArray(20)}}}`,
+    });
+    expect(res.status).toBe(202);
+  });
+});
+
+describe('unknown routes and URLs', () => {
+  it('answer 404 route_not_found in the shared shape', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/nothing'],
+      ['GET', '/v2/runs'],
+      ['PUT', '/v1/runs'],
+      ['DELETE', '/v1/runs'],
+      ['POST', '/v1/runs/run_01jd0000000000000000000000'],
+      ['GET', '/'],
+    ] as const) {
+      expectError(await d.api(method, path), 404, { type: 'not_found_error', code: 'route_not_found' });
+    }
+  });
+
+  it('answer a URL with broken percent-encoding in the shared shape', async () => {
+    for (const path of ['/v1/runs/%E0%A4%A', '/v1/runs/%', '/v1/projects/%zz']) {
+      const res = await rawRequest(d.url, { method: 'GET', path, headers: { authorization: `Bearer ${d.key}` } });
+      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      expect(res.status, res.text).toBeLessThan(500);
+      expectErrorShape(res);
+    }
+  });
+
+  it('answer a path parameter longer than the router allows in the shared shape', async () => {
+    const res = await rawRequest(d.url, { method: 'GET', path: `/v1/runs/run_${'a'.repeat(300)}`, headers: { authorization: `Bearer ${d.key}` } });
+    expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+    expect(res.status, res.text).toBeLessThan(500);
+    expectErrorShape(res);
+  });
+
+  it('answer 404 for encoded path traversal in an id', async () => {
+    const res = await rawRequest(d.url, { method: 'GET', path: '/v1/runs/..%2F..%2Fetc%2Fpasswd', headers: { authorization: `Bearer ${d.key}` } });
+    expect(res.status).toBe(404);
+    expectErrorShape(res);
+  });
+});

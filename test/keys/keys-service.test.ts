@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { AuthenticationError, InvalidRequestError, NotFoundError } from '../../src/errors.js';
+import { createIdFactory } from '../../src/ids.js';
+import { KeysService } from '../../src/keys/keys-service.js';
+import { OrgsService } from '../../src/orgs/orgs-service.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../fixtures/temp-dir.js';
+
+let dir: { path: string; remove(): void };
+let store: Store;
+let keys: KeysService;
+let orgId: string;
+beforeEach(() => {
+  dir = tempDir('errand-keys-');
+  store = openStore(join(dir.path, 'errand.db'));
+  const r = { store, clock: systemClock, ids: createIdFactory() };
+  keys = new KeysService(r);
+  orgId = new OrgsService(r).create('keys').id;
+});
+afterEach(() => {
+  store.close();
+  dir.remove();
+});
+
+function authError(fn: () => unknown): AuthenticationError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(AuthenticationError);
+    return err as AuthenticationError;
+  }
+  throw new Error('expected an AuthenticationError');
+}
+
+describe('KeysService', () => {
+  it('stores only a hash: neither the key nor its secret is anywhere in the database files', () => {
+    const created = keys.create({ orgId, name: 'ci', monthlyCapUsd: 10 });
+    const secret = created.key.split('_').slice(2).join('_');
+    expect(secret).toHaveLength(43);
+    const files = ['errand.db', 'errand.db-wal'].map((f) => join(dir.path, f)).filter(existsSync);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(created.key), file).toBe(false);
+      expect(bytes.includes(secret), file).toBe(false);
+    }
+    const row = store.keys.get(created.id)!;
+    expect(row.secret_hash).toHaveLength(32);
+    expect(JSON.stringify(keys.list(orgId))).not.toContain(secret);
+    expect(Object.keys(keys.list(orgId)[0]!)).not.toContain('secret_hash');
+  });
+
+  it('authenticates the key it minted, as its organisation with its cap', () => {
+    const created = keys.create({ orgId, monthlyCapUsd: 12.5 });
+    expect(created.key).toMatch(/^ek_[0-9a-z]{26}_[A-Za-z0-9_-]{43}$/);
+    expect(keys.authenticate(created.key)).toEqual({ keyId: created.id, orgId, monthlyCapUsd: 12.5 });
+  });
+
+  it('answers 401 errors: missing, malformed, unknown, wrong secret, revoked', () => {
+    const created = keys.create({ orgId });
+    expect(authError(() => keys.authenticate(undefined)).code).toBe('missing_api_key');
+    expect(authError(() => keys.authenticate('')).code).toBe('missing_api_key');
+    expect(authError(() => keys.authenticate('not-a-key')).code).toBe('invalid_api_key');
+    expect(authError(() => keys.authenticate(`ek_${'0'.repeat(26)}_${'a'.repeat(43)}`)).code).toBe('invalid_api_key');
+    const wrong = created.key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
+    expect(authError(() => keys.authenticate(wrong)).code).toBe('invalid_api_key');
+    keys.revoke(created.id);
+    const revoked = authError(() => keys.authenticate(created.key));
+    expect(revoked.code).toBe('revoked_api_key');
+    expect(revoked.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+  });
+
+  it('records when a key was revoked, once', () => {
+    const created = keys.create({ orgId });
+    const info = keys.revoke(created.id);
+    expect(info.revoked_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(keys.revoke(created.id).revoked_at).toBe(info.revoked_at);
+    expect(() => keys.revoke('key_01jd0000000000000000000000')).toThrow(NotFoundError);
+  });
+
+  it('refuses a negative or non-finite cap, and an unknown organisation', () => {
+    expect(() => keys.create({ orgId, monthlyCapUsd: -1 })).toThrow(InvalidRequestError);
+    expect(() => keys.create({ orgId, monthlyCapUsd: Number.NaN })).toThrow(InvalidRequestError);
+    expect(() => keys.create({ orgId: 'org_01jd0000000000000000000000' })).toThrow(NotFoundError);
+  });
+});
