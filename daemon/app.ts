@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type preValidationHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { errorResponseSchema } from '../src/http-schemas/common.js';
 import type { IdFactory } from '../src/ids.js';
@@ -36,10 +36,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Request bodies are validated strictly (no coercion: "5" is not 5, unknown members are refused);
     // query strings arrive as text, so their numbers are coerced.
     return503OnClosing: true,
+    // One log line per request (below) instead of Fastify's two, "incoming request" and "request completed".
+    disableRequestLogging: true,
     // A malformed URL (broken percent-encoding) is answered before routing; keep the shared error shape.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
     },
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
   const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
   const queryAjv = createAjv({ allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
@@ -63,8 +69,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // No body is an empty object, so that a route whose members are all optional accepts a bare POST and a route
   // with required members names the missing one.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  const defaultBody: preValidationHookHandler = (request, _reply, done) => {
+    if (request.body === undefined) request.body = {};
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    const existing = route.preValidation;
+    route.preValidation = existing === undefined ? [defaultBody] : [defaultBody, ...(Array.isArray(existing) ? existing : [existing])];
   });
 
   app.addSchema(errorResponseSchema);

@@ -22,12 +22,17 @@ export interface AuthOptions {
 /** Bearer-key authentication and the per-key request rate, for every route not marked `config.public`. */
 const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, rateLimiter }) => {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public) return;
-    const principal = keys.authenticate(bearerToken(request));
-    const wait = rateLimiter.take(principal.keyId);
-    if (wait > 0) throw new RateLimitError('rate_limited', 'Too many requests for this API key; slow down and retry after the Retry-After delay', wait);
-    request.principal = principal;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.public) return done();
+    try {
+      const principal = keys.authenticate(bearerToken(request));
+      const wait = rateLimiter.take(principal.keyId);
+      if (wait > 0) throw new RateLimitError('rate_limited', 'Too many requests for this API key; slow down and retry after the Retry-After delay', wait);
+      request.principal = principal;
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
   });
 };
 

@@ -79,15 +79,11 @@ export const envelopeSchema = {
     status: runStatus,
     result: nullableObject,
     confidence: { type: ['string', 'null'], enum: ['high', 'medium', 'low', null] },
+    // A type list rather than anyOf: the response serializer then needs no schema check per response.
     evidence: {
-      anyOf: [
-        { type: 'null' },
-        {
-          type: 'object',
-          required: ['screenshot_url', 'matched_text', 'checked_at'],
-          properties: { screenshot_url: nullableString, matched_text: nullableString, checked_at: timestamp },
-        },
-      ],
+      type: ['object', 'null'],
+      required: ['screenshot_url', 'matched_text', 'checked_at'],
+      properties: { screenshot_url: nullableString, matched_text: nullableString, checked_at: timestamp },
     },
     failure_reason: { type: ['string', 'null'], enum: ['captcha', 'auth_required', 'site_down', 'timeout', 'ambiguous', 'not_found', null] },
     failure_detail: nullableString,

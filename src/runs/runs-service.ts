@@ -84,6 +84,8 @@ interface NewRun {
 
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
+  /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
+  private readonly defaultProjects = new Map<string, string>();
 
   constructor(
     private readonly r: Resources,
@@ -91,13 +93,22 @@ export class RunsService {
     private readonly options: RunsServiceOptions,
   ) {}
 
+  private defaultProject(orgId: string): string {
+    let id = this.defaultProjects.get(orgId);
+    if (id === undefined) {
+      id = this.r.store.projects.getDefault(orgId)!.id;
+      this.defaultProjects.set(orgId, id);
+    }
+    return id;
+  }
+
   addTransitionHook(hook: TransitionHook): void {
     this.hooks.push(hook);
   }
 
   /** POST /runs */
   async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
-    const projectId = body.project_id ?? this.r.store.projects.getDefault(principal.orgId)!.id;
+    const projectId = body.project_id ?? this.defaultProject(principal.orgId);
     if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
     return this.accept(
       await this.prepare({
@@ -259,11 +270,11 @@ export class RunsService {
   }
 
   /** Writes the run, or answers the earlier run of the same idempotency key; caps and limits checked in the same transaction. */
-  private accept(n: NewRun): CreatedRun {
+  private async accept(n: NewRun): Promise<CreatedRun> {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
-    const result = store.transaction((): CreatedRun => {
+    const result = await store.groupTransaction((): CreatedRun => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
         if (prior) {

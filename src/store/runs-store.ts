@@ -76,7 +76,7 @@ export class RunsStore {
       after: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
       jobFirst: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? ORDER BY id DESC LIMIT ?'),
       jobAfter: db.prepare<[string, string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      countActive: db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE org_id = ? AND status IN ('queued', 'running')"),
+      countActive: db.prepare<[string], { n: number }>('SELECT active_runs AS n FROM orgs WHERE id = ?'),
       nextClaimable: db.prepare<[number], RunRow>(
         `SELECT r.* FROM runs r WHERE r.status = 'queued'
            AND (SELECT COUNT(*) FROM runs x WHERE x.org_id = r.org_id AND x.status = 'running') < ?
@@ -116,6 +116,7 @@ export class RunsStore {
     return toPage(rows, q.limit);
   }
 
+  /** Queued plus running runs of the organisation (kept by triggers, see migration 004). */
   countActive(orgId: string): number {
     return this.s.countActive.get(orgId)?.n ?? 0;
   }

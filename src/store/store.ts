@@ -1,5 +1,6 @@
 import { ArtifactsStore } from './artifacts-store.js';
 import { openDatabase, type Db } from './database.js';
+import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
@@ -22,6 +23,7 @@ export class Store {
   readonly steps: StepsStore;
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
+  private readonly group: GroupCommit;
 
   constructor(readonly db: Db) {
     this.orgs = new OrgsStore(db);
@@ -34,11 +36,17 @@ export class Store {
     this.steps = new StepsStore(db);
     this.artifacts = new ArtifactsStore(db);
     this.webhooks = new WebhooksStore(db);
+    this.group = new GroupCommit(db);
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /** Runs `fn` in a transaction shared with other writes of the same event-loop turn; settles after the commit. */
+  groupTransaction<T>(fn: () => T): Promise<T> {
+    return this.group.run(fn);
   }
 
   close(): void {

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { createIdFactory } from '../../src/ids.js';
+import { OrgsService } from '../../src/orgs/orgs-service.js';
+import type { RunStatus } from '../../src/store/runs-store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../fixtures/temp-dir.js';
+
+describe('RunsStore.countActive', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: Store;
+  const ids = createIdFactory();
+
+  beforeEach(() => {
+    dir = tempDir();
+    store = openStore(`${dir.path}/errand.db`);
+  });
+  afterEach(() => {
+    store.close();
+    dir.remove();
+  });
+
+  function insertRun(orgId: string, status: RunStatus): string {
+    const id = ids('run');
+    const at = new Date().toISOString();
+    store.runs.insert({
+      id, org_id: orgId, key_id: null, project_id: store.projects.getDefault(orgId)!.id, job_id: null, name: null, source: 'api',
+      prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
+      status, attempt: 0, warnings: '[]', created_at: at, updated_at: at,
+    });
+    return id;
+  }
+
+  const counted = (orgId: string) =>
+    (store.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE org_id = ? AND status IN ('queued', 'running')").get(orgId) as { n: number }).n;
+
+  it('follows inserts and every status change, per organisation', () => {
+    const orgs = new OrgsService({ store, clock: systemClock, ids });
+    const a = orgs.create('a').id;
+    const b = orgs.create('b').id;
+    const runs = [insertRun(a, 'queued'), insertRun(a, 'queued'), insertRun(a, 'queued'), insertRun(b, 'queued')];
+    expect([store.runs.countActive(a), store.runs.countActive(b)]).toEqual([3, 1]);
+
+    store.runs.setStatus(runs[0]!, 'queued', 'running', {});
+    expect(store.runs.countActive(a)).toBe(3);
+    store.runs.setStatus(runs[0]!, 'running', 'succeeded', {});
+    store.runs.setStatus(runs[1]!, 'queued', 'cancelled', {});
+    store.runs.setStatus(runs[2]!, 'queued', 'running', {});
+    store.runs.setStatus(runs[2]!, 'running', 'queued', {});
+    expect([store.runs.countActive(a), store.runs.countActive(b)]).toEqual([counted(a), counted(b)]);
+    expect(store.runs.countActive(a)).toBe(1);
+
+    store.db.prepare('DELETE FROM runs WHERE id = ?').run(runs[3]);
+    expect(store.runs.countActive(b)).toBe(0);
+  });
+});
