@@ -2,10 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
+import { Dispatcher } from '../src/engine/dispatcher.js';
+import { createProvider } from '../src/engine/providers/create-provider.js';
+import { RunExecutor } from '../src/engine/run-executor.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
@@ -17,24 +22,17 @@ import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
-import { openStore } from '../src/store/store.js';
-import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
-import { buildApp } from './app.js';
-// Webhooks and schedules (issue 4)
+import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
+import { loadMasterKey } from '../src/secrets/master-key.js';
 import { SecretBox } from '../src/secrets/secret-box.js';
+import { StepsService } from '../src/steps/steps-service.js';
+import { openStore } from '../src/store/store.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
 import { SigningSecrets } from '../src/webhooks/signing-secrets.js';
-// Run engine (issue 3)
-import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
-import { LinkSigner } from '../src/artifacts/link-signer.js';
-import { Dispatcher } from '../src/engine/dispatcher.js';
-import { createProvider } from '../src/engine/providers/create-provider.js';
-import { RunExecutor } from '../src/engine/run-executor.js';
-import { selectDriver } from '../src/sandbox/select-driver.js';
-import { loadMasterKey } from '../src/secrets/master-key.js';
-import { StepsService } from '../src/steps/steps-service.js';
+import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
+import { buildApp } from './app.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { stepRoutes } from './routes/steps.js';
 
@@ -92,7 +90,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const onJobsChanged = () => scheduler?.sync();
   const projects = new ProjectsService(resources, { onJobsChanged });
   const masterKey = loadMasterKey({ home: options.home, env: options.env });
-  // Run engine (issue 3): artifact links are signed with a key derived from the master key.
+  // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
   const artifacts = new ArtifactsService(resources, {
     signer: new LinkSigner(masterKey),
     publicUrl: () => publicUrl,
@@ -104,7 +102,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     { publicUrl: () => publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl },
   );
 
-  // Webhooks and schedules (issue 4): the outbox row is written inside the transaction of the terminal state.
+  // The webhook outbox row is written inside the transaction of the run's terminal state.
   const signingSecrets = new SigningSecrets({ store: store.webhooks, box: new SecretBox(masterKey), clock });
   const outbox = new WebhookOutbox({
     store: store.webhooks,
@@ -126,27 +124,23 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const cron = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }) });
   scheduler = cron;
 
-  // Run engine (issue 3): model provider, sandbox driver, executor and dispatcher.
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, schemas });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
-  const engineRoutes = [
-    async (v1: FastifyInstance) => {
-      await v1.register(artifactRoutes, { artifacts });
-    },
-    async (v1: FastifyInstance) => {
-      await v1.register(stepRoutes, { steps });
-    },
-  ];
 
   const app = await buildApp({
     services: { keys, projects, jobs, runs },
     logger,
     ids: resources.ids,
     rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock),
-    extraRoutes: [...engineRoutes],
+    extraRoutes: [
+      async (v1: FastifyInstance) => {
+        await v1.register(artifactRoutes, { artifacts });
+        await v1.register(stepRoutes, { steps });
+      },
+    ],
   });
 
   let closing: Promise<void> | null = null;
@@ -162,19 +156,17 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       const address = await app.listen({ host: config['server.host'], port: config['server.port'] });
       const port = (app.server.address() as { port: number }).port;
       if (config.public_url === null) publicUrl = `http://${hostForUrl(config['server.host'])}:${port}`;
-      // Run engine (issue 3)
       const unusable = provider.unusableReason();
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();
-      // Webhooks and schedules (issue 4)
       webhookWorker.start();
       cron.start();
       return address.startsWith('http://') ? `http://${hostForUrl(config['server.host'])}:${port}` : address;
     },
     close() {
       closing ??= (async () => {
-        // Run engine (issue 3): runs finish (or are stopped) before the API and the store go away.
-        // Webhooks and schedules (issue 4): no new firings; then the engine; then the last webhooks go out.
+        // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
+        // out; then in-flight requests drain and the store closes.
         await cron.close();
         await dispatcher.close();
         await driver.close();
