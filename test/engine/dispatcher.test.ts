@@ -38,18 +38,21 @@ describe('the dispatcher', () => {
     expect(await statusOf(first)).toMatchObject({ progress: { steps: 0, last_action: 'waiting for the model (sonnet)' } });
     expect((await h.daemon.api('POST', `/v1/runs/${fourth}/cancel`)).body.status).toBe('cancelled');
 
+    // Whichever of the two oldest asked the model first holds turn 0; finishing it frees a slot for the third.
+    const promptOf = (r: (typeof h.model.requests)[number]) => /Task:\\n(\w+)/.exec(JSON.stringify(r.body.messages[0]!.content))?.[1];
+    const [freed, stillRunning] = promptOf(h.model.requests[start]!) === 'first' ? [first, second] : [second, first];
     turns[0]!.release();
-    expect(await waitForRun(h.daemon, first)).toMatchObject({ status: 'succeeded' });
+    expect(await waitForRun(h.daemon, freed)).toMatchObject({ status: 'succeeded' });
     await turns[2]!.arrived;
     expect((await h.daemon.api('GET', `/v1/runs/${third}`, undefined, { key: other.key })).body.status).toBe('running');
     turns[1]!.release();
     turns[2]!.release();
-    expect(await waitForRun(h.daemon, second)).toMatchObject({ status: 'succeeded' });
+    expect(await waitForRun(h.daemon, stillRunning)).toMatchObject({ status: 'succeeded' });
     expect(await waitForRun(h.daemon, third, undefined, undefined, other.key)).toMatchObject({ status: 'succeeded' });
     expect(await statusOf(fourth)).toMatchObject({ status: 'cancelled', started_at: null });
     expect(h.model.requests.length - start).toBe(3);
     // The two oldest ran first (in either order: their sandboxes start in parallel), then the next oldest.
-    const prompts = h.model.requests.slice(start).map((r) => /Task:\\n(\w+)/.exec(JSON.stringify(r.body.messages[0]!.content))?.[1]);
+    const prompts = h.model.requests.slice(start).map(promptOf);
     expect(prompts.slice(0, 2).sort()).toEqual(['first', 'second']);
     expect(prompts[2]).toBe('third');
   });
