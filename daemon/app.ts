@@ -10,6 +10,7 @@ import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import authPlugin from './plugins/auth.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import requestIdPlugin from './plugins/request-id.js';
+import { OneLinePerRequest } from './plugins/request-log.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, openapiRoutes } from './routes/meta.js';
 import { projectRoutes } from './routes/projects.js';
@@ -33,20 +34,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'],
     genReqId: () => deps.ids('req'),
     bodyLimit: BODY_LIMIT,
-    // Request bodies are validated strictly (no coercion: "5" is not 5, unknown members are refused);
-    // query strings arrive as text, so their numbers are coerced.
     return503OnClosing: true,
-    // One log line per request (below) instead of Fastify's two, "incoming request" and "request completed".
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     // A malformed URL (broken percent-encoding) is answered before routing; keep the shared error shape.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
     },
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-    done();
-  });
+  // Request bodies are validated strictly (no coercion: "5" is not 5, unknown members are refused);
+  // query strings arrive as text, so their numbers are coerced.
   const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
   const queryAjv = createAjv({ allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
   bodyAjv.addSchema(errorResponseSchema);
