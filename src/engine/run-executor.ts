@@ -151,8 +151,10 @@ export class RunExecutor {
   private end(run: RunRow, outcome: RunOutcome): void {
     const to = outcome.status;
     const description = outcome.status === 'succeeded' ? 'the agent finished with a result' : `failed (${outcome.reason}): ${outcome.detail}`;
-    // Null when the run is no longer running (cancelled meanwhile): terminal states never change.
-    this.deps.runs.transition(run.id, 'running', to, outcomePatch(outcome, this.r.clock.now()), description);
+    // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
+    // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
+    const leaseOwner = run.lease_owner ?? undefined;
+    this.deps.runs.transition(run.id, 'running', to, outcomePatch(outcome, this.r.clock.now()), description, { leaseOwner });
   }
 }
 

@@ -188,14 +188,14 @@ export class RunsService {
   /**
    * The one way a run's status changes: checked against the transition table, compare-and-set on the current
    * status, with its event row and the transition hooks in the same transaction. Returns the updated row, or
-   * null when the run was no longer in `from`.
+   * null when the run was no longer in `from` (or, given `leaseOwner`, no longer leased by that worker).
    */
-  transition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string): RunRow | null {
+  transition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
     if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
     const { store } = this.r;
     const at = isoTime(this.r.clock.now());
     const run = store.transaction(() => {
-      if (!store.runs.setStatus(runId, from, to, { ...patch, updated_at: at })) return null;
+      if (!store.runs.setStatus(runId, from, to, { ...patch, updated_at: at }, options.leaseOwner)) return null;
       store.runs.insertEvent(runId, from, to, description, at);
       const after = store.runs.getById(runId)!;
       for (const hook of this.hooks) hook({ run: after, from, to });

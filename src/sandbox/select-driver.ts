@@ -48,7 +48,7 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
     }
     logger.warn(
       { reason: error.message },
-      `docker sandboxes unavailable (${error.message}); running sandboxes with the local driver, which does not isolate them`,
+      `docker sandboxes unavailable (${error.message}); running sandboxes with the local driver, which does not isolate them: task code runs as the daemon's user and can read its environment and data directory`,
     );
     return local();
   }

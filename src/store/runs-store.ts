@@ -140,19 +140,21 @@ export class RunsStore {
   }
 
   /**
-   * Compare-and-set of the status: succeeds only if the run is still in `from`. Callers run it inside the
+   * Compare-and-set of the status: succeeds only if the run is still in `from` (and, given `leaseOwner`, still
+   * leased by that worker). Callers run it inside the
    * transaction that also records the event, so a state change and its event are never apart.
    */
-  setStatus(id: string, from: RunStatus, to: RunStatus, patch: RunPatch): boolean {
+  setStatus(id: string, from: RunStatus, to: RunStatus, patch: RunPatch, leaseOwner?: string): boolean {
     const cols = Object.keys(patch).filter((c) => PATCHABLE.has(c)).sort();
-    const sig = cols.join(',');
+    const sig = `${cols.join(',')}|${leaseOwner === undefined ? '' : 'owner'}`;
     let stmt = this.casCache.get(sig);
     if (!stmt) {
       const sets = ['status = @to', ...cols.map((c) => `${c} = @${c}`)].join(', ');
-      stmt = this.db.prepare(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from`);
+      const owner = leaseOwner === undefined ? '' : ' AND lease_owner = @leaseOwner';
+      stmt = this.db.prepare(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from${owner}`);
       this.casCache.set(sig, stmt);
     }
-    return stmt.run({ ...pick(patch, cols), id, from, to }).changes > 0;
+    return stmt.run({ ...pick(patch, cols), id, from, to, ...(leaseOwner === undefined ? {} : { leaseOwner }) }).changes > 0;
   }
 
   /** Updates progress members of a run that is still in `status` (usage, step count, last action). */

@@ -74,3 +74,34 @@ describe('errorParam', () => {
     expect(describeErrors('result', [e({ instancePath: '/price', message: 'must be number' })])).toEqual(['result.price must be number']);
   });
 });
+
+describe('UserSchemas and callers\' regular expressions', () => {
+  it('runs patterns in linear time, so a catastrophic pattern cannot stall the daemon', () => {
+    const validate = new UserSchemas().compile({ type: 'string', pattern: '^(a|aa)+$' }, 'input_schema');
+    // With a backtracking engine this input takes minutes; the linear engine answers at once.
+    expect(validate(`${'a'.repeat(5000)}b`)).toBe(false);
+    expect(validate('aaaa')).toBe(true);
+  });
+
+  it('refuses patterns the linear engine cannot run, naming the member', () => {
+    const err = refusal(() => new UserSchemas().compile({ type: 'string', pattern: '^(a)\\1$' }, 'output_schema'));
+    expect(err.param).toBe('output_schema');
+    expect(err.message).toContain('pattern');
+  });
+
+  it("keeps one caller's $id out of another's schemas", () => {
+    const schemas = new UserSchemas();
+    schemas.compile({ $id: 'shared', type: 'object' }, 'output_schema');
+    expect(schemas.compile({ $id: 'shared', type: 'string' }, 'output_schema')('text')).toBe(true);
+    const err = refusal(() => schemas.compile({ $ref: 'shared' }, 'output_schema'));
+    expect(err.code).toBe('invalid_output_schema');
+  });
+
+  it('forgets evicted schemas, so a $id can be compiled again after eviction', () => {
+    const schemas = new UserSchemas(2);
+    schemas.compile({ $id: 'x', type: 'object' }, 'output_schema');
+    schemas.compile({ type: 'string' }, 'output_schema');
+    schemas.compile({ type: 'number' }, 'output_schema');
+    expect(schemas.compile({ $id: 'x', type: 'object' }, 'output_schema')({})).toBe(true);
+  });
+});

@@ -82,8 +82,13 @@ export async function checkModelProvider(input: DoctorInput, config: Config): Pr
 export async function checkSandbox(config: Config): Promise<CheckResult> {
   const driver = config['sandbox.driver'];
   const chromium = config['sandbox.chromium_path'];
-  const localDetail = existsSync(chromium) ? `local driver with Chromium at ${chromium}` : `local driver, but no Chromium at ${chromium} (sandbox.chromium_path)`;
-  if (driver === 'local') return { check: 'sandbox', level: existsSync(chromium) ? 'ok' : 'warn', detail: localDetail };
+  // The local driver runs task code as the daemon's own user: it can read the daemon's environment (model keys) and
+  // the data directory. Say so wherever it is in use.
+  const notIsolated = 'not isolated: task code runs as the daemon\'s user and can read its environment and data directory';
+  const localDetail = existsSync(chromium)
+    ? `local driver with Chromium at ${chromium} (${notIsolated})`
+    : `local driver, but no Chromium at ${chromium} (sandbox.chromium_path)`;
+  if (driver === 'local') return { check: 'sandbox', level: 'warn', detail: localDetail };
   const status = await probeSandbox(config['sandbox.image']);
   const problem = !status.engine.reachable
     ? `no Docker engine reachable (${status.engine.error})`

@@ -6,7 +6,7 @@ import type { RunStatus } from '../../src/store/runs-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
-describe('RunsStore.countActive', () => {
+describe('RunsStore', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: Store;
   const ids = createIdFactory();
@@ -34,7 +34,7 @@ describe('RunsStore.countActive', () => {
   const counted = (orgId: string) =>
     (store.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE org_id = ? AND status IN ('queued', 'running')").get(orgId) as { n: number }).n;
 
-  it('follows inserts and every status change, per organisation', () => {
+  it('counts active runs through inserts and every status change, per organisation', () => {
     const orgs = new OrgsService({ store, clock: systemClock, ids });
     const a = orgs.create('a').id;
     const b = orgs.create('b').id;
@@ -52,5 +52,14 @@ describe('RunsStore.countActive', () => {
 
     store.db.prepare('DELETE FROM runs WHERE id = ?').run(runs[3]);
     expect(store.runs.countActive(b)).toBe(0);
+  });
+
+  it('ends a run only for the worker that holds its lease, when one is named', () => {
+    const a = new OrgsService({ store, clock: systemClock, ids }).create('lease').id;
+    const run = insertRun(a, 'queued');
+    store.runs.setStatus(run, 'queued', 'running', { lease_owner: 'worker-2' });
+    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-1')).toBe(false);
+    expect(store.runs.getById(run)!.status).toBe('running');
+    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-2')).toBe(true);
   });
 });
