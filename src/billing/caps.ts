@@ -19,7 +19,34 @@ export interface Budget {
  * against its daily cap. Checked before a run is accepted and before every model call.
  */
 export class SpendCaps {
+  /**
+   * USD held by model calls in flight, per organisation and per key. Without it, concurrent runs of one
+   * organisation would each see the same remaining budget and together overshoot the cap. In memory: one daemon
+   * serves a data directory (main.ts refuses a second), and a call in flight does not outlive its process.
+   */
+  private readonly held = { org: new Map<string, number>(), key: new Map<string, number>() };
+
   constructor(private readonly r: { store: Store; clock: Clock; config: Config }) {}
+
+  /**
+   * Holds `usd` against both caps until the returned release is called (once the call's real cost is recorded);
+   * or the budget as it stands when it does not fit.
+   */
+  hold(orgId: string, keyId: string | null, usd: number): { release: () => void } | { budget: Budget } {
+    const budget = this.budget(orgId, keyId);
+    if (usd > budget.remainingUsd) return { budget };
+    adjust(this.held.org, orgId, usd);
+    if (keyId !== null) adjust(this.held.key, keyId, usd);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        adjust(this.held.org, orgId, -usd);
+        if (keyId !== null) adjust(this.held.key, keyId, -usd);
+      },
+    };
+  }
 
   budget(orgId: string, keyId: string | null): Budget {
     const now = new Date(this.r.clock.now());
@@ -27,10 +54,10 @@ export class SpendCaps {
     const dayStart = isoTime(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const org = this.r.store.orgs.get(orgId);
     const dailyCap = org?.daily_cap_usd ?? this.r.config['limits.org_daily_cap_usd'];
-    const orgRemainingUsd = roundUsd(dailyCap - this.r.store.spend.orgSince(orgId, dayStart));
+    const orgRemainingUsd = roundUsd(dailyCap - this.r.store.spend.orgSince(orgId, dayStart) - (this.held.org.get(orgId) ?? 0));
     const key = keyId === null ? undefined : this.r.store.keys.get(keyId);
     const cap = key?.monthly_cap_usd ?? null;
-    const keyRemainingUsd = cap === null ? null : roundUsd(cap - this.r.store.spend.keySince(keyId!, monthStart));
+    const keyRemainingUsd = cap === null ? null : roundUsd(cap - this.r.store.spend.keySince(keyId!, monthStart) - (this.held.key.get(keyId!) ?? 0));
     const keyBinds = keyRemainingUsd !== null && keyRemainingUsd < orgRemainingUsd;
     return {
       keyRemainingUsd,
@@ -56,4 +83,10 @@ export class SpendCaps {
       );
     }
   }
+}
+
+function adjust(map: Map<string, number>, id: string, usd: number): void {
+  const next = roundUsd((map.get(id) ?? 0) + usd);
+  if (next <= 0) map.delete(id);
+  else map.set(id, next);
 }

@@ -12,7 +12,7 @@ import type { Sandbox } from '../sandbox/driver.js';
 import type { PageProblem } from '../sandbox/protocol.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import type { RunRow } from '../store/runs-store.js';
-import { budgetShortfall } from './budget-check.js';
+import { holdBudget } from './budget-check.js';
 import type { ContentBlock, ImageBlock, Message, ModelProvider, ModelResponse, TextBlock, ToolResultBlock, ToolSpec, ToolUseBlock } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from './run-outcome.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -130,32 +130,37 @@ export class AgentLoop {
     const { run, recorder } = this.o;
     this.o.chargeSandboxTime();
     const inputBound = this.inputTokenBound();
-    const shortfall = budgetShortfall(this.o.caps, this.o.prices, {
+    const held = holdBudget(this.o.caps, this.o.prices, {
       orgId: run.org_id,
       keyId: run.key_id,
       model: recorder.model,
       inputTokens: inputBound,
       maxTokens: this.maxTokens,
     });
-    if (shortfall !== null) return failedOutcome('timeout', shortfall);
+    if ('shortfall' in held) return failedOutcome('timeout', held.shortfall);
     recorder.lastAction(`waiting for the model (${run.model})`);
     const started = performance.now();
-    const response = await this.o.provider.complete({
-      model: recorder.model,
-      system: this.system,
-      messages: this.messages,
-      tools: this.tools,
-      maxTokens: this.maxTokens,
-      signal: this.o.signal,
-    });
-    this.modelCalls += 1;
-    recorder.modelCall({
-      modelId: response.modelId,
-      input: { messages: this.messages.length, max_tokens: this.maxTokens, input_token_bound: inputBound },
-      output: summarizeResponse(response),
-      durationMs: performance.now() - started,
-      usage: response.usage,
-    });
+    let response: ModelResponse;
+    try {
+      response = await this.o.provider.complete({
+        model: recorder.model,
+        system: this.system,
+        messages: this.messages,
+        tools: this.tools,
+        maxTokens: this.maxTokens,
+        signal: this.o.signal,
+      });
+      this.modelCalls += 1;
+      recorder.modelCall({
+        modelId: response.modelId,
+        input: { messages: this.messages.length, max_tokens: this.maxTokens, input_token_bound: inputBound },
+        output: summarizeResponse(response),
+        durationMs: performance.now() - started,
+        usage: response.usage,
+      });
+    } finally {
+      held.release();
+    }
     this.previous = { ...response.usage, messageCount: this.messages.length };
     // The APIs refuse empty text blocks and empty assistant messages, which some models do send.
     const content: ContentBlock[] = response.content.filter((b) => b.type !== 'text' || b.text !== '');

@@ -13,18 +13,21 @@ export interface BudgetCheckInput {
 }
 
 /**
- * Null when what is left under both caps covers the worst case of the next model call; otherwise the
- * failure_detail of a run stopped for it. With spend recorded as each call returns, this keeps a run's spend
- * within the caps whenever the provider bills no more than the bound (input tokens ≤ the estimate, output ≤
- * max_tokens): the only spend that can land after the last check is sandbox time.
+ * Holds the worst case of the next model call against both caps, or explains why it does not fit (the
+ * failure_detail of a run stopped for it). With spend recorded as each call returns and released only then, this
+ * keeps an organisation's spend within the caps, across its concurrent runs, whenever the provider bills no more than
+ * the bound (input tokens ≤ the estimate, output ≤ max_tokens): the only spend that can land after the last check is
+ * sandbox time.
  */
-export function budgetShortfall(caps: SpendCaps, prices: PriceTable, input: BudgetCheckInput): string | null {
+export function holdBudget(caps: SpendCaps, prices: PriceTable, input: BudgetCheckInput): { release: () => void } | { shortfall: string } {
   const worstUsd = prices.tokensCost(input.model, input.inputTokens, input.maxTokens);
-  const budget = caps.budget(input.orgId, input.keyId);
-  if (worstUsd <= budget.remainingUsd) return null;
+  const held = caps.hold(input.orgId, input.keyId, worstUsd);
+  if ('release' in held) return held;
+  const { budget } = held;
   const cap = budget.bindingCap === 'monthly_cap' ? "the API key's monthly spend cap (monthly_cap_usd)" : "the organisation's daily spend cap";
-  return (
-    `stopped before the next model call: it could cost up to ${worstUsd} USD (about ${input.inputTokens} input and up to ` +
-    `${input.maxTokens} output tokens), more than the ${Math.max(0, budget.remainingUsd)} USD left under ${cap}`
-  );
+  return {
+    shortfall:
+      `stopped before the next model call: it could cost up to ${worstUsd} USD (about ${input.inputTokens} input and up to ` +
+      `${input.maxTokens} output tokens), more than the ${Math.max(0, budget.remainingUsd)} USD left under ${cap}`,
+  };
 }
