@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SpendCaps } from '../../src/billing/caps.js';
+import { PriceTable } from '../../src/billing/prices.js';
+import { isoTime, systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config/load.js';
+import { EventBus } from '../../src/events.js';
+import { createIdFactory } from '../../src/ids.js';
+import { JobsService } from '../../src/jobs/jobs-service.js';
+import { OrgsService } from '../../src/orgs/orgs-service.js';
+import { ProjectsService } from '../../src/projects/projects-service.js';
+import type { Resources } from '../../src/resources.js';
+import { RunsService } from '../../src/runs/runs-service.js';
+import { UserSchemas } from '../../src/runs/user-schemas.js';
+import { Scheduler } from '../../src/schedules/scheduler.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../fixtures/temp-dir.js';
+
+/** The real RunsService over its own connection to the shared file: what a second daemon would have. */
+function daemonLike(home: string): { store: Store; runs: RunsService } {
+  const store = openStore(join(home, 'errand.db'));
+  const r: Resources = {
+    store,
+    clock: systemClock,
+    logger: pino({ level: 'silent' }),
+    events: new EventBus(),
+    config: loadConfig({ home, env: {} }),
+    ids: createIdFactory(),
+    home,
+  };
+  const schemas = new UserSchemas();
+  const projects = new ProjectsService(r);
+  const checkCallbackUrl = async () => undefined;
+  const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl });
+  const runs = new RunsService(
+    r,
+    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config) },
+    { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl },
+  );
+  return { store, runs };
+}
+
+describe('two schedulers on one database (two daemons)', () => {
+  const dir = tempDir();
+  const closers: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    dir.remove();
+  });
+
+  it('start each firing of a job exactly once, through the real run creation', async () => {
+    const a = daemonLike(dir.path);
+    const b = daemonLike(dir.path);
+    closers.push(() => a.store.close(), () => b.store.close());
+    const orgId = new OrgsService({ store: a.store, clock: systemClock, ids: createIdFactory() }).create('acme').id;
+    const now = isoTime(Date.now());
+    const jobId = 'job_01m81zzzzzzzzzzzzzzzzzzzzz';
+    a.store.jobs.insert({
+      id: jobId, org_id: orgId, project_id: a.store.projects.getDefault(orgId)!.id, name: 'every second', description: null,
+      prompt: 'Check the site', model: 'haiku', input_schema: null, output_schema: null, connections: null, timeout_s: null,
+      schedule: JSON.stringify({ cron: '* * * * * *', timezone: 'UTC', enabled: true }), created_at: now, updated_at: now,
+    });
+    const logger = pino({ level: 'silent' });
+    const schedulers = [new Scheduler({ jobs: a.store.jobs, runs: a.runs, logger }), new Scheduler({ jobs: b.store.jobs, runs: b.runs, logger })];
+    for (const s of schedulers) closers.push(() => s.close());
+    for (const s of schedulers) s.start();
+
+    const deadline = Date.now() + 15_000;
+    let runs: { id: string }[] = [];
+    while (runs.length < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      runs = a.store.runs.list(orgId, { limit: 200, cursor: null, jobId }).items;
+    }
+    for (const s of schedulers) await s.close();
+    runs = a.store.runs.list(orgId, { limit: 200, cursor: null, jobId }).items;
+
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    // Both schedulers fired every slot; each run belongs to one whole-second slot key, and no slot has two runs.
+    const keys = a.store.db.prepare('SELECT key, run_id FROM idempotency_keys WHERE scope = ?').all(`schedule:${jobId}`) as { key: string; run_id: string }[];
+    expect(keys.map((k) => k.run_id).sort()).toEqual(runs.map((r) => r.id).sort());
+    for (const k of keys) expect(k.key).toMatch(new RegExp(`^schedule:${jobId}:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.000Z$`));
+    expect(new Set(keys.map((k) => k.key)).size).toBe(keys.length);
+  });
+});
