@@ -5,24 +5,15 @@ import {
   type Message,
   type ModelAlias,
   type ModelProvider,
+  type ModelProviderOptions,
   type ModelRequest,
   type ModelResponse,
   type TextBlock,
   type ToolUseBlock,
 } from './provider.js';
 
-export interface AnthropicProviderOptions {
-  /** The caller reads it from ANTHROPIC_API_KEY; absent or empty makes the provider unusable. */
-  apiKey: string | undefined;
-  /** `anthropic.base_url`; null means the public API. */
-  baseUrl: string | null;
-  /** Provider model id behind each alias (`models.haiku` ...). */
-  models: Readonly<Record<ModelAlias, string>>;
-  /** Retries the SDK makes on 408/409/429/5xx and connection errors before a call fails. Default 2. */
-  maxRetries?: number;
-  /** Per-attempt timeout. Default 10 minutes. */
-  timeoutMs?: number;
-}
+/** No key makes the provider unusable; a null `baseUrl` means the public API. */
+export type AnthropicProviderOptions = ModelProviderOptions;
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;

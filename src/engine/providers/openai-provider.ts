@@ -5,24 +5,15 @@ import {
   type Message,
   type ModelAlias,
   type ModelProvider,
+  type ModelProviderOptions,
   type ModelRequest,
   type ModelResponse,
   type TextBlock,
   type ToolUseBlock,
 } from './provider.js';
 
-export interface OpenAIProviderOptions {
-  /** The caller reads it from OPENAI_API_KEY; local servers (Ollama, llama.cpp) need none. */
-  apiKey: string | undefined;
-  /** `openai.base_url`, e.g. http://127.0.0.1:11434/v1; null makes the provider unusable. */
-  baseUrl: string | null;
-  /** Provider model id behind each alias (`models.haiku` ...). */
-  models: Readonly<Record<ModelAlias, string>>;
-  /** Retries the SDK makes on 408/409/429/5xx and connection errors before a call fails. Default 2. */
-  maxRetries?: number;
-  /** Per-attempt timeout. Default 10 minutes. */
-  timeoutMs?: number;
-}
+/** Local servers (Ollama, llama.cpp) need no key; a null `baseUrl` makes the provider unusable. */
+export type OpenAIProviderOptions = ModelProviderOptions;
 
 /** The SDK insists on a key; servers that check none ignore whatever is sent. */
 const PLACEHOLDER_API_KEY = 'no-key';

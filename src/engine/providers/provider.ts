@@ -66,6 +66,20 @@ export interface ModelResponse {
   modelId: string;
 }
 
+/** What every provider is made from; each provider's own options type says how it reads `apiKey` and `baseUrl`. */
+export interface ModelProviderOptions {
+  /** From the provider's key variable (ANTHROPIC_API_KEY, OPENAI_API_KEY), read by the caller. */
+  apiKey: string | undefined;
+  /** The configured endpoint (`anthropic.base_url`, `openai.base_url`), or null. */
+  baseUrl: string | null;
+  /** Provider model id behind each alias (`models.haiku` ...). */
+  models: Readonly<Record<ModelAlias, string>>;
+  /** Retries the SDK makes on 408/409/429/5xx and connection errors before a call fails. Default 2. */
+  maxRetries?: number;
+  /** Per-attempt timeout. Default 10 minutes. */
+  timeoutMs?: number;
+}
+
 export interface ModelProvider {
   readonly name: 'anthropic' | 'openai';
   /**
