@@ -1,0 +1,37 @@
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
+
+describe('errandd on SIGTERM', () => {
+  let daemon: TestDaemon | null = null;
+  afterEach(async () => {
+    await daemon?.cleanup();
+    daemon = null;
+  });
+
+  it('finishes a request already in flight, answers it, and exits 0', async () => {
+    daemon = await startDaemon({ env: { ANTHROPIC_API_KEY: '' } });
+    const body = JSON.stringify({ prompt: 'Say hello', name: 'in flight during shutdown' });
+    const url = new URL('/v1/runs', daemon.url);
+    const req = request(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${daemon.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    // Half the body now: the request is in flight when the signal arrives.
+    req.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = once(daemon.process, 'exit');
+    daemon.process.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const responded = once(req, 'response');
+    req.end(body.slice(10));
+    const [res] = (await responded) as [import('node:http').IncomingMessage];
+    let text = '';
+    for await (const chunk of res) text += chunk;
+    expect(res.statusCode).toBe(202);
+    expect(JSON.parse(text)).toMatchObject({ status: 'queued' });
+    const [code] = await exited;
+    expect(code).toBe(0);
+  });
+});
