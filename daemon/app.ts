@@ -32,10 +32,13 @@ export const BODY_LIMIT = 1024 * 1024;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'],
+    // No child logger per request: the log controller writes the request's line, with its id, and nothing else
+    // logs through `request.log`.
+    childLoggerFactory: (logger) => logger,
     genReqId: () => deps.ids('req'),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(deps.logger),
     // A malformed URL (broken percent-encoding) is answered before routing; keep the shared error shape.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
@@ -77,7 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addSchema(errorResponseSchema);
   await app.register(requestIdPlugin);
-  await app.register(errorHandlerPlugin);
+  await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.rateLimiter });
+  await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -104,7 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.rateLimiter });
   await app.register(healthRoutes);
   await app.register(
     async (v1) => {

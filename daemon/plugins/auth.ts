@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { RateLimitError } from '../../src/errors.js';
 import type { KeysService, Principal } from '../../src/keys/keys-service.js';
@@ -12,6 +12,10 @@ declare module 'fastify' {
     /** Routes that answer without an API key (health, the OpenAPI document, signed artifact links). */
     public?: boolean;
   }
+  interface FastifyInstance {
+    /** The bearer-key check, for handlers outside the routes (the not-found handler). */
+    authenticate: onRequestHookHandler;
+  }
 }
 
 export interface AuthOptions {
@@ -19,11 +23,12 @@ export interface AuthOptions {
   rateLimiter: RateLimiter;
 }
 
-/** Bearer-key authentication and the per-key request rate, for every route not marked `config.public`. */
+/**
+ * Bearer-key authentication and the per-key request rate. Added to every route not marked `config.public` when the
+ * route is declared, so that no request pays for deciding whether it needs a key.
+ */
 const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, rateLimiter }) => {
-  app.decorateRequest('principal', null);
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config?.public) return done();
+  const authenticate: onRequestHookHandler = (request, _reply, done) => {
     try {
       const principal = keys.authenticate(bearerToken(request));
       const wait = rateLimiter.take(principal.keyId);
@@ -33,6 +38,13 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, rateLimi
     } catch (err) {
       done(err as Error);
     }
+  };
+  app.decorateRequest('principal', null);
+  app.decorate('authenticate', authenticate);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public) return;
+    const existing = route.onRequest;
+    route.onRequest = existing === undefined ? [authenticate] : [...(Array.isArray(existing) ? existing : [existing]), authenticate];
   });
 };
 

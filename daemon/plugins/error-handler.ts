@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
 import {
   ErrandError,
   InternalError,
@@ -21,13 +22,19 @@ interface ValidationIssue {
  * `{"error": {type, code, message, param?}, "request_id"}`. Anything that is not a known error is a 500 and is
  * logged; its message is not shown to the caller.
  */
-const errorHandlerPlugin: FastifyPluginAsync = async (app) => {
+export interface ErrorHandlerOptions {
+  logger: Logger;
+  /** Runs before the not-found answer, so that a request without a valid key is a 401 on every path. */
+  authenticate: preHandlerHookHandler;
+}
+
+const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, { logger, authenticate }) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toErrandError(error);
-    if (mapped instanceof InternalError) request.log.error({ err: error }, 'unhandled error');
+    if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
     sendError(request, reply, mapped);
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler({ preHandler: authenticate }, (request, reply) => {
     sendError(request, reply, new RouteNotFoundError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
   });
 };
