@@ -68,8 +68,8 @@ async function main(): Promise<void> {
   const { key } = daemon.keys.create({ orgId: org.id });
 
   const finished = new Map<string, () => void>();
-  daemon.resources.events.on('run.transitioned', ({ run, to }) => {
-    if (to === 'succeeded' || to === 'failed' || to === 'cancelled') finished.get(run.id)?.();
+  daemon.resources.events.on('run.transitioned', ({ runId, to }) => {
+    if (to === 'succeeded' || to === 'failed' || to === 'cancelled') finished.get(runId)?.();
   });
 
   async function startRun(): Promise<{ id: string; done: Promise<void> }> {

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { RunRow, RunStatus } from './store/runs-store.js';
+import type { RunStatus } from './store/runs-store.js';
 
 /** Typed events of the core. Emitted after the transaction that caused them has committed. */
 export interface ErrandEvents {
-  /** Every run status change, including creation (`from` is null). */
-  'run.transitioned': [{ run: RunRow; from: RunStatus | null; to: RunStatus }];
+  /** Every run status change, including creation (`from` is null). Listeners read the run if they need more. */
+  'run.transitioned': [{ runId: string; orgId: string; from: RunStatus | null; to: RunStatus }];
   /** A webhook was written to the outbox; the delivery worker wakes up. */
   'webhook.enqueued': [{ deliveryId: string }];
 }

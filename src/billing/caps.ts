@@ -49,15 +49,12 @@ export class SpendCaps {
   }
 
   budget(orgId: string, keyId: string | null): Budget {
-    const now = new Date(this.r.clock.now());
-    const monthStart = isoTime(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const dayStart = isoTime(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const org = this.r.store.orgs.get(orgId);
-    const dailyCap = org?.daily_cap_usd ?? this.r.config['limits.org_daily_cap_usd'];
-    const orgRemainingUsd = roundUsd(dailyCap - this.r.store.spend.orgSince(orgId, dayStart) - (this.held.org.get(orgId) ?? 0));
-    const key = keyId === null ? undefined : this.r.store.keys.get(keyId);
-    const cap = key?.monthly_cap_usd ?? null;
-    const keyRemainingUsd = cap === null ? null : roundUsd(cap - this.r.store.spend.keySince(keyId!, monthStart) - (this.held.key.get(keyId!) ?? 0));
+    const today = isoTime(this.r.clock.now());
+    const caps = this.r.store.spend.caps(orgId, keyId, today.slice(0, 10), today.slice(0, 7));
+    const dailyCap = caps.orgDailyCapUsd ?? this.r.config['limits.org_daily_cap_usd'];
+    const orgRemainingUsd = roundUsd(dailyCap - caps.orgSpentTodayUsd - (this.held.org.get(orgId) ?? 0));
+    const keyRemainingUsd =
+      keyId === null || caps.keyMonthlyCapUsd === null ? null : roundUsd(caps.keyMonthlyCapUsd - caps.keySpentThisMonthUsd - (this.held.key.get(keyId) ?? 0));
     const keyBinds = keyRemainingUsd !== null && keyRemainingUsd < orgRemainingUsd;
     return {
       keyRemainingUsd,

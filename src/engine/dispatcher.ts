@@ -55,8 +55,8 @@ export class Dispatcher {
     await this.deps.executor.removeOrphanedSandboxes().catch((err: unknown) => this.r.logger.error({ err }, 'could not remove orphaned sandboxes'));
     if (this.closing) return;
     this.recoverLapsed();
-    this.unsubscribe = this.r.events.on('run.transitioned', ({ run, from, to }) => {
-      if (to === 'cancelled' && from === 'running') this.active.get(run.id)?.controller.abort(new CancelledStop());
+    this.unsubscribe = this.r.events.on('run.transitioned', ({ runId, from, to }) => {
+      if (to === 'cancelled' && from === 'running') this.active.get(runId)?.controller.abort(new CancelledStop());
       if (to === 'queued' || from === 'running') this.schedulePump();
     });
     this.timers.push(setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3))));
@@ -94,48 +94,50 @@ export class Dispatcher {
     });
   }
 
-  /** Claims runs while there is room. */
+  /** Claims as many runs as there is room for, and starts them. */
   private pump(): void {
     const max = this.r.config['limits.max_concurrent_runs'];
-    while (this.closing === null && this.started && this.active.size < max) {
-      let run: RunRow | null;
-      try {
-        run = this.claim(max);
-      } catch (err) {
-        this.r.logger.error({ err }, 'could not claim a run');
-        return;
-      }
-      if (run === null) return;
-      this.launch(run);
+    if (this.closing !== null || !this.started || this.active.size >= max) return;
+    let runs: RunRow[];
+    try {
+      runs = this.claim(max, max - this.active.size);
+    } catch (err) {
+      this.r.logger.error({ err }, 'could not claim runs');
+      return;
     }
+    for (const run of runs) this.launch(run);
   }
 
   /**
-   * Not wrapped in a transaction of its own: `transition` must commit before it emits its event. Between the
-   * read and the compare-and-set nothing else of this process can run (both are synchronous), and the
-   * compare-and-set keeps any other writer from claiming the same run.
+   * Up to `room` runs, oldest first, in one transaction (one commit for all of them). Inside it no other writer
+   * can move a run between the read and the compare-and-set; the compare-and-set is what keeps another daemon on
+   * the same file from claiming the same run.
    */
-  private claim(maxPerOrg: number): RunRow | null {
-    for (;;) {
-      const next = this.r.store.runs.nextClaimable(maxPerOrg);
-      if (!next) return null;
-      const now = this.r.clock.now();
-      const attempt = Math.max(1, next.attempt);
-      const claimed = this.deps.runs.transition(
-        next.id,
-        'queued',
-        'running',
-        {
-          attempt,
-          lease_owner: this.options.instanceId,
-          lease_expires_at: now + this.leaseMs,
-          started_at: next.started_at ?? isoTime(now),
-          last_action: 'claimed by a worker',
-        },
-        `claimed by worker ${this.options.instanceId} (attempt ${attempt})`,
-      );
-      if (claimed) return claimed;
-    }
+  private claim(maxPerOrg: number, room: number): RunRow[] {
+    return this.deps.runs.transitionsTogether(() => {
+      const claimed: RunRow[] = [];
+      while (claimed.length < room) {
+        const next = this.r.store.runs.nextClaimable(maxPerOrg);
+        if (!next) break;
+        const now = this.r.clock.now();
+        const attempt = Math.max(1, next.attempt);
+        const run = this.deps.runs.transition(
+          next.id,
+          'queued',
+          'running',
+          {
+            attempt,
+            lease_owner: this.options.instanceId,
+            lease_expires_at: now + this.leaseMs,
+            started_at: next.started_at ?? isoTime(now),
+            last_action: 'claimed by a worker',
+          },
+          `claimed by worker ${this.options.instanceId} (attempt ${attempt})`,
+        );
+        if (run) claimed.push(run);
+      }
+      return claimed;
+    });
   }
 
   private launch(run: RunRow): void {

@@ -53,7 +53,7 @@ export class RunExecutor {
     const early = this.precheck(run);
     if (early) {
       logger.info({ reason: early.status === 'failed' ? early.reason : null }, 'run failed before it started');
-      this.end(run, early);
+      await this.end(run, early);
       return;
     }
 
@@ -99,7 +99,7 @@ export class RunExecutor {
         chargeSandboxTime();
       }
     }
-    if (outcome !== null) this.end(run, outcome);
+    if (outcome !== null) await this.end(run, outcome);
     logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
   }
 
@@ -148,13 +148,14 @@ export class RunExecutor {
     return failedOutcome('site_down', 'the engine failed unexpectedly while running this task; the daemon log has the details under this run id');
   }
 
-  private end(run: RunRow, outcome: RunOutcome): void {
+  /** Committed with the other writes of the same turn: runs that fail on a precheck end many at a time. */
+  private async end(run: RunRow, outcome: RunOutcome): Promise<void> {
     const to = outcome.status;
     const description = outcome.status === 'succeeded' ? 'the agent finished with a result' : `failed (${outcome.reason}): ${outcome.detail}`;
     // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
     // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
     const leaseOwner = run.lease_owner ?? undefined;
-    this.deps.runs.transition(run.id, 'running', to, outcomePatch(outcome, this.r.clock.now()), description, { leaseOwner });
+    await this.deps.runs.transitionSoon(run.id, 'running', to, outcomePatch(outcome, this.r.clock.now()), description, { leaseOwner });
   }
 }
 

@@ -74,7 +74,7 @@ export class KeysService {
   /** Resolves a bearer token to its principal, or throws 401 without saying which part was wrong. */
   authenticate(token: string | undefined): Principal {
     if (!token) throw new AuthenticationError('missing_api_key', 'No API key: send "Authorization: Bearer <API_KEY>"');
-    const version = this.r.store.keys.dataVersion();
+    const version = this.r.store.dataVersion.get();
     const cached = this.principals.get(token);
     if (cached && cached.version === version) return cached.principal;
     const principal = this.lookUp(token);

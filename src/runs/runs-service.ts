@@ -82,8 +82,17 @@ interface NewRun {
   idempotency: { scope: string; key: string; hash: string } | null;
 }
 
+interface RunTransitioned {
+  runId: string;
+  orgId: string;
+  from: RunStatus | null;
+  to: RunStatus;
+}
+
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
+  /** Events of transitions made inside `transitionsTogether`, held until its transaction commits. */
+  private heldEvents: RunTransitioned[] | null = null;
   /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
   private readonly defaultProjects = new Map<string, string>();
 
@@ -192,17 +201,56 @@ export class RunsService {
    */
   transition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
     if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+    const apply = () => this.applyTransition(runId, from, to, patch, description, options.leaseOwner);
+    // Inside transitionsTogether the transaction is already open, and a failure there rolls all of it back.
+    const run = this.heldEvents !== null ? apply() : this.r.store.transaction(apply);
+    if (run) this.announce({ runId, orgId: run.org_id, from, to });
+    return run;
+  }
+
+  /**
+   * Runs `fn`, which makes several transitions (and the reads between them), in one transaction: one commit
+   * instead of one per transition. Their events go out once it has committed.
+   */
+  transitionsTogether<T>(fn: () => T): T {
+    if (this.heldEvents !== null) return fn();
+    const held: RunTransitioned[] = [];
+    this.heldEvents = held;
+    let result: T;
+    try {
+      result = this.r.store.transaction(fn);
+    } finally {
+      this.heldEvents = null;
+    }
+    for (const event of held) this.r.events.emit('run.transitioned', event);
+    return result;
+  }
+
+  /**
+   * `transition`, committed with the other writes of this turn of the event loop (group commit): for the engine's
+   * final transitions, which many runs make at about the same time. Resolves once committed.
+   */
+  async transitionSoon(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): Promise<RunRow | null> {
+    if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+    const run = await this.r.store.groupTransaction(() => this.applyTransition(runId, from, to, patch, description, options.leaseOwner));
+    if (run) this.announce({ runId, orgId: run.org_id, from, to });
+    return run;
+  }
+
+  /** The writes of one transition; runs inside the caller's transaction. */
+  private applyTransition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, leaseOwner: string | undefined): RunRow | null {
     const { store } = this.r;
     const at = isoTime(this.r.clock.now());
-    const run = store.transaction(() => {
-      if (!store.runs.setStatus(runId, from, to, { ...patch, updated_at: at }, options.leaseOwner)) return null;
-      store.runs.insertEvent(runId, from, to, description, at);
-      const after = store.runs.getById(runId)!;
-      for (const hook of this.hooks) hook({ run: after, from, to });
-      return after;
-    });
-    if (run) this.r.events.emit('run.transitioned', { run, from, to });
-    return run;
+    const after = store.runs.setStatus(runId, from, to, { ...patch, updated_at: at }, leaseOwner);
+    if (!after) return null;
+    store.runs.insertEvent(runId, from, to, description, at);
+    for (const hook of this.hooks) hook({ run: after, from, to });
+    return after;
+  }
+
+  private announce(event: RunTransitioned): void {
+    if (this.heldEvents !== null) this.heldEvents.push(event);
+    else this.r.events.emit('run.transitioned', event);
   }
 
   private async prepareJobRun(
@@ -326,10 +374,7 @@ export class RunsService {
       }
       return { body: { task_id: id, status: 'queued', poll_url: this.pollUrl(id), billing: hint }, replayed: false };
     });
-    if (!result.replayed) {
-      const run = store.runs.getById(result.body.task_id)!;
-      this.r.events.emit('run.transitioned', { run, from: null, to: 'queued' });
-    }
+    if (!result.replayed) this.announce({ runId: result.body.task_id, orgId: n.orgId, from: null, to: 'queued' });
     return result;
   }
 }

@@ -18,7 +18,6 @@ export class KeysStore {
   private readonly insertStmt;
   private readonly revokeStmt;
   private readonly touchStmt;
-  private readonly dataVersionStmt;
 
   constructor(db: Db) {
     this.byId = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
@@ -29,7 +28,6 @@ export class KeysStore {
     );
     this.revokeStmt = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
     this.touchStmt = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-    this.dataVersionStmt = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   get(id: string): ApiKeyRow | undefined {
@@ -50,10 +48,5 @@ export class KeysStore {
 
   touch(id: string, at: string): void {
     this.touchStmt.run(at, id);
-  }
-
-  /** Changes whenever another connection (the CLI revoking a key, say) commits to the database. */
-  dataVersion(): number {
-    return this.dataVersionStmt.get()!;
   }
 }

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import type { DataVersion } from './data-version.js';
 import type { Db } from './database.js';
+import { RunRowCache } from './run-row-cache.js';
 import { toPage, type Page, type PageQuery } from './page.js';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -43,6 +45,15 @@ export interface RunRow {
 
 export type RunPatch = Partial<Omit<RunRow, 'id' | 'org_id' | 'status'>>;
 
+export type NewRunRow = Pick<
+  RunRow,
+  | 'id' | 'org_id' | 'key_id' | 'project_id' | 'job_id' | 'name' | 'source' | 'prompt' | 'inputs' | 'model' | 'output_schema' | 'callback_url'
+  | 'connections' | 'timeout_s' | 'status' | 'attempt' | 'warnings' | 'created_at' | 'updated_at'
+>;
+
+/** What claiming a queued run needs to know before its compare-and-set. */
+export type ClaimableRun = Pick<RunRow, 'id' | 'attempt' | 'started_at'>;
+
 export interface RunEventRow {
   id: number;
   run_id: string;
@@ -59,16 +70,21 @@ const PATCHABLE = new Set<string>([
 
 export class RunsStore {
   private readonly s;
-  private readonly casCache = new Map<string, Database.Statement>();
+  private readonly casCache = new Map<string, Database.Statement<[Record<string, unknown>], RunRow>>();
   private readonly patchCache = new Map<string, Database.Statement>();
+  private readonly rows: RunRowCache;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    dataVersion: DataVersion,
+  ) {
+    this.rows = new RunRowCache(db, dataVersion);
     this.s = {
+      // Positional parameters: binding 19 named ones looks each name up on the object.
       insert: db.prepare(
         `INSERT INTO runs (id, org_id, key_id, project_id, job_id, name, source, prompt, inputs, model, output_schema, callback_url, connections, timeout_s,
            status, attempt, warnings, created_at, updated_at)
-         VALUES (@id, @org_id, @key_id, @project_id, @job_id, @name, @source, @prompt, @inputs, @model, @output_schema, @callback_url, @connections, @timeout_s,
-           @status, @attempt, @warnings, @created_at, @updated_at)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       get: db.prepare<[string, string], RunRow>('SELECT * FROM runs WHERE id = ? AND org_id = ?'),
       getAny: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
@@ -77,30 +93,41 @@ export class RunsStore {
       jobFirst: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? ORDER BY id DESC LIMIT ?'),
       jobAfter: db.prepare<[string, string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
       countActive: db.prepare<[string], { n: number }>('SELECT active_runs AS n FROM orgs WHERE id = ?'),
-      nextClaimable: db.prepare<[number], RunRow>(
-        `SELECT r.* FROM runs r WHERE r.status = 'queued'
+      nextClaimable: db.prepare<[number], ClaimableRun>(
+        `SELECT r.id, r.attempt, r.started_at FROM runs r WHERE r.status = 'queued'
            AND (SELECT COUNT(*) FROM runs x WHERE x.org_id = r.org_id AND x.status = 'running') < ?
          ORDER BY r.id LIMIT 1`,
       ),
       renew: db.prepare("UPDATE runs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'"),
       lapsed: db.prepare<[number], RunRow>("SELECT * FROM runs WHERE status = 'running' AND lease_expires_at < ? ORDER BY id"),
-      byStatus: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE status = ? ORDER BY id'),
       insertEvent: db.prepare('INSERT INTO run_events (run_id, from_status, to_status, description, created_at) VALUES (?, ?, ?, ?, ?)'),
       events: db.prepare<[string], RunEventRow>('SELECT * FROM run_events WHERE run_id = ? ORDER BY id'),
     };
   }
 
-  insert(row: Pick<RunRow, 'id' | 'org_id' | 'key_id' | 'project_id' | 'job_id' | 'name' | 'source' | 'prompt' | 'inputs' | 'model' | 'output_schema' | 'callback_url' | 'connections' | 'timeout_s' | 'status' | 'attempt' | 'warnings' | 'created_at' | 'updated_at'>): void {
-    this.s.insert.run(row);
+  insert(row: NewRunRow): void {
+    this.s.insert.run(
+      row.id, row.org_id, row.key_id, row.project_id, row.job_id, row.name, row.source, row.prompt, row.inputs, row.model, row.output_schema,
+      row.callback_url, row.connections, row.timeout_s, row.status, row.attempt, row.warnings, row.created_at, row.updated_at,
+    );
   }
 
+  /** The run, if it belongs to the organisation. The row is shared (frozen): copy it to change it. */
   get(orgId: string, id: string): RunRow | undefined {
-    return this.s.get.get(id, orgId);
+    const cached = this.rows.get(id);
+    if (cached !== undefined) return cached.org_id === orgId ? cached : undefined;
+    const row = this.s.get.get(id, orgId);
+    this.rows.keep(row);
+    return row;
   }
 
   /** For the engine, which works across organisations. */
   getById(id: string): RunRow | undefined {
-    return this.s.getAny.get(id);
+    const cached = this.rows.get(id);
+    if (cached !== undefined) return cached;
+    const row = this.s.getAny.get(id);
+    this.rows.keep(row);
+    return row;
   }
 
   list(orgId: string, q: PageQuery & { jobId: string | null }): Page<RunRow> {
@@ -122,12 +149,8 @@ export class RunsStore {
   }
 
   /** The oldest queued run whose organisation still has a free slot. */
-  nextClaimable(maxRunningPerOrg: number): RunRow | undefined {
+  nextClaimable(maxRunningPerOrg: number): ClaimableRun | undefined {
     return this.s.nextClaimable.get(maxRunningPerOrg);
-  }
-
-  listByStatus(status: RunStatus): RunRow[] {
-    return this.s.byStatus.all(status);
   }
 
   /** Running runs whose lease ran out before `nowMs`: their worker died. */
@@ -136,31 +159,34 @@ export class RunsStore {
   }
 
   renewLease(id: string, owner: string, expiresAtMs: number): boolean {
+    this.rows.drop(id);
     return this.s.renew.run(expiresAtMs, id, owner).changes > 0;
   }
 
   /**
    * Compare-and-set of the status: succeeds only if the run is still in `from` (and, given `leaseOwner`, still
-   * leased by that worker). Callers run it inside the
-   * transaction that also records the event, so a state change and its event are never apart.
+   * leased by that worker), and answers the updated row. Callers run it inside the transaction that also records
+   * the event, so a state change and its event are never apart.
    */
-  setStatus(id: string, from: RunStatus, to: RunStatus, patch: RunPatch, leaseOwner?: string): boolean {
+  setStatus(id: string, from: RunStatus, to: RunStatus, patch: RunPatch, leaseOwner?: string): RunRow | undefined {
+    this.rows.drop(id);
     const cols = Object.keys(patch).filter((c) => PATCHABLE.has(c)).sort();
     const sig = `${cols.join(',')}|${leaseOwner === undefined ? '' : 'owner'}`;
     let stmt = this.casCache.get(sig);
     if (!stmt) {
       const sets = ['status = @to', ...cols.map((c) => `${c} = @${c}`)].join(', ');
       const owner = leaseOwner === undefined ? '' : ' AND lease_owner = @leaseOwner';
-      stmt = this.db.prepare(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from${owner}`);
+      stmt = this.db.prepare<[Record<string, unknown>], RunRow>(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from${owner} RETURNING *`);
       this.casCache.set(sig, stmt);
     }
-    return stmt.run({ ...pick(patch, cols), id, from, to, ...(leaseOwner === undefined ? {} : { leaseOwner }) }).changes > 0;
+    return stmt.get({ ...pick(patch, cols), id, from, to, ...(leaseOwner === undefined ? {} : { leaseOwner }) });
   }
 
   /** Updates progress members of a run that is still in `status` (usage, step count, last action). */
   patch(id: string, status: RunStatus, patch: RunPatch): boolean {
     const cols = Object.keys(patch).filter((c) => PATCHABLE.has(c)).sort();
     if (cols.length === 0) return false;
+    this.rows.drop(id);
     const sig = cols.join(',');
     let stmt = this.patchCache.get(sig);
     if (!stmt) {

@@ -1,14 +1,37 @@
 import type { Db } from './database.js';
 
+/** What a cap check needs, read in one statement. */
+export interface CapsSnapshot {
+  /** The organisation's own daily cap, or null for the configured default. */
+  orgDailyCapUsd: number | null;
+  orgSpentTodayUsd: number;
+  /** The key's monthly cap, or null without a cap (or without a key). */
+  keyMonthlyCapUsd: number | null;
+  keySpentThisMonthUsd: number;
+}
+
+interface CapsRow {
+  org_cap: number | null;
+  org_spent: number | null;
+  key_cap: number | null;
+  key_spent: number | null;
+}
+
 export class SpendStore {
   private readonly s;
 
   constructor(db: Db) {
     this.s = {
       insert: db.prepare('INSERT INTO spend_entries (org_id, key_id, run_id, usd, created_at) VALUES (?, ?, ?, ?, ?)'),
-      key: db.prepare<[string, string], { usd: number | null }>('SELECT SUM(usd) AS usd FROM spend_entries WHERE key_id = ? AND created_at >= ?'),
-      org: db.prepare<[string, string], { usd: number | null }>('SELECT SUM(usd) AS usd FROM spend_entries WHERE org_id = ? AND created_at >= ?'),
       run: db.prepare<[string], { usd: number | null }>('SELECT SUM(usd) AS usd FROM spend_entries WHERE run_id = ?'),
+      // Totals are kept per period by a trigger (migration 005).
+      caps: db.prepare<[string, string | null, string | null, string, string], CapsRow>(
+        `SELECT o.daily_cap_usd AS org_cap,
+           (SELECT usd FROM spend_totals WHERE scope = 'org_day' AND id = o.id AND period = ?) AS org_spent,
+           (SELECT monthly_cap_usd FROM api_keys WHERE id = ?) AS key_cap,
+           (SELECT usd FROM spend_totals WHERE scope = 'key_month' AND id = ? AND period = ?) AS key_spent
+         FROM orgs o WHERE o.id = ?`,
+      ),
     };
   }
 
@@ -16,12 +39,15 @@ export class SpendStore {
     this.s.insert.run(entry.orgId, entry.keyId, entry.runId, entry.usd, entry.at);
   }
 
-  keySince(keyId: string, sinceIso: string): number {
-    return this.s.key.get(keyId, sinceIso)?.usd ?? 0;
-  }
-
-  orgSince(orgId: string, sinceIso: string): number {
-    return this.s.org.get(orgId, sinceIso)?.usd ?? 0;
+  /** Caps and spend of an organisation's UTC day (`YYYY-MM-DD`) and of a key's UTC month (`YYYY-MM`). */
+  caps(orgId: string, keyId: string | null, day: string, month: string): CapsSnapshot {
+    const row = this.s.caps.get(day, keyId, keyId, month, orgId);
+    return {
+      orgDailyCapUsd: row?.org_cap ?? null,
+      orgSpentTodayUsd: row?.org_spent ?? 0,
+      keyMonthlyCapUsd: row?.key_cap ?? null,
+      keySpentThisMonthUsd: row?.key_spent ?? 0,
+    };
   }
 
   forRun(runId: string): number {

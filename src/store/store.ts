@@ -1,5 +1,6 @@
 import { ArtifactsStore } from './artifacts-store.js';
 import { openDatabase, type Db } from './database.js';
+import { DataVersion } from './data-version.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
@@ -23,14 +24,17 @@ export class Store {
   readonly steps: StepsStore;
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
+  /** Tells caches when another connection has committed. */
+  readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
 
   constructor(readonly db: Db) {
+    this.dataVersion = new DataVersion(db);
     this.orgs = new OrgsStore(db);
     this.keys = new KeysStore(db);
     this.projects = new ProjectsStore(db);
     this.jobs = new JobsStore(db);
-    this.runs = new RunsStore(db);
+    this.runs = new RunsStore(db, this.dataVersion);
     this.spend = new SpendStore(db);
     this.idempotency = new IdempotencyStore(db);
     this.steps = new StepsStore(db);
@@ -44,7 +48,10 @@ export class Store {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Runs `fn` in a transaction shared with other writes of the same event-loop turn; settles after the commit. */
+  /**
+   * Runs `fn` in a transaction shared with other writes of the same event-loop turn; settles after the commit.
+   * `fn` must do whatever may refuse it (throw) before it writes (see GroupCommit).
+   */
   groupTransaction<T>(fn: () => T): Promise<T> {
     return this.group.run(fn);
   }

@@ -133,9 +133,9 @@ export function finishRun(d: TestDaemon, runId: string, to: Extract<RunStatus, '
   withStore(d, (store) => {
     const at = isoTime(Date.now());
     store.transaction(() => {
-      expect(store.runs.setStatus(runId, 'queued', 'running', { started_at: at, attempt: 1, updated_at: at })).toBe(true);
+      expect(store.runs.setStatus(runId, 'queued', 'running', { started_at: at, attempt: 1, updated_at: at })?.status).toBe('running');
       const patch = to === 'failed' ? { failure_reason: 'timeout', failure_detail: 'set up by the test' } : { result: '{"ok":true}', confidence: 'high' };
-      expect(store.runs.setStatus(runId, 'running', to, { ...patch, finished_at: at, updated_at: at })).toBe(true);
+      expect(store.runs.setStatus(runId, 'running', to, { ...patch, finished_at: at, updated_at: at })?.status).toBe(to);
     });
   });
 }

@@ -58,8 +58,8 @@ describe('RunsStore', () => {
     const a = new OrgsService({ store, clock: systemClock, ids }).create('lease').id;
     const run = insertRun(a, 'queued');
     store.runs.setStatus(run, 'queued', 'running', { lease_owner: 'worker-2' });
-    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-1')).toBe(false);
+    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-1')).toBeUndefined();
     expect(store.runs.getById(run)!.status).toBe('running');
-    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-2')).toBe(true);
+    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-2')).toMatchObject({ id: run, status: 'succeeded' });
   });
 });
