@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type preValidationHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type preValidationHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { errorResponseSchema } from '../src/http-schemas/common.js';
 import type { IdFactory } from '../src/ids.js';
@@ -10,7 +10,7 @@ import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import authPlugin from './plugins/auth.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import requestIdPlugin from './plugins/request-id.js';
-import { OneLinePerRequest } from './plugins/request-log.js';
+import requestLogPlugin, { FastifyProblems } from './plugins/request-log.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, openapiRoutes } from './routes/meta.js';
 import { projectRoutes } from './routes/projects.js';
@@ -30,15 +30,12 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP API from its dependencies; never listens (main.ts and tests do). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // No logger for Fastify itself (see request-log.ts): its problems go to FastifyProblems.
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'],
-    // No child logger per request: the log controller writes the request's line, with its id, and nothing else
-    // logs through `request.log`.
-    childLoggerFactory: (logger) => logger,
     genReqId: () => deps.ids('req'),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    logController: new OneLinePerRequest(deps.logger),
+    logController: new FastifyProblems(deps.logger),
     // A malformed URL (broken percent-encoding) is answered before routing; keep the shared error shape.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
@@ -80,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addSchema(errorResponseSchema);
   await app.register(requestIdPlugin);
+  await app.register(requestLogPlugin, { logger: deps.logger });
   await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.rateLimiter });
   await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });
   await app.register(swagger, {

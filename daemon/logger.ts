@@ -1,9 +1,10 @@
 import pino, { type Logger } from 'pino';
+import { TurnBatchedDestination } from './log-destination.js';
 
 /**
  * JSON log lines on stderr (stdout is reserved for the daemon's own announcements, the first of which is its
- * address). Paths that could carry a secret are redacted as a second line of defence; the first is never
- * logging them.
+ * address), written once per turn of the event loop (see TurnBatchedDestination). Paths that could carry a secret
+ * are redacted as a second line of defence; the first is never logging them.
  */
 export function createLogger(level: string): Logger {
   return pino(
@@ -15,6 +16,6 @@ export function createLogger(level: string): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: 2, sync: false }),
+    new TurnBatchedDestination(pino.destination({ fd: 2, sync: true })),
   );
 }

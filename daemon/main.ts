@@ -77,6 +77,8 @@ export async function main(argv: string[]): Promise<number> {
   // must not kill the daemon with EPIPE.
   process.stdout.on('error', () => undefined);
   const logger = createLogger(config['log.level']);
+  // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
+  process.on('exit', () => logger.flush());
   const daemon = await createDaemon({ home, config, logger });
   const first = firstStart(daemon.orgs, daemon.keys, paths.credentials);
   const url = await daemon.start();

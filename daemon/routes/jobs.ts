@@ -7,19 +7,19 @@ import { principalOf } from '../plugins/auth.js';
 const tags = ['Jobs'];
 
 export const jobRoutes: FastifyPluginAsync<{ jobs: JobsService }> = async (app, { jobs }) => {
-  app.get<{ Querystring: ListQuery & { project_id?: string } }>('/jobs', { schema: { ...s.list, tags, summary: 'List jobs' } }, async (req) =>
+  app.get<{ Querystring: ListQuery & { project_id?: string } }>('/jobs', { schema: { ...s.list, tags, summary: 'List jobs' } }, (req) =>
     jobs.list(principalOf(req).orgId, req.query),
   );
   app.post<{ Body: CreateJobBody }>('/jobs', { schema: { ...s.create, tags, summary: 'Create a job (a reusable task template)' } }, async (req, reply) =>
     reply.status(201).send(await jobs.create(principalOf(req).orgId, req.body)),
   );
-  app.get<{ Params: { id: string } }>('/jobs/:id', { schema: { ...s.get, tags, summary: 'Get a job' } }, async (req) =>
+  app.get<{ Params: { id: string } }>('/jobs/:id', { schema: { ...s.get, tags, summary: 'Get a job' } }, (req) =>
     jobs.get(principalOf(req).orgId, req.params.id),
   );
-  app.patch<{ Params: { id: string }; Body: UpdateJobBody }>('/jobs/:id', { schema: { ...s.update, tags, summary: 'Update a job' } }, async (req) =>
+  app.patch<{ Params: { id: string }; Body: UpdateJobBody }>('/jobs/:id', { schema: { ...s.update, tags, summary: 'Update a job' } }, (req) =>
     jobs.update(principalOf(req).orgId, req.params.id, req.body),
   );
-  app.delete<{ Params: { id: string } }>('/jobs/:id', { schema: { ...s.delete, tags, summary: 'Delete a job and its schedule' } }, async (req) =>
+  app.delete<{ Params: { id: string } }>('/jobs/:id', { schema: { ...s.delete, tags, summary: 'Delete a job and its schedule' } }, (req) =>
     jobs.delete(principalOf(req).orgId, req.params.id),
   );
 };

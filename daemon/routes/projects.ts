@@ -8,21 +8,21 @@ import { principalOf } from '../plugins/auth.js';
 const tags = ['Projects'];
 
 export const projectRoutes: FastifyPluginAsync<{ projects: ProjectsService }> = async (app, { projects }) => {
-  app.get<{ Querystring: ListQuery }>('/projects', { schema: { ...s.list, tags, summary: 'List projects' } }, async (req) =>
+  app.get<{ Querystring: ListQuery }>('/projects', { schema: { ...s.list, tags, summary: 'List projects' } }, (req) =>
     projects.list(principalOf(req).orgId, req.query),
   );
   app.post<{ Body: CreateProjectBody }>('/projects', { schema: { ...s.create, tags, summary: 'Create a project' } }, async (req, reply) =>
     reply.status(201).send(projects.create(principalOf(req).orgId, req.body)),
   );
-  app.get<{ Params: { id: string } }>('/projects/:id', { schema: { ...s.get, tags, summary: 'Get a project' } }, async (req) =>
+  app.get<{ Params: { id: string } }>('/projects/:id', { schema: { ...s.get, tags, summary: 'Get a project' } }, (req) =>
     projects.get(principalOf(req).orgId, req.params.id),
   );
-  app.patch<{ Params: { id: string }; Body: UpdateProjectBody }>('/projects/:id', { schema: { ...s.update, tags, summary: 'Update a project' } }, async (req) =>
+  app.patch<{ Params: { id: string }; Body: UpdateProjectBody }>('/projects/:id', { schema: { ...s.update, tags, summary: 'Update a project' } }, (req) =>
     projects.update(principalOf(req).orgId, req.params.id, req.body),
   );
   app.delete<{ Params: { id: string } }>(
     '/projects/:id',
     { schema: { ...s.delete, tags, summary: 'Delete a project with its jobs and their schedules; its runs stay readable' } },
-    async (req) => projects.delete(principalOf(req).orgId, req.params.id),
+    (req) => projects.delete(principalOf(req).orgId, req.params.id),
   );
 };

@@ -7,6 +7,6 @@ export const stepRoutes: FastifyPluginAsync<{ steps: StepsService }> = async (ap
   app.get<{ Params: { id: string } }>(
     '/runs/:id/steps',
     { schema: { ...s.list, tags: ['Runs'], summary: "A run's steps: every model call and tool call, with inputs, truncated outputs and usage" } },
-    async (req) => steps.list(principalOf(req).orgId, req.params.id),
+    (req) => steps.list(principalOf(req).orgId, req.params.id),
   );
 };

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startApiDaemon } from '../api/harness.js';
+import type { TestDaemon } from '../fixtures/test-daemon.js';
+
+interface LogLine {
+  level: number;
+  time: number;
+  service?: string;
+  reqId?: string;
+  method?: string;
+  url?: string;
+  statusCode?: number;
+  ms?: number;
+  msg: string;
+}
+
+describe("the daemon's request log", () => {
+  let d: TestDaemon;
+  beforeAll(async () => {
+    d = await startApiDaemon();
+  });
+  afterAll(async () => {
+    await d.cleanup();
+  });
+
+  const lines = (): LogLine[] =>
+    d
+      .logs()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as LogLine);
+
+  /** Lines are written at the end of the daemon's turn: wait for the one of a request id. */
+  async function lineOf(reqId: string): Promise<LogLine> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const line = lines().find((l) => l.reqId === reqId && l.msg === 'request');
+      if (line) return line;
+      if (Date.now() > deadline) throw new Error(`no request line for ${reqId} in:\n${d.logs().slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('writes one JSON line per request with its id, method, path, status and time, in the logger format', async () => {
+    const created = await d.api('POST', '/v1/runs', { prompt: 'log me' });
+    const polled = await d.api('GET', `/v1/runs/${created.body.task_id as string}?expand=nothing`);
+    const missing = await d.api('GET', '/v1/runs/run_00000000000000000000000000');
+
+    const post = await lineOf(created.headers.get('x-request-id')!);
+    expect(post).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      service: 'errandd',
+      reqId: created.headers.get('x-request-id'),
+      method: 'POST',
+      url: '/v1/runs',
+      statusCode: 202,
+      ms: expect.any(Number),
+      msg: 'request',
+    });
+    // The query string is left out: an artifact link's signature travels there.
+    expect(await lineOf(polled.headers.get('x-request-id')!)).toMatchObject({ method: 'GET', url: `/v1/runs/${created.body.task_id as string}`, statusCode: 200 });
+    expect(await lineOf(missing.headers.get('x-request-id')!)).toMatchObject({ statusCode: 404 });
+    expect(lines().filter((l) => l.reqId === created.headers.get('x-request-id'))).toHaveLength(1);
+  });
+
+  it('never writes the API key, even for requests that fail authentication', async () => {
+    const bad = await d.api('GET', '/v1/runs', undefined, { key: `${d.key}x` });
+    expect(bad.status).toBe(401);
+    await lineOf(bad.headers.get('x-request-id')!);
+    expect(d.logs()).not.toContain(d.key);
+    expect(d.logs()).not.toContain(d.key.split('_').pop()!);
+  });
+});
+
+describe('an unknown path', () => {
+  let d: TestDaemon;
+  beforeAll(async () => {
+    d = await startApiDaemon();
+  });
+  afterAll(async () => {
+    await d.cleanup();
+  });
+
+  it('answers 401 without a key, like every other non-public path, and 404 with one', async () => {
+    expectError(await d.api('GET', '/v1/nothing-here', undefined, { key: null }), 401, { type: 'authentication_error' });
+    expectError(await d.api('GET', '/v1/nothing-here'), 404, { type: 'not_found_error', code: 'route_not_found' });
+  });
+});
