@@ -93,23 +93,27 @@ export class RunsStore {
       jobFirst: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? ORDER BY id DESC LIMIT ?'),
       jobAfter: db.prepare<[string, string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
       countActive: db.prepare<[string], { n: number }>('SELECT active_runs AS n FROM orgs WHERE id = ?'),
+      addActive: db.prepare<[number, string]>('UPDATE orgs SET active_runs = active_runs + ? WHERE id = ?'),
       nextClaimable: db.prepare<[number], ClaimableRun>(
-        `SELECT r.id, r.attempt, r.started_at FROM runs r WHERE r.status = 'queued'
-           AND (SELECT COUNT(*) FROM runs x WHERE x.org_id = r.org_id AND x.status = 'running') < ?
+        `SELECT r.id, r.attempt, r.started_at FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued'
+           AND (SELECT COUNT(*) FROM runs x INDEXED BY runs_running WHERE x.org_id = r.org_id AND x.status = 'running') < ?
          ORDER BY r.id LIMIT 1`,
       ),
       renew: db.prepare("UPDATE runs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'"),
-      lapsed: db.prepare<[number], RunRow>("SELECT * FROM runs WHERE status = 'running' AND lease_expires_at < ? ORDER BY id"),
+      lapsed: db.prepare<[number], RunRow>("SELECT * FROM runs INDEXED BY runs_running WHERE status = 'running' AND lease_expires_at < ? ORDER BY id"),
       insertEvent: db.prepare('INSERT INTO run_events (run_id, from_status, to_status, description, created_at) VALUES (?, ?, ?, ?, ?)'),
       events: db.prepare<[string], RunEventRow>('SELECT * FROM run_events WHERE run_id = ? ORDER BY id'),
     };
   }
 
+  /** Inserts a run and counts it in its organisation's active runs, in the caller's transaction or one of its own. */
   insert(row: NewRunRow): void {
+    if (!this.db.inTransaction) return this.db.transaction(() => this.insert(row))();
     this.s.insert.run(
       row.id, row.org_id, row.key_id, row.project_id, row.job_id, row.name, row.source, row.prompt, row.inputs, row.model, row.output_schema,
       row.callback_url, row.connections, row.timeout_s, row.status, row.attempt, row.warnings, row.created_at, row.updated_at,
     );
+    if (isActive(row.status)) this.s.addActive.run(1, row.org_id);
   }
 
   /** The run, if it belongs to the organisation. The row is shared (frozen): copy it to change it. */
@@ -143,7 +147,7 @@ export class RunsStore {
     return toPage(rows, q.limit);
   }
 
-  /** Queued plus running runs of the organisation (kept by triggers, see migration 004). */
+  /** Queued plus running runs of the organisation (kept by `insert` and `setStatus`, see migration 006). */
   countActive(orgId: string): number {
     return this.s.countActive.get(orgId)?.n ?? 0;
   }
@@ -166,9 +170,10 @@ export class RunsStore {
   /**
    * Compare-and-set of the status: succeeds only if the run is still in `from` (and, given `leaseOwner`, still
    * leased by that worker), and answers the updated row. Callers run it inside the transaction that also records
-   * the event, so a state change and its event are never apart.
+   * the event, so a state change, its event and the organisation's count of active runs are never apart.
    */
   setStatus(id: string, from: RunStatus, to: RunStatus, patch: RunPatch, leaseOwner?: string): RunRow | undefined {
+    if (!this.db.inTransaction) return this.db.transaction(() => this.setStatus(id, from, to, patch, leaseOwner))();
     this.rows.drop(id);
     const cols = Object.keys(patch).filter((c) => PATCHABLE.has(c)).sort();
     const sig = `${cols.join(',')}|${leaseOwner === undefined ? '' : 'owner'}`;
@@ -179,7 +184,9 @@ export class RunsStore {
       stmt = this.db.prepare<[Record<string, unknown>], RunRow>(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from${owner} RETURNING *`);
       this.casCache.set(sig, stmt);
     }
-    return stmt.get({ ...pick(patch, cols), id, from, to, ...(leaseOwner === undefined ? {} : { leaseOwner }) });
+    const row = stmt.get({ ...pick(patch, cols), id, from, to, ...(leaseOwner === undefined ? {} : { leaseOwner }) });
+    if (row && isActive(from) !== isActive(to)) this.s.addActive.run(isActive(to) ? 1 : -1, row.org_id);
+    return row;
   }
 
   /** Updates progress members of a run that is still in `status` (usage, step count, last action). */
@@ -203,6 +210,11 @@ export class RunsStore {
   events(runId: string): RunEventRow[] {
     return this.s.events.all(runId);
   }
+}
+
+/** Counted in `orgs.active_runs`, against `limits.max_pending_runs`. */
+function isActive(status: RunStatus): boolean {
+  return status === 'queued' || status === 'running';
 }
 
 function pick(patch: Record<string, unknown>, cols: string[]): Record<string, unknown> {

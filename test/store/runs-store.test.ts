@@ -54,6 +54,18 @@ describe('RunsStore', () => {
     expect(store.runs.countActive(b)).toBe(0);
   });
 
+  it('claims and recovers through the indexes of active runs only, never scanning finished runs', () => {
+    const org = new OrgsService({ store, clock: systemClock, ids }).create('plans').id;
+    insertRun(org, 'queued');
+    const plan = (stmt: string) =>
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all(...(stmt.includes('?') ? [4] : [])) as { detail: string }[]).map((r) => r.detail);
+    const sql = (name: 'nextClaimable' | 'lapsed') => (store.runs as unknown as { s: Record<string, { source: string }> }).s[name]!.source;
+    const claim = plan(sql('nextClaimable')).join(' | ');
+    expect(claim).toMatch(/^SCAN r USING INDEX runs_queued \| CORRELATED SCALAR SUBQUERY 1 \| SEARCH x USING (COVERING )?INDEX runs_running \(org_id=\?\)$/);
+    expect(plan(sql('lapsed')).join(' | ')).toMatch(/^SCAN runs USING INDEX runs_running/);
+    expect(store.runs.nextClaimable(4)?.id).toBeDefined();
+  });
+
   it('ends a run only for the worker that holds its lease, when one is named', () => {
     const a = new OrgsService({ store, clock: systemClock, ids }).create('lease').id;
     const run = insertRun(a, 'queued');
