@@ -119,8 +119,8 @@ export class RunsService {
   async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
     const projectId = body.project_id ?? this.defaultProject(principal.orgId);
     if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
-    return this.accept(
-      await this.prepare({
+    return this.admit(
+      this.prepare({
         orgId: principal.orgId,
         keyId: principal.keyId,
         monthlyCapUsd: principal.monthlyCapUsd,
@@ -145,12 +145,12 @@ export class RunsService {
 
   /** POST /jobs/{id}/runs */
   async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
-    return this.accept(await this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key));
+    return this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key));
   }
 
   /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
   async createScheduledRun(orgId: string, jobId: string, body: { inputs?: Record<string, unknown>; callback_url?: string }, idempotencyKey: string): Promise<CreatedRun> {
-    return this.accept(await this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey));
+    return this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey));
   }
 
   list(orgId: string, q: ListQuery & { job_id?: string }): ListResponse<RunEnvelope> {
@@ -253,7 +253,7 @@ export class RunsService {
     else this.r.events.emit('run.transitioned', event);
   }
 
-  private async prepareJobRun(
+  private prepareJobRun(
     orgId: string,
     keyId: string | null,
     monthlyCapUsd: number | null,
@@ -261,7 +261,7 @@ export class RunsService {
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
-  ): Promise<NewRun> {
+  ): NewRun {
     const job = this.deps.jobs.row(orgId, jobId);
     return this.prepare({
       orgId,
@@ -286,15 +286,15 @@ export class RunsService {
     });
   }
 
-  /** Everything that can refuse a request without touching the database's write lock. */
-  private async prepare(
+  /** Everything that can refuse a request without touching the database or the network. */
+  private prepare(
     spec: Omit<NewRun, 'idempotency'> & {
       inputSchema: Record<string, unknown> | null;
       idempotencyKey: string | undefined;
       scope: string;
-      body: object;
+      body: { idempotency_key?: string };
     },
-  ): Promise<NewRun> {
+  ): NewRun {
     if (spec.inputSchema) {
       const validate = this.deps.schemas.compile(spec.inputSchema, 'input_schema');
       if (!validate(spec.inputs)) {
@@ -307,14 +307,29 @@ export class RunsService {
     }
     const prompt = fillPlaceholders(spec.prompt, spec.inputs);
     if (spec.outputSchema) this.deps.schemas.compile(spec.outputSchema, 'output_schema');
-    if (spec.callbackUrl) await this.options.checkCallbackUrl(spec.callbackUrl, 'callback_url');
-    const { idempotencyKey, scope, body, inputSchema: _inputSchema, ...rest } = spec;
-    const { idempotency_key: _key, ...hashed } = body as { idempotency_key?: string };
     return {
-      ...rest,
+      orgId: spec.orgId,
+      keyId: spec.keyId,
+      monthlyCapUsd: spec.monthlyCapUsd,
+      source: spec.source,
+      projectId: spec.projectId,
+      jobId: spec.jobId,
+      name: spec.name,
       prompt,
-      idempotency: idempotencyKey === undefined ? null : { scope, key: idempotencyKey, hash: requestHash(hashed) },
+      inputs: spec.inputs,
+      model: spec.model,
+      outputSchema: spec.outputSchema,
+      callbackUrl: spec.callbackUrl,
+      connections: spec.connections,
+      timeoutS: spec.timeoutS,
+      idempotency: spec.idempotencyKey === undefined ? null : { scope: spec.scope, key: spec.idempotencyKey, hash: requestHash(withoutIdempotencyKey(spec.body)) },
     };
+  }
+
+  /** The callback target is checked last, and only when there is one: it is a DNS lookup. */
+  private admit(run: NewRun): Promise<CreatedRun> {
+    if (!run.callbackUrl) return this.accept(run);
+    return this.options.checkCallbackUrl(run.callbackUrl, 'callback_url').then(() => this.accept(run));
   }
 
   /** Writes the run, or answers the earlier run of the same idempotency key; caps and limits checked in the same transaction. */
@@ -377,4 +392,10 @@ export class RunsService {
     if (!result.replayed) this.announce({ runId: result.body.task_id, orgId: n.orgId, from: null, to: 'queued' });
     return result;
   }
+}
+
+/** The body as it is hashed for idempotency: the key itself is not part of what must match. */
+function withoutIdempotencyKey(body: { idempotency_key?: string }): object {
+  const { idempotency_key: _key, ...rest } = body;
+  return rest;
 }
