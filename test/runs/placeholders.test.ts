@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/errors.js';
-import { fillPlaceholders, placeholderNames } from '../../src/runs/placeholders.js';
+import { fillPlaceholders } from '../../src/runs/placeholders.js';
 
 function refusal(fn: () => unknown): InvalidRequestError {
   try {
@@ -11,16 +11,6 @@ function refusal(fn: () => unknown): InvalidRequestError {
   }
   throw new Error('expected an InvalidRequestError');
 }
-
-describe('placeholderNames', () => {
-  it('lists each placeholder once, in order, with or without inner spaces, dotted paths included', () => {
-    expect(placeholderNames('{{a}} {{ b }} {{a}} {{user.name}} {{x-y_z}}')).toEqual(['a', 'b', 'user.name', 'x-y_z']);
-  });
-
-  it('ignores what is not a placeholder', () => {
-    expect(placeholderNames('{a} {{}} {{ 1abc }} {{a b}} {{.a}} {{a.}} {{{{')).toEqual([]);
-  });
-});
 
 describe('fillPlaceholders', () => {
   it('inserts strings as they are and other values as JSON', () => {
@@ -34,6 +24,16 @@ describe('fillPlaceholders', () => {
 
   it('leaves a prompt without placeholders unchanged, whatever the inputs', () => {
     expect(fillPlaceholders('plain {text}', { text: 'x' })).toBe('plain {text}');
+  });
+
+  it('takes spaces inside the braces, and leaves alone what is not a placeholder', () => {
+    expect(fillPlaceholders('{{ a }}|{{x-y_z}}', { a: 1, 'x-y_z': 2 })).toBe('1|2');
+    const notPlaceholders = '{a} {{}} {{ 1abc }} {{a b}} {{.a}} {{a.}} {{{{';
+    expect(fillPlaceholders(notPlaceholders, {})).toBe(notPlaceholders);
+  });
+
+  it('names the first placeholder without a value, in the order of the prompt', () => {
+    expect(refusal(() => fillPlaceholders('{{b}} {{a}} {{b}}', {})).param).toBe('inputs.b');
   });
 
   it('does not treat a filled value as a new placeholder', () => {
