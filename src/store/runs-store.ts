@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataVersion } from './data-version.js';
 import type { Db } from './database.js';
+import { RUN_COLUMNS, runRow } from './run-columns.js';
 import { RunRowCache } from './run-row-cache.js';
 import { toPage, type Page, type PageQuery } from './page.js';
 
@@ -70,7 +71,7 @@ const PATCHABLE = new Set<string>([
 
 export class RunsStore {
   private readonly s;
-  private readonly casCache = new Map<string, Database.Statement<[Record<string, unknown>], RunRow>>();
+  private readonly casCache = new Map<string, Database.Statement<unknown[], unknown[]>>();
   private readonly patchCache = new Map<string, Database.Statement>();
   private readonly rows: RunRowCache;
 
@@ -86,13 +87,13 @@ export class RunsStore {
            status, attempt, warnings, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      get: db.prepare<[string, string], RunRow>('SELECT * FROM runs WHERE id = ? AND org_id = ?'),
-      getAny: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
-      first: db.prepare<[string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? ORDER BY id DESC LIMIT ?'),
-      after: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      jobFirst: db.prepare<[string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? ORDER BY id DESC LIMIT ?'),
-      jobAfter: db.prepare<[string, string, string, number], RunRow>('SELECT * FROM runs WHERE org_id = ? AND job_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      countActive: db.prepare<[string], { n: number }>('SELECT active_runs AS n FROM orgs WHERE id = ?'),
+      get: raw<[string, string]>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE id = ? AND org_id = ?`),
+      getAny: raw<[string]>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`),
+      first: raw<[string, number]>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE org_id = ? ORDER BY id DESC LIMIT ?`),
+      after: raw<[string, string, number]>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?`),
+      jobFirst: raw<[string, string, number]>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE org_id = ? AND job_id = ? ORDER BY id DESC LIMIT ?`),
+      jobAfter: raw<[string, string, string, number]>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE org_id = ? AND job_id = ? AND id < ? ORDER BY id DESC LIMIT ?`),
+      countActive: db.prepare<[string], number>('SELECT active_runs FROM orgs WHERE id = ?').pluck(),
       addActive: db.prepare<[number, string]>('UPDATE orgs SET active_runs = active_runs + ? WHERE id = ?'),
       nextClaimable: db.prepare<[number], ClaimableRun>(
         `SELECT r.id, r.attempt, r.started_at FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued'
@@ -100,7 +101,7 @@ export class RunsStore {
          ORDER BY r.id LIMIT 1`,
       ),
       renew: db.prepare("UPDATE runs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'"),
-      lapsed: db.prepare<[number], RunRow>("SELECT * FROM runs INDEXED BY runs_running WHERE status = 'running' AND lease_expires_at < ? ORDER BY id"),
+      lapsed: raw<[number]>(db, `SELECT ${RUN_COLUMNS} FROM runs INDEXED BY runs_running WHERE status = 'running' AND lease_expires_at < ? ORDER BY id`),
       insertEvent: db.prepare('INSERT INTO run_events (run_id, from_status, to_status, description, created_at) VALUES (?, ?, ?, ?, ?)'),
       events: db.prepare<[string], RunEventRow>('SELECT * FROM run_events WHERE run_id = ? ORDER BY id'),
     };
@@ -120,7 +121,8 @@ export class RunsStore {
   get(orgId: string, id: string): RunRow | undefined {
     const cached = this.rows.get(id);
     if (cached !== undefined) return cached.org_id === orgId ? cached : undefined;
-    const row = this.s.get.get(id, orgId);
+    const values = this.s.get.get(id, orgId);
+    const row = values && runRow(values);
     this.rows.keep(row);
     return row;
   }
@@ -129,7 +131,8 @@ export class RunsStore {
   getById(id: string): RunRow | undefined {
     const cached = this.rows.get(id);
     if (cached !== undefined) return cached;
-    const row = this.s.getAny.get(id);
+    const values = this.s.getAny.get(id);
+    const row = values && runRow(values);
     this.rows.keep(row);
     return row;
   }
@@ -144,12 +147,12 @@ export class RunsStore {
         : q.cursor === null
           ? this.s.jobFirst.all(orgId, q.jobId, n)
           : this.s.jobAfter.all(orgId, q.jobId, q.cursor, n);
-    return toPage(rows, q.limit);
+    return toPage(rows.map(runRow), q.limit);
   }
 
   /** Queued plus running runs of the organisation (kept by `insert` and `setStatus`, see migration 006). */
   countActive(orgId: string): number {
-    return this.s.countActive.get(orgId)?.n ?? 0;
+    return this.s.countActive.get(orgId) ?? 0;
   }
 
   /** The oldest queued run whose organisation still has a free slot. */
@@ -159,7 +162,7 @@ export class RunsStore {
 
   /** Running runs whose lease ran out before `nowMs`: their worker died. */
   listLapsed(nowMs: number): RunRow[] {
-    return this.s.lapsed.all(nowMs);
+    return this.s.lapsed.all(nowMs).map(runRow);
   }
 
   renewLease(id: string, owner: string, expiresAtMs: number): boolean {
@@ -179,13 +182,19 @@ export class RunsStore {
     const sig = `${cols.join(',')}|${leaseOwner === undefined ? '' : 'owner'}`;
     let stmt = this.casCache.get(sig);
     if (!stmt) {
-      const sets = ['status = @to', ...cols.map((c) => `${c} = @${c}`)].join(', ');
-      const owner = leaseOwner === undefined ? '' : ' AND lease_owner = @leaseOwner';
-      stmt = this.db.prepare<[Record<string, unknown>], RunRow>(`UPDATE runs SET ${sets} WHERE id = @id AND status = @from${owner} RETURNING *`);
+      const sets = ['status = ?', ...cols.map((c) => `${c} = ?`)].join(', ');
+      const owner = leaseOwner === undefined ? '' : ' AND lease_owner = ?';
+      stmt = raw<unknown[]>(this.db, `UPDATE runs SET ${sets} WHERE id = ? AND status = ?${owner} RETURNING ${RUN_COLUMNS}`);
       this.casCache.set(sig, stmt);
     }
-    const row = stmt.get({ ...pick(patch, cols), id, from, to, ...(leaseOwner === undefined ? {} : { leaseOwner }) });
-    if (row && isActive(from) !== isActive(to)) this.s.addActive.run(isActive(to) ? 1 : -1, row.org_id);
+    const args: unknown[] = [to];
+    for (const c of cols) args.push(patch[c as keyof RunPatch]);
+    args.push(id, from);
+    if (leaseOwner !== undefined) args.push(leaseOwner);
+    const values = stmt.get(...args);
+    if (!values) return undefined;
+    const row = runRow(values);
+    if (isActive(from) !== isActive(to)) this.s.addActive.run(isActive(to) ? 1 : -1, row.org_id);
     return row;
   }
 
@@ -197,10 +206,13 @@ export class RunsStore {
     const sig = cols.join(',');
     let stmt = this.patchCache.get(sig);
     if (!stmt) {
-      stmt = this.db.prepare(`UPDATE runs SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @status`);
+      stmt = this.db.prepare(`UPDATE runs SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND status = ?`);
       this.patchCache.set(sig, stmt);
     }
-    return stmt.run({ ...pick(patch, cols), id, status }).changes > 0;
+    const args: unknown[] = [];
+    for (const c of cols) args.push(patch[c as keyof RunPatch]);
+    args.push(id, status);
+    return stmt.run(...args).changes > 0;
   }
 
   insertEvent(runId: string, from: RunStatus | null, to: RunStatus, description: string, at: string): void {
@@ -217,8 +229,7 @@ function isActive(status: RunStatus): boolean {
   return status === 'queued' || status === 'running';
 }
 
-function pick(patch: Record<string, unknown>, cols: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of cols) out[c] = patch[c];
-  return out;
+/** A statement answering rows as arrays of values (see run-columns.ts). */
+function raw<P extends unknown[]>(db: Db, sql: string): Database.Statement<P, unknown[]> {
+  return db.prepare<P, unknown[]>(sql).raw();
 }

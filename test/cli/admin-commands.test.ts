@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
-import { startHangingModel, type HangingModel } from './hanging-model.js';
+import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
 import { runCli } from './run-cli.js';
 
 let daemon: TestDaemon;

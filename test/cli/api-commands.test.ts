@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
-import { startHangingModel, type HangingModel } from './hanging-model.js';
+import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
 import { runCli } from './run-cli.js';
 
 let daemon: TestDaemon;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
-import { startHangingModel, type HangingModel } from './hanging-model.js';
+import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
 import { runCli } from './run-cli.js';
 
 let daemon: TestDaemon;

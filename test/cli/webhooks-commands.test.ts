@@ -3,7 +3,7 @@ import { createIdFactory } from '../../src/ids.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { openStore } from '../../src/store/store.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
-import { startHangingModel, type HangingModel } from './hanging-model.js';
+import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
 import { runCli } from './run-cli.js';
 
 let daemon: TestDaemon;

@@ -66,6 +66,24 @@ describe('RunsStore', () => {
     expect(store.runs.nextClaimable(4)?.id).toBeDefined();
   });
 
+  it('reads back every column of a run as SQLite stores it, whichever statement reads it', () => {
+    const org = new OrgsService({ store, clock: systemClock, ids }).create('columns').id;
+    const id = insertRun(org, 'queued');
+    const running = store.runs.setStatus(id, 'queued', 'running', {
+      attempt: 2, lease_owner: 'w', lease_expires_at: 123, started_at: '2026-11-23T10:00:00.000Z', last_action: 'act', step_count: 3,
+    });
+    const ended = store.runs.setStatus(id, 'running', 'failed', {
+      result: '{"a":1}', confidence: 'low', evidence: '{"e":2}', failure_reason: 'timeout', failure_detail: 'detail', warnings: '["w"]',
+      input_tokens: 10, output_tokens: 20, cost_usd: 0.5, finished_at: '2026-11-23T10:01:00.000Z', updated_at: '2026-11-23T10:01:00.001Z',
+    }, 'w');
+    const asStored = store.db.prepare('SELECT * FROM runs WHERE id = ?').get(id);
+    expect(running).toMatchObject({ status: 'running', attempt: 2, lease_owner: 'w' });
+    expect(ended).toEqual(asStored);
+    expect(store.runs.getById(id)).toEqual(asStored);
+    expect(store.runs.get(org, id)).toEqual(asStored);
+    expect(store.runs.list(org, { limit: 5, cursor: null, jobId: null }).items).toEqual([asStored]);
+  });
+
   it('ends a run only for the worker that holds its lease, when one is named', () => {
     const a = new OrgsService({ store, clock: systemClock, ids }).create('lease').id;
     const run = insertRun(a, 'queued');
