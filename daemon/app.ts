@@ -9,8 +9,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from '../src/json-schema/json-depth.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import authPlugin from './plugins/auth.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
-import requestIdPlugin from './plugins/request-id.js';
-import requestLogPlugin, { FastifyProblems } from './plugins/request-log.js';
+import requestLogPlugin, { RequestLog } from './plugins/request-log.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, openapiRoutes } from './routes/meta.js';
 import { projectRoutes } from './routes/projects.js';
@@ -30,15 +29,18 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP API from its dependencies; never listens (main.ts and tests do). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  // No logger for Fastify itself (see request-log.ts): its problems go to FastifyProblems.
+  // No logger for Fastify itself (see request-log.ts): RequestLog traces requests and reports its problems.
+  const requestLog = new RequestLog(deps.logger);
   const app = Fastify({
     genReqId: () => deps.ids('req'),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    logController: new FastifyProblems(deps.logger),
-    // A malformed URL (broken percent-encoding) is answered before routing; keep the shared error shape.
+    logController: requestLog,
+    // A malformed URL (broken percent-encoding) is answered before routing, without the routes' hooks; keep the
+    // shared error shape, and log it as they would.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
+      requestLog.responded(request, reply);
     },
   });
   // Request bodies are validated strictly (no coercion: "5" is not 5, unknown members are refused);
@@ -76,8 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.addSchema(errorResponseSchema);
-  await app.register(requestIdPlugin);
-  await app.register(requestLogPlugin, { logger: deps.logger });
+  await app.register(requestLogPlugin, { requestLog });
   await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.rateLimiter });
   await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });
   await app.register(swagger, {

@@ -41,7 +41,6 @@ const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, 
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ErrandError): void {
   void reply
-    .header('X-Request-Id', request.id)
     .status(err.status)
     .headers(err.headers)
     .type('application/json; charset=utf-8')

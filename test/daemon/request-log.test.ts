@@ -64,6 +64,12 @@ describe("the daemon's request log", () => {
     expect(lines().filter((l) => l.reqId === created.headers.get('x-request-id'))).toHaveLength(1);
   });
 
+  it('logs the responses Fastify answers before routing, such as a malformed URL', async () => {
+    const res = await d.api('GET', '/v1/runs/%zz');
+    expect(res.status).toBe(400);
+    expect(await lineOf(res.headers.get('x-request-id')!)).toMatchObject({ method: 'GET', url: '/v1/runs/%zz', statusCode: 400 });
+  });
+
   it('never writes the API key, even for requests that fail authentication', async () => {
     const bad = await d.api('GET', '/v1/runs', undefined, { key: `${d.key}x` });
     expect(bad.status).toBe(401);
