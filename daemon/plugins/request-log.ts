@@ -19,7 +19,7 @@ declare module 'fastify' {
  *
  * The line is written when the response is handed to the socket (an onSend hook), with the time taken to produce
  * it. Waiting for the socket to finish instead (onResponse) makes Fastify add and remove response listeners and
- * time every request, which cost a sixth of a run poll's CPU time; a response the client drops half-way is still
+ * time every request, for nothing the line needs; a response the client drops half-way is still
  * logged, with the status it was sent with. Headers are never logged, so neither is the Authorization header, and
  * only the path of a URL is: a query string can hold a credential (the signature of an artifact link).
  *
