@@ -1,6 +1,6 @@
 /**
  * HTTP API throughput and latency on loopback, each beside a bare Fastify hello-world measured in the same round:
- *   npm run build && npx tsx bench/api.ts [seconds=5] [connections=50] [rounds=3]
+ *   npm run build && npx tsx bench/api.ts [seconds=5] [connections=50] [rounds=7]
  * Every server runs as a child process, so that autocannon (in this process) does not share its event loop:
  * a bare Fastify answering `GET /`, and the compiled daemon (`bin/errandd`) on a fresh data directory with its
  * defaults, except the two limits that would otherwise refuse a benchmark (pending runs, requests per minute).
@@ -162,7 +162,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>): Promise
   }
 }
 
-export async function runApiBench(seconds = 5, connections = 50, rounds = 3): Promise<ApiBenchResult> {
+export async function runApiBench(seconds = 5, connections = 50, rounds = 7): Promise<ApiBenchResult> {
   const common = { connections, duration: seconds, pipelining: 1 };
   const warmup = Math.min(2, seconds);
   let bare: Child | null = null;
@@ -274,6 +274,6 @@ export function printApiBench(r: ApiBenchResult, seconds: number, connections: n
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const seconds = Number(process.argv[2] ?? 5);
   const connections = Number(process.argv[3] ?? 50);
-  const rounds = Number(process.argv[4] ?? 3);
+  const rounds = Number(process.argv[4] ?? 7);
   printApiBench(await runApiBench(seconds, connections, rounds), seconds, connections);
 }
