@@ -26,10 +26,6 @@ export function fillPlaceholders(prompt: string, inputs: Record<string, unknown>
 }
 
 function lookup(inputs: Record<string, unknown>, path: string): unknown {
-  if (!path.includes('.')) {
-    const v = Object.hasOwn(inputs, path) ? inputs[path] : undefined;
-    return v === null ? undefined : v;
-  }
   let cur: unknown = inputs;
   for (const part of path.split('.')) {
     if (typeof cur !== 'object' || cur === null || !Object.hasOwn(cur, part)) return undefined;

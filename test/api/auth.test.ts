@@ -74,6 +74,11 @@ describe('authentication', () => {
     expect((await d.api('GET', '/v1/openapi.json', undefined, { key: null })).status).toBe(200);
   });
 
+  it('answers 401 on an unknown path without a key, like every other non-public path, and 404 with one', async () => {
+    expect401(await d.api('GET', '/v1/nothing-here', undefined, { key: null }));
+    expectError(await d.api('GET', '/v1/nothing-here'), 404, { type: 'not_found_error', code: 'route_not_found' });
+  });
+
   it('checks the key before the body: a bad body without a key is 401', async () => {
     expect401(await d.api('POST', `/v1/jobs/${jobId}/runs`, { bogus: true }, { key: null }));
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startApiDaemon } from '../api/harness.js';
+import { startApiDaemon } from '../api/harness.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
 
 interface LogLine {
@@ -76,20 +76,5 @@ describe("the daemon's request log", () => {
     await lineOf(bad.headers.get('x-request-id')!);
     expect(d.logs()).not.toContain(d.key);
     expect(d.logs()).not.toContain(d.key.split('_').pop()!);
-  });
-});
-
-describe('an unknown path', () => {
-  let d: TestDaemon;
-  beforeAll(async () => {
-    d = await startApiDaemon();
-  });
-  afterAll(async () => {
-    await d.cleanup();
-  });
-
-  it('answers 401 without a key, like every other non-public path, and 404 with one', async () => {
-    expectError(await d.api('GET', '/v1/nothing-here', undefined, { key: null }), 401, { type: 'authentication_error' });
-    expectError(await d.api('GET', '/v1/nothing-here'), 404, { type: 'not_found_error', code: 'route_not_found' });
   });
 });
