@@ -20,7 +20,7 @@ import { OrgsService } from '../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
 import { SecretBox } from '../src/secrets/secret-box.js';
 import { openStore } from '../src/store/store.js';
-import { WebhooksStore } from '../src/store/webhooks-store.js';
+import type { UnitOfWork } from '../src/store/unit-of-work.js';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
 import { SigningSecrets } from '../src/webhooks/signing-secrets.js';
@@ -59,14 +59,14 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
 
   const config = loadConfig({ home, env: {}, flags: { 'webhooks.allow_private_targets': true } });
   const store = openStore(join(home, 'errand.db'));
-  const webhooks = new WebhooksStore(store.db);
+  const webhooks = store.webhooks;
   const ids = createIdFactory();
   const bus = new EventBus();
   const orgId = new OrgsService({ store, clock: systemClock, ids }).create('bench').id;
-  const secrets = new SigningSecrets({ store: webhooks, box: new SecretBox(loadMasterKey({ home, env: {} })), clock: systemClock });
+  const secrets = new SigningSecrets({ store, box: new SecretBox(loadMasterKey({ home, env: {} })), clock: systemClock });
   const outbox = new WebhookOutbox({ store: webhooks, clock: systemClock, ids, events: bus, retryScheduleS: config['webhooks.retry_schedule_s'], envelope: () => ({}) });
   const worker = new DeliveryWorker({
-    store: webhooks,
+    store,
     signingSecrets: (org) => secrets.signingSecrets(org),
     clock: systemClock,
     logger: pino({ level: 'silent' }),
@@ -77,8 +77,8 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
   worker.start();
 
   const data = { task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) };
-  const enqueue = () => {
-    const id = outbox.enqueue({ orgId, runId: null, event: 'run.completed', url, data });
+  const enqueue = (uow: UnitOfWork) => {
+    const id = outbox.enqueue(uow, { orgId, runId: null, event: 'run.completed', url, data });
     enqueuedAt.set(webhooks.getDelivery(orgId, id)!.event_id, performance.now());
   };
   const allArrived = (n: number) => new Promise<void>((resolve) => {
@@ -88,8 +88,8 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
 
   // Burst: the outbox holds everything at once; the worker drains it.
   const burstStart = performance.now();
-  store.transaction(() => {
-    for (let i = 0; i < events; i++) enqueue();
+  store.transaction((uow) => {
+    for (let i = 0; i < events; i++) enqueue(uow);
   });
   await allArrived(events);
   const burstS = (performance.now() - burstStart) / 1000;
@@ -100,7 +100,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
   const paced = Math.min(events, 1000);
   const intervalMs = Math.max(1, (1000 / (events / burstS)) * 2);
   for (let i = 0; i < paced; i++) {
-    enqueue();
+    store.transaction(enqueue);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   await allArrived(events + paced);

@@ -103,7 +103,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   );
 
   // The webhook outbox row is written inside the transaction of the run's terminal state.
-  const signingSecrets = new SigningSecrets({ store: store.webhooks, box: new SecretBox(masterKey), clock });
+  const signingSecrets = new SigningSecrets({ store, box: new SecretBox(masterKey), clock });
   const outbox = new WebhookOutbox({
     store: store.webhooks,
     clock,
@@ -114,7 +114,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   runs.addTransitionHook(outbox.onTransition);
   const webhookWorker = new DeliveryWorker({
-    store: store.webhooks,
+    store,
     signingSecrets: (orgId) => signingSecrets.signingSecrets(orgId),
     clock,
     logger: logger.child({ component: 'webhooks' }),
@@ -156,6 +156,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       const address = await app.listen({ host: config['server.host'], port: config['server.port'] });
       const port = (app.server.address() as { port: number }).port;
       if (config.public_url === null) publicUrl = `http://${hostForUrl(config['server.host'])}:${port}`;
+      // The count of active runs is kept by the code that changes runs; recounting it here mends any drift (a run
+      // deleted by hand) before the first run is admitted.
+      store.transaction((uow) => store.runs.recountActive(uow));
       const unusable = provider.unusableReason();
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { RunStatus } from './store/runs-store.js';
+import type { RunStatus } from './runs/state-machine.js';
 
 /** Typed events of the core. Emitted after the transaction that caused them has committed. */
 export interface ErrandEvents {

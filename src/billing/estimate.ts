@@ -1,4 +1,4 @@
-import type { ModelAlias } from '../engine/providers/provider.js';
+import type { ModelAlias } from '../models/models.js';
 import { CREDIT_USD, credits, roundUsd, type PriceTable } from './prices.js';
 
 export interface BillingHint {

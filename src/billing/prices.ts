@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { ModelAlias } from '../engine/providers/provider.js';
+import { inputPriceKey, outputPriceKey, type ModelAlias } from '../models/models.js';
 
 /** The spec fixes one credit at 0.05 USD. */
 export const CREDIT_USD = 0.05;
@@ -14,8 +14,8 @@ export class PriceTable {
 
   model(alias: ModelAlias): ModelPrice {
     return {
-      inputPerMTok: this.config[`billing.${alias}.input_usd_per_mtok`],
-      outputPerMTok: this.config[`billing.${alias}.output_usd_per_mtok`],
+      inputPerMTok: this.config[inputPriceKey(alias)],
+      outputPerMTok: this.config[outputPriceKey(alias)],
     };
   }
 

@@ -2,6 +2,17 @@
  * Every configuration key, its type, default and meaning. `docs/configuration.md` documents the same table;
  * `test/config/schema.test.ts` checks that the two agree.
  */
+import {
+  inputPriceKey,
+  MODEL_ALIASES,
+  MODEL_DEFAULTS,
+  outputPriceKey,
+  providerModelKey,
+  type InputPriceKey,
+  type OutputPriceKey,
+  type ProviderModelKey,
+} from '../models/models.js';
+
 export type ConfigValue = string | number | boolean | null;
 
 export interface KeySpec {
@@ -45,17 +56,10 @@ export const CONFIG_KEYS = {
   'limits.lease_s': { type: 'integer', default: 30, min: 2, max: 3600, description: 'Lease a worker holds on a running run; renewed at a third of it.' },
 
   'billing.sandbox_usd_per_s': { type: 'number', default: 0.00005, min: 0, description: 'Price of one sandbox second, in USD.' },
-  'billing.haiku.input_usd_per_mtok': { type: 'number', default: 1, min: 0, description: 'haiku input price per million tokens, USD.' },
-  'billing.haiku.output_usd_per_mtok': { type: 'number', default: 5, min: 0, description: 'haiku output price per million tokens, USD.' },
-  'billing.sonnet.input_usd_per_mtok': { type: 'number', default: 3, min: 0, description: 'sonnet input price per million tokens, USD.' },
-  'billing.sonnet.output_usd_per_mtok': { type: 'number', default: 15, min: 0, description: 'sonnet output price per million tokens, USD.' },
-  'billing.opus.input_usd_per_mtok': { type: 'number', default: 5, min: 0, description: 'opus input price per million tokens, USD.' },
-  'billing.opus.output_usd_per_mtok': { type: 'number', default: 25, min: 0, description: 'opus output price per million tokens, USD.' },
+  ...modelPriceKeys(),
 
   'models.provider': { type: 'enum', default: 'anthropic', values: ['anthropic', 'openai'], description: 'Which model API runs use.' },
-  'models.haiku': { type: 'string', default: 'claude-haiku-4-5', description: 'Provider model id behind the haiku alias.' },
-  'models.sonnet': { type: 'string', default: 'claude-sonnet-4-6', description: 'Provider model id behind the sonnet alias.' },
-  'models.opus': { type: 'string', default: 'claude-opus-4-6', description: 'Provider model id behind the opus alias.' },
+  ...providerModelKeys(),
   'models.max_tokens': { type: 'integer', default: 4096, min: 256, max: 128_000, description: 'max_tokens of each model call.' },
   'anthropic.base_url': { type: 'url', default: null, nullable: true, description: 'Messages API base URL; ANTHROPIC_BASE_URL also sets it.' },
   'openai.base_url': { type: 'url', default: null, nullable: true, description: 'OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama); OPENAI_BASE_URL also sets it.' },
@@ -79,6 +83,28 @@ export const CONFIG_KEYS = {
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+/** `models.<alias>`: one key per model alias, from the model table. */
+function providerModelKeys(): { readonly [K in ProviderModelKey]: { type: 'string'; default: string; description: string } } {
+  return Object.fromEntries(
+    MODEL_ALIASES.map((alias) => [
+      providerModelKey(alias),
+      { type: 'string', default: MODEL_DEFAULTS[alias].providerModel, description: `Provider model id behind the ${alias} alias.` },
+    ]),
+  ) as { [K in ProviderModelKey]: { type: 'string'; default: string; description: string } };
+}
+
+type PriceSpec = { type: 'number'; default: number; min: 0; description: string };
+
+/** `billing.<alias>.input_usd_per_mtok` and `..._output_...`: the prices of each model alias, from the model table. */
+function modelPriceKeys(): { readonly [K in InputPriceKey | OutputPriceKey]: PriceSpec } {
+  return Object.fromEntries(
+    MODEL_ALIASES.flatMap((alias) => [
+      [inputPriceKey(alias), { type: 'number', default: MODEL_DEFAULTS[alias].inputUsdPerMTok, min: 0, description: `${alias} input price per million tokens, USD.` }],
+      [outputPriceKey(alias), { type: 'number', default: MODEL_DEFAULTS[alias].outputUsdPerMTok, min: 0, description: `${alias} output price per million tokens, USD.` }],
+    ]),
+  ) as { [K in InputPriceKey | OutputPriceKey]: PriceSpec };
+}
 
 type ValueOf<S extends KeySpec> = S['type'] extends 'integer' | 'number'
   ? number

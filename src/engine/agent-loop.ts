@@ -11,7 +11,7 @@ import { describeErrors, type UserSchemas } from '../runs/user-schemas.js';
 import type { Sandbox } from '../sandbox/driver.js';
 import type { PageProblem } from '../sandbox/protocol.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
-import type { RunRow } from '../store/runs-store.js';
+import type { RunRow } from '../store/runs-table.js';
 import { holdBudget } from './budget-check.js';
 import type { ContentBlock, ImageBlock, Message, ModelProvider, ModelResponse, TextBlock, ToolResultBlock, ToolSpec, ToolUseBlock } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from './run-outcome.js';

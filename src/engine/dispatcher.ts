@@ -1,7 +1,7 @@
 import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import type { RunsService } from '../runs/runs-service.js';
-import type { RunRow } from '../store/runs-store.js';
+import type { RunRow } from '../store/runs-table.js';
 import type { RunExecutor } from './run-executor.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
 
@@ -114,7 +114,7 @@ export class Dispatcher {
    * the same file from claiming the same run.
    */
   private claim(maxPerOrg: number, room: number): RunRow[] {
-    return this.deps.runs.transitionsTogether(() => {
+    return this.r.store.transaction((uow) => {
       const claimed: RunRow[] = [];
       while (claimed.length < room) {
         const next = this.r.store.runs.nextClaimable(maxPerOrg);
@@ -122,6 +122,7 @@ export class Dispatcher {
         const now = this.r.clock.now();
         const attempt = Math.max(1, next.attempt);
         const run = this.deps.runs.transition(
+          uow,
           next.id,
           'queued',
           'running',
@@ -178,34 +179,26 @@ export class Dispatcher {
     for (const run of lapsed) {
       if (this.active.has(run.id)) continue;
       const attempt = Math.max(1, run.attempt);
+      const worker = run.lease_owner ?? '?';
       try {
         if (attempt < maxAttempts) {
-          this.deps.runs.transition(
-            run.id,
-            'running',
-            'queued',
-            { attempt: attempt + 1, lease_owner: null, lease_expires_at: null, last_action: 're-queued after the daemon running it stopped' },
-            `lease of worker ${run.lease_owner ?? '?'} lapsed (the daemon running attempt ${attempt} stopped); re-queued as attempt ${attempt + 1}`,
-          );
+          const patch = { attempt: attempt + 1, lease_owner: null, lease_expires_at: null, last_action: 're-queued after the daemon running it stopped' };
+          const description = `lease of worker ${worker} lapsed (the daemon running attempt ${attempt} stopped); re-queued as attempt ${attempt + 1}`;
+          this.r.store.transaction((uow) => this.deps.runs.transition(uow, run.id, 'running', 'queued', patch, description));
           this.r.logger.warn({ runId: run.id, attempt: attempt + 1 }, 're-queued a run whose daemon died');
         } else {
-          const detail =
-            `the daemon running this run stopped during attempt ${attempt}, the last one allowed (limits.max_attempts is ${maxAttempts}); ` +
-            'it was not retried again';
-          this.deps.runs.transition(
-            run.id,
-            'running',
-            'failed',
-            {
-              failure_reason: 'timeout',
-              failure_detail: detail,
-              finished_at: isoTime(this.r.clock.now()),
-              lease_owner: null,
-              lease_expires_at: null,
-              last_action: 'failed: timeout',
-            },
-            `lease of worker ${run.lease_owner ?? '?'} lapsed on the last attempt; failed`,
-          );
+          const patch = {
+            failure_reason: 'timeout',
+            failure_detail:
+              `the daemon running this run stopped during attempt ${attempt}, the last one allowed (limits.max_attempts is ${maxAttempts}); ` +
+              'it was not retried again',
+            finished_at: isoTime(this.r.clock.now()),
+            lease_owner: null,
+            lease_expires_at: null,
+            last_action: 'failed: timeout',
+          } as const;
+          const description = `lease of worker ${worker} lapsed on the last attempt; failed`;
+          this.r.store.transaction((uow) => this.deps.runs.transition(uow, run.id, 'running', 'failed', patch, description));
           this.r.logger.warn({ runId: run.id, attempt }, 'failed a run whose daemon died on its last attempt');
         }
       } catch (err) {

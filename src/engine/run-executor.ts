@@ -8,7 +8,7 @@ import type { Resources } from '../resources.js';
 import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { fromJson } from '../store/json-columns.js';
-import type { RunRow } from '../store/runs-store.js';
+import type { RunRow } from '../store/runs-table.js';
 import { AgentLoop } from './agent-loop.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
@@ -155,7 +155,8 @@ export class RunExecutor {
     // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
     // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
     const leaseOwner = run.lease_owner ?? undefined;
-    await this.deps.runs.transitionSoon(run.id, 'running', to, outcomePatch(outcome, this.r.clock.now()), description, { leaseOwner });
+    const patch = outcomePatch(outcome, this.r.clock.now());
+    await this.r.store.groupTransaction((uow) => this.deps.runs.transition(uow, run.id, 'running', to, patch, description, { leaseOwner }));
   }
 }
 

@@ -1,7 +1,7 @@
 import { isoTime } from '../clock.js';
 import type { Confidence, FailureReason, StoredEvidence } from '../runs/envelope.js';
 import { toJson } from '../store/json-columns.js';
-import type { RunPatch } from '../store/runs-store.js';
+import type { RunPatch } from '../store/runs-table.js';
 
 /** How an attempt ended, as the engine decided it; `outcomePatch` turns it into the run's final columns. */
 export type RunOutcome =

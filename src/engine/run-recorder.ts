@@ -1,8 +1,9 @@
 import { roundUsd, type PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
-import type { RunPatch, RunRow } from '../store/runs-store.js';
-import type { ModelAlias, ModelUsage } from './providers/provider.js';
+import type { RunPatch, RunRow } from '../store/runs-table.js';
+import type { ModelAlias } from '../models/models.js';
+import type { ModelUsage } from './providers/provider.js';
 import { truncateEnd, truncateMiddle } from './truncate.js';
 
 /** What a step row keeps of a tool's input and output: enough to see what the agent did, bounded per step. */

@@ -1,7 +1,7 @@
 import { deletedResponse, idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
+import { modelAliasSchema } from '../models/models.js';
 import { nullableScheduleSchema } from '../schedules/schedule-schema.js';
 
-export const modelAlias = { type: 'string', enum: ['haiku', 'sonnet', 'opus'] } as const;
 export const connectionNames = {
   type: 'array',
   maxItems: 50,
@@ -22,7 +22,7 @@ export const jobSchema = {
     name: { type: 'string' },
     description: nullableString,
     prompt: { type: 'string' },
-    model: modelAlias,
+    model: modelAliasSchema,
     input_schema: nullableObject,
     output_schema: nullableObject,
     connections: { type: 'array', items: { type: 'string' } },
@@ -42,7 +42,7 @@ const jobFields = {
   name,
   description,
   prompt,
-  model: modelAlias,
+  model: modelAliasSchema,
   input_schema: schemaMember,
   output_schema: schemaMember,
   connections: { anyOf: [connectionNames, { type: 'null' }] },

@@ -1,5 +1,5 @@
 import { isoTime } from '../clock.js';
-import type { ModelAlias } from '../engine/providers/provider.js';
+import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
 import { NotFoundError } from '../errors.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
@@ -79,7 +79,7 @@ export class JobsService {
       name: body.name,
       description: body.description ?? null,
       prompt: body.prompt,
-      model: body.model ?? 'sonnet',
+      model: body.model ?? DEFAULT_MODEL,
       input_schema: toJson(body.input_schema),
       output_schema: toJson(body.output_schema),
       connections: toJson(body.connections ?? []),

@@ -1,6 +1,7 @@
-import type { ModelAlias } from '../engine/providers/provider.js';
+import type { ModelAlias } from '../models/models.js';
 import { fromJson } from '../store/json-columns.js';
-import type { RunRow, RunStatus } from '../store/runs-store.js';
+import type { RunRow } from '../store/runs-table.js';
+import type { RunStatus } from './state-machine.js';
 
 export type FailureReason = 'captcha' | 'auth_required' | 'site_down' | 'timeout' | 'ambiguous' | 'not_found';
 export type Confidence = 'high' | 'medium' | 'low';

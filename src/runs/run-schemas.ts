@@ -1,5 +1,6 @@
 import { idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, modelAlias, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
+import { modelAliasSchema } from '../models/models.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
 const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
@@ -14,7 +15,7 @@ export const createRunBody = {
     prompt: { type: 'string', minLength: 1, maxLength: 100_000 },
     inputs,
     output_schema: outputSchema,
-    model: modelAlias,
+    model: modelAliasSchema,
     project_id: { type: 'string', minLength: 1, maxLength: 128 },
     name: { type: 'string', minLength: 1, maxLength: 200 },
     callback_url: callbackUrl,
@@ -45,7 +46,7 @@ export const billingHintSchema = {
   type: 'object',
   required: ['model', 'credit_usd_rate', 'estimated_cost_usd', 'estimated_credits', 'monthly_cap_usd', 'note'],
   properties: {
-    model: modelAlias,
+    model: modelAliasSchema,
     credit_usd_rate: { type: 'number' },
     estimated_cost_usd: money,
     estimated_credits: creditRange,
@@ -104,7 +105,7 @@ export const envelopeSchema = {
     job_id: nullableString,
     project_id: { type: 'string' },
     name: nullableString,
-    model: modelAlias,
+    model: modelAliasSchema,
     attempt: { type: 'integer' },
     progress: {
       type: 'object',

@@ -2,7 +2,7 @@ import { billingHint, type BillingHint } from '../billing/estimate.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
-import type { ModelAlias } from '../engine/providers/provider.js';
+import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
 import { ConflictError, InvalidRequestError, NotFoundError, RateLimitError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
@@ -10,11 +10,12 @@ import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '..
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
-import type { RunPatch, RunRow, RunStatus } from '../store/runs-store.js';
+import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
+import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
 import { fillPlaceholders } from './placeholders.js';
 import { requestHash } from './request-hash.js';
-import { canTransition, IllegalTransitionError, isTerminal } from './state-machine.js';
+import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
 import { errorParam, type UserSchemas } from './user-schemas.js';
 
 export interface CreateRunBody {
@@ -51,8 +52,11 @@ export interface RunChange {
   to: RunStatus;
 }
 
-/** Runs inside the transaction of a status change (the webhook outbox writes there, so a crash can't split them). */
-export type TransitionHook = (change: RunChange) => void;
+/**
+ * Runs inside the unit of work of a status change, creation included (the webhook outbox writes there, so a crash
+ * can't split them).
+ */
+export type TransitionHook = (change: RunChange, uow: UnitOfWork) => void;
 
 export interface RunsServiceOptions {
   /** Base of absolute links; a function because the port is known only once the daemon listens. */
@@ -68,7 +72,7 @@ interface NewRun {
   orgId: string;
   keyId: string | null;
   monthlyCapUsd: number | null;
-  source: 'api' | 'schedule';
+  source: RunSource;
   projectId: string;
   jobId: string | null;
   name: string | null;
@@ -82,17 +86,8 @@ interface NewRun {
   idempotency: { scope: string; key: string; hash: string } | null;
 }
 
-interface RunTransitioned {
-  runId: string;
-  orgId: string;
-  from: RunStatus | null;
-  to: RunStatus;
-}
-
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
-  /** Events of transitions made inside `transitionsTogether`, held until its transaction commits. */
-  private heldEvents: RunTransitioned[] | null = null;
   /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
   private readonly defaultProjects = new Map<string, string>();
 
@@ -131,7 +126,7 @@ export class RunsService {
         prompt: body.prompt,
         inputs: body.inputs ?? {},
         inputSchema: null,
-        model: body.model ?? 'sonnet',
+        model: body.model ?? DEFAULT_MODEL,
         outputSchema: body.output_schema ?? null,
         callbackUrl: body.callback_url ?? null,
         connections: body.connections ?? [],
@@ -187,70 +182,34 @@ export class RunsService {
       if (isTerminal(run.status)) {
         throw new ConflictError('run_not_cancellable', `Run ${id} already ended as ${run.status}; only queued or running runs can be cancelled`);
       }
-      const now = this.r.clock.now();
-      const changed = this.transition(run.id, run.status, 'cancelled', { finished_at: isoTime(now), lease_owner: null, lease_expires_at: null }, 'cancelled by request');
+      const patch = { finished_at: isoTime(this.r.clock.now()), lease_owner: null, lease_expires_at: null };
+      const changed = this.r.store.transaction((uow) => this.transition(uow, run.id, run.status, 'cancelled', patch, 'cancelled by request'));
       if (changed) return this.envelope(changed);
       // The engine moved the run between our read and our write; look again.
     }
   }
 
   /**
-   * The one way a run's status changes: checked against the transition table, compare-and-set on the current
-   * status, with its event row and the transition hooks in the same transaction. Returns the updated row, or
+   * The one way a run's status changes, inside the caller's unit of work (its own transaction, or a group commit):
+   * checked against the transition table, compare-and-set on the current status, with its event row and the
+   * transition hooks; `run.transitioned` is announced once the unit has committed. Returns the updated row, or
    * null when the run was no longer in `from` (or, given `leaseOwner`, no longer leased by that worker).
    */
-  transition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
+  transition(uow: UnitOfWork, runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
     if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
-    const apply = () => this.applyTransition(runId, from, to, patch, description, options.leaseOwner);
-    // Inside transitionsTogether the transaction is already open, and a failure there rolls all of it back.
-    const run = this.heldEvents !== null ? apply() : this.r.store.transaction(apply);
-    if (run) this.announce({ runId, orgId: run.org_id, from, to });
-    return run;
-  }
-
-  /**
-   * Runs `fn`, which makes several transitions (and the reads between them), in one transaction: one commit
-   * instead of one per transition. Their events go out once it has committed.
-   */
-  transitionsTogether<T>(fn: () => T): T {
-    if (this.heldEvents !== null) return fn();
-    const held: RunTransitioned[] = [];
-    this.heldEvents = held;
-    let result: T;
-    try {
-      result = this.r.store.transaction(fn);
-    } finally {
-      this.heldEvents = null;
-    }
-    for (const event of held) this.r.events.emit('run.transitioned', event);
-    return result;
-  }
-
-  /**
-   * `transition`, committed with the other writes of this turn of the event loop (group commit): for the engine's
-   * final transitions, which many runs make at about the same time. Resolves once committed.
-   */
-  async transitionSoon(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): Promise<RunRow | null> {
-    if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
-    const run = await this.r.store.groupTransaction(() => this.applyTransition(runId, from, to, patch, description, options.leaseOwner));
-    if (run) this.announce({ runId, orgId: run.org_id, from, to });
-    return run;
-  }
-
-  /** The writes of one transition; runs inside the caller's transaction. */
-  private applyTransition(runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, leaseOwner: string | undefined): RunRow | null {
-    const { store } = this.r;
     const at = isoTime(this.r.clock.now());
-    const after = store.runs.setStatus(runId, from, to, { ...patch, updated_at: at }, leaseOwner);
+    const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, updated_at: at }, options.leaseOwner);
     if (!after) return null;
-    store.runs.insertEvent(runId, from, to, description, at);
-    for (const hook of this.hooks) hook({ run: after, from, to });
+    this.recordChange(uow, { run: after, from, to }, description, at);
     return after;
   }
 
-  private announce(event: RunTransitioned): void {
-    if (this.heldEvents !== null) this.heldEvents.push(event);
-    else this.r.events.emit('run.transitioned', event);
+  /** The event row, the hooks and the announcement of a status change (or of a creation, from null). */
+  private recordChange(uow: UnitOfWork, change: RunChange, description: string, at: string): void {
+    const { run, from, to } = change;
+    this.r.store.runs.insertEvent(uow, { run_id: run.id, from_status: from, to_status: to, description, created_at: at });
+    for (const hook of this.hooks) hook(change, uow);
+    uow.afterCommit(() => this.r.events.emit('run.transitioned', { runId: run.id, orgId: run.org_id, from, to }));
   }
 
   private prepareJobRun(
@@ -337,7 +296,7 @@ export class RunsService {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
-    const result = await store.groupTransaction((): CreatedRun => {
+    return store.groupTransaction((uow): CreatedRun => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
         if (prior) {
@@ -347,7 +306,7 @@ export class RunsService {
             });
           }
           const run = store.runs.getById(prior.run_id)!;
-          const priorHint = billingHint(this.deps.prices, run.model as ModelAlias, run.timeout_s, n.monthlyCapUsd);
+          const priorHint = billingHint(this.deps.prices, run.model, run.timeout_s, n.monthlyCapUsd);
           return { body: { task_id: run.id, status: run.status, poll_url: this.pollUrl(run.id), billing: priorHint }, replayed: true };
         }
       }
@@ -362,7 +321,7 @@ export class RunsService {
       }
       const at = isoTime(nowMs);
       const id = this.r.ids('run');
-      store.runs.insert({
+      const row: NewRunRow = {
         id,
         org_id: n.orgId,
         key_id: n.keyId,
@@ -378,19 +337,16 @@ export class RunsService {
         connections: JSON.stringify(n.connections),
         timeout_s: n.timeoutS,
         status: 'queued',
-        attempt: 0,
-        warnings: '[]',
         created_at: at,
         updated_at: at,
-      });
-      store.runs.insertEvent(id, null, 'queued', n.source === 'schedule' ? 'queued by its schedule' : 'accepted', at);
+      };
+      const run = store.runs.insert(uow, row);
+      this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted', at);
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
       }
       return { body: { task_id: id, status: 'queued', poll_url: this.pollUrl(id), billing: hint }, replayed: false };
     });
-    if (!result.replayed) this.announce({ runId: result.body.task_id, orgId: n.orgId, from: null, to: 'queued' });
-    return result;
   }
 }
 

@@ -1,4 +1,6 @@
-import type { RunStatus } from '../store/runs-store.js';
+/** A run's statuses, as the spec lists them. */
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /**
  * The run lifecycle of API-DECISIONS.md as a table: the only transitions that exist. Terminal states have none.
@@ -11,7 +13,7 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> 
   cancelled: [],
 };
 
-export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+export const TERMINAL_STATUSES: readonly RunStatus[] = RUN_STATUSES.filter((s) => RUN_TRANSITIONS[s].length === 0);
 
 export function isTerminal(status: RunStatus): boolean {
   return RUN_TRANSITIONS[status].length === 0;

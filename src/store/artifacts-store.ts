@@ -21,7 +21,7 @@ export class ArtifactsStore {
         `INSERT INTO artifacts (id, org_id, run_id, kind, path, content_type, bytes, created_at)
          VALUES (@id, @org_id, @run_id, @kind, @path, @content_type, @bytes, @created_at)`,
       ),
-      get: db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE id = ?'),
+      get: db.prepare<{ id: string }, ArtifactRow>('SELECT * FROM artifacts WHERE id = @id'),
     };
   }
 
@@ -31,6 +31,6 @@ export class ArtifactsStore {
 
   /** By id alone: signed links carry no organisation, the signature is the authority. */
   get(id: string): ArtifactRow | undefined {
-    return this.s.get.get(id);
+    return this.s.get.get({ id });
   }
 }

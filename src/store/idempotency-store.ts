@@ -14,19 +14,19 @@ export class IdempotencyStore {
 
   constructor(db: Db) {
     this.s = {
-      get: db.prepare<[string, string, string, number], IdempotencyRow>(
-        'SELECT * FROM idempotency_keys WHERE org_id = ? AND scope = ? AND key = ? AND created_at >= ?',
+      get: db.prepare<{ org_id: string; scope: string; key: string; since: number }, IdempotencyRow>(
+        'SELECT * FROM idempotency_keys WHERE org_id = @org_id AND scope = @scope AND key = @key AND created_at >= @since',
       ),
       put: db.prepare(
         'INSERT OR REPLACE INTO idempotency_keys (org_id, scope, key, request_hash, run_id, created_at) VALUES (@org_id, @scope, @key, @request_hash, @run_id, @created_at)',
       ),
-      purge: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
+      purge: db.prepare<{ before: number }>('DELETE FROM idempotency_keys WHERE created_at < @before'),
     };
   }
 
   /** A key recorded since `sinceMs`; older ones count as expired. */
   find(orgId: string, scope: string, key: string, sinceMs: number): IdempotencyRow | undefined {
-    return this.s.get.get(orgId, scope, key, sinceMs);
+    return this.s.get.get({ org_id: orgId, scope, key, since: sinceMs });
   }
 
   put(row: IdempotencyRow): void {
@@ -34,6 +34,6 @@ export class IdempotencyStore {
   }
 
   purgeBefore(ms: number): number {
-    return this.s.purge.run(ms).changes;
+    return this.s.purge.run({ before: ms }).changes;
   }
 }

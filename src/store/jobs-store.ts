@@ -20,6 +20,8 @@ export interface JobRow {
   updated_at: string;
 }
 
+type PageParams = { org_id: string; project_id: string | null; cursor: string | null; limit: number };
+
 export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule'] as const;
 
 export class JobsStore {
@@ -31,39 +33,32 @@ export class JobsStore {
   private readonly updater: ColumnUpdater;
 
   constructor(db: Db) {
-    this.byId = db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE id = ? AND org_id = ?');
+    this.byId = db.prepare<{ id: string; org_id: string }, JobRow>('SELECT * FROM jobs WHERE id = @id AND org_id = @org_id');
     this.pages = {
-      first: db.prepare<[string, number], JobRow>('SELECT * FROM jobs WHERE org_id = ? ORDER BY id DESC LIMIT ?'),
-      after: db.prepare<[string, string, number], JobRow>('SELECT * FROM jobs WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      projectFirst: db.prepare<[string, string, number], JobRow>('SELECT * FROM jobs WHERE org_id = ? AND project_id = ? ORDER BY id DESC LIMIT ?'),
-      projectAfter: db.prepare<[string, string, string, number], JobRow>(
-        'SELECT * FROM jobs WHERE org_id = ? AND project_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
+      first: db.prepare<PageParams, JobRow>('SELECT * FROM jobs WHERE org_id = @org_id ORDER BY id DESC LIMIT @limit'),
+      after: db.prepare<PageParams, JobRow>('SELECT * FROM jobs WHERE org_id = @org_id AND id < @cursor ORDER BY id DESC LIMIT @limit'),
+      projectFirst: db.prepare<PageParams, JobRow>('SELECT * FROM jobs WHERE org_id = @org_id AND project_id = @project_id ORDER BY id DESC LIMIT @limit'),
+      projectAfter: db.prepare<PageParams, JobRow>(
+        'SELECT * FROM jobs WHERE org_id = @org_id AND project_id = @project_id AND id < @cursor ORDER BY id DESC LIMIT @limit',
       ),
     };
     this.insertStmt = db.prepare(
       `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, schedule, created_at, updated_at)
        VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @schedule, @created_at, @updated_at)`,
     );
-    this.deleteStmt = db.prepare('DELETE FROM jobs WHERE id = ? AND org_id = ?');
+    this.deleteStmt = db.prepare<{ id: string; org_id: string }>('DELETE FROM jobs WHERE id = @id AND org_id = @org_id');
     this.scheduled = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE schedule IS NOT NULL ORDER BY id');
     this.updater = new ColumnUpdater(db, 'jobs', new Set(JOB_UPDATABLE));
   }
 
   get(orgId: string, id: string): JobRow | undefined {
-    return this.byId.get(id, orgId);
+    return this.byId.get({ id, org_id: orgId });
   }
 
   list(orgId: string, q: PageQuery & { projectId: string | null }): Page<JobRow> {
-    const n = q.limit + 1;
-    const rows =
-      q.projectId === null
-        ? q.cursor === null
-          ? this.pages.first.all(orgId, n)
-          : this.pages.after.all(orgId, q.cursor, n)
-        : q.cursor === null
-          ? this.pages.projectFirst.all(orgId, q.projectId, n)
-          : this.pages.projectAfter.all(orgId, q.projectId, q.cursor, n);
-    return toPage(rows, q.limit);
+    const { first, after, projectFirst, projectAfter } = this.pages;
+    const stmt = q.projectId === null ? (q.cursor === null ? first : after) : q.cursor === null ? projectFirst : projectAfter;
+    return toPage(stmt.all({ org_id: orgId, project_id: q.projectId, cursor: q.cursor, limit: q.limit + 1 }), q.limit);
   }
 
   /** Every job that carries a schedule, across organisations (for the scheduler). */
@@ -80,6 +75,6 @@ export class JobsStore {
   }
 
   delete(orgId: string, id: string): boolean {
-    return this.deleteStmt.run(id, orgId).changes > 0;
+    return this.deleteStmt.run({ id, org_id: orgId }).changes > 0;
   }
 }

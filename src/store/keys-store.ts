@@ -20,22 +20,22 @@ export class KeysStore {
   private readonly touchStmt;
 
   constructor(db: Db) {
-    this.byId = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
+    this.byId = db.prepare<{ id: string }, ApiKeyRow>('SELECT * FROM api_keys WHERE id = @id');
     this.list_ = db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY id');
-    this.listOrg = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY id');
+    this.listOrg = db.prepare<{ org_id: string }, ApiKeyRow>('SELECT * FROM api_keys WHERE org_id = @org_id ORDER BY id');
     this.insertStmt = db.prepare(
       'INSERT INTO api_keys (id, org_id, name, secret_hash, monthly_cap_usd, created_at, revoked_at, last_used_at) VALUES (@id, @org_id, @name, @secret_hash, @monthly_cap_usd, @created_at, @revoked_at, @last_used_at)',
     );
-    this.revokeStmt = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
-    this.touchStmt = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.revokeStmt = db.prepare<{ at: string; id: string }>('UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL');
+    this.touchStmt = db.prepare<{ at: string; id: string }>('UPDATE api_keys SET last_used_at = @at WHERE id = @id');
   }
 
   get(id: string): ApiKeyRow | undefined {
-    return this.byId.get(id);
+    return this.byId.get({ id });
   }
 
   list(orgId?: string): ApiKeyRow[] {
-    return orgId === undefined ? this.list_.all() : this.listOrg.all(orgId);
+    return orgId === undefined ? this.list_.all() : this.listOrg.all({ org_id: orgId });
   }
 
   insert(row: ApiKeyRow): void {
@@ -43,10 +43,10 @@ export class KeysStore {
   }
 
   revoke(id: string, at: string): boolean {
-    return this.revokeStmt.run(at, id).changes > 0;
+    return this.revokeStmt.run({ at, id }).changes > 0;
   }
 
   touch(id: string, at: string): void {
-    this.touchStmt.run(at, id);
+    this.touchStmt.run({ at, id });
   }
 }

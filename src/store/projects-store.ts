@@ -22,27 +22,28 @@ export class ProjectsStore {
   private readonly updater: ColumnUpdater;
 
   constructor(db: Db) {
-    this.byId = db.prepare<[string, string], ProjectRow>('SELECT * FROM projects WHERE id = ? AND org_id = ?');
-    this.defaultOf = db.prepare<[string], ProjectRow>('SELECT * FROM projects WHERE org_id = ? AND is_default = 1');
-    this.pageFirst = db.prepare<[string, number], ProjectRow>('SELECT * FROM projects WHERE org_id = ? ORDER BY id DESC LIMIT ?');
-    this.pageAfter = db.prepare<[string, string, number], ProjectRow>('SELECT * FROM projects WHERE org_id = ? AND id < ? ORDER BY id DESC LIMIT ?');
+    this.byId = db.prepare<{ id: string; org_id: string }, ProjectRow>('SELECT * FROM projects WHERE id = @id AND org_id = @org_id');
+    this.defaultOf = db.prepare<{ org_id: string }, ProjectRow>('SELECT * FROM projects WHERE org_id = @org_id AND is_default = 1');
+    this.pageFirst = db.prepare<{ org_id: string; limit: number }, ProjectRow>('SELECT * FROM projects WHERE org_id = @org_id ORDER BY id DESC LIMIT @limit');
+    this.pageAfter = db.prepare<{ org_id: string; cursor: string | null; limit: number }, ProjectRow>('SELECT * FROM projects WHERE org_id = @org_id AND id < @cursor ORDER BY id DESC LIMIT @limit');
     this.insertStmt = db.prepare(
       'INSERT INTO projects (id, org_id, name, description, is_default, created_at, updated_at) VALUES (@id, @org_id, @name, @description, @is_default, @created_at, @updated_at)',
     );
-    this.deleteStmt = db.prepare('DELETE FROM projects WHERE id = ? AND org_id = ?');
+    this.deleteStmt = db.prepare<{ id: string; org_id: string }>('DELETE FROM projects WHERE id = @id AND org_id = @org_id');
     this.updater = new ColumnUpdater(db, 'projects', new Set(['name', 'description']));
   }
 
   get(orgId: string, id: string): ProjectRow | undefined {
-    return this.byId.get(id, orgId);
+    return this.byId.get({ id, org_id: orgId });
   }
 
   getDefault(orgId: string): ProjectRow | undefined {
-    return this.defaultOf.get(orgId);
+    return this.defaultOf.get({ org_id: orgId });
   }
 
   list(orgId: string, q: PageQuery): Page<ProjectRow> {
-    const rows = q.cursor === null ? this.pageFirst.all(orgId, q.limit + 1) : this.pageAfter.all(orgId, q.cursor, q.limit + 1);
+    const params = { org_id: orgId, cursor: q.cursor, limit: q.limit + 1 };
+    const rows = q.cursor === null ? this.pageFirst.all(params) : this.pageAfter.all(params);
     return toPage(rows, q.limit);
   }
 
@@ -56,6 +57,6 @@ export class ProjectsStore {
 
   /** Deletes the project; its jobs go with it by cascade. */
   delete(orgId: string, id: string): boolean {
-    return this.deleteStmt.run(id, orgId).changes > 0;
+    return this.deleteStmt.run({ id, org_id: orgId }).changes > 0;
   }
 }

@@ -1,14 +1,14 @@
 import type { DataVersion } from './data-version.js';
 import type { Db } from './database.js';
-import type { RunRow } from './runs-store.js';
+import type { RunRow } from './runs-table.js';
 
 const MAX_ROWS = 1024;
 /** Rows with more text than this (long prompts, inputs or results) are read from SQLite each time. */
 const MAX_ROW_CHARS = 16 * 1024;
 
 /**
- * Runs read recently, so that polling a run, the API's hottest call, does not read SQLite each time: a row of 33
- * columns costs about 12 µs to read, a hit well under one. It stays true because of how RunsStore keeps it:
+ * Runs read recently, so that polling a run, the API's hottest call, does not read SQLite each time. It stays true
+ * because of how RunsStore keeps it:
  * - every write to a run goes through RunsStore, which drops the run's entry;
  * - a row read inside a transaction is not kept, as the transaction may still roll back;
  * - everything is dropped once another connection has committed (`data_version`), as it may have written any run.
@@ -46,16 +46,7 @@ export class RunRowCache {
 }
 
 function textLength(row: RunRow): number {
-  return (
-    row.prompt.length +
-    row.inputs.length +
-    (row.output_schema?.length ?? 0) +
-    (row.result?.length ?? 0) +
-    (row.evidence?.length ?? 0) +
-    (row.failure_detail?.length ?? 0) +
-    row.warnings.length +
-    row.connections.length +
-    (row.callback_url?.length ?? 0) +
-    (row.last_action?.length ?? 0)
-  );
+  let n = 0;
+  for (const value of Object.values(row)) if (typeof value === 'string') n += value.length;
+  return n;
 }

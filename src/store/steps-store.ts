@@ -28,8 +28,8 @@ export class StepsStore {
         `INSERT INTO run_steps (id, run_id, attempt, seq, kind, name, input, output, is_error, duration_ms, input_tokens, output_tokens, cost_usd, artifact_id, created_at)
          VALUES (@id, @run_id, @attempt, @seq, @kind, @name, @input, @output, @is_error, @duration_ms, @input_tokens, @output_tokens, @cost_usd, @artifact_id, @created_at)`,
       ),
-      forRun: db.prepare<[string], StepRow>('SELECT * FROM run_steps WHERE run_id = ? ORDER BY attempt, seq'),
-      count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM run_steps WHERE run_id = ?'),
+      forRun: db.prepare<{ run_id: string }, StepRow>('SELECT * FROM run_steps WHERE run_id = @run_id ORDER BY attempt, seq'),
+      count: db.prepare<{ run_id: string }, { n: number }>('SELECT COUNT(*) AS n FROM run_steps WHERE run_id = @run_id'),
     };
   }
 
@@ -39,10 +39,10 @@ export class StepsStore {
 
   /** Every step of a run, attempt by attempt, in the order they happened. */
   forRun(runId: string): StepRow[] {
-    return this.s.forRun.all(runId);
+    return this.s.forRun.all({ run_id: runId });
   }
 
   countForRun(runId: string): number {
-    return this.s.count.get(runId)?.n ?? 0;
+    return this.s.count.get({ run_id: runId })?.n ?? 0;
   }
 }

@@ -10,6 +10,7 @@ import { ProjectsStore } from './projects-store.js';
 import { RunsStore } from './runs-store.js';
 import { SpendStore } from './spend-store.js';
 import { StepsStore } from './steps-store.js';
+import { UnitOfWork } from './unit-of-work.js';
 import { WebhooksStore } from './webhooks-store.js';
 
 /** The one storage layer: every SQL statement of the product lives behind these objects. */
@@ -43,16 +44,24 @@ export class Store {
     this.group = new GroupCommit(db);
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+  /**
+   * Runs `fn` in an IMMEDIATE transaction of its own, with the unit of work that writes inside it; the unit's
+   * after-commit work runs once it has committed. Transactions do not nest: a store method never opens one, and
+   * code inside a unit of work passes that unit on instead.
+   */
+  transaction<T>(fn: (uow: UnitOfWork) => T): T {
+    if (this.db.inTransaction) throw new Error('a transaction is already open: pass its unit of work on instead of opening another');
+    const uow = new UnitOfWork();
+    const result = this.db.transaction(() => fn(uow)).immediate();
+    uow.committed();
+    return result;
   }
 
   /**
-   * Runs `fn` in a transaction shared with other writes of the same event-loop turn; settles after the commit.
-   * `fn` must do whatever may refuse it (throw) before it writes (see GroupCommit).
+   * `transaction`, shared with the other writes of the same event-loop turn (group commit); settles after the
+   * commit. `fn` must do whatever may refuse it (throw) before it writes (see GroupCommit).
    */
-  groupTransaction<T>(fn: () => T): Promise<T> {
+  groupTransaction<T>(fn: (uow: UnitOfWork) => T): Promise<T> {
     return this.group.run(fn);
   }
 

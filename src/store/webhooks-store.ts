@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';
+import type { UnitOfWork } from './unit-of-work.js';
 
 export interface WebhookSecretRow {
   id: number;
@@ -65,17 +66,17 @@ export class WebhooksStore {
   constructor(private readonly db: Db) {
     this.s = {
       insertSecret: db.prepare('INSERT INTO webhook_secrets (org_id, secret_enc, created_at, expires_at) VALUES (@org_id, @secret_enc, @created_at, @expires_at)'),
-      liveSecrets: db.prepare<[string, number], WebhookSecretRow>(
-        'SELECT * FROM webhook_secrets WHERE org_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id DESC',
+      liveSecrets: db.prepare<{ org_id: string; now: number }, WebhookSecretRow>(
+        'SELECT * FROM webhook_secrets WHERE org_id = @org_id AND (expires_at IS NULL OR expires_at > @now) ORDER BY id DESC',
       ),
-      expireCurrent: db.prepare<[number, string]>('UPDATE webhook_secrets SET expires_at = ? WHERE org_id = ? AND expires_at IS NULL'),
-      purgeSecrets: db.prepare<[number]>('DELETE FROM webhook_secrets WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+      expireCurrent: db.prepare<{ expires_at: number; org_id: string }>('UPDATE webhook_secrets SET expires_at = @expires_at WHERE org_id = @org_id AND expires_at IS NULL'),
+      purgeSecrets: db.prepare<{ now: number }>('DELETE FROM webhook_secrets WHERE expires_at IS NOT NULL AND expires_at <= @now'),
       insertDelivery: db.prepare(
         `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, status, attempts, next_attempt_at, manual,
            last_status_code, last_error, lease_owner, lease_expires_at, created_at, updated_at)
          VALUES (@id, @event_id, @org_id, @run_id, @event_type, @url, @payload, 'pending', 0, @next_attempt_at, 0, NULL, NULL, NULL, NULL, @created_at, @created_at)`,
       ),
-      getDelivery: db.prepare<[string, string], WebhookDeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ? AND org_id = ?'),
+      getDelivery: db.prepare<{ id: string; org_id: string }, WebhookDeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = @id AND org_id = @org_id'),
       // One statement picks and leases, so two workers (or two daemons on one file) never send the same attempt.
       claimDue: db.prepare<{ owner: string; now: number; until: number }, WebhookDeliveryRow>(
         `UPDATE webhook_deliveries SET lease_owner = @owner, lease_expires_at = @until
@@ -96,7 +97,7 @@ export class WebhooksStore {
            last_status_code = @last_status_code, last_error = @last_error, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updated_at
          WHERE id = @id AND lease_owner = @owner`,
       ),
-      attempts: db.prepare<[string], WebhookAttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
+      attempts: db.prepare<{ delivery_id: string }, WebhookAttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = @delivery_id ORDER BY id'),
       redeliverFinished: db.prepare(
         `UPDATE webhook_deliveries SET status = 'pending', manual = 1, next_attempt_at = @now, updated_at = @updated_at
          WHERE id = @id AND org_id = @org_id AND status <> 'pending'`,
@@ -114,16 +115,14 @@ export class WebhooksStore {
 
   /** Secrets that still sign at `nowMs`, newest first: the current one, then any still inside a rotation window. */
   liveSecrets(orgId: string, nowMs: number): WebhookSecretRow[] {
-    return this.s.liveSecrets.all(orgId, nowMs);
+    return this.s.liveSecrets.all({ org_id: orgId, now: nowMs });
   }
 
-  /** Replaces the current secret: the old ones get `expiresAt`, the new one none. One transaction. */
-  rotateSecret(orgId: string, secretEnc: string, nowMs: number, expiresAt: number): void {
-    this.db.transaction(() => {
-      this.s.purgeSecrets.run(nowMs);
-      this.s.expireCurrent.run(expiresAt, orgId);
-      this.s.insertSecret.run({ org_id: orgId, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
-    }).immediate();
+  /** Replaces the current secret: the old ones get `expiresAt`, the new one none. */
+  rotateSecret(_uow: UnitOfWork, orgId: string, secretEnc: string, nowMs: number, expiresAt: number): void {
+    this.s.purgeSecrets.run({ now: nowMs });
+    this.s.expireCurrent.run({ expires_at: expiresAt, org_id: orgId });
+    this.s.insertSecret.run({ org_id: orgId, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
   }
 
   insertDelivery(row: Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'org_id' | 'run_id' | 'event_type' | 'url' | 'payload' | 'next_attempt_at' | 'created_at'>): void {
@@ -131,7 +130,7 @@ export class WebhooksStore {
   }
 
   getDelivery(orgId: string, id: string): WebhookDeliveryRow | undefined {
-    return this.s.getDelivery.get(id, orgId);
+    return this.s.getDelivery.get({ id, org_id: orgId });
   }
 
   listDeliveries(orgId: string, q: DeliveryFilter): Page<WebhookDeliveryRow> {
@@ -162,22 +161,16 @@ export class WebhooksStore {
   }
 
   /**
-   * Records an attempt and its outcome in one transaction. Returns false when `owner` no longer held the lease
-   * (it ran out and another worker took over); the attempt is still recorded, since it was made.
+   * Records an attempt and its outcome. Returns false when `owner` no longer held the lease (it ran out and
+   * another worker took over); the attempt is still recorded, since it was made.
    */
-  recordAttempt(
-    owner: string,
-    attempt: Omit<WebhookAttemptRow, 'id'>,
-    outcome: AttemptOutcome,
-  ): boolean {
-    return this.db.transaction(() => {
-      this.s.insertAttempt.run(attempt);
-      return this.s.finishAttempt.run({ id: attempt.delivery_id, owner, ...outcome }).changes > 0;
-    }).immediate();
+  recordAttempt(_uow: UnitOfWork, owner: string, attempt: Omit<WebhookAttemptRow, 'id'>, outcome: AttemptOutcome): boolean {
+    this.s.insertAttempt.run(attempt);
+    return this.s.finishAttempt.run({ id: attempt.delivery_id, owner, ...outcome }).changes > 0;
   }
 
   attempts(deliveryId: string): WebhookAttemptRow[] {
-    return this.s.attempts.all(deliveryId);
+    return this.s.attempts.all({ delivery_id: deliveryId });
   }
 
   /**

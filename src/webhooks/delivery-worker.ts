@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { EventBus } from '../events.js';
-import type { AttemptOutcome, WebhookDeliveryRow, WebhooksStore } from '../store/webhooks-store.js';
+import type { Store } from '../store/store.js';
+import type { AttemptOutcome, WebhookDeliveryRow } from '../store/webhooks-store.js';
 import { sendWebhook, type SendResult } from './http-sender.js';
 import { delayBeforeAttempt, parseRetryAfter } from './retry-policy.js';
 import { signWebhook } from './signer.js';
@@ -14,7 +15,7 @@ import type { TargetPolicy } from './target-guard.js';
 export type WebhookConfig = Pick<Config, 'dev' | 'webhooks.timeout_s' | 'webhooks.retry_schedule_s' | 'webhooks.allow_private_targets'>;
 
 export interface DeliveryWorkerOptions {
-  store: WebhooksStore;
+  store: Store;
   /** Every secret that signs an organisation's webhooks right now (`SigningSecrets#signingSecrets`). */
   signingSecrets: (orgId: string) => readonly string[];
   clock: Clock;
@@ -94,7 +95,7 @@ export class DeliveryWorker {
     try {
       while (this.inFlight.size < this.concurrency) {
         const now = this.o.clock.now();
-        const row = this.o.store.claimDue(this.owner, now, now + this.leaseMs);
+        const row = this.o.store.webhooks.claimDue(this.owner, now, now + this.leaseMs);
         if (row === undefined) break;
         const attempt: Promise<void> = this.attempt(row)
           .catch((err: unknown) => this.o.logger.error({ err, delivery_id: row.id }, 'webhook attempt could not be recorded'))
@@ -116,7 +117,7 @@ export class DeliveryWorker {
     let delay = this.pollIntervalMs;
     if (this.inFlight.size < this.concurrency) {
       try {
-        const next = this.o.store.nextDueAt();
+        const next = this.o.store.webhooks.nextDueAt();
         if (next !== null) delay = Math.min(delay, Math.max(0, next - this.o.clock.now()));
       } catch (err) {
         this.o.logger.error({ err }, 'webhook worker could not read the outbox');
@@ -142,18 +143,15 @@ export class DeliveryWorker {
     }
     const finishedAt = this.o.clock.now();
     const outcome = this.outcome(row, result, finishedAt);
-    this.o.store.recordAttempt(
-      this.owner,
-      {
-        delivery_id: row.id,
-        attempt: row.attempts + 1,
-        status_code: result.statusCode,
-        latency_ms: result.latencyMs,
-        error: result.error,
-        created_at: isoTime(startedAt),
-      },
-      outcome,
-    );
+    const attempt = {
+      delivery_id: row.id,
+      attempt: row.attempts + 1,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+      error: result.error,
+      created_at: isoTime(startedAt),
+    };
+    this.o.store.transaction((uow) => this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, outcome));
     const log = { delivery_id: row.id, event_id: row.event_id, event: row.event_type, attempt: row.attempts + 1, status_code: result.statusCode };
     if (outcome.status === 'succeeded') this.o.logger.debug(log, 'webhook delivered');
     else if (outcome.status === 'failed') this.o.logger.warn({ ...log, error: result.error }, 'webhook delivery failed for good');

@@ -1,7 +1,10 @@
 import { isoTime, type Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import type { IdFactory } from '../ids.js';
-import type { RunRow, RunStatus } from '../store/runs-store.js';
+import type { RunChange } from '../runs/runs-service.js';
+import type { RunStatus } from '../runs/state-machine.js';
+import type { RunRow } from '../store/runs-table.js';
+import type { UnitOfWork } from '../store/unit-of-work.js';
 import type { WebhooksStore } from '../store/webhooks-store.js';
 import { delayBeforeAttempt } from './retry-policy.js';
 
@@ -13,12 +16,6 @@ export const RUN_WEBHOOK_EVENTS: Partial<Record<RunStatus, RunWebhookEvent>> = {
   failed: 'run.failed',
   cancelled: 'run.cancelled',
 };
-
-export interface RunTransition {
-  run: RunRow;
-  from: RunStatus | null;
-  to: RunStatus;
-}
 
 export interface EnqueueOptions {
   orgId: string;
@@ -40,20 +37,20 @@ export interface WebhookOutboxOptions {
 }
 
 /**
- * The write side of the durable outbox. `onTransition` is a RunsService transition hook: it runs inside the
- * transaction that makes a run terminal, so the event is committed with the state or not at all.
+ * The write side of the durable outbox. `onTransition` is a RunsService transition hook: it runs inside the unit of
+ * work that makes a run terminal, so the event is committed with the state or not at all.
  */
 export class WebhookOutbox {
   constructor(private readonly o: WebhookOutboxOptions) {}
 
-  readonly onTransition = (change: RunTransition): void => {
+  readonly onTransition = (change: RunChange, uow: UnitOfWork): void => {
     const event = RUN_WEBHOOK_EVENTS[change.to];
     if (event === undefined || change.run.callback_url === null || change.run.callback_url === '') return;
-    this.enqueue({ orgId: change.run.org_id, runId: change.run.id, event, url: change.run.callback_url, data: this.o.envelope(change.run) });
+    this.enqueue(uow, { orgId: change.run.org_id, runId: change.run.id, event, url: change.run.callback_url, data: this.o.envelope(change.run) });
   };
 
-  /** Writes one event to the outbox and returns the delivery id. Call it inside the transaction that caused the event. */
-  enqueue(options: EnqueueOptions): string {
+  /** Writes one event to the outbox, in the unit of work that caused the event, and returns the delivery id. */
+  enqueue(uow: UnitOfWork, options: EnqueueOptions): string {
     const now = this.o.clock.now();
     const id = this.o.ids('whd');
     this.o.store.insertDelivery({
@@ -67,8 +64,7 @@ export class WebhookOutbox {
       next_attempt_at: now + (delayBeforeAttempt(1, this.o.retryScheduleS) ?? 0),
       created_at: isoTime(now),
     });
-    // The caller's transaction is synchronous: a microtask runs after it has committed, as the bus promises.
-    queueMicrotask(() => this.o.events.emit('webhook.enqueued', { deliveryId: id }));
+    uow.afterCommit(() => this.o.events.emit('webhook.enqueued', { deliveryId: id }));
     return id;
   }
 }

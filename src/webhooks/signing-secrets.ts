@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isoTime, type Clock } from '../clock.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { WebhooksStore } from '../store/webhooks-store.js';
+import type { Store } from '../store/store.js';
+import type { WebhookSecretRow } from '../store/webhooks-store.js';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without dropping events. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +19,7 @@ export interface SigningSecretInfo {
 }
 
 export interface SigningSecretsOptions {
-  store: WebhooksStore;
+  store: Store;
   box: SecretBox;
   clock: Clock;
 }
@@ -33,32 +34,33 @@ export class SigningSecrets {
   /** The current secret (created on first use) and whether a previous one is still signing. */
   current(orgId: string): SigningSecretInfo {
     const now = this.o.clock.now();
-    let live = this.o.store.liveSecrets(orgId, now);
+    let live = this.o.store.webhooks.liveSecrets(orgId, now);
     if (live.length === 0) {
-      this.o.store.insertSecret({ org_id: orgId, secret_enc: this.seal(orgId, mintSecret()), created_at: now, expires_at: null });
-      live = this.o.store.liveSecrets(orgId, now);
+      this.o.store.webhooks.insertSecret({ org_id: orgId, secret_enc: this.seal(orgId, mintSecret()), created_at: now, expires_at: null });
+      live = this.o.store.webhooks.liveSecrets(orgId, now);
     }
     return this.describe(orgId, live);
   }
 
   rotate(orgId: string): SigningSecretInfo {
     const now = this.o.clock.now();
-    this.o.store.rotateSecret(orgId, this.seal(orgId, mintSecret()), now, now + ROTATION_OVERLAP_MS);
-    return this.describe(orgId, this.o.store.liveSecrets(orgId, now));
+    const sealed = this.seal(orgId, mintSecret());
+    this.o.store.transaction((uow) => this.o.store.webhooks.rotateSecret(uow, orgId, sealed, now, now + ROTATION_OVERLAP_MS));
+    return this.describe(orgId, this.o.store.webhooks.liveSecrets(orgId, now));
   }
 
   /** Every secret that signs right now, newest first; creates the first one if the organisation has none. */
   signingSecrets(orgId: string): string[] {
     const now = this.o.clock.now();
-    let live = this.o.store.liveSecrets(orgId, now);
+    let live = this.o.store.webhooks.liveSecrets(orgId, now);
     if (live.length === 0) {
       this.current(orgId);
-      live = this.o.store.liveSecrets(orgId, now);
+      live = this.o.store.webhooks.liveSecrets(orgId, now);
     }
     return live.map((row) => this.o.box.open(row.secret_enc, orgId));
   }
 
-  private describe(orgId: string, live: ReturnType<WebhooksStore['liveSecrets']>): SigningSecretInfo {
+  private describe(orgId: string, live: WebhookSecretRow[]): SigningSecretInfo {
     const [newest, ...older] = live;
     if (!newest) throw new Error(`organisation ${orgId} has no webhook signing secret`);
     const previousExpiry = older.reduce<number | null>((max, row) => (row.expires_at !== null && (max === null || row.expires_at > max) ? row.expires_at : max), null);

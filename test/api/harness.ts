@@ -8,7 +8,7 @@ import { isoTime, systemClock } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { KeysService } from '../../src/keys/keys-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
-import type { RunStatus } from '../../src/store/runs-store.js';
+import type { RunStatus } from '../../src/runs/state-machine.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { startDaemon, type ApiResponse, type TestDaemon } from '../fixtures/test-daemon.js';
 
@@ -97,8 +97,8 @@ export function holdRunSlot(d: TestDaemon, orgId: string): string {
     const now = Date.now();
     const at = isoTime(now);
     const project = store.projects.getDefault(orgId)!;
-    store.transaction(() => {
-      store.runs.insert({
+    store.transaction((uow) => {
+      store.runs.insert(uow, {
         id,
         org_id: orgId,
         key_id: null,
@@ -132,10 +132,10 @@ export function holdRunSlot(d: TestDaemon, orgId: string): string {
 export function finishRun(d: TestDaemon, runId: string, to: Extract<RunStatus, 'succeeded' | 'failed'>): void {
   withStore(d, (store) => {
     const at = isoTime(Date.now());
-    store.transaction(() => {
-      expect(store.runs.setStatus(runId, 'queued', 'running', { started_at: at, attempt: 1, updated_at: at })?.status).toBe('running');
-      const patch = to === 'failed' ? { failure_reason: 'timeout', failure_detail: 'set up by the test' } : { result: '{"ok":true}', confidence: 'high' };
-      expect(store.runs.setStatus(runId, 'running', to, { ...patch, finished_at: at, updated_at: at })?.status).toBe(to);
+    store.transaction((uow) => {
+      expect(store.runs.setStatus(uow, runId, 'queued', 'running', { started_at: at, attempt: 1, updated_at: at })?.status).toBe('running');
+      const patch = to === 'failed' ? ({ failure_reason: 'timeout', failure_detail: 'set up by the test' } as const) : ({ result: '{"ok":true}', confidence: 'high' } as const);
+      expect(store.runs.setStatus(uow, runId, 'running', to, { ...patch, finished_at: at, updated_at: at })?.status).toBe(to);
     });
   });
 }

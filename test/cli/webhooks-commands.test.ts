@@ -42,10 +42,11 @@ function seedDeliveries(): { failed: string; pending: string; runId: string } {
   try {
     const failed = ids('whd');
     const pending = ids('whd');
-    store.transaction(() => {
+    store.transaction((uow) => {
       webhooks.insertDelivery(row(failed, 1));
       const claimed = webhooks.claimDue('test', now, now + 60_000)!;
       webhooks.recordAttempt(
+        uow,
         'test',
         { delivery_id: claimed.id, attempt: 1, status_code: 410, latency_ms: 3, error: null, created_at: at },
         { status: 'failed', next_attempt_at: null, last_status_code: 410, last_error: 'HTTP 410', updated_at: at },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canTransition, IllegalTransitionError, isTerminal, RUN_TRANSITIONS, TERMINAL_STATUSES } from '../../src/runs/state-machine.js';
-import type { RunStatus } from '../../src/store/runs-store.js';
+import type { RunStatus } from '../../src/runs/state-machine.js';
 
 const STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 

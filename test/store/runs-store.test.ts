@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
-import type { RunStatus } from '../../src/store/runs-store.js';
+import type { RunStatus } from '../../src/runs/state-machine.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
@@ -23,13 +23,16 @@ describe('RunsStore', () => {
   function insertRun(orgId: string, status: RunStatus): string {
     const id = ids('run');
     const at = new Date().toISOString();
-    store.runs.insert({
+    store.transaction((uow) => store.runs.insert(uow, {
       id, org_id: orgId, key_id: null, project_id: store.projects.getDefault(orgId)!.id, job_id: null, name: null, source: 'api',
       prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
       status, attempt: 0, warnings: '[]', created_at: at, updated_at: at,
-    });
+    }));
     return id;
   }
+
+  const setStatus = (...args: Parameters<Store['runs']['setStatus']> extends [unknown, ...infer Rest] ? Rest : never) =>
+    store.transaction((uow) => store.runs.setStatus(uow, ...args));
 
   const counted = (orgId: string) =>
     (store.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE org_id = ? AND status IN ('queued', 'running')").get(orgId) as { n: number }).n;
@@ -41,16 +44,21 @@ describe('RunsStore', () => {
     const runs = [insertRun(a, 'queued'), insertRun(a, 'queued'), insertRun(a, 'queued'), insertRun(b, 'queued')];
     expect([store.runs.countActive(a), store.runs.countActive(b)]).toEqual([3, 1]);
 
-    store.runs.setStatus(runs[0]!, 'queued', 'running', {});
+    setStatus(runs[0]!, 'queued', 'running', {});
     expect(store.runs.countActive(a)).toBe(3);
-    store.runs.setStatus(runs[0]!, 'running', 'succeeded', {});
-    store.runs.setStatus(runs[1]!, 'queued', 'cancelled', {});
-    store.runs.setStatus(runs[2]!, 'queued', 'running', {});
-    store.runs.setStatus(runs[2]!, 'running', 'queued', {});
+    setStatus(runs[0]!, 'running', 'succeeded', {});
+    setStatus(runs[1]!, 'queued', 'cancelled', {});
+    setStatus(runs[2]!, 'queued', 'running', {});
+    setStatus(runs[2]!, 'running', 'queued', {});
     expect([store.runs.countActive(a), store.runs.countActive(b)]).toEqual([counted(a), counted(b)]);
     expect(store.runs.countActive(a)).toBe(1);
 
+    // A run deleted by hand is not counted out: the drift shows (errand doctor), and the recount the daemon makes
+    // at start mends it.
     store.db.prepare('DELETE FROM runs WHERE id = ?').run(runs[3]);
+    expect(store.runs.activeCountDrift()).toEqual([{ org_id: b, kept: 1, counted: 0 }]);
+    store.transaction((uow) => store.runs.recountActive(uow));
+    expect(store.runs.activeCountDrift()).toEqual([]);
     expect(store.runs.countActive(b)).toBe(0);
   });
 
@@ -58,7 +66,7 @@ describe('RunsStore', () => {
     const org = new OrgsService({ store, clock: systemClock, ids }).create('plans').id;
     insertRun(org, 'queued');
     const plan = (stmt: string) =>
-      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all(...(stmt.includes('?') ? [4] : [])) as { detail: string }[]).map((r) => r.detail);
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all({ max_running: 4, now: 4 }) as { detail: string }[]).map((r) => r.detail);
     const sql = (name: 'nextClaimable' | 'lapsed') => (store.runs as unknown as { s: Record<string, { source: string }> }).s[name]!.source;
     const claim = plan(sql('nextClaimable')).join(' | ');
     expect(claim).toMatch(/^SCAN r USING INDEX runs_queued \| CORRELATED SCALAR SUBQUERY 1 \| SEARCH x USING (COVERING )?INDEX runs_running \(org_id=\?\)$/);
@@ -69,10 +77,10 @@ describe('RunsStore', () => {
   it('reads back every column of a run as SQLite stores it, whichever statement reads it', () => {
     const org = new OrgsService({ store, clock: systemClock, ids }).create('columns').id;
     const id = insertRun(org, 'queued');
-    const running = store.runs.setStatus(id, 'queued', 'running', {
+    const running = setStatus(id, 'queued', 'running', {
       attempt: 2, lease_owner: 'w', lease_expires_at: 123, started_at: '2026-11-23T10:00:00.000Z', last_action: 'act', step_count: 3,
     });
-    const ended = store.runs.setStatus(id, 'running', 'failed', {
+    const ended = setStatus(id, 'running', 'failed', {
       result: '{"a":1}', confidence: 'low', evidence: '{"e":2}', failure_reason: 'timeout', failure_detail: 'detail', warnings: '["w"]',
       input_tokens: 10, output_tokens: 20, cost_usd: 0.5, finished_at: '2026-11-23T10:01:00.000Z', updated_at: '2026-11-23T10:01:00.001Z',
     }, 'w');
@@ -87,9 +95,9 @@ describe('RunsStore', () => {
   it('ends a run only for the worker that holds its lease, when one is named', () => {
     const a = new OrgsService({ store, clock: systemClock, ids }).create('lease').id;
     const run = insertRun(a, 'queued');
-    store.runs.setStatus(run, 'queued', 'running', { lease_owner: 'worker-2' });
-    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-1')).toBeUndefined();
+    setStatus(run, 'queued', 'running', { lease_owner: 'worker-2' });
+    expect(setStatus(run, 'running', 'succeeded', {}, 'worker-1')).toBeUndefined();
     expect(store.runs.getById(run)!.status).toBe('running');
-    expect(store.runs.setStatus(run, 'running', 'succeeded', {}, 'worker-2')).toMatchObject({ id: run, status: 'succeeded' });
+    expect(setStatus(run, 'running', 'succeeded', {}, 'worker-2')).toMatchObject({ id: run, status: 'succeeded' });
   });
 });

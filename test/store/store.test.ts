@@ -78,7 +78,7 @@ describe('openStore', () => {
     s.projects.insert(project);
     s.jobs.insert({ ...job, project_id: project.id });
     const runId = ids('run');
-    s.runs.insert({
+    s.transaction((uow) => s.runs.insert(uow, {
       id: runId,
       org_id: org.id,
       key_id: null,
@@ -98,7 +98,7 @@ describe('openStore', () => {
       warnings: '[]',
       created_at: now,
       updated_at: now,
-    });
+    }));
     expect(s.projects.delete(org.id, project.id)).toBe(true);
     expect(s.jobs.get(org.id, job.id)).toBeUndefined();
     expect(s.runs.get(org.id, runId)?.job_id).toBe(job.id);

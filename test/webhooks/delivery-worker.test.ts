@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { RunStatus } from '../../src/store/runs-store.js';
+import type { RunStatus } from '../../src/runs/state-machine.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { Harness, Receiver, waitFor, type ReceivedRequest } from './harness.js';
 
@@ -54,7 +54,7 @@ describe('webhook delivery worker', () => {
     const h = harness();
     const run = h.finishRun('succeeded', null);
     expect(h.delivery(run.id)).toBeUndefined();
-    h.outbox.onTransition({ run: { ...run, status: 'running', callback_url: receiver.url() }, from: 'queued', to: 'running' });
+    h.store.transaction((uow) => h.outbox.onTransition({ run: { ...run, status: 'running', callback_url: receiver.url() }, from: 'queued', to: 'running' }, uow));
     expect(h.webhooks.listDeliveries(h.orgId, { runId: null, failedOnly: false, limit: 10, cursor: null }).items).toEqual([]);
   });
 

@@ -11,7 +11,8 @@ import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../../src/secrets/master-key.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import type { RunRow, RunStatus } from '../../src/store/runs-store.js';
+import type { RunStatus } from '../../src/runs/state-machine.js';
+import type { RunRow } from '../../src/store/runs-table.js';
 import { WebhooksStore } from '../../src/store/webhooks-store.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
@@ -123,9 +124,9 @@ export class Harness {
       flags: { 'webhooks.allow_private_targets': true, 'webhooks.retry_schedule_s': '0,0.05,0.05,0.05', 'webhooks.timeout_s': 2, ...options.config },
     });
     this.store = openStore(options.dbPath ?? join(home, 'errand.db'));
-    this.webhooks = new WebhooksStore(this.store.db);
+    this.webhooks = this.store.webhooks;
     const box = new SecretBox(loadMasterKey({ home, env: {} }));
-    this.secrets = new SigningSecrets({ store: this.webhooks, box, clock: options.secretsClock ?? systemClock });
+    this.secrets = new SigningSecrets({ store: this.store, box, clock: options.secretsClock ?? systemClock });
     this.outbox = new WebhookOutbox({
       store: this.webhooks,
       clock: systemClock,
@@ -142,7 +143,7 @@ export class Harness {
 
   worker(options: { concurrency?: number; pollIntervalMs?: number } = {}): DeliveryWorker {
     const w = new DeliveryWorker({
-      store: this.webhooks,
+      store: this.store,
       signingSecrets: (orgId) => this.secrets.signingSecrets(orgId),
       clock: systemClock,
       logger: this.logger,
@@ -158,14 +159,14 @@ export class Harness {
   finishRun(to: RunStatus, callbackUrl: string | null, options: { failAfterHook?: boolean } = {}): RunRow {
     const now = isoTime(Date.now());
     const id = this.ids('run');
-    this.store.runs.insert({
+    this.store.transaction((uow) => this.store.runs.insert(uow, {
       id, org_id: this.orgId, key_id: null, project_id: this.projectId, job_id: null, name: null, source: 'api', prompt: 'Say hi',
       inputs: '{}', model: 'haiku', output_schema: null, callback_url: callbackUrl, connections: '[]', timeout_s: 60, status: 'running',
       attempt: 1, warnings: '[]', created_at: now, updated_at: now,
-    });
-    this.store.transaction(() => {
-      this.store.runs.setStatus(id, 'running', to, { finished_at: now, updated_at: now, result: to === 'succeeded' ? '{"answer":42}' : null });
-      this.outbox.onTransition({ run: this.store.runs.getById(id)!, from: 'running', to });
+    }));
+    this.store.transaction((uow) => {
+      this.store.runs.setStatus(uow, id, 'running', to, { finished_at: now, updated_at: now, result: to === 'succeeded' ? '{"answer":42}' : null });
+      this.outbox.onTransition({ run: this.store.runs.getById(id)!, from: 'running', to }, uow);
       if (options.failAfterHook) throw new Error('the transaction fails after the hook');
     });
     return this.store.runs.getById(id)!;

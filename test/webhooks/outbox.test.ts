@@ -24,8 +24,8 @@ describe('WebhookOutbox', () => {
     const seen: string[] = [];
     h.events.on('webhook.enqueued', ({ deliveryId }) => seen.push(deliveryId));
     let inside = -1;
-    h.store.transaction(() => {
-      h.outbox.enqueue({ orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), data: { task_id: 'run_x' } });
+    h.store.transaction((uow) => {
+      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), data: { task_id: 'run_x' } });
       inside = seen.length;
     });
     expect(inside).toBe(0);

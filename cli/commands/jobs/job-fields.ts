@@ -1,11 +1,10 @@
 import { Option, type Command } from 'commander';
 import type { Job, UpdateJobBody } from '../../api-client.js';
+import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/models/models.js';
 import { UsageError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
 import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
 import type { Column } from '../../output.js';
-
-export const MODELS = ['haiku', 'sonnet', 'opus'] as const;
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
 export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule'] as const;
@@ -14,7 +13,7 @@ export interface JobFieldFlags {
   name?: string;
   description?: string;
   prompt?: string;
-  model?: (typeof MODELS)[number];
+  model?: ModelAlias;
   inputSchema?: string;
   outputSchema?: string;
   connection?: string[];
@@ -27,7 +26,7 @@ export function addJobFieldOptions(cmd: Command): Command {
     .option('--name <name>', 'job name')
     .option('--description <text>', 'what the job does')
     .option('--prompt <text>', 'the task, with {{placeholders}} filled from inputs at run time')
-    .addOption(new Option('--model <alias>', 'model (default sonnet)').choices(MODELS))
+    .addOption(new Option('--model <alias>', `model (default ${DEFAULT_MODEL})`).choices(MODEL_ALIASES))
     .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run')
     .option('--output-schema <json|@file>', 'JSON Schema the result must satisfy')
     .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)

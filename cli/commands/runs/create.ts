@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../../api-client.js';
+import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/models/models.js';
 import { SilentExit, UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { collect, integerFlag, parseKeyValues, readJsonObject } from '../../flag-parsers.js';
-import { MODELS } from '../jobs/job-fields.js';
 import { exitCodeOf, printAccepted, printEnvelope } from './envelope-view.js';
 import { waitForRun } from './wait-for-run.js';
 
@@ -17,7 +17,7 @@ interface CreateRunFlags {
   input?: string[];
   inputJson?: string;
   outputSchema?: string;
-  model?: (typeof MODELS)[number];
+  model?: ModelAlias;
   project?: string;
   name?: string;
   callbackUrl?: string;
@@ -37,7 +37,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--input <key=value>', 'an input value (repeatable; values are strings)', collect)
     .option('--input-json <json|@file>', 'inputs as a JSON object (--input entries override its members)')
     .option('--output-schema <json|@file>', 'JSON Schema the result must satisfy')
-    .addOption(new Option('--model <alias>', 'model (default sonnet)').choices(MODELS).conflicts('job'))
+    .addOption(new Option('--model <alias>', `model (default ${DEFAULT_MODEL})`).choices(MODEL_ALIASES).conflicts('job'))
     .addOption(new Option('--project <id>', 'project (default: the "API Runs" project)').conflicts('job'))
     .option('--name <label>', 'a label for the run')
     .option('--callback-url <url>', 'https target of the signed completion webhook')

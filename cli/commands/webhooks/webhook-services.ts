@@ -23,7 +23,7 @@ export function withWebhookServices<T>(home: string, env: NodeJS.ProcessEnv, org
     const box = new SecretBox(loadMasterKey({ home, env }));
     return fn({
       orgId,
-      secrets: new SigningSecrets({ store: webhooks, box, clock: systemClock }),
+      secrets: new SigningSecrets({ store, box, clock: systemClock }),
       deliveries: new DeliveriesService({ store: webhooks, clock: systemClock, events: new EventBus() }),
     });
   });

@@ -3,7 +3,6 @@ import {
   ProviderError,
   type ContentBlock,
   type Message,
-  type ModelAlias,
   type ModelProvider,
   type ModelProviderOptions,
   type ModelRequest,

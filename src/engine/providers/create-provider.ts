@@ -1,7 +1,8 @@
 import type { Config } from '../../config/schema.js';
 import { AnthropicProvider } from './anthropic-provider.js';
 import { OpenAIProvider } from './openai-provider.js';
-import type { ModelAlias, ModelProvider } from './provider.js';
+import { MODEL_ALIASES, providerModelKey, type ModelAlias } from '../../models/models.js';
+import type { ModelProvider } from './provider.js';
 
 export interface CreateProviderOptions {
   config: Config;
@@ -13,11 +14,7 @@ export interface CreateProviderOptions {
 
 /** The provider `models.provider` names, with the aliases mapped to the configured model ids. */
 export function createProvider({ config, env, maxRetries }: CreateProviderOptions): ModelProvider {
-  const models: Record<ModelAlias, string> = {
-    haiku: config['models.haiku'],
-    sonnet: config['models.sonnet'],
-    opus: config['models.opus'],
-  };
+  const models = Object.fromEntries(MODEL_ALIASES.map((alias) => [alias, config[providerModelKey(alias)]])) as Record<ModelAlias, string>;
   // The config loader has already checked the value against the enum; a new provider must be added here too.
   const provider = config['models.provider'];
   if (provider === 'anthropic') {

@@ -3,7 +3,6 @@ import {
   ProviderError,
   type ImageBlock,
   type Message,
-  type ModelAlias,
   type ModelProvider,
   type ModelProviderOptions,
   type ModelRequest,

@@ -1,9 +1,9 @@
+import type { ModelAlias } from '../../models/models.js';
+
 /**
  * One interface in front of every model API. Messages use a neutral, Anthropic-shaped block format; each
  * provider converts to and from its wire format and reports the token usage its API returned.
  */
-export type ModelAlias = 'haiku' | 'sonnet' | 'opus';
-export const MODEL_ALIASES: readonly ModelAlias[] = ['haiku', 'sonnet', 'opus'];
 
 export interface TextBlock {
   type: 'text';

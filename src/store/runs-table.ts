@@ -1,0 +1,51 @@
+import type { ModelAlias } from '../models/models.js';
+import type { Confidence, FailureReason } from '../runs/outcomes.js';
+import type { RunStatus } from '../runs/state-machine.js';
+import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowOf } from './columns.js';
+
+/** Who started a run: a caller through the API, or a job's schedule. */
+export type RunSource = 'api' | 'schedule';
+
+/**
+ * The columns of `runs`, the one place a run row is described. JSON members (inputs, output_schema, result, evidence,
+ * connections, warnings) are stored as JSON text. `status` changes only through `RunsStore.setStatus`.
+ */
+export const runColumns = defineColumns('runs', {
+  id: fixed<string>(),
+  org_id: fixed<string>(),
+  key_id: fixed<string | null>(),
+  project_id: fixed<string>(),
+  job_id: fixed<string | null>(),
+  name: fixed<string | null>(),
+  source: fixed<RunSource>(),
+  prompt: fixed<string>(),
+  inputs: fixed<string>(),
+  model: fixed<ModelAlias>(),
+  output_schema: fixed<string | null>(),
+  callback_url: fixed<string | null>(),
+  connections: fixed<string>(),
+  timeout_s: fixed<number>(),
+  status: fixed<RunStatus>(),
+  attempt: patchable<number>(0),
+  result: patchable<string | null>(null),
+  confidence: patchable<Confidence | null>(null),
+  evidence: patchable<string | null>(null),
+  failure_reason: patchable<FailureReason | null>(null),
+  failure_detail: patchable<string | null>(null),
+  warnings: patchable<string>('[]'),
+  input_tokens: patchable<number>(0),
+  output_tokens: patchable<number>(0),
+  cost_usd: patchable<number>(0),
+  step_count: patchable<number>(0),
+  last_action: patchable<string | null>(null),
+  lease_owner: patchable<string | null>(null),
+  lease_expires_at: patchable<number | null>(null),
+  created_at: fixed<string>(),
+  started_at: patchable<string | null>(null),
+  finished_at: patchable<string | null>(null),
+  updated_at: patchable<string>(),
+});
+
+export type RunRow = RowOf<typeof runColumns>;
+export type NewRunRow = InsertOf<typeof runColumns>;
+export type RunPatch = PatchOf<typeof runColumns>;
