@@ -11,6 +11,7 @@ import type { Config } from '../src/config/schema.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
+import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
@@ -126,7 +127,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, schemas });
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 

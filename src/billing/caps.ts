@@ -32,13 +32,14 @@ export class SpendCaps {
    * Holds `usd` against both caps until the returned release is called (once the call's real cost is recorded);
    * or the budget as it stands when it does not fit.
    */
-  hold(orgId: string, keyId: string | null, usd: number): { release: () => void } | { budget: Budget } {
+  hold(orgId: string, keyId: string | null, usd: number): { kind: 'held'; release: () => void } | { kind: 'refused'; budget: Budget } {
     const budget = this.budget(orgId, keyId);
-    if (usd > budget.remainingUsd) return { budget };
+    if (usd > budget.remainingUsd) return { kind: 'refused', budget };
     adjust(this.held.org, orgId, usd);
     if (keyId !== null) adjust(this.held.key, keyId, usd);
     let released = false;
     return {
+      kind: 'held',
       release: () => {
         if (released) return;
         released = true;

@@ -19,13 +19,18 @@ export interface BudgetCheckInput {
  * the bound (input tokens ≤ the estimate, output ≤ max_tokens): the only spend that can land after the last check is
  * sandbox time.
  */
-export function holdBudget(caps: SpendCaps, prices: PriceTable, input: BudgetCheckInput): { release: () => void } | { shortfall: string } {
+export function holdBudget(
+  caps: SpendCaps,
+  prices: PriceTable,
+  input: BudgetCheckInput,
+): { kind: 'held'; release: () => void } | { kind: 'short'; shortfall: string } {
   const worstUsd = prices.tokensCost(input.model, input.inputTokens, input.maxTokens);
   const held = caps.hold(input.orgId, input.keyId, worstUsd);
-  if ('release' in held) return held;
+  if (held.kind === 'held') return held;
   const { budget } = held;
   const cap = budget.bindingCap === 'monthly_cap' ? "the API key's monthly spend cap (monthly_cap_usd)" : "the organisation's daily spend cap";
   return {
+    kind: 'short',
     shortfall:
       `stopped before the next model call: it could cost up to ${worstUsd} USD (about ${input.inputTokens} input and up to ` +
       `${input.maxTokens} output tokens), more than the ${Math.max(0, budget.remainingUsd)} USD left under ${cap}`,

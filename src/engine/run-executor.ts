@@ -1,19 +1,20 @@
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
-import type { FailureReason } from '../runs/envelope.js';
+import type { FailureReason } from '../runs/outcomes.js';
 import type { RunsService } from '../runs/runs-service.js';
-import type { UserSchemas } from '../runs/user-schemas.js';
 import type { Resources } from '../resources.js';
 import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
 import { AgentLoop } from './agent-loop.js';
+import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
 import { RunRecorder } from './run-recorder.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
+import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 
 export interface RunExecutorDeps {
   runs: RunsService;
@@ -22,7 +23,7 @@ export interface RunExecutorDeps {
   artifacts: ArtifactsService;
   caps: SpendCaps;
   prices: PriceTable;
-  schemas: UserSchemas;
+  tools: ToolRegistry;
 }
 
 /**
@@ -67,31 +68,34 @@ export class RunExecutor {
       recorder.sandboxTime((now - sandboxChargedUntil) / 1000);
       sandboxChargedUntil = now;
     };
+    let tools: AttemptTools | null = null;
     let outcome: RunOutcome | null = null;
     try {
       recorder.lastAction('starting the sandbox');
       sandbox = await this.createSandbox(run, signal, logger);
       sandboxChargedUntil = this.r.clock.now();
       logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
+      tools = await this.deps.tools.open(run, signal);
+      const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
       outcome = await new AgentLoop({
         run,
         provider: this.deps.provider,
-        sandbox,
-        signal,
+        tools,
+        context: { run, sandbox, signal, recorder, evidence, logger },
         recorder,
-        artifacts: this.deps.artifacts,
-        schemas: this.deps.schemas,
+        evidence,
+        signal,
         caps: this.deps.caps,
         prices: this.deps.prices,
         config: this.r.config,
         clock: this.r.clock,
-        logger,
         chargeSandboxTime,
       }).run();
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
       clearTimeout(timer);
+      await tools?.close();
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here.
       if (sandbox !== null) {
@@ -139,10 +143,7 @@ export class RunExecutor {
       if (reason instanceof TimeoutStop) return failedOutcome('timeout', `stopped at the time limit: the run took longer than its timeout_s of ${reason.timeoutS} s`);
       if (reason instanceof CancelledStop || reason instanceof ShutdownStop || reason instanceof LeaseLostStop) return null;
     }
-    if (err instanceof ProviderError) {
-      const reason: FailureReason = err.retryable ? 'site_down' : /answered 40[13]\b/.test(err.message) ? 'auth_required' : 'site_down';
-      return failedOutcome(reason, `the model API call failed: ${err.message}`);
-    }
+    if (err instanceof ProviderError) return failedOutcome(failureReasonOf(err), `the model API call failed: ${err.message}`);
     if (err instanceof SandboxError) return failedOutcome('site_down', `the sandbox failed: ${err.message}`);
     logger.error({ err }, 'run failed on an unexpected error');
     return failedOutcome('site_down', 'the engine failed unexpectedly while running this task; the daemon log has the details under this run id');
@@ -157,6 +158,24 @@ export class RunExecutor {
     const leaseOwner = run.lease_owner ?? undefined;
     const patch = outcomePatch(outcome, this.r.clock.now());
     await this.r.store.groupTransaction((uow) => this.deps.runs.transition(uow, run.id, 'running', to, patch, description, { leaseOwner }));
+  }
+}
+
+/** A credential or setting the caller's operator must fix is auth_required; anything that may pass is site_down. */
+function failureReasonOf(err: ProviderError): FailureReason {
+  switch (err.kind) {
+    case 'not_configured':
+    case 'unauthorized':
+      return 'auth_required';
+    case 'unavailable':
+    case 'unreachable':
+    case 'refused':
+    case 'malformed':
+      return 'site_down';
+    default: {
+      const unknown: never = err.kind;
+      throw new Error(`unknown provider error kind ${String(unknown)}`);
+    }
   }
 }
 

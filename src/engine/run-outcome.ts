@@ -1,5 +1,6 @@
 import { isoTime } from '../clock.js';
-import type { Confidence, FailureReason, StoredEvidence } from '../runs/envelope.js';
+import type { StoredEvidence } from '../runs/envelope.js';
+import type { Confidence, FailureReason } from '../runs/outcomes.js';
 import { toJson } from '../store/json-columns.js';
 import type { RunPatch } from '../store/runs-table.js';
 

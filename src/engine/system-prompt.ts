@@ -1,6 +1,7 @@
 export interface SystemPromptOptions {
   outputSchema: Record<string, unknown> | null;
-  codeTimeoutS: number;
+  /** One line per tool the attempt has (`AgentTool.summary`). */
+  toolSummaries: readonly string[];
   maxSteps: number;
   nowIso: string;
 }
@@ -14,9 +15,7 @@ export function systemPrompt(o: SystemPromptOptions): string {
   return `You are Errand's agent. You carry out one task on your own, in an isolated sandbox, and report the outcome by calling the \`finish\` tool. Nobody will answer questions: decide for yourself.
 
 # Tools
-- browser: a headless Chromium with one tab (navigate, click, type, press, scroll, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.
-- run_code: bash, python or node in the run's workspace; each call is killed after ${o.codeTimeoutS} s.
-- finish: call it exactly once, when you are done.
+${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
 
 # Finishing

@@ -1,10 +1,9 @@
 import type { ModelAlias } from '../models/models.js';
+import type { Confidence, FailureReason } from './outcomes.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { RunStatus } from './state-machine.js';
 
-export type FailureReason = 'captcha' | 'auth_required' | 'site_down' | 'timeout' | 'ambiguous' | 'not_found';
-export type Confidence = 'high' | 'medium' | 'low';
 
 /** What the engine stores in `runs.evidence`; the envelope turns the artifact into a signed link. */
 export interface StoredEvidence {
@@ -48,13 +47,13 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     object: 'run',
     status: row.status,
     result: fromJson(row.result),
-    confidence: row.confidence as Confidence | null,
+    confidence: row.confidence,
     evidence: ev && {
       screenshot_url: ev.artifact_id ? linkScreenshot(ev.artifact_id) : null,
       matched_text: ev.matched_text,
       checked_at: ev.checked_at,
     },
-    failure_reason: row.failure_reason as FailureReason | null,
+    failure_reason: row.failure_reason,
     failure_detail: row.failure_detail,
     warnings: fromJson<string[]>(row.warnings) ?? [],
     usage: {
@@ -69,7 +68,7 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     job_id: row.job_id,
     project_id: row.project_id,
     name: row.name,
-    model: row.model as ModelAlias,
+    model: row.model,
     attempt: row.attempt,
     progress: { steps: row.step_count, last_action: row.last_action },
   };

@@ -1,6 +1,8 @@
 import { idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../models/models.js';
+import { CONFIDENCES, FAILURE_REASONS } from './outcomes.js';
+import { RUN_STATUSES } from './state-machine.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
 const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
@@ -66,7 +68,7 @@ export const runAcceptedSchema = {
   },
 } as const;
 
-export const runStatus = { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] } as const;
+export const runStatus = { type: 'string', enum: RUN_STATUSES } as const;
 
 export const envelopeSchema = {
   type: 'object',
@@ -79,14 +81,14 @@ export const envelopeSchema = {
     object: { type: 'string', const: 'run' },
     status: runStatus,
     result: nullableObject,
-    confidence: { type: ['string', 'null'], enum: ['high', 'medium', 'low', null] },
+    confidence: { type: ['string', 'null'], enum: [...CONFIDENCES, null] },
     // A type list rather than anyOf: the response serializer then needs no schema check per response.
     evidence: {
       type: ['object', 'null'],
       required: ['screenshot_url', 'matched_text', 'checked_at'],
       properties: { screenshot_url: nullableString, matched_text: nullableString, checked_at: timestamp },
     },
-    failure_reason: { type: ['string', 'null'], enum: ['captcha', 'auth_required', 'site_down', 'timeout', 'ambiguous', 'not_found', null] },
+    failure_reason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
     failure_detail: nullableString,
     warnings: { type: 'array', items: { type: 'string' } },
     usage: {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { blockTokens, requestTokens } from '../../src/engine/token-bound.js';
-import { browserResultText, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
-import { codeResultText, parseCodeInput } from '../../src/engine/tools/code-tool.js';
-import { parseFinishInput } from '../../src/engine/tools/finish-tool.js';
-import { browserTool, codeTool, finishTool } from '../../src/engine/tools/tool-specs.js';
+import { browserResultText, browserTool, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
+import { codeResultText, codeTool, parseCodeInput } from '../../src/engine/tools/code-tool.js';
+import { createFinishTool, parseFinishInput } from '../../src/engine/tools/finish-tool.js';
+import { UserSchemas } from '../../src/runs/user-schemas.js';
 
 describe('browser tool input', () => {
   it('accepts the actions of the protocol', () => {
@@ -90,7 +90,7 @@ describe('token bounds', () => {
   });
 
   it('bounds a request by at least its bytes', () => {
-    const tools = [browserTool, codeTool(60), finishTool];
+    const tools = [browserTool.spec, codeTool(60).spec, createFinishTool({ outputSchema: null, schemas: new UserSchemas() }).spec];
     const system = 's'.repeat(5_000);
     const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x'.repeat(3_000) }] }];
     expect(requestTokens(system, tools, messages)).toBeGreaterThan(5_000 + 3_000 + JSON.stringify(tools).length);

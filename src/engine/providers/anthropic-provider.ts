@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
+  errorKindOfStatus,
   ProviderError,
   type ContentBlock,
   type Message,
@@ -42,7 +43,7 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (!this.client) throw new ProviderError('ANTHROPIC_API_KEY is not set', false);
+    if (!this.client) throw new ProviderError('ANTHROPIC_API_KEY is not set', 'not_configured');
     request.signal.throwIfAborted();
     const model = this.options.models[request.model];
     let response: Anthropic.Message;
@@ -79,24 +80,19 @@ export class AnthropicProvider implements ModelProvider {
   private toProviderError(err: unknown): ProviderError {
     const redact = (text: string): string => (this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text);
     if (err instanceof Anthropic.APIConnectionTimeoutError) {
-      return new ProviderError(`Anthropic API at ${this.baseUrl} did not answer in time`, true);
+      return new ProviderError(`Anthropic API at ${this.baseUrl} did not answer in time`, 'unreachable');
     }
     if (err instanceof Anthropic.APIConnectionError) {
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      return new ProviderError(redact(`could not reach the Anthropic API at ${this.baseUrl}${cause}`), true);
+      return new ProviderError(redact(`could not reach the Anthropic API at ${this.baseUrl}${cause}`), 'unreachable');
     }
     if (err instanceof Anthropic.APIError && err.status !== undefined) {
       const status = err.status;
       const detail = [err.type, err.apiMessage].filter((s) => s !== null && s !== '').join(': ') || err.message;
-      return new ProviderError(redact(`Anthropic API answered ${status}: ${detail}`), isRetryableStatus(status));
+      return new ProviderError(redact(`Anthropic API answered ${status}: ${detail}`), errorKindOfStatus(status), status);
     }
-    return new ProviderError(redact(`Anthropic API call failed: ${err instanceof Error ? err.message : String(err)}`), false);
+    return new ProviderError(redact(`Anthropic API call failed: ${err instanceof Error ? err.message : String(err)}`), 'malformed');
   }
-}
-
-/** 408 timeout, 409 conflict (the SDK retries it too), 429 rate limit, 5xx incl. 529 overloaded. */
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 function toWireMessage(message: Message): Anthropic.MessageParam {

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import {
+  errorKindOfStatus,
   ProviderError,
   type ImageBlock,
   type Message,
@@ -46,7 +47,7 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (!this.client) throw new ProviderError('openai.base_url is not set', false);
+    if (!this.client) throw new ProviderError('openai.base_url is not set', 'not_configured');
     request.signal.throwIfAborted();
     const model = this.options.models[request.model];
     let response: OpenAI.Chat.ChatCompletion;
@@ -69,7 +70,7 @@ export class OpenAIProvider implements ModelProvider {
       throw this.toProviderError(err);
     }
     const choice = response.choices?.[0];
-    if (!choice) throw new ProviderError(`model API at ${this.options.baseUrl} answered without a choice`, false);
+    if (!choice) throw new ProviderError(`model API at ${this.options.baseUrl} answered without a choice`, 'malformed');
     const content: (TextBlock | ToolUseBlock)[] = [];
     const message = choice.message;
     if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
@@ -89,23 +90,18 @@ export class OpenAIProvider implements ModelProvider {
   private toProviderError(err: unknown): ProviderError {
     const where = `model API at ${this.options.baseUrl}`;
     const redact = (text: string): string => (this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text);
-    if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError(`${where} did not answer in time`, true);
+    if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError(`${where} did not answer in time`, 'unreachable');
     if (err instanceof OpenAI.APIConnectionError) {
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      return new ProviderError(redact(`could not reach the ${where}${cause}`), true);
+      return new ProviderError(redact(`could not reach the ${where}${cause}`), 'unreachable');
     }
     if (err instanceof OpenAI.APIError && err.status !== undefined) {
       const body = err.error as { message?: unknown } | undefined;
       const detail = typeof body?.message === 'string' && body.message !== '' ? body.message : err.message;
-      return new ProviderError(redact(`${where} answered ${err.status}: ${detail}`), isRetryableStatus(err.status));
+      return new ProviderError(redact(`${where} answered ${err.status}: ${detail}`), errorKindOfStatus(err.status), err.status);
     }
-    return new ProviderError(redact(`${where} call failed: ${err instanceof Error ? err.message : String(err)}`), false);
+    return new ProviderError(redact(`${where} call failed: ${err instanceof Error ? err.message : String(err)}`), 'malformed');
   }
-}
-
-/** 408 timeout, 409 conflict (the SDK retries it too), 429 rate limit, 5xx. */
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 function toWireMessages(system: string, messages: Message[]): WireMessage[] {

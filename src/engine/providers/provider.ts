@@ -90,13 +90,41 @@ export interface ModelProvider {
   complete(request: ModelRequest): Promise<ModelResponse>;
 }
 
-/** A provider call failed for a reason that is not the task's fault (auth, network, 5xx after retries). */
+/** Why a provider call failed, as far as the engine needs to tell failures apart. */
+export type ProviderErrorKind =
+  /** The provider lacks a setting (no API key, no base URL): nothing was sent. */
+  | 'not_configured'
+  /** 401 or 403: the key is wrong, revoked or not allowed. */
+  | 'unauthorized'
+  /** 408, 409, 429 or 5xx (529 overloaded included), after the SDK's own retries. */
+  | 'unavailable'
+  /** No connection, or no answer in time. */
+  | 'unreachable'
+  /** Any other 4xx: the request itself was refused (a model id that does not exist, a request too large). */
+  | 'refused'
+  /** An answer that could not be used, or a failure the SDK did not classify. */
+  | 'malformed';
+
+/** A provider call failed for a reason that is not the task's fault. `status` is the HTTP status, when one came. */
 export class ProviderError extends Error {
   constructor(
     message: string,
-    readonly retryable: boolean,
+    readonly kind: ProviderErrorKind,
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'ProviderError';
   }
+
+  /** Whether the same call may work later. */
+  get retryable(): boolean {
+    return this.kind === 'unavailable' || this.kind === 'unreachable';
+  }
+}
+
+/** The kind of an HTTP error status a model API answered. */
+export function errorKindOfStatus(status: number): ProviderErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 408 || status === 409 || status === 429 || status >= 500) return 'unavailable';
+  return 'refused';
 }

@@ -1,5 +1,52 @@
+import { performance } from 'node:perf_hooks';
 import type { BrowserAction, BrowserResult, PageProblem } from '../../sandbox/protocol.js';
-import { BROWSER_ACTIONS } from './tool-specs.js';
+import type { AgentTool, ToolContent } from './agent-tool.js';
+
+export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'read_text', 'snapshot', 'screenshot'] as const;
+
+/** Drives the sandbox's Chromium; screenshots become artifacts the model can name as evidence. */
+export const browserTool: AgentTool<BrowserAction> = {
+  spec: {
+    name: 'browser',
+    description:
+      'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?}; ' +
+      'press {key}; scroll {direction, amount?}; read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
+      'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
+      '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
+    inputSchema: {
+      type: 'object',
+      required: ['action'],
+      properties: {
+        action: { type: 'string', enum: [...BROWSER_ACTIONS] },
+        url: { type: 'string', description: 'navigate: an http or https URL.' },
+        selector: { type: 'string', description: 'click, type: a CSS or Playwright selector.' },
+        text: { type: 'string', description: 'click: visible text to click; type: the text to enter.' },
+        submit: { type: 'boolean', description: 'type: press Enter afterwards.' },
+        key: { type: 'string', description: 'press: a key name such as Enter, Tab, ArrowDown.' },
+        direction: { type: 'string', enum: ['up', 'down'], description: 'scroll: which way.' },
+        amount: { type: 'integer', minimum: 1, description: 'scroll: pixels (default one screen).' },
+      },
+    },
+  },
+  summary: 'browser: a headless Chromium with one tab (navigate, click, type, press, scroll, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.',
+  parse: parseBrowserInput,
+  async execute(action, ctx, call) {
+    ctx.recorder.lastAction(describeBrowserAction(action));
+    const started = performance.now();
+    const result = await ctx.sandbox.browser(action, ctx.signal);
+    ctx.evidence.noteBrowser(action, result);
+    let text = browserResultText(result);
+    let artifactId: string | null = null;
+    if (result.screenshot !== null) {
+      artifactId = await ctx.evidence.keepScreenshot(result.screenshot);
+      text = `screenshot id: ${artifactId} (name it as evidence_screenshot if it shows the answer)\n${text}`;
+    }
+    const content: ToolContent = [{ type: 'text', text }];
+    if (result.screenshot !== null) content.push({ type: 'image', mediaType: 'image/png', data: result.screenshot });
+    ctx.recorder.toolCall({ name: `browser.${action.action}`, input: call.input, output: text, isError: !result.ok, durationMs: performance.now() - started, artifactId });
+    return { kind: 'result', content, isError: !result.ok };
+  },
+};
 
 /** Turns the model's `browser` input into a protocol action, or says what is wrong with it. */
 export function parseBrowserInput(input: Record<string, unknown>): BrowserAction | string {

@@ -1,9 +1,43 @@
+import { performance } from 'node:perf_hooks';
 import type { CodeLanguage, ExecResult } from '../../sandbox/protocol.js';
 import { truncateMiddle } from '../truncate.js';
-import { CODE_LANGUAGES } from './tool-specs.js';
+import { textContent, type AgentTool } from './agent-tool.js';
+
+export const CODE_LANGUAGES = ['bash', 'python', 'node'] as const;
 
 /** What the model reads of one stream at most; the supervisor has already cut each stream to its own limit. */
 const STREAM_LIMIT = 10_000;
+
+/** Runs a program in the sandbox's workspace; each call is killed after `timeoutS` (`sandbox.code_timeout_s`). */
+export function codeTool(timeoutS: number): AgentTool<{ language: CodeLanguage; code: string }> {
+  return {
+    spec: {
+      name: 'run_code',
+      description:
+        `Run a bash, python or node program in the run's workspace directory (files persist between calls). A call is killed after ${timeoutS} s. ` +
+        'You get the exit code, stdout and stderr; long output is cut in the middle.',
+      inputSchema: {
+        type: 'object',
+        required: ['language', 'code'],
+        properties: {
+          language: { type: 'string', enum: [...CODE_LANGUAGES] },
+          code: { type: 'string', description: 'The program text.' },
+        },
+      },
+    },
+    summary: `run_code: bash, python or node in the run's workspace; each call is killed after ${timeoutS} s.`,
+    parse: parseCodeInput,
+    async execute(input, ctx, call) {
+      ctx.recorder.lastAction(`run_code ${input.language}`);
+      const started = performance.now();
+      const result = await ctx.sandbox.exec({ ...input, timeoutMs: timeoutS * 1000 }, ctx.signal);
+      const text = codeResultText(result, timeoutS);
+      const isError = result.timedOut || result.exitCode !== 0;
+      ctx.recorder.toolCall({ name: `run_code.${input.language}`, input: call.input, output: text, isError, durationMs: performance.now() - started });
+      return { kind: 'result', content: textContent(text), isError };
+    },
+  };
+}
 
 export function parseCodeInput(input: Record<string, unknown>): { language: CodeLanguage; code: string } | string {
   const language = input.language;

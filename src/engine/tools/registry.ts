@@ -1,0 +1,96 @@
+import type { UserSchemas } from '../../runs/user-schemas.js';
+import { SandboxError } from '../../sandbox/sandbox-error.js';
+import type { RunRow } from '../../store/runs-table.js';
+import type { ToolSpec, ToolUseBlock } from '../providers/provider.js';
+import { truncateEnd } from '../truncate.js';
+import { fixedTools, toolError, type AgentTool, type ToolContext, type ToolOutcome, type ToolSet, type ToolSource } from './agent-tool.js';
+import { browserTool } from './browser-tool.js';
+import { codeTool } from './code-tool.js';
+import { finishTools } from './finish-tool.js';
+
+export interface ToolRegistryOptions {
+  /** `sandbox.code_timeout_s`. */
+  codeTimeoutS: number;
+  schemas: UserSchemas;
+  /** Sources wired by the daemon that need its services (connections, mail). */
+  extraSources?: readonly ToolSource[];
+}
+
+/**
+ * Every tool the agent may call, by source. To add a tool: write `tools/<name>-tool.ts` exporting an `AgentTool`
+ * (spec, summary, parse, execute) and list it here, or, when it needs the daemon's services, hand the daemon a
+ * `ToolSource` for `extraSources`. The agent loop knows no tool by name.
+ */
+export class ToolRegistry {
+  private readonly sources: readonly ToolSource[];
+
+  constructor(options: ToolRegistryOptions) {
+    this.sources = [
+      fixedTools(browserTool, codeTool(options.codeTimeoutS)),
+      ...(options.extraSources ?? []),
+      // Last, so that finishing is the last thing the system prompt lists.
+      finishTools(options.schemas),
+    ];
+  }
+
+  /** The tools of one attempt; close them when the attempt ends. A name taken twice keeps its first tool. */
+  async open(run: RunRow, signal: AbortSignal): Promise<AttemptTools> {
+    const sets: ToolSet[] = [];
+    try {
+      for (const source of this.sources) sets.push(await source.open(run, signal));
+    } catch (err) {
+      await Promise.allSettled(sets.map((s) => s.close()));
+      throw err;
+    }
+    return new AttemptTools(sets);
+  }
+}
+
+/** The tools one attempt may call, and the dispatch of the model's calls to them. */
+export class AttemptTools {
+  private readonly byName = new Map<string, AgentTool>();
+
+  constructor(private readonly sets: readonly ToolSet[]) {
+    for (const set of sets) for (const tool of set.tools) if (!this.byName.has(tool.spec.name)) this.byName.set(tool.spec.name, tool);
+  }
+
+  get specs(): ToolSpec[] {
+    return [...this.byName.values()].map((t) => t.spec);
+  }
+
+  get summaries(): string[] {
+    return [...this.byName.values()].map((t) => t.summary);
+  }
+
+  /**
+   * Runs one tool call. Arguments that are not a JSON object, an unknown tool, input the tool refuses, and a
+   * sandbox that refused the action are the model's to correct; a sandbox that stopped answering is not, and is
+   * thrown to the executor.
+   */
+  async call(use: ToolUseBlock, ctx: ToolContext): Promise<ToolOutcome> {
+    if (use.unparsedInput !== undefined) {
+      const message = `the arguments of ${use.name} were not a JSON object: ${truncateEnd(use.unparsedInput, 500)}`;
+      return toolError(ctx, use.name, { unparsed: truncateEnd(use.unparsedInput, 2_000) }, message);
+    }
+    const tool = this.byName.get(use.name);
+    if (tool === undefined) {
+      return toolError(ctx, use.name, use.input, `unknown tool ${JSON.stringify(use.name)}; the tools are ${listNames([...this.byName.keys()])}`);
+    }
+    const input = tool.parse(use.input);
+    if (typeof input === 'string') return toolError(ctx, use.name, use.input, input);
+    try {
+      return await tool.execute(input, ctx, use);
+    } catch (err) {
+      if (!(err instanceof SandboxError) || err.code === 'unreachable' || err.code === 'destroyed') throw err;
+      return toolError(ctx, use.name, use.input, `${use.name} failed: ${err.message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.sets.map((s) => s.close()));
+  }
+}
+
+function listNames(names: string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
