@@ -64,8 +64,8 @@ async function main(): Promise<void> {
   });
   const daemon: Daemon = await createDaemon({ home, config, logger, env: { ANTHROPIC_API_KEY: MODEL_KEY } });
   const url = await daemon.start();
-  const org = daemon.orgs.create('bench');
-  const { key } = daemon.keys.create({ orgId: org.id });
+  const org = daemon.admin.orgs.create('bench');
+  const { key } = daemon.admin.keys.create({ orgId: org.id });
 
   const finished = new Map<string, () => void>();
   daemon.resources.events.on('run.transitioned', ({ runId, to }) => {

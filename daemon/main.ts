@@ -5,7 +5,7 @@ import { ConfigError } from '../src/errors.js';
 import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
-import { createLogger } from './logger.js';
+import { createLoggers } from './logger.js';
 import { createDaemon } from './wiring.js';
 
 const USAGE = `Usage: errandd [--port N] [--host H] [--dev] [--home DIR] [--set key=value ...]
@@ -76,11 +76,11 @@ export async function main(argv: string[]): Promise<number> {
   // `errand daemon start` reads the announcements below and then closes its end of our stdout; a later write
   // must not kill the daemon with EPIPE.
   process.stdout.on('error', () => undefined);
-  const logger = createLogger(config['log.level']);
+  const { logger, access } = createLoggers(config['log.level']);
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
-  const daemon = await createDaemon({ home, config, logger });
-  const first = firstStart(daemon.orgs, daemon.keys, paths.credentials);
+  const daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  const first = firstStart(daemon.admin.orgs, daemon.admin.keys, paths.credentials);
   const url = await daemon.start();
   process.stdout.write(`listening on ${url}\n`);
   if (first) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { createAdminServices, type AdminServices } from '../src/admin-services.js';
 import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
@@ -15,32 +16,29 @@ import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
-import { KeysService } from '../src/keys/keys-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
-import { OrgsService } from '../src/orgs/orgs-service.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
+import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
-import { SecretBox } from '../src/secrets/secret-box.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
-import { SigningSecrets } from '../src/webhooks/signing-secrets.js';
 import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
 import { buildApp } from './app.js';
-import { artifactRoutes } from './routes/artifacts.js';
-import { stepRoutes } from './routes/steps.js';
 
 export interface DaemonOptions {
   home: string;
   config: Config;
   logger: Logger;
+  /** The access lines' logger; by default `logger`. */
+  accessLogger?: Logger;
   clock?: Clock;
   /** Where model API keys come from (ANTHROPIC_API_KEY, OPENAI_API_KEY); default process.env. */
   env?: NodeJS.ProcessEnv;
@@ -48,13 +46,9 @@ export interface DaemonOptions {
 
 export interface Daemon {
   resources: Resources;
-  orgs: OrgsService;
-  keys: KeysService;
+  admin: AdminServices;
   runs: RunsService;
   app: FastifyInstance;
-  /** The run engine's worker; started by start(). */
-  dispatcher: Dispatcher;
-  artifacts: ArtifactsService;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
@@ -65,8 +59,7 @@ export interface Daemon {
 export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const paths = dataPaths(options.home);
-  const store = openStore(paths.database);
+  const store = openStore(dataPaths(options.home).database);
   const resources: Resources = {
     store,
     clock,
@@ -76,35 +69,24 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     ids: createIdFactory(() => clock.now()),
     home: options.home,
   };
-
-  let publicUrl = config.public_url ?? `http://${config['server.host']}:${config['server.port']}`;
+  const address = new PublicAddress(config.public_url, config['server.host'], config['server.port']);
+  const publicUrl = () => address.get();
   const policy = targetPolicy(config);
   const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
+  const masterKey = loadMasterKey({ home: options.home, env: options.env });
 
-  const orgs = new OrgsService(resources);
-  const keys = new KeysService(resources);
+  const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
   const schemas = new UserSchemas();
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
-  // Late-bound: the scheduler needs RunsService, which needs JobsService, which tells the scheduler about changes.
-  let scheduler: Scheduler | null = null;
-  const onJobsChanged = () => scheduler?.sync();
-  const projects = new ProjectsService(resources, { onJobsChanged });
-  const masterKey = loadMasterKey({ home: options.home, env: options.env });
+  const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
-  const artifacts = new ArtifactsService(resources, {
-    signer: new LinkSigner(masterKey),
-    publicUrl: () => publicUrl,
-  });
-  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, onJobsChanged });
-  const runs = new RunsService(
-    resources,
-    { projects, jobs, schemas, caps, prices },
-    { publicUrl: () => publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl },
-  );
+  const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
+  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
+  const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
+  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
-  // The webhook outbox row is written inside the transaction of the run's terminal state.
-  const signingSecrets = new SigningSecrets({ store, box: new SecretBox(masterKey), clock });
+  // The webhook outbox row is written inside the unit of work of the run's terminal state.
   const outbox = new WebhookOutbox({
     store: store.webhooks,
     clock,
@@ -116,48 +98,36 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   runs.addTransitionHook(outbox.onTransition);
   const webhookWorker = new DeliveryWorker({
     store,
-    signingSecrets: (orgId) => signingSecrets.signingSecrets(orgId),
+    signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
     config,
   });
-  const cron = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }) });
-  scheduler = cron;
+  const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
-  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   const app = await buildApp({
-    services: { keys, projects, jobs, runs },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
     logger,
+    accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
-    rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock),
-    extraRoutes: [
-      async (v1: FastifyInstance) => {
-        await v1.register(artifactRoutes, { artifacts });
-        await v1.register(stepRoutes, { steps });
-      },
-    ],
   });
 
   let closing: Promise<void> | null = null;
   return {
     resources,
-    orgs,
-    keys,
+    admin,
     runs,
     app,
-    dispatcher,
-    artifacts,
     async start() {
-      const address = await app.listen({ host: config['server.host'], port: config['server.port'] });
-      const port = (app.server.address() as { port: number }).port;
-      if (config.public_url === null) publicUrl = `http://${hostForUrl(config['server.host'])}:${port}`;
+      await app.listen({ host: config['server.host'], port: config['server.port'] });
+      const url = address.listening(config['server.host'], (app.server.address() as { port: number }).port);
       // The count of active runs is kept by the code that changes runs; recounting it here mends any drift (a run
       // deleted by hand) before the first run is admitted.
       store.transaction((uow) => store.runs.recountActive(uow));
@@ -165,14 +135,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();
       webhookWorker.start();
-      cron.start();
-      return address.startsWith('http://') ? `http://${hostForUrl(config['server.host'])}:${port}` : address;
+      scheduler.start();
+      return url;
     },
     close() {
       closing ??= (async () => {
         // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
         // out; then in-flight requests drain and the store closes.
-        await cron.close();
+        await scheduler.close();
         await dispatcher.close();
         await driver.close();
         await webhookWorker.close();
@@ -182,9 +152,4 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       return closing;
     },
   };
-}
-
-function hostForUrl(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }

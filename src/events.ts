@@ -7,6 +7,8 @@ export interface ErrandEvents {
   'run.transitioned': [{ runId: string; orgId: string; from: RunStatus | null; to: RunStatus }];
   /** A webhook was written to the outbox; the delivery worker wakes up. */
   'webhook.enqueued': [{ deliveryId: string }];
+  /** Jobs with a schedule were created, changed or deleted (a project's deletion included); the scheduler re-reads them. */
+  'jobs.changed': [{ orgId: string }];
 }
 
 export class EventBus {

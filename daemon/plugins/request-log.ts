@@ -1,6 +1,6 @@
 import { LogController, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Logger } from 'pino';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,21 +23,14 @@ declare module 'fastify' {
  * logged, with the status it was sent with. Headers are never logged, so neither is the Authorization header, and
  * only the path of a URL is: a query string can hold a credential (the signature of an artifact link).
  *
- * The access line has a fixed shape and nothing in it needs redacting, so it is formatted here, in the logger's
- * own format (level, time, bindings, msg), and written straight to the logger's destination, which writes the
- * lines of a turn together: through pino, with its redaction, a line cost about four times as much.
+ * The access line goes to `access`, a logger of its own: its shape is fixed and nothing in it needs redacting.
  */
 export class RequestLog extends LogController {
-  private readonly destination: DestinationStream;
-  private readonly level: number;
-  private readonly bindings: string;
-
-  constructor(private readonly logger: Logger) {
+  constructor(
+    private readonly logger: Logger,
+    private readonly access: Logger,
+  ) {
     super();
-    this.destination = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym]!;
-    this.level = logger.levels.values.info!;
-    const bound = JSON.stringify(logger.bindings());
-    this.bindings = bound === '{}' ? '' : `,${bound.slice(1, -1)}`;
   }
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
@@ -47,11 +40,9 @@ export class RequestLog extends LogController {
 
   /** Writes the access line of a response about to be sent. */
   responded(request: FastifyRequest, reply: FastifyReply): void {
-    if (!this.logger.isLevelEnabled('info')) return;
-    // Node's HTTP parser admits only the methods it knows, so the method needs no quoting.
-    this.destination.write(
-      `{"level":${this.level},"time":${Date.now()}${this.bindings},"reqId":"${request.id}","method":"${request.method}",` +
-        `"url":${JSON.stringify(pathOf(request.url))},"statusCode":${reply.statusCode},"ms":${Math.round(performance.now() - request.receivedAt)},"msg":"request"}\n`,
+    this.access.info(
+      { reqId: request.id, method: request.method, url: pathOf(request.url), statusCode: reply.statusCode, ms: Math.round(performance.now() - request.receivedAt) },
+      'request',
     );
   }
 

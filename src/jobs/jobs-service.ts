@@ -40,15 +40,14 @@ interface JobFields {
 export type CreateJobBody = JobFields & { project_id: string; name: string; prompt: string };
 export type UpdateJobBody = JobFields;
 
-/** Async checks the service cannot do alone (the webhook target guard), and the scheduler to tell about changes. */
+/** Async checks the service cannot do alone (the webhook target guard). */
 export interface JobsServiceOptions {
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
-  onJobsChanged?: () => void;
 }
 
 export class JobsService {
   constructor(
-    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>,
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'events'>,
     private readonly projects: ProjectsService,
     private readonly schemas: UserSchemas,
     private readonly options: JobsServiceOptions,
@@ -89,7 +88,7 @@ export class JobsService {
       updated_at: now,
     };
     this.r.store.jobs.insert(row);
-    if (row.schedule !== null) this.options.onJobsChanged?.();
+    if (row.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
     return toJob(row);
   }
 
@@ -107,14 +106,14 @@ export class JobsService {
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
     if (body.schedule !== undefined) changes.schedule = toJson(body.schedule);
     this.r.store.jobs.update(orgId, id, changes);
-    if (body.schedule !== undefined || before.schedule !== null) this.options.onJobsChanged?.();
+    if (body.schedule !== undefined || before.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
     return this.get(orgId, id);
   }
 
   delete(orgId: string, id: string): { id: string; object: 'job'; deleted: true } {
     const row = this.row(orgId, id);
     this.r.store.jobs.delete(orgId, id);
-    if (row.schedule !== null) this.options.onJobsChanged?.();
+    if (row.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
     return { id, object: 'job', deleted: true };
   }
 

@@ -15,15 +15,9 @@ export interface Project {
   updated_at: string;
 }
 
-export interface ProjectsServiceOptions {
-  /** Called after a delete removed jobs, so schedules of those jobs stop. */
-  onJobsChanged?: () => void;
-}
-
 export class ProjectsService {
   constructor(
-    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>,
-    private readonly options: ProjectsServiceOptions = {},
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'events'>,
   ) {}
 
   list(orgId: string, q: ListQuery): ListResponse<Project> {
@@ -68,7 +62,8 @@ export class ProjectsService {
       throw new ConflictError('project_not_deletable', 'The "API Runs" project is where runs without a project_id go; it cannot be deleted');
     }
     this.r.store.projects.delete(orgId, id);
-    this.options.onJobsChanged?.();
+    // Its jobs went with it: their schedules must stop.
+    this.r.events.emit('jobs.changed', { orgId });
     return { id, object: 'project', deleted: true };
   }
 }

@@ -1,6 +1,7 @@
 import { createTask, type Logger as CronLogger, type ScheduledTask, type TaskContext } from 'node-cron';
 import type { Logger } from 'pino';
 import { ErrandError } from '../errors.js';
+import type { EventBus } from '../events.js';
 import type { JobRow } from '../store/jobs-store.js';
 import { validateSchedule, type Schedule } from './schedule-schema.js';
 
@@ -18,6 +19,8 @@ export interface SchedulerOptions {
   jobs: { listScheduled(): JobRow[] };
   runs: ScheduledRunStarter;
   logger: Logger;
+  /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
+  events?: EventBus;
 }
 
 /** What one firing did: started a run, found it already started (another daemon, a restart), or skipped it. */
@@ -53,6 +56,7 @@ interface Entry {
 export class Scheduler {
   private readonly entries = new Map<string, Entry>();
   private closed = false;
+  private unsubscribe: (() => void) | null = null;
 
   /** node-cron logs to the console by default; the daemon's output is JSON lines, so route its messages to pino. */
   private readonly cronLogger: CronLogger;
@@ -68,6 +72,8 @@ export class Scheduler {
   }
 
   start(): void {
+    if (this.closed || this.unsubscribe !== null) return;
+    this.unsubscribe = this.o.events?.on('jobs.changed', () => this.sync()) ?? (() => undefined);
     this.sync();
   }
 
@@ -139,6 +145,7 @@ export class Scheduler {
   /** Stops every task; no firing starts after it resolves. Safe to call repeatedly. */
   async close(): Promise<void> {
     this.closed = true;
+    this.unsubscribe?.();
     const tasks = [...this.entries.values()].map((e) => e.task);
     this.entries.clear();
     await Promise.all(tasks.map((t) => this.destroy(t)));

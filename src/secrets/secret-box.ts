@@ -10,11 +10,16 @@ const TAG_BYTES = 16;
  * does not open there.
  */
 export class SecretBox {
-  private readonly key: Buffer;
+  private loaded: Buffer | null = null;
 
-  constructor(masterKey: Buffer) {
-    if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
-    this.key = Buffer.from(masterKey);
+  /** `masterKey` may be a loader, called on first use, so that work touching no secret never reads the key. */
+  constructor(private readonly masterKey: Buffer | (() => Buffer)) {
+    if (typeof masterKey !== 'function') this.loaded = checked(masterKey);
+  }
+
+  private get key(): Buffer {
+    this.loaded ??= checked((this.masterKey as () => Buffer)());
+    return this.loaded;
   }
 
   seal(plaintext: string, context = ''): string {
@@ -40,4 +45,9 @@ export class SecretBox {
       throw new Error('sealed secret does not open under this master key (wrong key, wrong context, or tampered)');
     }
   }
+}
+
+function checked(key: Buffer): Buffer {
+  if (key.length !== 32) throw new Error('the master key must be 32 bytes');
+  return Buffer.from(key);
 }

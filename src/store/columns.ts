@@ -1,6 +1,7 @@
 /**
  * A table's columns, written once, from which its row type, its SELECT list, the builder of rows read as arrays,
- * and its named-parameter INSERT and UPDATE statements all derive.
+ * and its named-parameter INSERT and UPDATE statements all derive. A column with a default has the same DEFAULT in
+ * its migration: an insert names only the columns it is given, and `withDefaults` says what SQLite then stored.
  *
  *   const things = defineColumns('things', { id: fixed<string>(), note: patchable<string | null>(null) });
  *   type ThingRow = RowOf<typeof things>;
@@ -10,7 +11,7 @@ export interface ColumnSpec<T, Patchable extends boolean = boolean, Defaulted ex
   readonly type?: T;
   /** Whether a patch may change it after the row was inserted. */
   readonly patchable: Patchable;
-  /** Whether an insert may leave it out, and then gives it `defaultValue`. */
+  /** Whether an insert may leave it out, and then gets `defaultValue` (its SQL DEFAULT). */
   readonly defaulted: Defaulted;
   readonly defaultValue?: T;
 }
@@ -45,33 +46,52 @@ export interface Columns<C extends Specs> {
   readonly names: readonly (keyof C & string)[];
   /** `id, org_id, ...` in the order `row` reads them. */
   readonly selectList: string;
-  /** `INSERT INTO <table> (...) VALUES (@..., ...)` over every column. */
-  readonly insertSql: string;
   /** A row from the values of a statement read with `.raw()` over `selectList`. */
   row(values: readonly unknown[]): { [K in keyof C]: TypeOf<C[K]> };
-  /** The named parameters of `insertSql`: the given values, and the defaults of the columns left out. */
-  insertParams(row: object): { [K in keyof C]: TypeOf<C[K]> };
+  /** `INSERT INTO <table> (a, b) VALUES (@a, @b)` for the columns `row` names: the others get their defaults. */
+  insertSql(row: object): string;
+  /** The row as inserted from `row`: its values, and the defaults of the columns it left out. */
+  withDefaults(row: object): { [K in keyof C]: TypeOf<C[K]> };
   /** The names of `patch` that a patch may set, sorted: a statement is prepared once per such set. */
   patchedNames(patch: object): string[];
 }
 
 export function defineColumns<C extends Specs>(table: string, specs: C): Columns<C> {
   const names = Object.keys(specs) as (keyof C & string)[];
-  const defaults: Record<string, unknown> = {};
-  for (const name of names) if (specs[name]!.defaulted) defaults[name] = specs[name]!.defaultValue;
+  const bad = names.find((n) => !/^[a-z][a-z0-9_]*$/.test(n));
+  if (bad !== undefined) throw new Error(`column name ${JSON.stringify(bad)} of ${table} is not a plain identifier`);
+  const insertSql = new Map<string, string>();
+  type Row = { [K in keyof C]: TypeOf<C[K]> };
+  // Rows are built by functions compiled once from the column list, each returning an object literal: filled column
+  // by column in a loop (a megamorphic store per column), building the row stood out in profiles of POST /v1/runs
+  // (bench/api.ts).
+  const fromValues = new Function('v', `return { ${names.map((n, i) => `${n}: v[${i}]`).join(', ')} };`) as (values: readonly unknown[]) => Row;
+  const defaults = names.map((n) => specs[n]!.defaultValue);
+  const fromGiven = new Function(
+    'r',
+    'd',
+    `return { ${names.map((n, i) => `${n}: r.${n} !== undefined ? r.${n} : d[${i}]`).join(', ')} };`,
+  ) as (row: object, defaults: unknown[]) => Row;
   return {
     table,
     specs,
     names,
     selectList: names.join(', '),
-    insertSql: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`,
-    row(values) {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
-      return row as { [K in keyof C]: TypeOf<C[K]> };
+    row: fromValues,
+    insertSql(row) {
+      const given = Object.keys(row);
+      const key = given.join(',');
+      let sql = insertSql.get(key);
+      if (sql === undefined) {
+        const unknown = given.find((name) => !(name in specs));
+        if (unknown !== undefined) throw new Error(`${table} has no column ${unknown}`);
+        sql = `INSERT INTO ${table} (${given.join(', ')}) VALUES (${given.map((n) => `@${n}`).join(', ')})`;
+        insertSql.set(key, sql);
+      }
+      return sql;
     },
-    insertParams(row) {
-      return { ...defaults, ...row } as { [K in keyof C]: TypeOf<C[K]> };
+    withDefaults(row) {
+      return fromGiven(row, defaults);
     },
     patchedNames(patch) {
       return Object.keys(patch)

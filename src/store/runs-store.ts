@@ -32,6 +32,7 @@ export class RunsStore {
   private readonly s;
   private readonly casCache = new Map<string, Database.Statement<Record<string, unknown>, unknown[]>>();
   private readonly patchCache = new Map<string, Database.Statement<Record<string, unknown>>>();
+  private readonly insertCache = new Map<string, Database.Statement<NewRunRow>>();
   private readonly rows: RunRowCache;
 
   constructor(
@@ -40,7 +41,6 @@ export class RunsStore {
   ) {
     this.rows = new RunRowCache(db, dataVersion);
     this.s = {
-      insert: db.prepare<Record<string, unknown>>(runColumns.insertSql),
       get: raw(db, `SELECT ${COLUMNS} FROM runs WHERE id = @id AND org_id = @org_id`),
       getAny: raw(db, `SELECT ${COLUMNS} FROM runs WHERE id = @id`),
       first: raw(db, `SELECT ${COLUMNS} FROM runs WHERE org_id = @org_id ORDER BY id DESC LIMIT @limit`),
@@ -79,12 +79,18 @@ export class RunsStore {
     };
   }
 
-  /** Inserts a run and counts it in its organisation's active runs; answers the row as inserted. */
-  insert(_uow: UnitOfWork, newRow: NewRunRow): RunRow {
-    const row = runColumns.insertParams(newRow);
-    this.s.insert.run(row);
+  /** Inserts a run and counts it in its organisation's active runs; answers the row as stored. */
+  insert(_uow: UnitOfWork, row: NewRunRow): RunRow {
+    const sql = runColumns.insertSql(row);
+    let stmt = this.insertCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<NewRunRow>(sql);
+      this.insertCache.set(sql, stmt);
+    }
+    stmt.run(row);
     if (!isTerminal(row.status)) this.s.addActive.run({ delta: 1, org_id: row.org_id });
-    return row;
+    // Built here rather than read back (INSERT ... RETURNING): the store tests check it equals what SQLite stored.
+    return runColumns.withDefaults(row);
   }
 
   /** The run, if it belongs to the organisation. The row is shared (frozen): copy it to change it. */

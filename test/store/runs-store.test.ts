@@ -92,6 +92,20 @@ describe('RunsStore', () => {
     expect(store.runs.list(org, { limit: 5, cursor: null, jobId: null }).items).toEqual([asStored]);
   });
 
+  it('answers the row of an insert that leaves defaulted columns out exactly as SQLite stored it', () => {
+    const org = new OrgsService({ store, clock: systemClock, ids }).create('defaults').id;
+    const id = ids('run');
+    const at = new Date().toISOString();
+    const inserted = store.transaction((uow) =>
+      store.runs.insert(uow, {
+        id, org_id: org, key_id: null, project_id: store.projects.getDefault(org)!.id, job_id: null, name: null, source: 'api',
+        prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
+        status: 'queued', created_at: at, updated_at: at,
+      }),
+    );
+    expect(inserted).toEqual(store.db.prepare('SELECT * FROM runs WHERE id = ?').get(id));
+  });
+
   it('ends a run only for the worker that holds its lease, when one is named', () => {
     const a = new OrgsService({ store, clock: systemClock, ids }).create('lease').id;
     const run = insertRun(a, 'queued');

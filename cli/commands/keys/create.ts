@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { pickOrg, withAdminServices } from '../../admin-services.js';
+import { withDataDirectory } from '../../../src/admin-services.js';
+import { pickOrg } from '../../pick-org.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { nonNegativeNumberFlag } from '../../flag-parsers.js';
 
@@ -22,7 +23,7 @@ export function registerKeysCreate(keys: Command): void {
 }
 
 export async function createKey(ctx: CliContext, options: CreateKeyOptions): Promise<void> {
-  const created = await withAdminServices(ctx.home, ({ orgs, keys }) =>
+  const created = await withDataDirectory(ctx.home, ctx.env, ({ orgs, keys }) =>
     keys.create({ orgId: pickOrg(orgs, options.org).id, name: options.name, monthlyCapUsd: options.monthlyCapUsd }),
   );
   ctx.out.result({ id: created.id, key: created.key, org_id: created.org_id }, () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withAdminServices } from '../../admin-services.js';
+import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
 
 export interface ListKeysOptions {
@@ -17,7 +17,7 @@ export function registerKeysList(keys: Command): void {
 }
 
 export async function listKeys(ctx: CliContext, options: ListKeysOptions): Promise<void> {
-  const all = await withAdminServices(ctx.home, ({ orgs, keys }) => keys.list(options.org === undefined ? undefined : orgs.resolve(options.org).id));
+  const all = await withDataDirectory(ctx.home, ctx.env, ({ orgs, keys }) => keys.list(options.org === undefined ? undefined : orgs.resolve(options.org).id));
   ctx.out.result({ object: 'list', data: all }, () =>
     ctx.out.table(
       all,

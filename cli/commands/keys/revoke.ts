@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withAdminServices } from '../../admin-services.js';
+import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
 
 export interface RevokeKeyOptions {
@@ -17,7 +17,7 @@ export function registerKeysRevoke(keys: Command): void {
 }
 
 export async function revokeKey(ctx: CliContext, options: RevokeKeyOptions): Promise<void> {
-  const { already, key } = await withAdminServices(ctx.home, ({ keys }) => {
+  const { already, key } = await withDataDirectory(ctx.home, ctx.env, ({ keys }) => {
     const before = keys.list().find((k) => k.id === options.id);
     if (before?.revoked_at) return { already: true, key: before };
     return { already: false, key: keys.revoke(options.id) };

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { withAdminServices } from '../../admin-services.js';
+import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { nonNegativeNumberFlag } from '../../flag-parsers.js';
 
@@ -20,6 +20,6 @@ export function registerOrgsCreate(orgs: Command): void {
 }
 
 export async function createOrg(ctx: CliContext, options: CreateOrgOptions): Promise<void> {
-  const org = await withAdminServices(ctx.home, ({ orgs }) => orgs.create(options.name, { dailyCapUsd: options.dailyCapUsd }));
+  const org = await withDataDirectory(ctx.home, ctx.env, ({ orgs }) => orgs.create(options.name, { dailyCapUsd: options.dailyCapUsd }));
   ctx.out.result(org, () => ctx.out.line(`created organisation ${org.name} (${org.id})`));
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withAdminServices } from '../../admin-services.js';
+import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
 
 export function registerOrgsList(orgs: Command): void {
@@ -12,7 +12,7 @@ export function registerOrgsList(orgs: Command): void {
 }
 
 export async function listOrgs(ctx: CliContext): Promise<void> {
-  const all = await withAdminServices(ctx.home, ({ orgs }) => orgs.list());
+  const all = await withDataDirectory(ctx.home, ctx.env, ({ orgs }) => orgs.list());
   ctx.out.result({ object: 'list', data: all }, () =>
     ctx.out.table(
       all,

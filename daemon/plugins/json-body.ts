@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync, preValidationHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { InvalidRequestError } from '../../src/errors.js';
+import { errorResponseSchema } from '../../src/http-schemas/common.js';
+import { createAjv } from '../../src/json-schema/create-ajv.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../src/json-schema/json-depth.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * How requests are read and validated: JSON bodies only (any other content type is a 415), nested no deeper than
+ * `MAX_JSON_DEPTH`, validated strictly (no coercion: "5" is not 5; unknown members are refused); query strings,
+ * which arrive as text, have their numbers coerced. A route with a body schema reads a missing body as `{}`, so
+ * that one whose members are all optional accepts a bare POST and one with required members names the missing one.
+ */
+const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
+  const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
+  const queryAjv = createAjv({ allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
+  bodyAjv.addSchema(errorResponseSchema);
+  queryAjv.addSchema(errorResponseSchema);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
+
+  // An empty body with a JSON content type is "no body" (curl -X POST -H 'content-type: application/json'),
+  // not a parse error; everything else goes through Fastify's prototype-poisoning-safe parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+      return done(new InvalidRequestError('invalid_body', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+    }
+    parseJson(req, text, done);
+  });
+
+  const defaultBody: preValidationHookHandler = (request, _reply, done) => {
+    if (request.body === undefined) request.body = {};
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    const existing = route.preValidation;
+    route.preValidation = existing === undefined ? [defaultBody] : [defaultBody, ...(Array.isArray(existing) ? existing : [existing])];
+  });
+};
+
+export default fp(jsonBodyPlugin, { name: 'json-body' });

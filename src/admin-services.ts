@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import { EventBus } from './events.js';
+import { createIdFactory, type IdFactory } from './ids.js';
+import { KeysService } from './keys/keys-service.js';
+import { OrgsService } from './orgs/orgs-service.js';
+import { dataPaths } from './runtime/paths.js';
+import { loadMasterKey } from './secrets/master-key.js';
+import { SecretBox } from './secrets/secret-box.js';
+import { openStore, type Store } from './store/store.js';
+import { DeliveriesService } from './webhooks/deliveries-service.js';
+import { SigningSecrets } from './webhooks/signing-secrets.js';
+
+/**
+ * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
+ * minted through the API): organisations, API keys, webhook signing secrets and deliveries. The daemon builds the
+ * same services from its resources; the CLI's admin commands get them from `withDataDirectory`.
+ */
+export interface AdminServices {
+  orgs: OrgsService;
+  keys: KeysService;
+  signingSecrets: SigningSecrets;
+  deliveries: DeliveriesService;
+}
+
+export interface AdminServicesDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdFactory;
+  events: EventBus;
+  /** Read when a secret is first sealed or opened: commands that touch no secret never create the key file. */
+  masterKey: () => Buffer;
+}
+
+export function createAdminServices(deps: AdminServicesDeps): AdminServices {
+  return {
+    orgs: new OrgsService(deps),
+    keys: new KeysService(deps),
+    signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
+    deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
+  };
+}
+
+/**
+ * Opens the data directory's store for one command, hands `fn` the admin services on it, and closes it after.
+ * Safe beside a running daemon: SQLite in WAL mode with a busy timeout. A redelivery marked here is picked up by
+ * the daemon's delivery worker on its next look at the outbox.
+ */
+export async function withDataDirectory<T>(home: string, env: NodeJS.ProcessEnv, fn: (services: AdminServices) => T | Promise<T>): Promise<T> {
+  // Created as the daemon would create it: it holds keys' hashes, the master key and credentials.
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const store = openStore(dataPaths(home).database);
+  try {
+    return await fn(createAdminServices({ store, clock: systemClock, ids: createIdFactory(), events: new EventBus(), masterKey: () => loadMasterKey({ home, env }) }));
+  } finally {
+    store.close();
+  }
+}
