@@ -68,6 +68,4 @@ export function deletedResponse(object: string) {
 
 export const timestamp = { type: 'string', format: 'date-time' } as const;
 export const nullableString = { type: ['string', 'null'] } as const;
-/** Any JSON object (a JSON Schema, inputs, a result). */
-export const anyObject = { type: 'object', additionalProperties: true } as const;
 export const nullableObject = { type: ['object', 'null'], additionalProperties: true } as const;

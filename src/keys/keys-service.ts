@@ -29,6 +29,8 @@ export interface Principal {
 }
 
 const MAX_CACHED_PRINCIPALS = 10_000;
+/** `last_used_at` is written at most this often per key: it tells people whether a key is in use, not how much. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class KeysService {
   /**
@@ -36,6 +38,9 @@ export class KeysService {
    * revoked by the CLI, whose commit changes the data version. Saves a lookup and a hash on every request.
    */
   private readonly principals = new Map<string, { principal: Principal; version: number }>();
+  /** When each key's use was last written, and the uses waiting to be written after the current turn. */
+  private readonly usedWrittenAt = new Map<string, number>();
+  private readonly usesToWrite = new Map<string, string>();
 
   constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>) {}
 
@@ -76,11 +81,37 @@ export class KeysService {
     if (!token) throw new AuthenticationError('missing_api_key', 'No API key: send "Authorization: Bearer <API_KEY>"');
     const version = this.r.store.dataVersion.get();
     const cached = this.principals.get(token);
-    if (cached && cached.version === version) return cached.principal;
-    const principal = this.lookUp(token);
-    if (this.principals.size >= MAX_CACHED_PRINCIPALS) this.principals.clear();
-    this.principals.set(token, { principal, version });
+    let principal: Principal;
+    if (cached && cached.version === version) {
+      principal = cached.principal;
+    } else {
+      principal = this.lookUp(token);
+      if (this.principals.size >= MAX_CACHED_PRINCIPALS) this.principals.clear();
+      this.principals.set(token, { principal, version });
+    }
+    this.noteUse(principal.keyId);
     return principal;
+  }
+
+  /** Records a key's use for `last_used_at`, after the request's turn and at most once a minute per key. */
+  private noteUse(keyId: string): void {
+    const now = this.r.clock.now();
+    const written = this.usedWrittenAt.get(keyId);
+    if (written !== undefined && now - written < LAST_USED_RESOLUTION_MS) return;
+    this.usedWrittenAt.set(keyId, now);
+    if (this.usesToWrite.size === 0) setImmediate(() => this.writeUses());
+    this.usesToWrite.set(keyId, isoTime(now));
+  }
+
+  private writeUses(): void {
+    const uses = [...this.usesToWrite];
+    this.usesToWrite.clear();
+    // A use that cannot be written (the store closing under a last request) only leaves last_used_at a minute older.
+    this.r.store
+      .groupTransaction(() => {
+        for (const [keyId, at] of uses) this.r.store.keys.touch(keyId, at);
+      })
+      .catch(() => undefined);
   }
 
   private lookUp(token: string): Principal {

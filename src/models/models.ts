@@ -40,9 +40,5 @@ export function outputPriceKey<A extends ModelAlias>(alias: A): `billing.${A}.ou
   return `billing.${alias}.output_usd_per_mtok`;
 }
 
-export function isModelAlias(value: unknown): value is ModelAlias {
-  return (MODEL_ALIASES as readonly unknown[]).includes(value);
-}
-
 /** The JSON Schema of a `model` member: validation and the OpenAPI enum alike. */
 export const modelAliasSchema = { type: 'string', enum: MODEL_ALIASES, description: `One of ${MODEL_ALIASES.join(', ')}; default ${DEFAULT_MODEL}.` } as const;

@@ -86,4 +86,29 @@ describe('KeysService', () => {
     expect(() => keys.create({ orgId, monthlyCapUsd: Number.NaN })).toThrow(InvalidRequestError);
     expect(() => keys.create({ orgId: 'org_01jd0000000000000000000000' })).toThrow(NotFoundError);
   });
+
+  it('records last_used_at after a request, at most once a minute per key', async () => {
+    let now = Date.parse('2026-11-23T10:00:00.000Z');
+    const clocked = new KeysService({ store, clock: { now: () => now }, ids: createIdFactory() });
+    const { id, key } = clocked.create({ orgId });
+    const lastUsed = () => clocked.list(orgId).find((k) => k.id === id)!.last_used_at;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(lastUsed()).toBeNull();
+    clocked.authenticate(key);
+    // Written after the request's turn, not during it.
+    expect(lastUsed()).toBeNull();
+    await settle();
+    expect(lastUsed()).toBe('2026-11-23T10:00:00.000Z');
+
+    now += 30_000;
+    clocked.authenticate(key);
+    await settle();
+    expect(lastUsed()).toBe('2026-11-23T10:00:00.000Z');
+
+    now += 31_000;
+    clocked.authenticate(key);
+    await settle();
+    expect(lastUsed()).toBe('2026-11-23T10:01:01.000Z');
+  });
 });

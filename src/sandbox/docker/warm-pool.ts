@@ -57,11 +57,6 @@ export class WarmPool {
     return null;
   }
 
-  /** Whether `sandbox` is waiting in the pool (not handed out). */
-  holds(sandbox: DockerSandbox): boolean {
-    return this.ready.includes(sandbox);
-  }
-
   /** Stops refilling, waits for starts in flight and destroys every pooled sandbox; idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
