@@ -8,7 +8,7 @@ import type { BrowserAction, BrowserResult, PageProblem } from '../sandbox/proto
 import type { RunRow } from '../store/runs-table.js';
 import { failedOutcome, type RunOutcome } from './run-outcome.js';
 import type { RunRecorder } from './run-recorder.js';
-import { browserResultText, problemLine } from './tools/browser-tool.js';
+import { browserResultText, problemLine } from './tools/browser-result.js';
 import { truncateEnd } from './truncate.js';
 
 export interface EvidenceOptions {

@@ -53,6 +53,14 @@ export class OrgsService {
     return toOrg(row);
   }
 
+  /**
+   * Organisations whose kept count of queued and running runs (what `limits.max_pending_runs` is checked against)
+   * differs from a count of their runs. The daemon recounts at start; `errand doctor` reports a drift.
+   */
+  activeRunCountDrift(): { org_id: string; kept: number; counted: number }[] {
+    return this.r.store.runs.activeCountDrift();
+  }
+
   /** The first start of a data directory creates the `default` organisation. Returns it when it was created. */
   ensureDefault(): Org | null {
     if (this.r.store.orgs.list().length > 0) return null;

@@ -20,8 +20,8 @@ class UnitFailedAfterWriting {}
  * `UnitOfWork`, whose after-commit work runs after the COMMIT and before the unit's promise settles.
  *
  * A unit that refuses (throws) must do so before it writes: it is then rejected alone and the others commit.
- * Units run without a savepoint each, because a savepoint journals every page its unit changes, which cost about
- * a quarter of a run's creation. Should a unit throw after writing anyway (a bug, a full disk), the whole group
+ * Units run without a savepoint each, because a savepoint journals every page its unit changes, a cost that showed
+ * in every run's creation. Should a unit throw after writing anyway (a bug, a full disk), the whole group
  * is rolled back and every unit runs again in a transaction of its own, so that its failure stays its own.
  */
 export class GroupCommit {

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
@@ -47,5 +49,20 @@ describe('errand doctor', () => {
     } finally {
       empty.remove();
     }
+  });
+
+  it("warns when an organisation's kept count of active runs differs from a count of its runs", async () => {
+    const created = await daemon.api('POST', '/v1/runs', { prompt: 'counted' });
+    expect(created.status).toBe(202);
+    const db = new Database(join(daemon.home, 'errand.db'));
+    try {
+      db.prepare('DELETE FROM runs WHERE id = ?').run(created.body.task_id);
+    } finally {
+      db.close();
+    }
+    const res = await runCli(['--home', daemon.home, 'doctor', '--json'], { env: { ERRAND_SANDBOX_DRIVER: 'local', ANTHROPIC_API_KEY: 'k' } });
+    const check = res.json().checks.find((c: { check: string }) => c.check === 'active run counts');
+    expect(check).toMatchObject({ level: 'warn' });
+    expect(check.detail).toContain(`${daemon.orgId} keeps`);
   });
 });

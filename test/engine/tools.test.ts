@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockTokens, requestTokens } from '../../src/engine/token-bound.js';
-import { browserResultText, browserTool, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
+import { browserResultText } from '../../src/engine/tools/browser-result.js';
+import { browserTool, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
 import { codeResultText, codeTool, parseCodeInput } from '../../src/engine/tools/code-tool.js';
 import { createFinishTool, parseFinishInput } from '../../src/engine/tools/finish-tool.js';
 import { UserSchemas } from '../../src/runs/user-schemas.js';

@@ -1,4 +1,5 @@
 import { accessSync, constants, existsSync } from 'node:fs';
+import { withDataDirectory } from '../../../src/admin-services.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
@@ -77,6 +78,16 @@ export async function checkModelProvider(input: DoctorInput, config: Config): Pr
   const where = provider === 'anthropic' ? (config['anthropic.base_url'] ?? 'the Anthropic API') : config['openai.base_url'];
   const key = provider === 'anthropic' ? 'ANTHROPIC_API_KEY is set' : input.env.OPENAI_API_KEY ? 'OPENAI_API_KEY is set' : 'no OPENAI_API_KEY (fine for local servers)';
   return { check: 'model provider', level: 'ok', detail: `${provider} at ${where}; ${key} in this shell` };
+}
+
+/** Whether each organisation's kept count of active runs matches a count of its runs. */
+export async function checkActiveRunCounts({ home, env }: DoctorInput): Promise<CheckResult> {
+  const check = 'active run counts';
+  if (!existsSync(dataPaths(home).database)) return { check, level: 'ok', detail: 'no database yet' };
+  const drift = await withDataDirectory(home, env, ({ orgs }) => orgs.activeRunCountDrift());
+  if (drift.length === 0) return { check, level: 'ok', detail: 'every organisation\'s count of queued and running runs matches its runs' };
+  const list = drift.map((d) => `${d.org_id} keeps ${d.kept}, has ${d.counted}`).join('; ');
+  return { check, level: 'warn', detail: `${list} (the daemon recounts at its next start: errand daemon stop && errand daemon start)` };
 }
 
 export async function checkSandbox(config: Config): Promise<CheckResult> {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
-import { checkApiKey, checkConfig, checkDaemon, checkDataDir, checkModelProvider, checkSandbox, type CheckResult } from './checks.js';
+import { checkActiveRunCounts, checkApiKey, checkConfig, checkDaemon, checkDataDir, checkModelProvider, checkSandbox, type CheckResult } from './checks.js';
 
 export function registerDoctor(program: Command): void {
   program
@@ -18,7 +18,7 @@ export async function doctor(ctx: CliContext): Promise<CheckResult[]> {
   const { result: configResult, config } = checkConfig(input);
   results.push(configResult);
   const daemon = await checkDaemon(input);
-  results.push(daemon.result, await checkApiKey(input, daemon.reachable));
+  results.push(daemon.result, await checkApiKey(input, daemon.reachable), await checkActiveRunCounts(input));
   if (config) results.push(await checkModelProvider(input, config), await checkSandbox(config));
 
   const ok = results.every((r) => r.level !== 'fail');

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { BrowserAction, BrowserResult, PageProblem } from '../../sandbox/protocol.js';
+import type { BrowserAction } from '../../sandbox/protocol.js';
+import { browserResultText } from './browser-result.js';
 import type { AgentTool, ToolContent } from './agent-tool.js';
 
 export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'read_text', 'snapshot', 'screenshot'] as const;
@@ -119,23 +120,4 @@ export function describeBrowserAction(action: BrowserAction): string {
       throw new Error(`unknown action ${JSON.stringify(unreachable)}`);
     }
   }
-}
-
-/** What the model reads back: where the page is, what went wrong if anything, and the action's text. */
-export function browserResultText(result: BrowserResult): string {
-  const lines: string[] = [];
-  if (result.problem) lines.push(`PROBLEM: ${problemLine(result.problem)}`, problemAdvice(result.problem));
-  lines.push(`url: ${result.url ?? '(none)'}`, `title: ${result.title ?? '(none)'}`, `http status: ${result.status ?? '(none)'}`);
-  if (result.text !== '') lines.push('', result.text);
-  return lines.join('\n');
-}
-
-export function problemLine(problem: PageProblem): string {
-  return problem.kind === 'http_error' ? `http_error ${problem.status}: ${problem.message}` : `${problem.kind}: ${problem.message}`;
-}
-
-function problemAdvice(problem: PageProblem): string {
-  return problem.kind === 'captcha'
-    ? 'The page shows a captcha or bot check. Do not try to solve it; if there is no other way, finish with failure_reason "captcha".'
-    : 'The site could not be used. Retry once if it may be transient; if it stays down, finish with failure_reason "site_down".';
 }

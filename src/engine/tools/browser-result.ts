@@ -1,0 +1,20 @@
+import type { BrowserResult, PageProblem } from '../../sandbox/protocol.js';
+
+/** What the model reads back: where the page is, what went wrong if anything, and the action's text. */
+export function browserResultText(result: BrowserResult): string {
+  const lines: string[] = [];
+  if (result.problem) lines.push(`PROBLEM: ${problemLine(result.problem)}`, problemAdvice(result.problem));
+  lines.push(`url: ${result.url ?? '(none)'}`, `title: ${result.title ?? '(none)'}`, `http status: ${result.status ?? '(none)'}`);
+  if (result.text !== '') lines.push('', result.text);
+  return lines.join('\n');
+}
+
+export function problemLine(problem: PageProblem): string {
+  return problem.kind === 'http_error' ? `http_error ${problem.status}: ${problem.message}` : `${problem.kind}: ${problem.message}`;
+}
+
+function problemAdvice(problem: PageProblem): string {
+  return problem.kind === 'captcha'
+    ? 'The page shows a captcha or bot check. Do not try to solve it; if there is no other way, finish with failure_reason "captcha".'
+    : 'The site could not be used. Retry once if it may be transient; if it stays down, finish with failure_reason "site_down".';
+}
