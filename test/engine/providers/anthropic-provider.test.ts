@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider, type AnthropicProviderOptions } from '../../../src/engine/providers/anthropic-provider.js';
-import { ProviderError, type Message, type ModelRequest } from '../../../src/engine/providers/provider.js';
+import type { Message } from '../../../src/engine/providers/provider.js';
 import {
   apiKeyOf,
   finish,
@@ -12,6 +12,7 @@ import {
   toolUse,
   type ScriptedAnthropic,
 } from '../../fixtures/scripted-anthropic.js';
+import { providerError, request } from './provider-calls.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 const MODELS = { haiku: 'claude-haiku-test', sonnet: 'claude-sonnet-test', opus: 'claude-opus-test' } as const;
@@ -29,27 +30,6 @@ afterEach(async () => {
 
 function provider(overrides: Partial<AnthropicProviderOptions> = {}): AnthropicProvider {
   return new AnthropicProvider({ apiKey: KEY, baseUrl: model.baseUrl, models: MODELS, maxRetries: 0, ...overrides });
-}
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: 'sonnet',
-    system: 'You are a careful agent.',
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Is the site up?' }] }],
-    tools: [],
-    maxTokens: 1024,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
 }
 
 describe('AnthropicProvider against the scripted Messages API', () => {

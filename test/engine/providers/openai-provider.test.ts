@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/engine/providers/openai-provider.js';
-import { ProviderError, type Message, type ModelRequest, type ToolUseBlock } from '../../../src/engine/providers/provider.js';
+import type { Message, ToolUseBlock } from '../../../src/engine/providers/provider.js';
 import {
   finish,
   reply,
@@ -10,6 +10,7 @@ import {
   toolUse,
   type ScriptedOpenAI,
 } from '../../fixtures/scripted-openai.js';
+import { providerError, request } from './provider-calls.js';
 
 const KEY = 'sk-proj-test-0123456789abcdef';
 const MODELS = { haiku: 'llama-small', sonnet: 'llama-medium', opus: 'llama-large' } as const;
@@ -27,27 +28,6 @@ afterEach(async () => {
 
 function provider(overrides: Partial<OpenAIProviderOptions> = {}): OpenAIProvider {
   return new OpenAIProvider({ apiKey: KEY, baseUrl: model.baseUrl, models: MODELS, maxRetries: 0, ...overrides });
-}
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: 'sonnet',
-    system: 'You are a careful agent.',
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Is the site up?' }] }],
-    tools: [],
-    maxTokens: 1024,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
 }
 
 const browserCall: ToolUseBlock = { type: 'tool_use', id: 'call_1', name: 'browser', input: { url: 'https://example.com' } };

@@ -6,9 +6,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../../src/engine/providers/anthropic-provider.js';
 import { OpenAIProvider } from '../../../src/engine/providers/openai-provider.js';
-import { ProviderError, type ModelProvider, type ModelProviderOptions, type ModelRequest } from '../../../src/engine/providers/provider.js';
+import { ProviderError, type ModelProvider, type ModelProviderOptions } from '../../../src/engine/providers/provider.js';
 import * as anthropic from '../../fixtures/scripted-anthropic.js';
 import * as openai from '../../fixtures/scripted-openai.js';
+import { providerError, request } from './provider-calls.js';
 
 /** The parts of a scripted server and its fixture functions the suite uses, whatever the provider. */
 interface Server {
@@ -81,27 +82,6 @@ const PROVIDERS: ProviderUnderTest[] = [
     hold: (turn) => openai.hold(turn as never),
   },
 ];
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: 'sonnet',
-    system: 'You are a careful agent.',
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Is the site up?' }] }],
-    tools: [],
-    maxTokens: 1024,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe.each(PROVIDERS)('$name (provider conformance)', (p) => {
   let server: Server;
