@@ -13,6 +13,7 @@ import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
+import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
@@ -83,7 +84,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
-  const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
+  const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
+  const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices, eventLog }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   // The webhook outbox row is written inside the unit of work of the run's terminal state.

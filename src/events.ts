@@ -7,6 +7,8 @@ export interface ErrandEvents {
   'run.transitioned': [{ runId: string; orgId: string; from: RunStatus | null; to: RunStatus }];
   /** A webhook was written to the outbox; the delivery worker wakes up. */
   'webhook.enqueued': [{ deliveryId: string }];
+  /** An event was appended to the event log and committed; live streams read it from there. */
+  'event.logged': [{ id: number; orgId: string; runId: string | null }];
   /** Jobs with a schedule were created, changed or deleted (a project's deletion included); the scheduler re-reads them. */
   'jobs.changed': [{ orgId: string }];
 }

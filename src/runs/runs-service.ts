@@ -8,6 +8,7 @@ import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
+import type { EventLog } from '../event-log/event-log.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
@@ -93,7 +94,7 @@ export class RunsService {
 
   constructor(
     private readonly r: Resources,
-    private readonly deps: { projects: ProjectsService; jobs: JobsService; schemas: UserSchemas; caps: SpendCaps; prices: PriceTable },
+    private readonly deps: { projects: ProjectsService; jobs: JobsService; schemas: UserSchemas; caps: SpendCaps; prices: PriceTable; eventLog: EventLog },
     private readonly options: RunsServiceOptions,
   ) {}
 
@@ -200,14 +201,14 @@ export class RunsService {
     const at = isoTime(this.r.clock.now());
     const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, updated_at: at }, options.leaseOwner);
     if (!after) return null;
-    this.recordChange(uow, { run: after, from, to }, description, at);
+    this.recordChange(uow, { run: after, from, to }, description);
     return after;
   }
 
-  /** The event row, the hooks and the announcement of a status change (or of a creation, from null). */
-  private recordChange(uow: UnitOfWork, change: RunChange, description: string, at: string): void {
+  /** The logged event, the hooks and the announcement of a status change (or of a creation, from null). */
+  private recordChange(uow: UnitOfWork, change: RunChange, description: string): void {
     const { run, from, to } = change;
-    this.r.store.runs.insertEvent(uow, { run_id: run.id, from_status: from, to_status: to, description, created_at: at });
+    this.deps.eventLog.append(uow, { orgId: run.org_id, runId: run.id, type: 'run.status', data: { run_id: run.id, from, to, description } });
     for (const hook of this.hooks) hook(change, uow);
     uow.afterCommit(() => this.r.events.emit('run.transitioned', { runId: run.id, orgId: run.org_id, from, to }));
   }
@@ -341,7 +342,7 @@ export class RunsService {
         updated_at: at,
       };
       const run = store.runs.insert(uow, row);
-      this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted', at);
+      this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted');
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
       }

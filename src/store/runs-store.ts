@@ -10,15 +10,6 @@ import type { UnitOfWork } from './unit-of-work.js';
 /** What claiming a queued run needs to know before its compare-and-set. */
 export type ClaimableRun = Pick<RunRow, 'id' | 'attempt' | 'started_at'>;
 
-export interface RunEventRow {
-  id: number;
-  run_id: string;
-  from_status: RunStatus | null;
-  to_status: RunStatus;
-  description: string;
-  created_at: string;
-}
-
 /** An organisation whose kept count of active runs differs from a count of its runs. */
 export interface ActiveCountDrift {
   org_id: string;
@@ -72,10 +63,6 @@ export class RunsStore {
         "UPDATE runs SET lease_expires_at = @expires_at WHERE id = @id AND lease_owner = @owner AND status = 'running'",
       ),
       lapsed: raw(db, `SELECT ${COLUMNS} FROM runs INDEXED BY runs_running WHERE status = 'running' AND lease_expires_at < @now ORDER BY id`),
-      insertEvent: db.prepare<Omit<RunEventRow, 'id'>>(
-        'INSERT INTO run_events (run_id, from_status, to_status, description, created_at) VALUES (@run_id, @from_status, @to_status, @description, @created_at)',
-      ),
-      events: db.prepare<{ run_id: string }, RunEventRow>('SELECT * FROM run_events WHERE run_id = @run_id ORDER BY id'),
     };
   }
 
@@ -186,13 +173,6 @@ export class RunsStore {
     return stmt.run({ ...patch, id, status_is: status }).changes > 0;
   }
 
-  insertEvent(_uow: UnitOfWork, event: Omit<RunEventRow, 'id'>): void {
-    this.s.insertEvent.run(event);
-  }
-
-  events(runId: string): RunEventRow[] {
-    return this.s.events.all({ run_id: runId });
-  }
 }
 
 /** A statement answering rows as arrays of values, built into rows by `runColumns.row`. */

@@ -1,6 +1,7 @@
 import { ArtifactsStore } from './artifacts-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
+import { EventsStore } from './events-store.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
@@ -25,6 +26,7 @@ export class Store {
   readonly steps: StepsStore;
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
+  readonly events: EventsStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -41,6 +43,7 @@ export class Store {
     this.steps = new StepsStore(db);
     this.artifacts = new ArtifactsStore(db);
     this.webhooks = new WebhooksStore(db);
+    this.events = new EventsStore(db);
     this.group = new GroupCommit(db);
   }
 

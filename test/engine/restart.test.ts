@@ -59,7 +59,13 @@ describe('a daemon killed mid-run', () => {
       '2.3 claude-sonnet-4-6',
       '2.4 finish',
     ]);
-    const events = fromDb((s) => s.runs.events(runId).map((e) => `${e.from_status ?? '-'}>${e.to_status}`));
+    const events = fromDb((s) =>
+      s.events
+        .runAfter(runId, 0, 100)
+        .filter((e) => e.type === 'run.status')
+        .map((e) => JSON.parse(e.data) as { from: string | null; to: string })
+        .map((e) => `${e.from ?? '-'}>${e.to}`),
+    );
     expect(events).toEqual(['->queued', 'queued>running', 'running>queued', 'queued>running', 'running>succeeded']);
     expect(sandboxDirsOf(h.daemon.home, runId)).toEqual([]);
   });

@@ -13,6 +13,7 @@ import { ProjectsService } from '../../src/projects/projects-service.js';
 import type { Resources } from '../../src/resources.js';
 import { RunsService } from '../../src/runs/runs-service.js';
 import { UserSchemas } from '../../src/runs/user-schemas.js';
+import { EventLog } from '../../src/event-log/event-log.js';
 import { Scheduler } from '../../src/schedules/scheduler.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
@@ -35,7 +36,7 @@ function daemonLike(home: string): { store: Store; runs: RunsService } {
   const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl });
   const runs = new RunsService(
     r,
-    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config) },
+    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), eventLog: new EventLog({ store: store.events, clock: r.clock, events: r.events }) },
     { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl },
   );
   return { store, runs };

@@ -1,0 +1,65 @@
+import { isoTime, type Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import type { EventRow, EventsStore } from '../store/events-store.js';
+import type { UnitOfWork } from '../store/unit-of-work.js';
+
+/** An event as it is appended: who it belongs to, what happened, and its data (any JSON value). */
+export interface NewEvent {
+  orgId: string;
+  /** Set for events about one run: they also appear in that run's stream. */
+  runId?: string | null;
+  /** `run.status`, `run.step`, `run.completed`, ... (see docs/api.md, Live events). */
+  type: string;
+  data: unknown;
+}
+
+/** An event as streams and readers see it. */
+export interface LoggedEvent {
+  id: number;
+  type: string;
+  run_id: string | null;
+  data: unknown;
+  created_at: string;
+}
+
+export interface EventLogOptions {
+  store: EventsStore;
+  clock: Clock;
+  events: EventBus;
+}
+
+/**
+ * The durable event log: each event is written in the unit of work of what caused it, so an event exists exactly
+ * when its cause committed, and gets an increasing id that a reader can resume after. Once the unit has committed,
+ * `event.logged` tells live readers (streams) to look.
+ */
+export class EventLog {
+  constructor(private readonly o: EventLogOptions) {}
+
+  append(uow: UnitOfWork, event: NewEvent): number {
+    const runId = event.runId ?? null;
+    const id = this.o.store.append(uow, {
+      org_id: event.orgId,
+      run_id: runId,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: isoTime(this.o.clock.now()),
+    });
+    uow.afterCommit(() => this.o.events.emit('event.logged', { id, orgId: event.orgId, runId }));
+    return id;
+  }
+
+  /** An organisation's events after `after` (an event id; 0 for the beginning), oldest first. */
+  orgEvents(orgId: string, after: number, limit: number): LoggedEvent[] {
+    return this.o.store.orgAfter(orgId, after, limit).map(toLogged);
+  }
+
+  /** A run's events after `after`, oldest first. */
+  runEvents(runId: string, after: number, limit: number): LoggedEvent[] {
+    return this.o.store.runAfter(runId, after, limit).map(toLogged);
+  }
+}
+
+function toLogged(row: EventRow): LoggedEvent {
+  return { id: row.id, type: row.type, run_id: row.run_id, data: JSON.parse(row.data), created_at: row.created_at };
+}

@@ -1,0 +1,51 @@
+import type { Db } from './database.js';
+import type { UnitOfWork } from './unit-of-work.js';
+
+/** One entry of the event log; `data` is JSON text. */
+export interface EventRow {
+  id: number;
+  org_id: string;
+  run_id: string | null;
+  type: string;
+  data: string;
+  created_at: string;
+}
+
+export class EventsStore {
+  private readonly s;
+
+  constructor(db: Db) {
+    this.s = {
+      insert: db.prepare<Omit<EventRow, 'id'>>(
+        'INSERT INTO events (org_id, run_id, type, data, created_at) VALUES (@org_id, @run_id, @type, @data, @created_at)',
+      ),
+      orgAfter: db.prepare<{ org_id: string; after: number; limit: number }, EventRow>(
+        'SELECT * FROM events WHERE org_id = @org_id AND id > @after ORDER BY id LIMIT @limit',
+      ),
+      runAfter: db.prepare<{ run_id: string; after: number; limit: number }, EventRow>(
+        'SELECT * FROM events WHERE run_id = @run_id AND id > @after ORDER BY id LIMIT @limit',
+      ),
+      last: db.prepare<[], number | null>('SELECT MAX(id) FROM events').pluck(),
+    };
+  }
+
+  /** Appends an event; answers its id. */
+  append(_uow: UnitOfWork, event: Omit<EventRow, 'id'>): number {
+    return Number(this.s.insert.run(event).lastInsertRowid);
+  }
+
+  /** An organisation's events after `after`, oldest first. */
+  orgAfter(orgId: string, after: number, limit: number): EventRow[] {
+    return this.s.orgAfter.all({ org_id: orgId, after, limit });
+  }
+
+  /** One run's events after `after`, oldest first. */
+  runAfter(runId: string, after: number, limit: number): EventRow[] {
+    return this.s.runAfter.all({ run_id: runId, after, limit });
+  }
+
+  /** The newest event's id, or 0 when there is none. */
+  lastId(): number {
+    return this.s.last.get() ?? 0;
+  }
+}
