@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
@@ -6,10 +7,12 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+import { installationId } from '../../src/runtime/installation-id.js';
+import { currentProcessIdentity, type ProcessIdentity } from '../../src/runtime/process-identity.js';
 import { hostDebianMirror } from '../../src/sandbox/docker/apt-mirror.js';
 import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
 import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
-import { HOME_LABEL, homeLabelValue } from '../../src/sandbox/docker/labels.js';
+import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels } from '../../src/sandbox/docker/labels.js';
 import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
@@ -142,8 +145,9 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(inspected.Config.Labels).toMatchObject({
         'errand.sandbox': '1',
         'errand.run': 'run_hardened',
-        'errand.daemon': driver.instanceId,
-        [HOME_LABEL]: homeLabelValue(home.path),
+        [DAEMON_LABEL]: driver.instanceId,
+        [INSTALLATION_LABEL]: installationId(home.path),
+        'errand.pid': String(process.pid),
       });
 
       const inside = await bash(
@@ -284,34 +288,56 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
   });
 
   describe('removeOrphans', () => {
-    it('removes containers of dead daemons: same home, or a process on this host that is gone; keeps the rest', async () => {
-      const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
-      const leftover = (labels: Record<string, string>) =>
-        docker.docker.createContainer({ Image: docker.image, Labels: { 'errand.sandbox': '1', ...labels } });
-      const sameHome = await leftover({ 'errand.daemon': 'dead-instance', [HOME_LABEL]: homeLabelValue(home.path) });
-      const deadProcess = await leftover({
-        'errand.daemon': 'killed-test-daemon',
-        [HOME_LABEL]: homeLabelValue('/tmp/gone'),
-        'errand.host': hostname(),
-        'errand.pid': String(deadPid),
+    it('removes what is provably nobody’s, logging each by name, and leaves other installations’ containers alone', async () => {
+      const self = currentProcessIdentity()!;
+      const freePid = spawnSync(process.execPath, ['-e', '']).pid;
+      const ownInstallation = installationId(home.path);
+      const leftover = async (name: string, labels: Record<string, string>) => {
+        const unique = `errand-orphan-test-${name}-${randomBytes(3).toString('hex')}`;
+        const container = await docker.docker.createContainer({ name: unique, Image: docker.image, Labels: { 'errand.sandbox': '1', ...labels } });
+        return { name: unique, container };
+      };
+      const of = (installation: string, identity: ProcessIdentity | null) => ({
+        [INSTALLATION_LABEL]: installation,
+        [DAEMON_LABEL]: `instance-${randomBytes(3).toString('hex')}`,
+        ...processLabels(identity),
       });
-      const liveProcess = await leftover({
-        'errand.daemon': 'other-daemon',
-        [HOME_LABEL]: homeLabelValue('/elsewhere'),
-        'errand.host': hostname(),
-        'errand.pid': String(process.pid),
-      });
-      const otherHost = await leftover({ 'errand.daemon': 'remote-daemon', [HOME_LABEL]: homeLabelValue('/remote'), 'errand.host': 'another-host', 'errand.pid': '1' });
+      const removed = [
+        // An earlier daemon of this data directory, in a pid namespace this process cannot see into.
+        await leftover('earlier-own', of(ownInstallation, { ...self, pidNamespace: 'pid:[1]' })),
+        // Another installation whose daemon's pid is free.
+        await leftover('dead-free-pid', of('other-installation', { ...self, pid: freePid })),
+        // Another installation whose daemon's pid now belongs to a later process (this one).
+        await leftover('dead-reused-pid', of('other-installation', { ...self, startTime: String(Number(self.startTime) + 1) })),
+      ];
+      const kept = [
+        // Another installation whose daemon runs (it is this process).
+        await leftover('live', of('other-installation', self)),
+        // Another installation whose daemon's pid is free here, but counted in another pid namespace or boot.
+        await leftover('other-pidns', of('other-installation', { ...self, pid: freePid, pidNamespace: 'pid:[1]' })),
+        await leftover('other-boot', of('other-installation', { ...self, pid: freePid, bootId: '00000000-0000-4000-8000-000000000000' })),
+        // Labels of an earlier Errand: a hash of this data directory's path, which another installation may share.
+        await leftover('same-path', { 'errand.home': createHash('sha256').update(home.path).digest('hex').slice(0, 16), 'errand.host': hostname(), 'errand.pid': String(freePid) }),
+      ];
+      const lines: string[] = [];
+      const recording = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+      const sweeper = await DockerDriver.start({ docker: docker.docker, image: docker.image, home: home.path, logger: recording, limits: LIMITS, warmPoolSize: 0 });
       try {
+        // The suite's own driver serves the same data directory from this (live) process: its containers stay.
         const live = await create('run_survivor');
-        expect(await driver.removeOrphans()).toBeGreaterThanOrEqual(2);
-        await expect(sameHome.inspect()).rejects.toMatchObject({ statusCode: 404 });
-        await expect(deadProcess.inspect()).rejects.toMatchObject({ statusCode: 404 });
-        expect((await liveProcess.inspect()).Id).toBe(liveProcess.id);
-        expect((await otherHost.inspect()).Id).toBe(otherHost.id);
+        expect(await sweeper.removeOrphans()).toBeGreaterThanOrEqual(removed.length);
+        for (const { container } of removed) await expect(container.inspect()).rejects.toMatchObject({ statusCode: 404 });
+        for (const { container } of kept) expect((await container.inspect()).Id).toBe(container.id);
         expect((await bash(live, 'echo kept')).stdout).toBe('kept\n');
+        const logged = lines.map((line) => JSON.parse(line) as { msg: string; container?: string; reason?: string });
+        expect(logged.filter((line) => line.msg === 'removed orphaned sandbox container').map((line) => line.container).sort()).toEqual(
+          removed.map(({ name }) => name).sort(),
+        );
+        expect(logged.find((line) => line.container === removed[1]!.name)?.reason).toBe('its daemon is provably dead');
+        expect(logged.find((line) => line.container === removed[0]!.name)?.reason).toBe('left by an earlier daemon of this data directory');
       } finally {
-        for (const container of [sameHome, deadProcess, liveProcess, otherHost]) await container.remove({ force: true }).catch(() => undefined);
+        await sweeper.close();
+        for (const { container } of [...removed, ...kept]) await container.remove({ force: true }).catch(() => undefined);
       }
     });
   });
@@ -359,7 +385,7 @@ describe.skipIf(!docker.available)('DockerDriver warm pool', () => {
   it('removes its pooled containers on close', async () => {
     await until('the pool to fill', async () => driver.warmCount === 2);
     await driver.close();
-    const left = await docker.docker.listContainers({ all: true, filters: { label: [`${HOME_LABEL}=${homeLabelValue(home.path)}`] } });
+    const left = await docker.docker.listContainers({ all: true, filters: { label: [`${INSTALLATION_LABEL}=${installationId(home.path)}`] } });
     expect(left).toEqual([]);
     await expect(driver.create({ runId: 'run_after_close', env: {}, signal: signal() })).rejects.toBeInstanceOf(SandboxError);
   });

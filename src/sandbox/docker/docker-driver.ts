@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
+import { installationId } from '../../runtime/installation-id.js';
+import { currentProcessIdentity } from '../../runtime/process-identity.js';
 import type { SandboxCreateOptions, SandboxDriver } from '../driver.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { imageExists, isNotFound } from './image-exists.js';
-import { DAEMON_LABEL, HOME_LABEL, homeLabelValue, HOST_LABEL, PID_LABEL, POOL_LABEL, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
+import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
+import { orphanReason } from './orphans.js';
 import { installSandboxFirewall } from './sandbox-firewall.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
 import { WarmPool } from './warm-pool.js';
@@ -16,7 +18,7 @@ import { WarmPool } from './warm-pool.js';
 export interface DockerDriverOptions {
   docker: Docker;
   image: string;
-  /** The data directory; containers are labelled with (a hash of) it so that orphans are found per home. */
+  /** The data directory; containers are labelled with its installation id, so that its orphans can be told apart. */
   home: string;
   logger: Logger;
   limits: ContainerLimits;
@@ -42,7 +44,9 @@ export class DockerDriver implements SandboxDriver {
   readonly instanceId: string;
   private readonly live = new Set<DockerSandbox>();
   private readonly pool: WarmPool;
-  private readonly homeLabel: string;
+  private readonly installationId: string;
+  /** Labels of every container this driver starts: whose it is, and which process started it. */
+  private readonly ownerLabels: Record<string, string>;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -50,7 +54,13 @@ export class DockerDriver implements SandboxDriver {
     readonly network: SandboxNetwork,
   ) {
     this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
-    this.homeLabel = homeLabelValue(options.home);
+    this.installationId = installationId(options.home);
+    this.ownerLabels = {
+      [SANDBOX_LABEL]: '1',
+      [INSTALLATION_LABEL]: this.installationId,
+      [DAEMON_LABEL]: this.instanceId,
+      ...processLabels(currentProcessIdentity()),
+    };
     this.pool = new WarmPool({
       size: options.warmPoolSize,
       start: (signal) => this.startContainer({ name: `errand-pool-${randomBytes(6).toString('hex')}`, runId: null, env: {}, signal }),
@@ -105,20 +115,26 @@ export class DockerDriver implements SandboxDriver {
   }
 
   /**
-   * Removes sandbox containers whose daemon is gone: those of another instance on the same home (two daemons never
-   * share a home), and those of any Errand process on this host that no longer runs (test daemons on temporary
-   * homes, a killed CLI). This instance's own containers, live, pooled or still starting, are never orphans.
+   * Removes the sandbox containers on the engine that are provably nobody's (see `orphans.ts`), logging each by
+   * name, and leaves every other installation's containers alone.
    */
   async removeOrphans(): Promise<number> {
     const containers = await this.options.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`] } });
-    const orphans = containers.filter((container) => {
-      const labels = container.Labels;
-      if (labels[DAEMON_LABEL] === this.instanceId) return false;
-      if (labels[HOME_LABEL] === this.homeLabel) return true;
-      return labels[HOST_LABEL] === hostname() && !isProcessAlive(Number(labels[PID_LABEL]));
+    const judge = { instanceId: this.instanceId, installationId: this.installationId };
+    const orphans = containers.flatMap((container) => {
+      const reason = orphanReason(container.Labels, judge);
+      return reason === null ? [] : [{ container, reason }];
     });
-    await Promise.all(orphans.map((container) => this.removeContainer(container.Id)));
-    if (orphans.length > 0) this.options.logger.info({ count: orphans.length }, 'removed orphaned sandbox containers');
+    await Promise.all(
+      orphans.map(async ({ container, reason }) => {
+        await this.removeContainer(container.Id);
+        this.options.logger.info({ container: containerName(container), reason }, 'removed orphaned sandbox container');
+      }),
+    );
+    this.options.logger.info(
+      { removed: orphans.length, kept: containers.length - orphans.length },
+      'checked the engine for orphaned sandbox containers',
+    );
     return orphans.length;
   }
 
@@ -139,11 +155,7 @@ export class DockerDriver implements SandboxDriver {
     const { docker, logger } = this.options;
     const token = randomBytes(32).toString('base64url');
     const labels: Record<string, string> = {
-      [SANDBOX_LABEL]: '1',
-      [DAEMON_LABEL]: this.instanceId,
-      [HOME_LABEL]: this.homeLabel,
-      [HOST_LABEL]: hostname(),
-      [PID_LABEL]: String(process.pid),
+      ...this.ownerLabels,
       ...(options.runId === null ? { [POOL_LABEL]: '1' } : { [RUN_LABEL]: options.runId }),
     };
     const spec = sandboxContainerSpec({
@@ -231,15 +243,9 @@ function demultiplex(buffer: Buffer): string {
   return parts.join('');
 }
 
-function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** A container's name as `docker ps` shows it. */
+function containerName(container: Docker.ContainerInfo): string {
+  return container.Names[0]?.replace(/^\//, '') ?? container.Id.slice(0, 12);
 }
 
 function messageOf(error: unknown): string {
