@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
@@ -13,7 +14,8 @@ import { hostDebianMirror } from '../../src/sandbox/docker/apt-mirror.js';
 import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
 import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels } from '../../src/sandbox/docker/labels.js';
-import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+import { readConnectedNetworks } from '../../src/sandbox/docker/host-routes.js';
+import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
 import { dockerAvailability } from '../fixtures/docker.js';
@@ -80,23 +82,6 @@ describe('hostDebianMirror', () => {
     } finally {
       dir.remove();
     }
-  });
-});
-
-describe('sandboxFirewallRules', () => {
-  it('accepts replies first, keeps DNS to the host resolver open and drops private and link-local ranges', () => {
-    const { rules, inputHook, forwardHook } = sandboxFirewallRules({ bridge: 'errand0', nameservers: ['10.1.2.3', '127.0.0.53'] });
-    expect(inputHook).toBe(`-A INPUT -i errand0 -j ${INPUT_CHAIN}`);
-    expect(forwardHook).toBe(`-A DOCKER-USER -i errand0 -j ${FORWARD_CHAIN}`);
-    const forward = rules.filter((rule) => rule.startsWith(`-A ${FORWARD_CHAIN} `));
-    expect(forward[0]).toContain('--ctstate RELATED,ESTABLISHED');
-    const dns = forward.findIndex((rule) => rule.includes('-d 10.1.2.3/32') && rule.includes('--dport 53'));
-    const private10 = forward.indexOf(`-A ${FORWARD_CHAIN} -d 10.0.0.0/8 -j DROP`);
-    expect(dns).toBeGreaterThan(0);
-    expect(private10).toBeGreaterThan(dns);
-    expect(forward).toContain(`-A ${FORWARD_CHAIN} -d 169.254.0.0/16 -j DROP`);
-    expect(forward.some((rule) => rule.includes('127.0.0.53'))).toBe(false);
-    expect(rules.filter((rule) => rule.startsWith(`-A ${INPUT_CHAIN} `)).at(-1)).toBe(`-A ${INPUT_CHAIN} -j DROP`);
   });
 });
 
@@ -230,12 +215,38 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(result.stdout.trim()).not.toBe('connected');
     });
 
-    it('has the rule dropping link-local traffic installed, first in DOCKER-USER', async () => {
+    it('has its rules installed, the jumps into them first in INPUT and DOCKER-USER', async () => {
       const rules = await listSandboxFirewallRules();
       expect(rules).toContain(`-A DOCKER-USER -i ${driver.network.bridge} -j ${FORWARD_CHAIN}`);
       expect(rules).toContain(`-A INPUT -i ${driver.network.bridge} -j ${INPUT_CHAIN}`);
-      expect(rules).toContain(`-A ${FORWARD_CHAIN} -d 169.254.0.0/16 -j DROP`);
-      expect(rules).toContain(`-A ${FORWARD_CHAIN} -d 10.0.0.0/8 -j DROP`);
+      for (const range of ['169.254.0.0/16', '10.0.0.0/8', '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24']) {
+        expect(rules).toContain(`-A ${FORWARD_CHAIN} -d ${range} -j DROP`);
+      }
+    });
+
+    it('drops the host’s connected networks and gateways, read from its routes and followed as they change', async () => {
+      const dropRule = (network: string) => `-A ${FORWARD_CHAIN} -d ${network} -j DROP`;
+      const connected = await readConnectedNetworks();
+      expect(driver.firewall.connectedNetworks).toEqual(connected);
+      const rules = await listSandboxFirewallRules();
+      for (const network of connected) expect(rules).toContain(dropRule(network));
+
+      // A link of this host's own on a TEST-NET subnet: only an address and routes are added, and nothing is sent.
+      const link = `errt${randomBytes(3).toString('hex')}`;
+      const has = async (rule: string) => (await listSandboxFirewallRules()).includes(rule);
+      try {
+        await execa('ip', ['link', 'add', link, 'type', 'veth', 'peer', 'name', `${link}p`]);
+        await execa('ip', ['addr', 'add', '203.0.113.77/28', 'dev', link]);
+        await execa('ip', ['link', 'set', link, 'up']);
+        await until('the new connected network to be dropped', () => has(dropRule('203.0.113.64/28')), 15_000);
+        await execa('ip', ['route', 'add', '198.18.200.0/24', 'via', '203.0.113.78', 'dev', link]);
+        await until('the new gateway to be dropped', () => has(dropRule('203.0.113.78/32')), 15_000);
+        await execa('ip', ['addr', 'del', '203.0.113.77/28', 'dev', link]);
+        await until('the rules of the removed network to go', async () => !(await has(dropRule('203.0.113.64/28'))) && !(await has(dropRule('203.0.113.78/32'))), 15_000);
+        expect(await has(dropRule('203.0.113.0/24'))).toBe(true);
+      } finally {
+        await execa('ip', ['link', 'del', link]).catch(() => undefined);
+      }
     });
   });
 

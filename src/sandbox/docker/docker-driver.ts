@@ -11,7 +11,7 @@ import { DockerSandbox } from './docker-sandbox.js';
 import { imageExists, isNotFound } from './image-exists.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
 import { orphanReason } from './orphans.js';
-import { installSandboxFirewall } from './sandbox-firewall.js';
+import { FirewallKeeper } from './firewall-keeper.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -34,8 +34,8 @@ export interface DockerDriverOptions {
 const LOG_TAIL_LINES = 20;
 
 /**
- * One fresh hardened container per run (see `container-spec.ts`), on a bridge network whose traffic to the host and
- * to private and link-local ranges is dropped by the driver's iptables rules. Runs without injected environment
+ * One fresh hardened container per run (see `container-spec.ts`), on a bridge network whose traffic to the host, to
+ * the host's connected networks and to special-purpose ranges is dropped by the driver's iptables rules. Runs without injected environment
  * take a container from a warm pool; the environment of a started container cannot change, so runs with one get a
  * container started for them.
  */
@@ -52,6 +52,7 @@ export class DockerDriver implements SandboxDriver {
   private constructor(
     private readonly options: DockerDriverOptions,
     readonly network: SandboxNetwork,
+    readonly firewall: FirewallKeeper,
   ) {
     this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
     this.installationId = installationId(options.home);
@@ -69,8 +70,8 @@ export class DockerDriver implements SandboxDriver {
   }
 
   /**
-   * Checks the engine and the image, creates the sandbox network, installs the firewall rules and starts filling the
-   * warm pool. Throws a `SandboxError` when any of it is impossible: sandboxes never run unisolated.
+   * Checks the engine and the image, creates the sandbox network, installs the firewall rules (kept current as the
+   * host's routes change) and starts filling the warm pool. Throws a `SandboxError` when any of it is impossible: sandboxes never run unisolated.
    */
   static async start(options: DockerDriverOptions): Promise<DockerDriver> {
     try {
@@ -82,8 +83,12 @@ export class DockerDriver implements SandboxDriver {
       throw new SandboxError(`the sandbox image ${options.image} is missing; build it with \`errand sandbox build\``);
     }
     const network = await ensureSandboxNetwork(options.docker);
-    await installSandboxFirewall({ bridge: network.bridge, ...(options.nameservers ? { nameservers: options.nameservers } : {}) });
-    const driver = new DockerDriver(options, network);
+    const firewall = await FirewallKeeper.start({
+      bridge: network.bridge,
+      logger: options.logger,
+      ...(options.nameservers ? { nameservers: options.nameservers } : {}),
+    });
+    const driver = new DockerDriver(options, network, firewall);
     driver.pool.fill();
     return driver;
   }
@@ -140,6 +145,7 @@ export class DockerDriver implements SandboxDriver {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.firewall.close();
       await this.pool.close();
       await Promise.all([...this.live].map((sandbox) => sandbox.destroy()));
     })();
