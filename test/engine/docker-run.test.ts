@@ -216,8 +216,9 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
   });
 
   it('ends only their own runs when run code is a fork bomb or a memory hog; a concurrent run succeeds', async () => {
-    // The bomb's own shell waits with builtins only (it cannot fork any more) and then says it got through.
-    const bomb = ':(){ :|:& };:\nend=$((SECONDS + 3)); while [ "$SECONDS" -lt "$end" ]; do true; done\necho bomb-went-off';
+    // The bomb goes off in a subshell, the shell's one fork (forking the bomb's pipeline itself, the shell would race
+    // its first half for the last free pid); then it waits with builtins only and says it got through.
+    const bomb = '( :(){ :|:& };: ) &\nend=$((SECONDS + 3)); while [ "$SECONDS" -lt "$end" ]; do true; done\necho bomb-went-off';
     const hog = 'chunks = []\nwhile True:\n    chunks.append(b"x" * (32 * 1024 * 1024))\n';
     const bombReported = gated((request: AnthropicRequest) =>
       toolUse('finish', { result: { got_through: resultText(request).includes('bomb-went-off') }, confidence: 'high' }),

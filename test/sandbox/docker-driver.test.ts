@@ -110,12 +110,11 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
   });
 
   describe('a run container', () => {
-    it('is hardened: no capabilities, no new privileges, read-only root, limits, non-root user, no host mounts', async () => {
+    it('is hardened: no capabilities but the supervisor’s three, none for code, no new privileges, read-only root, limits, code as a non-root user, no host mounts', async () => {
       const sandbox = await create('run_hardened');
       const inspected = await docker.docker.getContainer(sandbox.containerId).inspect();
       const host = inspected.HostConfig;
       expect(host.CapDrop).toEqual(['ALL']);
-      expect(host.CapAdd ?? []).toEqual([]);
       expect(host.SecurityOpt).toContain('no-new-privileges');
       expect(host.Privileged).toBe(false);
       expect(host.ReadonlyRootfs).toBe(true);
@@ -124,7 +123,10 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(host.PidsLimit).toBe(LIMITS.pidsLimit);
       expect(host.Init).toBe(true);
       expect(host.NetworkMode).toBe(driver.network.name);
-      expect(inspected.Config.User).toBe('10001:10001');
+      // The supervisor's user; task code runs as 10001 (below).
+      expect(inspected.Config.User).toBe('0:0');
+      expect(host.CapAdd).toEqual(['SETUID', 'SETGID', 'KILL']);
+      expect(inspected.Config.Env.join('\n')).not.toContain('ERRAND_SUPERVISOR_TOKEN');
       expect(inspected.Mounts.filter((mount) => mount.Type !== 'tmpfs')).toEqual([]);
       expect(JSON.stringify(inspected.Mounts) + JSON.stringify(host.Binds ?? [])).not.toContain('docker.sock');
       expect(inspected.Config.Labels).toMatchObject({
@@ -137,11 +139,21 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
 
       const inside = await bash(
         sandbox,
-        'id -u; grep CapEff /proc/self/status; touch /usr/x 2>/dev/null && echo root-writable || echo root-readonly; ' +
+        'id -u; grep -E "^Cap(Inh|Prm|Eff|Amb)" /proc/self/status; touch /usr/x 2>/dev/null && echo root-writable || echo root-readonly; ' +
           'ls /var/run/docker.sock 2>/dev/null || echo no-socket; ' +
           'cat /proc/sys/net/ipv6/conf/all/disable_ipv6',
       );
-      expect(inside.stdout.split('\n')).toEqual(['10001', 'CapEff:\t0000000000000000', 'root-readonly', 'no-socket', '1', '']);
+      expect(inside.stdout.split('\n')).toEqual([
+        '10001',
+        'CapInh:\t0000000000000000',
+        'CapPrm:\t0000000000000000',
+        'CapEff:\t0000000000000000',
+        'CapAmb:\t0000000000000000',
+        'root-readonly',
+        'no-socket',
+        '1',
+        '',
+      ]);
     });
 
     it('runs bash, python and node in the workspace', async () => {
@@ -154,10 +166,15 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect((await sandbox.getFile('answer.txt')).toString()).toBe('42\n');
     });
 
-    it('gives code the run environment but not the supervisor token', async () => {
+    it('gives code the run environment, and workspace files the daemon puts there belong to the task user', async () => {
       const sandbox = await create('run_env', { SHOP_TOKEN: 'tok_visible_to_code' });
-      const result = await bash(sandbox, 'echo "$SHOP_TOKEN"; env | grep -c ERRAND_SUPERVISOR_TOKEN || true');
-      expect(result.stdout).toBe('tok_visible_to_code\n0\n');
+      await sandbox.putFile('inbox/order.json', Buffer.from('{}'));
+      const result = await bash(sandbox, 'echo "$SHOP_TOKEN"; stat -c %u inbox inbox/order.json; echo changed > inbox/order.json');
+      expect(result.stdout).toBe('tok_visible_to_code\n10001\n10001\n');
+      // Handed over with the token: not in the container's configuration, nor in the supervisor's environment.
+      const inspected = await docker.docker.getContainer(sandbox.containerId).inspect();
+      expect(inspected.Config.Env.join('\n')).not.toContain('tok_visible_to_code');
+      expect((await sandbox.getFile('inbox/order.json')).toString()).toBe('changed\n');
     });
 
     it('drives Chromium against a page served inside the sandbox', async () => {
@@ -173,6 +190,86 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(navigated).toMatchObject({ ok: true, status: 200, title: 'Inside' });
       const read = await sandbox.browser({ action: 'read_text' }, signal());
       expect(read.text).toContain('Served from the sandbox');
+      // Chromium shows untrusted pages, so it runs as the task user, like code, never as the supervisor.
+      const owners = await bash(sandbox, 'ps -C chromium -o uid= | sort -u');
+      expect(owners.stdout.trim()).toBe('10001');
+    });
+  });
+
+  describe('the supervisor token', () => {
+    /** Run as task code: everything it can read, searched for two strings it only has in halves. */
+    const SEARCH = (token: string, control: string) => `
+import glob, json, os, stat
+needles = {"token": (${JSON.stringify(token.slice(0, 20))} + ${JSON.stringify(token.slice(20))}).encode(),
+           "control": (${JSON.stringify(control.slice(0, 10))} + ${JSON.stringify(control.slice(10))}).encode()}
+found = {name: [] for name in needles}
+def search(path, data):
+    for name, needle in needles.items():
+        if needle in data: found[name].append(path)
+def read(path):
+    with open(path, "rb") as f:
+        return f.read(64 * 1024 * 1024)
+for path in glob.glob("/proc/[0-9]*/environ") + glob.glob("/proc/[0-9]*/cmdline"):
+    try: search(path, read(path))
+    except OSError: pass
+skipped = {"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "devtmpfs"}
+mounts = [line.split() for line in open("/proc/mounts")]
+for point in sorted({m[1] for m in mounts if m[2] not in skipped and "rw" in m[3].split(",") and not m[1].startswith(("/proc", "/sys", "/dev"))}):
+    for root, dirs, files in os.walk(point):
+        for name in files:
+            path = os.path.join(root, name)
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode): search(path, read(path))
+            except OSError: pass
+def uid(pid): return next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("Uid:"))
+supervisor = next(int(p.split("/")[2]) for p in glob.glob("/proc/[0-9]*/cmdline") if read(p).startswith(b"/usr/local/bin/node\\0/opt/errand/supervisor/main.js\\0"))
+denied = []
+for path in ["/proc/1/environ", f"/proc/{supervisor}/environ", f"/proc/{supervisor}/fd/0", f"/proc/{supervisor}/mem"]:
+    try: read(path)
+    except PermissionError: denied.append(path)
+    except OSError: pass
+print(json.dumps({"found": found, "uid": os.getuid(), "supervisor": supervisor, "supervisorUid": uid(supervisor), "initUid": uid(1), "denied": denied}))
+`;
+
+    it('is nowhere task code can read: no environment or command line, no file, not the supervisor’s memory or stdin', async () => {
+      const token = `tok-${randomBytes(24).toString('hex')}`;
+      const control = `control-${randomBytes(8).toString('hex')}`;
+      const tokenHome = tempDir('errand-docker-token-');
+      const tokenDriver = await DockerDriver.start({
+        docker: docker.docker,
+        image: docker.image,
+        home: tokenHome.path,
+        logger,
+        limits: LIMITS,
+        warmPoolSize: 0,
+        supervisorToken: () => token,
+      });
+      try {
+        const sandbox = await tokenDriver.create({ runId: 'run_token_search', env: { PROBE_CONTROL: control }, signal: signal() });
+        // The browser's processes are searched too.
+        expect(await sandbox.browser({ action: 'read_text' }, signal())).toMatchObject({ ok: true });
+        const result = await sandbox.exec({ language: 'python', code: SEARCH(token, control), timeoutMs: 60_000 }, signal());
+        expect(result.stderr).toBe('');
+        const report = JSON.parse(result.stdout) as {
+          found: { token: string[]; control: string[] };
+          uid: number;
+          supervisor: number;
+          supervisorUid: number;
+          initUid: number;
+          denied: string[];
+        };
+        // The search reads environments: it finds the run's own variable in its own.
+        expect(report.found.control.length).toBeGreaterThan(0);
+        expect(report.found.token).toEqual([]);
+        expect(report.uid).toBe(10001);
+        expect(report.supervisorUid).toBe(0);
+        expect(report.initUid).toBe(0);
+        expect(report.supervisor).not.toBe(1);
+        expect(report.denied).toEqual(['/proc/1/environ', `/proc/${report.supervisor}/environ`, `/proc/${report.supervisor}/fd/0`, `/proc/${report.supervisor}/mem`]);
+      } finally {
+        await tokenDriver.close();
+        tokenHome.remove();
+      }
     });
   });
 

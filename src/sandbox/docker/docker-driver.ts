@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { installationId } from '../../runtime/installation-id.js';
 import { currentProcessIdentity } from '../../runtime/process-identity.js';
 import type { SandboxCreateOptions, SandboxDriver } from '../driver.js';
+import type { SupervisorHandover } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
@@ -29,15 +30,17 @@ export interface DockerDriverOptions {
   startTimeoutMs?: number;
   /** Nameservers to keep reachable on port 53 (defaults to /etc/resolv.conf's). */
   nameservers?: readonly string[];
+  /** Makes each supervisor's bearer token; random by default (a test names its own, to search the sandbox for it). */
+  supervisorToken?: () => string;
 }
 
 const LOG_TAIL_LINES = 20;
 
 /**
  * One fresh hardened container per run (see `container-spec.ts`), on a bridge network whose traffic to the host, to
- * the host's connected networks and to special-purpose ranges is dropped by the driver's iptables rules. Runs without injected environment
- * take a container from a warm pool; the environment of a started container cannot change, so runs with one get a
- * container started for them.
+ * the host's connected networks and to special-purpose ranges is dropped by the driver's iptables rules. Runs
+ * without injected environment take a container from a warm pool; a supervisor gets its environment once, when it
+ * starts, so runs with one get a container started for them.
  */
 export class DockerDriver implements SandboxDriver {
   readonly name = 'docker';
@@ -159,7 +162,7 @@ export class DockerDriver implements SandboxDriver {
     signal: AbortSignal;
   }): Promise<DockerSandbox> {
     const { docker, logger } = this.options;
-    const token = randomBytes(32).toString('base64url');
+    const token = this.options.supervisorToken?.() ?? randomBytes(32).toString('base64url');
     const labels: Record<string, string> = {
       ...this.ownerLabels,
       ...(options.runId === null ? { [POOL_LABEL]: '1' } : { [RUN_LABEL]: options.runId }),
@@ -169,8 +172,6 @@ export class DockerDriver implements SandboxDriver {
       image: this.options.image,
       network: this.network.name,
       labels,
-      env: options.env,
-      token,
       limits: this.options.limits,
     });
     let container: Docker.Container;
@@ -181,7 +182,7 @@ export class DockerDriver implements SandboxDriver {
     }
     const sandboxLogger = logger.child({ sandbox: options.name, ...(options.runId === null ? {} : { runId: options.runId }) });
     try {
-      await container.start();
+      await startWithHandover(container, { token, env: options.env });
       options.signal.throwIfAborted();
       const inspected = await container.inspect();
       const address = inspected.NetworkSettings.Networks[this.network.name]?.IPAddress;
@@ -247,6 +248,25 @@ function demultiplex(buffer: Buffer): string {
     offset += 8 + size;
   }
   return parts.join('');
+}
+
+/**
+ * Starts the container and hands its supervisor the token and the run's environment as the first line of its stdin,
+ * through an attach that only holders of the Docker API can make: they are in no environment, argument or file of
+ * the container.
+ */
+async function startWithHandover(container: Docker.Container, handover: SupervisorHandover): Promise<void> {
+  const stdin = (await container.attach({ stream: true, hijack: true, stdin: true, stdout: false, stderr: false })) as NodeJS.ReadWriteStream;
+  const failed = new Promise<never>((_, reject) => stdin.once('error', reject));
+  // The stream may fail after the handover too (the container is removed); that is no one's concern by then.
+  stdin.on('error', () => undefined);
+  await Promise.race([
+    (async () => {
+      await container.start();
+      await new Promise<void>((resolve) => stdin.end(`${JSON.stringify(handover)}\n`, resolve));
+    })(),
+    failed,
+  ]);
 }
 
 /** A container's name as `docker ps` shows it. */

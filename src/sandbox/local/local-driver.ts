@@ -53,14 +53,13 @@ export class LocalDriver implements SandboxDriver {
     const tmp = join(dir, 'tmp');
     const token = randomBytes(32).toString('base64url');
     const logger = this.options.logger.child({ sandbox: id });
-    // A minimal base environment: the daemon's own (API keys, ERRAND_* settings) must not reach sandboxed code.
+    // A minimal base environment: the daemon's own (API keys, ERRAND_* settings) must not reach sandboxed code. The
+    // run's own comes with the token on stdin, and the supervisor adds it for code.
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       LANG: 'C.UTF-8',
       TMPDIR: tmp,
-      ...options.env,
       [SANDBOX_MARKER_VARIABLE]: id,
-      ERRAND_SUPERVISOR_TOKEN: token,
     };
     try {
       await mkdir(workspace, { recursive: true });
@@ -70,6 +69,7 @@ export class LocalDriver implements SandboxDriver {
         workspace,
         chromiumPath: this.options.chromiumPath,
         env,
+        handover: { token, env: options.env },
         logger,
         timeoutMs: this.options.startTimeoutMs ?? 15_000,
         signal: options.signal,
