@@ -9,10 +9,10 @@ import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
+import { FirewallKeeper } from './firewall-keeper.js';
 import { imageExists, isNotFound } from './image-exists.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
 import { orphanReason } from './orphans.js';
-import { FirewallKeeper } from './firewall-keeper.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -47,18 +47,17 @@ export class DockerDriver implements SandboxDriver {
   readonly instanceId: string;
   private readonly live = new Set<DockerSandbox>();
   private readonly pool: WarmPool;
-  private readonly installationId: string;
   /** Labels of every container this driver starts: whose it is, and which process started it. */
   private readonly ownerLabels: Record<string, string>;
   private closing: Promise<void> | undefined;
 
   private constructor(
     private readonly options: DockerDriverOptions,
+    private readonly installationId: string,
     readonly network: SandboxNetwork,
     readonly firewall: FirewallKeeper,
   ) {
     this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
-    this.installationId = installationId(options.home);
     this.ownerLabels = {
       [SANDBOX_LABEL]: '1',
       [INSTALLATION_LABEL]: this.installationId,
@@ -74,7 +73,8 @@ export class DockerDriver implements SandboxDriver {
 
   /**
    * Checks the engine and the image, creates the sandbox network, installs the firewall rules (kept current as the
-   * host's routes change) and starts filling the warm pool. Throws a `SandboxError` when any of it is impossible: sandboxes never run unisolated.
+   * host's routes change) and starts filling the warm pool. Throws a `SandboxError` when any of it is impossible:
+   * sandboxes never run unisolated.
    */
   static async start(options: DockerDriverOptions): Promise<DockerDriver> {
     try {
@@ -85,13 +85,14 @@ export class DockerDriver implements SandboxDriver {
     if (!(await imageExists(options.docker, options.image))) {
       throw new SandboxError(`the sandbox image ${options.image} is missing; build it with \`errand sandbox build\``);
     }
+    const installation = installationId(options.home);
     const network = await ensureSandboxNetwork(options.docker);
     const firewall = await FirewallKeeper.start({
       bridge: network.bridge,
       logger: options.logger,
       ...(options.nameservers ? { nameservers: options.nameservers } : {}),
     });
-    const driver = new DockerDriver(options, network, firewall);
+    const driver = new DockerDriver(options, installation, network, firewall);
     driver.pool.fill();
     return driver;
   }
@@ -133,17 +134,17 @@ export class DockerDriver implements SandboxDriver {
       const reason = orphanReason(container.Labels, judge);
       return reason === null ? [] : [{ container, reason }];
     });
-    await Promise.all(
+    const removed = await Promise.all(
       orphans.map(async ({ container, reason }) => {
-        await this.removeContainer(container.Id);
+        if (!(await this.removeContainer(container.Id))) return false;
         this.options.logger.info({ container: containerName(container), reason }, 'removed orphaned sandbox container');
+        return true;
       }),
     );
-    this.options.logger.info(
-      { removed: orphans.length, kept: containers.length - orphans.length },
-      'checked the engine for orphaned sandbox containers',
-    );
-    return orphans.length;
+    const count = removed.filter(Boolean).length;
+    const kept = containers.length - orphans.length;
+    this.options.logger.info({ removed: count, kept }, 'checked the engine for orphaned sandbox containers');
+    return count;
   }
 
   close(): Promise<void> {
@@ -227,14 +228,17 @@ export class DockerDriver implements SandboxDriver {
     }
   }
 
-  private async removeContainer(id: string): Promise<void> {
+  /** Removes a container; answers false (and warns) when it is still there. */
+  private async removeContainer(id: string): Promise<boolean> {
     try {
       await this.options.docker.getContainer(id).remove({ force: true, v: true });
     } catch (error) {
-      if (!isNotFound(error) && (error as { statusCode?: unknown }).statusCode !== 409) {
-        this.options.logger.warn({ err: error, container: id }, 'removing sandbox container failed');
-      }
+      // Gone already, or being removed by someone else.
+      if (isNotFound(error) || (error as { statusCode?: unknown }).statusCode === 409) return true;
+      this.options.logger.warn({ err: error, container: id }, 'removing sandbox container failed');
+      return false;
     }
+    return true;
   }
 }
 
@@ -256,7 +260,8 @@ function demultiplex(buffer: Buffer): string {
  * the container.
  */
 async function startWithHandover(container: Docker.Container, handover: SupervisorHandover): Promise<void> {
-  const stdin = (await container.attach({ stream: true, hijack: true, stdin: true, stdout: false, stderr: false })) as NodeJS.ReadWriteStream;
+  const attach = { stream: true, hijack: true, stdin: true, stdout: false, stderr: false };
+  const stdin = (await container.attach(attach)) as NodeJS.ReadWriteStream;
   const failed = new Promise<never>((_, reject) => stdin.once('error', reject));
   // The stream may fail after the handover too (the container is removed); that is no one's concern by then.
   stdin.on('error', () => undefined);

@@ -26,7 +26,8 @@ export function connectedNetworks(routes: readonly HostRoute[]): string[] {
   const networks = new Set<string>();
   for (const route of routes) {
     if ((route.type ?? 'unicast') !== 'unicast') continue;
-    const gateways = [route, ...(route.nexthops ?? [])].flatMap((hop) => [hop.gateway, hop.via?.family === 'inet' ? hop.via.host : undefined]);
+    const hops = [route, ...(route.nexthops ?? [])];
+    const gateways = hops.flatMap((hop) => [hop.gateway, hop.via?.family === 'inet' ? hop.via.host : undefined]);
     for (const gateway of gateways) if (gateway !== undefined && isIPv4(gateway)) networks.add(`${gateway}/32`);
     if (gateways.some((gateway) => gateway !== undefined) || route.dst === undefined || route.dst === 'default') continue;
     const network = cidr(route.dst);
