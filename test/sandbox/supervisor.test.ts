@@ -257,6 +257,13 @@ describe('/files', () => {
     expect((await client.getFile('large.bin')).equals(large)).toBe(true);
     await expect(client.getFile('nested')).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
+
+  it('answers 404 for a named pipe, and refuses to write into one, rather than wait for a writer or reader', async () => {
+    expect((await exec('bash', 'mkfifo pipe && echo made')).stdout).toBe('made\n');
+    await expect(client.getFile('pipe')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(client.putFile('pipe', Buffer.from('x'))).rejects.toThrow(/pipe is not a regular file/);
+    expect((await exec('bash', 'test -p pipe && echo still-a-pipe')).stdout).toBe('still-a-pipe\n');
+  });
 });
 
 describe('POST /browser', () => {
