@@ -1,17 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { InvalidRequestError, type ErrandError } from '../src/errors.js';
+import { HeadersTooLargeError, InvalidRequestError, RequestTimeoutError, type ErrandError } from '../src/errors.js';
 
 /** How long a socket whose request could not be parsed may stay open for the client to read the answer and close. */
 const LINGER_MS = 2_000;
-
-export class HeadersTooLargeError extends InvalidRequestError {
-  override readonly status = 431;
-}
-
-export class RequestTimeoutError extends InvalidRequestError {
-  override readonly status = 408;
-}
 
 /**
  * What a request Node's HTTP parser refused is told (#10): the errors Node raises before Fastify sees a request
