@@ -12,6 +12,7 @@ import type { Config } from '../src/config/schema.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
+import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
@@ -85,7 +86,12 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
-  const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices, eventLog }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
+  const meters = new SandboxMeters(clock);
+  const runs = new RunsService(
+    resources,
+    { projects, jobs, schemas, caps, prices, eventLog },
+    { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl, settleUsage: (runId) => meters.settle(runId) },
+  );
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   // The webhook outbox row is written inside the unit of work of the run's terminal state.
@@ -111,7 +117,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const app = await buildApp({

@@ -65,6 +65,11 @@ export interface RunsServiceOptions {
   linkScreenshot: ScreenshotLinker;
   /** Refuses webhook targets the daemon must not call (400 with `param`). */
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  /**
+   * Inside the unit of work of a terminal transition: the usage still owed by the attempt this daemon runs (its
+   * sandbox time so far), written with the transition so that the terminal envelope is final.
+   */
+  settleUsage?: (runId: string) => RunPatch;
 }
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -183,7 +188,7 @@ export class RunsService {
       if (isTerminal(run.status)) {
         throw new ConflictError('run_not_cancellable', `Run ${id} already ended as ${run.status}; only queued or running runs can be cancelled`);
       }
-      const patch = { finished_at: isoTime(this.r.clock.now()), lease_owner: null, lease_expires_at: null };
+      const patch = { finished_at: isoTime(this.r.clock.now()), lease_owner: null, lease_expires_at: null, last_action: 'cancelled' };
       const changed = this.r.store.transaction((uow) => this.transition(uow, run.id, run.status, 'cancelled', patch, 'cancelled by request'));
       if (changed) return this.envelope(changed);
       // The engine moved the run between our read and our write; look again.
@@ -199,7 +204,8 @@ export class RunsService {
   transition(uow: UnitOfWork, runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
     if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
     const at = isoTime(this.r.clock.now());
-    const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, updated_at: at }, options.leaseOwner);
+    const settled = isTerminal(to) ? this.options.settleUsage?.(runId) : undefined;
+    const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, ...settled, updated_at: at }, options.leaseOwner);
     if (!after) return null;
     this.recordChange(uow, { run: after, from, to }, description);
     return after;
