@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
+import { FirstCallBound } from '../src/engine/first-call-bound.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
 import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
@@ -86,11 +87,19 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
+  const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
   const runs = new RunsService(
     resources,
     { projects, jobs, schemas, caps, prices, eventLog },
-    { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl, settleUsage: (runId) => meters.settle(runId) },
+    {
+      publicUrl,
+      linkScreenshot: (id) => artifacts.signedUrl(id),
+      checkCallbackUrl,
+      settleUsage: (runId) => meters.settle(runId),
+      startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
+    },
   );
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
@@ -116,7 +125,6 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 

@@ -1,4 +1,4 @@
-import { billingHint, type BillingHint } from '../billing/estimate.js';
+import { billingHint, type BillingHint, type StartCost, type StartCostOf } from '../billing/estimate.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
@@ -70,6 +70,8 @@ export interface RunsServiceOptions {
    * sandbox time so far), written with the transition so that the terminal envelope is final.
    */
   settleUsage?: (runId: string) => RunPatch;
+  /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
+  startCost: StartCostOf;
 }
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -317,7 +319,7 @@ export class RunsService {
           return { body: { task_id: run.id, status: run.status, poll_url: this.pollUrl(run.id), billing: priorHint }, replayed: true };
         }
       }
-      this.deps.caps.assertCanStart(n.orgId, n.keyId, hint.estimated_cost_usd.low);
+      this.deps.caps.assertCanStart(n.orgId, n.keyId, startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema)));
       const active = store.runs.countActive(n.orgId);
       if (active >= config['limits.max_pending_runs']) {
         throw new RateLimitError(
@@ -355,6 +357,20 @@ export class RunsService {
       return { body: { task_id: id, status: 'queued', poll_url: this.pollUrl(id), billing: hint }, replayed: false };
     });
   }
+}
+
+/**
+ * What must be left under the caps for a run to be accepted (#10): enough for the run to make its first model call
+ * (what the engine holds before it, plus the sandbox time before it), and at least the cost of a short run.
+ */
+function startNeed(n: NewRun, hint: BillingHint, start: StartCost): { usd: number; what: string } {
+  if (hint.estimated_cost_usd.low > start.usd) return { usd: hint.estimated_cost_usd.low, what: `a short run on ${n.model} costs (the billing hint's estimated_cost_usd.low)` };
+  return {
+    usd: start.usd,
+    what:
+      `a run on ${n.model} needs before it can make its first model call: the most that call can cost (about ${start.inputTokens} input tokens ` +
+      `for its prompt, output_schema and tools, and up to ${start.outputTokens} output tokens, models.max_tokens) and ${start.sandboxSeconds} s of sandbox time`,
+  };
 }
 
 /** The body as it is hashed for idempotency: the key itself is not part of what must match. */
