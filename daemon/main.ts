@@ -98,6 +98,13 @@ export async function main(argv: string[]): Promise<number> {
     const kept = first.saved ? `saved for the CLI in ${paths.credentials}` : `not saved: ${paths.credentials} already holds the CLI's key`;
     process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, ${kept}):\n${first.key}\n`);
   }
+  if (daemon.modelProviderProblem !== null) {
+    // Loud, and on every start: without a provider every run fails at once, and the log line alone is easy to miss.
+    process.stdout.write(
+      `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n',
+    );
+  }
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
 

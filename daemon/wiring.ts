@@ -29,6 +29,8 @@ import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
+import { packageVersion } from '../src/package-root.js';
+import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
@@ -52,6 +54,8 @@ export interface Daemon {
   admin: AdminServices;
   runs: RunsService;
   app: FastifyInstance;
+  /** Why runs cannot call a model (the missing setting), or null when they can. */
+  modelProviderProblem: string | null;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
@@ -128,8 +132,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
+  const status = new StatusService({ provider, driver, clock, version: packageVersion() });
+
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, status },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -141,6 +147,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     admin,
     runs,
     app,
+    modelProviderProblem: provider.unusableReason() === null ? null : `${provider.unusableReason()} (models.provider is ${provider.name})`,
     async start() {
       await app.listen({ host: config['server.host'], port: config['server.port'] });
       const url = address.listening(config['server.host'], (app.server.address() as { port: number }).port);

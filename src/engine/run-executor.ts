@@ -127,7 +127,11 @@ export class RunExecutor {
     }
     const unusable = this.deps.provider.unusableReason();
     if (unusable !== null) {
-      return failedOutcome('auth_required', `the daemon has no usable model provider (models.provider is ${this.deps.provider.name}): ${unusable}`);
+      return failedOutcome(
+        'auth_required',
+        `no model provider is configured on the daemon: ${unusable} (models.provider is ${this.deps.provider.name}). ` +
+          "This is a setting of the daemon's operator, not a login the task's site needs; `errand doctor` checks it.",
+      );
     }
     return null;
   }

@@ -96,3 +96,24 @@ describe('errandd on a port that is in use', () => {
     }
   });
 });
+
+describe('errandd without a model provider', () => {
+  it('says so loudly on stdout at its first start, naming the setting', async () => {
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const seen: string[] = [];
+      while (seen.filter((l) => l.startsWith('WARNING: ')).length < 2) seen.push((await lines.next()).value as string);
+      expect(seen.filter((l) => l.startsWith('WARNING: '))).toEqual([
+        "WARNING: no model provider is configured: ANTHROPIC_API_KEY is not set in the daemon's environment (models.provider is anthropic).",
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).',
+      ]);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});

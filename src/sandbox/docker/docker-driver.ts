@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import type { SandboxCreateOptions, SandboxDriver } from '../driver.js';
+import type { SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { imageExists, isNotFound } from './image-exists.js';
 import { DAEMON_LABEL, HOME_LABEL, homeLabelValue, HOST_LABEL, PID_LABEL, POOL_LABEL, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
+import { checkSandboxFirewall } from './firewall-check.js';
 import { installSandboxFirewall } from './sandbox-firewall.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
 import { WarmPool } from './warm-pool.js';
@@ -76,6 +77,16 @@ export class DockerDriver implements SandboxDriver {
     const driver = new DockerDriver(options, network);
     driver.pool.fill();
     return driver;
+  }
+
+  async report(): Promise<SandboxReport> {
+    return {
+      driver: 'docker',
+      isolated: true,
+      image: this.options.image,
+      warmPool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },
+      firewall: await checkSandboxFirewall(this.network.bridge),
+    };
   }
 
   /** Pooled sandboxes ready now (for tests and status output). */
