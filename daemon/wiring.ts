@@ -28,6 +28,7 @@ import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
+import { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
 import { packageVersion } from '../src/package-root.js';
 import { StatusService } from '../src/status/status-service.js';
@@ -89,8 +90,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
-  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
+  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
@@ -125,7 +126,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events: resources.events,
     config,
   });
-  const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
+  const skippedFirings = new SkippedFirings({ store, eventLog, jobs });
+  const scheduler = new Scheduler({
+    jobs: store.jobs,
+    runs,
+    logger: logger.child({ component: 'scheduler' }),
+    events: resources.events,
+    recordSkipped: (orgId, jobId, slot, error) => skippedFirings.record(orgId, jobId, slot, error),
+  });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
@@ -135,7 +143,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const status = new StatusService({ provider, driver, clock, version: packageVersion() });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, status },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, status, skippedFirings },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,

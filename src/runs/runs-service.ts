@@ -3,7 +3,7 @@ import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
-import { ConflictError, InvalidRequestError, NotFoundError, RateLimitError } from '../errors.js';
+import { ConflictError, NotFoundError, RateLimitError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
@@ -14,10 +14,10 @@ import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
-import { fillPlaceholders } from './placeholders.js';
+import { checkInputs } from './input-check.js';
 import { requestHash } from './request-hash.js';
 import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
-import { errorParam, type UserSchemas } from './user-schemas.js';
+import type { UserSchemas } from './user-schemas.js';
 
 export interface CreateRunBody {
   prompt: string;
@@ -263,17 +263,7 @@ export class RunsService {
       body: { idempotency_key?: string };
     },
   ): NewRun {
-    if (spec.inputSchema) {
-      const validate = this.deps.schemas.compile(spec.inputSchema, 'input_schema');
-      if (!validate(spec.inputs)) {
-        const first = validate.errors![0]!;
-        const param = errorParam('inputs', first);
-        const code = first.keyword === 'required' ? 'missing_input' : 'invalid_inputs';
-        const message = first.keyword === 'required' ? `${param} is required by the job's input_schema` : `${param} ${first.message ?? 'is invalid'}`;
-        throw new InvalidRequestError(code, message, { param });
-      }
-    }
-    const prompt = fillPlaceholders(spec.prompt, spec.inputs);
+    const prompt = checkInputs(this.deps.schemas, { prompt: spec.prompt, inputSchema: spec.inputSchema, inputs: spec.inputs });
     if (spec.outputSchema) this.deps.schemas.compile(spec.outputSchema, 'output_schema');
     return {
       orgId: spec.orgId,
