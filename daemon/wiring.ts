@@ -84,7 +84,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const masterKey = loadMasterKey({ home: options.home, env: options.env });
 
   const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
-  const schemas = new UserSchemas();
+  const schemas = new UserSchemas({ budgetMs: config['limits.schema_check_ms'] });
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
@@ -178,6 +178,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await driver.close();
         await webhookWorker.close();
         await app.close();
+        await schemas.close();
         store.close();
       })();
       return closing;

@@ -73,7 +73,7 @@ export class JobsService {
   async create(orgId: string, body: CreateJobBody): Promise<Job> {
     this.projects.row(orgId, body.project_id, 'project_id');
     await this.check(body);
-    if (body.schedule) this.checkScheduleInputs({ prompt: body.prompt, inputSchema: body.input_schema ?? null }, body.schedule);
+    if (body.schedule) await this.checkScheduleInputs({ prompt: body.prompt, inputSchema: body.input_schema ?? null }, body.schedule);
     const now = isoTime(this.r.clock.now());
     const row: JobRow = {
       id: this.r.ids('job'),
@@ -103,8 +103,8 @@ export class JobsService {
       prompt: body.prompt ?? before.prompt,
       inputSchema: body.input_schema !== undefined ? body.input_schema : fromJson<Record<string, unknown>>(before.input_schema),
     };
-    if (body.schedule) this.checkScheduleInputs(after, body.schedule);
-    const paused = body.schedule === undefined && (body.prompt !== undefined || body.input_schema !== undefined) ? this.pauseIfInvalid(before, after) : null;
+    if (body.schedule) await this.checkScheduleInputs(after, body.schedule);
+    const paused = body.schedule === undefined && (body.prompt !== undefined || body.input_schema !== undefined) ? await this.pauseIfInvalid(before, after) : null;
     const changes: Partial<JobRow> & { updated_at: string } = { updated_at: isoTime(this.r.clock.now()) };
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;
@@ -127,19 +127,19 @@ export class JobsService {
   }
 
   /** A schedule being set must have inputs a run of the job accepts: 400 like a run, naming `schedule.inputs.<name>`. */
-  private checkScheduleInputs(job: { prompt: string; inputSchema: Record<string, unknown> | null }, schedule: Schedule): void {
-    checkInputs(this.schemas, { prompt: job.prompt, inputSchema: job.inputSchema, inputs: schedule.inputs ?? {} }, 'schedule.inputs');
+  private async checkScheduleInputs(job: { prompt: string; inputSchema: Record<string, unknown> | null }, schedule: Schedule): Promise<void> {
+    await checkInputs(this.schemas, { prompt: job.prompt, inputSchema: job.inputSchema, inputs: schedule.inputs ?? {} }, 'schedule.inputs');
   }
 
   /**
    * The job's active schedule, paused with the reason, when a change of its prompt or input_schema leaves the
    * schedule's inputs unacceptable (every firing would be refused); null when the schedule is fine, paused or absent.
    */
-  private pauseIfInvalid(before: JobRow, after: { prompt: string; inputSchema: Record<string, unknown> | null }): Schedule | null {
+  private async pauseIfInvalid(before: JobRow, after: { prompt: string; inputSchema: Record<string, unknown> | null }): Promise<Schedule | null> {
     const schedule = fromJson<Schedule>(before.schedule);
     if (schedule === null || schedule.enabled === false) return null;
     try {
-      this.checkScheduleInputs(after, schedule);
+      await this.checkScheduleInputs(after, schedule);
       return null;
     } catch (err) {
       if (!(err instanceof InvalidRequestError)) throw err;
@@ -156,8 +156,8 @@ export class JobsService {
 
   /** Schemas must compile and a schedule must be valid before anything is stored. */
   private async check(body: JobFields): Promise<void> {
-    if (body.input_schema) this.schemas.compile(body.input_schema, 'input_schema');
-    if (body.output_schema) this.schemas.compile(body.output_schema, 'output_schema');
+    if (body.input_schema) await this.schemas.check(body.input_schema, 'input_schema');
+    if (body.output_schema) await this.schemas.check(body.output_schema, 'output_schema');
     if (body.schedule) {
       validateSchedule(body.schedule);
       if (body.schedule.callback_url) await this.options.checkCallbackUrl(body.schedule.callback_url, 'schedule.callback_url');

@@ -14,11 +14,11 @@ export interface InputsOf {
  * Answers the filled prompt. `prefix` is where the inputs sit in the request: `inputs` for a run,
  * `schedule.inputs` for a job's schedule.
  */
-export function checkInputs(schemas: UserSchemas, o: InputsOf, prefix = 'inputs'): string {
+export async function checkInputs(schemas: UserSchemas, o: InputsOf, prefix = 'inputs'): Promise<string> {
   if (o.inputSchema) {
-    const validate = schemas.compile(o.inputSchema, 'input_schema');
-    if (!validate(o.inputs)) {
-      const first = validate.errors![0]!;
+    const errors = await schemas.validate(o.inputSchema, 'input_schema', o.inputs);
+    if (errors.length > 0) {
+      const first = errors[0]!;
       const param = errorParam(prefix, first);
       if (first.keyword === 'required') throw new InvalidRequestError('missing_input', `${param} is required by the job's input_schema`, { param });
       throw new InvalidRequestError('invalid_inputs', `${param} ${first.message ?? 'is invalid'}`, { param });

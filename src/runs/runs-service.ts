@@ -15,6 +15,7 @@ import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
 import { checkInputs } from './input-check.js';
+import { fillPlaceholders } from './placeholders.js';
 import { requestHash } from './request-hash.js';
 import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
 import type { UserSchemas } from './user-schemas.js';
@@ -93,6 +94,14 @@ interface NewRun {
   timeoutS: number;
   idempotency: { scope: string; key: string; hash: string } | null;
 }
+
+/** A run as a request describes it, before its inputs and schemas are checked. */
+type RunSpec = Omit<NewRun, 'idempotency'> & {
+  inputSchema: Record<string, unknown> | null;
+  idempotencyKey: string | undefined;
+  scope: string;
+  body: { idempotency_key?: string };
+};
 
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
@@ -229,7 +238,7 @@ export class RunsService {
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
-  ): NewRun {
+  ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
     return this.prepare({
       orgId,
@@ -254,17 +263,23 @@ export class RunsService {
     });
   }
 
-  /** Everything that can refuse a request without touching the database or the network. */
-  private prepare(
-    spec: Omit<NewRun, 'idempotency'> & {
-      inputSchema: Record<string, unknown> | null;
-      idempotencyKey: string | undefined;
-      scope: string;
-      body: { idempotency_key?: string };
-    },
-  ): NewRun {
-    const prompt = checkInputs(this.deps.schemas, { prompt: spec.prompt, inputSchema: spec.inputSchema, inputs: spec.inputs });
-    if (spec.outputSchema) this.deps.schemas.compile(spec.outputSchema, 'output_schema');
+  /**
+   * Everything that can refuse a request without touching the database or the network. Callers' schemas are
+   * compiled and checked in the schema worker (see UserSchemas): a run without any answers at once.
+   */
+  private prepare(spec: RunSpec): NewRun | Promise<NewRun> {
+    if (spec.inputSchema === null && spec.outputSchema === null) return this.newRun(spec, fillPlaceholders(spec.prompt, spec.inputs));
+    return this.checkSchemas(spec).then((prompt) => this.newRun(spec, prompt));
+  }
+
+  /** The inputs against the input_schema and the placeholders, then the output_schema; answers the filled prompt. */
+  private async checkSchemas(spec: RunSpec): Promise<string> {
+    const prompt = await checkInputs(this.deps.schemas, { prompt: spec.prompt, inputSchema: spec.inputSchema, inputs: spec.inputs });
+    if (spec.outputSchema) await this.deps.schemas.check(spec.outputSchema, 'output_schema');
+    return prompt;
+  }
+
+  private newRun(spec: RunSpec, prompt: string): NewRun {
     return {
       orgId: spec.orgId,
       keyId: spec.keyId,
@@ -285,7 +300,9 @@ export class RunsService {
   }
 
   /** The callback target is checked last, and only when there is one: it is a DNS lookup. */
-  private admit(run: NewRun): Promise<CreatedRun> {
+  private admit(prepared: NewRun | Promise<NewRun>): Promise<CreatedRun> {
+    if (prepared instanceof Promise) return prepared.then((run) => this.admit(run));
+    const run = prepared;
     if (!run.callbackUrl) return this.accept(run);
     return this.options.checkCallbackUrl(run.callbackUrl, 'callback_url').then(() => this.accept(run));
   }

@@ -30,7 +30,7 @@ function daemonLike(home: string): { store: Store; runs: RunsService } {
     ids: createIdFactory(),
     home,
   };
-  const schemas = new UserSchemas();
+  const schemas = new UserSchemas({ budgetMs: 5_000 });
   const projects = new ProjectsService(r);
   const checkCallbackUrl = async () => undefined;
   const eventLog = new EventLog({ store: store.events, clock: r.clock, events: r.events });
