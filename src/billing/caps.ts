@@ -4,6 +4,12 @@ import { QuotaError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { roundUsd } from './prices.js';
 
+/** What a run needs left under the caps to be accepted; `what()` says what that is, after "the N USD". */
+export interface StartNeed {
+  usd: number;
+  what: () => string;
+}
+
 export interface Budget {
   /** USD the key may still spend this month, or null without a cap. */
   keyRemainingUsd: number | null;
@@ -65,11 +71,8 @@ export class SpendCaps {
     };
   }
 
-  /**
-   * 402 when either cap is already reached, or what is left is less than `need.usd`, what the run needs to start
-   * (`need.what` says what that is, after "the N USD").
-   */
-  assertCanStart(orgId: string, keyId: string | null, need: { usd: number; what: string }): void {
+  /** 402 when either cap is already reached, or what is left is less than what the run needs to start. */
+  assertCanStart(orgId: string, keyId: string | null, need: StartNeed): void {
     const b = this.budget(orgId, keyId);
     if (b.keyRemainingUsd !== null && b.keyRemainingUsd <= 0) {
       throw new QuotaError('monthly_cap_reached', "This API key has reached its monthly spend cap (monthly_cap_usd); it resets on the 1st (UTC)");
@@ -80,7 +83,7 @@ export class SpendCaps {
     if (b.remainingUsd < need.usd) {
       throw new QuotaError(
         'insufficient_budget',
-        `Only ${b.remainingUsd} USD is left under the ${b.bindingCap === 'monthly_cap' ? "key's monthly" : "organisation's daily"} cap, less than the ${need.usd} USD ${need.what}`,
+        `Only ${b.remainingUsd} USD is left under the ${b.bindingCap === 'monthly_cap' ? "key's monthly" : "organisation's daily"} cap, less than the ${need.usd} USD ${need.what()}`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { billingHint, type BillingHint, type StartCost, type StartCostOf } from '../billing/estimate.js';
-import type { SpendCaps } from '../billing/caps.js';
+import type { SpendCaps, StartNeed } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
@@ -312,6 +312,7 @@ export class RunsService {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
+    const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
     return store.groupTransaction((uow): CreatedRun => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
@@ -326,7 +327,7 @@ export class RunsService {
           return { body: { task_id: run.id, status: run.status, poll_url: this.pollUrl(run.id), billing: priorHint }, replayed: true };
         }
       }
-      this.deps.caps.assertCanStart(n.orgId, n.keyId, startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema)));
+      this.deps.caps.assertCanStart(n.orgId, n.keyId, need);
       const active = store.runs.countActive(n.orgId);
       if (active >= config['limits.max_pending_runs']) {
         throw new RateLimitError(
@@ -370,11 +371,11 @@ export class RunsService {
  * What must be left under the caps for a run to be accepted (#10): enough for the run to make its first model call
  * (what the engine holds before it, plus the sandbox time before it), and at least the cost of a short run.
  */
-function startNeed(n: NewRun, hint: BillingHint, start: StartCost): { usd: number; what: string } {
-  if (hint.estimated_cost_usd.low > start.usd) return { usd: hint.estimated_cost_usd.low, what: `a short run on ${n.model} costs (the billing hint's estimated_cost_usd.low)` };
+function startNeed(n: NewRun, hint: BillingHint, start: StartCost): StartNeed {
+  if (hint.estimated_cost_usd.low > start.usd) return { usd: hint.estimated_cost_usd.low, what: () => `a short run on ${n.model} costs (the billing hint's estimated_cost_usd.low)` };
   return {
     usd: start.usd,
-    what:
+    what: () =>
       `a run on ${n.model} needs before it can make its first model call: the most that call can cost (about ${start.inputTokens} input tokens ` +
       `for its prompt, output_schema and tools, and up to ${start.outputTokens} output tokens, models.max_tokens) and ${start.sandboxSeconds} s of sandbox time`,
   };
