@@ -3,10 +3,12 @@ import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
 import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../src/runs/runs-service.js';
+import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
+import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
-export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep };
+export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
 
 export interface ListPage<T> {
   object: 'list';
@@ -80,6 +82,10 @@ export class ApiClient {
     return this.request('DELETE', `/v1/jobs/${seg(id)}`);
   }
 
+  listSkippedFirings(jobId: string, query: ListQuery = {}): Promise<ListPage<SkippedFiring>> {
+    return this.request('GET', `/v1/jobs/${seg(jobId)}/skipped_firings`, { query: { ...query } });
+  }
+
   createRun(body: CreateRunBody): Promise<RunAccepted> {
     return this.request('POST', '/v1/runs', { body });
   }
@@ -97,6 +103,10 @@ export class ApiClient {
   }
   listRunSteps(id: string): Promise<ListPage<RunStep>> {
     return this.request('GET', `/v1/runs/${seg(id)}/steps`);
+  }
+
+  status(): Promise<DaemonStatus> {
+    return this.request('GET', '/v1/status');
   }
 
   async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {

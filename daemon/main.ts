@@ -5,6 +5,7 @@ import { ConfigError } from '../src/errors.js';
 import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
+import { listenFailure } from './listen-failure.js';
 import { createLoggers } from './logger.js';
 import { createDaemon } from './wiring.js';
 
@@ -80,11 +81,29 @@ export async function main(argv: string[]): Promise<number> {
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
   const daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  let url: string;
+  try {
+    url = await daemon.start();
+  } catch (err) {
+    const reason = listenFailure(err, config['server.host'], config['server.port']);
+    if (reason === null) throw err;
+    await daemon.close();
+    process.stderr.write(`errandd: ${reason}\n`);
+    return 1;
+  }
+  // Only once the API listens: a key minted by a start that then fails would never be shown again.
   const first = firstStart(daemon.admin.orgs, daemon.admin.keys, paths.credentials);
-  const url = await daemon.start();
   process.stdout.write(`listening on ${url}\n`);
   if (first) {
-    process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, saved for the CLI):\n${first.key}\n`);
+    const kept = first.saved ? `saved for the CLI in ${paths.credentials}` : `not saved: ${paths.credentials} already holds the CLI's key`;
+    process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, ${kept}):\n${first.key}\n`);
+  }
+  if (daemon.modelProviderProblem !== null) {
+    // Loud, and on every start: without a provider every run fails at once, and the log line alone is easy to miss.
+    process.stdout.write(
+      `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n',
+    );
   }
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
   logger.info({ url, home, dev: config.dev }, 'daemon started');

@@ -4,6 +4,8 @@ import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
+import type { SkippedFirings } from '../src/schedules/skipped-firings.js';
+import type { StatusService } from '../src/status/status-service.js';
 import type { StepsService } from '../src/steps/steps-service.js';
 
 /**
@@ -18,4 +20,6 @@ export interface ApiServices {
   runs: RunsService;
   steps: StepsService;
   artifacts: ArtifactsService;
+  status: StatusService;
+  skippedFirings: SkippedFirings;
 }

@@ -11,7 +11,9 @@ import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
+import { FirstCallBound } from '../src/engine/first-call-bound.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
+import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
@@ -26,7 +28,10 @@ import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
+import { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
+import { packageVersion } from '../src/package-root.js';
+import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
@@ -50,6 +55,8 @@ export interface Daemon {
   admin: AdminServices;
   runs: RunsService;
   app: FastifyInstance;
+  /** Why runs cannot call a model (the missing setting), or null when they can. */
+  modelProviderProblem: string | null;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
@@ -77,15 +84,28 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const masterKey = loadMasterKey({ home: options.home, env: options.env });
 
   const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
-  const schemas = new UserSchemas();
+  const schemas = new UserSchemas({ budgetMs: config['limits.schema_check_ms'] });
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
-  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
-  const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices, eventLog }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
+  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
+  const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
+  const meters = new SandboxMeters(clock);
+  const runs = new RunsService(
+    resources,
+    { projects, jobs, schemas, caps, prices, eventLog },
+    {
+      publicUrl,
+      linkScreenshot: (id) => artifacts.signedUrl(id),
+      checkCallbackUrl,
+      settleUsage: (runId) => meters.settle(runId),
+      startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
+    },
+  );
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   // The webhook outbox row is written inside the unit of work of the run's terminal state.
@@ -106,16 +126,24 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events: resources.events,
     config,
   });
-  const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
+  const skippedFirings = new SkippedFirings({ store, eventLog, jobs });
+  const scheduler = new Scheduler({
+    jobs: store.jobs,
+    runs,
+    logger: logger.child({ component: 'scheduler' }),
+    events: resources.events,
+    recordSkipped: (orgId, jobId, slot, error) => skippedFirings.record(orgId, jobId, slot, error),
+  });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
+  const status = new StatusService({ provider, driver, clock, version: packageVersion() });
+
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, status, skippedFirings },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -127,6 +155,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     admin,
     runs,
     app,
+    modelProviderProblem: provider.unusableReason() === null ? null : `${provider.unusableReason()} (models.provider is ${provider.name})`,
     async start() {
       await app.listen({ host: config['server.host'], port: config['server.port'] });
       const url = address.listening(config['server.host'], (app.server.address() as { port: number }).port);
@@ -149,6 +178,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await driver.close();
         await webhookWorker.close();
         await app.close();
+        await schemas.close();
         store.close();
       })();
       return closing;

@@ -47,6 +47,16 @@ export class UnsupportedMediaTypeError extends InvalidRequestError {
   override readonly status = 415;
 }
 
+/** The request line and headers were larger than Node's parser takes. */
+export class HeadersTooLargeError extends InvalidRequestError {
+  override readonly status = 431;
+}
+
+/** The request did not arrive within Node's request timeout. */
+export class RequestTimeoutError extends InvalidRequestError {
+  override readonly status = 408;
+}
+
 export class AuthenticationError extends ErrandError {
   readonly type = 'authentication_error';
   readonly status = 401;

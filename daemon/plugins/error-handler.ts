@@ -54,8 +54,9 @@ export function toErrandError(error: FastifyError): ErrandError {
   if (error instanceof ErrandError) return error;
   if (error.validation) return validationError(error.validation as ValidationIssue[], error.validationContext ?? 'body');
   switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new InvalidRequestError('invalid_content_length', 'The body is not as long as its Content-Length header says');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new UnsupportedMediaTypeError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError('body_too_large', 'The request body is larger than 1 MiB');

@@ -46,6 +46,11 @@ export class RequestLog extends LogController {
     );
   }
 
+  /** The access line of a request Node's parser refused: there is no method or path to log. */
+  clientError(reqId: string, statusCode: number, code: string): void {
+    this.access.info({ reqId, statusCode, code }, 'request refused by the HTTP parser');
+  }
+
   override defaultErrorLog(error: Error, request: FastifyRequest): void {
     this.logger.error({ reqId: request.id, err: error }, 'unhandled error');
   }

@@ -54,6 +54,13 @@ export const CONFIG_KEYS = {
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
   'limits.lease_s': { type: 'integer', default: 30, min: 2, max: 3600, description: 'Lease a worker holds on a running run; renewed at a third of it.' },
+  'limits.schema_check_ms': {
+    type: 'integer',
+    default: 2000,
+    min: 10,
+    max: 60_000,
+    description: "Longest compiling a caller's input_schema or output_schema, or checking data against one, may take (in a worker thread); beyond it: 400 schema_too_complex.",
+  },
 
   'billing.sandbox_usd_per_s': { type: 'number', default: 0.00005, min: 0, description: 'Price of one sandbox second, in USD.' },
   ...modelPriceKeys(),

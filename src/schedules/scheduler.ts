@@ -21,6 +21,8 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
   events?: EventBus;
+  /** Records a firing that started no run, durably (SkippedFirings). */
+  recordSkipped?: (orgId: string, jobId: string, slot: string, error: Error) => void;
 }
 
 /** What one firing did: started a run, found it already started (another daemon, a restart), or skipped it. */
@@ -138,6 +140,11 @@ export class Scheduler {
       const message = (err as Error).message;
       if (err instanceof ErrandError) this.o.logger.warn({ ...log, code, message }, 'scheduled firing skipped');
       else this.o.logger.error({ ...log, err }, 'scheduled firing failed');
+      try {
+        this.o.recordSkipped?.(orgId, jobId, log.slot, err as Error);
+      } catch (recordErr) {
+        this.o.logger.error({ ...log, err: recordErr }, 'could not record a skipped firing');
+      }
       return { kind: 'skipped', code, message };
     }
   }

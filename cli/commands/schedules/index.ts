@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerSchedulesFirings } from './firings.js';
 import { registerSchedulesList } from './list.js';
 import { registerSchedulesRemove } from './remove.js';
 import { registerSchedulesSet } from './set.js';
@@ -12,4 +13,5 @@ export function registerSchedules(program: Command): void {
   registerSchedulesPause(schedules);
   registerSchedulesResume(schedules);
   registerSchedulesRemove(schedules);
+  registerSchedulesFirings(schedules);
 }

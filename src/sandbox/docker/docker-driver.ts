@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { installationId } from '../../runtime/installation-id.js';
 import { currentProcessIdentity } from '../../runtime/process-identity.js';
-import type { SandboxCreateOptions, SandboxDriver } from '../driver.js';
+import type { SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import type { SupervisorHandover } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
@@ -11,6 +11,7 @@ import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLi
 import { DockerSandbox } from './docker-sandbox.js';
 import { FirewallKeeper } from './firewall-keeper.js';
 import { imageExists, isNotFound } from './image-exists.js';
+import { checkSandboxFirewall } from './firewall-check.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
 import { orphanReason } from './orphans.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
@@ -95,6 +96,16 @@ export class DockerDriver implements SandboxDriver {
     const driver = new DockerDriver(options, installation, network, firewall);
     driver.pool.fill();
     return driver;
+  }
+
+  async report(): Promise<SandboxReport> {
+    return {
+      driver: 'docker',
+      isolated: true,
+      image: this.options.image,
+      warmPool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },
+      firewall: await checkSandboxFirewall(this.network.bridge),
+    };
   }
 
   /** Pooled sandboxes ready now (for tests and status output). */

@@ -4,7 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
-import type { Sandbox, SandboxCreateOptions, SandboxDriver } from '../driver.js';
+import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient } from '../supervisor-client.js';
@@ -38,6 +38,10 @@ export class LocalDriver implements SandboxDriver {
   constructor(private readonly options: LocalDriverOptions) {
     this.supervisorPath =
       options.supervisorPath ?? join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
+  }
+
+  async report(): Promise<SandboxReport> {
+    return { driver: 'local', isolated: false, image: null, warmPool: null, firewall: null };
   }
 
   private get sandboxesDir(): string {

@@ -1,0 +1,7 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { StatusService } from '../../src/status/status-service.js';
+import { statusRouteSchemas as s } from '../../src/status/status-schemas.js';
+
+export const statusRoutes: FastifyPluginAsync<{ status: StatusService }> = async (app, { status }) => {
+  app.get('/status', { schema: { ...s.get, tags: ['Meta'], summary: 'How the daemon stands: its model provider and sandboxes' } }, () => status.status());
+};

@@ -1,0 +1,47 @@
+import { nullableString, timestamp } from '../http-schemas/common.js';
+
+const nullableBoolean = { type: ['boolean', 'null'] } as const;
+
+export const statusSchema = {
+  type: 'object',
+  required: ['object', 'version', 'started_at', 'model_provider', 'sandbox'],
+  properties: {
+    object: { type: 'string', const: 'status' },
+    version: { type: 'string' },
+    started_at: timestamp,
+    model_provider: {
+      type: 'object',
+      required: ['name', 'configured', 'problem', 'base_url', 'reachable', 'key_accepted', 'detail'],
+      properties: {
+        name: { type: 'string', enum: ['anthropic', 'openai'], description: 'models.provider' },
+        configured: { type: 'boolean', description: 'Whether the daemon has the key or base URL the provider needs.' },
+        problem: { ...nullableString, description: 'What is missing, naming the setting; null when configured.' },
+        base_url: { ...nullableString, description: 'Where model calls go, without credentials.' },
+        reachable: { ...nullableBoolean, description: 'Whether the API answered a request for its model list (no tokens spent); null when not configured.' },
+        key_accepted: { ...nullableBoolean, description: 'Whether it accepted the key; null when that could not be told.' },
+        detail: { type: 'string' },
+      },
+    },
+    sandbox: {
+      type: 'object',
+      required: ['driver', 'isolated', 'image', 'warm_pool', 'firewall'],
+      properties: {
+        driver: { type: 'string', enum: ['local', 'docker'] },
+        isolated: { type: 'boolean', description: "false for the local driver: task code runs as the daemon's user." },
+        image: nullableString,
+        warm_pool: {
+          type: ['object', 'null'],
+          required: ['size', 'ready'],
+          properties: { size: { type: 'integer' }, ready: { type: 'integer' } },
+        },
+        firewall: {
+          type: ['object', 'null'],
+          required: ['installed', 'detail'],
+          properties: { installed: { type: 'boolean' }, detail: { type: 'string' } },
+        },
+      },
+    },
+  },
+} as const;
+
+export const statusRouteSchemas = { get: { response: { 200: statusSchema } } } as const;
