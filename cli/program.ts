@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { packageRoot } from '../src/package-root.js';
+import { packageVersion } from '../src/package-root.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerJobs } from './commands/jobs/index.js';
@@ -46,8 +44,4 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerSandbox(program);
   registerDoctor(program);
   return program;
-}
-
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
 }

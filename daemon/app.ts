@@ -8,7 +8,7 @@ import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import jsonBodyPlugin, { BODY_LIMIT } from './plugins/json-body.js';
 import openapiPlugin from './plugins/openapi.js';
 import requestLogPlugin, { RequestLog } from './plugins/request-log.js';
-import { v1Routes } from './routes/index.js';
+import { rootRoutes, v1Routes } from './routes/index.js';
 import { healthRoutes } from './routes/meta.js';
 import type { ApiServices } from './services.js';
 
@@ -44,5 +44,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(v1Routes(deps.services), { prefix: '/v1' });
+  await app.register(rootRoutes(deps.services));
   return app;
 }

@@ -2,6 +2,8 @@ import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
+import type { McpFrontDoor } from '../src/mcp/front-door.js';
+import type { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
 import type { StepsService } from '../src/steps/steps-service.js';
@@ -18,4 +20,6 @@ export interface ApiServices {
   runs: RunsService;
   steps: StepsService;
   artifacts: ArtifactsService;
+  mcp: McpFrontDoor;
+  mcpAuth: McpAuthenticator;
 }

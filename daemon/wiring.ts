@@ -18,6 +18,13 @@ import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
+import { McpEndpoints } from '../src/mcp/endpoints.js';
+import { McpFrontDoor } from '../src/mcp/front-door.js';
+import { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
+import { coreTools } from '../src/mcp/tools/core-tools.js';
+import { RunWaiter } from '../src/mcp/tools/run-waiter.js';
+import { McpToolRegistry } from '../src/mcp/tools/tool-registry.js';
+import { packageVersion } from '../src/package-root.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
@@ -55,6 +62,9 @@ export interface Daemon {
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Messages an MCP session keeps for clients resuming a broken stream: a long run's progress with room to spare. */
+const MCP_REPLAY_EVENTS = 1000;
 
 /** Wires every object of the daemon once, explicitly: no module-level state anywhere. */
 export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -114,8 +124,28 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
+  // The MCP front door: the same services, as tools. A tool from another area (email, connections) is one more
+  // entry in the registry's list.
+  const rateLimiter = new RateLimiter(config['limits.requests_per_minute'], clock);
+  const mcpLogger = logger.child({ component: 'mcp' });
+  const mcpEndpoints = new McpEndpoints(publicUrl);
+  const waiter = new RunWaiter({ runs, events: resources.events, lookEveryMs: 1000 });
+  const mcpTools = new McpToolRegistry(coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }), mcpLogger);
+  const mcp = new McpFrontDoor({
+    tools: mcpTools,
+    endpoints: mcpEndpoints,
+    logger: mcpLogger,
+    clock,
+    version: packageVersion(),
+    maxSessions: config['mcp.max_sessions'],
+    sessionIdleMs: config['mcp.session_idle_s'] * 1000,
+    replayEvents: MCP_REPLAY_EVENTS,
+    allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+  });
+  const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: { verify: () => ({ refused: 'Invalid access token' }) } });
+
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
+    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, mcp, mcpAuth },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -148,6 +178,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await dispatcher.close();
         await driver.close();
         await webhookWorker.close();
+        // Open MCP streams would hold the server open; tool calls waiting for runs answer first.
+        await mcp.close();
         await app.close();
         store.close();
       })();
