@@ -21,6 +21,10 @@ import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { McpEndpoints } from '../src/mcp/endpoints.js';
 import { McpFrontDoor } from '../src/mcp/front-door.js';
 import { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
+import { ClientRegistry } from '../src/mcp/oauth/client-registry.js';
+import { ConsentFlow } from '../src/mcp/oauth/consent-flow.js';
+import { ConsentPages } from '../src/mcp/oauth/consent-page.js';
+import { TokenEndpoint } from '../src/mcp/oauth/token-endpoint.js';
 import { coreTools } from '../src/mcp/tools/core-tools.js';
 import { RunWaiter } from '../src/mcp/tools/run-waiter.js';
 import { McpToolRegistry } from '../src/mcp/tools/tool-registry.js';
@@ -142,10 +146,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     replayEvents: MCP_REPLAY_EVENTS,
     allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   });
-  const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: { verify: () => ({ refused: 'Invalid access token' }) } });
+  // Its OAuth 2.1 authorization server: grants act under an API key, so the key service signs users in.
+  const oauthClients = new ClientRegistry(resources);
+  const consent = new ConsentFlow(resources, { clients: oauthClients, keys: admin.keys, endpoints: mcpEndpoints, pages: new ConsentPages() });
+  const tokens = new TokenEndpoint(resources, { clients: oauthClients, endpoints: mcpEndpoints });
+  const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, mcp, mcpAuth },
+    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,

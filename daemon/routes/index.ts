@@ -3,6 +3,7 @@ import type { ApiServices } from '../services.js';
 import { artifactRoutes } from './artifacts.js';
 import { jobRoutes } from './jobs.js';
 import { mcpRoutes } from './mcp.js';
+import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
 import { runRoutes } from './runs.js';
@@ -19,7 +20,7 @@ export function v1Routes(services: ApiServices): FastifyPluginAsync {
 }
 
 /** The MCP front door's routes, outside `/v1`: the MCP endpoint and its OAuth 2.1 authorization server. */
-const ROOT_ROUTES: FastifyPluginAsync<ApiServices>[] = [mcpRoutes];
+const ROOT_ROUTES: FastifyPluginAsync<ApiServices>[] = [mcpRoutes, oauthRoutes];
 
 /** The routes at the root, on `services`. */
 export function rootRoutes(services: ApiServices): FastifyPluginAsync {
