@@ -5,6 +5,7 @@ import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerJobs } from './commands/jobs/index.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
+import { registerMcp } from './commands/mcp/index.js';
 import { registerOrgs } from './commands/orgs/index.js';
 import { registerProjects } from './commands/projects/index.js';
 import { registerRuns } from './commands/runs/index.js';
@@ -41,6 +42,7 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerRuns(program);
   registerSchedules(program);
   registerWebhooks(program);
+  registerMcp(program);
   registerSandbox(program);
   registerDoctor(program);
   return program;
