@@ -25,7 +25,7 @@ import {
 let d: TestDaemon;
 
 beforeAll(async () => {
-  d = await startApiDaemon({ ERRAND_MCP_ACCESS_TOKEN_TTL_S: '1' });
+  d = await startApiDaemon({ ERRAND_MCP_ACCESS_TOKEN_TTL_S: '600' });
 });
 
 afterAll(async () => {
@@ -213,7 +213,7 @@ describe('POST /oauth/token', () => {
     const res = await redeem(client, await codeFor(client, challenge), verifier, { resource: `${d.url}/mcp` });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.body).toEqual({ access_token: expect.stringMatching(/^ema_/), token_type: 'Bearer', expires_in: 1, refresh_token: expect.stringMatching(/^emr_/), scope: 'mcp' });
+    expect(res.body).toEqual({ access_token: expect.stringMatching(/^ema_/), token_type: 'Bearer', expires_in: 600, refresh_token: expect.stringMatching(/^emr_/), scope: 'mcp' });
     expect(await mcpStatus(res.body.access_token)).toBe(200);
   });
 
@@ -275,17 +275,6 @@ describe('POST /oauth/token', () => {
     expect(await mcpStatus(next.body.access_token)).toBe(401);
     expect((await refresh(next.body.refresh_token)).status).toBe(400);
     expect(await grantsOf(t.client)).toMatchObject([{ revoked_at: expect.any(String), revoked_why: expect.stringContaining('used already') }]);
-  });
-
-  it('refuses an expired access token with invalid_token; a refresh gives a working one', async () => {
-    const t = await signIn(d.url, d.key);
-    expect(await mcpStatus(t.access_token)).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const expired = await rpc(d.url, t.access_token, INITIALIZE);
-    expect(expired.status).toBe(401);
-    expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token has expired/);
-    const next = await tokenRequest(d.url, { grant_type: 'refresh_token', client_id: t.client.client_id, refresh_token: t.refresh_token });
-    expect(await mcpStatus(next.body.access_token)).toBe(200);
   });
 
   it('stores no code, token, handle or client secret, only their hashes', async () => {
@@ -352,15 +341,37 @@ describe('a token of another organisation', () => {
   });
 });
 
-describe('a token for another resource', () => {
-  it('is refused by /mcp once the daemon serves under another address', async () => {
-    await d.restart({ env: { ERRAND_MCP_ACCESS_TOKEN_TTL_S: '600' } });
+describe('a grant whose API key is revoked', () => {
+  it('has its tokens refused: the grant acts under the key', async () => {
+    const other = d.createOrgWithKey(`oauth-key-revoked-${Date.now()}`);
+    const t = await signIn(d.url, other.key);
+    expect(await mcpStatus(t.access_token)).toBe(200);
+    await withDataDirectory(d.home, {}, ({ keys }) => keys.revoke(other.keyId));
+    const res = await rpc(d.url, t.access_token, INITIALIZE);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('The API key this grant acts under has been revoked');
+  });
+});
+
+describe('after a restart under another address, with short-lived access tokens', () => {
+  it('refuses a token issued for the old address: another resource', async () => {
     const t = await signIn(d.url, d.key);
     expect(await mcpStatus(t.access_token)).toBe(200);
     // A new port, and with it a new resource: the token was issued for the old one.
-    await d.restart();
+    await d.restart({ env: { ERRAND_MCP_ACCESS_TOKEN_TTL_S: '2' } });
     const res = await rpc(d.url, t.access_token, INITIALIZE);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('issued for another resource');
+  });
+
+  it('refuses an expired access token with invalid_token; a refresh gives a working one', async () => {
+    const t = await signIn(d.url, d.key);
+    expect(await mcpStatus(t.access_token)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const expired = await rpc(d.url, t.access_token, INITIALIZE);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token has expired/);
+    const next = await tokenRequest(d.url, { grant_type: 'refresh_token', client_id: t.client.client_id, refresh_token: t.refresh_token });
+    expect(await mcpStatus(next.body.access_token)).toBe(200);
   });
 });
