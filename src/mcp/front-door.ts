@@ -65,10 +65,6 @@ export class McpFrontDoor {
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, o.sessionIdleMs)).unref();
   }
 
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
   /**
    * Answers one HTTP request to `/mcp` (POST, GET or DELETE) on the raw Node objects the SDK's transport works
    * with; `body` is the parsed JSON of a POST.

@@ -98,8 +98,9 @@ export class McpOAuthStore {
     return this.s.approveConsent.run({ hash: handleHash, key_id: keyId, now }).changes > 0;
   }
 
-  deleteConsent(_uow: UnitOfWork, handleHash: Buffer): void {
-    this.s.deleteConsent.run({ hash: handleHash });
+  /** Ends a sign-in; false when it had ended already. */
+  deleteConsent(_uow: UnitOfWork, handleHash: Buffer): boolean {
+    return this.s.deleteConsent.run({ hash: handleHash }).changes > 0;
   }
 
   purgeConsents(now: number): void {

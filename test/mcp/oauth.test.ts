@@ -190,6 +190,14 @@ describe('the consent page', () => {
     expect(await grantsOf(client)).toMatchObject([{ org_id: d.orgId, revoked_at: null }]);
   });
 
+  it('grants once for a form sent twice', async () => {
+    const client = await registerClient(d.url);
+    const page = await openAuthorize(standardAuthorize(d.url, client, pkce().challenge));
+    const answers = await Promise.all([1, 2].map(() => submitConsent(d.url, { request: page.request!, action: 'approve', api_key: d.key })));
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 400]);
+    expect(await grantsOf(client)).toHaveLength(1);
+  });
+
   it('allows after the one-time code is approved on the data directory, under the approving key', async () => {
     const client = await registerClient(d.url);
     const page = await openAuthorize(standardAuthorize(d.url, client, pkce().challenge));

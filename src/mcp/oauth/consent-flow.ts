@@ -112,6 +112,7 @@ export class ConsentFlow {
       principal = { keyId: approved.id, orgId: approved.org_id, monthlyCapUsd: approved.monthly_cap_usd };
     }
     const code = this.grant(consent, principal);
+    if (code === null) return this.message(400, 'This sign-in has ended', 'It was decided already. Start again from your MCP client if you need to.');
     return this.backToClient(consent.redirect_uri, { code }, consent.state ?? undefined);
   }
 
@@ -137,11 +138,15 @@ export class ConsentFlow {
     return { handle: handle.value, consent };
   }
 
-  /** The grant and its authorization code, in one transaction that also ends the sign-in. */
-  private grant(consent: McpConsentRow, principal: Principal): string {
+  /**
+   * The grant and its authorization code, in one transaction that also ends the sign-in; null when another
+   * request ended it first (a form sent twice), so that one sign-in never buys two grants.
+   */
+  private grant(consent: McpConsentRow, principal: Principal): string | null {
     const now = this.r.clock.now();
     const code = mintSecret('code');
-    this.r.store.transaction((uow) => {
+    return this.r.store.transaction((uow) => {
+      if (!this.r.store.mcpOAuth.deleteConsent(uow, consent.handle_hash)) return null;
       const grantId = this.r.ids('mcpg');
       this.r.store.mcpOAuth.insertGrant(uow, {
         id: grantId,
@@ -163,9 +168,8 @@ export class ConsentFlow {
         expires_at: now + this.r.config['mcp.code_ttl_s'] * 1000,
         used_at: null,
       });
-      this.r.store.mcpOAuth.deleteConsent(uow, consent.handle_hash);
+      return code.value;
     });
-    return code.value;
   }
 
   private consentPage(client: McpClient, signIn: { handle: string; consent: McpConsentRow }, notice: string | null, status = 200): AuthorizeOutcome {

@@ -7,10 +7,6 @@ import { OAuthError } from '../../errors.js';
 export class OAuthParams {
   constructor(private readonly search: URLSearchParams) {}
 
-  static ofForm(body: unknown): OAuthParams {
-    return new OAuthParams(body instanceof URLSearchParams ? body : new URLSearchParams());
-  }
-
   /** The parameter's value, undefined when absent or empty; throws invalid_request when it is repeated. */
   get(name: string): string | undefined {
     const all = this.search.getAll(name);
