@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { packageRoot } from '../src/package-root.js';
+import { packageVersion } from '../src/package-root.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerJobs } from './commands/jobs/index.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
+import { registerMcp } from './commands/mcp/index.js';
 import { registerOrgs } from './commands/orgs/index.js';
 import { registerProjects } from './commands/projects/index.js';
 import { registerRuns } from './commands/runs/index.js';
@@ -43,11 +42,8 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerRuns(program);
   registerSchedules(program);
   registerWebhooks(program);
+  registerMcp(program);
   registerSandbox(program);
   registerDoctor(program);
   return program;
-}
-
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
 }

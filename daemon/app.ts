@@ -10,7 +10,7 @@ import jsonBodyPlugin, { BODY_LIMIT } from './plugins/json-body.js';
 import openapiPlugin from './plugins/openapi.js';
 import { parseQueryString } from './query-string.js';
 import requestLogPlugin, { RequestLog } from './plugins/request-log.js';
-import { v1Routes } from './routes/index.js';
+import { rootRoutes, v1Routes } from './routes/index.js';
 import { healthRoutes } from './routes/meta.js';
 import type { ApiServices } from './services.js';
 
@@ -53,5 +53,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(v1Routes(deps.services), { prefix: '/v1' });
+  await app.register(rootRoutes(deps.services));
   return app;
 }

@@ -2,6 +2,12 @@ import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
+import type { McpEndpoints } from '../src/mcp/endpoints.js';
+import type { McpFrontDoor } from '../src/mcp/front-door.js';
+import type { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
+import type { ClientRegistry } from '../src/mcp/oauth/client-registry.js';
+import type { ConsentFlow } from '../src/mcp/oauth/consent-flow.js';
+import type { TokenEndpoint } from '../src/mcp/oauth/token-endpoint.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
 import type { SkippedFirings } from '../src/schedules/skipped-firings.js';
@@ -22,4 +28,10 @@ export interface ApiServices {
   artifacts: ArtifactsService;
   status: StatusService;
   skippedFirings: SkippedFirings;
+  mcp: McpFrontDoor;
+  mcpAuth: McpAuthenticator;
+  mcpEndpoints: McpEndpoints;
+  oauthClients: ClientRegistry;
+  consent: ConsentFlow;
+  tokens: TokenEndpoint;
 }

@@ -20,6 +20,17 @@ import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
+import { McpEndpoints } from '../src/mcp/endpoints.js';
+import { McpFrontDoor } from '../src/mcp/front-door.js';
+import { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
+import { ClientRegistry } from '../src/mcp/oauth/client-registry.js';
+import { ConsentFlow } from '../src/mcp/oauth/consent-flow.js';
+import { ConsentPages } from '../src/mcp/oauth/consent-page.js';
+import { TokenEndpoint } from '../src/mcp/oauth/token-endpoint.js';
+import { coreTools } from '../src/mcp/tools/core-tools.js';
+import { RunWaiter } from '../src/mcp/tools/run-waiter.js';
+import { McpToolRegistry } from '../src/mcp/tools/tool-registry.js';
+import { packageVersion } from '../src/package-root.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
@@ -30,7 +41,6 @@ import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
-import { packageVersion } from '../src/package-root.js';
 import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
@@ -62,6 +72,9 @@ export interface Daemon {
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Messages an MCP session keeps for clients resuming a broken stream: a long run's progress with room to spare. */
+const MCP_REPLAY_EVENTS = 1000;
 
 /** Wires every object of the daemon once, explicitly: no module-level state anywhere. */
 export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -142,8 +155,32 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const status = new StatusService({ provider, driver, clock, version: packageVersion() });
 
+  // The MCP front door: the same services, as tools. A tool from another area (email, connections) is one more
+  // entry in the registry's list.
+  const rateLimiter = new RateLimiter(config['limits.requests_per_minute'], clock);
+  const mcpLogger = logger.child({ component: 'mcp' });
+  const mcpEndpoints = new McpEndpoints(publicUrl);
+  const waiter = new RunWaiter({ runs, events: resources.events, lookEveryMs: 1000 });
+  const mcpTools = new McpToolRegistry(coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }), mcpLogger);
+  const mcp = new McpFrontDoor({
+    tools: mcpTools,
+    endpoints: mcpEndpoints,
+    logger: mcpLogger,
+    clock,
+    version: packageVersion(),
+    maxSessions: config['mcp.max_sessions'],
+    sessionIdleMs: config['mcp.session_idle_s'] * 1000,
+    replayEvents: MCP_REPLAY_EVENTS,
+    allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+  });
+  // Its OAuth 2.1 authorization server: grants act under an API key, so the key service signs users in.
+  const oauthClients = new ClientRegistry(resources);
+  const consent = new ConsentFlow(resources, { clients: oauthClients, keys: admin.keys, endpoints: mcpEndpoints, pages: new ConsentPages() });
+  const tokens = new TokenEndpoint(resources, { clients: oauthClients, endpoints: mcpEndpoints });
+  const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
+
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, status, skippedFirings },
+    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, status, skippedFirings, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -177,6 +214,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await dispatcher.close();
         await driver.close();
         await webhookWorker.close();
+        // Open MCP streams would hold the server open; tool calls waiting for runs answer first.
+        await mcp.close();
         await app.close();
         await schemas.close();
         store.close();

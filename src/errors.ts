@@ -111,3 +111,21 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * An error of the OAuth 2.1 endpoints and of the MCP resource server's bearer check. OAuth clients read RFC 6749's
+ * shape (`{"error": "invalid_grant", "error_description": "..."}`, §5.2) and RFC 6750's `WWW-Authenticate`
+ * challenge, not the REST API's, so these are a family of their own; `daemon/plugins/error-handler.ts` maps them.
+ */
+export class OAuthError extends Error {
+  constructor(
+    /** The RFC's error code: `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_token`, ... */
+    readonly error: string,
+    readonly description: string,
+    readonly status: number = 400,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}

@@ -5,6 +5,7 @@ import {
   ErrandError,
   InternalError,
   InvalidRequestError,
+  OAuthError,
   PayloadTooLargeError,
   RouteNotFoundError,
   UnsupportedMediaTypeError,
@@ -30,6 +31,7 @@ export interface ErrorHandlerOptions {
 
 const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, { logger, authenticate }) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof OAuthError) return sendOAuthError(reply, error);
     const mapped = toErrandError(error);
     if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
     sendError(request, reply, mapped);
@@ -48,6 +50,15 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: Err
       error: { type: err.type, code: err.code, message: err.message, ...(err.param === undefined ? {} : { param: err.param }) },
       request_id: request.id,
     });
+}
+
+/** RFC 6749 §5.2's error shape; nothing of an OAuth answer may be cached (§5.1). */
+export function sendOAuthError(reply: FastifyReply, err: OAuthError): void {
+  void reply
+    .status(err.status)
+    .headers({ ...err.headers, 'Cache-Control': 'no-store' })
+    .type('application/json; charset=utf-8')
+    .send({ error: err.error, error_description: err.description });
 }
 
 export function toErrandError(error: FastifyError): ErrandError {

@@ -87,6 +87,15 @@ export const CONFIG_KEYS = {
     description: 'Delay before each attempt, in seconds, comma-separated; jitter of up to 10% is added.',
   },
   'webhooks.allow_private_targets': { type: 'boolean', default: false, description: 'Let webhook targets be http, loopback, private or link-local (implied by dev).' },
+
+  'mcp.run_wait_s': { type: 'integer', default: 45, min: 0, max: 3600, description: 'Longest the MCP tools run_task and run_job wait for their run before answering with its task id.' },
+  'mcp.max_sessions': { type: 'integer', default: 1000, min: 1, max: 100_000, description: 'MCP sessions open at once; an initialize beyond them answers 503.' },
+  'mcp.session_idle_s': { type: 'integer', default: 1800, min: 1, max: 604_800, description: 'An MCP session with no open request or stream for this long is closed.' },
+  'mcp.allowed_origins': { type: 'string', default: null, nullable: true, description: "Browser origins (scheme://host:port, comma-separated) besides public_url's that may call /mcp." },
+  'mcp.access_token_ttl_s': { type: 'integer', default: 3600, min: 1, max: 86_400, description: 'Lifetime of an MCP OAuth access token.' },
+  'mcp.refresh_token_ttl_s': { type: 'integer', default: 2_592_000, min: 1, max: 31_536_000, description: 'Lifetime of an MCP OAuth refresh token; each refresh replaces it with a new one.' },
+  'mcp.code_ttl_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Lifetime of an MCP OAuth authorization code.' },
+  'mcp.consent_ttl_s': { type: 'integer', default: 600, min: 10, max: 3600, description: 'How long a sign-in on the MCP consent page, and its one-time approval code, stay valid.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
