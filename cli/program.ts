@@ -12,6 +12,7 @@ import { registerProjects } from './commands/projects/index.js';
 import { registerRuns } from './commands/runs/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerSchedules } from './commands/schedules/index.js';
+import { registerSecrets } from './commands/secrets/index.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
 
 /** The `errand` command tree: nouns, then verbs, each verb in `cli/commands/<noun>/<verb>.ts`. */
@@ -43,6 +44,7 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerRuns(program);
   registerSchedules(program);
   registerWebhooks(program);
+  registerSecrets(program);
   registerSandbox(program);
   registerDoctor(program);
   return program;

@@ -4,6 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createAdminServices, type AdminServices } from '../src/admin-services.js';
 import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import { ConnectionAuth } from '../src/connections/connection-auth.js';
+import { ConnectionSecrets } from '../src/connections/connection-secrets.js';
+import { ConnectionsService } from '../src/connections/connections-service.js';
+import { checkMcpServer } from '../src/connections/mcp/mcp-check.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
@@ -22,11 +26,13 @@ import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
+import { packageVersion } from '../src/package-root.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
-import { loadMasterKey } from '../src/secrets/master-key.js';
+import { loadMasterKeyring } from '../src/secrets/master-key.js';
+import { SecretBox } from '../src/secrets/secret-box.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
@@ -74,9 +80,12 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const publicUrl = () => address.get();
   const policy = targetPolicy(config);
   const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
-  const masterKey = loadMasterKey({ home: options.home, env: options.env });
+  // Read again when `errand secrets rotate-key` replaces the key file while the daemon runs.
+  const keyring = loadMasterKeyring({ home: options.home, env: options.env });
+  const masterKey = keyring.current().key;
+  const box = new SecretBox(keyring);
 
-  const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
+  const admin = createAdminServices({ ...resources, masterKey: () => keyring });
   const schemas = new UserSchemas();
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
@@ -106,6 +115,16 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events: resources.events,
     config,
   });
+  const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
+  const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
+  const connections = new ConnectionsService(resources, {
+    projects,
+    secrets: new ConnectionSecrets(box),
+    auth: connectionAuth,
+    checkTarget: checkCallbackUrl,
+    checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
+    checkOAuth: async () => undefined,
+  });
   const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
@@ -115,7 +134,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, connections },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,

@@ -6,7 +6,8 @@ import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
-import { loadMasterKey } from './secrets/master-key.js';
+import { rotateMasterKey, type RotationReport } from './secrets/key-rotation.js';
+import { loadMasterKeyring, type MasterKeyring } from './secrets/master-key.js';
 import { SecretBox } from './secrets/secret-box.js';
 import { openStore, type Store } from './store/store.js';
 import { DeliveriesService } from './webhooks/deliveries-service.js';
@@ -30,7 +31,7 @@ export interface AdminServicesDeps {
   ids: IdFactory;
   events: EventBus;
   /** Read when a secret is first sealed or opened: commands that touch no secret never create the key file. */
-  masterKey: () => Buffer;
+  masterKey: () => Buffer | MasterKeyring;
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
@@ -52,7 +53,21 @@ export async function withDataDirectory<T>(home: string, env: NodeJS.ProcessEnv,
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const store = openStore(dataPaths(home).database);
   try {
-    return await fn(createAdminServices({ store, clock: systemClock, ids: createIdFactory(), events: new EventBus(), masterKey: () => loadMasterKey({ home, env }) }));
+    return await fn(createAdminServices({ store, clock: systemClock, ids: createIdFactory(), events: new EventBus(), masterKey: () => loadMasterKeyring({ home, env }) }));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `errand secrets rotate-key`: a new master key (or, with ERRAND_MASTER_KEY, the one the operator set) and every
+ * sealed value of the data directory re-encrypted under it. A running daemon picks the new key up by itself.
+ */
+export function rotateMasterKeyIn(home: string, env: NodeJS.ProcessEnv): RotationReport {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const store = openStore(dataPaths(home).database);
+  try {
+    return rotateMasterKey({ home, env, store });
   } finally {
     store.close();
   }

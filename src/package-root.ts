@@ -18,3 +18,8 @@ export function packageRoot(from: string = import.meta.url): string {
     dir = parent;
   }
 }
+
+/** The `version` of Errand's package.json (what clients and servers are told Errand is). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}

@@ -80,6 +80,9 @@ export const CONFIG_KEYS = {
     description: 'Delay before each attempt, in seconds, comma-separated; jitter of up to 10% is added.',
   },
   'webhooks.allow_private_targets': { type: 'boolean', default: false, description: 'Let webhook targets be http, loopback, private or link-local (implied by dev).' },
+
+  'connections.mcp_connect_timeout_s': { type: 'integer', default: 10, min: 1, max: 120, description: 'Longest connecting to an MCP server (initialize and tools/list) may take.' },
+  'connections.mcp_call_timeout_s': { type: 'integer', default: 60, min: 1, max: 3600, description: 'Longest one MCP tool call may take before the run goes on without it.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -1,4 +1,5 @@
 import { ArtifactsStore } from './artifacts-store.js';
+import { ConnectionsStore } from './connections-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
 import { EventsStore } from './events-store.js';
@@ -9,6 +10,7 @@ import { KeysStore } from './keys-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { RunsStore } from './runs-store.js';
+import { SealedValuesStore } from './sealed-values-store.js';
 import { SpendStore } from './spend-store.js';
 import { StepsStore } from './steps-store.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -27,6 +29,8 @@ export class Store {
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
   readonly events: EventsStore;
+  readonly connections: ConnectionsStore;
+  readonly sealed: SealedValuesStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -44,6 +48,8 @@ export class Store {
     this.artifacts = new ArtifactsStore(db);
     this.webhooks = new WebhooksStore(db);
     this.events = new EventsStore(db);
+    this.connections = new ConnectionsStore(db);
+    this.sealed = new SealedValuesStore(db);
     this.group = new GroupCommit(db);
   }
 
