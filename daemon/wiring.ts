@@ -7,6 +7,7 @@ import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import { ConnectionAuth } from '../src/connections/connection-auth.js';
 import { ConnectionSecrets } from '../src/connections/connection-secrets.js';
 import { ConnectionsService } from '../src/connections/connections-service.js';
+import { RunConnections } from '../src/connections/run-connections.js';
 import { checkMcpServer } from '../src/connections/mcp/mcp-check.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
@@ -117,9 +118,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
   const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
+  const connectionSecrets = new ConnectionSecrets(box);
   const connections = new ConnectionsService(resources, {
     projects,
-    secrets: new ConnectionSecrets(box),
+    secrets: connectionSecrets,
     auth: connectionAuth,
     checkTarget: checkCallbackUrl,
     checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
@@ -130,7 +132,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
+  const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: async (row) => row });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const app = await buildApp({
