@@ -9,6 +9,7 @@ import { ConnectionSecrets } from '../src/connections/connection-secrets.js';
 import { ConnectionsService } from '../src/connections/connections-service.js';
 import { RunConnections } from '../src/connections/run-connections.js';
 import { checkMcpServer } from '../src/connections/mcp/mcp-check.js';
+import { McpToolSource } from '../src/connections/mcp/mcp-tool-source.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
@@ -131,8 +132,17 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
   const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: async (row) => row });
+  const mcpTools = new McpToolSource({
+    connections: runConnections,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    session: mcpOptions,
+    callTimeoutMs: config['connections.mcp_call_timeout_s'] * 1000,
+    recheck: (row) => connections.checkRow(store.connections.get(row.org_id, row.id) ?? row),
+    logger: logger.child({ component: 'mcp' }),
+  });
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: [mcpTools] });
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTransport } from '../../store/connections-table.js';
 import type { TargetPolicy } from '../../webhooks/target-guard.js';
 import { guardedFetch } from '../guarded-fetch.js';
@@ -121,8 +121,12 @@ export class McpSession {
     } catch (err) {
       const status = this.statuses.slice(before).find((s) => s >= 400) ?? null;
       if (status === 401 || status === 403) throw new McpFailure('unauthorized', `the server answered ${status}`, status);
-      if (deadline.aborted) throw new McpFailure('timeout', `the server did not answer within ${options.timeoutMs / 1000} s`);
+      if (deadline.aborted || (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number))) {
+        throw new McpFailure('timeout', `the server did not answer within ${options.timeoutMs / 1000} s`);
+      }
       if (options.signal.aborted) throw options.signal.reason;
+      // The server's own JSON-RPC error (unknown tool, bad arguments): it answered, and the model may correct itself.
+      if (err instanceof McpError && err.code !== (ErrorCode.ConnectionClosed as number)) throw new McpFailure('protocol', describe(err), status);
       throw new McpFailure(status === null ? 'unreachable' : 'protocol', describe(err), status);
     }
   }
