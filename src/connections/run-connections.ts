@@ -78,7 +78,7 @@ export class RunConnections {
         }
       }
       const values = this.o.secrets.valuesOf(row);
-      for (const value of values) secrets.push({ name: row.name, value });
+      for (const value of values) secrets.push({ name: row.name, value, typeable: row.type === 'token' });
       if (row.env_var_name !== null && values[0] !== undefined && row.type !== 'mcp') env[row.env_var_name] = values[0];
     }
     if (expired.length > 0) return { kind: 'refused', detail: `the run needs ${expired.join('; ')}` };

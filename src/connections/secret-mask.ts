@@ -2,6 +2,8 @@
 export interface NamedSecret {
   name: string;
   value: string;
+  /** The browser may type it by reference: only token connections' secrets, never an MCP or oauth credential. */
+  typeable?: boolean;
 }
 
 /**

@@ -4,6 +4,8 @@ export interface SystemPromptOptions {
   toolSummaries: readonly string[];
   maxSteps: number;
   nowIso: string;
+  /** Names of the run's stored secrets, which the browser can type by reference. */
+  secretNames: readonly string[];
 }
 
 /** The agent's standing instructions: its tools, the finish contract and the shape the result must have. */
@@ -17,7 +19,7 @@ export function systemPrompt(o: SystemPromptOptions): string {
 # Tools
 ${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
-
+${secretsLine(o.secretNames)}
 # Finishing
 On success, call finish with:
 - result: the answer. ${schema}
@@ -34,4 +36,10 @@ When the task cannot be done, call finish with result null, a failure_reason and
 Never invent an answer: an honest failure is better than a wrong result.
 
 The current time is ${o.nowIso}.`;
+}
+
+function secretsLine(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const refs = [...new Set(names)].map((n) => `{{secret:${n}}}`).join(', ');
+  return `Stored secrets you may type into pages with the browser's type action, by reference, without ever seeing them: ${refs}. They appear as [secret:<name>] wherever a tool would show them.\n`;
 }

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import type { BrowserAction, BrowserResult, PageProblem } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, PageProblem } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
+import { fillSecretReferences } from './secret-references.js';
 
 export const TEXT_LIMIT = 20_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -52,7 +53,7 @@ export class BrowserSession {
     return this.browser !== null;
   }
 
-  run(action: BrowserAction): Promise<BrowserResult> {
+  run(action: BrowserRequest): Promise<BrowserResult> {
     const result = this.queue.then(() => this.perform(action));
     this.queue = result.catch(() => undefined);
     return result;
@@ -67,7 +68,7 @@ export class BrowserSession {
     if (this.socketDir !== null) await rm(this.socketDir, { recursive: true, force: true });
   }
 
-  private async perform(action: BrowserAction): Promise<BrowserResult> {
+  private async perform(action: BrowserRequest): Promise<BrowserResult> {
     let page: Page;
     try {
       page = await this.openPage();
@@ -91,7 +92,7 @@ export class BrowserSession {
     return this.result(page, { ...outcome, ...(problem === null ? {} : { problem }) });
   }
 
-  private async act(page: Page, action: BrowserAction): Promise<Outcome> {
+  private async act(page: Page, action: BrowserRequest): Promise<Outcome> {
     switch (action.action) {
       case 'navigate': {
         const response = await page.goto(action.url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
@@ -111,7 +112,8 @@ export class BrowserSession {
         return { text: `clicked ${action.selector ?? JSON.stringify(action.text)}` };
       }
       case 'type': {
-        await page.fill(action.selector, action.text, { timeout: ACTION_TIMEOUT_MS });
+        // Secrets go in here, at the last moment; the outcome says where it typed, never what.
+        await page.fill(action.selector, fillSecretReferences(action.text, action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
         if (action.submit === true) {
           await page.press(action.selector, 'Enter', { timeout: ACTION_TIMEOUT_MS });
           await settle(page);
