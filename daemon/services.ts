@@ -1,5 +1,6 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { ConnectionsService } from '../src/connections/connections-service.js';
+import type { HostedConnect } from '../src/connections/oauth/hosted-connect.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
@@ -20,4 +21,5 @@ export interface ApiServices {
   steps: StepsService;
   artifacts: ArtifactsService;
   connections: ConnectionsService;
+  hostedConnect: HostedConnect;
 }

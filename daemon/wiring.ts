@@ -10,6 +10,11 @@ import { ConnectionsService } from '../src/connections/connections-service.js';
 import { RunConnections } from '../src/connections/run-connections.js';
 import { checkMcpServer } from '../src/connections/mcp/mcp-check.js';
 import { McpToolSource } from '../src/connections/mcp/mcp-tool-source.js';
+import { ConnectPages } from '../src/connections/oauth/connect-pages.js';
+import { CONNECT_LINK_VALIDITY_S, HostedConnect } from '../src/connections/oauth/hosted-connect.js';
+import { OAuthClient } from '../src/connections/oauth/oauth-client.js';
+import { parseOAuthProviders } from '../src/connections/oauth/oauth-providers.js';
+import { TokenRefresher } from '../src/connections/oauth/token-refresher.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
@@ -120,19 +125,35 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
   const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
   const connectionSecrets = new ConnectionSecrets(box);
+  const oauthClients = new Map(
+    [...parseOAuthProviders(config['oauth.providers'], { dev: config.dev })].map(([name, provider]) => [name, new OAuthClient(provider, () => clock.now())]),
+  );
+  const refresher = new TokenRefresher({ store, clock, secrets: connectionSecrets, auth: connectionAuth, clients: oauthClients, logger: logger.child({ component: 'oauth' }) });
+  const hostedConnect = new HostedConnect(resources, {
+    projects,
+    secrets: connectionSecrets,
+    box,
+    auth: connectionAuth,
+    clients: oauthClients,
+    signer: new LinkSigner(masterKey, { purpose: 'errand connect links v1', validityS: CONNECT_LINK_VALIDITY_S }),
+    pages: new ConnectPages(),
+    publicUrl,
+  });
   const connections = new ConnectionsService(resources, {
     projects,
     secrets: connectionSecrets,
     auth: connectionAuth,
     checkTarget: checkCallbackUrl,
     checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
-    checkOAuth: async () => undefined,
+    checkOAuth: async (row) => {
+      await refresher.fresh(row, { force: true });
+    },
   });
   const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: async (row) => row });
+  const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: (row) => refresher.fresh(row) });
   const mcpTools = new McpToolSource({
     connections: runConnections,
     secrets: connectionSecrets,
@@ -147,7 +168,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, connections },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, connections, hostedConnect },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,

@@ -11,11 +11,12 @@ import { loadMasterKeyring, type MasterKeyring } from './secrets/master-key.js';
 import { SecretBox } from './secrets/secret-box.js';
 import { openStore, type Store } from './store/store.js';
 import { DeliveriesService } from './webhooks/deliveries-service.js';
+import { OrgWebhookEndpoints } from './webhooks/org-endpoints.js';
 import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets and deliveries. The daemon builds the
+ * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints. The daemon builds the
  * same services from its resources; the CLI's admin commands get them from `withDataDirectory`.
  */
 export interface AdminServices {
@@ -23,6 +24,7 @@ export interface AdminServices {
   keys: KeysService;
   signingSecrets: SigningSecrets;
   deliveries: DeliveriesService;
+  webhookEndpoints: OrgWebhookEndpoints;
 }
 
 export interface AdminServicesDeps {
@@ -40,6 +42,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     keys: new KeysService(deps),
     signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
     deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
+    webhookEndpoints: new OrgWebhookEndpoints({ store: deps.store, clock: deps.clock }),
   };
 }
 

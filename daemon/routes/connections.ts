@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { connectionRouteSchemas as s, type CreateConnectionBody, type UpdateConnectionBody } from '../../src/connections/connection-schemas.js';
+import { connectionRouteSchemas as s, type CreateConnectionBody, type CreateLinkBody, type UpdateConnectionBody } from '../../src/connections/connection-schemas.js';
 import type { ConnectionsService } from '../../src/connections/connections-service.js';
+import type { HostedConnect } from '../../src/connections/oauth/hosted-connect.js';
 import type { ListQuery } from '../../src/pagination.js';
 import { principalOf } from '../plugins/auth.js';
 
 const tags = ['Connections'];
 
-export const connectionRoutes: FastifyPluginAsync<{ connections: ConnectionsService }> = async (app, { connections }) => {
+export const connectionRoutes: FastifyPluginAsync<{ connections: ConnectionsService; hostedConnect: HostedConnect }> = async (app, { connections, hostedConnect }) => {
   app.get<{ Querystring: ListQuery }>('/connections', { schema: { ...s.list, tags, summary: 'List connections with their authentication status; never their secrets' } }, (req) =>
     connections.list(principalOf(req).orgId, req.query),
   );
@@ -14,6 +15,11 @@ export const connectionRoutes: FastifyPluginAsync<{ connections: ConnectionsServ
     '/connections',
     { schema: { ...s.create, tags, summary: 'Create a token or mcp connection (an mcp one is checked by connecting before it is answered)' } },
     async (req, reply) => reply.status(201).send(await connections.create(principalOf(req).orgId, req.body)),
+  );
+  app.post<{ Body: CreateLinkBody }>(
+    '/connections/links',
+    { schema: { ...s.link, tags, summary: 'Start hosted connect: an oauth connection and a single-use link (15 minutes) to authorise it in a browser' } },
+    async (req, reply) => reply.status(201).send(hostedConnect.createLink(principalOf(req).orgId, req.body)),
   );
   app.get<{ Params: { id: string } }>('/connections/:id', { schema: { ...s.get, tags, summary: 'Get a connection' } }, (req) =>
     connections.get(principalOf(req).orgId, req.params.id),

@@ -24,7 +24,7 @@ export interface RunCredentials {
 export type PreparedRun = { kind: 'ready'; credentials: RunCredentials } | { kind: 'refused'; detail: string };
 
 /** Makes an oauth connection's access token fresh; answers the row after, whose status says whether that worked. */
-export type FreshTokens = (row: ConnectionRow, signal: AbortSignal) => Promise<ConnectionRow>;
+export type FreshTokens = (row: ConnectionRow) => Promise<ConnectionRow>;
 
 export interface RunConnectionsDeps {
   store: Store;
@@ -61,7 +61,7 @@ export class RunConnections {
   }
 
   /** The credentials of a run, refreshing oauth tokens that are about to expire; or why the run cannot start. */
-  async prepare(run: RunRow, signal: AbortSignal): Promise<PreparedRun> {
+  async prepare(run: RunRow): Promise<PreparedRun> {
     const { rows, named, refusal } = this.applicable(run);
     if (refusal !== null) return { kind: 'refused', detail: refusal };
     const env: Record<string, string> = {};
@@ -71,7 +71,7 @@ export class RunConnections {
       let row = listed;
       if (row.type === 'oauth') {
         if (row.auth_status !== 'authenticated') continue;
-        row = await this.o.freshTokens(row, signal);
+        row = await this.o.freshTokens(row);
         if (row.auth_status !== 'authenticated') {
           if (named.has(row.name)) expired.push(`the connection '${row.name}', which ${unusable(row) ?? 'is not authenticated'}`);
           continue;

@@ -76,7 +76,7 @@ export class RunExecutor {
     let outcome: RunOutcome | null = null;
     try {
       // Connections first: a run that names one it cannot use fails before any model call or sandbox.
-      const prepared = await this.deps.connections.prepare(run, signal);
+      const prepared = await this.deps.connections.prepare(run);
       if (prepared.kind === 'refused') {
         logger.info({ reason: 'auth_required' }, 'run failed before it started');
         outcome = failedOutcome('auth_required', prepared.detail);

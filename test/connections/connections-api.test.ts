@@ -106,6 +106,16 @@ describe('POST /v1/connections', () => {
   });
 });
 
+describe('POST /v1/connections/links', () => {
+  it('answers 400 hosted_connect_disabled when the operator configured no OAuth provider', async () => {
+    expectError(await d.api('POST', '/v1/connections/links', { provider: 'github' }), 400, { type: 'invalid_request_error', code: 'hosted_connect_disabled' });
+  });
+
+  it('answers 400 for a missing provider', async () => {
+    expectInvalid(await d.api('POST', '/v1/connections/links', {}), 'provider', 'missing_parameter');
+  });
+});
+
 describe('the MCP URL guard outside dev mode', () => {
   let prod: TestDaemon;
   beforeAll(async () => {
