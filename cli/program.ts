@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { packageRoot } from '../src/package-root.js';
+import { registerConnections } from './commands/connections/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerJobs } from './commands/jobs/index.js';
@@ -42,6 +43,7 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerProjects(program);
   registerJobs(program);
   registerRuns(program);
+  registerConnections(program);
   registerSchedules(program);
   registerWebhooks(program);
   registerSecrets(program);
