@@ -34,7 +34,7 @@ export const connectionRoutes: FastifyPluginAsync<{ connections: ConnectionsServ
   );
   app.post<{ Params: { id: string } }>(
     '/connections/:id/check',
-    { schema: { ...s.check, tags, summary: 'Check a connection now (mcp: connect and list tools; oauth: refresh when due) and answer its status' } },
+    { schema: { ...s.check, tags, summary: 'Check a connection now (mcp: connect and list tools; oauth: refresh the token) and answer its status' } },
     (req) => connections.check(principalOf(req).orgId, req.params.id),
   );
 };

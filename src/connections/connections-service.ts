@@ -127,7 +127,7 @@ export class ConnectionsService {
     return { id, object: 'connection', deleted: true };
   }
 
-  /** Checks the connection now (`errand connections check`): mcp connects, oauth refreshes when due, token looks at its secret. */
+  /** Checks the connection now (`errand connections check`): mcp connects, oauth refreshes its token, token looks at its secret. */
   async check(orgId: string, id: string): Promise<Connection> {
     const row = this.row(orgId, id);
     switch (row.type) {
