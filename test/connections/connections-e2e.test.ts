@@ -2,8 +2,8 @@
  * Connections end to end, on one daemon with real peers on loopback: token connections injected into the sandbox,
  * server-everything over streamable HTTP and SSE behind a bearer-checking proxy, a login form typed into by
  * reference, and hosted connect against oauth2-mock-server driven by headless Chromium. It ends by scanning every
- * response body, the daemon's log, the SQLite database and WAL files and every model request for every secret the
- * suite used, and finding none.
+ * response body, every webhook, the daemon's log, the SQLite database and WAL files and every model request for
+ * every secret the suite used, and finding none.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -509,7 +509,7 @@ describe('hosted connect', () => {
 });
 
 describe('no secret anywhere', () => {
-  it('finds no secret the suite used in any response body, the log, the database and WAL files, or any model request', async () => {
+  it('finds no secret the suite used in any response body, webhook, the log, the database and WAL files, or any model request', async () => {
     const secrets = [...SECRETS, ...provider.issued.flatMap((t) => [t.accessToken, t.refreshToken ?? ''])].filter((s) => s.length >= 6);
     expect(secrets.length).toBeGreaterThan(SECRETS.length);
     const { database } = dataPaths(h.daemon.home);
@@ -519,7 +519,9 @@ describe('no secret anywhere', () => {
       { where: 'response bodies', text: bodies.join('\n') },
       { where: 'the daemon log', text: h.daemon.logs() },
       { where: 'model requests', text: JSON.stringify(h.model.requests) },
+      { where: 'webhooks', text: receiver.deliveries.map((d) => d.body).join('\n') },
     ];
+    expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
     expect(bodies.length).toBeGreaterThan(50);
     for (const secret of secrets) {
       for (const place of places) expect(place.text.includes(secret), `${place.where} hold a secret`).toBe(false);
