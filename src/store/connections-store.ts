@@ -47,6 +47,14 @@ export class ConnectionsStore {
       openLink: db.prepare<{ id: string; state_hash: string; verifier_enc: string; opened_at: string; now: number }>(
         'UPDATE connection_links SET state_hash = @state_hash, verifier_enc = @verifier_enc, opened_at = @opened_at WHERE id = @id AND opened_at IS NULL AND expires_at > @now',
       ),
+      claimRefresh: db.prepare<{ connection_id: string; holder: string; now: number; until: number }>(
+        `INSERT INTO connection_refresh_leases (connection_id, holder, until) VALUES (@connection_id, @holder, @until)
+         ON CONFLICT (connection_id) DO UPDATE SET holder = excluded.holder, until = excluded.until WHERE connection_refresh_leases.until <= @now`,
+      ),
+      refreshLeased: db.prepare<{ connection_id: string; now: number }, { held: number }>(
+        'SELECT 1 AS held FROM connection_refresh_leases WHERE connection_id = @connection_id AND until > @now',
+      ),
+      releaseRefresh: db.prepare<{ connection_id: string; holder: string }>('DELETE FROM connection_refresh_leases WHERE connection_id = @connection_id AND holder = @holder'),
       finishLink: db.prepare<{ id: string; finished_at: string }>(
         'UPDATE connection_links SET finished_at = @finished_at, verifier_enc = NULL WHERE id = @id AND finished_at IS NULL',
       ),
@@ -125,6 +133,21 @@ export class ConnectionsStore {
   /** Marks an unused, unexpired link opened, with its flow's state and sealed verifier; false when it was used or expired. */
   openLink(id: string, stateHash: string, verifierEnc: string, openedAt: string, nowMs: number): boolean {
     return this.s.openLink.run({ id, state_hash: stateHash, verifier_enc: verifierEnc, opened_at: openedAt, now: nowMs }).changes > 0;
+  }
+
+  /** Takes the lease on refreshing a connection's tokens until `untilMs`; false while another holder's lease runs. */
+  claimRefresh(connectionId: string, holder: string, nowMs: number, untilMs: number): boolean {
+    return this.s.claimRefresh.run({ connection_id: connectionId, holder, now: nowMs, until: untilMs }).changes > 0;
+  }
+
+  /** Whether someone holds an unexpired lease on refreshing the connection's tokens. */
+  refreshLeased(connectionId: string, nowMs: number): boolean {
+    return this.s.refreshLeased.get({ connection_id: connectionId, now: nowMs }) !== undefined;
+  }
+
+  /** Gives up a refresh lease, if `holder` still holds it. */
+  releaseRefresh(connectionId: string, holder: string): void {
+    this.s.releaseRefresh.run({ connection_id: connectionId, holder });
   }
 
   /** Marks an opened link finished and forgets its verifier; false when it had already finished. */

@@ -35,6 +35,11 @@ class FakeProvider {
   }
 }
 
+/** Resolves once `ready` holds, looking every few milliseconds (what another daemon does is seen through the file). */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 describe('TokenRefresher', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: Store;
@@ -44,25 +49,37 @@ describe('TokenRefresher', () => {
   let refresher: TokenRefresher;
   const ids = createIdFactory();
 
+  /** Another daemon's refresher: its own handle on the same database file, and its own way to the provider. */
+  const others: Store[] = [];
+  function refresherOn(on: Store, to: FakeProvider): TokenRefresher {
+    const events = new EventBus();
+    const eventLog = new EventLog({ store: on.events, clock: systemClock, events });
+    const outbox = new WebhookOutbox({ store: on.webhooks, clock: systemClock, ids, events, retryScheduleS: [0], envelope: () => null });
+    return new TokenRefresher({
+      store: on,
+      clock: systemClock,
+      secrets,
+      auth: new ConnectionAuth({ store: on, clock: systemClock, eventLog, outbox }),
+      clients: new Map([['acme', to.client]]),
+      logger: pino({ level: 'silent' }),
+    });
+  }
+  function secondDaemon(to: FakeProvider): TokenRefresher {
+    const other = openStore(dataPaths(dir.path).database);
+    others.push(other);
+    return refresherOn(other, to);
+  }
+
   beforeEach(() => {
     dir = tempDir();
     store = openStore(dataPaths(dir.path).database);
     orgId = new OrgsService({ store, clock: systemClock, ids }).create('acme', { dailyCapUsd: null }).id;
     secrets = new ConnectionSecrets(new SecretBox(randomBytes(32)));
-    const events = new EventBus();
-    const eventLog = new EventLog({ store: store.events, clock: systemClock, events });
-    const outbox = new WebhookOutbox({ store: store.webhooks, clock: systemClock, ids, events, retryScheduleS: [0], envelope: () => null });
     provider = new FakeProvider();
-    refresher = new TokenRefresher({
-      store,
-      clock: systemClock,
-      secrets,
-      auth: new ConnectionAuth({ store, clock: systemClock, eventLog, outbox }),
-      clients: new Map([['acme', provider.client]]),
-      logger: pino({ level: 'silent' }),
-    });
+    refresher = refresherOn(store, provider);
   });
   afterEach(() => {
+    for (const other of others.splice(0)) other.close();
     store.close();
     dir.remove();
   });
@@ -102,6 +119,39 @@ describe('TokenRefresher', () => {
     // Fresh now: the next run does not refresh.
     await refresher.fresh(rows[0]!);
     expect(provider.calls).toEqual(['refresh-1']);
+  });
+
+  it('sends one refresh between two daemons on one database, and gives the waiting one its tokens', async () => {
+    const row = oauthConnection(30_000);
+    const viaOther = new FakeProvider();
+    const here = refresher.fresh(row);
+    const there = secondDaemon(viaOther).fresh(row);
+    await until(() => provider.calls.length + viaOther.calls.length > 0);
+    expect(provider.calls).toEqual(['refresh-1']);
+    provider.answer({ accessToken: 'new-access', refreshToken: 'refresh-2', expiresAt: Date.now() + 3_600_000 });
+    for (const r of await Promise.all([here, there])) expect(secrets.tokensOf(r)).toEqual({ access_token: 'new-access', refresh_token: 'refresh-2' });
+    expect(viaOther.calls).toEqual([]);
+  });
+
+  it('lets the waiting daemon refresh when the holder got no answer from the provider', async () => {
+    const row = oauthConnection(30_000);
+    const viaOther = new FakeProvider();
+    const here = refresher.fresh(row);
+    const there = secondDaemon(viaOther).fresh(row);
+    provider.answer(new OAuthError('unreachable', 'the token endpoint could not be reached: ECONNRESET'));
+    expect((await here).auth_status).toBe('authenticated');
+    await until(() => viaOther.calls.length > 0);
+    viaOther.answer({ accessToken: 'other-access', refreshToken: 'refresh-3', expiresAt: Date.now() + 3_600_000 });
+    expect(secrets.tokensOf(await there)).toEqual({ access_token: 'other-access', refresh_token: 'refresh-3' });
+  });
+
+  it('takes over the lease of a daemon that died while refreshing, once it has lapsed', async () => {
+    const row = oauthConnection(30_000);
+    expect(store.connections.claimRefresh(row.id, 'a-daemon-that-died', Date.now() - 120_000, Date.now() - 1)).toBe(true);
+    const asked = refresher.fresh(row);
+    expect(provider.calls).toEqual(['refresh-1']);
+    provider.answer({ accessToken: 'new-access', refreshToken: 'refresh-2', expiresAt: Date.now() + 3_600_000 });
+    expect((await asked).auth_detail).toBe('the access token was refreshed');
   });
 
   it('expires the connection, and logs the connection.expired event, when the provider refuses', async () => {
