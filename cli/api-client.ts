@@ -1,3 +1,6 @@
+import type { Connection } from '../src/connections/connection-record.js';
+import type { CreateConnectionBody, CreateLinkBody, UpdateConnectionBody } from '../src/connections/connection-schemas.js';
+import type { ConnectionLink } from '../src/connections/oauth/hosted-connect.js';
 import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service.js';
 import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
@@ -9,6 +12,7 @@ import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
+export type { Connection, ConnectionLink, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 
 export interface ListPage<T> {
   object: 'list';
@@ -107,6 +111,27 @@ export class ApiClient {
 
   status(): Promise<DaemonStatus> {
     return this.request('GET', '/v1/status');
+  }
+  listConnections(query: ListQuery = {}): Promise<ListPage<Connection>> {
+    return this.request('GET', '/v1/connections', { query: { ...query } });
+  }
+  createConnection(body: CreateConnectionBody): Promise<Connection> {
+    return this.request('POST', '/v1/connections', { body });
+  }
+  getConnection(id: string, signal?: AbortSignal): Promise<Connection> {
+    return this.request('GET', `/v1/connections/${seg(id)}`, signal === undefined ? {} : { signal });
+  }
+  updateConnection(id: string, body: UpdateConnectionBody): Promise<Connection> {
+    return this.request('PATCH', `/v1/connections/${seg(id)}`, { body });
+  }
+  deleteConnection(id: string): Promise<Deleted> {
+    return this.request('DELETE', `/v1/connections/${seg(id)}`);
+  }
+  checkConnection(id: string): Promise<Connection> {
+    return this.request('POST', `/v1/connections/${seg(id)}/check`);
+  }
+  createConnectionLink(body: CreateLinkBody): Promise<ConnectionLink> {
+    return this.request('POST', '/v1/connections/links', { body });
   }
 
   async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { packageVersion } from '../src/package-root.js';
+import { registerConnections } from './commands/connections/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerJobs } from './commands/jobs/index.js';
@@ -11,6 +12,7 @@ import { registerProjects } from './commands/projects/index.js';
 import { registerRuns } from './commands/runs/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerSchedules } from './commands/schedules/index.js';
+import { registerSecrets } from './commands/secrets/index.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
 
 /** The `errand` command tree: nouns, then verbs, each verb in `cli/commands/<noun>/<verb>.ts`. */
@@ -40,9 +42,11 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerProjects(program);
   registerJobs(program);
   registerRuns(program);
+  registerConnections(program);
   registerSchedules(program);
   registerWebhooks(program);
   registerMcp(program);
+  registerSecrets(program);
   registerSandbox(program);
   registerDoctor(program);
   return program;

@@ -80,7 +80,15 @@ export async function main(argv: string[]): Promise<number> {
   const { logger, access } = createLoggers(config['log.level']);
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
-  const daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  let daemon;
+  try {
+    daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  } catch (err) {
+    // Settings whose meaning is checked when the daemon is built (oauth.providers) are reported like any other.
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`errandd: ${err.message}\n`);
+    return 2;
+  }
   let url: string;
   try {
     url = await daemon.start();

@@ -1,4 +1,6 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import type { ConnectionsService } from '../src/connections/connections-service.js';
+import type { HostedConnect } from '../src/connections/oauth/hosted-connect.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
@@ -34,4 +36,6 @@ export interface ApiServices {
   oauthClients: ClientRegistry;
   consent: ConsentFlow;
   tokens: TokenEndpoint;
+  connections: ConnectionsService;
+  hostedConnect: HostedConnect;
 }

@@ -4,6 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createAdminServices, type AdminServices } from '../src/admin-services.js';
 import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import { ConnectionAuth } from '../src/connections/connection-auth.js';
+import { ConnectionSecrets } from '../src/connections/connection-secrets.js';
+import { ConnectionsService } from '../src/connections/connections-service.js';
+import { RunConnections } from '../src/connections/run-connections.js';
+import { checkMcpServer } from '../src/connections/mcp/mcp-check.js';
+import { McpToolSource } from '../src/connections/mcp/mcp-tool-source.js';
+import { ConnectPages } from '../src/connections/oauth/connect-pages.js';
+import { CONNECT_LINK_VALIDITY_S, HostedConnect } from '../src/connections/oauth/hosted-connect.js';
+import { OAuthClient } from '../src/connections/oauth/oauth-client.js';
+import { parseOAuthProviders } from '../src/connections/oauth/oauth-providers.js';
+import { TokenRefresher } from '../src/connections/oauth/token-refresher.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
@@ -40,7 +51,8 @@ import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { SkippedFirings } from '../src/schedules/skipped-firings.js';
-import { loadMasterKey } from '../src/secrets/master-key.js';
+import { loadMasterKeyring } from '../src/secrets/master-key.js';
+import { SecretBox } from '../src/secrets/secret-box.js';
 import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
@@ -94,9 +106,12 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const publicUrl = () => address.get();
   const policy = targetPolicy(config);
   const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
-  const masterKey = loadMasterKey({ home: options.home, env: options.env });
+  // Read again when `errand secrets rotate-key` replaces the key file while the daemon runs.
+  const keyring = loadMasterKeyring({ home: options.home, env: options.env });
+  const masterKey = keyring.current().key;
+  const box = new SecretBox(keyring);
 
-  const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
+  const admin = createAdminServices({ ...resources, masterKey: () => keyring });
   const schemas = new UserSchemas({ budgetMs: config['limits.schema_check_ms'] });
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
@@ -105,10 +120,60 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
+
+  // The webhook outbox row is written inside the unit of work of the run's terminal state (hooked in below).
+  const outbox: WebhookOutbox = new WebhookOutbox({
+    store: store.webhooks,
+    clock,
+    ids: resources.ids,
+    events: resources.events,
+    retryScheduleS: config['webhooks.retry_schedule_s'],
+    envelope: (row) => runs.envelope(row),
+  });
+
+  // Connections: what runs may use, and the MCP servers whose tools they are offered.
+  const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
+  const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
+  const connectionSecrets = new ConnectionSecrets(box);
+  const oauthProviders = new Map(
+    [...parseOAuthProviders(config['oauth.providers'], { dev: config.dev })].map(([name, provider]) => [name, new OAuthClient(provider, () => clock.now())]),
+  );
+  const refresher = new TokenRefresher({ store, clock, secrets: connectionSecrets, auth: connectionAuth, clients: oauthProviders, logger: logger.child({ component: 'oauth' }) });
+  const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: (row) => refresher.fresh(row) });
+  const connectionTools = new McpToolSource({
+    connections: runConnections,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    session: mcpOptions,
+    callTimeoutMs: config['connections.mcp_call_timeout_s'] * 1000,
+    recheck: (row) => connections.checkRow(store.connections.get(row.org_id, row.id) ?? row),
+    logger: logger.child({ component: 'mcp' }),
+  });
+  const connections = new ConnectionsService(resources, {
+    projects,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    checkTarget: checkCallbackUrl,
+    checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
+    checkOAuth: async (row) => {
+      await refresher.fresh(row, { force: true });
+    },
+  });
+  const hostedConnect = new HostedConnect(resources, {
+    projects,
+    secrets: connectionSecrets,
+    box,
+    auth: connectionAuth,
+    clients: oauthProviders,
+    signer: new LinkSigner(masterKey, { purpose: 'errand connect links v1', validityS: CONNECT_LINK_VALIDITY_S }),
+    pages: new ConnectPages(),
+    publicUrl,
+  });
+
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: [connectionTools] });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
-  const runs = new RunsService(
+  const runs: RunsService = new RunsService(
     resources,
     { projects, jobs, schemas, caps, prices, eventLog },
     {
@@ -119,18 +184,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
     },
   );
-  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
-
-  // The webhook outbox row is written inside the unit of work of the run's terminal state.
-  const outbox = new WebhookOutbox({
-    store: store.webhooks,
-    clock,
-    ids: resources.ids,
-    events: resources.events,
-    retryScheduleS: config['webhooks.retry_schedule_s'],
-    envelope: (row) => runs.envelope(row),
-  });
   runs.addTransitionHook(outbox.onTransition);
+  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
@@ -150,7 +205,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const status = new StatusService({ provider, driver, clock, version: packageVersion() });
@@ -180,7 +235,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, status, skippedFirings, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens },
+    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, status, skippedFirings, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens, connections, hostedConnect },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,

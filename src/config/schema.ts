@@ -16,7 +16,7 @@ import {
 export type ConfigValue = string | number | boolean | null;
 
 export interface KeySpec {
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'url' | 'number-list';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'url' | 'number-list' | 'json-object';
   default: ConfigValue;
   description: string;
   min?: number;
@@ -96,6 +96,14 @@ export const CONFIG_KEYS = {
   'mcp.refresh_token_ttl_s': { type: 'integer', default: 2_592_000, min: 1, max: 31_536_000, description: 'Lifetime of an MCP OAuth refresh token; each refresh replaces it with a new one.' },
   'mcp.code_ttl_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Lifetime of an MCP OAuth authorization code.' },
   'mcp.consent_ttl_s': { type: 'integer', default: 600, min: 10, max: 3600, description: 'How long a sign-in on the MCP consent page, and its one-time approval code, stay valid.' },
+  'connections.mcp_connect_timeout_s': { type: 'integer', default: 10, min: 1, max: 120, description: 'Longest connecting to an MCP server (initialize and tools/list) may take.' },
+  'connections.mcp_call_timeout_s': { type: 'integer', default: 60, min: 1, max: 3600, description: 'Longest one MCP tool call may take before the run goes on without it.' },
+  'oauth.providers': {
+    type: 'json-object',
+    default: null,
+    nullable: true,
+    description: 'Providers of hosted connect, by name: {authorize_url, token_url, client_id, client_secret, scopes}; github, gitlab, google and notion need only the client.',
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
@@ -128,7 +136,9 @@ type ValueOf<S extends KeySpec> = S['type'] extends 'integer' | 'number'
     ? boolean
     : S['type'] extends 'number-list'
       ? number[]
-      : S extends { nullable: true }
+      : S['type'] extends 'json-object'
+        ? Readonly<Record<string, unknown>> | null
+        : S extends { nullable: true }
         ? string | null
         : string;
 

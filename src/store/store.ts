@@ -1,4 +1,5 @@
 import { ArtifactsStore } from './artifacts-store.js';
+import { ConnectionsStore } from './connections-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
 import { EventsStore } from './events-store.js';
@@ -10,6 +11,7 @@ import { McpOAuthStore } from './mcp-oauth-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { RunsStore } from './runs-store.js';
+import { SealedValuesStore } from './sealed-values-store.js';
 import { SpendStore } from './spend-store.js';
 import { StepsStore } from './steps-store.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -29,6 +31,8 @@ export class Store {
   readonly webhooks: WebhooksStore;
   readonly events: EventsStore;
   readonly mcpOAuth: McpOAuthStore;
+  readonly connections: ConnectionsStore;
+  readonly sealed: SealedValuesStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -47,6 +51,8 @@ export class Store {
     this.webhooks = new WebhooksStore(db);
     this.events = new EventsStore(db);
     this.mcpOAuth = new McpOAuthStore(db);
+    this.connections = new ConnectionsStore(db);
+    this.sealed = new SealedValuesStore(db);
     this.group = new GroupCommit(db);
   }
 

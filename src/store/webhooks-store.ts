@@ -12,6 +12,13 @@ export interface WebhookSecretRow {
   expires_at: number | null;
 }
 
+/** Where an organisation's own events (not those of a run) are sent. */
+export interface OrgWebhookEndpointRow {
+  org_id: string;
+  url: string;
+  updated_at: string;
+}
+
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 export interface WebhookDeliveryRow {
@@ -102,6 +109,11 @@ export class WebhooksStore {
         `UPDATE webhook_deliveries SET status = 'pending', manual = 1, next_attempt_at = @now, updated_at = @updated_at
          WHERE id = @id AND org_id = @org_id AND status <> 'pending'`,
       ),
+      getEndpoint: db.prepare<{ org_id: string }, OrgWebhookEndpointRow>('SELECT * FROM org_webhook_endpoints WHERE org_id = @org_id'),
+      setEndpoint: db.prepare<OrgWebhookEndpointRow>(
+        'INSERT INTO org_webhook_endpoints (org_id, url, updated_at) VALUES (@org_id, @url, @updated_at) ON CONFLICT (org_id) DO UPDATE SET url = @url, updated_at = @updated_at',
+      ),
+      clearEndpoint: db.prepare<{ org_id: string }>('DELETE FROM org_webhook_endpoints WHERE org_id = @org_id'),
       redeliverPending: db.prepare(
         `UPDATE webhook_deliveries SET next_attempt_at = @now, updated_at = @updated_at
          WHERE id = @id AND org_id = @org_id AND status = 'pending'`,
@@ -180,5 +192,17 @@ export class WebhooksStore {
   requestRedelivery(orgId: string, id: string, nowMs: number, updatedAt: string): boolean {
     const params = { id, org_id: orgId, now: nowMs, updated_at: updatedAt };
     return this.s.redeliverFinished.run(params).changes > 0 || this.s.redeliverPending.run(params).changes > 0;
+  }
+
+  orgEndpoint(orgId: string): OrgWebhookEndpointRow | undefined {
+    return this.s.getEndpoint.get({ org_id: orgId });
+  }
+
+  setOrgEndpoint(row: OrgWebhookEndpointRow): void {
+    this.s.setEndpoint.run(row);
+  }
+
+  clearOrgEndpoint(orgId: string): boolean {
+    return this.s.clearEndpoint.run({ org_id: orgId }).changes > 0;
   }
 }

@@ -61,6 +61,14 @@ describe('errandd refuses to start on bad configuration', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('limits.max_concurent_runs');
   });
+
+  it('for an OAuth provider it cannot use, naming the member, with exit code 2', async () => {
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ oauth: { providers: { github: { client_secret: 's' } } } }));
+    const r = await startErrandd([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('errandd: config oauth.providers.github.client_id: is required\n');
+    expect(r.stderr).not.toContain('"s"');
+  });
 });
 
 describe('errandd on a port that is in use', () => {

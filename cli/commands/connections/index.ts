@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { registerConnectionsCheck } from './check.js';
+import { registerConnectionsCreate } from './create.js';
+import { registerConnectionsDelete } from './delete.js';
+import { registerConnectionsGet } from './get.js';
+import { registerConnectionsLink } from './link.js';
+import { registerConnectionsList } from './list.js';
+import { registerConnectionsUpdate } from './update.js';
+
+export function registerConnections(program: Command): void {
+  const connections = program.command('connections').description('connections: credentials and MCP tools that runs use; secrets go in, never out (through the API)');
+  registerConnectionsList(connections);
+  registerConnectionsCreate(connections);
+  registerConnectionsGet(connections);
+  registerConnectionsUpdate(connections);
+  registerConnectionsDelete(connections);
+  registerConnectionsCheck(connections);
+  registerConnectionsLink(connections);
+}

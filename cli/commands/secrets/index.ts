@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import { registerSecretsRotateKey } from './rotate-key.js';
+
+export function registerSecrets(program: Command): void {
+  const secrets = program.command('secrets').description('the master key that encrypts stored secrets (local admin on the data directory)');
+  registerSecretsRotateKey(secrets);
+}
