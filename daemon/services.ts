@@ -1,6 +1,9 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
+import type { IdentityService } from '../src/mail/identity-service.js';
+import type { SendService } from '../src/mail/send-service.js';
+import type { Suppressions } from '../src/mail/suppressions.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
@@ -18,4 +21,7 @@ export interface ApiServices {
   runs: RunsService;
   steps: StepsService;
   artifacts: ArtifactsService;
+  emails: SendService;
+  identities: IdentityService;
+  suppressions: Suppressions;
 }

@@ -17,6 +17,8 @@ import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
+import { createMailSystem } from '../src/mail/mail-system.js';
+import { readMailSettings } from '../src/mail/mail-settings.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
@@ -98,9 +100,11 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     envelope: (row) => runs.envelope(row),
   });
   runs.addTransitionHook(outbox.onTransition);
+  const mail = createMailSystem({ resources, settings: readMailSettings(config), masterKey, outbox, eventLog, checkCallbackUrl });
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
+    emailSigningSecrets: (orgId) => mail.identities.signingSecrets(orgId),
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
@@ -115,7 +119,18 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
+    services: {
+      keys: admin.keys,
+      rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock),
+      projects,
+      jobs,
+      runs,
+      steps,
+      artifacts,
+      emails: mail.emails,
+      identities: mail.identities,
+      suppressions: mail.suppressions,
+    },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -137,16 +152,19 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();
       webhookWorker.start();
+      mail.outbound.start();
       scheduler.start();
       return url;
     },
     close() {
       closing ??= (async () => {
-        // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
-        // out; then in-flight requests drain and the store closes.
+        // No new firings; then runs finish or stop (the API still answers their polls); then the mail being sent is
+        // recorded; then the last webhooks go out; then in-flight requests drain and the store closes.
         await scheduler.close();
         await dispatcher.close();
         await driver.close();
+        await mail.outbound.close();
+        await mail.transport.close();
         await webhookWorker.close();
         await app.close();
         store.close();

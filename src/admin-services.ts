@@ -4,6 +4,7 @@ import { systemClock } from './clock.js';
 import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
+import { Approvals } from './mail/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
 import { loadMasterKey } from './secrets/master-key.js';
@@ -14,14 +15,16 @@ import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets and deliveries. The daemon builds the
- * same services from its resources; the CLI's admin commands get them from `withDataDirectory`.
+ * minted through the API): organisations, API keys, webhook signing secrets and deliveries, and the approval of
+ * organisations' email sends. The daemon builds the same services from its resources; the CLI's admin commands get
+ * them from `withDataDirectory`.
  */
 export interface AdminServices {
   orgs: OrgsService;
   keys: KeysService;
   signingSecrets: SigningSecrets;
   deliveries: DeliveriesService;
+  emailApprovals: Approvals;
 }
 
 export interface AdminServicesDeps {
@@ -39,6 +42,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     keys: new KeysService(deps),
     signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
     deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
+    emailApprovals: new Approvals({ store: deps.store, clock: deps.clock, events: deps.events }),
   };
 }
 

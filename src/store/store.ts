@@ -1,16 +1,20 @@
 import { ArtifactsStore } from './artifacts-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
+import { EmailsStore } from './emails-store.js';
 import { EventsStore } from './events-store.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
+import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
+import { ReceivedEmailsStore } from './received-emails-store.js';
 import { RunsStore } from './runs-store.js';
 import { SpendStore } from './spend-store.js';
 import { StepsStore } from './steps-store.js';
+import { SuppressionsStore } from './suppressions-store.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { WebhooksStore } from './webhooks-store.js';
 
@@ -27,6 +31,10 @@ export class Store {
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
   readonly events: EventsStore;
+  readonly mailboxes: MailboxesStore;
+  readonly emails: EmailsStore;
+  readonly suppressions: SuppressionsStore;
+  readonly receivedEmails: ReceivedEmailsStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -44,6 +52,10 @@ export class Store {
     this.artifacts = new ArtifactsStore(db);
     this.webhooks = new WebhooksStore(db);
     this.events = new EventsStore(db);
+    this.mailboxes = new MailboxesStore(db);
+    this.emails = new EmailsStore(db);
+    this.suppressions = new SuppressionsStore(db);
+    this.receivedEmails = new ReceivedEmailsStore(db);
     this.group = new GroupCommit(db);
   }
 

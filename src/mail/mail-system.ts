@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import type { EventLog } from '../event-log/event-log.js';
+import type { Resources } from '../resources.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { CaptureTransport } from './capture-transport.js';
+import { DkimSigner } from './dkim-signer.js';
+import { MailResolver } from './dns-resolver.js';
+import { EmailEvents } from './email-events.js';
+import { IdentityService } from './identity-service.js';
+import type { MailSettings } from './mail-settings.js';
+import { MailTokens } from './mail-tokens.js';
+import { noRelayTransport, type MailTransport } from './mail-transport.js';
+import { OutboundWorker } from './outbound-worker.js';
+import { SendService } from './send-service.js';
+import { SendingDomains } from './sending-domain.js';
+import { SmtpTransport } from './smtp-transport.js';
+import { Suppressions } from './suppressions.js';
+
+export interface MailSystemDeps {
+  resources: Resources;
+  settings: MailSettings;
+  masterKey: Buffer;
+  outbox: WebhookOutbox;
+  eventLog: EventLog;
+  checkCallbackUrl: (url: string, param: string) => Promise<void>;
+}
+
+/** Every object of the mail system, built once from the daemon's resources; the daemon starts and stops them. */
+export interface MailSystem {
+  settings: MailSettings;
+  resolver: MailResolver;
+  tokens: MailTokens;
+  identities: IdentityService;
+  emails: SendService;
+  suppressions: Suppressions;
+  events: EmailEvents;
+  outbound: OutboundWorker;
+  transport: MailTransport;
+}
+
+export function createMailSystem(deps: MailSystemDeps): MailSystem {
+  const { resources: r, settings } = deps;
+  const resolver = new MailResolver(settings.dnsServers, () => r.clock.now());
+  const tokens = new MailTokens(deps.masterKey);
+  const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
+  const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
+  const identities = new IdentityService(r, { settings, box: new SecretBox(deps.masterKey), domains, checkCallbackUrl: deps.checkCallbackUrl });
+  const events = new EmailEvents({ store: r.store, outbox: deps.outbox, eventLog: deps.eventLog });
+  const suppressions = new Suppressions({ store: r.store, clock: r.clock, events });
+  const signer = new DkimSigner(settings.dkim, settings.relayDomain);
+  const emails = new SendService(r, { settings, identities, tokens, signer });
+  const transport: MailTransport =
+    settings.transport === 'capture'
+      ? new CaptureTransport(join(r.home, 'mail', 'captured'))
+      : settings.smtpUrl === null
+        ? noRelayTransport
+        : new SmtpTransport({ url: settings.smtpUrl, timeoutMs: settings.smtpTimeoutMs, clientName: settings.mxHost ?? 'localhost' });
+  const outbound = new OutboundWorker({
+    store: r.store,
+    clock: r.clock,
+    logger: r.logger.child({ component: 'mail-out' }),
+    events: r.events,
+    transport,
+    retryScheduleS: settings.retryScheduleS,
+    // An attempt ends by the relay's timeout at each of its steps; twice that covers connecting and the data.
+    leaseMs: settings.smtpTimeoutMs * 2,
+    onBounced: (uow, email, address, detail) => suppressions.hardBounce(uow, email, address, { status: enhancedStatus(detail), diagnostic: detail, source: 'relay' }),
+  });
+  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport };
+}
+
+/** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */
+function enhancedStatus(answer: string | null): string | null {
+  return /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(answer ?? '')?.[1] ?? null;
+}
