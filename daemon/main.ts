@@ -86,7 +86,8 @@ export async function main(argv: string[]): Promise<number> {
   if (first) {
     process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, saved for the CLI):\n${first.key}\n`);
   }
-  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
+  const smtp = daemon.smtpAddress();
+  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }) });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
 
   return new Promise<number>((resolve) => {

@@ -1,7 +1,9 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
+import type { MailAttachments } from '../src/mail/attachments.js';
 import type { IdentityService } from '../src/mail/identity-service.js';
+import type { ReceivedEmails } from '../src/mail/received-emails.js';
 import type { SendService } from '../src/mail/send-service.js';
 import type { Suppressions } from '../src/mail/suppressions.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
@@ -24,4 +26,6 @@ export interface ApiServices {
   emails: SendService;
   identities: IdentityService;
   suppressions: Suppressions;
+  receivedEmails: ReceivedEmails;
+  mailAttachments: MailAttachments;
 }

@@ -54,6 +54,8 @@ export interface Daemon {
   app: FastifyInstance;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
+  /** `host:port` of the inbound SMTP server once started, or null when the daemon receives no mail. */
+  smtpAddress(): string | null;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -84,7 +86,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
-  const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
+  const linkSigner = new LinkSigner(masterKey);
+  const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices, eventLog }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
@@ -100,7 +103,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     envelope: (row) => runs.envelope(row),
   });
   runs.addTransitionHook(outbox.onTransition);
-  const mail = createMailSystem({ resources, settings: readMailSettings(config), masterKey, outbox, eventLog, checkCallbackUrl });
+  const mail = createMailSystem({ resources, settings: readMailSettings(config), masterKey, outbox, eventLog, checkCallbackUrl, linkSigner, publicUrl });
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
@@ -130,6 +133,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       emails: mail.emails,
       identities: mail.identities,
       suppressions: mail.suppressions,
+      receivedEmails: mail.received,
+      mailAttachments: mail.attachments,
     },
     logger,
     accessLogger: options.accessLogger ?? logger,
@@ -137,6 +142,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   let closing: Promise<void> | null = null;
+  let smtp: string | null = null;
   return {
     resources,
     admin,
@@ -153,14 +159,22 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       await dispatcher.start();
       webhookWorker.start();
       mail.outbound.start();
+      if (mail.inbound !== null) {
+        const listening = await mail.inbound.listen();
+        smtp = `${listening.host.includes(':') ? `[${listening.host}]` : listening.host}:${listening.port}`;
+        logger.info({ smtp }, 'receiving mail');
+      }
       scheduler.start();
       return url;
     },
+    smtpAddress: () => smtp,
     close() {
       closing ??= (async () => {
         // No new firings; then runs finish or stop (the API still answers their polls); then the mail being sent is
         // recorded; then the last webhooks go out; then in-flight requests drain and the store closes.
         await scheduler.close();
+        // Mail stops arriving before anything it writes to (runs' mailboxes, the outbox, the store) closes.
+        await mail.inbound?.close();
         await dispatcher.close();
         await driver.close();
         await mail.outbound.close();

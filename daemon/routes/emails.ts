@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { emailRouteSchemas as s } from '../../src/mail/email-schemas.js';
+import type { MailAttachments } from '../../src/mail/attachments.js';
 import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/identity-service.js';
 import { rawJsonMember } from '../../src/mail/raw-json-member.js';
+import type { ReceivedEmails } from '../../src/mail/received-emails.js';
 import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/send-service.js';
 import type { Suppressions } from '../../src/mail/suppressions.js';
 import type { ListQuery } from '../../src/pagination.js';
@@ -9,10 +11,13 @@ import { principalOf } from '../plugins/auth.js';
 
 const tags = ['Email'];
 
-export const emailRoutes: FastifyPluginAsync<{ emails: SendService; identities: IdentityService; suppressions: Suppressions }> = async (
-  app,
-  { emails, identities, suppressions },
-) => {
+export const emailRoutes: FastifyPluginAsync<{
+  emails: SendService;
+  identities: IdentityService;
+  suppressions: Suppressions;
+  receivedEmails: ReceivedEmails;
+  mailAttachments: MailAttachments;
+}> = async (app, { emails, identities, suppressions, receivedEmails, mailAttachments }) => {
   app.post<{ Body: SendEmailBody }>('/emails', { schema: { ...s.send, tags, summary: "Send an email from the organisation's identity" } }, async (req, reply) => {
     const principal = principalOf(req);
     return sendAccepted(reply, await emails.send(principal.orgId, principal.keyId, null, req.body, metadataText(req)));
@@ -43,6 +48,31 @@ export const emailRoutes: FastifyPluginAsync<{ emails: SendService; identities: 
     { schema: { ...s.deleteSuppression, tags, summary: 'Send to a suppressed recipient again' } },
     (req) => suppressions.remove(principalOf(req).orgId, req.params.address),
   );
+  app.get<{ Params: { id: string } }>(
+    '/emails/received/:id',
+    { schema: { ...s.getReceived, tags, summary: 'A received email as its webhook carried it, with fresh attachment links' } },
+    (req) => receivedEmails.get(principalOf(req).orgId, req.params.id),
+  );
+  app.get<{ Params: { id: string }; Querystring: { expires?: number; sig?: string } }>(
+    '/emails/attachments/:id',
+    {
+      // The signature is the authority: the link works without an API key (it goes into webhooks).
+      config: { public: true },
+      schema: { ...s.getAttachment, tags, summary: 'Download an attachment of a received email by its signed link', security: [] },
+    },
+    async (req, reply) => {
+      const { row, size, stream } = await mailAttachments.open(req.params.id, req.query);
+      // Served as a download whatever it claims to be: the daemon's origin never renders a stranger's HTML.
+      return reply
+        .type('application/octet-stream')
+        .header('content-length', size)
+        .header('content-disposition', contentDisposition(row.filename))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=3600')
+        .send(stream);
+    },
+  );
   app.get<{ Params: { id: string } }>('/emails/:id', { schema: { ...s.get, tags, summary: 'A sent email with the delivery state of each recipient' } }, (req) =>
     emails.get(principalOf(req).orgId, req.params.id),
   );
@@ -62,4 +92,11 @@ export function sendAccepted(reply: FastifyReply, sent: SentEmail): FastifyReply
   reply.status(202);
   if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.send(sent.body);
+}
+
+/** `attachment; filename*=UTF-8''...` (RFC 6266), with a plain fallback of the name's printable ASCII. */
+function contentDisposition(filename: string | null): string {
+  if (filename === null || filename === '') return 'attachment';
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

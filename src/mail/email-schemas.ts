@@ -170,6 +170,61 @@ export const suppressionSchema = {
   },
 } as const;
 
+const attachmentLink = {
+  type: 'object',
+  required: ['id', 'filename', 'content_type', 'size', 'url'],
+  properties: {
+    id: { type: 'string' },
+    filename: nullableString,
+    content_type: { type: 'string' },
+    size: { type: 'integer' },
+    url: { type: 'string', description: 'Signed link, valid 7 days; needs no API key.' },
+  },
+} as const;
+
+const authVerdicts = {
+  type: 'object',
+  required: ['spf', 'dkim', 'dmarc'],
+  properties: {
+    spf: { type: 'string' },
+    dkim: { type: 'string' },
+    dmarc: { type: 'string' },
+    spf_domain: nullableString,
+    dkim_domains: { type: 'array', items: { type: 'string' } },
+    from_domain: nullableString,
+  },
+} as const;
+
+export const receivedEmailSchema = {
+  type: 'object',
+  required: ['message_id', 'in_reply_to', 'correlation_token', 'from', 'to', 'subject', 'text', 'html', 'reply_text', 'received_at', 'metadata'],
+  properties: {
+    message_id: { type: 'string' },
+    in_reply_to: nullableString,
+    correlation_token: nullableString,
+    from: { type: 'string' },
+    to: { type: 'array', items: { type: 'string' } },
+    subject: { type: 'string' },
+    text: { type: 'string' },
+    html: nullableString,
+    reply_text: { type: 'string' },
+    received_at: timestamp,
+    metadata: { type: ['object', 'null'], additionalProperties: true },
+    object: { type: 'string', const: 'received_email' },
+    kind: { type: 'string', enum: ['reply', 'message', 'bounce', 'complaint', 'run'] },
+    inbox_id: nullableString,
+    run_id: nullableString,
+    from_name: nullableString,
+    message_id_header: nullableString,
+    in_reply_to_header: nullableString,
+    auth: authVerdicts,
+    attachments: { type: 'array', items: attachmentLink },
+    truncated: { type: 'boolean' },
+  },
+} as const;
+
+const errorResponse = { $ref: 'ErrorResponse#' } as const;
+
 export const emailRouteSchemas = {
   send: { body: sendEmailBodySchema, response: { 202: emailSendResultSchema } },
   list: { querystring: listQuery('msg'), response: { 200: listResponse(emailRecordSchema) } },
@@ -178,6 +233,24 @@ export const emailRouteSchemas = {
   getIdentity: { response: { 200: identitySchema } },
   configureIdentity: { body: configureIdentityBodySchema, response: { 200: identityWithSecretSchema } },
   verifyDomain: { response: { 200: domainCheckSchema } },
+  getReceived: { params: idParam('msg'), response: { 200: receivedEmailSchema } },
+  getAttachment: {
+    params: idParam('att'),
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        expires: { type: 'integer', description: 'Unix time (seconds) after which the link answers 410.' },
+        sig: { type: 'string', maxLength: 128, description: 'HMAC signature of the id and expiry.' },
+      },
+    },
+    response: {
+      200: { description: 'The attachment, as a download.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      403: errorResponse,
+      404: errorResponse,
+      410: errorResponse,
+    },
+  },
   listSuppressions: {
     querystring: {
       type: 'object',

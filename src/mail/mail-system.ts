@@ -1,17 +1,24 @@
 import { join } from 'node:path';
+import type { LinkSigner } from '../artifacts/link-signer.js';
 import type { EventLog } from '../event-log/event-log.js';
 import type { Resources } from '../resources.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { MailAttachments } from './attachments.js';
+import { AuthChecker } from './auth-verdicts.js';
 import { CaptureTransport } from './capture-transport.js';
 import { DkimSigner } from './dkim-signer.js';
 import { MailResolver } from './dns-resolver.js';
 import { EmailEvents } from './email-events.js';
 import { IdentityService } from './identity-service.js';
+import { InboundProcessor } from './inbound-processor.js';
+import { InboundServer } from './inbound-server.js';
 import type { MailSettings } from './mail-settings.js';
 import { MailTokens } from './mail-tokens.js';
 import { noRelayTransport, type MailTransport } from './mail-transport.js';
 import { OutboundWorker } from './outbound-worker.js';
+import { ReceivedEmails } from './received-emails.js';
+import { RecipientResolver } from './recipient-resolver.js';
 import { SendService } from './send-service.js';
 import { SendingDomains } from './sending-domain.js';
 import { SmtpTransport } from './smtp-transport.js';
@@ -24,6 +31,9 @@ export interface MailSystemDeps {
   outbox: WebhookOutbox;
   eventLog: EventLog;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  /** Signs attachment links, as it signs artifact links. */
+  linkSigner: LinkSigner;
+  publicUrl: () => string;
 }
 
 /** Every object of the mail system, built once from the daemon's resources; the daemon starts and stops them. */
@@ -37,6 +47,10 @@ export interface MailSystem {
   events: EmailEvents;
   outbound: OutboundWorker;
   transport: MailTransport;
+  received: ReceivedEmails;
+  attachments: MailAttachments;
+  /** Null when the installation receives no mail (no relay domain, or `mail.inbound_enabled` off). */
+  inbound: InboundServer | null;
 }
 
 export function createMailSystem(deps: MailSystemDeps): MailSystem {
@@ -67,7 +81,35 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     leaseMs: settings.smtpTimeoutMs * 2,
     onBounced: (uow, email, address, detail) => suppressions.hardBounce(uow, email, address, { status: enhancedStatus(detail), diagnostic: detail, source: 'relay' }),
   });
-  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport };
+  const attachments = new MailAttachments({
+    store: r.store,
+    clock: r.clock,
+    ids: r.ids,
+    root: join(r.home, 'mail', 'attachments'),
+    signer: deps.linkSigner,
+    publicUrl: deps.publicUrl,
+  });
+  const received = new ReceivedEmails({ store: r.store, attachments });
+  const inbound =
+    settings.relayDomain === null || !settings.inboundEnabled
+      ? null
+      : new InboundServer({
+          settings,
+          logger: r.logger.child({ component: 'mail-in' }),
+          resolver: new RecipientResolver({ store: r.store, tokens, relayDomain: settings.relayDomain }),
+          processor: new InboundProcessor({
+            store: r.store,
+            clock: r.clock,
+            ids: r.ids,
+            bus: r.events,
+            logger: r.logger.child({ component: 'mail-in' }),
+            auth: new AuthChecker(resolver, settings.mxHost ?? settings.relayDomain),
+            attachments,
+            events,
+            suppressions,
+          }),
+        });
+  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inbound };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */

@@ -5,7 +5,7 @@ import type { UnitOfWork } from './unit-of-work.js';
 
 export type ReceivedKind = 'reply' | 'message' | 'bounce' | 'complaint' | 'run';
 
-/** A message the inbound server accepted. `to_addresses` and `auth` are JSON text. */
+/** A message the inbound server accepted. `to_addresses` (an array) and `auth` are JSON text. */
 export const receivedEmailColumns = defineColumns('received_emails', {
   id: fixed<string>(),
   org_id: fixed<string>(),
@@ -16,6 +16,7 @@ export const receivedEmailColumns = defineColumns('received_emails', {
   message_id_header: fixed<string | null>(),
   in_reply_to_header: fixed<string | null>(),
   from_address: fixed<string>(),
+  from_name: fixed<string | null>(),
   to_addresses: fixed<string>(),
   subject: fixed<string>(),
   text: fixed<string>(),

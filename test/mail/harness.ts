@@ -83,10 +83,18 @@ export function admin<T>(d: TestDaemon, fn: (services: AdminServices) => T): Pro
   return withDataDirectory(d.home, process.env, fn);
 }
 
-/** Where the running daemon's inbound SMTP server listens, from its state file. */
-export function smtpPortOf(d: TestDaemon): number {
-  const state = JSON.parse(readFileSync(dataPaths(d.home).daemonState, 'utf8')) as { smtp?: string };
-  const port = Number(state.smtp?.split(':').at(-1));
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`the daemon's state file names no SMTP server: ${JSON.stringify(state)}`);
-  return port;
+/** Where the running daemon's inbound SMTP server listens, from its state file (written just after it listens). */
+export async function smtpPortOf(d: TestDaemon): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const state = JSON.parse(readFileSync(dataPaths(d.home).daemonState, 'utf8')) as { pid: number; smtp?: string };
+      const port = Number(state.smtp?.split(':').at(-1));
+      if (state.pid === d.process.pid && Number.isInteger(port) && port > 0) return port;
+    } catch {
+      // Not written yet.
+    }
+    if (Date.now() > deadline) throw new Error(`the daemon's state file names no SMTP server\n${d.logs().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

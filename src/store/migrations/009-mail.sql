@@ -111,6 +111,7 @@ CREATE TABLE received_emails (
   message_id_header  TEXT,
   in_reply_to_header TEXT,
   from_address       TEXT NOT NULL,
+  from_name          TEXT,
   to_addresses       TEXT NOT NULL,
   subject            TEXT NOT NULL,
   text               TEXT NOT NULL,
