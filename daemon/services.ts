@@ -3,6 +3,7 @@ import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { MailAttachments } from '../src/mail/attachments.js';
 import type { IdentityService } from '../src/mail/identity-service.js';
+import type { InboxesService } from '../src/mail/inboxes-service.js';
 import type { ReceivedEmails } from '../src/mail/received-emails.js';
 import type { SendService } from '../src/mail/send-service.js';
 import type { Suppressions } from '../src/mail/suppressions.js';
@@ -28,4 +29,5 @@ export interface ApiServices {
   suppressions: Suppressions;
   receivedEmails: ReceivedEmails;
   mailAttachments: MailAttachments;
+  inboxes: InboxesService;
 }

@@ -135,6 +135,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       suppressions: mail.suppressions,
       receivedEmails: mail.received,
       mailAttachments: mail.attachments,
+      inboxes: mail.inboxes,
     },
     logger,
     accessLogger: options.accessLogger ?? logger,

@@ -200,10 +200,8 @@ export class IdentityService {
     return { fromAddress, username: mailbox.username, domain, replyDomain: relay, reason: 'relay_fallback', detail: `${why}; replies come back through ${relay}` };
   }
 
-  /** The installation's domains a mailbox of this organisation receives at. */
-  receivingDomains(identity: IdentityRow): string[] {
-    const relay = this.o.settings.relayDomain;
-    return [...(relay === null ? [] : [relay]), ...(identity.domain !== null && identity.domain_verified_at !== null ? [identity.domain] : [])];
+  relayDomain(): string | null {
+    return this.o.settings.relayDomain;
   }
 
   private describe(identity: IdentityRow, mailbox: MailboxRow): EmailIdentity {

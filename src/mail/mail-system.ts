@@ -13,6 +13,7 @@ import { EmailEvents } from './email-events.js';
 import { IdentityService } from './identity-service.js';
 import { InboundProcessor } from './inbound-processor.js';
 import { InboundServer } from './inbound-server.js';
+import { InboxesService } from './inboxes-service.js';
 import type { MailSettings } from './mail-settings.js';
 import { MailTokens } from './mail-tokens.js';
 import { noRelayTransport, type MailTransport } from './mail-transport.js';
@@ -49,6 +50,7 @@ export interface MailSystem {
   transport: MailTransport;
   received: ReceivedEmails;
   attachments: MailAttachments;
+  inboxes: InboxesService;
   /** Null when the installation receives no mail (no relay domain, or `mail.inbound_enabled` off). */
   inbound: InboundServer | null;
 }
@@ -109,7 +111,8 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
             suppressions,
           }),
         });
-  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inbound };
+  const inboxes = new InboxesService(r, { identities, checkCallbackUrl: deps.checkCallbackUrl });
+  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */
