@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { LinkSigner } from '../artifacts/link-signer.js';
 import type { EventLog } from '../event-log/event-log.js';
+import type { ToolSource } from '../engine/tools/agent-tool.js';
 import type { Resources } from '../resources.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -20,6 +21,8 @@ import { noRelayTransport, type MailTransport } from './mail-transport.js';
 import { OutboundWorker } from './outbound-worker.js';
 import { ReceivedEmails } from './received-emails.js';
 import { RecipientResolver } from './recipient-resolver.js';
+import { runMailboxTools } from './run-mailbox-tools.js';
+import { RunMailboxes } from './run-mailboxes.js';
 import { SendService } from './send-service.js';
 import { SendingDomains } from './sending-domain.js';
 import { SmtpTransport } from './smtp-transport.js';
@@ -53,6 +56,8 @@ export interface MailSystem {
   inboxes: InboxesService;
   /** Null when the installation receives no mail (no relay domain, or `mail.inbound_enabled` off). */
   inbound: InboundServer | null;
+  /** The agent's mail tools; null when the installation receives no mail. */
+  runTools: ToolSource | null;
 }
 
 export function createMailSystem(deps: MailSystemDeps): MailSystem {
@@ -112,7 +117,11 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
           }),
         });
   const inboxes = new InboxesService(r, { identities, checkCallbackUrl: deps.checkCallbackUrl });
-  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound };
+  const runTools =
+    inbound === null || settings.relayDomain === null
+      ? null
+      : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
+  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound, runTools };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */
