@@ -4,6 +4,8 @@ import { Command, Option } from 'commander';
 import { packageRoot } from '../src/package-root.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
+import { registerEmail } from './commands/email/index.js';
+import { registerInboxes } from './commands/inboxes/index.js';
 import { registerJobs } from './commands/jobs/index.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
@@ -42,6 +44,8 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerJobs(program);
   registerRuns(program);
   registerSchedules(program);
+  registerEmail(program);
+  registerInboxes(program);
   registerWebhooks(program);
   registerSandbox(program);
   registerDoctor(program);

@@ -24,11 +24,14 @@ export class MailResolver {
     if (servers.length > 0) this.resolver.setServers([...servers]);
   }
 
-  readonly resolve = async (name: string, rrtype = 'A'): Promise<any> => {
+  readonly resolve = (name: string, rrtype = 'A'): Promise<any> => this.lookup(name, rrtype, false);
+
+  /** `fresh` asks the servers even when an answer is cached (a person checking a record they just published). */
+  private async lookup(name: string, rrtype: string, fresh: boolean): Promise<unknown> {
     const key = `${rrtype} ${name.toLowerCase()}`;
     const cached = this.cache.get(key);
     const now = this.now();
-    if (cached !== undefined && now - cached.at < CACHE_MS) return settle(cached.answer);
+    if (!fresh && cached !== undefined && now - cached.at < CACHE_MS) return settle(cached.answer);
     let answer: Answer;
     try {
       answer = { ok: true, value: await this.resolver.resolve(name, rrtype as 'TXT') };
@@ -40,12 +43,12 @@ export class MailResolver {
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(key, { at: now, answer });
     return settle(answer);
-  };
+  }
 
-  /** MX hosts of `domain`, lower case without the trailing dot, best first; none when it has no MX record. */
+  /** MX hosts of `domain` as its servers answer now, lower case without the trailing dot, best first; none when it has no MX record. */
   async mxHosts(domain: string): Promise<string[]> {
     try {
-      const records = (await this.resolve(domain, 'MX')) as { exchange: string; priority: number }[];
+      const records = (await this.lookup(domain, 'MX', true)) as { exchange: string; priority: number }[];
       return records.sort((a, b) => a.priority - b.priority).map((r) => r.exchange.toLowerCase().replace(/\.$/, ''));
     } catch (err) {
       if (DEFINITE_NEGATIVE.has((err as NodeJS.ErrnoException).code ?? '')) return [];
