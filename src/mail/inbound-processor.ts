@@ -1,4 +1,3 @@
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
@@ -7,23 +6,14 @@ import type { EmailRow } from '../store/emails-store.js';
 import type { AttachmentRow, ReceivedEmailRow, ReceivedKind } from '../store/received-emails-store.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
-import { normalizeAddress } from './addresses.js';
 import type { MailAttachments } from './attachments.js';
-import type { AuthChecker, AuthVerdicts, SmtpClient } from './auth-verdicts.js';
-import { readReport, type Report } from './delivery-reports.js';
+import type { AuthChecker, SmtpClient } from './auth-verdicts.js';
+import type { Report } from './delivery-reports.js';
 import type { EmailEvents } from './email-events.js';
+import { readMessage, type MessageReading } from './message-reading.js';
 import { toReceivedEmail } from './received-record.js';
 import type { Destination } from './recipient-resolver.js';
-import { replyText } from './reply-text.js';
 import type { Suppressions } from './suppressions.js';
-
-/** Text and HTML bodies are kept, and sent in webhooks, up to this many characters each (`truncated` says when cut). */
-export const BODY_LIMIT_CHARS = 256 * 1024;
-/** HTML longer than this is not turned into text for a message that has no text part. */
-const HTML_TO_TEXT_LIMIT = 2 * 1024 * 1024;
-
-/** A message mailparser could not read at all: refused for good (554), since sending it again cannot help. */
-export class MalformedMessageError extends Error {}
 
 export interface InboundMessage {
   raw: Buffer;
@@ -43,22 +33,6 @@ export interface InboundProcessorOptions {
   suppressions: Suppressions;
 }
 
-/** What every destination of one message shares: the message parsed once. */
-interface Reading {
-  parsed: ParsedMail;
-  verdicts: AuthVerdicts;
-  report: Report | null;
-  from: string;
-  fromName: string | null;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string | null;
-  reply: string;
-  truncated: boolean;
-  receivedAt: string;
-}
-
 /**
  * Turns an accepted message into what the organisation sees: parsed with mailparser, its quoted history stripped,
  * its SPF/DKIM/DMARC verdicts taken, matched to the send it answers (by its correlation address, or by In-Reply-To
@@ -70,14 +44,16 @@ export class InboundProcessor {
   constructor(private readonly o: InboundProcessorOptions) {}
 
   async process(message: InboundMessage): Promise<void> {
-    const reading = await this.read(message);
+    const reading = await readMessage(message.raw, message.client, this.o.auth);
+    if (reading.authError !== null) this.o.logger.warn({ error: reading.authError }, 'could not take the SPF, DKIM and DMARC verdicts of a message');
+    const receivedAt = isoTime(this.o.clock.now());
     const prepared: { destination: Destination; row: ReceivedEmailRow; email: EmailRow | null; attachments: AttachmentRow[] }[] = [];
     for (const destination of message.destinations) {
-      const email = this.repliedTo(destination, reading.parsed);
+      const email = this.repliedTo(destination, reading);
       const kind = kindOf(destination, email, reading.report);
       const orgId = orgOf(destination);
       const id = this.o.ids('msg');
-      const attachments = kind === 'bounce' || kind === 'complaint' ? [] : await this.o.attachments.save(orgId, id, attachmentsOf(reading.parsed));
+      const attachments = kind === 'bounce' || kind === 'complaint' ? [] : await this.o.attachments.save(orgId, id, reading.attachments);
       prepared.push({
         destination,
         email,
@@ -89,8 +65,8 @@ export class InboundProcessor {
           mailbox_id: destination.kind === 'run' ? null : destination.mailbox.id,
           run_id: destination.kind === 'run' ? destination.runId : null,
           email_id: email?.id ?? null,
-          message_id_header: reading.parsed.messageId ?? null,
-          in_reply_to_header: reading.parsed.inReplyTo ?? null,
+          message_id_header: reading.messageId,
+          in_reply_to_header: reading.inReplyTo,
           from_address: reading.from,
           from_name: reading.fromName,
           to_addresses: JSON.stringify(reading.to),
@@ -100,7 +76,7 @@ export class InboundProcessor {
           reply_text: reading.reply,
           truncated: reading.truncated ? 1 : 0,
           auth: JSON.stringify(reading.verdicts),
-          received_at: reading.receivedAt,
+          received_at: receivedAt,
         },
       });
     }
@@ -112,49 +88,17 @@ export class InboundProcessor {
     });
   }
 
-  private async read(message: InboundMessage): Promise<Reading> {
-    const receivedAt = isoTime(this.o.clock.now());
-    let parsed: ParsedMail;
-    try {
-      parsed = await simpleParser(message.raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, maxHtmlLengthToParse: HTML_TO_TEXT_LIMIT });
-    } catch (err) {
-      throw new MalformedMessageError(`the message could not be parsed: ${(err as Error).message}`);
-    }
-    const verdicts = await this.o.auth.check(message.raw, message.client).catch((err: unknown): AuthVerdicts => {
-      this.o.logger.warn({ err }, 'could not take the SPF, DKIM and DMARC verdicts of a message');
-      return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', spf_domain: null, dkim_domains: [], from_domain: null };
-    });
-    const fullText = parsed.text ?? '';
-    const fullHtml = typeof parsed.html === 'string' ? parsed.html : null;
-    const sender = parsed.from?.value[0];
-    return {
-      parsed,
-      verdicts,
-      report: readReport(message.raw, parsed.headers.get('content-type') as { value: string; params: Record<string, string> } | undefined),
-      from: sender?.address ? normalizeAddress(sender.address) : message.client.sender,
-      fromName: sender?.name ? sender.name : null,
-      to: addressesOf(parsed.to),
-      subject: parsed.subject ?? '',
-      text: fullText.slice(0, BODY_LIMIT_CHARS),
-      html: fullHtml === null ? null : fullHtml.slice(0, BODY_LIMIT_CHARS),
-      reply: replyText(fullText),
-      truncated: fullText.length > BODY_LIMIT_CHARS || (fullHtml?.length ?? 0) > BODY_LIMIT_CHARS,
-      receivedAt,
-    };
-  }
-
   /**
    * The send a message answers: the one whose correlation address it came to, or, at a mailbox's own address, the
    * organisation's send named by In-Reply-To or, failing that, the newest of References.
    */
-  private repliedTo(destination: Destination, parsed: ParsedMail): EmailRow | null {
+  private repliedTo(destination: Destination, reading: MessageReading): EmailRow | null {
     switch (destination.kind) {
       case 'correlation':
         return destination.email;
       case 'mailbox': {
-        const references = typeof parsed.references === 'string' ? [parsed.references] : (parsed.references ?? []);
-        for (const header of [parsed.inReplyTo, ...[...references].reverse()]) {
-          if (header === undefined) continue;
+        for (const header of [reading.inReplyTo, ...[...reading.references].reverse()]) {
+          if (header === null) continue;
           const email = this.o.store.emails.byMessageIdHeader(destination.mailbox.org_id, header.trim());
           if (email !== undefined) return email;
         }
@@ -224,13 +168,4 @@ function kindOf(destination: Destination, email: EmailRow | null, report: Report
 
 function orgOf(destination: Destination): string {
   return destination.kind === 'run' ? destination.orgId : destination.mailbox.org_id;
-}
-
-function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
-  const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
-  return objects.flatMap((o) => o.value.flatMap((v) => (v.address ? [normalizeAddress(v.address)] : [])));
-}
-
-function attachmentsOf(parsed: ParsedMail): { filename: string | null; contentType: string; content: Buffer }[] {
-  return parsed.attachments.map((a) => ({ filename: a.filename ?? null, contentType: a.contentType || 'application/octet-stream', content: a.content }));
 }

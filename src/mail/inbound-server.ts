@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { InboundLimits } from './inbound-limits.js';
-import { MalformedMessageError, type InboundProcessor } from './inbound-processor.js';
+import type { InboundProcessor } from './inbound-processor.js';
+import { MalformedMessageError } from './message-reading.js';
 import type { MailSettings } from './mail-settings.js';
 import type { Destination, RecipientResolver } from './recipient-resolver.js';
 

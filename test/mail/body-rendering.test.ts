@@ -20,3 +20,13 @@ describe('htmlToText', () => {
     expect(htmlToText(html)).toBe('Title\n\na&b é☺\n\n- one\n- two\nx\ny');
   });
 });
+
+describe('htmlToText on hostile HTML', () => {
+  // A pass that rescanned the input per tag would not finish 200 kB of these within the test's timeout.
+  it('reads unclosed links, scripts, comments and entities to the end', () => {
+    for (const piece of ['<a href="x">', '<script>', '<!--', '<', '&amp', '<a href="', '<style>x</styl']) {
+      expect(typeof htmlToText(piece.repeat(200_000 / piece.length))).toBe('string');
+    }
+    expect(htmlToText('<a href="https://x.test/?a=1&amp;b=2">go</a> <a href="https://y.test">https://y.test</a>')).toBe('go [https://x.test/?a=1&b=2] https://y.test');
+  });
+});
