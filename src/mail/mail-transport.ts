@@ -1,8 +1,11 @@
 /** What the relay said about one recipient of an attempt. */
 export interface RecipientOutcome {
   address: string;
-  /** delivered: the relay took it; deferred: try again later; bounced: the relay refused it for good. */
-  outcome: 'delivered' | 'deferred' | 'bounced';
+  /**
+   * delivered: the relay took it; deferred: try again later; bounced: the relay refused this recipient for good
+   * (suppressed from then on); failed: the relay refused the message itself for good (the recipient is not blamed).
+   */
+  outcome: 'delivered' | 'deferred' | 'bounced' | 'failed';
   detail: string | null;
 }
 

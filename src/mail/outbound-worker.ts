@@ -144,8 +144,8 @@ export class OutboundWorker {
       if (email.status === 'scheduled') store.emails.setStatus(uow, email.id, 'scheduled', 'sent', isoTime(now));
       for (const o of outcomes) if (o.outcome === 'bounced') this.o.onBounced(uow, email, o.address, o.detail);
     });
-    const delivered = outcomes.filter((o) => o.outcome === 'delivered').length;
-    const log = { email_id: queued.email_id, attempt: queued.attempts + 1, delivered, deferred: deferred.length, bounced: outcomes.length - delivered - deferred.length };
+    const count = (outcome: RecipientOutcome['outcome']) => outcomes.filter((o) => o.outcome === outcome).length;
+    const log = { email_id: queued.email_id, attempt: queued.attempts + 1, delivered: count('delivered'), deferred: deferred.length, bounced: count('bounced'), failed: count('failed') };
     if (deferred.length > 0 && !givenUp) this.o.logger.info({ ...log, error: lastError, retry_in_s: delayS }, 'mail deferred; will retry');
     else if (givenUp) this.o.logger.warn({ ...log, error: lastError }, 'mail given up');
     else this.o.logger.debug(log, 'mail sent');
@@ -158,6 +158,8 @@ function statusOf(o: RecipientOutcome, givenUp: boolean): RecipientStatus {
       return 'delivered';
     case 'bounced':
       return 'bounced';
+    case 'failed':
+      return 'failed';
     case 'deferred':
       return givenUp ? 'failed' : 'deferred';
     default: {

@@ -21,7 +21,9 @@ export interface SmtpTransportOptions {
 /**
  * Sends through the configured relay with nodemailer's pooled SMTP transport: STARTTLS when the relay offers it
  * (smtp://), TLS from the start with smtps://, authentication when the URL names a user. The relay's answers are
- * sorted per recipient: 2xx delivered, 4xx (and no answer at all) deferred, 5xx bounced.
+ * sorted per recipient: 2xx delivered, 4xx at RCPT deferred, 5xx at RCPT bounced. An answer about the message rather
+ * than one recipient is not a bounce: 5xx at MAIL FROM or DATA fails the message, and no connection, no TLS, a
+ * refused login or a 4xx defers it (a relay's password can be fixed while the queue waits).
  */
 export class SmtpTransport implements MailTransport {
   private readonly transporter;
@@ -50,21 +52,23 @@ export class SmtpTransport implements MailTransport {
       });
     } catch (err) {
       const e = err as SmtpError;
-      if (e.rejectedErrors !== undefined && e.rejectedErrors.length > 0) {
-        const refused = new Map(e.rejectedErrors.map((r) => [String(r.recipient).toLowerCase(), r]));
-        return envelope.to.map((address) => {
-          const r = refused.get(address.toLowerCase());
-          return r === undefined ? { address, outcome: 'deferred', detail: describe(e) } : perRecipient(address, r);
-        });
-      }
-      const outcome = e.responseCode !== undefined && e.responseCode >= 500 ? 'bounced' : 'deferred';
-      return envelope.to.map((address) => ({ address, outcome, detail: describe(e) }));
+      const refused = new Map((e.rejectedErrors ?? []).map((r) => [String(r.recipient).toLowerCase(), r]));
+      const rest = messageOutcome(e);
+      return envelope.to.map((address) => {
+        const r = refused.get(address.toLowerCase());
+        return r === undefined ? { address, outcome: rest, detail: describe(e) } : perRecipient(address, r);
+      });
     }
   }
 
   async close(): Promise<void> {
     this.transporter.close();
   }
+}
+
+function messageOutcome(err: SmtpError): 'failed' | 'deferred' {
+  const refusedForGood = (err.code === 'EENVELOPE' || err.code === 'EMESSAGE') && err.responseCode !== undefined && err.responseCode >= 500;
+  return refusedForGood ? 'failed' : 'deferred';
 }
 
 function perRecipient(address: string, err: SmtpError): RecipientOutcome {
