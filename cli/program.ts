@@ -3,6 +3,8 @@ import { packageVersion } from '../src/package-root.js';
 import { registerConnections } from './commands/connections/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
+import { registerEmail } from './commands/email/index.js';
+import { registerInboxes } from './commands/inboxes/index.js';
 import { registerJobs } from './commands/jobs/index.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
@@ -44,6 +46,8 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerRuns(program);
   registerConnections(program);
   registerSchedules(program);
+  registerEmail(program);
+  registerInboxes(program);
   registerWebhooks(program);
   registerMcp(program);
   registerSecrets(program);

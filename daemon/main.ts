@@ -113,7 +113,8 @@ export async function main(argv: string[]): Promise<number> {
         'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n',
     );
   }
-  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
+  const smtp = daemon.smtpAddress();
+  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }) });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
 
   return new Promise<number>((resolve) => {

@@ -30,6 +30,8 @@ import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
+import { createMailSystem } from '../src/mail/mail-system.js';
+import { readMailSettings } from '../src/mail/mail-settings.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { McpEndpoints } from '../src/mcp/endpoints.js';
 import { McpFrontDoor } from '../src/mcp/front-door.js';
@@ -82,6 +84,8 @@ export interface Daemon {
   modelProviderProblem: string | null;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
+  /** `host:port` of the inbound SMTP server once started, or null when the daemon receives no mail. */
+  smtpAddress(): string | null;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -118,7 +122,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
-  const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
+  const linkSigner = new LinkSigner(masterKey);
+  const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
 
@@ -131,6 +136,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     retryScheduleS: config['webhooks.retry_schedule_s'],
     envelope: (row) => runs.envelope(row),
   });
+  const mail = createMailSystem({ resources, settings: readMailSettings(config), masterKey, box, outbox, eventLog, checkCallbackUrl, linkSigner, publicUrl });
 
   // Connections: what runs may use, and the MCP servers whose tools they are offered.
   const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
@@ -171,7 +177,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     publicUrl,
   });
 
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: [connectionTools] });
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: mail.runTools === null ? [connectionTools] : [connectionTools, mail.runTools] });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
   const runs: RunsService = new RunsService(
@@ -190,6 +196,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
+    emailSigningSecrets: (orgId) => mail.identities.signingSecrets(orgId),
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
@@ -239,13 +246,38 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, status, skippedFirings, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens, connections, hostedConnect },
+    services: {
+      keys: admin.keys,
+      rateLimiter,
+      projects,
+      jobs,
+      runs,
+      steps,
+      artifacts,
+      status,
+      skippedFirings,
+      mcp,
+      mcpAuth,
+      mcpEndpoints,
+      oauthClients,
+      consent,
+      tokens,
+      connections,
+      hostedConnect,
+      emails: mail.emails,
+      identities: mail.identities,
+      suppressions: mail.suppressions,
+      receivedEmails: mail.received,
+      mailAttachments: mail.attachments,
+      inboxes: mail.inboxes,
+    },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
   });
 
   let closing: Promise<void> | null = null;
+  let smtp: string | null = null;
   return {
     resources,
     admin,
@@ -262,16 +294,27 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();
       webhookWorker.start();
+      mail.outbound.start();
+      if (mail.inbound !== null) {
+        const listening = await mail.inbound.listen();
+        smtp = `${listening.host.includes(':') ? `[${listening.host}]` : listening.host}:${listening.port}`;
+        logger.info({ smtp }, 'receiving mail');
+      }
       scheduler.start();
       return url;
     },
+    smtpAddress: () => smtp,
     close() {
       closing ??= (async () => {
-        // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
-        // out; then in-flight requests drain and the store closes.
+        // No new firings; then runs finish or stop (the API still answers their polls); then the mail being sent is
+        // recorded; then the last webhooks go out; then in-flight requests drain and the store closes.
         await scheduler.close();
+        // Mail stops arriving before anything it writes to (runs' mailboxes, the outbox, the store) closes.
+        await mail.inbound?.close();
         await dispatcher.close();
         await driver.close();
+        await mail.outbound.close();
+        await mail.transport.close();
         await webhookWorker.close();
         // Open MCP streams would hold the server open; tool calls waiting for runs answer first.
         await mcp.close();

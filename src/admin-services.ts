@@ -5,6 +5,7 @@ import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp/oauth/grants-service.js';
+import { Approvals } from './mail/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
 import { rotateMasterKey, type RotationReport } from './secrets/key-rotation.js';
@@ -17,8 +18,9 @@ import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints. The daemon builds the
- * same services from its resources; the CLI's admin commands get them from `withDataDirectory`.
+ * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, and the
+ * approval of organisations' email sends. The daemon builds the same services from its resources; the CLI's admin
+ * commands get them from `withDataDirectory`.
  */
 export interface AdminServices {
   orgs: OrgsService;
@@ -27,6 +29,7 @@ export interface AdminServices {
   deliveries: DeliveriesService;
   mcpGrants: McpGrantsService;
   webhookEndpoints: OrgWebhookEndpoints;
+  emailApprovals: Approvals;
 }
 
 export interface AdminServicesDeps {
@@ -46,6 +49,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
     mcpGrants: new McpGrantsService(deps),
     webhookEndpoints: new OrgWebhookEndpoints({ store: deps.store, clock: deps.clock }),
+    emailApprovals: new Approvals({ store: deps.store, clock: deps.clock, events: deps.events }),
   };
 }
 

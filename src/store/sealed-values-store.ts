@@ -3,13 +3,16 @@ import type { Db } from './database.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
 /**
- * Every column that holds a value sealed by `SecretBox`, with the column whose value is its associated data. A
- * table that stores a secret adds its column here, so that `errand secrets rotate-key` re-encrypts it too.
+ * Every column that holds a value sealed by `SecretBox`, with the SQL expression (over its row) of its associated
+ * data. A table that stores a secret adds its column here, so that `errand secrets rotate-key` re-encrypts it too;
+ * a test checks that every `*_enc` column of the schema is listed.
  */
 export const SEALED_COLUMNS = [
   { table: 'webhook_secrets', id: 'id', column: 'secret_enc', context: 'org_id' },
   { table: 'connections', id: 'id', column: 'secret_enc', context: 'id' },
   { table: 'connection_links', id: 'id', column: 'verifier_enc', context: 'id' },
+  { table: 'email_identities', id: 'org_id', column: 'webhook_secret_enc', context: "org_id || ':email-identity'" },
+  { table: 'email_identities', id: 'org_id', column: 'previous_secret_enc', context: "org_id || ':email-identity'" },
 ] as const;
 
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];

@@ -21,6 +21,9 @@ export interface OrgWebhookEndpointRow {
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
+/** Which secret signs a delivery: the organisation's run-webhook secret, or its email identity's webhook secret. */
+export type WebhookSigner = 'org' | 'email';
+
 export interface WebhookDeliveryRow {
   id: string;
   event_id: string;
@@ -29,6 +32,7 @@ export interface WebhookDeliveryRow {
   event_type: string;
   url: string;
   payload: string;
+  signer: WebhookSigner;
   status: DeliveryStatus;
   attempts: number;
   next_attempt_at: number | null;
@@ -79,9 +83,9 @@ export class WebhooksStore {
       expireCurrent: db.prepare<{ expires_at: number; org_id: string }>('UPDATE webhook_secrets SET expires_at = @expires_at WHERE org_id = @org_id AND expires_at IS NULL'),
       purgeSecrets: db.prepare<{ now: number }>('DELETE FROM webhook_secrets WHERE expires_at IS NOT NULL AND expires_at <= @now'),
       insertDelivery: db.prepare(
-        `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, status, attempts, next_attempt_at, manual,
+        `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, signer, status, attempts, next_attempt_at, manual,
            last_status_code, last_error, lease_owner, lease_expires_at, created_at, updated_at)
-         VALUES (@id, @event_id, @org_id, @run_id, @event_type, @url, @payload, 'pending', 0, @next_attempt_at, 0, NULL, NULL, NULL, NULL, @created_at, @created_at)`,
+         VALUES (@id, @event_id, @org_id, @run_id, @event_type, @url, @payload, @signer, 'pending', 0, @next_attempt_at, 0, NULL, NULL, NULL, NULL, @created_at, @created_at)`,
       ),
       getDelivery: db.prepare<{ id: string; org_id: string }, WebhookDeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = @id AND org_id = @org_id'),
       // One statement picks and leases, so two workers (or two daemons on one file) never send the same attempt.
@@ -137,8 +141,11 @@ export class WebhooksStore {
     this.s.insertSecret.run({ org_id: orgId, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
   }
 
-  insertDelivery(row: Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'org_id' | 'run_id' | 'event_type' | 'url' | 'payload' | 'next_attempt_at' | 'created_at'>): void {
-    this.s.insertDelivery.run(row);
+  /** Inserts a pending delivery; without `signer`, the organisation's run-webhook secret signs it. */
+  insertDelivery(
+    row: Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'org_id' | 'run_id' | 'event_type' | 'url' | 'payload' | 'next_attempt_at' | 'created_at'> & { signer?: WebhookSigner },
+  ): void {
+    this.s.insertDelivery.run({ signer: 'org', ...row });
   }
 
   getDelivery(orgId: string, id: string): WebhookDeliveryRow | undefined {

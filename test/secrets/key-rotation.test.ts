@@ -8,6 +8,7 @@ import { dataPaths } from '../../src/runtime/paths.js';
 import { rotateMasterKey } from '../../src/secrets/key-rotation.js';
 import { loadMasterKeyring, MASTER_KEY_ENV, masterKeyId, PREVIOUS_MASTER_KEYS_ENV } from '../../src/secrets/master-key.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
+import { SEALED_COLUMNS } from '../../src/store/sealed-values-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { SigningSecrets } from '../../src/webhooks/signing-secrets.js';
 import { tempDir } from '../fixtures/temp-dir.js';
@@ -98,5 +99,18 @@ describe('rotateMasterKey', () => {
     expect(store.connections.get(orgId, connId)!.secret_enc).toBe(sealed);
     // The key that was current stays available beside the new one, so nothing that opened before is lost.
     expect(loadMasterKeyring({ home: dir.path, env: {} }).all()).toHaveLength(2);
+  });
+
+  it('knows every sealed column of the schema, so that none is left under a retired key', () => {
+    const tables = store.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+    const sealed = tables.flatMap(({ name }) =>
+      store.db
+        .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`)
+        .all()
+        .filter((c) => c.name.endsWith('_enc'))
+        .map((c) => `${name}.${c.name}`),
+    );
+    expect(sealed.length).toBeGreaterThan(0);
+    expect(sealed.sort()).toEqual(SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`).sort());
   });
 });

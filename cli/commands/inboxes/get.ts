@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { contextOf, type CliContext } from '../../context.js';
+import { printInbox } from './columns.js';
+
+export function registerInboxesGet(inboxes: Command): void {
+  inboxes
+    .command('get')
+    .description('show an inbox')
+    .argument('<id>', 'inbox id (inb_...)')
+    .action(async (id: string, _flags: unknown, cmd: Command) => {
+      await getInbox(contextOf(cmd), id);
+    });
+}
+
+export async function getInbox(ctx: CliContext, id: string): Promise<void> {
+  printInbox(ctx, await ctx.api().getInbox(id));
+}

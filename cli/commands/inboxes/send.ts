@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { SendEmailBody } from '../../api-client.js';
+import { contextOf, type CliContext } from '../../context.js';
+import { addSendFlags, printSendResult, sendBodyOf, type SendFlags } from '../email/send-flags.js';
+
+export function registerInboxesSend(inboxes: Command): void {
+  addSendFlags(inboxes.command('send').description('send an email from an inbox').argument('<id>', 'inbox id (inb_...)')).action(
+    async (id: string, flags: SendFlags, cmd: Command) => {
+      await sendFromInbox(contextOf(cmd), id, sendBodyOf(flags));
+    },
+  );
+}
+
+export async function sendFromInbox(ctx: CliContext, id: string, body: SendEmailBody): Promise<void> {
+  printSendResult(ctx, await ctx.api().sendFromInbox(id, body));
+}
