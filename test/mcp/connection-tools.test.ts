@@ -55,7 +55,10 @@ async function signInThrough(url: string): Promise<string> {
 describe('tools/list', () => {
   it('lists the connection tools after the core ones, none of which takes a secret', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).slice(-4)).toEqual(['list_connections', 'get_connection', 'check_connection', 'connect_link']);
+    const names = tools.map((t) => t.name);
+    const first = names.indexOf('list_connections');
+    expect(first).toBeGreaterThan(names.indexOf('list_projects'));
+    expect(names.slice(first, first + 4)).toEqual(['list_connections', 'get_connection', 'check_connection', 'connect_link']);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('secret');
     expect(tools.find((t) => t.name === 'connect_link')!.inputSchema.required).toEqual(['provider']);
   });
