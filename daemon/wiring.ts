@@ -40,7 +40,9 @@ import { ClientRegistry } from '../src/mcp/oauth/client-registry.js';
 import { ConsentFlow } from '../src/mcp/oauth/consent-flow.js';
 import { ConsentPages } from '../src/mcp/oauth/consent-page.js';
 import { TokenEndpoint } from '../src/mcp/oauth/token-endpoint.js';
+import { connectionManagementTools } from '../src/mcp/tools/connection-management-tools.js';
 import { coreTools } from '../src/mcp/tools/core-tools.js';
+import { emailTools } from '../src/mcp/tools/email-tools.js';
 import { RunWaiter } from '../src/mcp/tools/run-waiter.js';
 import { McpToolRegistry } from '../src/mcp/tools/tool-registry.js';
 import { packageVersion } from '../src/package-root.js';
@@ -217,13 +219,20 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const status = new StatusService({ provider, driver, clock, version: packageVersion() });
 
-  // The MCP front door: the same services, as tools. A tool from another area (email, connections) is one more
-  // entry in the registry's list.
+  // The MCP front door: the same services, as tools. A tool from another area is one more entry in the registry's
+  // list.
   const rateLimiter = new RateLimiter(config['limits.requests_per_minute'], clock);
   const mcpLogger = logger.child({ component: 'mcp' });
   const mcpEndpoints = new McpEndpoints(publicUrl);
   const waiter = new RunWaiter({ runs, events: resources.events, lookEveryMs: 1000 });
-  const mcpTools = new McpToolRegistry(coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }), mcpLogger);
+  const mcpTools = new McpToolRegistry(
+    [
+      ...coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }),
+      ...connectionManagementTools({ connections, hostedConnect }),
+      ...emailTools({ emails: mail.emails }),
+    ],
+    mcpLogger,
+  );
   const mcp = new McpFrontDoor({
     tools: mcpTools,
     endpoints: mcpEndpoints,
