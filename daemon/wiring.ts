@@ -19,6 +19,8 @@ import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
+import { RetentionJob } from '../src/retention/retention-job.js';
+import { RetentionService } from '../src/retention/retention-service.js';
 import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
@@ -106,6 +108,11 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events: resources.events,
     config,
   });
+  const retentionLogger = logger.child({ component: 'retention' });
+  const retention = new RetentionJob(new RetentionService({ ...resources, logger: retentionLogger }), {
+    intervalMs: config['retention.interval_min'] * 60_000,
+    logger: retentionLogger,
+  });
   const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
@@ -138,12 +145,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       await dispatcher.start();
       webhookWorker.start();
       scheduler.start();
+      retention.start();
       return url;
     },
     close() {
       closing ??= (async () => {
-        // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
-        // out; then in-flight requests drain and the store closes.
+        // No more purging (it stops between two batches); no new firings; then runs finish or stop (the API still
+        // answers their polls); then the last webhooks go out; then in-flight requests drain and the store closes.
+        await retention.close();
         await scheduler.close();
         await dispatcher.close();
         await driver.close();

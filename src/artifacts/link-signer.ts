@@ -28,9 +28,9 @@ export class LinkSigner {
     return createHmac('sha256', this.key).update(`${artifactId}.${expiresUnix}`).digest('base64url');
   }
 
-  /** The query of a link valid for `LINK_VALIDITY_S` from `nowMs`. */
-  queryFor(artifactId: string, nowMs: number): SignedQuery {
-    const expires = Math.floor(nowMs / 1000) + LINK_VALIDITY_S;
+  /** The query of a link valid for `LINK_VALIDITY_S` from `nowMs`, or only until `notAfterMs` when that is sooner. */
+  queryFor(artifactId: string, nowMs: number, notAfterMs = Infinity): SignedQuery {
+    const expires = Math.min(Math.floor(nowMs / 1000) + LINK_VALIDITY_S, Math.floor(notAfterMs / 1000));
     return { expires, sig: this.sign(artifactId, expires) };
   }
 

@@ -15,6 +15,7 @@ import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
 import { fillPlaceholders } from './placeholders.js';
+import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
 import { errorParam, type UserSchemas } from './user-schemas.js';
@@ -66,8 +67,6 @@ export interface RunsServiceOptions {
   /** Refuses webhook targets the daemon must not call (400 with `param`). */
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
 }
-
-const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 interface NewRun {
   orgId: string;
@@ -299,7 +298,7 @@ export class RunsService {
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
     return store.groupTransaction((uow): CreatedRun => {
       if (n.idempotency) {
-        const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
+        const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
         if (prior) {
           if (prior.request_hash !== n.idempotency.hash) {
             throw new ConflictError('idempotency_key_reused', 'This idempotency_key was already used with a different request body', {

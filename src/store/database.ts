@@ -9,6 +9,10 @@ export type Db = Database.Database;
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  // Before anything is written: a new file then keeps the bookkeeping that lets retention give deleted rows' pages
+  // back (PRAGMA incremental_vacuum). On an existing file without it this changes nothing until a full VACUUM
+  // (`errand gc --vacuum`, with the daemon stopped) rewrites the file.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');

@@ -159,6 +159,11 @@ export class RunsStore {
     return row;
   }
 
+  /** Drops deleted runs from the row cache (retention deletes them in batches, outside this store). */
+  forget(ids: readonly string[]): void {
+    for (const id of ids) this.rows.drop(id);
+  }
+
   /** Updates progress members of a run that is still in `status` (usage, step count, last action). */
   patch(id: string, status: RunStatus, patch: RunPatch): boolean {
     const names = runColumns.patchedNames(patch);

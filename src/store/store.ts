@@ -8,6 +8,7 @@ import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
+import { RetentionStore } from './retention-store.js';
 import { RunsStore } from './runs-store.js';
 import { SpendStore } from './spend-store.js';
 import { StepsStore } from './steps-store.js';
@@ -27,6 +28,8 @@ export class Store {
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
   readonly events: EventsStore;
+  /** Purging what has been kept long enough (src/retention). */
+  readonly retention: RetentionStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -44,6 +47,7 @@ export class Store {
     this.artifacts = new ArtifactsStore(db);
     this.webhooks = new WebhooksStore(db);
     this.events = new EventsStore(db);
+    this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }
 

@@ -37,6 +37,7 @@ function statementsOf(store: Store): Prepared[] {
     if (isStatement(v)) found.push({ name, source: v.source });
     else if (depth > 2) return;
     else if (v instanceof Map) for (const [k, x] of v) visit(x, `${name}[${String(k)}]`, depth + 1);
+    else if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${name}[${i}]`, depth + 1));
     else if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
       for (const [k, x] of Object.entries(v)) visit(x, `${name}.${k}`, depth + 1);
     }
@@ -80,7 +81,8 @@ describe('query plans', () => {
 
   /** Why a plan line reads too much, or null when it is fine. */
   function problem(line: string): string | null {
-    if (line === 'SCAN CONSTANT ROW') return null;
+    // A list of keys handed to a statement (json_each of a parameter) is not a table.
+    if (line === 'SCAN CONSTANT ROW' || / VIRTUAL TABLE /.test(line)) return null;
     const scan = /^SCAN (\w+)(?: AS \w+)?(?: USING (?:COVERING )?INDEX (\w+))?/.exec(line);
     if (scan) {
       const [, table, index] = scan;
