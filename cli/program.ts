@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { packageRoot } from '../src/package-root.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
+import { registerGc } from './commands/gc/gc.js';
 import { registerJobs } from './commands/jobs/index.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
@@ -45,6 +46,7 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerWebhooks(program);
   registerSandbox(program);
   registerDoctor(program);
+  registerGc(program);
   return program;
 }
 

@@ -120,6 +120,15 @@ export class RetentionStore {
     this.db.exec(`PRAGMA incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
   }
 
+  /**
+   * Rewrites the whole file (VACUUM) so that it keeps the bookkeeping incremental vacuum needs; for a file made before
+   * that was set. It holds the write lock until it is done: only with the daemon stopped.
+   */
+  vacuumFully(): void {
+    this.db.pragma('auto_vacuum = INCREMENTAL');
+    this.db.exec('VACUUM');
+  }
+
   /** The value rows are older than at `cutoffMs`: an id, milliseconds, or a key found by bisection. */
   bound(kind: RetentionKindName, cutoffMs: number): string | number {
     const k = this.kind(kind);
