@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { packageRoot } from '../src/package-root.js';
+import { registerBackup } from './commands/backup/backup.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerGc } from './commands/gc/gc.js';
@@ -10,6 +11,7 @@ import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
 import { registerOrgs } from './commands/orgs/index.js';
 import { registerProjects } from './commands/projects/index.js';
+import { registerRestore } from './commands/restore/restore.js';
 import { registerRuns } from './commands/runs/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerSchedules } from './commands/schedules/index.js';
@@ -47,6 +49,8 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerSandbox(program);
   registerDoctor(program);
   registerGc(program);
+  registerBackup(program);
+  registerRestore(program);
   return program;
 }
 

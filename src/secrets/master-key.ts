@@ -30,6 +30,13 @@ export function loadMasterKey(options: LoadMasterKeyOptions): Buffer {
   return readKeyFile(path) ?? createKeyFile(path);
 }
 
+/** The master key if there is one (the environment's, else the file's), without creating it: for checks. */
+export function findMasterKey(options: LoadMasterKeyOptions): Buffer | null {
+  const fromEnv = (options.env ?? process.env)[MASTER_KEY_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') return loadMasterKey(options);
+  return readKeyFile(join(options.home, MASTER_KEY_FILE));
+}
+
 function readKeyFile(path: string): Buffer | null {
   let key: Buffer;
   try {

@@ -24,3 +24,13 @@ export function openDatabase(path: string): Db {
   migrate(db);
   return db;
 }
+
+/**
+ * Opens an existing database file as it is, without migrating it or changing its settings: to copy it (a backup of
+ * a daemon's live file, which must not be migrated under it) or to read a backup.
+ */
+export function openExistingDatabase(path: string): Db {
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
