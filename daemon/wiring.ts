@@ -17,6 +17,8 @@ import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
+import { Metrics } from '../src/metrics/metrics.js';
+import { timedDriver } from '../src/metrics/timed-driver.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import { RetentionJob } from '../src/retention/retention-job.js';
@@ -26,6 +28,7 @@ import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
+import type { SandboxDriver } from '../src/sandbox/driver.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
@@ -35,6 +38,7 @@ import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
 import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
 import { buildApp } from './app.js';
+import { MetricsServer } from './metrics-server.js';
 
 export interface DaemonOptions {
   home: string;
@@ -100,6 +104,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     envelope: (row) => runs.envelope(row),
   });
   runs.addTransitionHook(outbox.onTransition);
+  // Off unless metrics.port is set: then every source below reports to it.
+  const metrics: Metrics | null = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events, sandboxPoolSize: (): number => driver.warmCount });
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
@@ -107,6 +113,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
     config,
+    ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });
   const retentionLogger = logger.child({ component: 'retention' });
   const retention = new RetentionJob(new RetentionService({ ...resources, logger: retentionLogger }), {
@@ -116,7 +123,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
-  const driver = await selectDriver({ config, home: options.home, logger });
+  const selected = await selectDriver({ config, home: options.home, logger });
+  const driver: SandboxDriver = metrics ? timedDriver(selected, (name, seconds) => metrics.sandboxStarted(name, seconds)) : selected;
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
@@ -126,7 +134,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
+    ...(metrics ? { metrics } : {}),
   });
+  const metricsServer = metrics ? new MetricsServer(metrics, logger.child({ component: 'metrics' })) : null;
 
   let closing: Promise<void> | null = null;
   return {
@@ -146,6 +156,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       webhookWorker.start();
       scheduler.start();
       retention.start();
+      await metricsServer?.listen(config['metrics.host'], config['metrics.port']!);
       return url;
     },
     close() {
@@ -158,6 +169,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await driver.close();
         await webhookWorker.close();
         await app.close();
+        await metricsServer?.close();
+        metrics?.close();
         store.close();
       })();
       return closing;

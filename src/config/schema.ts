@@ -86,6 +86,9 @@ export const CONFIG_KEYS = {
   'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: 'Days a screenshot is kept, with its file; its links expire when it goes. 0 keeps them forever.' },
   'retention.webhook_deliveries_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a webhook delivery that is no longer retried is kept, with its attempts; 0 keeps them forever.' },
   'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },
+
+  'metrics.port': { type: 'integer', default: null, nullable: true, min: 0, max: 65535, description: 'Port of GET /metrics (Prometheus text format), a listener apart from the API; unset: no metrics. 0 picks a free one.' },
+  'metrics.host': { type: 'string', default: '127.0.0.1', description: 'Address the metrics listener binds to; it needs no API key, so keep it private.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -46,6 +46,10 @@ export class RunsStore {
            (SELECT COUNT(*) FROM runs INDEXED BY runs_queued WHERE status = 'queued' AND org_id = orgs.id) +
            (SELECT COUNT(*) FROM runs INDEXED BY runs_running WHERE status = 'running' AND org_id = orgs.id)`,
       ),
+      activeByStatus: db.prepare<[], { queued: number; running: number }>(
+        `SELECT (SELECT COUNT(*) FROM runs INDEXED BY runs_queued WHERE status = 'queued') AS queued,
+                (SELECT COUNT(*) FROM runs INDEXED BY runs_running WHERE status = 'running') AS running`,
+      ),
       activeDrift: db.prepare<[], ActiveCountDrift>(
         `SELECT id AS org_id, active_runs AS kept, counted FROM (
            SELECT id, active_runs,
@@ -109,6 +113,11 @@ export class RunsStore {
   /** Queued plus running runs of the organisation, as kept by `insert` and `setStatus`. */
   countActive(orgId: string): number {
     return this.s.countActive.get({ org_id: orgId }) ?? 0;
+  }
+
+  /** Runs queued and running in every organisation (metrics: the queue depth). */
+  countActiveByStatus(): { queued: number; running: number } {
+    return this.s.activeByStatus.get()!;
   }
 
   /** Organisations whose kept count of active runs differs from a count of their runs (for `errand doctor`). */

@@ -57,10 +57,10 @@ describe('errand backup and errand restore', () => {
     png = Buffer.concat([Buffer.from('\x89PNG'), randomBytes(2000)]);
     pngPath = await screenshot(existedBefore[0]!, png);
 
-    let phase: 'before' | 'during' | 'after' = 'before';
+    const load = { phase: 'before' as 'before' | 'during' | 'after' };
     const burst = (async () => {
-      while (phase !== 'after' || madeAfter.length < 10) {
-        const sentIn = phase;
+      while (load.phase !== 'after' || madeAfter.length < 10) {
+        const sentIn = load.phase;
         const res = await daemon.api('POST', '/v1/runs', { prompt: 'burst' });
         expect(res.status).toBe(202);
         if (sentIn === 'before') existedBefore.push(res.body.task_id);
@@ -69,9 +69,9 @@ describe('errand backup and errand restore', () => {
     })();
     while (existedBefore.length < 40) await new Promise((r) => setImmediate(r));
     const taking = runCli(['--home', daemon.home, 'backup', file(), '--json']);
-    phase = 'during';
+    load.phase = 'during';
     const taken = await taking;
-    phase = 'after';
+    load.phase = 'after';
     await burst;
 
     expect(taken.code).toBe(0);
