@@ -89,6 +89,9 @@ export const CONFIG_KEYS = {
 
   'metrics.port': { type: 'integer', default: null, nullable: true, min: 0, max: 65535, description: 'Port of GET /metrics (Prometheus text format), a listener apart from the API; unset: no metrics. 0 picks a free one.' },
   'metrics.host': { type: 'string', default: '127.0.0.1', description: 'Address the metrics listener binds to; it needs no API key, so keep it private.' },
+  'log.file': { type: 'string', default: null, nullable: true, description: 'Write the JSON log to this file, rotated by size, instead of stderr; errand daemon start uses <home>/errandd.log.' },
+  'log.max_size_mb': { type: 'integer', default: 64, min: 1, max: 65_536, description: 'Size at which the log file is rotated to <file>.1.' },
+  'log.max_files': { type: 'integer', default: 5, min: 1, max: 1000, description: 'Rotated log files kept (<file>.1 to <file>.N); older ones are deleted.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

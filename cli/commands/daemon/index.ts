@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerDaemonLogs } from './logs.js';
 import { registerDaemonRun } from './run.js';
 import { registerDaemonStart } from './start.js';
 import { registerDaemonStatus } from './status.js';
@@ -10,4 +11,5 @@ export function registerDaemon(program: Command): void {
   registerDaemonStart(daemon);
   registerDaemonStop(daemon);
   registerDaemonStatus(daemon);
+  registerDaemonLogs(daemon);
 }
