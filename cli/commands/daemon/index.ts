@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerDaemonInstall } from './install.js';
 import { registerDaemonLogs } from './logs.js';
 import { registerDaemonRun } from './run.js';
 import { registerDaemonStart } from './start.js';
@@ -12,4 +13,5 @@ export function registerDaemon(program: Command): void {
   registerDaemonStop(daemon);
   registerDaemonStatus(daemon);
   registerDaemonLogs(daemon);
+  registerDaemonInstall(daemon);
 }
