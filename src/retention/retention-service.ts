@@ -1,6 +1,6 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
@@ -33,6 +33,11 @@ export interface RetentionOptions {
    * batch size follows it, so that requests arriving meanwhile wait at most about this long.
    */
   batchBudgetMs?: number;
+  /**
+   * After each batch the purge rests this many times as long as the batch took, so that it takes at most a share of
+   * the event loop (1 / (1 + factor)) and requests never queue behind batch after batch.
+   */
+  restFactor?: number;
   /** Told of what each batch removed (metrics). */
   onPurged?: (kind: RetentionKindName, rows: number) => void;
 }
@@ -45,14 +50,16 @@ const MAX_VACUUM_PAGES = 4096;
 
 /**
  * Purges what has been kept long enough, kind by kind (`RETENTION_KINDS`), in small batches: each batch is one
- * short transaction, and the next one waits for the next turn of the event loop, so API requests (and the group
- * commit of run creations) get the write lock between batches. The batch size adapts to `batchBudgetMs`. A batch's
+ * short transaction, and the next one waits `restFactor` times as long as it took, so API requests (and the group
+ * commit of run creations) get the event loop and the write lock between batches. The batch size adapts to
+ * `batchBudgetMs`. A batch's
  * files are removed before its rows: a crash in between leaves a row whose file is gone (its link answers 404,
  * like a purged one's), never a file no row names. Then free pages go back to the file system (incremental vacuum),
  * in steps paced the same way.
  */
 export class RetentionService {
   private readonly budgetMs: number;
+  private readonly restFactor: number;
   private readonly artifactsRoot: string;
   private batch = FIRST_BATCH;
   private vacuumPages = FIRST_BATCH;
@@ -62,6 +69,7 @@ export class RetentionService {
     private readonly options: RetentionOptions = {},
   ) {
     this.budgetMs = options.batchBudgetMs ?? 4;
+    this.restFactor = options.restFactor ?? 2;
     this.artifactsRoot = resolve(dataPaths(r.home).artifacts);
   }
 
@@ -89,6 +97,7 @@ export class RetentionService {
       purged.push(result);
     }
     await this.giveBackSpace(signal);
+    if (purged.some((p) => p.rows > 0)) this.r.logger.info({ ms: Math.round(this.r.clock.now() - now) }, 'retention pass finished');
     return purged;
   }
 
@@ -110,7 +119,7 @@ export class RetentionService {
       result.rows += rows;
       if (rows > 0) this.options.onPurged?.(kind, rows);
       if (batch.keys.length < limit) break;
-      await nextTurn();
+      await this.rest(spent, signal);
     }
     return result;
   }
@@ -147,11 +156,16 @@ export class RetentionService {
       const pages = Math.min(free, this.vacuumPages);
       const started = performance.now();
       store.transaction((uow) => store.retention.vacuumStep(uow, pages));
-      this.vacuumPages = this.adapt(this.vacuumPages, performance.now() - started, MIN_VACUUM_PAGES, MAX_VACUUM_PAGES);
+      const spent = performance.now() - started;
+      this.vacuumPages = this.adapt(this.vacuumPages, spent, MIN_VACUUM_PAGES, MAX_VACUUM_PAGES);
       freed += pages;
-      await nextTurn();
+      await this.rest(spent, signal);
     }
     if (freed > 0) this.r.logger.info({ pages: freed }, 'retention gave free pages back to the file system');
+  }
+
+  private async rest(spentMs: number, signal: AbortSignal | undefined): Promise<void> {
+    await sleep(Math.max(1, spentMs * this.restFactor), undefined, signal ? { signal } : {}).catch(() => undefined);
   }
 
   private adapt(size: number, spentMs: number, min: number, max: number): number {
