@@ -1,9 +1,11 @@
 import { Command, Option } from 'commander';
 import { packageVersion } from '../src/package-root.js';
+import { registerBackup } from './commands/backup/backup.js';
 import { registerConnections } from './commands/connections/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerEmail } from './commands/email/index.js';
+import { registerGc } from './commands/gc/gc.js';
 import { registerInboxes } from './commands/inboxes/index.js';
 import { registerJobs } from './commands/jobs/index.js';
 import { registerKeys } from './commands/keys/index.js';
@@ -11,6 +13,7 @@ import { registerLogin } from './commands/login/login.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerOrgs } from './commands/orgs/index.js';
 import { registerProjects } from './commands/projects/index.js';
+import { registerRestore } from './commands/restore/restore.js';
 import { registerRuns } from './commands/runs/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerSchedules } from './commands/schedules/index.js';
@@ -53,5 +56,8 @@ Exit status: 0 success, 1 an error (the API's message is printed), 2 a usage err
   registerSecrets(program);
   registerSandbox(program);
   registerDoctor(program);
+  registerGc(program);
+  registerBackup(program);
+  registerRestore(program);
   return program;
 }

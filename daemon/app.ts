@@ -4,8 +4,10 @@ import { InvalidRequestError } from '../src/errors.js';
 import { errorResponseSchema } from '../src/http-schemas/common.js';
 import type { IdFactory } from '../src/ids.js';
 import { answerClientError } from './client-errors.js';
+import type { Metrics } from '../src/metrics/metrics.js';
 import authPlugin from './plugins/auth.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
+import httpMetricsPlugin from './plugins/http-metrics.js';
 import jsonBodyPlugin, { BODY_LIMIT } from './plugins/json-body.js';
 import openapiPlugin from './plugins/openapi.js';
 import { parseQueryString } from './query-string.js';
@@ -20,6 +22,8 @@ export interface AppDeps {
   /** Where the access lines go (see request-log.ts). */
   accessLogger: Logger;
   ids: IdFactory;
+  /** Counts and times requests when metrics are on (`metrics.port`). */
+  metrics?: Metrics;
 }
 
 /** Builds the HTTP API from its dependencies; never listens (wiring.ts and tests do). */
@@ -48,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(errorResponseSchema);
   await app.register(jsonBodyPlugin);
   await app.register(requestLogPlugin, { requestLog });
+  if (deps.metrics) await app.register(httpMetricsPlugin, { metrics: deps.metrics });
   await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.services.rateLimiter });
   await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });
   await app.register(openapiPlugin);

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, defaultHome } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
@@ -77,7 +78,11 @@ export async function main(argv: string[]): Promise<number> {
   // `errand daemon start` reads the announcements below and then closes its end of our stdout; a later write
   // must not kill the daemon with EPIPE.
   process.stdout.on('error', () => undefined);
-  const { logger, access } = createLoggers(config['log.level']);
+  const logFile = config['log.file'];
+  const { logger, access } = createLoggers(
+    config['log.level'],
+    logFile === null ? null : { path: resolve(home, logFile), maxBytes: config['log.max_size_mb'] * 1024 * 1024, keep: config['log.max_files'] },
+  );
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
   let daemon;

@@ -32,6 +32,8 @@ import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { createMailSystem } from '../src/mail/mail-system.js';
 import { readMailSettings } from '../src/mail/mail-settings.js';
+import { Metrics } from '../src/metrics/metrics.js';
+import { timedDriver } from '../src/metrics/timed-driver.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { McpEndpoints } from '../src/mcp/endpoints.js';
 import { McpFrontDoor } from '../src/mcp/front-door.js';
@@ -47,11 +49,14 @@ import { RunWaiter } from '../src/mcp/tools/run-waiter.js';
 import { McpToolRegistry } from '../src/mcp/tools/tool-registry.js';
 import { packageVersion } from '../src/package-root.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
+import { RetentionJob } from '../src/retention/retention-job.js';
+import { RetentionService } from '../src/retention/retention-service.js';
 import type { Resources } from '../src/resources.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
+import type { SandboxDriver } from '../src/sandbox/driver.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { SkippedFirings } from '../src/schedules/skipped-firings.js';
@@ -64,6 +69,7 @@ import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
 import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
 import { buildApp } from './app.js';
+import { MetricsServer } from './metrics-server.js';
 
 export interface DaemonOptions {
   home: string;
@@ -194,6 +200,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   );
   runs.addTransitionHook(outbox.onTransition);
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
+  // Off unless metrics.port is set: then every source below reports to it.
+  const metrics: Metrics | null = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events, sandboxPoolSize: (): number => driver.warmCount });
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
@@ -202,6 +210,12 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
     config,
+    ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
+  });
+  const retentionLogger = logger.child({ component: 'retention' });
+  const retention = new RetentionJob(new RetentionService({ ...resources, logger: retentionLogger }), {
+    intervalMs: config['retention.interval_min'] * 60_000,
+    logger: retentionLogger,
   });
   const skippedFirings = new SkippedFirings({ store, eventLog, jobs });
   const scheduler = new Scheduler({
@@ -213,7 +227,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
-  const driver = await selectDriver({ config, home: options.home, logger });
+  const selected = await selectDriver({ config, home: options.home, logger });
+  const driver: SandboxDriver = metrics ? timedDriver(selected, (name, seconds) => metrics.sandboxStarted(name, seconds)) : selected;
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
@@ -279,7 +294,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
+    ...(metrics ? { metrics } : {}),
   });
+  const metricsServer = metrics ? new MetricsServer(metrics, logger.child({ component: 'metrics' })) : null;
 
   let closing: Promise<void> | null = null;
   let smtp: string | null = null;
@@ -306,13 +323,17 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         logger.info({ smtp }, 'receiving mail');
       }
       scheduler.start();
+      retention.start();
+      await metricsServer?.listen(config['metrics.host'], config['metrics.port']!);
       return url;
     },
     smtpAddress: () => smtp,
     close() {
       closing ??= (async () => {
-        // No new firings; then runs finish or stop (the API still answers their polls); then the mail being sent is
-        // recorded; then the last webhooks go out; then in-flight requests drain and the store closes.
+        // No more purging (it stops between two batches); no new firings; then runs finish or stop (the API still
+        // answers their polls); then the mail being sent is recorded; then the last webhooks go out; then in-flight
+        // requests drain and the store closes.
+        await retention.close();
         await scheduler.close();
         // Mail stops arriving before anything it writes to (runs' mailboxes, the outbox, the store) closes.
         await mail.inbound?.close();
@@ -325,6 +346,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await mcp.close();
         await app.close();
         await schemas.close();
+        await metricsServer?.close();
+        metrics?.close();
         store.close();
       })();
       return closing;

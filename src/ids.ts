@@ -71,6 +71,22 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/**
+ * The smallest id of `prefix` minted at `ms`: every id minted earlier sorts before it, every id minted at or after
+ * it does not. Retention finds what is older than a time by this bound, through the primary key.
+ */
+export function idBoundAt(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms)}${'0'.repeat(RANDOM_PAIRS * 2)}`;
+}
+
+/** When an id was minted, in milliseconds (its first ten digits). */
+export function idTimeMs(id: string): number {
+  const body = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 1 + TIME_DIGITS);
+  let ms = 0;
+  for (const c of body) ms = ms * 32 + DIGITS.indexOf(c);
+  return ms;
+}
+
 const ID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
 export function isId(prefix: IdPrefix, value: string): boolean {

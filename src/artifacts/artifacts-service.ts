@@ -2,10 +2,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isoTime } from '../clock.js';
 import { NotFoundError } from '../errors.js';
+import { idTimeMs } from '../ids.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
 import type { ArtifactRow } from '../store/artifacts-store.js';
 import type { LinkSigner, SignedQuery } from './link-signer.js';
+
+const DAY_MS = 24 * 3600 * 1000;
 
 export interface ArtifactsServiceOptions {
   signer: LinkSigner;
@@ -53,9 +56,16 @@ export class ArtifactsService {
     return row;
   }
 
-  /** An absolute link that works without an API key for 7 days from now. */
-  signedUrl(artifactId: string): string {
-    const q = this.options.signer.queryFor(artifactId, this.r.clock.now());
+  /**
+   * An absolute link that works without an API key for 7 days from now, or until retention removes the artifact
+   * (`retention.artifacts_days` after it was made) when that is sooner; null once it is due to go.
+   */
+  signedUrl(artifactId: string): string | null {
+    const now = this.r.clock.now();
+    const keep = this.r.config['retention.artifacts_days'];
+    const goneAt = keep === 0 ? Infinity : idTimeMs(artifactId) + keep * DAY_MS;
+    if (goneAt <= now) return null;
+    const q = this.options.signer.queryFor(artifactId, now, goneAt);
     return `${this.options.publicUrl()}/v1/artifacts/${artifactId}?expires=${q.expires}&sig=${q.sig}`;
   }
 

@@ -38,9 +38,9 @@ export class LinkSigner {
     return createHmac('sha256', this.key).update(`${artifactId}.${expiresUnix}`).digest('base64url');
   }
 
-  /** The query of a link valid for its validity from `nowMs`. */
-  queryFor(artifactId: string, nowMs: number): SignedQuery {
-    const expires = Math.floor(nowMs / 1000) + this.validityS;
+  /** The query of a link valid for its validity from `nowMs`, or only until `notAfterMs` when that is sooner. */
+  queryFor(artifactId: string, nowMs: number, notAfterMs = Infinity): SignedQuery {
+    const expires = Math.min(Math.floor(nowMs / 1000) + this.validityS, Math.floor(notAfterMs / 1000));
     return { expires, sig: this.sign(artifactId, expires) };
   }
 

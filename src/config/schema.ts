@@ -129,6 +129,17 @@ export const CONFIG_KEYS = {
   'mail.dns_servers': { type: 'string', default: null, nullable: true, description: 'DNS servers for SPF, DKIM, DMARC and MX lookups, comma-separated ip or ip:port; default the system\'s.' },
   'mail.daily_send_cap': { type: 'integer', default: 1000, min: 0, max: 100_000_000, description: 'Recipients an organisation may send to per UTC day; beyond it POST emails answers 400 send_cap_reached.' },
   'mail.max_recipients': { type: 'integer', default: 50, min: 1, max: 10_000, description: 'Recipients (to, cc and bcc together) of one message.' },
+  'retention.runs_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a finished run is kept, with its steps and spend entries, counted from its creation; 0 keeps runs forever.' },
+  'retention.events_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an entry of the event log (what live streams replay) is kept; 0 keeps them forever.' },
+  'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: 'Days a screenshot is kept, with its file; its links expire when it goes. 0 keeps them forever.' },
+  'retention.webhook_deliveries_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a webhook delivery that is no longer retried is kept, with its attempts; 0 keeps them forever.' },
+  'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },
+
+  'metrics.port': { type: 'integer', default: null, nullable: true, min: 0, max: 65535, description: 'Port of GET /metrics (Prometheus text format), a listener apart from the API; unset: no metrics. 0 picks a free one.' },
+  'metrics.host': { type: 'string', default: '127.0.0.1', description: 'Address the metrics listener binds to; it needs no API key, so keep it private.' },
+  'log.file': { type: 'string', default: null, nullable: true, description: 'Write the JSON log to this file, rotated by size, instead of stderr; errand daemon start uses <home>/errandd.log.' },
+  'log.max_size_mb': { type: 'integer', default: 64, min: 1, max: 65_536, description: 'Size at which the log file is rotated to <file>.1.' },
+  'log.max_files': { type: 'integer', default: 5, min: 1, max: 1000, description: 'Rotated log files kept (<file>.1 to <file>.N); older ones are deleted.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

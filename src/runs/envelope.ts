@@ -35,8 +35,8 @@ export interface RunEnvelope {
   progress: { steps: number; last_action: string | null };
 }
 
-/** Turns an evidence artifact into a signed, expiring URL (the artifacts service does this). */
-export type ScreenshotLinker = (artifactId: string) => string;
+/** Turns an evidence artifact into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
+export type ScreenshotLinker = (artifactId: string) => string | null;
 
 export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number): RunEnvelope {
   const ev = fromJson<StoredEvidence>(row.evidence);

@@ -16,6 +16,7 @@ import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
 import { checkInputs } from './input-check.js';
 import { fillPlaceholders } from './placeholders.js';
+import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
 import type { UserSchemas } from './user-schemas.js';
@@ -74,8 +75,6 @@ export interface RunsServiceOptions {
   /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
   startCost: StartCostOf;
 }
-
-const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 interface NewRun {
   orgId: string;
@@ -315,7 +314,7 @@ export class RunsService {
     const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
     return store.groupTransaction((uow): CreatedRun => {
       if (n.idempotency) {
-        const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
+        const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
         if (prior) {
           if (prior.request_hash !== n.idempotency.hash) {
             throw new ConflictError('idempotency_key_reused', 'This idempotency_key was already used with a different request body', {

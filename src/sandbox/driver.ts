@@ -38,6 +38,8 @@ export interface SandboxDriver {
   readonly name: SandboxDriverName;
   /** How the sandboxes stand now. */
   report(): Promise<SandboxReport>;
+  /** Started sandboxes ready for the next runs (0 for a driver without a pool). */
+  readonly warmCount: number;
   create(options: SandboxCreateOptions): Promise<Sandbox>;
   /** Removes sandboxes left behind by a daemon that died; returns how many. */
   removeOrphans(): Promise<number>;

@@ -155,6 +155,13 @@ export function dropRetiredKeys(home: string): string[] {
   return removed;
 }
 
+/** The master key if there is one (the environment's, else the file's), without creating it: for checks. */
+export function findMasterKey(options: LoadMasterKeyOptions): Buffer | null {
+  const fromEnv = (options.env ?? process.env)[MASTER_KEY_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') return loadMasterKey(options);
+  return readKeyFile(join(options.home, MASTER_KEY_FILE));
+}
+
 function readKeyFile(path: string): Buffer | null {
   let key: Buffer;
   try {

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import type { Resources } from '../resources.js';
+import type { ScreenshotLinker } from '../runs/envelope.js';
 import type { StepRow } from '../store/steps-store.js';
 
 export interface RunStep {
@@ -30,7 +31,7 @@ export interface StepList {
 export class StepsService {
   constructor(
     private readonly r: Resources,
-    private readonly linkScreenshot: (artifactId: string) => string,
+    private readonly linkScreenshot: ScreenshotLinker,
   ) {}
 
   list(orgId: string, runId: string): StepList {

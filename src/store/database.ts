@@ -9,6 +9,10 @@ export type Db = Database.Database;
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  // Before anything is written: a new file then keeps the bookkeeping that lets retention give deleted rows' pages
+  // back (PRAGMA incremental_vacuum). On an existing file without it this changes nothing until a full VACUUM
+  // (`errand gc --vacuum`, with the daemon stopped) rewrites the file.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
@@ -18,5 +22,15 @@ export function openDatabase(path: string): Db {
   // Several processes share the file (the daemon, CLI admin commands); wait for a writer instead of failing.
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  return db;
+}
+
+/**
+ * Opens an existing database file as it is, without migrating it or changing its settings: to copy it (a backup of
+ * a daemon's live file, which must not be migrated under it) or to read a backup.
+ */
+export function openExistingDatabase(path: string): Db {
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
   return db;
 }

@@ -20,7 +20,6 @@ export class IdempotencyStore {
       put: db.prepare(
         'INSERT OR REPLACE INTO idempotency_keys (org_id, scope, key, request_hash, run_id, created_at) VALUES (@org_id, @scope, @key, @request_hash, @run_id, @created_at)',
       ),
-      purge: db.prepare<{ before: number }>('DELETE FROM idempotency_keys WHERE created_at < @before'),
     };
   }
 
@@ -31,9 +30,5 @@ export class IdempotencyStore {
 
   put(row: IdempotencyRow): void {
     this.s.put.run(row);
-  }
-
-  purgeBefore(ms: number): number {
-    return this.s.purge.run({ before: ms }).changes;
   }
 }

@@ -27,6 +27,11 @@ export function migrate(db: Database.Database, dir: string = defaultMigrationsDi
   return { from, to: version };
 }
 
+/** The migration number a database reaches once this build has migrated it. */
+export function latestSchemaVersion(dir: string = defaultMigrationsDir()): number {
+  return Math.max(0, ...readdirSync(dir).filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f)).map((f) => Number(f.slice(0, 3))));
+}
+
 function defaultMigrationsDir(): string {
   // Compiled code runs from dist/src/store; the .sql files stay in src/store/migrations beside the sources.
   const here = fileURLToPath(new URL('.', import.meta.url));

@@ -46,6 +46,10 @@ export class RunsStore {
            (SELECT COUNT(*) FROM runs INDEXED BY runs_queued WHERE status = 'queued' AND org_id = orgs.id) +
            (SELECT COUNT(*) FROM runs INDEXED BY runs_running WHERE status = 'running' AND org_id = orgs.id)`,
       ),
+      activeByStatus: db.prepare<[], { queued: number; running: number }>(
+        `SELECT (SELECT COUNT(*) FROM runs INDEXED BY runs_queued WHERE status = 'queued') AS queued,
+                (SELECT COUNT(*) FROM runs INDEXED BY runs_running WHERE status = 'running') AS running`,
+      ),
       activeDrift: db.prepare<[], ActiveCountDrift>(
         `SELECT id AS org_id, active_runs AS kept, counted FROM (
            SELECT id, active_runs,
@@ -111,6 +115,11 @@ export class RunsStore {
     return this.s.countActive.get({ org_id: orgId }) ?? 0;
   }
 
+  /** Runs queued and running in every organisation (metrics: the queue depth). */
+  countActiveByStatus(): { queued: number; running: number } {
+    return this.s.activeByStatus.get()!;
+  }
+
   /** Organisations whose kept count of active runs differs from a count of their runs (for `errand doctor`). */
   activeCountDrift(): ActiveCountDrift[] {
     return this.s.activeDrift.all();
@@ -157,6 +166,11 @@ export class RunsStore {
     const row = runColumns.row(values);
     if (isTerminal(from) !== isTerminal(to)) this.s.addActive.run({ delta: isTerminal(to) ? -1 : 1, org_id: row.org_id });
     return row;
+  }
+
+  /** Drops deleted runs from the row cache (retention deletes them in batches, outside this store). */
+  forget(ids: readonly string[]): void {
+    for (const id of ids) this.rows.drop(id);
   }
 
   /** Updates progress members of a run that is still in `status` (usage, step count, last action). */

@@ -13,6 +13,7 @@ import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { ReceivedEmailsStore } from './received-emails-store.js';
+import { RetentionStore } from './retention-store.js';
 import { RunsStore } from './runs-store.js';
 import { SealedValuesStore } from './sealed-values-store.js';
 import { SpendStore } from './spend-store.js';
@@ -41,6 +42,8 @@ export class Store {
   readonly emails: EmailsStore;
   readonly suppressions: SuppressionsStore;
   readonly receivedEmails: ReceivedEmailsStore;
+  /** Purging what has been kept long enough (src/retention). */
+  readonly retention: RetentionStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -65,6 +68,7 @@ export class Store {
     this.emails = new EmailsStore(db);
     this.suppressions = new SuppressionsStore(db);
     this.receivedEmails = new ReceivedEmailsStore(db);
+    this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }
 

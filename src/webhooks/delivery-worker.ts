@@ -6,7 +6,7 @@ import { isoTime, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { EventBus } from '../events.js';
 import type { Store } from '../store/store.js';
-import type { AttemptOutcome, WebhookDeliveryRow } from '../store/webhooks-store.js';
+import type { AttemptOutcome, DeliveryStatus, WebhookDeliveryRow } from '../store/webhooks-store.js';
 import { sendWebhook, type SendResult } from './http-sender.js';
 import { delayBeforeAttempt, parseRetryAfter } from './retry-policy.js';
 import { signWebhook } from './signer.js';
@@ -29,6 +29,8 @@ export interface DeliveryWorkerOptions {
   /** Longest sleep between looks at the outbox, for work another process added (a CLI redelivery). */
   pollIntervalMs?: number;
   random?: () => number;
+  /** Told of every attempt once it is recorded: the delivery's status after it and the receiver's time (metrics). */
+  onAttempt?: (status: DeliveryStatus, latencyMs: number) => void;
 }
 
 /** Whether `dev` or `webhooks.allow_private_targets` lets webhooks reach http and non-public addresses. */
@@ -154,6 +156,7 @@ export class DeliveryWorker {
       created_at: isoTime(startedAt),
     };
     this.o.store.transaction((uow) => this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, outcome));
+    this.o.onAttempt?.(outcome.status, result.latencyMs);
     const log = { delivery_id: row.id, event_id: row.event_id, event: row.event_type, attempt: row.attempts + 1, status_code: result.statusCode };
     if (outcome.status === 'succeeded') this.o.logger.debug(log, 'webhook delivered');
     else if (outcome.status === 'failed') this.o.logger.warn({ ...log, error: result.error }, 'webhook delivery failed for good');

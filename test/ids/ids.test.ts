@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIdFactory, isId } from '../../src/ids.js';
+import { createIdFactory, idBoundAt, idTimeMs, isId } from '../../src/ids.js';
 
 describe('createIdFactory', () => {
   it('mints prefixed ULIDs in lower case whose first ten digits are the time in milliseconds', () => {
@@ -33,5 +33,20 @@ describe('createIdFactory', () => {
     const ids = createIdFactory(() => ms++);
     const randomParts = new Set(Array.from({ length: 1000 }, () => ids('run').slice(14)));
     expect(randomParts.size).toBe(1000);
+  });
+});
+
+describe('idBoundAt and idTimeMs', () => {
+  it('read the time back out of an id', () => {
+    expect(idTimeMs(createIdFactory(() => 1_795_420_800_123)('art'))).toBe(1_795_420_800_123);
+  });
+
+  it('bound ids by time: earlier ids sort below the bound, ids of that millisecond or later do not', () => {
+    let at = 0;
+    const times = [9_999, 10_000, 10_000, 10_001];
+    const ids = createIdFactory(() => times[at++]!);
+    const [before, same1, same2, after] = times.map(() => ids('run'));
+    const bound = idBoundAt('run', 10_000);
+    expect([before! < bound, same1! < bound, same2! < bound, after! < bound]).toEqual([true, false, false, false]);
   });
 });

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { registerDaemonInstall } from './install.js';
+import { registerDaemonLogs } from './logs.js';
 import { registerDaemonRun } from './run.js';
 import { registerDaemonStart } from './start.js';
 import { registerDaemonStatus } from './status.js';
@@ -10,4 +12,6 @@ export function registerDaemon(program: Command): void {
   registerDaemonStart(daemon);
   registerDaemonStop(daemon);
   registerDaemonStatus(daemon);
+  registerDaemonLogs(daemon);
+  registerDaemonInstall(daemon);
 }

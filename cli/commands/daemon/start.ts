@@ -7,6 +7,7 @@ import { dataPaths } from '../../../src/runtime/paths.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addDaemonFlags, daemonFlagsOf, erranddArgs, type DaemonFlags } from './daemon-flags.js';
+import { daemonLogFile } from './log-file.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -38,9 +39,13 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
   const running = readDaemonState(paths.daemonState);
   if (running) throw new UserError(`a daemon already runs on ${ctx.home}: pid ${running.pid} at ${running.url}`);
   mkdirSync(ctx.home, { recursive: true, mode: 0o700 });
-  const logStart = sizeOf(paths.daemonLog);
-  const logFd = openSync(paths.daemonLog, 'a', 0o600);
-  const child = spawn(process.execPath, erranddArgs(ctx.home, flags), { detached: true, stdio: ['ignore', 'pipe', logFd], env: ctx.env });
+  // The daemon writes its log itself, rotating it (log.file); its stderr goes to the same file, for what Node
+  // itself prints if the process dies before its logger exists.
+  const log = daemonLogFile(ctx.home, ctx.env, setFlags(flags.set));
+  const daemonFlags = log.configured ? flags : { ...flags, set: [...flags.set, `log.file=${log.path}`] };
+  const logStart = sizeOf(log.path);
+  const logFd = openSync(log.path, 'a', 0o600);
+  const child = spawn(process.execPath, erranddArgs(ctx.home, daemonFlags), { detached: true, stdio: ['ignore', 'pipe', logFd], env: ctx.env });
   closeSync(logFd);
   let stdout = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -50,10 +55,10 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
   const deadline = Date.now() + START_TIMEOUT_MS;
   let state: DaemonState | null = null;
   while (state === null) {
-    if (exited !== null) throw new UserError(`errandd exited with code ${exited} before listening:\n${logSince(paths.daemonLog, logStart)}`);
+    if (exited !== null) throw new UserError(`errandd exited with code ${exited} before listening:\n${logSince(log.path, logStart)}`);
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
-      throw new UserError(`errandd did not start listening within ${START_TIMEOUT_MS / 1000} s; see ${paths.daemonLog}`);
+      throw new UserError(`errandd did not start listening within ${START_TIMEOUT_MS / 1000} s; see ${log.path}`);
     }
     await sleep(50);
     const seen = readDaemonState(paths.daemonState);
@@ -67,7 +72,7 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
   child.unref();
 
   const warnings = stdout.split('\n').filter((l) => l.startsWith('WARNING: ')).map((l) => l.slice('WARNING: '.length));
-  const started: DaemonStarted = { pid: state.pid, url: state.url, log: paths.daemonLog, first_start: firstStartOf(stdout), warnings };
+  const started: DaemonStarted = { pid: state.pid, url: state.url, log: log.path, first_start: firstStartOf(stdout), warnings };
   ctx.out.result(started, () => {
     ctx.out.line(state.url);
     ctx.out.note(`errandd started (pid ${started.pid}); log: ${started.log}`);
@@ -103,4 +108,14 @@ function logSince(path: string, offset: number): string {
   } catch {
     return '(no log)';
   }
+}
+
+/** `--set key=value` pairs as configuration flags (errandd reports malformed ones). */
+function setFlags(pairs: string[]): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) flags[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return flags;
 }

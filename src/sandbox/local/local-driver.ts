@@ -30,6 +30,7 @@ const STOP_GRACE_MS = 5_000;
  */
 export class LocalDriver implements SandboxDriver {
   readonly name = 'local';
+  readonly warmCount = 0;
   private readonly live = new Map<string, LocalSandbox>();
   /** Ids of sandboxes being created or live, which `removeOrphans()` must leave alone. */
   private readonly owned = new Set<string>();

@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { takeBackup, type BackupSummary } from '../../../src/backup/take-backup.js';
+import { systemClock } from '../../../src/clock.js';
+import { UserError } from '../../cli-errors.js';
+import { contextOf, type CliContext } from '../../context.js';
+
+export function registerBackup(program: Command): void {
+  program
+    .command('backup')
+    .description('copy the database (consistent, while the daemon runs), the artifacts and config.json into one file; never the master key')
+    .argument('<file>', 'the backup file to write')
+    .option('--force', 'replace the file if it exists')
+    .action(async (file: string, flags: { force?: boolean }, cmd: Command) => {
+      await backup(contextOf(cmd), resolve(file), flags.force === true);
+    });
+}
+
+export async function backup(ctx: CliContext, file: string, force: boolean): Promise<BackupSummary> {
+  if (existsSync(file) && !force) throw new UserError(`${file} exists; --force replaces it`);
+  const summary = await takeBackup({ home: ctx.home, env: ctx.env, file, clock: systemClock });
+  ctx.out.result(summary, () => {
+    ctx.out.line(`backed up ${ctx.home} as of ${summary.taken_at} into ${summary.file}`);
+    ctx.out.line(`database ${summary.database_bytes} bytes (schema ${summary.schema_version}), ${summary.files} files of ${summary.file_bytes} bytes`);
+    ctx.out.note('the master key is not in the backup: keep a copy of it apart from the backups (docs/operations.md)');
+  });
+  return summary;
+}

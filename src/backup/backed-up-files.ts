@@ -1,0 +1,67 @@
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, normalize, sep } from 'node:path';
+import type { BackupFile } from '../store/backup-archive.js';
+
+/**
+ * What of the data directory a backup holds besides the database: files that rows of the database name (everything
+ * under `artifacts/` and `mail/attachments/`, whichever table names it) and the configuration file. Never the master
+ * key (a backup must be useless without it), the CLI's saved API key, the daemon's pid file and log, sandbox
+ * workspaces, or mail kept by the capture transport (a development aid). A new kind of file that rows name goes
+ * under one of these directories, or adds its own here.
+ */
+export const BACKED_UP_DIRECTORIES = ['artifacts', 'mail/attachments'] as const;
+export const BACKED_UP_FILES = ['config.json'] as const;
+
+/**
+ * The files to back up, read from `home`: regular files only (a link could lead out of the data directory), and
+ * only those last written before `beforeMs`, so that a file written after the database was copied (whose row the
+ * copy does not have) is left out.
+ */
+export function* backedUpFiles(home: string, beforeMs: number): Generator<BackupFile> {
+  for (const name of BACKED_UP_FILES) yield* fileAt(home, name, beforeMs);
+  for (const dir of BACKED_UP_DIRECTORIES) yield* walk(home, dir, beforeMs);
+}
+
+function* walk(home: string, relative: string, beforeMs: number): Generator<BackupFile> {
+  let entries;
+  try {
+    entries = readdirSync(join(home, relative), { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = `${relative}/${entry.name}`;
+    if (entry.isDirectory()) yield* walk(home, path, beforeMs);
+    else if (entry.isFile()) yield* fileAt(home, path, beforeMs);
+  }
+}
+
+function* fileAt(home: string, path: string, beforeMs: number): Generator<BackupFile> {
+  const full = join(home, path);
+  let stat;
+  try {
+    stat = lstatSync(full);
+  } catch (err) {
+    // Retention may remove a file between the listing and the read.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!stat.isFile() || stat.mtimeMs > beforeMs) return;
+  let content: Buffer;
+  try {
+    content = readFileSync(full);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  yield { path, mode: stat.mode & 0o777, content };
+}
+
+/** Whether a path read from a backup may be written into a data directory: one of the backed-up places, no escape. */
+export function isRestorablePath(path: string): boolean {
+  if (path.includes('\\') || path.includes('\0') || path.startsWith('/')) return false;
+  const clean = normalize(path);
+  if (clean !== path || clean.split(sep).includes('..')) return false;
+  return (BACKED_UP_FILES as readonly string[]).includes(path) || BACKED_UP_DIRECTORIES.some((dir) => path.startsWith(`${dir}/`) && path.length > dir.length + 1);
+}

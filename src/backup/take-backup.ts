@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isoTime, type Clock } from '../clock.js';
+import { dataPaths } from '../runtime/paths.js';
+import { findMasterKey } from '../secrets/master-key.js';
+import { BackupArchive, copyDatabase } from '../store/backup-archive.js';
+import { openExistingDatabase } from '../store/database.js';
+import { backedUpFiles } from './backed-up-files.js';
+import { keyCheck } from './key-check.js';
+
+export interface TakeBackupOptions {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Where the backup goes; it is written beside it under another name and renamed when complete. */
+  file: string;
+  clock: Clock;
+}
+
+export interface BackupSummary {
+  file: string;
+  taken_at: string;
+  schema_version: number;
+  database_bytes: number;
+  files: number;
+  file_bytes: number;
+  bytes: number;
+  master_key_check: boolean;
+}
+
+/**
+ * Takes a backup of a data directory, with or without a daemon running on it: the database as of the moment the
+ * copy starts (every run that existed then is in it), then the files of `backedUpFiles` last written before the
+ * copy ends, into one file. The master key is never in it.
+ */
+export async function takeBackup(options: TakeBackupOptions): Promise<BackupSummary> {
+  const paths = dataPaths(options.home);
+  if (!existsSync(paths.database)) throw new Error(`there is no database at ${paths.database}`);
+  const partial = join(dirname(options.file), `.${randomBytes(6).toString('hex')}.errand-backup.partial`);
+  const startedAt = options.clock.now();
+  const source = openExistingDatabase(paths.database);
+  try {
+    await copyDatabase(source, partial);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  } finally {
+    source.close();
+  }
+  // Files written up to the end of the copy: every file a copied row names was written before its row committed.
+  const copiedAt = options.clock.now();
+  try {
+    const databaseBytes = statSync(partial).size;
+    const key = findMasterKey({ home: options.home, env: options.env });
+    const archive = BackupArchive.create(partial, { taken_at: isoTime(startedAt), key_check: key === null ? null : keyCheck(key) });
+    let files = 0;
+    let fileBytes = 0;
+    let schemaVersion: number;
+    try {
+      archive.addFiles(
+        (function* counted() {
+          for (const file of backedUpFiles(options.home, copiedAt)) {
+            files += 1;
+            fileBytes += file.content.length;
+            yield file;
+          }
+        })(),
+      );
+      schemaVersion = archive.meta()!.schema_version;
+    } finally {
+      archive.close();
+    }
+    renameSync(partial, options.file);
+    return {
+      file: options.file,
+      taken_at: isoTime(startedAt),
+      schema_version: schemaVersion,
+      database_bytes: databaseBytes,
+      files,
+      file_bytes: fileBytes,
+      bytes: statSync(options.file).size,
+      master_key_check: key !== null,
+    };
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,153 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventBus } from '../events.js';
+import { isTerminal } from '../runs/state-machine.js';
+import type { Store } from '../store/store.js';
+
+/** How one webhook attempt ended: delivered, to be retried, or given up. */
+export type WebhookAttemptOutcome = 'succeeded' | 'retrying' | 'failed';
+
+export interface MetricsSources {
+  store: Store;
+  events: EventBus;
+  /** Started sandboxes waiting for a run (the docker driver's warm pool). */
+  sandboxPoolSize: () => number;
+}
+
+/**
+ * The daemon's Prometheus metrics, in a registry of their own (never prom-client's global one). Labels are bounded
+ * sets (statuses, reasons, model aliases, route templates, outcomes): never an organisation, key, id or URL.
+ * `docs/operations.md` lists every metric; a test scrapes them with a Prometheus text parser.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly webhookAttempts: Histogram<'outcome'>;
+  private readonly sandboxStart: Histogram<'driver'>;
+  private readonly runsCreated: Counter<'source'>;
+  private readonly runsFinished: Counter<'status' | 'failure_reason'>;
+  private readonly runDuration: Histogram<'status'>;
+  private readonly runCost: Histogram<'model'>;
+  private readonly tokens: Counter<'model' | 'direction'>;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly sources: MetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'errand_' });
+    this.http = new Histogram({
+      name: 'errand_http_request_duration_seconds',
+      help: 'HTTP API requests by method, route template and status, and the time to produce their responses.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.runsCreated = new Counter({ name: 'errand_runs_created_total', help: 'Runs created, by source (api or schedule).', labelNames: ['source'], registers });
+    this.runsFinished = new Counter({
+      name: 'errand_runs_finished_total',
+      help: 'Runs that ended, by status and failure reason (none for a success or a cancellation).',
+      labelNames: ['status', 'failure_reason'],
+      registers,
+    });
+    const store = sources.store;
+    new Gauge({
+      name: 'errand_runs_active',
+      help: 'Runs queued (the queue depth) and running now.',
+      labelNames: ['status'],
+      registers,
+      collect() {
+        const counts = store.runs.countActiveByStatus();
+        this.set({ status: 'queued' }, counts.queued);
+        this.set({ status: 'running' }, counts.running);
+      },
+    });
+    this.runDuration = new Histogram({
+      name: 'errand_run_duration_seconds',
+      help: 'Time from a run\'s start to its end, by final status.',
+      labelNames: ['status'],
+      buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14_400, 86_400],
+      registers,
+    });
+    this.runCost = new Histogram({
+      name: 'errand_run_cost_usd',
+      help: 'What an ended run cost (model and sandbox time), in USD, by model alias.',
+      labelNames: ['model'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'errand_model_tokens_total',
+      help: 'Model tokens of ended runs, by model alias and direction (input or output).',
+      labelNames: ['model', 'direction'],
+      registers,
+    });
+    const poolSize = sources.sandboxPoolSize;
+    new Gauge({
+      name: 'errand_sandbox_pool_size',
+      help: 'Started sandboxes waiting for a run.',
+      registers,
+      collect() {
+        this.set(poolSize());
+      },
+    });
+    this.sandboxStart = new Histogram({
+      name: 'errand_sandbox_start_seconds',
+      help: 'Time to get a sandbox for a run (from the warm pool or started), by driver.',
+      labelNames: ['driver'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+      registers,
+    });
+    this.webhookAttempts = new Histogram({
+      name: 'errand_webhook_attempt_duration_seconds',
+      help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed) and how long the receiver took.',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.unsubscribe = sources.events.on('run.transitioned', ({ runId, from, to }) => {
+      if (from === null) this.runCreated(runId);
+      else if (isTerminal(to)) this.runEnded(runId);
+    });
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.http.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  webhookAttempt(outcome: WebhookAttemptOutcome, seconds: number): void {
+    this.webhookAttempts.observe({ outcome }, seconds);
+  }
+
+  sandboxStarted(driver: string, seconds: number): void {
+    this.sandboxStart.observe({ driver }, seconds);
+  }
+
+  /** The text of a scrape. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.registry.clear();
+  }
+
+  private runCreated(runId: string): void {
+    const run = this.sources.store.runs.getById(runId);
+    if (run) this.runsCreated.inc({ source: run.source });
+  }
+
+  private runEnded(runId: string): void {
+    const run = this.sources.store.runs.getById(runId);
+    if (!run) return;
+    this.runsFinished.inc({ status: run.status, failure_reason: run.failure_reason ?? 'none' });
+    if (run.started_at !== null && run.finished_at !== null) {
+      this.runDuration.observe({ status: run.status }, Math.max(0, Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000);
+    }
+    this.runCost.observe({ model: run.model }, run.cost_usd);
+    this.tokens.inc({ model: run.model, direction: 'input' }, run.input_tokens);
+    this.tokens.inc({ model: run.model, direction: 'output' }, run.output_tokens);
+  }
+}

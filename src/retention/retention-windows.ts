@@ -1,0 +1,32 @@
+import type { Config } from '../config/schema.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../runs/idempotency-window.js';
+import type { RetentionKindName } from '../store/retention-store.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** How long rows of a kind are kept, in milliseconds from their creation; null keeps them forever. */
+export function keepMs(kind: RetentionKindName, config: Config): number | null {
+  switch (kind) {
+    case 'runs':
+      return days(config['retention.runs_days']);
+    case 'events':
+      return days(config['retention.events_days']);
+    case 'artifacts':
+      return days(config['retention.artifacts_days']);
+    case 'webhook_deliveries':
+      return days(config['retention.webhook_deliveries_days']);
+    case 'idempotency_keys':
+      // A promise of the API, not a setting.
+      return IDEMPOTENCY_WINDOW_MS;
+    default:
+      return assertNever(kind);
+  }
+}
+
+function days(n: number): number | null {
+  return n === 0 ? null : n * DAY_MS;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown retention kind ${String(value)}`);
+}
