@@ -1,4 +1,5 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
@@ -18,4 +19,5 @@ export interface ApiServices {
   runs: RunsService;
   steps: StepsService;
   artifacts: ArtifactsService;
+  eventStreams: EventStreams;
 }

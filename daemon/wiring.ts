@@ -14,17 +14,20 @@ import { createProvider } from '../src/engine/providers/create-provider.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventLog } from '../src/event-log/event-log.js';
+import { EventStreams } from '../src/event-log/event-streams.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
+import { runEndEvents } from '../src/runs/run-end-events.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
+import { firingEvents } from '../src/schedules/firing-events.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
 import { StepsService } from '../src/steps/steps-service.js';
@@ -98,24 +101,41 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     envelope: (row) => runs.envelope(row),
   });
   runs.addTransitionHook(outbox.onTransition);
+  // The final envelope is logged in the same unit of work, for the live streams.
+  runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
+    eventLog,
     config,
   });
-  const scheduler = new Scheduler({ jobs: store.jobs, runs, logger: logger.child({ component: 'scheduler' }), events: resources.events });
+  const scheduler = new Scheduler({
+    jobs: store.jobs,
+    runs,
+    logger: logger.child({ component: 'scheduler' }),
+    events: resources.events,
+    onFiring: firingEvents(store, eventLog),
+  });
+  const eventStreams = new EventStreams({
+    log: eventLog,
+    events: resources.events,
+    heartbeatMs: config['events.heartbeat_s'] * 1000,
+    runStatus: (orgId, runId) => runs.row(orgId, runId).status,
+    logger: logger.child({ component: 'event-streams' }),
+  });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools });
+  const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, stepEvents });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, eventStreams },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -138,16 +158,19 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       await dispatcher.start();
       webhookWorker.start();
       scheduler.start();
+      eventStreams.start();
       return url;
     },
     close() {
       closing ??= (async () => {
         // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
-        // out; then in-flight requests drain and the store closes.
+        // out; then event streams end, in-flight requests drain and the store closes.
         await scheduler.close();
         await dispatcher.close();
         await driver.close();
         await webhookWorker.close();
+        // Open streams would hold the server open; their clients reconnect with Last-Event-ID.
+        eventStreams.close();
         await app.close();
         store.close();
       })();

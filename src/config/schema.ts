@@ -80,6 +80,14 @@ export const CONFIG_KEYS = {
     description: 'Delay before each attempt, in seconds, comma-separated; jitter of up to 10% is added.',
   },
   'webhooks.allow_private_targets': { type: 'boolean', default: false, description: 'Let webhook targets be http, loopback, private or link-local (implied by dev).' },
+
+  'events.heartbeat_s': {
+    type: 'integer',
+    default: 15,
+    min: 1,
+    max: 300,
+    description: 'Interval of the comment lines that keep idle event streams open through proxies; streams also look for events other processes appended.',
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

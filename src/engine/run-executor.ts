@@ -12,7 +12,7 @@ import { AgentLoop } from './agent-loop.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
-import { RunRecorder } from './run-recorder.js';
+import { RunRecorder, type StepEvents } from './run-recorder.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 
@@ -24,6 +24,7 @@ export interface RunExecutorDeps {
   caps: SpendCaps;
   prices: PriceTable;
   tools: ToolRegistry;
+  stepEvents: StepEvents;
 }
 
 /**
@@ -59,7 +60,7 @@ export class RunExecutor {
     }
 
     const timer = setTimeout(() => controller.abort(new TimeoutStop(run.timeout_s)), run.timeout_s * 1000);
-    const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt);
+    const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, this.deps.stepEvents);
     let sandbox: Sandbox | null = null;
     let sandboxChargedUntil = 0;
     const chargeSandboxTime = (): void => {

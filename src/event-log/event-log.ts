@@ -54,6 +54,11 @@ export class EventLog {
     return this.o.store.orgAfter(orgId, after, limit).map(toLogged);
   }
 
+  /** The newest event's id (0 when the log is empty): where a stream that wants only new events starts. */
+  lastId(): number {
+    return this.o.store.lastId();
+  }
+
   /** A run's events after `after`, oldest first. */
   runEvents(runId: string, after: number, limit: number): LoggedEvent[] {
     return this.o.store.runAfter(runId, after, limit).map(toLogged);

@@ -21,6 +21,8 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
   events?: EventBus;
+  /** Told of every firing this scheduler started or skipped (not of those another daemon already started). */
+  onFiring?: (firing: Firing) => void;
 }
 
 /** What one firing did: started a run, found it already started (another daemon, a restart), or skipped it. */
@@ -28,6 +30,14 @@ export type FiringOutcome =
   | { kind: 'started'; runId: string }
   | { kind: 'replayed'; runId: string }
   | { kind: 'skipped'; code: string; message: string };
+
+export interface Firing {
+  orgId: string;
+  jobId: string;
+  /** The slot's time, RFC 3339. */
+  slot: string;
+  outcome: Exclude<FiringOutcome, { kind: 'replayed' }>;
+}
 
 /** The idempotency key of a firing: the same for every scheduler that sees this slot, and only for it. */
 export function firingKey(jobId: string, slotMs: number): string {
@@ -132,14 +142,23 @@ export class Scheduler {
         return { kind: 'replayed', runId: result.body.task_id };
       }
       this.o.logger.info({ ...log, run_id: result.body.task_id }, 'scheduled run started');
-      return { kind: 'started', runId: result.body.task_id };
+      return this.fired(orgId, jobId, log.slot, { kind: 'started', runId: result.body.task_id });
     } catch (err) {
       const code = err instanceof ErrandError ? err.code : 'internal_error';
       const message = (err as Error).message;
       if (err instanceof ErrandError) this.o.logger.warn({ ...log, code, message }, 'scheduled firing skipped');
       else this.o.logger.error({ ...log, err }, 'scheduled firing failed');
-      return { kind: 'skipped', code, message };
+      return this.fired(orgId, jobId, log.slot, { kind: 'skipped', code, message });
     }
+  }
+
+  private fired(orgId: string, jobId: string, slot: string, outcome: Firing['outcome']): FiringOutcome {
+    try {
+      this.o.onFiring?.({ orgId, jobId, slot, outcome });
+    } catch (err) {
+      this.o.logger.error({ err, job_id: jobId, slot }, 'could not record a schedule firing');
+    }
+    return outcome;
   }
 
   /** Stops every task; no firing starts after it resolves. Safe to call repeatedly. */
