@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
-import { TurnBatchedDestination } from './log-destination.js';
+import { prettyFactory } from 'pino-pretty';
+import { TurnBatchedDestination, type LineSink } from './log-destination.js';
 
 export interface DaemonLoggers {
   /** Everything but the access lines. */
@@ -10,15 +11,24 @@ export interface DaemonLoggers {
 
 const BASE = { service: 'errandd' };
 
+export interface LogFormat {
+  /** Readable lines (pino-pretty) instead of JSON: for a person at a terminal. */
+  pretty: boolean;
+  /** Colours in the readable lines (not with NO_COLOR). */
+  colour: boolean;
+}
+
 /**
- * JSON log lines on stderr (stdout is reserved for the daemon's own announcements, the first of which is its
- * address), written once per turn of the event loop (see TurnBatchedDestination). Paths that could carry a secret
+ * Log lines on stderr, JSON or, for a person at a terminal, readable (stdout is reserved for the daemon's own
+ * announcements, the first of which is its address), written once per turn of the event loop (see
+ * TurnBatchedDestination). Paths that could carry a secret
  * are redacted as a second line of defence; the first is never logging them. The access lines have a fixed shape
  * with nothing to redact (no headers, paths without their query strings), so they go through a logger of their own
  * without redaction, to the same destination.
  */
-export function createLoggers(level: string): DaemonLoggers {
-  const destination = new TurnBatchedDestination(pino.destination({ fd: 2, sync: true }));
+export function createLoggers(level: string, format: LogFormat = { pretty: false, colour: false }): DaemonLoggers {
+  const stderr = pino.destination({ fd: 2, sync: true });
+  const destination = new TurnBatchedDestination(format.pretty ? prettyLines(stderr, format.colour) : stderr);
   const logger = pino(
     {
       level,
@@ -32,4 +42,19 @@ export function createLoggers(level: string): DaemonLoggers {
   );
   const access = pino({ level, base: BASE }, destination);
   return { logger, access };
+}
+
+/** Writes each JSON line as pino-pretty formats it. */
+function prettyLines(sink: LineSink, colour: boolean): LineSink {
+  const pretty = prettyFactory({ colorize: colour, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  return {
+    write: (text: string) =>
+      sink.write(
+        text
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => pretty(line))
+          .join(''),
+      ),
+  };
 }

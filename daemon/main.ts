@@ -5,6 +5,7 @@ import { ConfigError } from '../src/errors.js';
 import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
+import { firstStartNotice } from '../src/runtime/first-start-notice.js';
 import { createLoggers } from './logger.js';
 import { createDaemon } from './wiring.js';
 
@@ -76,16 +77,14 @@ export async function main(argv: string[]): Promise<number> {
   // `errand daemon start` reads the announcements below and then closes its end of our stdout; a later write
   // must not kill the daemon with EPIPE.
   process.stdout.on('error', () => undefined);
-  const { logger, access } = createLoggers(config['log.level']);
+  const { logger, access } = createLoggers(config['log.level'], { pretty: process.stderr.isTTY === true, colour: !process.env.NO_COLOR });
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
   const daemon = await createDaemon({ home, config, logger, accessLogger: access });
   const first = firstStart(daemon.admin.orgs, daemon.admin.keys, paths.credentials);
   const url = await daemon.start();
-  process.stdout.write(`listening on ${url}\n`);
-  if (first) {
-    process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, saved for the CLI):\n${first.key}\n`);
-  }
+  // One write, so that a reader of the pipe gets the address and the first start's notice together.
+  process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}`);
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
 

@@ -150,6 +150,31 @@ export class RunsService {
     return this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey));
   }
 
+  /**
+   * POST /runs/{id}/rerun: a new run of what an earlier run was asked (its filled prompt, inputs, output_schema,
+   * model, project, job, name, callback_url, connections and timeout), under the caller's key and its caps.
+   */
+  async rerun(principal: Principal, id: string): Promise<CreatedRun> {
+    const run = this.row(principal.orgId, id);
+    return this.admit({
+      orgId: principal.orgId,
+      keyId: principal.keyId,
+      monthlyCapUsd: principal.monthlyCapUsd,
+      source: 'api',
+      projectId: run.project_id,
+      jobId: run.job_id,
+      name: run.name,
+      prompt: run.prompt,
+      inputs: fromJson<Record<string, unknown>>(run.inputs) ?? {},
+      model: run.model,
+      outputSchema: fromJson(run.output_schema),
+      callbackUrl: run.callback_url,
+      connections: fromJson<string[]>(run.connections) ?? [],
+      timeoutS: run.timeout_s,
+      idempotency: null,
+    });
+  }
+
   list(orgId: string, q: ListQuery & { job_id?: string }): ListResponse<RunEnvelope> {
     const page = this.r.store.runs.list(orgId, { ...pageQuery(q), jobId: q.job_id ?? null });
     return toListResponse(page, (row) => this.envelope(row));

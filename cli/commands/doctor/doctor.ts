@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { checkActiveRunCounts, checkApiKey, checkConfig, checkDaemon, checkDataDir, checkModelProvider, checkSandbox, type CheckResult } from './checks.js';
 
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description('check the set-up: data directory, configuration, daemon, API key, model provider, sandbox (exit 1 if any check fails)')
+    .addHelpText('after', examples('errand doctor', 'errand doctor --json | jq \'.checks[] | select(.level != "ok")\''))
     .action(async (_flags: unknown, cmd: Command) => {
       await doctor(contextOf(cmd));
     });
