@@ -3,10 +3,11 @@ import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
 import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../src/runs/runs-service.js';
+import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
-export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep };
+export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus };
 
 export interface ListPage<T> {
   object: 'list';
@@ -131,6 +132,11 @@ export class ApiClient {
 
   private headers(): Record<string, string> {
     return { authorization: `Bearer ${this.options.apiKey}`, 'user-agent': this.options.userAgent ?? 'errand-cli' };
+  }
+
+  /** GET /v1/status: the daemon's health for the key's organisation. */
+  getStatus(): Promise<DaemonStatus> {
+    return this.request('GET', '/v1/status');
   }
 
   async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {

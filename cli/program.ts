@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { packageRoot } from '../src/package-root.js';
+import { packageVersion } from '../src/package-root.js';
 import { examples } from './help.js';
 import { registerCompletion } from './commands/completion/completion.js';
 import { registerDaemon } from './commands/daemon/index.js';
@@ -15,6 +13,7 @@ import { registerProjects } from './commands/projects/index.js';
 import { registerRuns } from './commands/runs/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerSchedules } from './commands/schedules/index.js';
+import { registerTui } from './commands/tui/tui.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
 
 export interface ProgramOptions {
@@ -44,7 +43,7 @@ start), else the address of the daemon running on the data directory. In a clone
 Output: tables for people; with --json, JSON on stdout and nothing else (errors are a JSON object on stderr, in the
 API's error shape). Colours only on a terminal, and never with NO_COLOR set.
 Exit status: 0 success, 1 a failure (the API's message is printed), 2 a usage error (flags, arguments, ERRAND_*).
-${examples('errand daemon start', "errand runs create 'What is the title of https://example.com?' --wait", 'errand listen --forward-to http://localhost:3000/webhooks', 'errand completion bash > ~/.local/share/bash-completion/completions/errand')}`,
+${examples('errand daemon start', "errand runs create 'What is the title of https://example.com?' --wait", 'errand tui', 'errand completion bash > ~/.local/share/bash-completion/completions/errand')}`,
     );
 
   registerDaemon(program);
@@ -57,12 +56,9 @@ ${examples('errand daemon start', "errand runs create 'What is the title of http
   registerSchedules(program);
   registerWebhooks(program);
   registerListen(program);
+  registerTui(program);
   registerSandbox(program);
   registerDoctor(program);
   registerCompletion(program);
   return program;
-}
-
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -5,6 +5,7 @@ import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
+import type { StatusService } from '../src/status/status-service.js';
 import type { StepsService } from '../src/steps/steps-service.js';
 
 /**
@@ -20,4 +21,5 @@ export interface ApiServices {
   steps: StepsService;
   artifacts: ArtifactsService;
   eventStreams: EventStreams;
+  status: StatusService;
 }

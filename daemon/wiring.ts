@@ -25,11 +25,14 @@ import { runEndEvents } from '../src/runs/run-end-events.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
+import { packageVersion } from '../src/package-root.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
+import { DockerDriver } from '../src/sandbox/docker/docker-driver.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { firingEvents } from '../src/schedules/firing-events.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
+import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
@@ -134,8 +137,18 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, stepEvents });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
+  const status = new StatusService(resources, {
+    version: packageVersion(),
+    startedAt: clock.now(),
+    provider,
+    sandbox: () => ({
+      driver: driver.name,
+      warm_pool: driver instanceof DockerDriver ? { ready: driver.warmCount, size: config['sandbox.warm_pool_size'] } : null,
+    }),
+  });
+
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, eventStreams },
+    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, eventStreams, status },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,

@@ -18,3 +18,8 @@ export function packageRoot(from: string = import.meta.url): string {
     dir = parent;
   }
 }
+
+/** Errand's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
+}

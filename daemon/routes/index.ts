@@ -6,10 +6,11 @@ import { jobRoutes } from './jobs.js';
 import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
 import { runRoutes } from './runs.js';
+import { statusRoutes } from './status.js';
 import { stepRoutes } from './steps.js';
 
 /** Every `/v1` route plugin, one per resource; each takes the services as its options. */
-const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [openapiRoutes, projectRoutes, jobRoutes, runRoutes, stepRoutes, artifactRoutes, eventRoutes];
+const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [openapiRoutes, projectRoutes, jobRoutes, runRoutes, stepRoutes, artifactRoutes, eventRoutes, statusRoutes];
 
 /** The `/v1` routes on `services`; registered under the `/v1` prefix. */
 export function v1Routes(services: ApiServices): FastifyPluginAsync {

@@ -1,12 +1,12 @@
 import { Option, type Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
-import { parseKey } from '../../../src/keys/api-key.js';
 import { signWebhook } from '../../../src/webhooks/signer.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/webhook-event-types.js';
-import { UsageError, UserError } from '../../cli-errors.js';
+import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { followEvents, type StreamEvent } from '../../event-stream.js';
 import { examples } from '../../help.js';
+import { organisationOfKey } from '../../key-organisation.js';
 
 export interface ListenOptions {
   forwardTo: string;
@@ -77,7 +77,7 @@ function eventsOf(value: string | undefined): readonly string[] | null {
 
 export async function listen(ctx: CliContext, options: ListenOptions): Promise<void> {
   const api = ctx.api();
-  const orgId = await organisationOfKey(ctx);
+  const orgId = await organisationOfKey(ctx, "listen signs with the organisation's webhook secret,");
   const abort = new AbortController();
   const stop = () => abort.abort();
   process.on('SIGINT', stop);
@@ -129,19 +129,6 @@ async function forward(event: StreamEvent, url: string, secrets: readonly string
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return { ...base, status_code: null, latency_ms: Math.round(performance.now() - started), error: `could not deliver: ${cause ?? (err as Error).message}` };
   }
-}
-
-/** The organisation of the API key in use, from the data directory, whose signing secrets sign what listen forwards. */
-async function organisationOfKey(ctx: CliContext): Promise<string> {
-  const key = parseKey(ctx.address().key);
-  const orgId = await withDataDirectory(ctx.home, ctx.env, ({ keys }) => (key === null ? undefined : keys.list().find((k) => k.id === key.keyId)?.org_id));
-  if (orgId === undefined) {
-    throw new UserError(
-      `listen signs with the organisation's webhook secret, read from the data directory (${ctx.home}), which does not hold this API key; run it on the daemon's machine, with --home set to its data directory`,
-      'key_not_in_data_directory',
-    );
-  }
-  return orgId;
 }
 
 /** Read for each event, so that a rotation during a long listen is followed: both secrets sign while it lasts. */

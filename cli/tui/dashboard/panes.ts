@@ -1,0 +1,11 @@
+/**
+ * The dashboard's panes, in tab order, with the key that shows each. A pane is added here, given a component, and
+ * listed in the dashboard's `paneBody` switch (connections and email come next).
+ */
+export const PANES = [
+  { id: 'runs', title: 'Runs', key: '1' },
+  { id: 'jobs', title: 'Jobs', key: '2' },
+  { id: 'webhooks', title: 'Webhooks', key: '3' },
+] as const;
+
+export type PaneId = (typeof PANES)[number]['id'];
