@@ -3,11 +3,12 @@ import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
 import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../src/runs/runs-service.js';
+import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
-export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus };
+export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
 
 export interface ListPage<T> {
   object: 'list';
@@ -81,6 +82,10 @@ export class ApiClient {
     return this.request('DELETE', `/v1/jobs/${seg(id)}`);
   }
 
+  listSkippedFirings(jobId: string, query: ListQuery = {}): Promise<ListPage<SkippedFiring>> {
+    return this.request('GET', `/v1/jobs/${seg(jobId)}/skipped_firings`, { query: { ...query } });
+  }
+
   createRun(body: CreateRunBody): Promise<RunAccepted> {
     return this.request('POST', '/v1/runs', { body });
   }
@@ -134,8 +139,8 @@ export class ApiClient {
     return { authorization: `Bearer ${this.options.apiKey}`, 'user-agent': this.options.userAgent ?? 'errand-cli' };
   }
 
-  /** GET /v1/status: the daemon's health for the key's organisation. */
-  getStatus(): Promise<DaemonStatus> {
+  /** GET /v1/status: how the daemon stands, for the key's organisation. */
+  status(): Promise<DaemonStatus> {
     return this.request('GET', '/v1/status');
   }
 

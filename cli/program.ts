@@ -8,6 +8,7 @@ import { registerJobs } from './commands/jobs/index.js';
 import { registerListen } from './commands/listen/listen.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
+import { registerMcp } from './commands/mcp/index.js';
 import { registerOrgs } from './commands/orgs/index.js';
 import { registerProjects } from './commands/projects/index.js';
 import { registerRuns } from './commands/runs/index.js';
@@ -57,6 +58,7 @@ ${examples('errand daemon start', "errand runs create 'What is the title of http
   registerWebhooks(program);
   registerListen(program);
   registerTui(program);
+  registerMcp(program);
   registerSandbox(program);
   registerDoctor(program);
   registerCompletion(program);

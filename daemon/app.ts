@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import { InvalidRequestError } from '../src/errors.js';
 import { errorResponseSchema } from '../src/http-schemas/common.js';
 import type { IdFactory } from '../src/ids.js';
+import { answerClientError } from './client-errors.js';
 import authPlugin from './plugins/auth.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import jsonBodyPlugin, { BODY_LIMIT } from './plugins/json-body.js';
 import openapiPlugin from './plugins/openapi.js';
+import { parseQueryString } from './query-string.js';
 import requestLogPlugin, { RequestLog } from './plugins/request-log.js';
-import { v1Routes } from './routes/index.js';
+import { rootRoutes, v1Routes } from './routes/index.js';
 import { healthRoutes } from './routes/meta.js';
 import type { ApiServices } from './services.js';
 
@@ -29,11 +31,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     logController: requestLog,
+    routerOptions: { querystringParser: parseQueryString },
     // A malformed URL (broken percent-encoding) is answered before routing, without the routes' hooks; keep the
     // shared error shape, and log it as they would.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, new InvalidRequestError('invalid_url', `The request URL is malformed: ${error.message}`));
       requestLog.responded(request, reply);
+    },
+    // Requests Node's parser refuses (headers over 16 KiB, a bad Content-Length) never reach Fastify's routing.
+    clientErrorHandler: (error, socket) => {
+      const requestId = deps.ids('req');
+      const answered = answerClientError(error, socket, requestId);
+      if (answered) requestLog.clientError(requestId, answered.status, answered.code);
     },
   });
   app.addSchema(errorResponseSchema);
@@ -44,5 +53,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(v1Routes(deps.services), { prefix: '/v1' });
+  await app.register(rootRoutes(deps.services));
   return app;
 }

@@ -7,10 +7,11 @@ import { readCredentials, writeCredentials } from '../src/runtime/credentials.js
  * printed once and saved as the CLI's credentials (0600) unless the user already logged in, so the Quickstart
  * works with no further set-up.
  */
-export function firstStart(orgs: OrgsService, keys: KeysService, credentialsPath: string): { orgId: string; key: string } | null {
+export function firstStart(orgs: OrgsService, keys: KeysService, credentialsPath: string): { orgId: string; key: string; saved: boolean } | null {
   const org = orgs.ensureDefault();
   if (!org) return null;
   const created = keys.create({ orgId: org.id, name: 'first key' });
-  if (!readCredentials(credentialsPath)) writeCredentials(credentialsPath, { api_url: null, api_key: created.key });
-  return { orgId: org.id, key: created.key };
+  const saved = readCredentials(credentialsPath) === null;
+  if (saved) writeCredentials(credentialsPath, { api_url: null, api_key: created.key });
+  return { orgId: org.id, key: created.key, saved };
 }

@@ -6,6 +6,7 @@ import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runt
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
 import { firstStartNotice } from '../src/runtime/first-start-notice.js';
+import { listenFailure } from './listen-failure.js';
 import { createLoggers } from './logger.js';
 import { createDaemon } from './wiring.js';
 
@@ -81,10 +82,26 @@ export async function main(argv: string[]): Promise<number> {
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
   const daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  let url: string;
+  try {
+    url = await daemon.start();
+  } catch (err) {
+    const reason = listenFailure(err, config['server.host'], config['server.port']);
+    if (reason === null) throw err;
+    await daemon.close();
+    process.stderr.write(`errandd: ${reason}\n`);
+    return 1;
+  }
+  // Only once the API listens: a key minted by a start that then fails would never be shown again.
   const first = firstStart(daemon.admin.orgs, daemon.admin.keys, paths.credentials);
-  const url = await daemon.start();
-  // One write, so that a reader of the pipe gets the address and the first start's notice together.
-  process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}`);
+  // Loud, and on every start: without a provider every run fails at once, and the log line alone is easy to miss.
+  const warning =
+    daemon.modelProviderProblem === null
+      ? ''
+      : `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n';
+  // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
+  process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}${warning}`);
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
 

@@ -3,8 +3,15 @@ import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
+import type { McpEndpoints } from '../src/mcp/endpoints.js';
+import type { McpFrontDoor } from '../src/mcp/front-door.js';
+import type { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
+import type { ClientRegistry } from '../src/mcp/oauth/client-registry.js';
+import type { ConsentFlow } from '../src/mcp/oauth/consent-flow.js';
+import type { TokenEndpoint } from '../src/mcp/oauth/token-endpoint.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
+import type { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import type { StatusService } from '../src/status/status-service.js';
 import type { StepsService } from '../src/steps/steps-service.js';
 
@@ -22,4 +29,11 @@ export interface ApiServices {
   artifacts: ArtifactsService;
   eventStreams: EventStreams;
   status: StatusService;
+  skippedFirings: SkippedFirings;
+  mcp: McpFrontDoor;
+  mcpAuth: McpAuthenticator;
+  mcpEndpoints: McpEndpoints;
+  oauthClients: ClientRegistry;
+  consent: ConsentFlow;
+  tokens: TokenEndpoint;
 }

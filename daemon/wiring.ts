@@ -11,7 +11,9 @@ import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
+import { FirstCallBound } from '../src/engine/first-call-bound.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
+import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventStreams } from '../src/event-log/event-streams.js';
@@ -19,18 +21,28 @@ import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
+import { McpEndpoints } from '../src/mcp/endpoints.js';
+import { McpFrontDoor } from '../src/mcp/front-door.js';
+import { McpAuthenticator } from '../src/mcp/mcp-authenticator.js';
+import { ClientRegistry } from '../src/mcp/oauth/client-registry.js';
+import { ConsentFlow } from '../src/mcp/oauth/consent-flow.js';
+import { ConsentPages } from '../src/mcp/oauth/consent-page.js';
+import { TokenEndpoint } from '../src/mcp/oauth/token-endpoint.js';
+import { coreTools } from '../src/mcp/tools/core-tools.js';
+import { RunWaiter } from '../src/mcp/tools/run-waiter.js';
+import { McpToolRegistry } from '../src/mcp/tools/tool-registry.js';
+import { packageVersion } from '../src/package-root.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
 import { runEndEvents } from '../src/runs/run-end-events.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
-import { packageVersion } from '../src/package-root.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
-import { DockerDriver } from '../src/sandbox/docker/docker-driver.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
 import { firingEvents } from '../src/schedules/firing-events.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
+import { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
 import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
@@ -56,11 +68,16 @@ export interface Daemon {
   admin: AdminServices;
   runs: RunsService;
   app: FastifyInstance;
+  /** Why runs cannot call a model (the missing setting), or null when they can. */
+  modelProviderProblem: string | null;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Messages an MCP session keeps for clients resuming a broken stream: a long run's progress with room to spare. */
+const MCP_REPLAY_EVENTS = 1000;
 
 /** Wires every object of the daemon once, explicitly: no module-level state anywhere. */
 export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -83,15 +100,28 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const masterKey = loadMasterKey({ home: options.home, env: options.env });
 
   const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
-  const schemas = new UserSchemas();
+  const schemas = new UserSchemas({ budgetMs: config['limits.schema_check_ms'] });
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
   const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
-  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
-  const runs = new RunsService(resources, { projects, jobs, schemas, caps, prices, eventLog }, { publicUrl, linkScreenshot: (id) => artifacts.signedUrl(id), checkCallbackUrl });
+  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
+  const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
+  const meters = new SandboxMeters(clock);
+  const runs = new RunsService(
+    resources,
+    { projects, jobs, schemas, caps, prices, eventLog },
+    {
+      publicUrl,
+      linkScreenshot: (id) => artifacts.signedUrl(id),
+      checkCallbackUrl,
+      settleUsage: (runId) => meters.settle(runId),
+      startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
+    },
+  );
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   // The webhook outbox row is written inside the unit of work of the run's terminal state.
@@ -115,12 +145,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     eventLog,
     config,
   });
+  const skippedFirings = new SkippedFirings({ store, eventLog, jobs });
   const scheduler = new Scheduler({
     jobs: store.jobs,
     runs,
     logger: logger.child({ component: 'scheduler' }),
     events: resources.events,
     onFiring: firingEvents(store, eventLog),
+    recordSkipped: (orgId, jobId, slot, error) => skippedFirings.record(orgId, jobId, slot, error),
   });
   const eventStreams = new EventStreams({
     log: eventLog,
@@ -132,23 +164,38 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
   const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, stepEvents });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
-  const status = new StatusService(resources, {
+  const status = new StatusService(resources, { provider, driver, version: packageVersion() });
+
+  // The MCP front door: the same services, as tools. A tool from another area (email, connections) is one more
+  // entry in the registry's list.
+  const rateLimiter = new RateLimiter(config['limits.requests_per_minute'], clock);
+  const mcpLogger = logger.child({ component: 'mcp' });
+  const mcpEndpoints = new McpEndpoints(publicUrl);
+  const waiter = new RunWaiter({ runs, events: resources.events, lookEveryMs: 1000 });
+  const mcpTools = new McpToolRegistry(coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }), mcpLogger);
+  const mcp = new McpFrontDoor({
+    tools: mcpTools,
+    endpoints: mcpEndpoints,
+    logger: mcpLogger,
+    clock,
     version: packageVersion(),
-    startedAt: clock.now(),
-    provider,
-    sandbox: () => ({
-      driver: driver.name,
-      warm_pool: driver instanceof DockerDriver ? { ready: driver.warmCount, size: config['sandbox.warm_pool_size'] } : null,
-    }),
+    maxSessions: config['mcp.max_sessions'],
+    sessionIdleMs: config['mcp.session_idle_s'] * 1000,
+    replayEvents: MCP_REPLAY_EVENTS,
+    allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   });
+  // Its OAuth 2.1 authorization server: grants act under an API key, so the key service signs users in.
+  const oauthClients = new ClientRegistry(resources);
+  const consent = new ConsentFlow(resources, { clients: oauthClients, keys: admin.keys, endpoints: mcpEndpoints, pages: new ConsentPages() });
+  const tokens = new TokenEndpoint(resources, { clients: oauthClients, endpoints: mcpEndpoints });
+  const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter: new RateLimiter(config['limits.requests_per_minute'], clock), projects, jobs, runs, steps, artifacts, eventStreams, status },
+    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, eventStreams, status, skippedFirings, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
@@ -160,6 +207,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     admin,
     runs,
     app,
+    modelProviderProblem: provider.unusableReason() === null ? null : `${provider.unusableReason()} (models.provider is ${provider.name})`,
     async start() {
       await app.listen({ host: config['server.host'], port: config['server.port'] });
       const url = address.listening(config['server.host'], (app.server.address() as { port: number }).port);
@@ -182,9 +230,12 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await dispatcher.close();
         await driver.close();
         await webhookWorker.close();
+        // Open MCP streams would hold the server open; tool calls waiting for runs answer first.
+        await mcp.close();
         // Open streams would hold the server open; their clients reconnect with Last-Event-ID.
         eventStreams.close();
         await app.close();
+        await schemas.close();
         store.close();
       })();
       return closing;

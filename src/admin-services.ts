@@ -4,6 +4,7 @@ import { systemClock } from './clock.js';
 import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
+import { McpGrantsService } from './mcp/oauth/grants-service.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
 import { loadMasterKey } from './secrets/master-key.js';
@@ -22,6 +23,7 @@ export interface AdminServices {
   keys: KeysService;
   signingSecrets: SigningSecrets;
   deliveries: DeliveriesService;
+  mcpGrants: McpGrantsService;
 }
 
 export interface AdminServicesDeps {
@@ -39,6 +41,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     keys: new KeysService(deps),
     signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
     deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
+    mcpGrants: new McpGrantsService(deps),
   };
 }
 

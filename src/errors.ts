@@ -47,6 +47,16 @@ export class UnsupportedMediaTypeError extends InvalidRequestError {
   override readonly status = 415;
 }
 
+/** The request line and headers were larger than Node's parser takes. */
+export class HeadersTooLargeError extends InvalidRequestError {
+  override readonly status = 431;
+}
+
+/** The request did not arrive within Node's request timeout. */
+export class RequestTimeoutError extends InvalidRequestError {
+  override readonly status = 408;
+}
+
 export class AuthenticationError extends ErrandError {
   readonly type = 'authentication_error';
   readonly status = 401;
@@ -99,5 +109,23 @@ export class ConfigError extends Error {
   ) {
     super(`config ${key}: ${message}`);
     this.name = 'ConfigError';
+  }
+}
+
+/**
+ * An error of the OAuth 2.1 endpoints and of the MCP resource server's bearer check. OAuth clients read RFC 6749's
+ * shape (`{"error": "invalid_grant", "error_description": "..."}`, §5.2) and RFC 6750's `WWW-Authenticate`
+ * challenge, not the REST API's, so these are a family of their own; `daemon/plugins/error-handler.ts` maps them.
+ */
+export class OAuthError extends Error {
+  constructor(
+    /** The RFC's error code: `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_token`, ... */
+    readonly error: string,
+    readonly description: string,
+    readonly status: number = 400,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+    this.name = 'OAuthError';
   }
 }

@@ -21,5 +21,5 @@ export function packageRoot(from: string = import.meta.url): string {
 
 /** Errand's version, from its package.json. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -5,6 +5,7 @@ import {
   ErrandError,
   InternalError,
   InvalidRequestError,
+  OAuthError,
   PayloadTooLargeError,
   RouteNotFoundError,
   UnsupportedMediaTypeError,
@@ -30,6 +31,7 @@ export interface ErrorHandlerOptions {
 
 const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, { logger, authenticate }) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof OAuthError) return sendOAuthError(reply, error);
     const mapped = toErrandError(error);
     if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
     sendError(request, reply, mapped);
@@ -50,12 +52,22 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: Err
     });
 }
 
+/** RFC 6749 §5.2's error shape; nothing of an OAuth answer may be cached (§5.1). */
+export function sendOAuthError(reply: FastifyReply, err: OAuthError): void {
+  void reply
+    .status(err.status)
+    .headers({ ...err.headers, 'Cache-Control': 'no-store' })
+    .type('application/json; charset=utf-8')
+    .send({ error: err.error, error_description: err.description });
+}
+
 export function toErrandError(error: FastifyError): ErrandError {
   if (error instanceof ErrandError) return error;
   if (error.validation) return validationError(error.validation as ValidationIssue[], error.validationContext ?? 'body');
   switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new InvalidRequestError('invalid_content_length', 'The body is not as long as its Content-Length header says');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new UnsupportedMediaTypeError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError('body_too_large', 'The request body is larger than 1 MiB');

@@ -4,21 +4,26 @@ import { InvalidRequestError } from '../../src/errors.js';
 import { errorResponseSchema } from '../../src/http-schemas/common.js';
 import { createAjv } from '../../src/json-schema/create-ajv.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/json-schema/json-depth.js';
+import { compileQueryValidator } from '../query-string.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 /**
  * How requests are read and validated: JSON bodies only (any other content type is a 415), nested no deeper than
  * `MAX_JSON_DEPTH`, validated strictly (no coercion: "5" is not 5; unknown members are refused); query strings,
- * which arrive as text, have their numbers coerced. A route with a body schema reads a missing body as `{}`, so
+ * which arrive as text, have their integers read from decimal digits only (see query-string.ts). A route with a body schema reads a missing body as `{}`, so
  * that one whose members are all optional accepts a bare POST and one with required members names the missing one.
  */
 const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
   const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
-  const queryAjv = createAjv({ allErrors: false, coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
+  const urlAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
   bodyAjv.addSchema(errorResponseSchema);
-  queryAjv.addSchema(errorResponseSchema);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
+  urlAjv.addSchema(errorResponseSchema);
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return bodyAjv.compile(schema);
+    if (httpPart === 'querystring') return compileQueryValidator(urlAjv, schema as Record<string, unknown>);
+    return urlAjv.compile(schema);
+  });
 
   // An empty body with a JSON content type is "no body" (curl -X POST -H 'content-type: application/json'),
   // not a parse error; everything else goes through Fastify's prototype-poisoning-safe parser.

@@ -7,6 +7,13 @@ declare module 'fastify' {
     /** `performance.now()` when Fastify took the request in: the access line's `ms` counts from it. */
     receivedAt: number;
   }
+  interface FastifyInstance {
+    /**
+     * Writes the access line of a hijacked reply (one a route answers on the raw response, as `/mcp` does), which
+     * the onSend hook never sees; call it when the response has closed.
+     */
+    logHijacked(request: FastifyRequest, reply: FastifyReply): void;
+  }
 }
 
 /**
@@ -46,6 +53,11 @@ export class RequestLog extends LogController {
     );
   }
 
+  /** The access line of a request Node's parser refused: there is no method or path to log. */
+  clientError(reqId: string, statusCode: number, code: string): void {
+    this.access.info({ reqId, statusCode, code }, 'request refused by the HTTP parser');
+  }
+
   override defaultErrorLog(error: Error, request: FastifyRequest): void {
     this.logger.error({ reqId: request.id, err: error }, 'unhandled error');
   }
@@ -73,6 +85,7 @@ export class RequestLog extends LogController {
 /** Writes the access line of every response that goes through the routes' hooks. */
 const requestLogPlugin: FastifyPluginAsync<{ requestLog: RequestLog }> = async (app, { requestLog }) => {
   app.decorateRequest('receivedAt', 0);
+  app.decorate('logHijacked', (request: FastifyRequest, reply: FastifyReply) => requestLog.responded(request, reply));
   app.addHook('onSend', (request, reply, payload, done) => {
     requestLog.responded(request, reply);
     done(null, payload);

@@ -3,6 +3,8 @@ import type { ApiServices } from '../services.js';
 import { artifactRoutes } from './artifacts.js';
 import { eventRoutes } from './events.js';
 import { jobRoutes } from './jobs.js';
+import { mcpRoutes } from './mcp.js';
+import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
 import { runRoutes } from './runs.js';
@@ -16,5 +18,15 @@ const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [openapiRoutes, projectRout
 export function v1Routes(services: ApiServices): FastifyPluginAsync {
   return async (v1) => {
     for (const routes of V1_ROUTES) await v1.register(routes, services);
+  };
+}
+
+/** The MCP front door's routes, outside `/v1`: the MCP endpoint and its OAuth 2.1 authorization server. */
+const ROOT_ROUTES: FastifyPluginAsync<ApiServices>[] = [mcpRoutes, oauthRoutes];
+
+/** The routes at the root, on `services`. */
+export function rootRoutes(services: ApiServices): FastifyPluginAsync {
+  return async (root) => {
+    for (const routes of ROOT_ROUTES) await root.register(routes, services);
   };
 }

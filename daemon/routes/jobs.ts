@@ -2,11 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { jobRouteSchemas as s } from '../../src/jobs/job-schemas.js';
 import type { CreateJobBody, JobsService, UpdateJobBody } from '../../src/jobs/jobs-service.js';
 import type { ListQuery } from '../../src/pagination.js';
+import { skippedFiringRouteSchemas as skipped } from '../../src/schedules/skipped-firing-schemas.js';
+import type { SkippedFirings } from '../../src/schedules/skipped-firings.js';
 import { principalOf } from '../plugins/auth.js';
 
 const tags = ['Jobs'];
 
-export const jobRoutes: FastifyPluginAsync<{ jobs: JobsService }> = async (app, { jobs }) => {
+export const jobRoutes: FastifyPluginAsync<{ jobs: JobsService; skippedFirings: SkippedFirings }> = async (app, { jobs, skippedFirings }) => {
   app.get<{ Querystring: ListQuery & { project_id?: string } }>('/jobs', { schema: { ...s.list, tags, summary: 'List jobs' } }, (req) =>
     jobs.list(principalOf(req).orgId, req.query),
   );
@@ -18,6 +20,11 @@ export const jobRoutes: FastifyPluginAsync<{ jobs: JobsService }> = async (app, 
   );
   app.patch<{ Params: { id: string }; Body: UpdateJobBody }>('/jobs/:id', { schema: { ...s.update, tags, summary: 'Update a job' } }, (req) =>
     jobs.update(principalOf(req).orgId, req.params.id, req.body),
+  );
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; cursor?: number } }>(
+    '/jobs/:id/skipped_firings',
+    { schema: { ...skipped.list, tags, summary: "List the firings of a job's schedule that started no run, newest first" } },
+    (req) => skippedFirings.list(principalOf(req).orgId, req.params.id, req.query),
   );
   app.delete<{ Params: { id: string } }>('/jobs/:id', { schema: { ...s.delete, tags, summary: 'Delete a job and its schedule' } }, (req) =>
     jobs.delete(principalOf(req).orgId, req.params.id),

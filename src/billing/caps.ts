@@ -4,6 +4,12 @@ import { QuotaError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { roundUsd } from './prices.js';
 
+/** What a run needs left under the caps to be accepted; `what()` says what that is, after "the N USD". */
+export interface StartNeed {
+  usd: number;
+  what: () => string;
+}
+
 export interface Budget {
   /** USD the key may still spend this month, or null without a cap. */
   keyRemainingUsd: number | null;
@@ -65,8 +71,8 @@ export class SpendCaps {
     };
   }
 
-  /** 402 when either cap is already reached, or what is left cannot cover even a short run. */
-  assertCanStart(orgId: string, keyId: string | null, lowEstimateUsd: number): void {
+  /** 402 when either cap is already reached, or what is left is less than what the run needs to start. */
+  assertCanStart(orgId: string, keyId: string | null, need: StartNeed): void {
     const b = this.budget(orgId, keyId);
     if (b.keyRemainingUsd !== null && b.keyRemainingUsd <= 0) {
       throw new QuotaError('monthly_cap_reached', "This API key has reached its monthly spend cap (monthly_cap_usd); it resets on the 1st (UTC)");
@@ -74,10 +80,10 @@ export class SpendCaps {
     if (b.orgRemainingUsd <= 0) {
       throw new QuotaError('daily_cap_reached', "The organisation has reached its daily spend cap; it resets at 00:00 UTC");
     }
-    if (b.remainingUsd < lowEstimateUsd) {
+    if (b.remainingUsd < need.usd) {
       throw new QuotaError(
         'insufficient_budget',
-        `Only ${b.remainingUsd} USD is left under the ${b.bindingCap === 'monthly_cap' ? "key's monthly" : "organisation's daily"} cap, less than the ${lowEstimateUsd} USD a short run costs`,
+        `Only ${b.remainingUsd} USD is left under the ${b.bindingCap === 'monthly_cap' ? "key's monthly" : "organisation's daily"} cap, less than the ${need.usd} USD ${need.what()}`,
       );
     }
   }

@@ -54,6 +54,13 @@ export const CONFIG_KEYS = {
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
   'limits.lease_s': { type: 'integer', default: 30, min: 2, max: 3600, description: 'Lease a worker holds on a running run; renewed at a third of it.' },
+  'limits.schema_check_ms': {
+    type: 'integer',
+    default: 2000,
+    min: 10,
+    max: 60_000,
+    description: "Longest compiling a caller's input_schema or output_schema, or checking data against one, may take (in a worker thread); beyond it: 400 schema_too_complex.",
+  },
 
   'billing.sandbox_usd_per_s': { type: 'number', default: 0.00005, min: 0, description: 'Price of one sandbox second, in USD.' },
   ...modelPriceKeys(),
@@ -88,6 +95,14 @@ export const CONFIG_KEYS = {
     max: 300,
     description: 'Interval of the comment lines that keep idle event streams open through proxies; streams also look for events other processes appended.',
   },
+  'mcp.run_wait_s': { type: 'integer', default: 45, min: 0, max: 3600, description: 'Longest the MCP tools run_task and run_job wait for their run before answering with its task id.' },
+  'mcp.max_sessions': { type: 'integer', default: 1000, min: 1, max: 100_000, description: 'MCP sessions open at once; an initialize beyond them answers 503.' },
+  'mcp.session_idle_s': { type: 'integer', default: 1800, min: 1, max: 604_800, description: 'An MCP session with no open request or stream for this long is closed.' },
+  'mcp.allowed_origins': { type: 'string', default: null, nullable: true, description: "Browser origins (scheme://host:port, comma-separated) besides public_url's that may call /mcp." },
+  'mcp.access_token_ttl_s': { type: 'integer', default: 3600, min: 1, max: 86_400, description: 'Lifetime of an MCP OAuth access token.' },
+  'mcp.refresh_token_ttl_s': { type: 'integer', default: 2_592_000, min: 1, max: 31_536_000, description: 'Lifetime of an MCP OAuth refresh token; each refresh replaces it with a new one.' },
+  'mcp.code_ttl_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Lifetime of an MCP OAuth authorization code.' },
+  'mcp.consent_ttl_s': { type: 'integer', default: 600, min: 10, max: 3600, description: 'How long a sign-in on the MCP consent page, and its one-time approval code, stay valid.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

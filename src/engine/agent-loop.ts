@@ -10,7 +10,7 @@ import type { Evidence } from './evidence.js';
 import type { ContentBlock, Message, ModelProvider, ModelResponse, ToolResultBlock, ToolUseBlock } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from './run-outcome.js';
 import type { RunRecorder } from './run-recorder.js';
-import { systemPrompt } from './system-prompt.js';
+import { systemPrompt, taskMessage } from './system-prompt.js';
 import { messagesTokens, requestTokens } from './token-bound.js';
 import type { ToolContext } from './tools/agent-tool.js';
 import type { AttemptTools } from './tools/registry.js';
@@ -60,7 +60,7 @@ export class AgentLoop {
       maxSteps: o.config['limits.max_steps'],
       nowIso: isoTime(o.clock.now()),
     });
-    this.messages.push({ role: 'user', content: [{ type: 'text', text: `Task:\n${o.run.prompt}` }] });
+    this.messages.push(taskMessage(o.run.prompt));
   }
 
   async run(): Promise<RunOutcome> {

@@ -13,6 +13,7 @@ import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
+import type { SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 
@@ -25,6 +26,8 @@ export interface RunExecutorDeps {
   prices: PriceTable;
   tools: ToolRegistry;
   stepEvents: StepEvents;
+  /** Where a run's sandbox time is metered, so that a transition ending it can settle it (see SandboxMeter). */
+  meters: SandboxMeters;
 }
 
 /**
@@ -61,20 +64,14 @@ export class RunExecutor {
 
     const timer = setTimeout(() => controller.abort(new TimeoutStop(run.timeout_s)), run.timeout_s * 1000);
     const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, this.deps.stepEvents);
+    const meter = this.deps.meters.start(run.id, recorder);
     let sandbox: Sandbox | null = null;
-    let sandboxChargedUntil = 0;
-    const chargeSandboxTime = (): void => {
-      if (sandbox === null) return;
-      const now = this.r.clock.now();
-      recorder.sandboxTime((now - sandboxChargedUntil) / 1000);
-      sandboxChargedUntil = now;
-    };
     let tools: AttemptTools | null = null;
     let outcome: RunOutcome | null = null;
     try {
       recorder.lastAction('starting the sandbox');
       sandbox = await this.createSandbox(run, signal, logger);
-      sandboxChargedUntil = this.r.clock.now();
+      meter.begin();
       logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
       tools = await this.deps.tools.open(run, signal);
       const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
@@ -90,7 +87,7 @@ export class RunExecutor {
         prices: this.deps.prices,
         config: this.r.config,
         clock: this.r.clock,
-        chargeSandboxTime,
+        chargeSandboxTime: () => meter.charge(),
       }).run();
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
@@ -98,11 +95,10 @@ export class RunExecutor {
       clearTimeout(timer);
       await tools?.close();
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
-      // a cancelled run's sandbox is gone as soon as the abort reaches here.
-      if (sandbox !== null) {
-        await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
-        chargeSandboxTime();
-      }
+      // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
+      // the cancel itself: its shutdown is not billed.
+      if (sandbox !== null) await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
+      meter.close();
     }
     if (outcome !== null) await this.end(run, outcome);
     logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
@@ -132,7 +128,11 @@ export class RunExecutor {
     }
     const unusable = this.deps.provider.unusableReason();
     if (unusable !== null) {
-      return failedOutcome('auth_required', `the daemon has no usable model provider (models.provider is ${this.deps.provider.name}): ${unusable}`);
+      return failedOutcome(
+        'auth_required',
+        `no model provider is configured on the daemon: ${unusable} (models.provider is ${this.deps.provider.name}). ` +
+          "This is a setting of the daemon's operator, not a login the task's site needs; `errand doctor` checks it.",
+      );
     }
     return null;
   }

@@ -110,15 +110,24 @@ export class RunRecorder {
     });
   }
 
-  /** Charges sandbox time (no step row): called before each model call and when the sandbox is removed. */
+  /** Charges sandbox time (no step row), in a transaction of its own; see SandboxMeter. */
   sandboxTime(seconds: number): void {
-    const usd = this.prices.sandboxCost(seconds);
-    if (usd <= 0) return;
-    const { store } = this.r;
-    store.transaction(() => {
-      store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd, at: isoTime(this.r.clock.now()) });
-      this.patchRun({ cost_usd: roundUsd(store.spend.forRun(this.run.id)) });
+    this.r.store.transaction(() => {
+      const costUsd = this.billSandbox(seconds);
+      if (costUsd !== null) this.patchRun({ cost_usd: costUsd });
     });
+  }
+
+  /**
+   * Records the spend of `seconds` of sandbox time inside the caller's transaction; answers the run's cost with it,
+   * or null when nothing was due.
+   */
+  billSandbox(seconds: number): number | null {
+    const usd = this.prices.sandboxCost(seconds);
+    if (usd <= 0) return null;
+    const { store } = this.r;
+    store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd, at: isoTime(this.r.clock.now()) });
+    return roundUsd(store.spend.forRun(this.run.id));
   }
 
   private write(
@@ -161,12 +170,12 @@ export class RunRecorder {
   }
 
   /**
-   * Usage lands on the run whatever its status now: a call that returned just as the run was cancelled was
-   * still billed, and the cancelled envelope should say so.
+   * Usage and progress land on the run only while it runs: a terminal envelope never changes (#10). A step that
+   * ends after the run was cancelled (a tool call cut short by the cancel) is still recorded as a step, and what it
+   * cost still counts against the caps, but the cancelled envelope stays as it was answered.
    */
   private patchRun(patch: RunPatch): void {
-    const current = this.r.store.runs.getById(this.run.id);
-    if (current) this.r.store.runs.patch(this.run.id, current.status, patch);
+    this.r.store.runs.patch(this.run.id, 'running', patch);
   }
 }
 

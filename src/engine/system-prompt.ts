@@ -1,3 +1,5 @@
+import type { Message } from './providers/provider.js';
+
 export interface SystemPromptOptions {
   outputSchema: Record<string, unknown> | null;
   /** One line per tool the attempt has (`AgentTool.summary`). */
@@ -34,4 +36,10 @@ When the task cannot be done, call finish with result null, a failure_reason and
 Never invent an answer: an honest failure is better than a wrong result.
 
 The current time is ${o.nowIso}.`;
+}
+
+
+/** The first message of every attempt: the task itself. */
+export function taskMessage(prompt: string): Message {
+  return { role: 'user', content: [{ type: 'text', text: `Task:\n${prompt}` }] };
 }

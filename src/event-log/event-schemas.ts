@@ -10,7 +10,7 @@ export const eventSchema = {
     type: {
       type: 'string',
       description:
-        'run.status, run.step, run.completed, run.failed, run.cancelled, webhook.attempted, schedule.fired, and other types as the daemon gains them (email.*, connection.*): ignore types you do not know.',
+        'run.status, run.step, run.completed, run.failed, run.cancelled, webhook.attempted, schedule.fired, schedule.skipped, schedule.paused, and other types as the daemon gains them (email.*, connection.*): ignore types you do not know.',
     },
     run_id: { ...nullableString, description: 'The run the event is about, if any.' },
     created_at: timestamp,

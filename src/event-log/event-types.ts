@@ -11,7 +11,7 @@ export const EVENT_TYPES = {
   runStep: 'run.step',
   /** One attempt to deliver a webhook, and where that leaves the delivery. */
   webhookAttempted: 'webhook.attempted',
-  /** A job's schedule fired: the run it started, or why it was skipped. */
+  /** A job's schedule fired and started a run (a firing that started none is `schedule.skipped`). */
   scheduleFired: 'schedule.fired',
 } as const;
 

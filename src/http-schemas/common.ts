@@ -33,13 +33,23 @@ export function idParam(prefix: string) {
   } as const;
 }
 
+/** The shape of an id of type `prefix` (`run_` and a lower-case ULID), as a JSON Schema pattern. */
+export function idPattern(prefix: string): string {
+  return `^${prefix}_[0-9a-z]{26}$`;
+}
+
+/** A query parameter holding an id of type `prefix`: one of another shape is a 400 naming it, like `cursor`. */
+export function idQueryParam(prefix: string, description: string) {
+  return { type: 'string', pattern: idPattern(prefix), description } as const;
+}
+
 export function listQuery(prefix: string, filters: Record<string, object> = {}) {
   return {
     type: 'object',
     additionalProperties: false,
     properties: {
       limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200.' },
-      cursor: { type: 'string', pattern: `^${prefix}_[0-9a-z]{26}$`, description: 'The next_cursor of the previous page.' },
+      cursor: { type: 'string', pattern: idPattern(prefix), description: 'The next_cursor of the previous page.' },
       ...filters,
     },
   } as const;

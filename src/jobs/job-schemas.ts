@@ -1,4 +1,4 @@
-import { deletedResponse, idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
+import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../models/models.js';
 import { nullableScheduleSchema } from '../schedules/schedule-schema.js';
 
@@ -65,7 +65,7 @@ export const updateJobBody = {
 
 export const jobRouteSchemas = {
   list: {
-    querystring: listQuery('job', { project_id: { type: 'string', maxLength: 128, description: 'Only jobs of this project.' } }),
+    querystring: listQuery('job', { project_id: idQueryParam('proj', 'Only jobs of this project.') }),
     response: { 200: listResponse(jobSchema) },
   },
   create: { body: createJobBody, response: { 201: jobSchema } },

@@ -1,9 +1,11 @@
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
-import { NotFoundError } from '../errors.js';
+import { InvalidRequestError, NotFoundError } from '../errors.js';
+import type { EventLog } from '../event-log/event-log.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
+import { checkInputs } from '../runs/input-check.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import { validateSchedule, type Schedule } from '../schedules/schedule-schema.js';
 import { fromJson, toJson } from '../store/json-columns.js';
@@ -40,9 +42,10 @@ interface JobFields {
 export type CreateJobBody = JobFields & { project_id: string; name: string; prompt: string };
 export type UpdateJobBody = JobFields;
 
-/** Async checks the service cannot do alone (the webhook target guard). */
+/** Async checks the service cannot do alone (the webhook target guard), and where a paused schedule is logged. */
 export interface JobsServiceOptions {
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  eventLog: EventLog;
 }
 
 export class JobsService {
@@ -70,6 +73,7 @@ export class JobsService {
   async create(orgId: string, body: CreateJobBody): Promise<Job> {
     this.projects.row(orgId, body.project_id, 'project_id');
     await this.check(body);
+    if (body.schedule) await this.checkScheduleInputs({ prompt: body.prompt, inputSchema: body.input_schema ?? null }, body.schedule);
     const now = isoTime(this.r.clock.now());
     const row: JobRow = {
       id: this.r.ids('job'),
@@ -83,7 +87,7 @@ export class JobsService {
       output_schema: toJson(body.output_schema),
       connections: toJson(body.connections ?? []),
       timeout_s: body.timeout_s ?? null,
-      schedule: toJson(body.schedule),
+      schedule: toJson(body.schedule && storedSchedule(body.schedule)),
       created_at: now,
       updated_at: now,
     };
@@ -95,6 +99,12 @@ export class JobsService {
   async update(orgId: string, id: string, body: UpdateJobBody): Promise<Job> {
     const before = this.row(orgId, id);
     await this.check(body);
+    const after = {
+      prompt: body.prompt ?? before.prompt,
+      inputSchema: body.input_schema !== undefined ? body.input_schema : fromJson<Record<string, unknown>>(before.input_schema),
+    };
+    if (body.schedule) await this.checkScheduleInputs(after, body.schedule);
+    const paused = body.schedule === undefined && (body.prompt !== undefined || body.input_schema !== undefined) ? await this.pauseIfInvalid(before, after) : null;
     const changes: Partial<JobRow> & { updated_at: string } = { updated_at: isoTime(this.r.clock.now()) };
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;
@@ -104,10 +114,37 @@ export class JobsService {
     if (body.output_schema !== undefined) changes.output_schema = toJson(body.output_schema);
     if (body.connections !== undefined) changes.connections = toJson(body.connections ?? []);
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
-    if (body.schedule !== undefined) changes.schedule = toJson(body.schedule);
-    this.r.store.jobs.update(orgId, id, changes);
+    if (body.schedule !== undefined) changes.schedule = toJson(body.schedule && storedSchedule(body.schedule));
+    if (paused !== null) changes.schedule = JSON.stringify(paused);
+    this.r.store.transaction((uow) => {
+      this.r.store.jobs.update(orgId, id, changes);
+      if (paused !== null) {
+        this.options.eventLog.append(uow, { orgId, type: 'schedule.paused', data: { job_id: id, reason: paused.paused_reason } });
+      }
+    });
     if (body.schedule !== undefined || before.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
     return this.get(orgId, id);
+  }
+
+  /** A schedule being set must have inputs a run of the job accepts: 400 like a run, naming `schedule.inputs.<name>`. */
+  private async checkScheduleInputs(job: { prompt: string; inputSchema: Record<string, unknown> | null }, schedule: Schedule): Promise<void> {
+    await checkInputs(this.schemas, { prompt: job.prompt, inputSchema: job.inputSchema, inputs: schedule.inputs ?? {} }, 'schedule.inputs');
+  }
+
+  /**
+   * The job's active schedule, paused with the reason, when a change of its prompt or input_schema leaves the
+   * schedule's inputs unacceptable (every firing would be refused); null when the schedule is fine, paused or absent.
+   */
+  private async pauseIfInvalid(before: JobRow, after: { prompt: string; inputSchema: Record<string, unknown> | null }): Promise<Schedule | null> {
+    const schedule = fromJson<Schedule>(before.schedule);
+    if (schedule === null || schedule.enabled === false) return null;
+    try {
+      await this.checkScheduleInputs(after, schedule);
+      return null;
+    } catch (err) {
+      if (!(err instanceof InvalidRequestError)) throw err;
+      return { ...schedule, enabled: false, paused_reason: `the job changed and the schedule's inputs no longer pass: ${err.message}` };
+    }
   }
 
   delete(orgId: string, id: string): { id: string; object: 'job'; deleted: true } {
@@ -119,8 +156,8 @@ export class JobsService {
 
   /** Schemas must compile and a schedule must be valid before anything is stored. */
   private async check(body: JobFields): Promise<void> {
-    if (body.input_schema) this.schemas.compile(body.input_schema, 'input_schema');
-    if (body.output_schema) this.schemas.compile(body.output_schema, 'output_schema');
+    if (body.input_schema) await this.schemas.check(body.input_schema, 'input_schema');
+    if (body.output_schema) await this.schemas.check(body.output_schema, 'output_schema');
     if (body.schedule) {
       validateSchedule(body.schedule);
       if (body.schedule.callback_url) await this.options.checkCallbackUrl(body.schedule.callback_url, 'schedule.callback_url');
@@ -141,8 +178,20 @@ export function toJob(row: JobRow): Job {
     output_schema: fromJson(row.output_schema),
     connections: fromJson<string[]>(row.connections) ?? [],
     timeout_s: row.timeout_s,
-    schedule: fromJson(row.schedule),
+    schedule: scheduleOf(row.schedule),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** A schedule as a request set it: `paused_reason` belongs to the daemon, so whatever was sent is dropped. */
+function storedSchedule(schedule: Schedule): Schedule {
+  const { paused_reason: _ignored, ...rest } = schedule;
+  return rest;
+}
+
+/** A stored schedule as the API answers it: `paused_reason` is always there, null unless the daemon paused it. */
+function scheduleOf(json: string | null): Schedule | null {
+  const schedule = fromJson<Schedule>(json);
+  return schedule === null ? null : { ...schedule, paused_reason: schedule.paused_reason ?? null };
 }

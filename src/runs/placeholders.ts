@@ -4,11 +4,11 @@ import { InvalidRequestError } from '../errors.js';
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}/g;
 
 /**
- * Fills every placeholder from `inputs`. A placeholder without a value is a 400 naming `inputs.<name>` (the first
+ * Fills every placeholder from `inputs`. A placeholder without a value is a 400 naming `<prefix>.<name>` (the first
  * such, in the prompt's order), so a run never starts with a half-filled prompt. Strings are inserted as they are,
  * other values as JSON.
  */
-export function fillPlaceholders(prompt: string, inputs: Record<string, unknown>): string {
+export function fillPlaceholders(prompt: string, inputs: Record<string, unknown>, prefix = 'inputs'): string {
   if (!prompt.includes('{{')) return prompt;
   let missing: string | null = null;
   const filled = prompt.replace(PLACEHOLDER, (_, name: string) => {
@@ -20,7 +20,7 @@ export function fillPlaceholders(prompt: string, inputs: Record<string, unknown>
     return typeof v === 'string' ? v : JSON.stringify(v);
   });
   if (missing !== null) {
-    throw new InvalidRequestError('missing_input', `inputs.${missing} is required by the prompt's {{${missing}}} placeholder`, { param: `inputs.${missing}` });
+    throw new InvalidRequestError('missing_input', `${prefix}.${missing} is required by the prompt's {{${missing}}} placeholder`, { param: `${prefix}.${missing}` });
   }
   return filled;
 }

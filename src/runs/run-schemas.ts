@@ -1,4 +1,4 @@
-import { idParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
+import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../models/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from './outcomes.js';
@@ -121,7 +121,7 @@ export const runRouteSchemas = {
   create: { body: createRunBody, response: { 202: runAcceptedSchema } },
   createForJob: { params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
   list: {
-    querystring: listQuery('run', { job_id: { type: 'string', maxLength: 128, description: 'Only runs of this job.' } }),
+    querystring: listQuery('run', { job_id: idQueryParam('job', 'Only runs of this job.') }),
     response: { 200: listResponse(envelopeSchema) },
   },
   get: { params: idParam('run'), response: { 200: envelopeSchema } },

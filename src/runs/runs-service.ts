@@ -1,9 +1,9 @@
-import { billingHint, type BillingHint } from '../billing/estimate.js';
-import type { SpendCaps } from '../billing/caps.js';
+import { billingHint, type BillingHint, type StartCost, type StartCostOf } from '../billing/estimate.js';
+import type { SpendCaps, StartNeed } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
-import { ConflictError, InvalidRequestError, NotFoundError, RateLimitError } from '../errors.js';
+import { ConflictError, NotFoundError, RateLimitError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
@@ -15,10 +15,11 @@ import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
+import { checkInputs } from './input-check.js';
 import { fillPlaceholders } from './placeholders.js';
 import { requestHash } from './request-hash.js';
 import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
-import { errorParam, type UserSchemas } from './user-schemas.js';
+import type { UserSchemas } from './user-schemas.js';
 
 export interface CreateRunBody {
   prompt: string;
@@ -66,6 +67,13 @@ export interface RunsServiceOptions {
   linkScreenshot: ScreenshotLinker;
   /** Refuses webhook targets the daemon must not call (400 with `param`). */
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  /**
+   * Inside the unit of work of a terminal transition: the usage still owed by the attempt this daemon runs (its
+   * sandbox time so far), written with the transition so that the terminal envelope is final.
+   */
+  settleUsage?: (runId: string) => RunPatch;
+  /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
+  startCost: StartCostOf;
 }
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -87,6 +95,14 @@ interface NewRun {
   timeoutS: number;
   idempotency: { scope: string; key: string; hash: string } | null;
 }
+
+/** A run as a request describes it, before its inputs and schemas are checked. */
+type RunSpec = Omit<NewRun, 'idempotency'> & {
+  inputSchema: Record<string, unknown> | null;
+  idempotencyKey: string | undefined;
+  scope: string;
+  body: { idempotency_key?: string };
+};
 
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
@@ -209,7 +225,7 @@ export class RunsService {
       if (isTerminal(run.status)) {
         throw new ConflictError('run_not_cancellable', `Run ${id} already ended as ${run.status}; only queued or running runs can be cancelled`);
       }
-      const patch = { finished_at: isoTime(this.r.clock.now()), lease_owner: null, lease_expires_at: null };
+      const patch = { finished_at: isoTime(this.r.clock.now()), lease_owner: null, lease_expires_at: null, last_action: 'cancelled' };
       const changed = this.r.store.transaction((uow) => this.transition(uow, run.id, run.status, 'cancelled', patch, 'cancelled by request'));
       if (changed) return this.envelope(changed);
       // The engine moved the run between our read and our write; look again.
@@ -225,7 +241,8 @@ export class RunsService {
   transition(uow: UnitOfWork, runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
     if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
     const at = isoTime(this.r.clock.now());
-    const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, updated_at: at }, options.leaseOwner);
+    const settled = isTerminal(to) ? this.options.settleUsage?.(runId) : undefined;
+    const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, ...settled, updated_at: at }, options.leaseOwner);
     if (!after) return null;
     this.recordChange(uow, { run: after, from, to }, description);
     return after;
@@ -247,7 +264,7 @@ export class RunsService {
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
-  ): NewRun {
+  ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
     return this.prepare({
       orgId,
@@ -272,27 +289,23 @@ export class RunsService {
     });
   }
 
-  /** Everything that can refuse a request without touching the database or the network. */
-  private prepare(
-    spec: Omit<NewRun, 'idempotency'> & {
-      inputSchema: Record<string, unknown> | null;
-      idempotencyKey: string | undefined;
-      scope: string;
-      body: { idempotency_key?: string };
-    },
-  ): NewRun {
-    if (spec.inputSchema) {
-      const validate = this.deps.schemas.compile(spec.inputSchema, 'input_schema');
-      if (!validate(spec.inputs)) {
-        const first = validate.errors![0]!;
-        const param = errorParam('inputs', first);
-        const code = first.keyword === 'required' ? 'missing_input' : 'invalid_inputs';
-        const message = first.keyword === 'required' ? `${param} is required by the job's input_schema` : `${param} ${first.message ?? 'is invalid'}`;
-        throw new InvalidRequestError(code, message, { param });
-      }
-    }
-    const prompt = fillPlaceholders(spec.prompt, spec.inputs);
-    if (spec.outputSchema) this.deps.schemas.compile(spec.outputSchema, 'output_schema');
+  /**
+   * Everything that can refuse a request without touching the database or the network. Callers' schemas are
+   * compiled and checked in the schema worker (see UserSchemas): a run without any answers at once.
+   */
+  private prepare(spec: RunSpec): NewRun | Promise<NewRun> {
+    if (spec.inputSchema === null && spec.outputSchema === null) return this.newRun(spec, fillPlaceholders(spec.prompt, spec.inputs));
+    return this.checkSchemas(spec).then((prompt) => this.newRun(spec, prompt));
+  }
+
+  /** The inputs against the input_schema and the placeholders, then the output_schema; answers the filled prompt. */
+  private async checkSchemas(spec: RunSpec): Promise<string> {
+    const prompt = await checkInputs(this.deps.schemas, { prompt: spec.prompt, inputSchema: spec.inputSchema, inputs: spec.inputs });
+    if (spec.outputSchema) await this.deps.schemas.check(spec.outputSchema, 'output_schema');
+    return prompt;
+  }
+
+  private newRun(spec: RunSpec, prompt: string): NewRun {
     return {
       orgId: spec.orgId,
       keyId: spec.keyId,
@@ -313,7 +326,9 @@ export class RunsService {
   }
 
   /** The callback target is checked last, and only when there is one: it is a DNS lookup. */
-  private admit(run: NewRun): Promise<CreatedRun> {
+  private admit(prepared: NewRun | Promise<NewRun>): Promise<CreatedRun> {
+    if (prepared instanceof Promise) return prepared.then((run) => this.admit(run));
+    const run = prepared;
     if (!run.callbackUrl) return this.accept(run);
     return this.options.checkCallbackUrl(run.callbackUrl, 'callback_url').then(() => this.accept(run));
   }
@@ -323,6 +338,7 @@ export class RunsService {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
+    const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
     return store.groupTransaction((uow): CreatedRun => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_TTL_MS);
@@ -337,7 +353,7 @@ export class RunsService {
           return { body: { task_id: run.id, status: run.status, poll_url: this.pollUrl(run.id), billing: priorHint }, replayed: true };
         }
       }
-      this.deps.caps.assertCanStart(n.orgId, n.keyId, hint.estimated_cost_usd.low);
+      this.deps.caps.assertCanStart(n.orgId, n.keyId, need);
       const active = store.runs.countActive(n.orgId);
       if (active >= config['limits.max_pending_runs']) {
         throw new RateLimitError(
@@ -375,6 +391,20 @@ export class RunsService {
       return { body: { task_id: id, status: 'queued', poll_url: this.pollUrl(id), billing: hint }, replayed: false };
     });
   }
+}
+
+/**
+ * What must be left under the caps for a run to be accepted (#10): enough for the run to make its first model call
+ * (what the engine holds before it, plus the sandbox time before it), and at least the cost of a short run.
+ */
+function startNeed(n: NewRun, hint: BillingHint, start: StartCost): StartNeed {
+  if (hint.estimated_cost_usd.low > start.usd) return { usd: hint.estimated_cost_usd.low, what: () => `a short run on ${n.model} costs (the billing hint's estimated_cost_usd.low)` };
+  return {
+    usd: start.usd,
+    what: () =>
+      `a run on ${n.model} needs before it can make its first model call: the most that call can cost (about ${start.inputTokens} input tokens ` +
+      `for its prompt, output_schema and tools, and up to ${start.outputTokens} output tokens, models.max_tokens) and ${start.sandboxSeconds} s of sandbox time`,
+  };
 }
 
 /** The body as it is hashed for idempotency: the key itself is not part of what must match. */

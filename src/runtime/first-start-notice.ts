@@ -5,7 +5,7 @@ const WIDTH = 76;
  * a block set off by rules and blank lines from the log lines on stderr, which a terminal shows around it, and no
  * wider than 80 columns. The key is on a line by itself (`errand daemon start` and the tests read it from there).
  */
-export function firstStartNotice(first: { orgId: string; key: string }, credentialsPath: string): string {
+export function firstStartNotice(first: { orgId: string; key: string; saved: boolean }, credentialsPath: string): string {
   const title = '── First start ';
   return [
     '',
@@ -15,8 +15,9 @@ export function firstStartNotice(first: { orgId: string; key: string }, credenti
     '',
     `   ${first.key}`,
     '',
-    ' The CLI on this machine already uses it: it is saved (0600) in',
-    ` ${credentialsPath}.`,
+    ...(first.saved
+      ? [' The CLI on this machine already uses it: it is saved (0600) in', ` ${credentialsPath}.`]
+      : [' It is not saved for the CLI: that file already holds a key:', ` ${credentialsPath}.`]),
     ' Give it to other clients as ERRAND_API_KEY.',
     '─'.repeat(WIDTH),
     '',

@@ -13,5 +13,7 @@ export function dataPaths(home: string) {
     credentials: join(home, 'credentials.json'),
     artifacts: join(home, 'artifacts'),
     sandboxes: join(home, 'sandboxes'),
+    /** A random id of this installation, made on first use; Docker sandbox containers carry it as a label. */
+    installationId: join(home, 'installation-id'),
   };
 }

@@ -18,8 +18,26 @@ export interface Sandbox {
   destroy(): Promise<void>;
 }
 
+/** Whether the sandbox firewall is in place (docker driver). */
+export interface FirewallReport {
+  installed: boolean;
+  detail: string;
+}
+
+/** What the daemon says about its sandboxes (`GET /v1/status`, `errand doctor`). */
+export interface SandboxReport {
+  driver: SandboxDriverName;
+  /** Whether task code is kept from the daemon's environment, data directory and networks. */
+  isolated: boolean;
+  image: string | null;
+  warmPool: { size: number; ready: number } | null;
+  firewall: FirewallReport | null;
+}
+
 export interface SandboxDriver {
   readonly name: SandboxDriverName;
+  /** How the sandboxes stand now. */
+  report(): Promise<SandboxReport>;
   create(options: SandboxCreateOptions): Promise<Sandbox>;
   /** Removes sandboxes left behind by a daemon that died; returns how many. */
   removeOrphans(): Promise<number>;

@@ -1,7 +1,8 @@
 /**
  * The wire protocol between the daemon and the supervisor process that runs inside every sandbox (a child
  * process for the local driver, PID 1's child in a container for the docker driver). JSON over HTTP on one port;
- * every request carries `Authorization: Bearer <token>` with the per-sandbox token the driver generated.
+ * every request carries `Authorization: Bearer <token>` with the per-sandbox token the driver generated, which the
+ * supervisor got as the first line of its stdin (`SupervisorHandover`).
  *
  *   GET  /health                 -> HealthResponse
  *   POST /exec     ExecRequest   -> ExecResult
@@ -14,6 +15,16 @@
  * after the request was accepted arrives inside the result (`ok: false`, stderr), not as an HTTP status.
  */
 export type CodeLanguage = 'bash' | 'python' | 'node';
+
+/**
+ * The first line of the supervisor's stdin, as JSON: its token, and the run's environment, which it gives to task
+ * code. Neither is in the supervisor's own environment or arguments, which /proc shows and which would steer the
+ * supervisor itself (NODE_OPTIONS, LD_PRELOAD).
+ */
+export interface SupervisorHandover {
+  token: string;
+  env: Record<string, string>;
+}
 
 export interface ExecRequest {
   language: CodeLanguage;

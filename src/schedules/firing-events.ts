@@ -3,13 +3,9 @@ import { EVENT_TYPES } from '../event-log/event-types.js';
 import type { Store } from '../store/store.js';
 import type { Firing } from './scheduler.js';
 
-/** Logs each firing as `schedule.fired` on the organisation's stream: the run it started, or why it was skipped. */
+/** Logs each firing that started a run as `schedule.fired` on the organisation's stream (skipped ones: SkippedFirings). */
 export function firingEvents(store: Store, eventLog: EventLog): (firing: Firing) => void {
-  return ({ orgId, jobId, slot, outcome }) => {
-    const data =
-      outcome.kind === 'started'
-        ? { job_id: jobId, slot, outcome: 'started', run_id: outcome.runId, code: null, message: null }
-        : { job_id: jobId, slot, outcome: 'skipped', run_id: null, code: outcome.code, message: outcome.message };
-    store.transaction((uow) => eventLog.append(uow, { orgId, type: EVENT_TYPES.scheduleFired, data }));
+  return ({ orgId, jobId, slot, runId }) => {
+    store.transaction((uow) => eventLog.append(uow, { orgId, type: EVENT_TYPES.scheduleFired, data: { job_id: jobId, slot, run_id: runId } }));
   };
 }

@@ -8,6 +8,11 @@ export interface Schedule {
   inputs?: Record<string, unknown>;
   callback_url?: string | null;
   enabled: boolean;
+  /**
+   * Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. Set only by
+   * the daemon: a schedule sent in a request replaces it.
+   */
+  paused_reason?: string | null;
 }
 
 /** JSON Schema for `schedule`; the jobs routes use it for validation and the OpenAPI document alike. */
@@ -27,6 +32,11 @@ export const scheduleSchema = {
     inputs: { type: 'object', description: 'Inputs every scheduled run of the job receives.' },
     callback_url: { type: ['string', 'null'], maxLength: 2048, description: 'Webhook target for the scheduled runs.' },
     enabled: { type: 'boolean', default: true, description: 'false pauses the schedule without deleting it.' },
+    paused_reason: {
+      type: ['string', 'null'],
+      maxLength: 2000,
+      description: 'Read only: why the daemon paused the schedule. Accepted in requests (so a schedule read can be sent back) and ignored.',
+    },
   },
 } as const;
 

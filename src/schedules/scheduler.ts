@@ -21,8 +21,10 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
   events?: EventBus;
-  /** Told of every firing this scheduler started or skipped (not of those another daemon already started). */
+  /** Told of every run this scheduler started (not of those another daemon already started). */
   onFiring?: (firing: Firing) => void;
+  /** Records a firing that started no run, durably (SkippedFirings). */
+  recordSkipped?: (orgId: string, jobId: string, slot: string, error: Error) => void;
 }
 
 /** What one firing did: started a run, found it already started (another daemon, a restart), or skipped it. */
@@ -31,12 +33,13 @@ export type FiringOutcome =
   | { kind: 'replayed'; runId: string }
   | { kind: 'skipped'; code: string; message: string };
 
+/** A firing that started a run. */
 export interface Firing {
   orgId: string;
   jobId: string;
   /** The slot's time, RFC 3339. */
   slot: string;
-  outcome: Exclude<FiringOutcome, { kind: 'replayed' }>;
+  runId: string;
 }
 
 /** The idempotency key of a firing: the same for every scheduler that sees this slot, and only for it. */
@@ -142,23 +145,24 @@ export class Scheduler {
         return { kind: 'replayed', runId: result.body.task_id };
       }
       this.o.logger.info({ ...log, run_id: result.body.task_id }, 'scheduled run started');
-      return this.fired(orgId, jobId, log.slot, { kind: 'started', runId: result.body.task_id });
+      try {
+        this.o.onFiring?.({ orgId, jobId, slot: log.slot, runId: result.body.task_id });
+      } catch (recordErr) {
+        this.o.logger.error({ ...log, err: recordErr }, 'could not record a schedule firing');
+      }
+      return { kind: 'started', runId: result.body.task_id };
     } catch (err) {
       const code = err instanceof ErrandError ? err.code : 'internal_error';
       const message = (err as Error).message;
       if (err instanceof ErrandError) this.o.logger.warn({ ...log, code, message }, 'scheduled firing skipped');
       else this.o.logger.error({ ...log, err }, 'scheduled firing failed');
-      return this.fired(orgId, jobId, log.slot, { kind: 'skipped', code, message });
+      try {
+        this.o.recordSkipped?.(orgId, jobId, log.slot, err as Error);
+      } catch (recordErr) {
+        this.o.logger.error({ ...log, err: recordErr }, 'could not record a skipped firing');
+      }
+      return { kind: 'skipped', code, message };
     }
-  }
-
-  private fired(orgId: string, jobId: string, slot: string, outcome: Firing['outcome']): FiringOutcome {
-    try {
-      this.o.onFiring?.({ orgId, jobId, slot, outcome });
-    } catch (err) {
-      this.o.logger.error({ err, job_id: jobId, slot }, 'could not record a schedule firing');
-    }
-    return outcome;
   }
 
   /** Stops every task; no firing starts after it resolves. Safe to call repeatedly. */

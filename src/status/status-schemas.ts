@@ -1,4 +1,6 @@
-import { timestamp } from '../http-schemas/common.js';
+import { nullableString, timestamp } from '../http-schemas/common.js';
+
+const nullableBoolean = { type: ['boolean', 'null'] } as const;
 
 export const statusSchema = {
   type: 'object',
@@ -9,19 +11,38 @@ export const statusSchema = {
     started_at: timestamp,
     model_provider: {
       type: 'object',
-      required: ['name', 'usable'],
-      properties: { name: { type: 'string' }, usable: { type: 'boolean', description: 'False when its API key or endpoint is not set: runs fail with auth_required.' } },
+      required: ['name', 'configured', 'problem', 'base_url', 'reachable', 'key_accepted', 'detail', 'checked_at'],
+      properties: {
+        name: { type: 'string', enum: ['anthropic', 'openai'], description: 'models.provider' },
+        configured: { type: 'boolean', description: 'Whether the daemon has the key or base URL the provider needs.' },
+        problem: { ...nullableString, description: 'What is missing, naming the setting; null when configured.' },
+        base_url: { ...nullableString, description: 'Where model calls go, without credentials.' },
+        reachable: { ...nullableBoolean, description: 'Whether the API answered a request for its model list (no tokens spent); null when not configured.' },
+        key_accepted: { ...nullableBoolean, description: 'Whether it accepted the key; null when that could not be told.' },
+        detail: { type: 'string' },
+        checked_at: {
+          ...nullableString,
+          format: 'date-time',
+          description: 'When the model API was asked; its answer stands for 30 s, for every caller. Null when not asked.',
+        },
+      },
     },
     sandbox: {
       type: 'object',
-      required: ['driver', 'warm_pool'],
+      required: ['driver', 'isolated', 'image', 'warm_pool', 'firewall'],
       properties: {
         driver: { type: 'string', enum: ['local', 'docker'] },
+        isolated: { type: 'boolean', description: "false for the local driver: task code runs as the daemon's user." },
+        image: nullableString,
         warm_pool: {
           type: ['object', 'null'],
-          required: ['ready', 'size'],
-          properties: { ready: { type: 'integer' }, size: { type: 'integer' } },
-          description: 'Started docker containers waiting for runs (null for the local driver).',
+          required: ['size', 'ready'],
+          properties: { size: { type: 'integer' }, ready: { type: 'integer' } },
+        },
+        firewall: {
+          type: ['object', 'null'],
+          required: ['installed', 'detail'],
+          properties: { installed: { type: 'boolean' }, detail: { type: 'string' } },
         },
       },
     },
@@ -29,12 +50,15 @@ export const statusSchema = {
       type: 'object',
       required: ['today_usd', 'daily_cap_usd'],
       properties: { today_usd: { type: 'number' }, daily_cap_usd: { type: 'number' } },
-      description: "The organisation's spend today (UTC) and its daily cap.",
+      description: "The caller's organisation: its spend today (UTC) and its daily cap.",
     },
     runs: {
       type: 'object',
       required: ['active', 'max_pending'],
-      properties: { active: { type: 'integer', description: 'Queued plus running runs of the organisation.' }, max_pending: { type: 'integer' } },
+      properties: {
+        active: { type: 'integer', description: "The caller's organisation's queued plus running runs." },
+        max_pending: { type: 'integer', description: 'How many it may have before POST /v1/runs answers 429.' },
+      },
     },
   },
 } as const;

@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
+import { McpOAuthStore } from './mcp-oauth-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { RunsStore } from './runs-store.js';
@@ -27,6 +28,7 @@ export class Store {
   readonly artifacts: ArtifactsStore;
   readonly webhooks: WebhooksStore;
   readonly events: EventsStore;
+  readonly mcpOAuth: McpOAuthStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -44,6 +46,7 @@ export class Store {
     this.artifacts = new ArtifactsStore(db);
     this.webhooks = new WebhooksStore(db);
     this.events = new EventsStore(db);
+    this.mcpOAuth = new McpOAuthStore(db);
     this.group = new GroupCommit(db);
   }
 

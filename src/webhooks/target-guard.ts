@@ -8,9 +8,8 @@ export interface TargetPolicy {
   allowPrivate: boolean;
 }
 
-/** Addresses a webhook may never reach: they are this host, its network, or its cloud's metadata service. */
-const FORBIDDEN = new BlockList();
-for (const [net, prefix] of [
+/** IPv4 ranges a webhook may never reach: this host, its networks, or its cloud's metadata service. */
+export const FORBIDDEN_IPV4_RANGES = [
   ['0.0.0.0', 8], // "this network", unspecified
   ['10.0.0.0', 8],
   ['100.64.0.0', 10], // carrier-grade NAT
@@ -22,13 +21,14 @@ for (const [net, prefix] of [
   ['198.18.0.0', 15], // benchmarking
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  FORBIDDEN.addSubnet(net, prefix, 'ipv4');
-}
+] as const;
+
+const FORBIDDEN = new BlockList();
+for (const [net, prefix] of FORBIDDEN_IPV4_RANGES) FORBIDDEN.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['64:ff9b:1::', 48], // local-use NAT64
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translated by this site's own gateway, never public
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // deprecated site-local
@@ -37,40 +37,65 @@ for (const [net, prefix] of [
   FORBIDDEN.addSubnet(net, prefix, 'ipv6');
 }
 
-/** IPv6 forms that carry an IPv4 address, which is what a connection to them actually reaches. */
-const EMBEDDED_V4 = [
-  /^::ffff:(?:0:)?(\d+\.\d+\.\d+\.\d+)$/i, // IPv4-mapped and IPv4-translated
-  /^::(\d+\.\d+\.\d+\.\d+)$/, // IPv4-compatible (deprecated)
-  /^64:ff9b::(\d+\.\d+\.\d+\.\d+)$/i, // NAT64 well-known prefix
-];
-
 /** True when a connection to `ip` would reach a loopback, private, link-local, multicast or unspecified address. */
 export function isForbiddenAddress(ip: string): boolean {
   const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
   if (family === 4) return FORBIDDEN.check(bare, 'ipv4');
   if (family !== 6) return true;
-  const v4 = embeddedIpv4(bare);
-  if (v4 !== null) return FORBIDDEN.check(v4, 'ipv4');
+  const groups = ipv6Groups(bare);
+  if (groups === null) return true;
+  if (embeddedIpv4(groups).some((v4) => FORBIDDEN.check(v4, 'ipv4'))) return true;
   return FORBIDDEN.check(bare, 'ipv6');
 }
 
-function embeddedIpv4(ipv6: string): string | null {
-  const expanded = expandHexV4(ipv6);
-  for (const re of EMBEDDED_V4) {
-    const m = re.exec(expanded);
-    if (m?.[1]) return m[1];
-  }
-  return null;
+/**
+ * The IPv4 addresses an IPv6 address carries, which is what a connection to it may actually reach (#10): the
+ * IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96) and IPv4-compatible (::/96) forms, NAT64's
+ * well-known prefix (64:ff9b::/96, RFC 6052), 6to4 (2002::/16, RFC 3056: the relay forwards to the IPv4 address in
+ * bits 16-47) and Teredo (2001::/32, RFC 4380: the server in bits 32-63, the client's address inverted in the last
+ * 32 bits; both are checked).
+ */
+function embeddedIpv4(g: number[]): string[] {
+  const zero = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
+  const low = dottedQuad(g[6]!, g[7]!);
+  if (zero(0, 5) && g[5] === 0xffff) return [low];
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return [low];
+  if (zero(0, 6)) return [low];
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return [low];
+  if (g[0] === 0x2002) return [dottedQuad(g[1]!, g[2]!)];
+  if (g[0] === 0x2001 && g[1] === 0) return [dottedQuad(g[2]!, g[3]!), dottedQuad(~g[6]! & 0xffff, ~g[7]! & 0xffff)];
+  return [];
 }
 
-/** `::ffff:7f00:1` is the same address as `::ffff:127.0.0.1`; write the last 32 bits as dotted quad to compare. */
-function expandHexV4(ipv6: string): string {
-  const m = /^(.*:)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(ipv6);
-  if (!m?.[1] || !m[2] || !m[3] || !/^(::ffff:(0:)?|::|64:ff9b::)$/i.test(m[1])) return ipv6;
-  const hi = parseInt(m[2], 16);
-  const lo = parseInt(m[3], 16);
-  return `${m[1]}${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+function dottedQuad(hi: number, lo: number): string {
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad read as two groups), or null. */
+function ipv6Groups(text: string): number[] | null {
+  let rest = text;
+  const tail: number[] = [];
+  const quad = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(rest);
+  if (quad) {
+    const bytes = quad.slice(2).map(Number);
+    if (bytes.some((b) => b > 255)) return null;
+    tail.push((bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!);
+    rest = quad[1]!.endsWith('::') ? quad[1]! : quad[1]!.slice(0, -1);
+  }
+  const parse = (part: string): number[] | null => {
+    if (part === '') return [];
+    const out = part.split(':').map((h) => (/^[0-9a-f]{1,4}$/i.test(h) ? parseInt(h, 16) : Number.NaN));
+    return out.some(Number.isNaN) ? null : out;
+  };
+  const halves = rest.split('::');
+  if (halves.length > 2) return null;
+  const head = parse(halves[0]!);
+  const after = halves.length === 2 ? parse(halves[1]!) : [];
+  if (head === null || after === null) return null;
+  const known = head.length + after.length + tail.length;
+  if (halves.length === 1 ? known !== 8 : known > 7) return null;
+  return [...head, ...new Array<number>(8 - known).fill(0), ...after, ...tail];
 }
 
 function refuse(message: string, param = 'callback_url'): InvalidRequestError {

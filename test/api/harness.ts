@@ -57,7 +57,7 @@ export function expectErrorShape(res: { status: number; headers: Headers | Incom
   expect(header).toBe(body.request_id);
 }
 
-export function expectError(res: ApiResponse, status: number, e: ErrorExpectation): void {
+export function expectError(res: ApiResponse | RawResponse, status: number, e: ErrorExpectation): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expectErrorShape(res);
   expect(res.body.error.type).toBe(e.type);
@@ -65,7 +65,7 @@ export function expectError(res: ApiResponse, status: number, e: ErrorExpectatio
   if (e.param !== undefined) expect(res.body.error.param).toBe(e.param);
 }
 
-export function expectInvalid(res: ApiResponse, param: string | undefined, code?: string): void {
+export function expectInvalid(res: ApiResponse | RawResponse, param: string | undefined, code?: string): void {
   expectError(res, 400, { type: 'invalid_request_error', ...(code === undefined ? {} : { code }) });
   if (param === undefined) expect(res.body.error.param).toBeUndefined();
   else expect(res.body.error.param).toBe(param);

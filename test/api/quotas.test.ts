@@ -47,11 +47,11 @@ describe('402 before a run is accepted', () => {
     await expect402Both(org.key, 'daily_cap_reached');
   });
 
-  it('insufficient_budget when what is left under the monthly cap is below the low estimate', async () => {
+  it('insufficient_budget when what is left under the monthly cap cannot pay for a first model call', async () => {
     await expect402Both(d.createOrgWithKey('cap-tiny', { monthlyCapUsd: 0.001 }).key, 'insufficient_budget');
   });
 
-  it('insufficient_budget when what is left under the daily cap is below the low estimate', async () => {
+  it('insufficient_budget when what is left under the daily cap cannot pay for a first model call', async () => {
     await expect402Both(d.createOrgWithKey('daily-tiny', { dailyCapUsd: 0.001 }).key, 'insufficient_budget');
   });
 
@@ -71,7 +71,20 @@ describe('402 before a run is accepted', () => {
     });
   });
 
-  it('accepts a run when the cap leaves room for the low estimate', async () => {
+  it("insufficient_budget when what is left covers a short run's estimate but not the worst case of the first model call", async () => {
+    // 0.058 USD covers a short sonnet run (billing hint's low, about 0.034 USD), but not one sonnet call of up to
+    // models.max_tokens (4096) output tokens, which the engine holds before making it.
+    const org = d.createOrgWithKey('first-call-short', { dailyCapUsd: 0.058 });
+    const res = await d.api('POST', '/v1/runs', { prompt: 'x', model: 'sonnet' }, { key: org.key });
+    expectError(res, 402, { type: 'quota_error', code: 'insufficient_budget' });
+    expect(res.body.error.message).toMatch(
+      /^Only 0\.058 USD is left under the organisation's daily cap, less than the 0\.0\d+ USD a run on sonnet needs before it can make its first model call: the most that call can cost \(about \d+ input tokens for its prompt, output_schema and tools, and up to 4096 output tokens, models\.max_tokens\) and 15 s of sandbox time$/,
+    );
+    // haiku's first call fits.
+    expect((await d.api('POST', '/v1/runs', { prompt: 'x', model: 'haiku' }, { key: org.key })).status).toBe(202);
+  });
+
+  it('accepts a run when the cap leaves room for its first model call', async () => {
     const org = d.createOrgWithKey('cap-roomy', { monthlyCapUsd: 5, dailyCapUsd: 5 });
     const res = await d.api('POST', '/v1/runs', { prompt: 'x', model: 'haiku' }, { key: org.key });
     expect(res.status).toBe(202);

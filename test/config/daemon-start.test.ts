@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,5 +60,60 @@ describe('errandd refuses to start on bad configuration', () => {
     const r = await startErrandd(['--set', 'limits.max_concurent_runs=3']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('limits.max_concurent_runs');
+  });
+});
+
+describe('errandd on a port that is in use', () => {
+  it('says so in one line, mints no key, and a later start on a free port shows the first key', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const busy = await startErrandd(['--port', String(port)]);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr.trim().split('\n').at(-1)).toBe(`errandd: port ${port} is in use: use --port N or --port 0 (any free port), or set server.port`);
+      expect(busy.stderr).not.toMatch(/\n\s+at /);
+      expect(busy.stdout).not.toMatch(/ek_/);
+      expect(existsSync(join(home.path, 'credentials.json'))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      expect((await lines.next()).value).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await lines.next()).value).toContain(`saved for the CLI in ${join(home.path, 'credentials.json')}`);
+      const key = (await lines.next()).value as string;
+      expect(key).toMatch(/^ek_/);
+      expect(JSON.parse(readFileSync(join(home.path, 'credentials.json'), 'utf8')).api_key).toBe(key);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});
+
+describe('errandd without a model provider', () => {
+  it('says so loudly on stdout at its first start, naming the setting', async () => {
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const seen: string[] = [];
+      while (seen.filter((l) => l.startsWith('WARNING: ')).length < 2) seen.push((await lines.next()).value as string);
+      expect(seen.filter((l) => l.startsWith('WARNING: '))).toEqual([
+        "WARNING: no model provider is configured: ANTHROPIC_API_KEY is not set in the daemon's environment (models.provider is anthropic).",
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).',
+      ]);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
   });
 });

@@ -1,13 +1,17 @@
 /**
  * Runs through the real daemon on the docker sandbox driver (issue 5): code and browser tasks, a fork bomb and a
  * memory hog that end only their own run, a cancelled run's container removed within 5 s, a SIGKILLed daemon's
- * containers removed after restart, and the daemon's port out of a sandbox's reach.
+ * containers removed after restart, and the daemon's port out of a sandbox's reach. Two installations on one engine
+ * (issue 10) leave each other's containers alone while their daemons live.
  */
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAEMON_LABEL, HOME_LABEL, homeLabelValue, RUN_LABEL, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
+import { installationId } from '../../src/runtime/installation-id.js';
+import { DAEMON_LABEL, INSTALLATION_LABEL, RUN_LABEL, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
 import { ensureSandboxNetwork } from '../../src/sandbox/docker/sandbox-network.js';
 import { dockerAvailability } from '../fixtures/docker.js';
+import { tempDir } from '../fixtures/temp-dir.js';
+import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { hold, toolResults, toolUse, type AnthropicRequest, type AnthropicTurn, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { createRun, startEngine, stepsOf, until, waitForRun, type EngineHarness } from './harness.js';
 
@@ -56,11 +60,11 @@ class Conversations {
   }
 }
 
-/** Every sandbox container of the daemon on `home`, whichever daemon process started it. */
+/** Every sandbox container of the installation on `home`, whichever daemon process started it. */
 function containersOf(home: string, extraLabels: string[] = []): Promise<Docker.ContainerInfo[]> {
   return docker.docker.listContainers({
     all: true,
-    filters: { label: [`${SANDBOX_LABEL}=1`, `${HOME_LABEL}=${homeLabelValue(home)}`, ...extraLabels] },
+    filters: { label: [`${SANDBOX_LABEL}=1`, `${INSTALLATION_LABEL}=${installationId(home)}`, ...extraLabels] },
   });
 }
 
@@ -81,8 +85,9 @@ async function containerExists(id: string): Promise<boolean> {
 async function closeEngine(h: EngineHarness | undefined): Promise<void> {
   if (h === undefined) return;
   await h.daemon.stop();
+  const left = await containersOf(h.daemon.home);
   await h.close();
-  for (const container of await containersOf(h.daemon.home)) {
+  for (const container of left) {
     await docker.docker.getContainer(container.Id).remove({ force: true }).catch(() => undefined);
   }
 }
@@ -211,8 +216,9 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
   });
 
   it('ends only their own runs when run code is a fork bomb or a memory hog; a concurrent run succeeds', async () => {
-    // The bomb's own shell waits with builtins only (it cannot fork any more) and then says it got through.
-    const bomb = ':(){ :|:& };:\nend=$((SECONDS + 3)); while [ "$SECONDS" -lt "$end" ]; do true; done\necho bomb-went-off';
+    // The bomb goes off in a subshell, the shell's one fork (forking the bomb's pipeline itself, the shell would race
+    // its first half for the last free pid); then it waits with builtins only and says it got through.
+    const bomb = '( :(){ :|:& };: ) &\nend=$((SECONDS + 3)); while [ "$SECONDS" -lt "$end" ]; do true; done\necho bomb-went-off';
     const hog = 'chunks = []\nwhile True:\n    chunks.append(b"x" * (32 * 1024 * 1024))\n';
     const bombReported = gated((request: AnthropicRequest) =>
       toolUse('finish', { result: { got_through: resultText(request).includes('bomb-went-off') }, confidence: 'high' }),
@@ -355,5 +361,70 @@ describe.skipIf(!docker.available)('a daemon on the docker driver, listening on 
     const steps = await stepsOf(h.daemon, runId);
     expect(steps.filter((s) => s.attempt === 2).map((s) => s.name)).toEqual(['claude-sonnet-4-6', 'run_code.bash', 'claude-sonnet-4-6', 'finish']);
     expect((await containersOf(h.daemon.home)).filter((c) => isRunContainer(c, runId))).toEqual([]);
+  });
+});
+
+describe.skipIf(!docker.available)('two installations on one engine', () => {
+  // Both daemons see their data directory at one path, as two containers or two users' ~/.errand would.
+  const sharedPath = tempDir('errand-shared-path-');
+  const homes = { a: tempDir('errand-installation-a-'), b: tempDir('errand-installation-b-') };
+  const daemons: TestDaemon[] = [];
+  const start = async (real: string): Promise<TestDaemon> => {
+    const daemon = await startDaemon({
+      home: sharedPath.path,
+      env: dockerEnv(),
+      wrap: ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', 'mount --bind "$1" "$2" && shift 2 && exec "$@"', 'sh', real, sharedPath.path],
+    });
+    daemons.push(daemon);
+    return daemon;
+  };
+  const logLines = (daemon: TestDaemon) =>
+    daemon
+      .logs()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; container?: string; reason?: string });
+  const checked = (daemon: TestDaemon) =>
+    until('the daemon to check the engine for orphans', async () => logLines(daemon).some((line) => line.msg === 'checked the engine for orphaned sandbox containers'));
+  const removals = (daemon: TestDaemon) => logLines(daemon).filter((line) => line.msg === 'removed orphaned sandbox container');
+  const pooled = (real: string) => until(`a pooled container of ${real}`, async () => (await containersOf(real)).find((c) => c.State === 'running'));
+  const nameOf = (container: Docker.ContainerInfo) => container.Names[0]!.replace(/^\//, '');
+
+  afterAll(async () => {
+    for (const daemon of daemons) await daemon.cleanup();
+    for (const home of [homes.a, homes.b]) {
+      for (const container of await containersOf(home.path)) await docker.docker.getContainer(container.Id).remove({ force: true }).catch(() => undefined);
+      home.remove();
+    }
+    sharedPath.remove();
+  });
+
+  it('leave each other’s live containers alone; a SIGKILLed daemon’s are removed by its successor, or as provably dead', async () => {
+    const a = await start(homes.a.path);
+    const a1Container = await pooled(homes.a.path);
+    const b = await start(homes.b.path);
+    await checked(b);
+    expect(installationId(homes.a.path)).not.toBe(installationId(homes.b.path));
+    expect(await containerExists(a1Container.Id)).toBe(true);
+    expect(removals(b).map((line) => line.container)).not.toContain(nameOf(a1Container));
+    const b1Container = await pooled(homes.b.path);
+
+    // A's next daemon removes what its SIGKILLed predecessor left, and nothing of B's.
+    await a.kill();
+    await a.restart();
+    await checked(a);
+    expect(await containerExists(a1Container.Id)).toBe(false);
+    expect(removals(a)).toContainEqual(
+      expect.objectContaining({ container: nameOf(a1Container), reason: 'left by an earlier daemon of this data directory' }),
+    );
+    expect(await containerExists(b1Container.Id)).toBe(true);
+
+    // B's next daemon removes the containers of A's daemon once that is dead, although it is another installation's.
+    const a2Container = await pooled(homes.a.path);
+    await a.kill();
+    await b.restart();
+    await checked(b);
+    expect(await containerExists(a2Container.Id)).toBe(false);
+    expect(removals(b)).toContainEqual(expect.objectContaining({ container: nameOf(a2Container), reason: 'its daemon is provably dead' }));
   });
 });

@@ -91,7 +91,7 @@ describe('token bounds', () => {
   });
 
   it('bounds a request by at least its bytes', () => {
-    const tools = [browserTool.spec, codeTool(60).spec, createFinishTool({ outputSchema: null, schemas: new UserSchemas() }).spec];
+    const tools = [browserTool.spec, codeTool(60).spec, createFinishTool({ outputSchema: null, schemas: new UserSchemas({ budgetMs: 5_000 }) }).spec];
     const system = 's'.repeat(5_000);
     const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x'.repeat(3_000) }] }];
     expect(requestTokens(system, tools, messages)).toBeGreaterThan(5_000 + 3_000 + JSON.stringify(tools).length);

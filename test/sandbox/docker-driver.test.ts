@@ -1,16 +1,21 @@
 import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+import { installationId } from '../../src/runtime/installation-id.js';
+import { currentProcessIdentity, type ProcessIdentity } from '../../src/runtime/process-identity.js';
 import { hostDebianMirror } from '../../src/sandbox/docker/apt-mirror.js';
 import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
 import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
-import { HOME_LABEL, homeLabelValue } from '../../src/sandbox/docker/labels.js';
-import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels } from '../../src/sandbox/docker/labels.js';
+import { readConnectedNetworks } from '../../src/sandbox/docker/host-routes.js';
+import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
 import { dockerAvailability } from '../fixtures/docker.js';
@@ -80,23 +85,6 @@ describe('hostDebianMirror', () => {
   });
 });
 
-describe('sandboxFirewallRules', () => {
-  it('accepts replies first, keeps DNS to the host resolver open and drops private and link-local ranges', () => {
-    const { rules, inputHook, forwardHook } = sandboxFirewallRules({ bridge: 'errand0', nameservers: ['10.1.2.3', '127.0.0.53'] });
-    expect(inputHook).toBe(`-A INPUT -i errand0 -j ${INPUT_CHAIN}`);
-    expect(forwardHook).toBe(`-A DOCKER-USER -i errand0 -j ${FORWARD_CHAIN}`);
-    const forward = rules.filter((rule) => rule.startsWith(`-A ${FORWARD_CHAIN} `));
-    expect(forward[0]).toContain('--ctstate RELATED,ESTABLISHED');
-    const dns = forward.findIndex((rule) => rule.includes('-d 10.1.2.3/32') && rule.includes('--dport 53'));
-    const private10 = forward.indexOf(`-A ${FORWARD_CHAIN} -d 10.0.0.0/8 -j DROP`);
-    expect(dns).toBeGreaterThan(0);
-    expect(private10).toBeGreaterThan(dns);
-    expect(forward).toContain(`-A ${FORWARD_CHAIN} -d 169.254.0.0/16 -j DROP`);
-    expect(forward.some((rule) => rule.includes('127.0.0.53'))).toBe(false);
-    expect(rules.filter((rule) => rule.startsWith(`-A ${INPUT_CHAIN} `)).at(-1)).toBe(`-A ${INPUT_CHAIN} -j DROP`);
-  });
-});
-
 describe.skipIf(!docker.available)('DockerDriver', () => {
   let home: ReturnType<typeof tempDir>;
   let driver: DockerDriver;
@@ -122,12 +110,11 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
   });
 
   describe('a run container', () => {
-    it('is hardened: no capabilities, no new privileges, read-only root, limits, non-root user, no host mounts', async () => {
+    it('is hardened: no capabilities but the supervisor’s three, none for code, no new privileges, read-only root, limits, code as a non-root user, no host mounts', async () => {
       const sandbox = await create('run_hardened');
       const inspected = await docker.docker.getContainer(sandbox.containerId).inspect();
       const host = inspected.HostConfig;
       expect(host.CapDrop).toEqual(['ALL']);
-      expect(host.CapAdd ?? []).toEqual([]);
       expect(host.SecurityOpt).toContain('no-new-privileges');
       expect(host.Privileged).toBe(false);
       expect(host.ReadonlyRootfs).toBe(true);
@@ -136,23 +123,37 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(host.PidsLimit).toBe(LIMITS.pidsLimit);
       expect(host.Init).toBe(true);
       expect(host.NetworkMode).toBe(driver.network.name);
-      expect(inspected.Config.User).toBe('10001:10001');
+      // The supervisor's user; task code runs as 10001 (below).
+      expect(inspected.Config.User).toBe('0:0');
+      expect(host.CapAdd).toEqual(['SETUID', 'SETGID', 'KILL']);
+      expect(inspected.Config.Env.join('\n')).not.toContain('ERRAND_SUPERVISOR_TOKEN');
       expect(inspected.Mounts.filter((mount) => mount.Type !== 'tmpfs')).toEqual([]);
       expect(JSON.stringify(inspected.Mounts) + JSON.stringify(host.Binds ?? [])).not.toContain('docker.sock');
       expect(inspected.Config.Labels).toMatchObject({
         'errand.sandbox': '1',
         'errand.run': 'run_hardened',
-        'errand.daemon': driver.instanceId,
-        [HOME_LABEL]: homeLabelValue(home.path),
+        [DAEMON_LABEL]: driver.instanceId,
+        [INSTALLATION_LABEL]: installationId(home.path),
+        'errand.pid': String(process.pid),
       });
 
       const inside = await bash(
         sandbox,
-        'id -u; grep CapEff /proc/self/status; touch /usr/x 2>/dev/null && echo root-writable || echo root-readonly; ' +
+        'id -u; grep -E "^Cap(Inh|Prm|Eff|Amb)" /proc/self/status; touch /usr/x 2>/dev/null && echo root-writable || echo root-readonly; ' +
           'ls /var/run/docker.sock 2>/dev/null || echo no-socket; ' +
           'cat /proc/sys/net/ipv6/conf/all/disable_ipv6',
       );
-      expect(inside.stdout.split('\n')).toEqual(['10001', 'CapEff:\t0000000000000000', 'root-readonly', 'no-socket', '1', '']);
+      expect(inside.stdout.split('\n')).toEqual([
+        '10001',
+        'CapInh:\t0000000000000000',
+        'CapPrm:\t0000000000000000',
+        'CapEff:\t0000000000000000',
+        'CapAmb:\t0000000000000000',
+        'root-readonly',
+        'no-socket',
+        '1',
+        '',
+      ]);
     });
 
     it('runs bash, python and node in the workspace', async () => {
@@ -165,10 +166,15 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect((await sandbox.getFile('answer.txt')).toString()).toBe('42\n');
     });
 
-    it('gives code the run environment but not the supervisor token', async () => {
+    it('gives code the run environment, and workspace files the daemon puts there belong to the task user', async () => {
       const sandbox = await create('run_env', { SHOP_TOKEN: 'tok_visible_to_code' });
-      const result = await bash(sandbox, 'echo "$SHOP_TOKEN"; env | grep -c ERRAND_SUPERVISOR_TOKEN || true');
-      expect(result.stdout).toBe('tok_visible_to_code\n0\n');
+      await sandbox.putFile('inbox/order.json', Buffer.from('{}'));
+      const result = await bash(sandbox, 'echo "$SHOP_TOKEN"; stat -c %u inbox inbox/order.json; echo changed > inbox/order.json');
+      expect(result.stdout).toBe('tok_visible_to_code\n10001\n10001\n');
+      // Handed over with the token: not in the container's configuration, nor in the supervisor's environment.
+      const inspected = await docker.docker.getContainer(sandbox.containerId).inspect();
+      expect(inspected.Config.Env.join('\n')).not.toContain('tok_visible_to_code');
+      expect((await sandbox.getFile('inbox/order.json')).toString()).toBe('changed\n');
     });
 
     it('drives Chromium against a page served inside the sandbox', async () => {
@@ -184,6 +190,86 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(navigated).toMatchObject({ ok: true, status: 200, title: 'Inside' });
       const read = await sandbox.browser({ action: 'read_text' }, signal());
       expect(read.text).toContain('Served from the sandbox');
+      // Chromium shows untrusted pages, so it runs as the task user, like code, never as the supervisor.
+      const owners = await bash(sandbox, 'ps -C chromium -o uid= | sort -u');
+      expect(owners.stdout.trim()).toBe('10001');
+    });
+  });
+
+  describe('the supervisor token', () => {
+    /** Run as task code: everything it can read, searched for two strings it only has in halves. */
+    const SEARCH = (token: string, control: string) => `
+import glob, json, os, stat
+needles = {"token": (${JSON.stringify(token.slice(0, 20))} + ${JSON.stringify(token.slice(20))}).encode(),
+           "control": (${JSON.stringify(control.slice(0, 10))} + ${JSON.stringify(control.slice(10))}).encode()}
+found = {name: [] for name in needles}
+def search(path, data):
+    for name, needle in needles.items():
+        if needle in data: found[name].append(path)
+def read(path):
+    with open(path, "rb") as f:
+        return f.read(64 * 1024 * 1024)
+for path in glob.glob("/proc/[0-9]*/environ") + glob.glob("/proc/[0-9]*/cmdline"):
+    try: search(path, read(path))
+    except OSError: pass
+skipped = {"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "devtmpfs"}
+mounts = [line.split() for line in open("/proc/mounts")]
+for point in sorted({m[1] for m in mounts if m[2] not in skipped and "rw" in m[3].split(",") and not m[1].startswith(("/proc", "/sys", "/dev"))}):
+    for root, dirs, files in os.walk(point):
+        for name in files:
+            path = os.path.join(root, name)
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode): search(path, read(path))
+            except OSError: pass
+def uid(pid): return next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("Uid:"))
+supervisor = next(int(p.split("/")[2]) for p in glob.glob("/proc/[0-9]*/cmdline") if read(p).startswith(b"/usr/local/bin/node\\0/opt/errand/supervisor/main.js\\0"))
+denied = []
+for path in ["/proc/1/environ", f"/proc/{supervisor}/environ", f"/proc/{supervisor}/fd/0", f"/proc/{supervisor}/mem"]:
+    try: read(path)
+    except PermissionError: denied.append(path)
+    except OSError: pass
+print(json.dumps({"found": found, "uid": os.getuid(), "supervisor": supervisor, "supervisorUid": uid(supervisor), "initUid": uid(1), "denied": denied}))
+`;
+
+    it('is nowhere task code can read: no environment or command line, no file, not the supervisor’s memory or stdin', async () => {
+      const token = `tok-${randomBytes(24).toString('hex')}`;
+      const control = `control-${randomBytes(8).toString('hex')}`;
+      const tokenHome = tempDir('errand-docker-token-');
+      const tokenDriver = await DockerDriver.start({
+        docker: docker.docker,
+        image: docker.image,
+        home: tokenHome.path,
+        logger,
+        limits: LIMITS,
+        warmPoolSize: 0,
+        supervisorToken: () => token,
+      });
+      try {
+        const sandbox = await tokenDriver.create({ runId: 'run_token_search', env: { PROBE_CONTROL: control }, signal: signal() });
+        // The browser's processes are searched too.
+        expect(await sandbox.browser({ action: 'read_text' }, signal())).toMatchObject({ ok: true });
+        const result = await sandbox.exec({ language: 'python', code: SEARCH(token, control), timeoutMs: 60_000 }, signal());
+        expect(result.stderr).toBe('');
+        const report = JSON.parse(result.stdout) as {
+          found: { token: string[]; control: string[] };
+          uid: number;
+          supervisor: number;
+          supervisorUid: number;
+          initUid: number;
+          denied: string[];
+        };
+        // The search reads environments: it finds the run's own variable in its own.
+        expect(report.found.control.length).toBeGreaterThan(0);
+        expect(report.found.token).toEqual([]);
+        expect(report.uid).toBe(10001);
+        expect(report.supervisorUid).toBe(0);
+        expect(report.initUid).toBe(0);
+        expect(report.supervisor).not.toBe(1);
+        expect(report.denied).toEqual(['/proc/1/environ', `/proc/${report.supervisor}/environ`, `/proc/${report.supervisor}/fd/0`, `/proc/${report.supervisor}/mem`]);
+      } finally {
+        await tokenDriver.close();
+        tokenHome.remove();
+      }
     });
   });
 
@@ -226,12 +312,38 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
       expect(result.stdout.trim()).not.toBe('connected');
     });
 
-    it('has the rule dropping link-local traffic installed, first in DOCKER-USER', async () => {
+    it('has its rules installed, the jumps into them first in INPUT and DOCKER-USER', async () => {
       const rules = await listSandboxFirewallRules();
       expect(rules).toContain(`-A DOCKER-USER -i ${driver.network.bridge} -j ${FORWARD_CHAIN}`);
       expect(rules).toContain(`-A INPUT -i ${driver.network.bridge} -j ${INPUT_CHAIN}`);
-      expect(rules).toContain(`-A ${FORWARD_CHAIN} -d 169.254.0.0/16 -j DROP`);
-      expect(rules).toContain(`-A ${FORWARD_CHAIN} -d 10.0.0.0/8 -j DROP`);
+      for (const range of ['169.254.0.0/16', '10.0.0.0/8', '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24']) {
+        expect(rules).toContain(`-A ${FORWARD_CHAIN} -d ${range} -j DROP`);
+      }
+    });
+
+    it('drops the host’s connected networks and gateways, read from its routes and followed as they change', async () => {
+      const dropRule = (network: string) => `-A ${FORWARD_CHAIN} -d ${network} -j DROP`;
+      const connected = await readConnectedNetworks();
+      expect(driver.firewall.connectedNetworks).toEqual(connected);
+      const rules = await listSandboxFirewallRules();
+      for (const network of connected) expect(rules).toContain(dropRule(network));
+
+      // A link of this host's own on a TEST-NET subnet: only an address and routes are added, and nothing is sent.
+      const link = `errt${randomBytes(3).toString('hex')}`;
+      const has = async (rule: string) => (await listSandboxFirewallRules()).includes(rule);
+      try {
+        await execa('ip', ['link', 'add', link, 'type', 'veth', 'peer', 'name', `${link}p`]);
+        await execa('ip', ['addr', 'add', '203.0.113.77/28', 'dev', link]);
+        await execa('ip', ['link', 'set', link, 'up']);
+        await until('the new connected network to be dropped', () => has(dropRule('203.0.113.64/28')), 15_000);
+        await execa('ip', ['route', 'add', '198.18.200.0/24', 'via', '203.0.113.78', 'dev', link]);
+        await until('the new gateway to be dropped', () => has(dropRule('203.0.113.78/32')), 15_000);
+        await execa('ip', ['addr', 'del', '203.0.113.77/28', 'dev', link]);
+        await until('the rules of the removed network to go', async () => !(await has(dropRule('203.0.113.64/28'))) && !(await has(dropRule('203.0.113.78/32'))), 15_000);
+        expect(await has(dropRule('203.0.113.0/24'))).toBe(true);
+      } finally {
+        await execa('ip', ['link', 'del', link]).catch(() => undefined);
+      }
     });
   });
 
@@ -284,34 +396,56 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
   });
 
   describe('removeOrphans', () => {
-    it('removes containers of dead daemons: same home, or a process on this host that is gone; keeps the rest', async () => {
-      const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
-      const leftover = (labels: Record<string, string>) =>
-        docker.docker.createContainer({ Image: docker.image, Labels: { 'errand.sandbox': '1', ...labels } });
-      const sameHome = await leftover({ 'errand.daemon': 'dead-instance', [HOME_LABEL]: homeLabelValue(home.path) });
-      const deadProcess = await leftover({
-        'errand.daemon': 'killed-test-daemon',
-        [HOME_LABEL]: homeLabelValue('/tmp/gone'),
-        'errand.host': hostname(),
-        'errand.pid': String(deadPid),
+    it('removes what is provably nobody’s, logging each by name, and leaves other installations’ containers alone', async () => {
+      const self = currentProcessIdentity()!;
+      const freePid = spawnSync(process.execPath, ['-e', '']).pid;
+      const ownInstallation = installationId(home.path);
+      const leftover = async (name: string, labels: Record<string, string>) => {
+        const unique = `errand-orphan-test-${name}-${randomBytes(3).toString('hex')}`;
+        const container = await docker.docker.createContainer({ name: unique, Image: docker.image, Labels: { 'errand.sandbox': '1', ...labels } });
+        return { name: unique, container };
+      };
+      const of = (installation: string, identity: ProcessIdentity | null) => ({
+        [INSTALLATION_LABEL]: installation,
+        [DAEMON_LABEL]: `instance-${randomBytes(3).toString('hex')}`,
+        ...processLabels(identity),
       });
-      const liveProcess = await leftover({
-        'errand.daemon': 'other-daemon',
-        [HOME_LABEL]: homeLabelValue('/elsewhere'),
-        'errand.host': hostname(),
-        'errand.pid': String(process.pid),
-      });
-      const otherHost = await leftover({ 'errand.daemon': 'remote-daemon', [HOME_LABEL]: homeLabelValue('/remote'), 'errand.host': 'another-host', 'errand.pid': '1' });
+      const removed = [
+        // An earlier daemon of this data directory, in a pid namespace this process cannot see into.
+        await leftover('earlier-own', of(ownInstallation, { ...self, pidNamespace: 'pid:[1]' })),
+        // Another installation whose daemon's pid is free.
+        await leftover('dead-free-pid', of('other-installation', { ...self, pid: freePid })),
+        // Another installation whose daemon's pid now belongs to a later process (this one).
+        await leftover('dead-reused-pid', of('other-installation', { ...self, startTime: String(Number(self.startTime) + 1) })),
+      ];
+      const kept = [
+        // Another installation whose daemon runs (it is this process).
+        await leftover('live', of('other-installation', self)),
+        // Another installation whose daemon's pid is free here, but counted in another pid namespace or boot.
+        await leftover('other-pidns', of('other-installation', { ...self, pid: freePid, pidNamespace: 'pid:[1]' })),
+        await leftover('other-boot', of('other-installation', { ...self, pid: freePid, bootId: '00000000-0000-4000-8000-000000000000' })),
+        // Labels of an earlier Errand: a hash of this data directory's path, which another installation may share.
+        await leftover('same-path', { 'errand.home': createHash('sha256').update(home.path).digest('hex').slice(0, 16), 'errand.host': hostname(), 'errand.pid': String(freePid) }),
+      ];
+      const lines: string[] = [];
+      const recording = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+      const sweeper = await DockerDriver.start({ docker: docker.docker, image: docker.image, home: home.path, logger: recording, limits: LIMITS, warmPoolSize: 0 });
       try {
+        // The suite's own driver serves the same data directory from this (live) process: its containers stay.
         const live = await create('run_survivor');
-        expect(await driver.removeOrphans()).toBeGreaterThanOrEqual(2);
-        await expect(sameHome.inspect()).rejects.toMatchObject({ statusCode: 404 });
-        await expect(deadProcess.inspect()).rejects.toMatchObject({ statusCode: 404 });
-        expect((await liveProcess.inspect()).Id).toBe(liveProcess.id);
-        expect((await otherHost.inspect()).Id).toBe(otherHost.id);
+        expect(await sweeper.removeOrphans()).toBeGreaterThanOrEqual(removed.length);
+        for (const { container } of removed) await expect(container.inspect()).rejects.toMatchObject({ statusCode: 404 });
+        for (const { container } of kept) expect((await container.inspect()).Id).toBe(container.id);
         expect((await bash(live, 'echo kept')).stdout).toBe('kept\n');
+        const logged = lines.map((line) => JSON.parse(line) as { msg: string; container?: string; reason?: string });
+        expect(logged.filter((line) => line.msg === 'removed orphaned sandbox container').map((line) => line.container).sort()).toEqual(
+          removed.map(({ name }) => name).sort(),
+        );
+        expect(logged.find((line) => line.container === removed[1]!.name)?.reason).toBe('its daemon is provably dead');
+        expect(logged.find((line) => line.container === removed[0]!.name)?.reason).toBe('left by an earlier daemon of this data directory');
       } finally {
-        for (const container of [sameHome, deadProcess, liveProcess, otherHost]) await container.remove({ force: true }).catch(() => undefined);
+        await sweeper.close();
+        for (const { container } of [...removed, ...kept]) await container.remove({ force: true }).catch(() => undefined);
       }
     });
   });
@@ -359,7 +493,7 @@ describe.skipIf(!docker.available)('DockerDriver warm pool', () => {
   it('removes its pooled containers on close', async () => {
     await until('the pool to fill', async () => driver.warmCount === 2);
     await driver.close();
-    const left = await docker.docker.listContainers({ all: true, filters: { label: [`${HOME_LABEL}=${homeLabelValue(home.path)}`] } });
+    const left = await docker.docker.listContainers({ all: true, filters: { label: [`${INSTALLATION_LABEL}=${installationId(home.path)}`] } });
     expect(left).toEqual([]);
     await expect(driver.create({ runId: 'run_after_close', env: {}, signal: signal() })).rejects.toBeInstanceOf(SandboxError);
   });

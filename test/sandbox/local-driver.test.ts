@@ -98,6 +98,14 @@ describe('LocalDriver', () => {
     }
   });
 
+  it('hands the supervisor its token on stdin: no process of the sandbox has it in its environment', async () => {
+    const sandbox = await create('run_token');
+    await bash(sandbox, 'true');
+    const processes = processesOf(sandbox.id);
+    expect(processes.length).toBeGreaterThan(0);
+    for (const pid of processes) expect(readFileSync(`/proc/${pid}/environ`, 'latin1')).not.toContain('ERRAND_SUPERVISOR_TOKEN');
+  });
+
   it('destroy() leaves no process and no workspace, and can be called again', async () => {
     const sandbox = await create('run_destroy');
     await bash(sandbox, 'sleep 300 & disown; echo started');

@@ -55,9 +55,10 @@ beforeAll(async () => {
   pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
 
   supervisor = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace.path, '--chromium', CHROMIUM], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ERRAND_SUPERVISOR_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  supervisor.stdin!.write(`${JSON.stringify({ token: TOKEN, env: { RUN_VARIABLE: 'for-code' } })}\n`);
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: supervisor.stdout! });
     lines.once('line', (first) => {
@@ -125,9 +126,15 @@ describe('POST /exec', () => {
     expect(readFileSync(join(workspace.path, 'from-node.txt'), 'utf8')).toBe('js');
   });
 
-  it('hides the supervisor token from the code', async () => {
+  it('keeps the token out of its own environment and arguments, and out of the code’s environment', async () => {
+    for (const file of ['environ', 'cmdline']) expect(readFileSync(`/proc/${supervisor.pid}/${file}`, 'latin1')).not.toContain(TOKEN);
     const result = await exec('bash', 'echo "${ERRAND_SUPERVISOR_TOKEN:-unset}"; env | grep -c "' + TOKEN + '" || true');
     expect(result.stdout).toBe('unset\n0\n');
+  });
+
+  it('gives the code the run’s environment from the handover, which its own environment does not hold', async () => {
+    expect((await exec('bash', 'echo "$RUN_VARIABLE"')).stdout).toBe('for-code\n');
+    expect(readFileSync(`/proc/${supervisor.pid}/environ`, 'latin1')).not.toContain('RUN_VARIABLE');
   });
 
   it('kills the code and its grandchildren at the timeout', async () => {
@@ -182,16 +189,32 @@ describe('authentication', () => {
     expect(await client.health()).toMatchObject({ ok: true, version: expect.any(String) });
   });
 
-  it('refuses to start without a token', async () => {
+  it('refuses to start without a token line on stdin, even with the token in its environment', async () => {
     const child = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace.path], {
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', ERRAND_SUPERVISOR_TOKEN: TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(stdout).toBe('');
+    expect(stderr).toContain('stdin ended before a line with the token and environment');
+  });
+
+  it('refuses --run-as naming its own user', async () => {
+    const own = `${process.getuid!()}:${process.getgid!()}`;
+    const child = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace.path, '--run-as', own], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.end(`${JSON.stringify({ token: TOKEN, env: {} })}\n`);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+    expect(stderr).toContain('task code must run as another');
   });
 });
 
@@ -224,6 +247,22 @@ describe('/files', () => {
 
   it('answers 404 for a missing file', async () => {
     await expect(client.getFile('absent.txt')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('returns empty and large files whole, and answers 404 for a directory', async () => {
+    const large = Buffer.alloc(3 * 1024 * 1024 + 17, 'errand');
+    await client.putFile('empty.txt', Buffer.alloc(0));
+    await client.putFile('large.bin', large);
+    expect(await client.getFile('empty.txt')).toEqual(Buffer.alloc(0));
+    expect((await client.getFile('large.bin')).equals(large)).toBe(true);
+    await expect(client.getFile('nested')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('answers 404 for a named pipe, and refuses to write into one, rather than wait for a writer or reader', async () => {
+    expect((await exec('bash', 'mkfifo pipe && echo made')).stdout).toBe('made\n');
+    await expect(client.getFile('pipe')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(client.putFile('pipe', Buffer.from('x'))).rejects.toThrow(/pipe is not a regular file/);
+    expect((await exec('bash', 'test -p pipe && echo still-a-pipe')).stdout).toBe('still-a-pipe\n');
   });
 });
 

@@ -114,12 +114,13 @@ describe('POST /v1/jobs with a schedule', () => {
     }
   });
 
-  it('fills the schedule defaults: timezone UTC, enabled true', async () => {
-    const job = await createJob({ schedule: { cron: '0 9 * * 1-5' } });
-    expect(job.schedule).toEqual({ cron: '0 9 * * 1-5', timezone: 'UTC', enabled: true });
-    expect((await d.api('GET', `/v1/jobs/${job.id}`)).body.schedule).toEqual({ cron: '0 9 * * 1-5', timezone: 'UTC', enabled: true });
+  it('fills the schedule defaults: timezone UTC, enabled true, and no paused_reason', async () => {
+    const job = await createJob({ prompt: 'Weather', schedule: { cron: '0 9 * * 1-5' } });
+    const expected = { cron: '0 9 * * 1-5', timezone: 'UTC', enabled: true, paused_reason: null };
+    expect(job.schedule).toEqual(expected);
+    expect((await d.api('GET', `/v1/jobs/${job.id}`)).body.schedule).toEqual(expected);
     const patched = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { cron: '30 8 * * *', timezone: 'Asia/Tokyo' } });
-    expect(patched.body.schedule).toEqual({ cron: '30 8 * * *', timezone: 'Asia/Tokyo', enabled: true });
+    expect(patched.body.schedule).toEqual({ cron: '30 8 * * *', timezone: 'Asia/Tokyo', enabled: true, paused_reason: null });
   });
 
   it.each([
@@ -135,11 +136,11 @@ describe('POST /v1/jobs with a schedule', () => {
   });
 
   it('answers 400 with param when PATCH sets an invalid schedule, and keeps the old one', async () => {
-    const job = await createJob({ schedule: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris' } });
-    const cron = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { cron: '* * *' } });
+    const job = await createJob({ schedule: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris', inputs: { city: 'Lyon' } } });
+    const cron = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { cron: '* * *', inputs: { city: 'Lyon' } } });
     expect(cron.status).toBe(400);
     expect(cron.body.error.param).toBe('schedule.cron');
-    const zone = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { cron: '0 9 * * *', timezone: 'Nowhere/Special' } });
+    const zone = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { cron: '0 9 * * *', timezone: 'Nowhere/Special', inputs: { city: 'Lyon' } } });
     expect(zone.status).toBe(400);
     expect(zone.body.error.param).toBe('schedule.timezone');
     expect((await d.api('GET', `/v1/jobs/${job.id}`)).body.schedule).toMatchObject({ cron: '0 9 * * 1-5', timezone: 'Europe/Paris' });

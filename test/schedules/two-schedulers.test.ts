@@ -30,14 +30,15 @@ function daemonLike(home: string): { store: Store; runs: RunsService } {
     ids: createIdFactory(),
     home,
   };
-  const schemas = new UserSchemas();
+  const schemas = new UserSchemas({ budgetMs: 5_000 });
   const projects = new ProjectsService(r);
   const checkCallbackUrl = async () => undefined;
-  const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl });
+  const eventLog = new EventLog({ store: store.events, clock: r.clock, events: r.events });
+  const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl, eventLog });
   const runs = new RunsService(
     r,
-    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), eventLog: new EventLog({ store: store.events, clock: r.clock, events: r.events }) },
-    { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl },
+    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), eventLog },
+    { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl, startCost: () => ({ usd: 0, sandboxSeconds: 0, inputTokens: 0, outputTokens: 0 }) },
   );
   return { store, runs };
 }

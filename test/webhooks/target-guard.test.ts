@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
 import { InvalidRequestError } from '../../src/errors.js';
-import { checkWebhookTarget, ForbiddenTargetError, isForbiddenAddress, pinnedLookup } from '../../src/webhooks/target-guard.js';
+import { checkWebhookTarget, FORBIDDEN_IPV4_RANGES, ForbiddenTargetError, isForbiddenAddress, pinnedLookup } from '../../src/webhooks/target-guard.js';
 
 const strict = { allowPrivate: false };
 const dev = { allowPrivate: true };
@@ -17,6 +17,58 @@ describe('isForbiddenAddress', () => {
 
   it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '203.0.113.10', '2606:4700:4700::1111', '2001:db8::1', '::ffff:8.8.8.8'])('allows %s', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(false);
+  });
+});
+
+/** The two 16-bit groups of a dotted quad, as hex. */
+function hexGroups(v4: string): [string, string] {
+  const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+}
+
+/** An address inside each forbidden IPv4 range: its first, one inside, and its last. */
+function samplesOf(net: string, prefix: number): string[] {
+  const base = net.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  const size = 2 ** (32 - prefix);
+  const quad = (n: number) => [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+  return [quad(base), quad(base + Math.min(1, size - 1)), quad(base + size - 1)];
+}
+
+describe('isForbiddenAddress on IPv6 forms that carry an IPv4 address (#10)', () => {
+  const inverted = (v4: string) => hexGroups(v4).map((h) => (~parseInt(h, 16) & 0xffff).toString(16));
+  const forms = {
+    '6to4 (2002::/16)': (v4: string) => `2002:${hexGroups(v4).join(':')}::1`,
+    'Teredo client (2001::/32)': (v4: string) => `2001:0:4136:e378:8000:63bf:${inverted(v4).join(':')}`,
+    'Teredo server (2001::/32)': (v4: string) => `2001:0:${hexGroups(v4).join(':')}:8000:63bf:f7f7:f7f7`,
+    'NAT64 (64:ff9b::/96)': (v4: string) => `64:ff9b::${v4}`,
+    'NAT64 written out (64:ff9b::/96)': (v4: string) => `64:ff9b:0:0:0:0:${hexGroups(v4).join(':')}`,
+    'local-use NAT64 (64:ff9b:1::/48)': (v4: string) => `64:ff9b:1::${hexGroups(v4).join(':')}`,
+    'IPv4-mapped written out': (v4: string) => `0:0:0:0:0:ffff:${hexGroups(v4).join(':')}`,
+    'IPv4-translated (::ffff:0:0:0/96)': (v4: string) => `::ffff:0:${v4}`,
+  };
+  const cases = Object.entries(forms).flatMap(([form, wrap]) =>
+    FORBIDDEN_IPV4_RANGES.flatMap(([net, prefix]) => samplesOf(net, prefix).map((v4) => [form, `${net}/${prefix}`, v4, wrap(v4)] as const)),
+  );
+
+  it.each(cases)('forbids the %s form of %s (%s as %s)', (_form, _range, _v4, ip) => {
+    expect(isForbiddenAddress(ip)).toBe(true);
+  });
+
+  it.each([
+    ['6to4 of 8.8.8.8', '2002:808:808::1'],
+    ['Teredo with a public server and client', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
+    ['NAT64 of 1.1.1.1', '64:ff9b::1.1.1.1'],
+    ['NAT64 of 8.8.8.8 written out', '64:ff9b:0:0:0:0:808:808'],
+  ])('allows %s (%s)', (_what, ip) => {
+    expect(isForbiddenAddress(ip)).toBe(false);
+  });
+
+  it('refuses a callback URL whose host is a 6to4 address wrapping 127.0.0.1', async () => {
+    expect((await refusal('https://[2002:7f00:1::]/x')).message).toMatch(/loopback, private or link-local/);
+  });
+
+  it('treats an unparsable IPv6 literal as forbidden', () => {
+    expect(isForbiddenAddress('2002:7f00:1::1::2')).toBe(true);
   });
 });
 

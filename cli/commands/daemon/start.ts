@@ -18,6 +18,8 @@ export interface DaemonStarted {
   log: string;
   /** On a data directory's first start: the organisation and key the daemon created (shown once). */
   first_start: { org_id: string | null; key: string } | null;
+  /** What errandd warned about as it started (no model provider). */
+  warnings: string[];
 }
 
 export function registerDaemonStart(daemon: Command): void {
@@ -66,7 +68,8 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
   child.stdout!.destroy();
   child.unref();
 
-  const started: DaemonStarted = { pid: state.pid, url: state.url, log: paths.daemonLog, first_start: announcementOf(stdout)?.first_start ?? null };
+  const warnings = stdout.split('\n').filter((l) => l.startsWith('WARNING: ')).map((l) => l.slice('WARNING: '.length));
+  const started: DaemonStarted = { pid: state.pid, url: state.url, log: paths.daemonLog, first_start: announcementOf(stdout)?.first_start ?? null, warnings };
   ctx.out.result(started, () => {
     ctx.out.line(state.url);
     ctx.out.note(`errandd started (pid ${started.pid}); log: ${started.log}`);
@@ -74,10 +77,10 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
       ctx.out.note(`first start: created organisation "default" (${started.first_start.org_id}) and its first API key, shown once and saved for the CLI:`);
       ctx.out.line(started.first_start.key);
     }
+    for (const warning of warnings) ctx.out.warn(warning);
   });
   return started;
 }
-
 
 function sizeOf(path: string): number {
   try {

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
-import { ApiClient } from '../../api-client.js';
+import { ApiClient, type DaemonStatus } from '../../api-client.js';
 import { resolveApiAddress } from '../../api-address.js';
 import { formatError } from '../../output.js';
 import { answers } from '../daemon/status.js';
@@ -50,35 +50,78 @@ export async function checkDaemon({ home }: DoctorInput): Promise<{ result: Chec
   return { result: { check: 'daemon', level: 'ok', detail: `pid ${state.pid} answers at ${state.url}` }, reachable: true };
 }
 
-/** Whether the key the CLI would use opens the API; says where the key came from, never what it is. */
-export async function checkApiKey(input: DoctorInput, daemonReachable: boolean): Promise<CheckResult> {
+/**
+ * Whether the key the CLI would use opens the API; says where the key came from, never what it is. Answers the
+ * client when it does, for the checks that ask the daemon.
+ */
+export async function checkApiKey(input: DoctorInput, daemonReachable: boolean): Promise<{ result: CheckResult; api: ApiClient | null }> {
   let address;
   try {
     address = resolveApiAddress(input.home, input.env);
   } catch (err) {
-    return { check: 'API key', level: 'warn', detail: (err as Error).message };
+    return { result: { check: 'API key', level: 'warn', detail: (err as Error).message }, api: null };
   }
-  if (!daemonReachable && address.urlSource === 'daemon') return { check: 'API key', level: 'warn', detail: 'not checked: no daemon answers' };
+  if (!daemonReachable && address.urlSource === 'daemon') return { result: { check: 'API key', level: 'warn', detail: 'not checked: no daemon answers' }, api: null };
+  const api = new ApiClient({ baseUrl: address.url, apiKey: address.key });
   try {
-    await new ApiClient({ baseUrl: address.url, apiKey: address.key }).listProjects({ limit: 1 });
-    return { check: 'API key', level: 'ok', detail: `the key from the ${address.keySource} works against ${address.url}` };
+    await api.listProjects({ limit: 1 });
+    return { result: { check: 'API key', level: 'ok', detail: `the key from the ${address.keySource} works against ${address.url}` }, api };
   } catch (err) {
-    return { check: 'API key', level: 'fail', detail: `the key from the ${address.keySource}: ${formatError(err).replace(/^error: /, '')}` };
+    return { result: { check: 'API key', level: 'fail', detail: `the key from the ${address.keySource}: ${formatError(err).replace(/^error: /, '')}` }, api: null };
   }
 }
 
+/** The running daemon's own account of itself (GET /v1/status), or why it could not be had. */
+export async function daemonStatusOf(api: ApiClient): Promise<{ status: DaemonStatus } | { problem: string }> {
+  try {
+    return { status: await api.status() };
+  } catch (err) {
+    return { problem: formatError(err).replace(/^error: /, '') };
+  }
+}
+
+/** The model provider as the daemon has it: configured, reachable, key accepted. Never shows a key (the daemon has none to show). */
+export function checkDaemonModelProvider(status: DaemonStatus): CheckResult {
+  const p = status.model_provider;
+  const check = 'model provider';
+  if (!p.configured) {
+    return { check, level: 'fail', detail: `the daemon has no usable ${p.name} provider: ${p.problem}; every run fails at once with auth_required until it is set and the daemon restarted` };
+  }
+  const where = `${p.name} at ${p.base_url}`;
+  if (p.reachable === false) return { check, level: 'fail', detail: `${where}: ${p.detail}` };
+  if (p.key_accepted === false) return { check, level: 'fail', detail: `${where}: ${p.detail}` };
+  if (p.key_accepted === null) return { check, level: 'warn', detail: `${where} answers, but whether it takes the key could not be told: ${p.detail}` };
+  return { check, level: 'ok', detail: `${where}: the daemon's key is accepted (checked by listing models, no tokens spent)` };
+}
+
+/** The sandboxes as the daemon runs them: the driver, the warm pool, and for docker whether the firewall is in place. */
+export function checkDaemonSandbox(status: DaemonStatus): CheckResult[] {
+  const s = status.sandbox;
+  if (s.driver === 'local') {
+    return [{ check: 'sandbox', level: 'warn', detail: `local driver (${NOT_ISOLATED})` }];
+  }
+  const pool = s.warm_pool === null ? '' : `, warm pool ${s.warm_pool.ready} of ${s.warm_pool.size} ready`;
+  const results: CheckResult[] = [{ check: 'sandbox', level: 'ok', detail: `docker with image ${s.image}${pool}` }];
+  if (s.firewall !== null) {
+    results.push({ check: 'sandbox firewall', level: s.firewall.installed ? 'ok' : 'fail', detail: `iptables: ${s.firewall.detail}` });
+  }
+  return results;
+}
+
 /**
- * Whether runs could call a model, judged with this shell's environment (the daemon reads its own). Names the
- * setting that is missing; never prints a key.
+ * Without a daemon: whether one started from this shell (`errand daemon start` passes it its environment) could
+ * call a model. Names the setting that is missing; never prints a key.
  */
-export async function checkModelProvider(input: DoctorInput, config: Config): Promise<CheckResult> {
+export async function checkShellModelProvider(input: DoctorInput, config: Config): Promise<CheckResult> {
   const { createProvider } = await import('../../../src/engine/providers/create-provider.js');
   const provider = config['models.provider'];
+  const check = 'model provider';
   const reason = createProvider({ config, env: input.env }).unusableReason();
-  if (reason !== null) return { check: 'model provider', level: 'fail', detail: `${provider}: ${reason}` };
+  if (reason !== null) {
+    return { check, level: 'warn', detail: `no daemon answers; one started from this shell would have no usable ${provider} provider: ${reason.replace("the daemon's environment", 'this shell')}` };
+  }
   const where = provider === 'anthropic' ? (config['anthropic.base_url'] ?? 'the Anthropic API') : config['openai.base_url'];
-  const key = provider === 'anthropic' ? 'ANTHROPIC_API_KEY is set' : input.env.OPENAI_API_KEY ? 'OPENAI_API_KEY is set' : 'no OPENAI_API_KEY (fine for local servers)';
-  return { check: 'model provider', level: 'ok', detail: `${provider} at ${where}; ${key} in this shell` };
+  return { check, level: 'warn', detail: `no daemon answers; one started from this shell would use ${provider} at ${where}` };
 }
 
 /** Whether each organisation's kept count of active runs matches a count of its runs. */
@@ -91,14 +134,12 @@ export async function checkActiveRunCounts({ home, env }: DoctorInput): Promise<
   return { check, level: 'warn', detail: `${list} (the daemon recounts at its next start: errand daemon stop && errand daemon start)` };
 }
 
+/** Without a daemon: whether this host could run docker sandboxes. */
 export async function checkSandbox(config: Config): Promise<CheckResult> {
   const driver = config['sandbox.driver'];
   const chromium = config['sandbox.chromium_path'];
-  // The local driver runs task code as the daemon's own user: it can read the daemon's environment (model keys) and
-  // the data directory. Say so wherever it is in use.
-  const notIsolated = 'not isolated: task code runs as the daemon\'s user and can read its environment and data directory';
   const localDetail = existsSync(chromium)
-    ? `local driver with Chromium at ${chromium} (${notIsolated})`
+    ? `local driver with Chromium at ${chromium} (${NOT_ISOLATED})`
     : `local driver, but no Chromium at ${chromium} (sandbox.chromium_path)`;
   if (driver === 'local') return { check: 'sandbox', level: 'warn', detail: localDetail };
   const status = await probeSandbox(config['sandbox.image']);
@@ -111,3 +152,7 @@ export async function checkSandbox(config: Config): Promise<CheckResult> {
   if (driver === 'docker') return { check: 'sandbox', level: 'fail', detail: `sandbox.driver is docker but ${problem}` };
   return { check: 'sandbox', level: 'warn', detail: `auto: ${problem}, so runs use the ${localDetail}` };
 }
+
+// The local driver runs task code as the daemon's own user: it can read the daemon's environment (model keys) and
+// the data directory. Say so wherever it is in use.
+const NOT_ISOLATED = "not isolated: task code runs as the daemon's user and can read its environment and data directory";

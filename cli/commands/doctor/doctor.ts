@@ -2,12 +2,24 @@ import type { Command } from 'commander';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { checkActiveRunCounts, checkApiKey, checkConfig, checkDaemon, checkDataDir, checkModelProvider, checkSandbox, type CheckResult } from './checks.js';
+import {
+  checkActiveRunCounts,
+  checkApiKey,
+  checkConfig,
+  checkDaemon,
+  checkDaemonModelProvider,
+  checkDaemonSandbox,
+  checkDataDir,
+  checkSandbox,
+  checkShellModelProvider,
+  daemonStatusOf,
+  type CheckResult,
+} from './checks.js';
 
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check the set-up: data directory, configuration, daemon, API key, model provider, sandbox (exit 1 if any check fails)')
+    .description("check the set-up: data directory, configuration, the running daemon's model provider and sandboxes (asked through GET /v1/status), API key (exit 1 if any check fails)")
     .addHelpText('after', examples('errand doctor', 'errand doctor --json | jq \'.checks[] | select(.level != "ok")\''))
     .action(async (_flags: unknown, cmd: Command) => {
       await doctor(contextOf(cmd));
@@ -20,8 +32,17 @@ export async function doctor(ctx: CliContext): Promise<CheckResult[]> {
   const { result: configResult, config } = checkConfig(input);
   results.push(configResult);
   const daemon = await checkDaemon(input);
-  results.push(daemon.result, await checkApiKey(input, daemon.reachable), await checkActiveRunCounts(input));
-  if (config) results.push(await checkModelProvider(input, config), await checkSandbox(config));
+  const key = await checkApiKey(input, daemon.reachable);
+  results.push(daemon.result, key.result, await checkActiveRunCounts(input));
+  // What runs will meet is the running daemon's business, not this shell's: ask it when it answers.
+  const reported = key.api === null ? null : await daemonStatusOf(key.api);
+  if (reported !== null && 'status' in reported) {
+    results.push(checkDaemonModelProvider(reported.status), ...checkDaemonSandbox(reported.status));
+  } else if (reported !== null) {
+    results.push({ check: 'daemon status', level: 'fail', detail: `the daemon did not report its status (GET /v1/status): ${reported.problem}` });
+  } else if (config) {
+    results.push(await checkShellModelProvider(input, config), await checkSandbox(config));
+  }
 
   const ok = results.every((r) => r.level !== 'fail');
   ctx.out.result({ ok, checks: results }, () => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples } from '../../help.js';
+import { registerSchedulesFirings } from './firings.js';
 import { registerSchedulesList } from './list.js';
 import { registerSchedulesRemove } from './remove.js';
 import { registerSchedulesSet } from './set.js';
@@ -13,4 +14,5 @@ export function registerSchedules(program: Command): void {
   registerSchedulesPause(schedules);
   registerSchedulesResume(schedules);
   registerSchedulesRemove(schedules);
+  registerSchedulesFirings(schedules);
 }

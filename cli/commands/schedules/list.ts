@@ -29,6 +29,8 @@ export async function listSchedules(ctx: CliContext, options: { project?: string
         { header: 'TIMEZONE', value: (j) => j.schedule?.timezone },
         { header: 'STATE', value: (j) => (j.schedule?.enabled ? 'active' : 'paused') },
         { header: 'INPUTS', value: (j) => (j.schedule?.inputs ? JSON.stringify(j.schedule.inputs) : null), max: 40 },
+        // Last and whole: it says what to fix.
+        { header: 'PAUSED BECAUSE', value: (j) => j.schedule?.paused_reason, max: 2000 },
       ],
       'no scheduled jobs',
     ),

@@ -42,6 +42,6 @@ export function apiSource(ctx: CliContext): DashboardSource {
       const org = await organisation();
       return withDataDirectory(ctx.home, ctx.env, ({ deliveries }) => deliveries.redeliver(org, id));
     },
-    status: () => api.getStatus(),
+    status: () => api.status(),
   };
 }

@@ -154,7 +154,7 @@ export function followUpOf(data: DashboardData, event: StreamEvent): 'run' | 'de
     const id = (event.data as { delivery_id: string }).delivery_id;
     return data.deliveries?.kind === 'list' && !data.deliveries.items.some((d) => d.id === id) ? 'deliveries' : null;
   }
-  if (event.type === 'schedule.fired') return 'jobs';
+  if (event.type.startsWith('schedule.')) return 'jobs';
   if (event.type === 'run.step' || END_EVENTS.has(event.type)) return 'status';
   return null;
 }

@@ -14,7 +14,8 @@ export function StatusBar({ connection, status, width }: { connection: Connectio
     const pool = status.sandbox.warm_pool;
     parts.push(`sandbox ${status.sandbox.driver}${pool === null ? '' : ` pool ${pool.ready}/${pool.size}`}`);
     parts.push(`${status.runs.active} active`);
-    if (!status.model_provider.usable) parts.push(`no ${status.model_provider.name} key`);
+    const model = modelProblem(status.model_provider);
+    if (model !== null) parts.push(model);
   }
   const rest = parts.length === 0 ? '' : ` · ${parts.join(' · ')}`;
   const over = status !== null && status.spend.today_usd >= status.spend.daily_cap_usd;
@@ -26,4 +27,12 @@ export function StatusBar({ connection, status, width }: { connection: Connectio
       </Text>
     </Text>
   );
+}
+
+/** What is wrong with the daemon's model provider, in a few words; null when nothing is known to be. */
+function modelProblem(p: DaemonStatus['model_provider']): string | null {
+  if (!p.configured) return `no ${p.name} provider configured`;
+  if (p.reachable === false) return `${p.name} API unreachable`;
+  if (p.key_accepted === false) return `${p.name} key refused`;
+  return null;
 }

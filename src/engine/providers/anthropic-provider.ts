@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
   errorKindOfStatus,
+  probeFailure,
   ProviderError,
   type ContentBlock,
   type Message,
@@ -8,6 +9,7 @@ import {
   type ModelProviderOptions,
   type ModelRequest,
   type ModelResponse,
+  type ProviderProbe,
   type TextBlock,
   type ToolUseBlock,
 } from './provider.js';
@@ -21,7 +23,7 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic';
   private readonly client: Anthropic | null;
-  private readonly baseUrl: string;
+  readonly baseUrl: string;
 
   constructor(private readonly options: AnthropicProviderOptions) {
     this.baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
@@ -39,7 +41,18 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   unusableReason(): string | null {
-    return this.client ? null : 'ANTHROPIC_API_KEY is not set';
+    return this.client ? null : "ANTHROPIC_API_KEY is not set in the daemon's environment";
+  }
+
+  async probe(timeoutMs: number): Promise<ProviderProbe> {
+    const api = `the Anthropic API at ${this.baseUrl}`;
+    if (!this.client) return { reachable: false, keyAccepted: null, detail: `not checked: ${this.unusableReason()}` };
+    try {
+      await this.client.models.list({ limit: 1 }, { maxRetries: 0, timeout: timeoutMs });
+      return { reachable: true, keyAccepted: true, detail: `${api} answered and accepted the key` };
+    } catch (err) {
+      return probeFailure(err, api, (text) => this.redact(text));
+    }
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -77,8 +90,12 @@ export class AnthropicProvider implements ModelProvider {
     };
   }
 
+  private redact(text: string): string {
+    return this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text;
+  }
+
   private toProviderError(err: unknown): ProviderError {
-    const redact = (text: string): string => (this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text);
+    const redact = (text: string): string => this.redact(text);
     if (err instanceof Anthropic.APIConnectionTimeoutError) {
       return new ProviderError(`Anthropic API at ${this.baseUrl} did not answer in time`, 'unreachable');
     }

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import {
   errorKindOfStatus,
+  probeFailure,
   ProviderError,
   type ImageBlock,
   type Message,
@@ -8,6 +9,7 @@ import {
   type ModelProviderOptions,
   type ModelRequest,
   type ModelResponse,
+  type ProviderProbe,
   type TextBlock,
   type ToolUseBlock,
 } from './provider.js';
@@ -42,8 +44,27 @@ export class OpenAIProvider implements ModelProvider {
       : null;
   }
 
+  get baseUrl(): string | null {
+    return this.options.baseUrl;
+  }
+
   unusableReason(): string | null {
     return this.client ? null : 'openai.base_url is not set';
+  }
+
+  async probe(timeoutMs: number): Promise<ProviderProbe> {
+    const api = `the model API at ${this.options.baseUrl}`;
+    if (!this.client) return { reachable: false, keyAccepted: null, detail: `not checked: ${this.unusableReason()}` };
+    try {
+      await this.client.models.list({ maxRetries: 0, timeout: timeoutMs });
+      return { reachable: true, keyAccepted: true, detail: `${api} answered and accepted the key` };
+    } catch (err) {
+      return probeFailure(err, api, (text) => this.redact(text));
+    }
+  }
+
+  private redact(text: string): string {
+    return this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -89,7 +110,7 @@ export class OpenAIProvider implements ModelProvider {
 
   private toProviderError(err: unknown): ProviderError {
     const where = `model API at ${this.options.baseUrl}`;
-    const redact = (text: string): string => (this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text);
+    const redact = (text: string): string => this.redact(text);
     if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError(`${where} did not answer in time`, 'unreachable');
     if (err instanceof OpenAI.APIConnectionError) {
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';

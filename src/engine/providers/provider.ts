@@ -80,14 +80,40 @@ export interface ModelProviderOptions {
   timeoutMs?: number;
 }
 
+/** What asking the model API for its list of models (which costs no tokens) showed. */
+export interface ProviderProbe {
+  /** Whether the API answered at all. */
+  reachable: boolean;
+  /** Whether it accepted the daemon's key; null when that could not be told (no answer, or it lists no models). */
+  keyAccepted: boolean | null;
+  /** What happened, never with the key in it. */
+  detail: string;
+}
+
 export interface ModelProvider {
   readonly name: 'anthropic' | 'openai';
+  /** Where calls go (without credentials), or null when unconfigured. */
+  readonly baseUrl: string | null;
   /**
    * Why this provider cannot serve calls (e.g. "ANTHROPIC_API_KEY is not set"), or null when it can.
    * The daemon reports it at start and in `errand doctor`; runs fail with it as their failure_detail.
    */
   unusableReason(): string | null;
   complete(request: ModelRequest): Promise<ModelResponse>;
+  /** Checks that the API answers and takes the key, without spending tokens; never throws. */
+  probe(timeoutMs: number): Promise<ProviderProbe>;
+}
+
+/** How a probe's error reads, from what the SDK raised; `redact` removes the key from any text it carries. */
+export function probeFailure(err: unknown, api: string, redact: (text: string) => string): ProviderProbe {
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === 'number') {
+    if (status === 401 || status === 403) return { reachable: true, keyAccepted: false, detail: `${api} answered ${status}: it refused the daemon's key` };
+    return { reachable: true, keyAccepted: null, detail: `${api} answered ${status} when asked for its models` };
+  }
+  const cause = (err as { cause?: unknown }).cause;
+  const why = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
+  return { reachable: false, keyAccepted: null, detail: redact(`${api} did not answer: ${why}`) };
 }
 
 /** Why a provider call failed, as far as the engine needs to tell failures apart. */

@@ -64,7 +64,7 @@ export function createFinishTool(options: FinishToolOptions): AgentTool<FinishIn
         return { kind: 'finished', outcome: await ctx.evidence.giveUp('the agent finished without a result or a failure_reason', parsed) };
       }
       const warnings: string[] = [];
-      const errors = resultErrors(parsed.result, options.outputSchema, options.schemas);
+      const errors = await resultErrors(parsed.result, options.outputSchema, options.schemas);
       if (errors.length > 0) {
         if (!repairAsked) {
           repairAsked = true;

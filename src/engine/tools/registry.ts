@@ -6,7 +6,7 @@ import { truncateEnd } from '../truncate.js';
 import { fixedTools, toolError, type AgentTool, type ToolContext, type ToolOutcome, type ToolSet, type ToolSource } from './agent-tool.js';
 import { browserTool } from './browser-tool.js';
 import { codeTool } from './code-tool.js';
-import { finishTools } from './finish-tool.js';
+import { createFinishTool, finishTools } from './finish-tool.js';
 
 export interface ToolRegistryOptions {
   /** `sandbox.code_timeout_s`. */
@@ -23,14 +23,20 @@ export interface ToolRegistryOptions {
  */
 export class ToolRegistry {
   private readonly sources: readonly ToolSource[];
+  /** The tools every run has, whatever its connections: what admission bounds a first model call with. */
+  readonly everyRun: { specs: ToolSpec[]; summaries: string[] };
 
   constructor(options: ToolRegistryOptions) {
+    const standard = [browserTool, codeTool(options.codeTimeoutS)];
     this.sources = [
-      fixedTools(browserTool, codeTool(options.codeTimeoutS)),
+      fixedTools(...standard),
       ...(options.extraSources ?? []),
       // Last, so that finishing is the last thing the system prompt lists.
       finishTools(options.schemas),
     ];
+    // The finish tool's spec is the same whatever the run's output schema.
+    const everyRun = new AttemptTools([{ tools: [...standard, createFinishTool({ outputSchema: null, schemas: options.schemas })], close: async () => undefined }]);
+    this.everyRun = { specs: everyRun.specs, summaries: everyRun.summaries };
   }
 
   /** The tools of one attempt; close them when the attempt ends. A name taken twice keeps its first tool. */

@@ -1,9 +1,13 @@
 import type Docker from 'dockerode';
 
-/** The uid:gid of the image's `sandbox` user (see templates/sandbox/Dockerfile). */
-export const SANDBOX_USER = '10001:10001';
+/**
+ * The supervisor runs as root inside the container, with no capability but those it needs to start task code,
+ * Chromium and file access as the image's `sandbox` user (10001, `--run-as` in templates/sandbox/Dockerfile) and to
+ * stop them: code of another user cannot read its memory, environment or stdin, where its token went.
+ */
+const SUPERVISOR_USER = '0:0';
+const SUPERVISOR_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];
 export const SUPERVISOR_PORT = 7801;
-export const TOKEN_VARIABLE = 'ERRAND_SUPERVISOR_TOKEN';
 
 const MIB = 1024 * 1024;
 
@@ -18,33 +22,34 @@ export interface SandboxContainerSpecOptions {
   image: string;
   network: string;
   labels: Record<string, string>;
-  /** The run's injected environment; never logged. */
-  env: Record<string, string>;
-  token: string;
   limits: ContainerLimits;
 }
 
 /**
- * A hardened container for one run, following the OWASP Docker Security Cheat Sheet: no capabilities, no privilege
- * escalation, a read-only root filesystem with size-limited tmpfs where the run writes, a non-root user, memory,
- * CPU and process limits, an init that reaps zombies, no host mounts (in particular no Docker socket), and a network
- * of its own that the driver's firewall rules fence off from the host and private ranges.
+ * A hardened container for one run, following the OWASP Docker Security Cheat Sheet: no capabilities beyond the
+ * supervisor's three, no privilege escalation, a read-only root filesystem with size-limited tmpfs where the run
+ * writes, task code as a non-root user, memory, CPU and process limits, an init that reaps zombies, no host mounts (in
+ * particular no Docker socket), and a network of its own that the driver's firewall rules fence off from the host,
+ * its networks and special-purpose ranges. Stdin stays open for the one attach that hands the supervisor its token and
+ * the run's environment (see `SupervisorHandover`): the container's own environment is the image's.
  */
 export function sandboxContainerSpec(options: SandboxContainerSpecOptions): Docker.ContainerCreateOptions {
   const memory = options.limits.memoryMb * MIB;
   return {
     name: options.name,
     Image: options.image,
-    User: SANDBOX_USER,
+    User: SUPERVISOR_USER,
     WorkingDir: '/workspace',
-    // The token goes last so that the run's environment cannot replace it.
-    Env: [...Object.entries(options.env).map(([key, value]) => `${key}=${value}`), `${TOKEN_VARIABLE}=${options.token}`],
+    OpenStdin: true,
+    StdinOnce: true,
+    AttachStdin: true,
     Labels: options.labels,
     ExposedPorts: { [`${SUPERVISOR_PORT}/tcp`]: {} },
     HostConfig: {
       NetworkMode: options.network,
       Privileged: false,
       CapDrop: ['ALL'],
+      CapAdd: SUPERVISOR_CAPABILITIES,
       SecurityOpt: ['no-new-privileges'],
       ReadonlyRootfs: true,
       Tmpfs: {

@@ -1,22 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import type { SandboxCreateOptions, SandboxDriver } from '../driver.js';
+import { installationId } from '../../runtime/installation-id.js';
+import { currentProcessIdentity } from '../../runtime/process-identity.js';
+import type { SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
+import type { SupervisorHandover } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
+import { FirewallKeeper } from './firewall-keeper.js';
 import { imageExists, isNotFound } from './image-exists.js';
-import { DAEMON_LABEL, HOME_LABEL, homeLabelValue, HOST_LABEL, PID_LABEL, POOL_LABEL, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
-import { installSandboxFirewall } from './sandbox-firewall.js';
+import { checkSandboxFirewall } from './firewall-check.js';
+import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
+import { orphanReason } from './orphans.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
 import { WarmPool } from './warm-pool.js';
 
 export interface DockerDriverOptions {
   docker: Docker;
   image: string;
-  /** The data directory; containers are labelled with (a hash of) it so that orphans are found per home. */
+  /** The data directory; containers are labelled with its installation id, so that its orphans can be told apart. */
   home: string;
   logger: Logger;
   limits: ContainerLimits;
@@ -27,30 +31,40 @@ export interface DockerDriverOptions {
   startTimeoutMs?: number;
   /** Nameservers to keep reachable on port 53 (defaults to /etc/resolv.conf's). */
   nameservers?: readonly string[];
+  /** Makes each supervisor's bearer token; random by default (a test names its own, to search the sandbox for it). */
+  supervisorToken?: () => string;
 }
 
 const LOG_TAIL_LINES = 20;
 
 /**
- * One fresh hardened container per run (see `container-spec.ts`), on a bridge network whose traffic to the host and
- * to private and link-local ranges is dropped by the driver's iptables rules. Runs without injected environment
- * take a container from a warm pool; the environment of a started container cannot change, so runs with one get a
- * container started for them.
+ * One fresh hardened container per run (see `container-spec.ts`), on a bridge network whose traffic to the host, to
+ * the host's connected networks and to special-purpose ranges is dropped by the driver's iptables rules. Runs
+ * without injected environment take a container from a warm pool; a supervisor gets its environment once, when it
+ * starts, so runs with one get a container started for them.
  */
 export class DockerDriver implements SandboxDriver {
   readonly name = 'docker';
   readonly instanceId: string;
   private readonly live = new Set<DockerSandbox>();
   private readonly pool: WarmPool;
-  private readonly homeLabel: string;
+  /** Labels of every container this driver starts: whose it is, and which process started it. */
+  private readonly ownerLabels: Record<string, string>;
   private closing: Promise<void> | undefined;
 
   private constructor(
     private readonly options: DockerDriverOptions,
+    private readonly installationId: string,
     readonly network: SandboxNetwork,
+    readonly firewall: FirewallKeeper,
   ) {
     this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
-    this.homeLabel = homeLabelValue(options.home);
+    this.ownerLabels = {
+      [SANDBOX_LABEL]: '1',
+      [INSTALLATION_LABEL]: this.installationId,
+      [DAEMON_LABEL]: this.instanceId,
+      ...processLabels(currentProcessIdentity()),
+    };
     this.pool = new WarmPool({
       size: options.warmPoolSize,
       start: (signal) => this.startContainer({ name: `errand-pool-${randomBytes(6).toString('hex')}`, runId: null, env: {}, signal }),
@@ -59,8 +73,9 @@ export class DockerDriver implements SandboxDriver {
   }
 
   /**
-   * Checks the engine and the image, creates the sandbox network, installs the firewall rules and starts filling the
-   * warm pool. Throws a `SandboxError` when any of it is impossible: sandboxes never run unisolated.
+   * Checks the engine and the image, creates the sandbox network, installs the firewall rules (kept current as the
+   * host's routes change) and starts filling the warm pool. Throws a `SandboxError` when any of it is impossible:
+   * sandboxes never run unisolated.
    */
   static async start(options: DockerDriverOptions): Promise<DockerDriver> {
     try {
@@ -71,11 +86,26 @@ export class DockerDriver implements SandboxDriver {
     if (!(await imageExists(options.docker, options.image))) {
       throw new SandboxError(`the sandbox image ${options.image} is missing; build it with \`npx errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
     }
+    const installation = installationId(options.home);
     const network = await ensureSandboxNetwork(options.docker);
-    await installSandboxFirewall({ bridge: network.bridge, ...(options.nameservers ? { nameservers: options.nameservers } : {}) });
-    const driver = new DockerDriver(options, network);
+    const firewall = await FirewallKeeper.start({
+      bridge: network.bridge,
+      logger: options.logger,
+      ...(options.nameservers ? { nameservers: options.nameservers } : {}),
+    });
+    const driver = new DockerDriver(options, installation, network, firewall);
     driver.pool.fill();
     return driver;
+  }
+
+  async report(): Promise<SandboxReport> {
+    return {
+      driver: 'docker',
+      isolated: true,
+      image: this.options.image,
+      warmPool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },
+      firewall: await checkSandboxFirewall(this.network.bridge),
+    };
   }
 
   /** Pooled sandboxes ready now (for tests and status output). */
@@ -105,25 +135,32 @@ export class DockerDriver implements SandboxDriver {
   }
 
   /**
-   * Removes sandbox containers whose daemon is gone: those of another instance on the same home (two daemons never
-   * share a home), and those of any Errand process on this host that no longer runs (test daemons on temporary
-   * homes, a killed CLI). This instance's own containers, live, pooled or still starting, are never orphans.
+   * Removes the sandbox containers on the engine that are provably nobody's (see `orphans.ts`), logging each by
+   * name, and leaves every other installation's containers alone.
    */
   async removeOrphans(): Promise<number> {
     const containers = await this.options.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`] } });
-    const orphans = containers.filter((container) => {
-      const labels = container.Labels;
-      if (labels[DAEMON_LABEL] === this.instanceId) return false;
-      if (labels[HOME_LABEL] === this.homeLabel) return true;
-      return labels[HOST_LABEL] === hostname() && !isProcessAlive(Number(labels[PID_LABEL]));
+    const judge = { instanceId: this.instanceId, installationId: this.installationId };
+    const orphans = containers.flatMap((container) => {
+      const reason = orphanReason(container.Labels, judge);
+      return reason === null ? [] : [{ container, reason }];
     });
-    await Promise.all(orphans.map((container) => this.removeContainer(container.Id)));
-    if (orphans.length > 0) this.options.logger.info({ count: orphans.length }, 'removed orphaned sandbox containers');
-    return orphans.length;
+    const removed = await Promise.all(
+      orphans.map(async ({ container, reason }) => {
+        if (!(await this.removeContainer(container.Id))) return false;
+        this.options.logger.info({ container: containerName(container), reason }, 'removed orphaned sandbox container');
+        return true;
+      }),
+    );
+    const count = removed.filter(Boolean).length;
+    const kept = containers.length - orphans.length;
+    this.options.logger.info({ removed: count, kept }, 'checked the engine for orphaned sandbox containers');
+    return count;
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.firewall.close();
       await this.pool.close();
       await Promise.all([...this.live].map((sandbox) => sandbox.destroy()));
     })();
@@ -137,13 +174,9 @@ export class DockerDriver implements SandboxDriver {
     signal: AbortSignal;
   }): Promise<DockerSandbox> {
     const { docker, logger } = this.options;
-    const token = randomBytes(32).toString('base64url');
+    const token = this.options.supervisorToken?.() ?? randomBytes(32).toString('base64url');
     const labels: Record<string, string> = {
-      [SANDBOX_LABEL]: '1',
-      [DAEMON_LABEL]: this.instanceId,
-      [HOME_LABEL]: this.homeLabel,
-      [HOST_LABEL]: hostname(),
-      [PID_LABEL]: String(process.pid),
+      ...this.ownerLabels,
       ...(options.runId === null ? { [POOL_LABEL]: '1' } : { [RUN_LABEL]: options.runId }),
     };
     const spec = sandboxContainerSpec({
@@ -151,8 +184,6 @@ export class DockerDriver implements SandboxDriver {
       image: this.options.image,
       network: this.network.name,
       labels,
-      env: options.env,
-      token,
       limits: this.options.limits,
     });
     let container: Docker.Container;
@@ -163,7 +194,7 @@ export class DockerDriver implements SandboxDriver {
     }
     const sandboxLogger = logger.child({ sandbox: options.name, ...(options.runId === null ? {} : { runId: options.runId }) });
     try {
-      await container.start();
+      await startWithHandover(container, { token, env: options.env });
       options.signal.throwIfAborted();
       const inspected = await container.inspect();
       const address = inspected.NetworkSettings.Networks[this.network.name]?.IPAddress;
@@ -208,14 +239,17 @@ export class DockerDriver implements SandboxDriver {
     }
   }
 
-  private async removeContainer(id: string): Promise<void> {
+  /** Removes a container; answers false (and warns) when it is still there. */
+  private async removeContainer(id: string): Promise<boolean> {
     try {
       await this.options.docker.getContainer(id).remove({ force: true, v: true });
     } catch (error) {
-      if (!isNotFound(error) && (error as { statusCode?: unknown }).statusCode !== 409) {
-        this.options.logger.warn({ err: error, container: id }, 'removing sandbox container failed');
-      }
+      // Gone already, or being removed by someone else.
+      if (isNotFound(error) || (error as { statusCode?: unknown }).statusCode === 409) return true;
+      this.options.logger.warn({ err: error, container: id }, 'removing sandbox container failed');
+      return false;
     }
+    return true;
   }
 }
 
@@ -231,15 +265,29 @@ function demultiplex(buffer: Buffer): string {
   return parts.join('');
 }
 
-function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * Starts the container and hands its supervisor the token and the run's environment as the first line of its stdin,
+ * through an attach that only holders of the Docker API can make: they are in no environment, argument or file of
+ * the container.
+ */
+async function startWithHandover(container: Docker.Container, handover: SupervisorHandover): Promise<void> {
+  const attach = { stream: true, hijack: true, stdin: true, stdout: false, stderr: false };
+  const stdin = (await container.attach(attach)) as NodeJS.ReadWriteStream;
+  const failed = new Promise<never>((_, reject) => stdin.once('error', reject));
+  // The stream may fail after the handover too (the container is removed); that is no one's concern by then.
+  stdin.on('error', () => undefined);
+  await Promise.race([
+    (async () => {
+      await container.start();
+      await new Promise<void>((resolve) => stdin.end(`${JSON.stringify(handover)}\n`, resolve));
+    })(),
+    failed,
+  ]);
+}
+
+/** A container's name as `docker ps` shows it. */
+function containerName(container: Docker.ContainerInfo): string {
+  return container.Names[0]?.replace(/^\//, '') ?? container.Id.slice(0, 12);
 }
 
 function messageOf(error: unknown): string {

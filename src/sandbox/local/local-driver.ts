@@ -4,7 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
-import type { Sandbox, SandboxCreateOptions, SandboxDriver } from '../driver.js';
+import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient } from '../supervisor-client.js';
@@ -40,6 +40,10 @@ export class LocalDriver implements SandboxDriver {
       options.supervisorPath ?? join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
   }
 
+  async report(): Promise<SandboxReport> {
+    return { driver: 'local', isolated: false, image: null, warmPool: null, firewall: null };
+  }
+
   private get sandboxesDir(): string {
     return join(this.options.home, 'sandboxes');
   }
@@ -53,14 +57,13 @@ export class LocalDriver implements SandboxDriver {
     const tmp = join(dir, 'tmp');
     const token = randomBytes(32).toString('base64url');
     const logger = this.options.logger.child({ sandbox: id });
-    // A minimal base environment: the daemon's own (API keys, ERRAND_* settings) must not reach sandboxed code.
+    // A minimal base environment: the daemon's own (API keys, ERRAND_* settings) must not reach sandboxed code. The
+    // run's own comes with the token on stdin, and the supervisor adds it for code.
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       LANG: 'C.UTF-8',
       TMPDIR: tmp,
-      ...options.env,
       [SANDBOX_MARKER_VARIABLE]: id,
-      ERRAND_SUPERVISOR_TOKEN: token,
     };
     try {
       await mkdir(workspace, { recursive: true });
@@ -70,6 +73,7 @@ export class LocalDriver implements SandboxDriver {
         workspace,
         chromiumPath: this.options.chromiumPath,
         env,
+        handover: { token, env: options.env },
         logger,
         timeoutMs: this.options.startTimeoutMs ?? 15_000,
         signal: options.signal,

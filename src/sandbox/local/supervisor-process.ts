@@ -1,13 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
+import type { SupervisorHandover } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 
 export interface StartSupervisorOptions {
   supervisorPath: string;
   workspace: string;
   chromiumPath: string;
+  /** The supervisor's own environment. */
   env: Record<string, string>;
+  /** The token and the run's environment, written as the first line of the supervisor's stdin. */
+  handover: SupervisorHandover;
   logger: Logger;
   timeoutMs: number;
   signal: AbortSignal;
@@ -22,7 +26,8 @@ const STDERR_TAIL = 2_000;
 
 /**
  * Starts the supervisor as a child of this process, in a process group of its own, on a free loopback port, and
- * resolves once it printed `listening <port>`. Its stdin stays a pipe from us, so it exits if we die.
+ * resolves once it printed `listening <port>`. Its stdin, which brings it its token and the run's environment, stays
+ * a pipe from us, so it exits if we die.
  */
 export function startSupervisor(options: StartSupervisorOptions): Promise<SupervisorProcess> {
   const child = spawn(
@@ -41,6 +46,9 @@ export function startSupervisor(options: StartSupervisorOptions): Promise<Superv
     ],
     { env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
   );
+  // A supervisor that dies early closes the pipe; its exit is reported below, not as a write error.
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.write(`${JSON.stringify(options.handover)}\n`);
   let stderrTail = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL);

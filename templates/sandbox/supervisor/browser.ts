@@ -1,18 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { BrowserAction, BrowserResult, PageProblem } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
+import { runAs, type TaskUser } from './task-user.js';
 
 export const TEXT_LIMIT = 20_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 5_000;
 const SETTLE_TIMEOUT_MS = 5_000;
 /**
- * Chromium makes Unix sockets under TMPDIR, and leaves them behind. A socket path may not exceed 107 bytes while
- * a sandbox's own TMPDIR can be deep in the data directory, so Chromium gets a short directory of its own.
+ * Chromium's directory: its profile, and its TMPDIR, where it makes Unix sockets and leaves them behind. A socket
+ * path may not exceed 107 bytes while a sandbox's own TMPDIR can be deep in the data directory, so Chromium gets a
+ * short directory of its own, made by the task user, whom Chromium runs as.
  */
-const SOCKET_DIR_PREFIX = '/tmp/errand-browser-';
+const BROWSER_DIR_TEMPLATE = '/tmp/errand-browser-XXXXXX';
 const VIEWPORT = { width: 1280, height: 800 };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -35,21 +38,44 @@ interface Outcome {
 }
 
 /**
- * One Chromium with one page, launched on the first action with a fresh profile (Playwright's own temporary
- * directory, removed on close). Actions run one at a time, in arrival order, since they share the page.
+ * Where Chromium is started from: itself, or, when the task has a user of its own, a script that starts it as that
+ * user (Playwright cannot start a browser as another user). Chromium shows untrusted pages, so it runs with the
+ * task's rights, never the supervisor's. The script goes in `dir`, which the task user can read.
+ */
+export async function chromiumLauncher(chromiumPath: string, user: TaskUser, dir: string): Promise<string> {
+  if (user === null) return chromiumPath;
+  const script = join(dir, 'chromium-as-task-user');
+  const quoted = `'${chromiumPath.replaceAll("'", `'\\''`)}'`;
+  await writeFile(
+    script,
+    `#!/bin/sh\nexec setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups --inh-caps=-all -- ${quoted} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return script;
+}
+
+/**
+ * One Chromium with one page, launched on the first action with a fresh profile in a directory of its own, removed
+ * on close. Actions run one at a time, in arrival order, since they share the page.
  */
 export class BrowserSession {
-  private browser: Browser | null = null;
+  private context: BrowserContext | null = null;
   private page: Page | null = null;
   private status: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private socketDir: string | null = null;
+  private dir: string | null = null;
+  /** Each launch gets a fresh profile: one a crashed browser left may still be locked. */
+  private launches = 0;
 
-  constructor(private readonly executablePath: string) {}
+  /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`). */
+  constructor(
+    private readonly executablePath: string,
+    private readonly user: TaskUser,
+  ) {}
 
   get launched(): boolean {
-    return this.browser !== null;
+    return this.context !== null;
   }
 
   run(action: BrowserAction): Promise<BrowserResult> {
@@ -60,11 +86,11 @@ export class BrowserSession {
 
   async close(): Promise<void> {
     this.closed = true;
-    const browser = this.browser;
-    this.browser = null;
+    const context = this.context;
+    this.context = null;
     this.page = null;
-    await browser?.close().catch(() => undefined);
-    if (this.socketDir !== null) await rm(this.socketDir, { recursive: true, force: true });
+    await context?.close().catch(() => undefined);
+    if (this.dir !== null) await runAs(this.user, 'rm', ['-rf', '--', this.dir]).catch(() => undefined);
   }
 
   private async perform(action: BrowserAction): Promise<BrowserResult> {
@@ -148,25 +174,39 @@ export class BrowserSession {
   private async openPage(): Promise<Page> {
     if (this.closed) throw new Error('the browser is shut down');
     if (this.page !== null && !this.page.isClosed()) return this.page;
-    if (this.browser === null) {
-      this.socketDir ??= await mkdtemp(SOCKET_DIR_PREFIX);
+    if (this.context === null) {
+      this.dir ??= await this.makeDir();
+      const profile = join(this.dir, `profile-${++this.launches}`);
+      await runAs(this.user, 'mkdir', ['-m', '700', '--', profile]);
       // Loaded on first use: it is slow to import, and many runs never open the browser.
       const { chromium } = await import('playwright-core');
-      this.browser = await chromium.launch({
+      const context = await chromium.launchPersistentContext(profile, {
         executablePath: this.executablePath,
         headless: true,
         args: CHROMIUM_ARGS,
-        env: { ...process.env, TMPDIR: this.socketDir },
+        env: { ...process.env, TMPDIR: this.dir },
+        viewport: VIEWPORT,
       });
+      // A crashed browser is started again by the next action.
+      context.once('close', () => {
+        if (this.context === context) this.context = null;
+      });
+      this.context = context;
     }
-    const context = await this.browser.newContext({ viewport: VIEWPORT });
-    const page = await context.newPage();
+    const page = this.context.pages().find((open) => !open.isClosed()) ?? (await this.context.newPage());
     page.on('response', (response) => {
       if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.status = response.status();
     });
     this.page = page;
     this.status = null;
     return page;
+  }
+
+  /** Made by the task user, who owns what Chromium leaves there; the supervisor may pass through to the profile. */
+  private async makeDir(): Promise<string> {
+    const dir = (await runAs(this.user, 'mktemp', ['-d', BROWSER_DIR_TEMPLATE])).trim();
+    await runAs(this.user, 'chmod', ['711', '--', dir]);
+    return dir;
   }
 
   private async result(page: Page, outcome: Outcome): Promise<BrowserResult> {

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CodeLanguage, ExecRequest, ExecResult } from '../../../src/sandbox/protocol.js';
 import { CappedText } from './capped-text.js';
+import { spawnAs, type TaskUser } from './task-user.js';
 
 export const OUTPUT_LIMIT = 20_000;
 /** After the main process exits, output still held open by background jobs is no longer waited for. */
@@ -10,9 +10,10 @@ const STDIO_GRACE_MS = 250;
 
 export interface ExecutorOptions {
   workspace: string;
-  /** Private directory for the code files; not the workspace, so code never sees them. */
+  /** Directory for the code files, readable by the task user; not the workspace, so code does not trip over them. */
   scratchDir: string;
   env: NodeJS.ProcessEnv;
+  user: TaskUser;
 }
 
 /**
@@ -45,15 +46,15 @@ export class Executor {
   private spawnAndCollect(request: ExecRequest, file: string, signal: AbortSignal, started: number): Promise<ExecResult> {
     const stdout = new CappedText(OUTPUT_LIMIT);
     const stderr = new CappedText(OUTPUT_LIMIT);
-    const child = spawn(interpreter(request.language), [file], {
+    const child = spawnAs(this.options.user, interpreter(request.language), [file], {
       cwd: this.options.workspace,
       env: this.options.env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (child.pid !== undefined) this.groups.add(child.pid);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.append(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.append(chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => stdout.append(chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.append(chunk));
 
     return new Promise((resolve) => {
       let timedOut = false;
@@ -76,8 +77,8 @@ export class Executor {
         clearTimeout(timer);
         clearTimeout(graceTimer);
         signal.removeEventListener('abort', kill);
-        child.stdout.destroy();
-        child.stderr.destroy();
+        child.stdout!.destroy();
+        child.stderr!.destroy();
         if (child.pid !== undefined && !isGroupAlive(child.pid)) this.groups.delete(child.pid);
         resolve({
           exitCode,

@@ -2,21 +2,30 @@
  * The sandbox supervisor: one per sandbox, serving the protocol of `src/sandbox/protocol.ts`. Depends only on Node
  * built-ins and playwright-core, because it also runs inside the sandbox image.
  *
- *   ERRAND_SUPERVISOR_TOKEN=... node main.js --port 0 --host 127.0.0.1 --workspace DIR [--chromium PATH]
- *                                            [--exit-on-stdin-close]
+ *   node main.js --port 0 --host 127.0.0.1 --workspace DIR [--chromium PATH] [--run-as UID:GID]
+ *                [--exit-on-stdin-close]     < {"token": ..., "env": {...}} on the first line
  *
- * Prints `listening <port>` as its first stdout line once it accepts requests.
+ * The bearer token that drives it, and the run's environment for task code, come as the first line of its stdin
+ * (`SupervisorHandover`), never in its environment or arguments: those of every process can be read through /proc
+ * by code of the same user, and an init process keeps the environment it was started with. With `--run-as`, task
+ * code, Chromium and file access run as that user instead of this one (see `task-user.ts`). Prints
+ * `listening <port>` as its first stdout line once it accepts requests.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { BrowserSession } from './browser.js';
+import type { SupervisorHandover } from '../../../src/sandbox/protocol.js';
+import { BrowserSession, chromiumLauncher } from './browser.js';
 import { Executor } from './exec.js';
 import { createSupervisorServer } from './server.js';
+import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
+import { WorkspaceFiles } from './workspace-files.js';
 
-const TOKEN_VARIABLE = 'ERRAND_SUPERVISOR_TOKEN';
+const TOKEN_MIN_LENGTH = 16;
+const HANDOVER_MAX_LENGTH = 1024 * 1024;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -25,21 +34,23 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       workspace: { type: 'string' },
       chromium: { type: 'string', default: '/usr/bin/chromium' },
+      'run-as': { type: 'string' },
       'exit-on-stdin-close': { type: 'boolean', default: false },
     },
   });
-  const token = process.env[TOKEN_VARIABLE];
-  if (token === undefined || token.length < 16) throw new Error(`${TOKEN_VARIABLE} must hold a token of at least 16 characters`);
   if (values.workspace === undefined) throw new Error('--workspace is required');
-  // Code the sandbox runs inherits this environment; it must never see the token that controls the sandbox.
-  delete process.env[TOKEN_VARIABLE];
+  const user = parseTaskUser(values['run-as']);
+  const { token, env } = parseHandover(await firstLine(process.stdin));
+  await checkTaskUser(user);
 
   const workspace = resolve(values.workspace);
   await mkdir(workspace, { recursive: true });
   const scratchDir = await mkdtemp(join(tmpdir(), 'errand-supervisor-'));
-  const executor = new Executor({ workspace, scratchDir, env: { ...process.env, HOME: workspace } });
-  const browser = new BrowserSession(values.chromium);
-  const server = createSupervisorServer({ token, workspace, executor, browser });
+  // The task user runs the code files and the Chromium launcher kept here; listing the directory it does not need.
+  if (user !== null) await chmod(scratchDir, 0o711);
+  const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user);
+  const server = createSupervisorServer({ token, workspace, executor, browser, files: new WorkspaceFiles(user) });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -63,6 +74,59 @@ async function main(): Promise<void> {
     server.listen(Number(values.port), values.host, listening);
   });
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+}
+
+/** The first line of `input`; it is paused after that line's chunk. */
+function firstLine(input: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    const done = (): void => {
+      input.off('data', onData).off('end', onEnd).off('error', onEnd);
+      input.pause();
+    };
+    const onData = (chunk: Buffer): void => {
+      received = Buffer.concat([received, chunk]);
+      const newline = received.indexOf(0x0a);
+      if (newline !== -1) {
+        done();
+        resolve(received.subarray(0, newline).toString('utf8'));
+      } else if (received.length > HANDOVER_MAX_LENGTH) {
+        done();
+        reject(new Error(`the first line of stdin is longer than ${HANDOVER_MAX_LENGTH} bytes`));
+      }
+    };
+    const onEnd = (): void => {
+      done();
+      reject(new Error('stdin ended before a line with the token and environment'));
+    };
+    input.on('data', onData).once('end', onEnd).once('error', onEnd);
+  });
+}
+
+function parseHandover(line: string): SupervisorHandover {
+  let value: { token?: unknown; env?: unknown };
+  try {
+    value = JSON.parse(line) as typeof value;
+  } catch {
+    throw new Error('the first line of stdin is not JSON');
+  }
+  const { token, env } = value;
+  if (typeof token !== 'string' || token.length < TOKEN_MIN_LENGTH) {
+    throw new Error(`the token on stdin must be a string of at least ${TOKEN_MIN_LENGTH} characters`);
+  }
+  if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string')) {
+    throw new Error('the environment on stdin must be an object of strings');
+  }
+  return { token, env: env as Record<string, string> };
+}
+
+/** Fails at start, not at the first run, when this process cannot start processes as the task user. */
+async function checkTaskUser(user: TaskUser): Promise<void> {
+  if (user === null) return;
+  const status = await runAs(user, 'cat', ['/proc/self/status']).catch((error: unknown) => {
+    throw new Error(`cannot start processes as ${user.uid}:${user.gid} (the supervisor needs CAP_SETUID and CAP_SETGID): ${String(error)}`);
+  });
+  if (!new RegExp(`^Uid:\\s+${user.uid}\\s`, 'm').test(status)) throw new Error(`processes started as ${user.uid} do not run as that user`);
 }
 
 main().catch((error: unknown) => {

@@ -1,13 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { HealthResponse } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
 import type { Executor } from './exec.js';
 import { BadRequest, parseBrowserAction, parseExecRequest } from './request-validation.js';
+import type { WorkspaceFiles } from './workspace-files.js';
 
 export const SUPERVISOR_VERSION = '1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -20,6 +19,7 @@ export interface SupervisorServerOptions {
   workspace: string;
   executor: Executor;
   browser: BrowserSession;
+  files: WorkspaceFiles;
 }
 
 class HttpError extends Error {
@@ -61,20 +61,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
     }
     case 'PUT /files': {
       const path = workspacePath(options.workspace, url.searchParams.get('path'));
-      await mkdir(dirname(path), { recursive: true });
-      await pipeline(limited(req, FILE_BODY_LIMIT), createWriteStream(path)).catch(async (error: unknown) => {
-        await rm(path, { force: true });
-        throw error;
-      });
+      await options.files.write(path, limited(req, FILE_BODY_LIMIT));
       res.writeHead(204).end();
       return;
     }
     case 'GET /files': {
       const path = workspacePath(options.workspace, url.searchParams.get('path'));
-      const info = await stat(path).catch(() => null);
-      if (info === null || !info.isFile()) throw new HttpError(404, 'not_found', 'no such file in the workspace');
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': info.size });
-      await pipeline(createReadStream(path), res);
+      const content = await options.files.read(path);
+      if (content === null) throw new HttpError(404, 'not_found', 'no such file in the workspace');
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      await pipeline(content, res);
       return;
     }
     default:
@@ -103,8 +99,8 @@ async function sendLongJson(res: ServerResponse, work: (signal: AbortSignal) => 
 }
 
 /**
- * Keeps a path inside the workspace by its spelling. Symbolic links are not followed up: the code in the sandbox
- * runs as the same user as this process, so a link would give it nothing it could not read already.
+ * Keeps a path inside the workspace by its spelling. Symbolic links are not followed up: files are read and written
+ * as the task user (see `workspace-files.ts`), so a link gives the task nothing it could not reach already.
  */
 function workspacePath(workspace: string, relative: string | null): string {
   if (relative === null || relative === '') throw new HttpError(400, 'bad_request', 'path is required');

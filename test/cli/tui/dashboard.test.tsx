@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../../cli/tui/dashboard/dashboard.js';
-import { delivery, envelope, FakeSource, job, status, step } from './fake-source.js';
+import { delivery, envelope, FakeSource, job, modelProvider, status, step } from './fake-source.js';
 
 const RUN_A = 'run_aaaaaaaaaaaaaaaaaaaaaaaaaa';
 const RUN_B = 'run_bbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -141,7 +141,7 @@ describe('Dashboard', () => {
     await press(app, '2');
     let frame = await frameWhere(app, (f) => f.includes('morning prices'));
     expect(frame).toMatch(/morning prices\s+haiku\s+0 9 \* \* \*\s+in 3h/);
-    expect(frame).toMatch(/paused one\s+haiku\s+\*\/5 \* \* \* \* Europe…\s+paused/);
+    expect(frame).toMatch(/paused one\s+haiku\s+\*\/5 \* \* \* \* Europ…\s+paused/);
     expect(frame).toMatch(/no schedule\s+haiku\s+-\s+-/);
 
     await press(app, TAB);
@@ -154,12 +154,24 @@ describe('Dashboard', () => {
     expect(source.calls).toContain('redeliver whd_1');
   });
 
-  it('says in the status bar when the spend has reached the cap and when there is no model key', async () => {
+  it('says in the status bar when the spend has reached the cap and when there is no model provider', async () => {
     const source = twoRuns();
-    source.statusValue = status({ spend: { today_usd: 100, daily_cap_usd: 100 }, model_provider: { name: 'anthropic', usable: false }, sandbox: { driver: 'local', warm_pool: null } });
+    source.statusValue = status({
+      spend: { today_usd: 100, daily_cap_usd: 100 },
+      model_provider: modelProvider({ configured: false, problem: 'ANTHROPIC_API_KEY is not set', reachable: null, key_accepted: null }),
+      sandbox: { driver: 'local', isolated: false, image: null, warm_pool: null, firewall: null },
+    });
     const app = start(source);
     const frame = await frameWhere(app, (f) => f.includes('spend today'));
-    expect(frame).toContain('spend today $100 / $100 · sandbox local · 1 active · no anthropic key');
+    expect(frame).toContain('spend today $100 / $100 · sandbox local · 1 active · no anthropic provider configured');
+  });
+
+  it('says in the status bar when the daemon\'s model key is refused', async () => {
+    const source = twoRuns();
+    source.statusValue = status({ model_provider: modelProvider({ key_accepted: false }) });
+    const app = start(source);
+    const frame = await frameWhere(app, (f) => f.includes('spend today'));
+    expect(frame).toContain('anthropic key refused');
   });
 
   it('quits with q', async () => {

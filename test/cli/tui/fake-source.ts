@@ -77,10 +77,24 @@ export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
     object: 'status',
     version: '0.1.0',
     started_at: '2026-11-22T09:00:00.000Z',
-    model_provider: { name: 'anthropic', usable: true },
-    sandbox: { driver: 'docker', warm_pool: { ready: 1, size: 2 } },
+    model_provider: modelProvider(),
+    sandbox: { driver: 'docker', isolated: true, image: 'errand-sandbox:0.1.0', warm_pool: { ready: 1, size: 2 }, firewall: { installed: true, detail: 'installed' } },
     spend: { today_usd: 1.25, daily_cap_usd: 100 },
     runs: { active: 1, max_pending: 100 },
+    ...overrides,
+  };
+}
+
+export function modelProvider(overrides: Partial<DaemonStatus['model_provider']> = {}): DaemonStatus['model_provider'] {
+  return {
+    name: 'anthropic',
+    configured: true,
+    problem: null,
+    base_url: 'https://api.anthropic.com',
+    reachable: true,
+    key_accepted: true,
+    detail: 'listed its models',
+    checked_at: '2026-11-22T09:00:00.000Z',
     ...overrides,
   };
 }

@@ -41,7 +41,7 @@ describe('createProvider', () => {
     const provider = createProvider({ config: loadConfig({ home: home.path, env: {} }), env: {} });
 
     expect(provider.name).toBe('anthropic');
-    expect(provider.unusableReason()).toBe('ANTHROPIC_API_KEY is not set');
+    expect(provider.unusableReason()).toBe("ANTHROPIC_API_KEY is not set in the daemon's environment");
   });
 
   it('builds the OpenAI-compatible provider when models.provider is openai', async () => {

@@ -9,6 +9,7 @@ import { OpenAIProvider } from '../../../src/engine/providers/openai-provider.js
 import { ProviderError, type ModelProvider, type ModelProviderOptions } from '../../../src/engine/providers/provider.js';
 import * as anthropic from '../../fixtures/scripted-anthropic.js';
 import * as openai from '../../fixtures/scripted-openai.js';
+import { closedPort } from '../harness.js';
 import { providerError, request } from './provider-calls.js';
 
 /** The parts of a scripted server and its fixture functions the suite uses, whatever the provider. */
@@ -47,7 +48,7 @@ const PROVIDERS: ProviderUnderTest[] = [
     start: (apiKey) => anthropic.startScriptedAnthropic(apiKey === undefined ? {} : { apiKey }) as unknown as Promise<Server>,
     create: (o) => new AnthropicProvider(o),
     unconfigured: { apiKey: undefined },
-    unconfiguredReason: 'ANTHROPIC_API_KEY is not set',
+    unconfiguredReason: "ANTHROPIC_API_KEY is not set in the daemon's environment",
     keySent: (s) => anthropic.apiKeyOf(s.requests.at(-1) as never),
     finish: (text, usage) => anthropic.finish(text, usage ? { usage: { input_tokens: usage.input, output_tokens: usage.output } } : {}),
     unauthorizedEchoingKey: () => (req: never) => anthropic.apiError(401, 'authentication_error', `invalid x-api-key ${anthropic.apiKeyOf(req)}`),
@@ -114,6 +115,16 @@ describe.each(PROVIDERS)('$name (provider conformance)', (p) => {
     expect(err).toMatchObject({ kind: 'not_configured', status: null, retryable: false });
     expect(server.requests).toHaveLength(0);
     expect(provider().unusableReason()).toBeNull();
+  });
+
+  it('probes the API without a model call: reachable when it answers, not when nothing listens, never naming the key', async () => {
+    const answered = await provider().probe(5_000);
+    expect(answered.reachable).toBe(true);
+    expect((server.requests as unknown as { method: string }[]).map((r) => r.method)).toEqual(['GET']);
+    const nowhere = await provider({ baseUrl: `http://127.0.0.1:${await closedPort()}` }).probe(5_000);
+    expect(nowhere).toMatchObject({ reachable: false, keyAccepted: null });
+    expect(JSON.stringify([answered, nowhere])).not.toContain(p.key);
+    expect(await provider(p.unconfigured).probe(5_000)).toMatchObject({ reachable: false, keyAccepted: null, detail: `not checked: ${p.unconfiguredReason}` });
   });
 
   it('turns a 401 into an unauthorized, non-retryable error whose message has no key, even when the server echoes it', async () => {

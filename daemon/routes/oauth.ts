@@ -1,0 +1,73 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { OAuthError } from '../../src/errors.js';
+import type { McpEndpoints } from '../../src/mcp/endpoints.js';
+import type { ClientRegistry } from '../../src/mcp/oauth/client-registry.js';
+import type { AuthorizeOutcome, ConsentFlow } from '../../src/mcp/oauth/consent-flow.js';
+import { authorizationServerMetadata, protectedResourceMetadata } from '../../src/mcp/oauth/metadata.js';
+import type { TokenEndpoint } from '../../src/mcp/oauth/token-endpoint.js';
+
+export interface OAuthRouteServices {
+  mcpEndpoints: McpEndpoints;
+  oauthClients: ClientRegistry;
+  consent: ConsentFlow;
+  tokens: TokenEndpoint;
+}
+
+const FORM_LIMIT = 64 * 1024;
+/** The consent page may not be framed (clickjacking), cached, or leak its address; it runs no script. */
+const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+const hidden = { hide: true };
+
+/**
+ * The MCP front door's OAuth 2.1 authorization server and resource metadata, outside `/v1` and without an API
+ * key: RFC 9728 and RFC 8414 metadata, RFC 7591 registration, the authorization endpoint with its consent page,
+ * the token endpoint, RFC 7009 revocation. Token and revocation requests are form-encoded, as RFC 6749 has them.
+ */
+export const oauthRoutes: FastifyPluginAsync<OAuthRouteServices> = async (app, { mcpEndpoints, oauthClients, consent, tokens }) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+    done(null, new URLSearchParams(body.toString()));
+  });
+  const publicRoute = { config: { public: true }, schema: hidden };
+
+  const resourceMetadata = () => protectedResourceMetadata(mcpEndpoints);
+  app.get('/.well-known/oauth-protected-resource/mcp', publicRoute, resourceMetadata);
+  // Clients that look at the root before the path-aware address (RFC 9728 §3.1) find the same document.
+  app.get('/.well-known/oauth-protected-resource', publicRoute, resourceMetadata);
+  app.get('/.well-known/oauth-authorization-server', publicRoute, () => authorizationServerMetadata(mcpEndpoints));
+
+  app.post('/oauth/register', publicRoute, async (req, reply) => reply.status(201).header('Cache-Control', 'no-store').send(oauthClients.register(req.body)));
+
+  app.get('/oauth/authorize', publicRoute, (req, reply) => answer(reply, consent.start(new URLSearchParams(req.url.split('?')[1] ?? ''))));
+  app.post('/oauth/authorize', publicRoute, (req, reply) => answer(reply, consent.decide(form(req.body))));
+
+  app.post('/oauth/token', publicRoute, (req, reply) => {
+    reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+    return tokens.token(form(req.body), req.headers.authorization);
+  });
+  app.post('/oauth/revoke', publicRoute, (req, reply) => {
+    tokens.revoke(form(req.body), req.headers.authorization);
+    return reply.status(200).header('Cache-Control', 'no-store').send();
+  });
+};
+
+/** The form of a POST; anything else (JSON, no body) is refused as RFC 6749 asks. */
+function form(body: unknown): URLSearchParams {
+  if (!(body instanceof URLSearchParams)) throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
+  return body;
+}
+
+function answer(reply: FastifyReply, outcome: AuthorizeOutcome): FastifyReply {
+  switch (outcome.kind) {
+    case 'page':
+      return reply.status(outcome.status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(outcome.html);
+    case 'redirect':
+      // 303: the browser follows a POST's answer with a GET, and drops the form.
+      return reply.status(303).headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).header('Location', outcome.location).send();
+  }
+}

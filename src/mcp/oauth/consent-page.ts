@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../package-root.js';
+
+/** What the consent page shows for one sign-in. */
+export interface ConsentView {
+  clientName: string;
+  redirectUri: string;
+  /** Where the page's form posts (the authorization endpoint). */
+  action: string;
+  /** The sign-in's handle: a secret only this page holds. */
+  request: string;
+  userCode: string;
+  expiresAt: string;
+  /** Why the page is shown again (a refused key, a code not approved yet), or null. */
+  notice: string | null;
+}
+
+/**
+ * The pages of the authorization endpoint, plain HTML from `templates/mcp/` with every value HTML-escaped: the
+ * consent page (an API key field, the one-time code for `errand mcp approve`, Allow and Deny), and a page for a
+ * message when there is nowhere safe to send the browser back to.
+ */
+export class ConsentPages {
+  private readonly consent: string;
+  private readonly message: string;
+
+  constructor(templatesDir: string = join(packageRoot(), 'templates', 'mcp')) {
+    this.consent = readFileSync(join(templatesDir, 'consent.html'), 'utf8');
+    this.message = readFileSync(join(templatesDir, 'message.html'), 'utf8');
+  }
+
+  consentPage(view: ConsentView): string {
+    return fill(this.consent, {
+      client_name: escape(view.clientName),
+      redirect_uri: escape(view.redirectUri),
+      action: escape(view.action),
+      request: escape(view.request),
+      user_code: escape(view.userCode),
+      expires_at: escape(view.expiresAt),
+      notice: view.notice === null ? '' : `<p class="notice" role="alert">${escape(view.notice)}</p>`,
+    });
+  }
+
+  messagePage(title: string, message: string): string {
+    return fill(this.message, { title: escape(title), message: escape(message) });
+  }
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,161 @@
+import { isoTime } from '../../clock.js';
+import { OAuthError } from '../../errors.js';
+import type { Resources } from '../../resources.js';
+import type { McpGrantRow } from '../../store/mcp-oauth-tables.js';
+import type { UnitOfWork } from '../../store/unit-of-work.js';
+import type { McpEndpoints } from '../endpoints.js';
+import type { AccessTokenVerifier, McpCaller } from '../mcp-authenticator.js';
+import type { ClientRegistry, McpClient } from './client-registry.js';
+import { OAuthParams } from './oauth-params.js';
+import { hashSecret, mintSecret, pkceMatches } from './oauth-secrets.js';
+
+/** RFC 6749 §5.1. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+}
+
+/** What a transaction decided: tokens, or a refusal to answer once what it wrote (a revoked grant) has committed. */
+type Decision = { tokens: TokenResponse } | { refused: OAuthError };
+
+/**
+ * The token endpoint (authorization code with PKCE S256, and rotating refresh tokens), the revocation endpoint
+ * (RFC 7009), and the resource server's check of access tokens for `/mcp`.
+ *
+ * A code is good for one attempt: any failure to redeem it (a wrong verifier or redirect URI, another resource, a
+ * second use) revokes the grant it would have bought, so nothing is granted and a stolen code is worth nothing. A
+ * refresh token is good for one refresh; presenting a rotated one again revokes the grant and all its tokens
+ * (OAuth 2.1 §4.3.1), because one of its two holders is not the client.
+ */
+export class TokenEndpoint implements AccessTokenVerifier {
+  constructor(
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'config'>,
+    private readonly d: { clients: ClientRegistry; endpoints: McpEndpoints },
+  ) {}
+
+  /** POST /oauth/token */
+  token(form: URLSearchParams, authorization: string | undefined): TokenResponse {
+    const params = new OAuthParams(form);
+    const client = this.d.clients.authenticate(params, authorization);
+    const grantType = params.require('grant_type');
+    switch (grantType) {
+      case 'authorization_code':
+        return this.redeemCode(params, client);
+      case 'refresh_token':
+        if (!client.grantTypes.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant');
+        return this.refresh(params, client);
+      default:
+        throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use authorization_code or refresh_token`);
+    }
+  }
+
+  /** POST /oauth/revoke: a refresh token ends its grant, an access token only itself. Unknown tokens are fine. */
+  revoke(form: URLSearchParams, authorization: string | undefined): void {
+    const params = new OAuthParams(form);
+    const client = this.d.clients.authenticate(params, authorization);
+    const hash = hashSecret(params.require('token'));
+    const token = this.r.store.mcpOAuth.token(hash);
+    if (!token) return;
+    const grant = this.r.store.mcpOAuth.grant(token.grant_id)!;
+    if (grant.client_id !== client.id) throw new OAuthError('unauthorized_client', 'This token was not issued to this client');
+    if (token.kind === 'access') {
+      this.r.store.mcpOAuth.deleteToken(hash);
+      return;
+    }
+    this.r.store.transaction((uow) => this.r.store.mcpOAuth.revokeGrant(uow, grant.id, isoTime(this.r.clock.now()), 'revoked by the client'));
+  }
+
+  /** The caller of `/mcp` an access token stands for, checked against everything that can end it. */
+  verify(value: string): McpCaller | { refused: string } {
+    const token = this.r.store.mcpOAuth.token(hashSecret(value));
+    if (!token || token.kind !== 'access') return { refused: 'Invalid access token' };
+    if (token.expires_at <= this.r.clock.now()) return { refused: 'The access token has expired; refresh it' };
+    const grant = this.r.store.mcpOAuth.grant(token.grant_id)!;
+    if (grant.revoked_at !== null) return { refused: 'The grant of this access token has been revoked' };
+    if (grant.resource !== this.d.endpoints.resource()) return { refused: `The access token was issued for another resource (${grant.resource})` };
+    const key = this.r.store.keys.get(grant.key_id);
+    if (!key || key.revoked_at !== null) return { refused: 'The API key this grant acts under has been revoked' };
+    return { principal: { keyId: key.id, orgId: key.org_id, monthlyCapUsd: key.monthly_cap_usd }, subject: grant.id, clientId: grant.client_id };
+  }
+
+  private redeemCode(params: OAuthParams, client: McpClient): TokenResponse {
+    const code = params.require('code');
+    const redirectUri = params.require('redirect_uri');
+    const verifier = params.require('code_verifier');
+    const resource = params.get('resource');
+    const hash = hashSecret(code);
+    const row = this.r.store.mcpOAuth.code(hash);
+    if (!row) throw new OAuthError('invalid_grant', 'Unknown or expired authorization code');
+    const grant = this.r.store.mcpOAuth.grant(row.grant_id)!;
+    const now = this.r.clock.now();
+    return this.decide((uow) => {
+      this.r.store.mcpOAuth.purgeExpired(uow, now);
+      const fresh = this.r.store.mcpOAuth.useCode(uow, hash, now);
+      const refusal = !fresh
+        ? 'The authorization code was used already; its grant is revoked'
+        : row.expires_at <= now
+          ? 'The authorization code has expired'
+          : grant.client_id !== client.id
+            ? 'The authorization code was issued to another client'
+            : grant.revoked_at !== null
+              ? 'The grant of this authorization code has been revoked'
+              : redirectUri !== row.redirect_uri
+                ? 'redirect_uri differs from the authorization request\'s'
+                : !pkceMatches(verifier, row.code_challenge)
+                  ? 'code_verifier does not match the code_challenge'
+                  : null;
+      if (refusal !== null) return this.refuse(uow, grant, new OAuthError('invalid_grant', refusal));
+      if (resource !== undefined && resource !== grant.resource) return this.refuse(uow, grant, new OAuthError('invalid_target', `The code was issued for the resource ${grant.resource}`));
+      return { tokens: this.issue(uow, grant, client, now) };
+    });
+  }
+
+  private refresh(params: OAuthParams, client: McpClient): TokenResponse {
+    const hash = hashSecret(params.require('refresh_token'));
+    const resource = params.get('resource');
+    const row = this.r.store.mcpOAuth.token(hash);
+    const grant = row && this.r.store.mcpOAuth.grant(row.grant_id)!;
+    if (!row || !grant || row.kind !== 'refresh' || grant.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    const now = this.r.clock.now();
+    return this.decide((uow) => {
+      if (grant.revoked_at !== null) return { refused: new OAuthError('invalid_grant', 'The grant of this refresh token has been revoked') };
+      if (!this.r.store.mcpOAuth.useToken(uow, hash, now)) {
+        return this.refuse(uow, grant, new OAuthError('invalid_grant', 'The refresh token was used already; its grant is revoked'));
+      }
+      if (row.expires_at <= now) return { refused: new OAuthError('invalid_grant', 'The refresh token has expired; sign in again') };
+      if (resource !== undefined && resource !== grant.resource) return { refused: new OAuthError('invalid_target', `The grant is for the resource ${grant.resource}`) };
+      this.r.store.mcpOAuth.purgeExpired(uow, now);
+      return { tokens: this.issue(uow, grant, client, now) };
+    });
+  }
+
+  /** Runs `fn` in a transaction and throws its refusal once what it wrote has committed. */
+  private decide(fn: (uow: UnitOfWork) => Decision): TokenResponse {
+    const decision = this.r.store.transaction(fn);
+    if ('refused' in decision) throw decision.refused;
+    return decision.tokens;
+  }
+
+  private refuse(uow: UnitOfWork, grant: McpGrantRow, error: OAuthError): Decision {
+    this.r.store.mcpOAuth.revokeGrant(uow, grant.id, isoTime(this.r.clock.now()), error.description);
+    return { refused: error };
+  }
+
+  private issue(uow: UnitOfWork, grant: McpGrantRow, client: McpClient, now: number): TokenResponse {
+    const accessTtlS = this.r.config['mcp.access_token_ttl_s'];
+    const access = mintSecret('access');
+    this.r.store.mcpOAuth.insertToken(uow, { token_hash: access.hash, grant_id: grant.id, kind: 'access', expires_at: now + accessTtlS * 1000, used_at: null, created_at: now });
+    let refresh: string | undefined;
+    if (client.grantTypes.includes('refresh_token')) {
+      const minted = mintSecret('refresh');
+      const expiresAt = now + this.r.config['mcp.refresh_token_ttl_s'] * 1000;
+      this.r.store.mcpOAuth.insertToken(uow, { token_hash: minted.hash, grant_id: grant.id, kind: 'refresh', expires_at: expiresAt, used_at: null, created_at: now });
+      refresh = minted.value;
+    }
+    this.r.store.mcpOAuth.touchGrant(uow, grant.id, isoTime(now));
+    return { access_token: access.value, token_type: 'Bearer', expires_in: accessTtlS, ...(refresh === undefined ? {} : { refresh_token: refresh }), scope: grant.scope };
+  }
+}

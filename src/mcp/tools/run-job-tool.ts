@@ -1,0 +1,49 @@
+import type { RunsService } from '../../runs/runs-service.js';
+import type { McpTool } from './mcp-tool.js';
+import type { RunWaiter } from './run-waiter.js';
+import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
+
+interface RunJobInput {
+  job_id: string;
+  inputs?: Record<string, unknown>;
+  output_schema?: Record<string, unknown>;
+  name?: string;
+  idempotency_key?: string;
+  wait_seconds?: number;
+}
+
+export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWaitS: number }): McpTool<RunJobInput> {
+  return {
+    name: 'run_job',
+    title: 'Run a job',
+    description: [
+      'Runs a saved job (a task template from list_jobs) with the given inputs, and answers like run_task: the task',
+      'envelope once the run ends, or its task_id and status when it takes longer than wait_seconds (then call get_run).',
+      'inputs fill the job prompt\'s {{placeholders}}; the members the job\'s input_schema requires must be given.',
+    ].join(' '),
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['job_id'],
+      properties: {
+        job_id: { type: 'string', minLength: 1, maxLength: 128, description: 'The job_ id, from list_jobs.' },
+        inputs: { type: 'object', additionalProperties: true, description: 'Values for the job prompt\'s {{placeholders}}, checked against the job\'s input_schema.' },
+        output_schema: { type: 'object', additionalProperties: true, description: 'Overrides the job\'s output_schema for this run (a JSON Schema of type "object").' },
+        name: { type: 'string', minLength: 1, maxLength: 200, description: 'A label for this run; by default the job\'s name.' },
+        idempotency_key: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description: 'Any unique string; calling again with the same key and arguments within 24 hours answers the same run instead of starting another.',
+        },
+        wait_seconds: waitSecondsSchema(deps.maxWaitS),
+      },
+    },
+    annotations: { title: 'Run a job', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async call(input, ctx) {
+      const { job_id: jobId, wait_seconds: waitS, ...body } = input;
+      const created = await deps.runs.createForJob(ctx.principal, jobId, body);
+      return awaitStartedRun(deps.waiter, created, ctx, waitS ?? deps.maxWaitS);
+    },
+  };
+}

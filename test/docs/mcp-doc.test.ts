@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS } from '../../src/config/schema.js';
+import { coreTools, type CoreToolDeps } from '../../src/mcp/tools/core-tools.js';
+
+const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+// Only the tools' descriptions and schemas are read here; their services are never called.
+const tools = coreTools({ maxWaitS: CONFIG_KEYS['mcp.run_wait_s'].default } as CoreToolDeps);
+
+/** The first ```json block after the tool's heading. */
+function documentedSchema(name: string): unknown {
+  const at = doc.indexOf(`### \`${name}\``);
+  if (at < 0) return undefined;
+  const block = /```json\n([\s\S]*?)\n```/.exec(doc.slice(at));
+  return block ? JSON.parse(block[1]!) : undefined;
+}
+
+describe('docs/mcp.md', () => {
+  it.each(tools.map((t) => [t.name, t] as const))('documents %s with its description and the JSON Schema clients get', (name, tool) => {
+    expect(documentedSchema(name)).toEqual(tool.inputSchema);
+    expect(doc).toContain(`> ${tool.description}`);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { FORWARD_CHAIN, INPUT_CHAIN, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+
+/**
+ * The IANA IPv4 Special-Purpose Address Registry: the entries that are not globally reachable, which sandboxes must
+ * not reach, and those that are, which they may.
+ */
+const NOT_GLOBALLY_REACHABLE = [
+  '0.0.0.0/8',
+  '0.0.0.0/32',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.0.0/29',
+  '192.0.0.8/32',
+  '192.0.0.170/32',
+  '192.0.0.171/32',
+  '192.0.2.0/24',
+  '192.88.99.2/32',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '240.0.0.0/4',
+  '255.255.255.255/32',
+];
+const GLOBALLY_REACHABLE = ['192.31.196.0/24', '192.52.193.0/24', '192.175.48.0/24'];
+
+function parse(cidr: string): { base: number; prefix: number } {
+  const [address, prefix] = cidr.split('/');
+  const base = address!.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
+  return { base, prefix: Number(prefix) };
+}
+
+/** Whether `outer` contains every address of `inner`. */
+function contains(outer: string, inner: string): boolean {
+  const o = parse(outer);
+  const i = parse(inner);
+  const size = 2 ** (32 - o.prefix);
+  return o.prefix <= i.prefix && Math.floor(i.base / size) === Math.floor(o.base / size);
+}
+
+const dropped = (rules: string[]): string[] =>
+  rules.flatMap((rule) => /^-A ERRAND-SANDBOX-FWD -d (\S+) -j DROP$/.exec(rule)?.[1] ?? []);
+
+describe('sandboxFirewallRules', () => {
+  const options = { bridge: 'errand0', nameservers: ['10.1.2.3', '127.0.0.53'], connectedNetworks: [] };
+
+  it('accepts replies first, keeps DNS to the host resolver open before any drop and refuses the host', () => {
+    const { rules, inputHook, forwardHook } = sandboxFirewallRules(options);
+    expect(inputHook).toBe(`-A INPUT -i errand0 -j ${INPUT_CHAIN}`);
+    expect(forwardHook).toBe(`-A DOCKER-USER -i errand0 -j ${FORWARD_CHAIN}`);
+    const forward = rules.filter((rule) => rule.startsWith(`-A ${FORWARD_CHAIN} `));
+    expect(forward[0]).toContain('--ctstate RELATED,ESTABLISHED');
+    const dns = forward.findIndex((rule) => rule.includes('-d 10.1.2.3/32') && rule.includes('--dport 53'));
+    const firstDrop = forward.findIndex((rule) => rule.endsWith('-j DROP'));
+    expect(dns).toBeGreaterThan(0);
+    expect(firstDrop).toBeGreaterThan(dns);
+    expect(forward.at(-1)).toBe(`-A ${FORWARD_CHAIN} -j RETURN`);
+    expect(forward.some((rule) => rule.includes('127.0.0.53'))).toBe(false);
+    expect(rules.filter((rule) => rule.startsWith(`-A ${INPUT_CHAIN} `)).at(-1)).toBe(`-A ${INPUT_CHAIN} -j DROP`);
+  });
+
+  it('drops every special-purpose range that is not globally reachable, the TEST-NETs included, and multicast', () => {
+    const drops = dropped(sandboxFirewallRules(options).rules);
+    for (const range of [...NOT_GLOBALLY_REACHABLE, '224.0.0.0/4']) {
+      expect(drops.some((drop) => contains(drop, range)), range).toBe(true);
+    }
+    for (const range of GLOBALLY_REACHABLE) {
+      expect(drops.some((drop) => contains(drop, range) || contains(range, drop)), range).toBe(false);
+    }
+  });
+
+  it('drops the host’s connected networks and gateways, once each', () => {
+    const drops = dropped(sandboxFirewallRules({ ...options, connectedNetworks: ['192.0.2.0/24', '203.0.113.64/28', '198.19.7.1/32', '8.8.4.0/24'] }).rules);
+    expect(drops).toEqual(expect.arrayContaining(['203.0.113.64/28', '198.19.7.1/32', '8.8.4.0/24']));
+    expect(drops.filter((drop) => drop === '192.0.2.0/24')).toHaveLength(1);
+  });
+});
