@@ -53,6 +53,15 @@ export interface KeyPress {
   meta?: boolean;
 }
 
+/**
+ * The key presses in what one read of the terminal brought: Ink hands over a chunk whole, and keys typed quickly or
+ * pasted arrive together ("running\r", "jj"); each character is then a key, a carriage return the enter key.
+ */
+export function keyPresses(input: string, key: Omit<KeyPress, 'input'>): KeyPress[] {
+  if (input.length <= 1 || key.ctrl || key.meta || input.startsWith('\u001B')) return [{ ...key, input }];
+  return [...input].map((ch) => (ch === '\r' || ch === '\n' ? { input: '', return: true } : { input: ch }));
+}
+
 export type DashboardAction = DataAction | { type: 'key'; key: KeyPress; bodyHeight: number } | { type: 'message'; text: string | null } | { type: 'effects.taken'; count: number };
 
 /**
@@ -62,14 +71,40 @@ export type DashboardAction = DataAction | { type: 'key'; key: KeyPress; bodyHei
 export function reduceDashboard(state: DashboardState, action: DashboardAction): DashboardState {
   switch (action.type) {
     case 'key':
-      return onKey(state, action.key, action.bodyHeight);
+      return selectionShown(onKey(state, action.key, action.bodyHeight));
     case 'message':
       return { ...state, ui: { ...state.ui, message: action.text } };
     case 'effects.taken':
       return { ...state, ui: { ...state.ui, effects: state.ui.effects.slice(action.count) } };
     default:
-      return { ...state, data: reduceData(state.data, action) };
+      return { data: reduceData(state.data, action), ui: pinSelection(state) };
   }
+}
+
+/**
+ * The state with the pane's highlight on an item it shows: a filter that hides the highlighted item moves the
+ * highlight to the first one shown, which is then what keys act on, also once the filter is cleared.
+ */
+function selectionShown(state: DashboardState): DashboardState {
+  const pane = state.ui.pane;
+  const ids = visibleIds(state, pane);
+  const selected = state.ui.selection[pane];
+  if (ids.length === 0 || (selected !== null && ids.includes(selected))) return state;
+  return { ...state, ui: { ...state.ui, selection: { ...state.ui.selection, [pane]: ids[0]! } } };
+}
+
+/**
+ * The UI with each pane's highlight held on the item it is on: until a key moves it, it is on the first item by
+ * default, and a run arriving above must not take it (enter would then open another run than the one highlighted).
+ */
+function pinSelection(state: DashboardState): UiState {
+  let selection = state.ui.selection;
+  for (const { id: pane } of PANES) {
+    if (selection[pane] !== null) continue;
+    const first = visibleIds(state, pane)[0];
+    if (first !== undefined) selection = { ...selection, [pane]: first };
+  }
+  return selection === state.ui.selection ? state.ui : { ...state.ui, selection };
 }
 
 /** The items of a pane after its filter, as ids (what moving and selecting act on). */

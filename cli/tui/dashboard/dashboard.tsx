@@ -2,7 +2,7 @@ import { Box, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useReducer, useRef, useState, type ReactElement } from 'react';
 import { ApiError } from '../../api-error.js';
 import { followUpOf } from './dashboard-data.js';
-import { INITIAL_STATE, reduceDashboard, selectedIndex, type DashboardState, type Effect } from './dashboard-state.js';
+import { INITIAL_STATE, keyPresses, reduceDashboard, selectedIndex, type DashboardState, type Effect } from './dashboard-state.js';
 import { DeliveriesPane, deliveryMatches } from './deliveries-pane.js';
 import { fit } from './format.js';
 import { Header } from './header.js';
@@ -33,8 +33,8 @@ const HELP: Record<PaneId | 'detail', string> = {
 
 /**
  * `errand tui`: owns the dashboard's state (one reducer, keys included) and its one live connection, the
- * organisation's event stream; the panes are pure. Reads happen when a pane first needs its data and when an event
- * says something changed: nothing polls. The frame is one line shorter than the terminal and follows its size.
+ * organisation's event stream; the panes are pure. Reads happen when a pane is shown and when an event says
+ * something changed: nothing polls. The frame is one line shorter than the terminal and follows its size.
  */
 export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   const { exit } = useApp();
@@ -88,9 +88,10 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   }, [source, report, loadDeliveries, loadJobs, loadStatus]);
 
   const pane = state.ui.pane;
+  // Read again each time the pane is shown: a job or schedule edited elsewhere announces nothing on the stream.
   useEffect(() => {
-    if (pane === 'jobs' && stateRef.current.data.jobs === null) void loadJobs();
-    if (pane === 'webhooks' && stateRef.current.data.deliveries === null) void loadDeliveries();
+    if (pane === 'jobs') void loadJobs();
+    if (pane === 'webhooks') void loadDeliveries();
   }, [pane, loadJobs, loadDeliveries]);
 
   const carryOut = useCallback(
@@ -134,7 +135,9 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
     for (const effect of effects) carryOut(effect);
   }, [effects, carryOut]);
 
-  useInput((input, key) => dispatch({ type: 'key', key: { ...key, input }, bodyHeight }));
+  useInput((input, key) => {
+    for (const press of keyPresses(input, key)) dispatch({ type: 'key', key: press, bodyHeight });
+  });
 
   const { data, ui } = state;
   const selected = selectedIndex(state, pane);

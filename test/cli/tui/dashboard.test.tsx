@@ -77,6 +77,18 @@ describe('Dashboard', () => {
     expect(source.calls).toEqual([`getRun ${runC}`]);
   });
 
+  it('keeps the highlight on the run it is on when a new run arrives above it, so that enter opens that run', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    const runC = 'run_cccccccccccccccccccccccccc';
+    source.runs.unshift(envelope(runC, { status: 'queued', name: 'fresh one' }));
+    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
+    await frameWhere(app, (f) => f.includes('fresh one'));
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_B}  running`));
+  });
+
   it('opens a run with enter (result, steps, live steps) and goes back with esc', async () => {
     const source = twoRuns();
     const app = start(source);
@@ -98,6 +110,17 @@ describe('Dashboard', () => {
     expect(frame).not.toContain('steps (3)');
   });
 
+  it('takes keys that arrive in one read (typed quickly or pasted) one by one', async () => {
+    const app = start(twoRuns());
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '/', 'price\r');
+    const frame = await frameWhere(app, (f) => f.includes('/price') && !f.includes('filter:'));
+    expect(frame).not.toContain('run_aaaa');
+    await press(app, ESC, 'jj');
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_A}  succeeded`));
+  });
+
   it('filters with /, and clears the filter with esc', async () => {
     const app = start(twoRuns());
     await frameWhere(app, (f) => f.includes('price watch'));
@@ -110,6 +133,13 @@ describe('Dashboard', () => {
     await press(app, ESC);
     frame = await frameWhere(app, (f) => f.includes('run_aaaa'));
     expect(frame).not.toContain('/wat');
+  });
+
+  it('moves the highlight to a run the filter shows when it hides the highlighted one, and keeps it there once cleared', async () => {
+    const app = start(twoRuns());
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, 'j', '/', 'w', 'a', 't', '\r', ESC, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_B}  running`));
   });
 
   it('cancels the selected run with c, asking first, and re-runs it with r', async () => {
