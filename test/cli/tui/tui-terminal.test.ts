@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await firstTurn.arrived;
 
     const t = await errand(['tui']);
-    let screen = await t.waitFor((s) => rowOf(s, FIRST).includes('running') && s.includes('spend today'));
+    let screen = await t.waitFor((s) => rowOf(s, FIRST).includes('running') && s.includes('● daemon ok · spend today'));
     const lines = screen.split('\n');
     expect(lines[0]).toMatch(/^ errand\s+1 Runs\s+2 Jobs\s+3 Webhooks/);
     expect(lines[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+STEPS\s+RUN\s+LAST ACTION/);
