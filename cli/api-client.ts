@@ -1,4 +1,14 @@
+import type { Connection } from '../src/connections/connection-record.js';
+import type { CreateConnectionBody, CreateLinkBody, UpdateConnectionBody } from '../src/connections/connection-schemas.js';
+import type { ConnectionLink } from '../src/connections/oauth/hosted-connect.js';
 import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service.js';
+import type { EmailRecord, EmailSendResult } from '../src/mail/email-record.js';
+import type { ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity-service.js';
+import type { CreateInboxBody, Inbox, UpdateInboxBody } from '../src/mail/inboxes-service.js';
+import type { ReceivedEmail } from '../src/mail/received-record.js';
+import type { SendEmailBody } from '../src/mail/send-service.js';
+import type { DomainCheck } from '../src/mail/sending-domain.js';
+import type { Suppression } from '../src/mail/suppressions.js';
 import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
@@ -9,6 +19,8 @@ import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
+export type { Connection, ConnectionLink, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
+export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
   object: 'list';
@@ -142,6 +154,77 @@ export class ApiClient {
   /** GET /v1/status: how the daemon stands, for the key's organisation. */
   status(): Promise<DaemonStatus> {
     return this.request('GET', '/v1/status');
+  }
+  listConnections(query: ListQuery = {}): Promise<ListPage<Connection>> {
+    return this.request('GET', '/v1/connections', { query: { ...query } });
+  }
+  createConnection(body: CreateConnectionBody): Promise<Connection> {
+    return this.request('POST', '/v1/connections', { body });
+  }
+  getConnection(id: string, signal?: AbortSignal): Promise<Connection> {
+    return this.request('GET', `/v1/connections/${seg(id)}`, signal === undefined ? {} : { signal });
+  }
+  updateConnection(id: string, body: UpdateConnectionBody): Promise<Connection> {
+    return this.request('PATCH', `/v1/connections/${seg(id)}`, { body });
+  }
+  deleteConnection(id: string): Promise<Deleted> {
+    return this.request('DELETE', `/v1/connections/${seg(id)}`);
+  }
+  checkConnection(id: string): Promise<Connection> {
+    return this.request('POST', `/v1/connections/${seg(id)}/check`);
+  }
+  createConnectionLink(body: CreateLinkBody): Promise<ConnectionLink> {
+    return this.request('POST', '/v1/connections/links', { body });
+  }
+  sendEmail(body: SendEmailBody): Promise<EmailSendResult> {
+    return this.request('POST', '/v1/emails', { body });
+  }
+  listEmails(query: ListQuery = {}): Promise<ListPage<EmailRecord>> {
+    return this.request('GET', '/v1/emails', { query: { ...query } });
+  }
+  getEmail(id: string): Promise<EmailRecord> {
+    return this.request('GET', `/v1/emails/${seg(id)}`);
+  }
+  /** The message as it was built and sent (RFC 5322 text). */
+  rawEmail(id: string): Promise<string> {
+    return this.request('GET', `/v1/emails/${seg(id)}/raw`);
+  }
+  getReceivedEmail(id: string): Promise<ReceivedEmail & { metadata: unknown }> {
+    return this.request('GET', `/v1/emails/received/${seg(id)}`);
+  }
+  getIdentity(): Promise<EmailIdentity> {
+    return this.request('GET', '/v1/emails/identity');
+  }
+  configureIdentity(body: ConfigureIdentityBody): Promise<EmailIdentityWithSecret> {
+    return this.request('POST', '/v1/emails/identity', { body });
+  }
+  verifySendingDomain(): Promise<DomainCheck> {
+    return this.request('POST', '/v1/emails/identity/domain/verify');
+  }
+  listSuppressions(query: ListQuery = {}): Promise<ListPage<Suppression>> {
+    return this.request('GET', '/v1/emails/suppressions', { query: { ...query } });
+  }
+  removeSuppression(address: string): Promise<{ address: string; object: 'email_suppression'; deleted: true }> {
+    return this.request('DELETE', `/v1/emails/suppressions/${seg(address)}`);
+  }
+
+  listInboxes(query: ListQuery = {}): Promise<ListPage<Inbox>> {
+    return this.request('GET', '/v1/inboxes', { query: { ...query } });
+  }
+  createInbox(body: CreateInboxBody): Promise<Inbox> {
+    return this.request('POST', '/v1/inboxes', { body });
+  }
+  getInbox(id: string): Promise<Inbox> {
+    return this.request('GET', `/v1/inboxes/${seg(id)}`);
+  }
+  updateInbox(id: string, body: UpdateInboxBody): Promise<Inbox> {
+    return this.request('PATCH', `/v1/inboxes/${seg(id)}`, { body });
+  }
+  deleteInbox(id: string): Promise<Deleted> {
+    return this.request('DELETE', `/v1/inboxes/${seg(id)}`);
+  }
+  sendFromInbox(id: string, body: SendEmailBody): Promise<EmailSendResult> {
+    return this.request('POST', `/v1/inboxes/${seg(id)}/messages`, { body });
   }
 
   async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {

@@ -81,7 +81,15 @@ export async function main(argv: string[]): Promise<number> {
   const { logger, access } = createLoggers(config['log.level'], { pretty: process.stderr.isTTY === true, colour: !process.env.NO_COLOR });
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
   process.on('exit', () => logger.flush());
-  const daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  let daemon;
+  try {
+    daemon = await createDaemon({ home, config, logger, accessLogger: access });
+  } catch (err) {
+    // Settings whose meaning is checked when the daemon is built (oauth.providers) are reported like any other.
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`errandd: ${err.message}\n`);
+    return 2;
+  }
   let url: string;
   try {
     url = await daemon.start();
@@ -102,7 +110,8 @@ export async function main(argv: string[]): Promise<number> {
         'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n';
   // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
   process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}${warning}`);
-  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString() });
+  const smtp = daemon.smtpAddress();
+  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }) });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
 
   return new Promise<number>((resolve) => {

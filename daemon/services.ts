@@ -1,7 +1,15 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { EventStreams } from '../src/event-log/event-streams.js';
+import type { ConnectionsService } from '../src/connections/connections-service.js';
+import type { HostedConnect } from '../src/connections/oauth/hosted-connect.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
+import type { MailAttachments } from '../src/mail/attachments.js';
+import type { IdentityService } from '../src/mail/identity-service.js';
+import type { InboxesService } from '../src/mail/inboxes-service.js';
+import type { ReceivedEmails } from '../src/mail/received-emails.js';
+import type { SendService } from '../src/mail/send-service.js';
+import type { Suppressions } from '../src/mail/suppressions.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import type { McpEndpoints } from '../src/mcp/endpoints.js';
 import type { McpFrontDoor } from '../src/mcp/front-door.js';
@@ -36,4 +44,12 @@ export interface ApiServices {
   oauthClients: ClientRegistry;
   consent: ConsentFlow;
   tokens: TokenEndpoint;
+  connections: ConnectionsService;
+  hostedConnect: HostedConnect;
+  emails: SendService;
+  identities: IdentityService;
+  suppressions: Suppressions;
+  receivedEmails: ReceivedEmails;
+  mailAttachments: MailAttachments;
+  inboxes: InboxesService;
 }

@@ -4,6 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createAdminServices, type AdminServices } from '../src/admin-services.js';
 import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import { ConnectionAuth } from '../src/connections/connection-auth.js';
+import { ConnectionSecrets } from '../src/connections/connection-secrets.js';
+import { ConnectionsService } from '../src/connections/connections-service.js';
+import { RunConnections } from '../src/connections/run-connections.js';
+import { checkMcpServer } from '../src/connections/mcp/mcp-check.js';
+import { McpToolSource } from '../src/connections/mcp/mcp-tool-source.js';
+import { ConnectPages } from '../src/connections/oauth/connect-pages.js';
+import { CONNECT_LINK_VALIDITY_S, HostedConnect } from '../src/connections/oauth/hosted-connect.js';
+import { OAuthClient } from '../src/connections/oauth/oauth-client.js';
+import { parseOAuthProviders } from '../src/connections/oauth/oauth-providers.js';
+import { TokenRefresher } from '../src/connections/oauth/token-refresher.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
 import { SpendCaps } from '../src/billing/caps.js';
 import { PriceTable } from '../src/billing/prices.js';
@@ -20,6 +31,8 @@ import { EventStreams } from '../src/event-log/event-streams.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
+import { createMailSystem } from '../src/mail/mail-system.js';
+import { readMailSettings } from '../src/mail/mail-settings.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { McpEndpoints } from '../src/mcp/endpoints.js';
 import { McpFrontDoor } from '../src/mcp/front-door.js';
@@ -43,7 +56,8 @@ import { selectDriver } from '../src/sandbox/select-driver.js';
 import { firingEvents } from '../src/schedules/firing-events.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { SkippedFirings } from '../src/schedules/skipped-firings.js';
-import { loadMasterKey } from '../src/secrets/master-key.js';
+import { loadMasterKeyring } from '../src/secrets/master-key.js';
+import { SecretBox } from '../src/secrets/secret-box.js';
 import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
@@ -72,6 +86,8 @@ export interface Daemon {
   modelProviderProblem: string | null;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
+  /** `host:port` of the inbound SMTP server once started, or null when the daemon receives no mail. */
+  smtpAddress(): string | null;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -97,21 +113,76 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const publicUrl = () => address.get();
   const policy = targetPolicy(config);
   const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
-  const masterKey = loadMasterKey({ home: options.home, env: options.env });
+  // Read again when `errand secrets rotate-key` replaces the key file while the daemon runs.
+  const keyring = loadMasterKeyring({ home: options.home, env: options.env });
+  const masterKey = keyring.current().key;
+  const box = new SecretBox(keyring);
 
-  const admin = createAdminServices({ ...resources, masterKey: () => masterKey });
+  const admin = createAdminServices({ ...resources, masterKey: () => keyring });
   const schemas = new UserSchemas({ budgetMs: config['limits.schema_check_ms'] });
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
-  const artifacts = new ArtifactsService(resources, { signer: new LinkSigner(masterKey), publicUrl });
+  const linkSigner = new LinkSigner(masterKey);
+  const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas });
+
+  // The webhook outbox row is written inside the unit of work of the run's terminal state (hooked in below).
+  const outbox: WebhookOutbox = new WebhookOutbox({
+    store: store.webhooks,
+    clock,
+    ids: resources.ids,
+    events: resources.events,
+    retryScheduleS: config['webhooks.retry_schedule_s'],
+    envelope: (row) => runs.envelope(row),
+  });
+  const mail = createMailSystem({ resources, settings: readMailSettings(config), masterKey, box, outbox, eventLog, checkCallbackUrl, linkSigner, publicUrl });
+
+  // Connections: what runs may use, and the MCP servers whose tools they are offered.
+  const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
+  const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
+  const connectionSecrets = new ConnectionSecrets(box);
+  const oauthProviders = new Map(
+    [...parseOAuthProviders(config['oauth.providers'], { dev: config.dev })].map(([name, provider]) => [name, new OAuthClient(provider, () => clock.now())]),
+  );
+  const refresher = new TokenRefresher({ store, clock, secrets: connectionSecrets, auth: connectionAuth, clients: oauthProviders, logger: logger.child({ component: 'oauth' }) });
+  const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: (row) => refresher.fresh(row) });
+  const connectionTools = new McpToolSource({
+    connections: runConnections,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    session: mcpOptions,
+    callTimeoutMs: config['connections.mcp_call_timeout_s'] * 1000,
+    recheck: (row) => connections.checkRow(store.connections.get(row.org_id, row.id) ?? row),
+    logger: logger.child({ component: 'mcp' }),
+  });
+  const connections = new ConnectionsService(resources, {
+    projects,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    checkTarget: checkCallbackUrl,
+    checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
+    checkOAuth: async (row) => {
+      await refresher.fresh(row, { force: true });
+    },
+  });
+  const hostedConnect = new HostedConnect(resources, {
+    projects,
+    secrets: connectionSecrets,
+    box,
+    auth: connectionAuth,
+    clients: oauthProviders,
+    signer: new LinkSigner(masterKey, { purpose: 'errand connect links v1', validityS: CONNECT_LINK_VALIDITY_S }),
+    pages: new ConnectPages(),
+    publicUrl,
+  });
+
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: mail.runTools === null ? [connectionTools] : [connectionTools, mail.runTools] });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
-  const runs = new RunsService(
+  const runs: RunsService = new RunsService(
     resources,
     { projects, jobs, schemas, caps, prices, eventLog },
     {
@@ -122,23 +193,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
     },
   );
-  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
-
-  // The webhook outbox row is written inside the unit of work of the run's terminal state.
-  const outbox = new WebhookOutbox({
-    store: store.webhooks,
-    clock,
-    ids: resources.ids,
-    events: resources.events,
-    retryScheduleS: config['webhooks.retry_schedule_s'],
-    envelope: (row) => runs.envelope(row),
-  });
   runs.addTransitionHook(outbox.onTransition);
   // The final envelope is logged in the same unit of work, for the live streams.
   runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
+  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),
+    emailSigningSecrets: (orgId) => mail.identities.signingSecrets(orgId),
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
@@ -165,7 +227,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const provider = createProvider({ config, env: options.env ?? process.env });
   const driver = await selectDriver({ config, home: options.home, logger });
   const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
   const status = new StatusService(resources, { provider, driver, version: packageVersion() });
@@ -195,13 +257,39 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const mcpAuth = new McpAuthenticator({ keys: admin.keys, rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
 
   const app = await buildApp({
-    services: { keys: admin.keys, rateLimiter, projects, jobs, runs, steps, artifacts, eventStreams, status, skippedFirings, mcp, mcpAuth, mcpEndpoints, oauthClients, consent, tokens },
+    services: {
+      keys: admin.keys,
+      rateLimiter,
+      projects,
+      jobs,
+      runs,
+      steps,
+      artifacts,
+      eventStreams,
+      status,
+      skippedFirings,
+      mcp,
+      mcpAuth,
+      mcpEndpoints,
+      oauthClients,
+      consent,
+      tokens,
+      connections,
+      hostedConnect,
+      emails: mail.emails,
+      identities: mail.identities,
+      suppressions: mail.suppressions,
+      receivedEmails: mail.received,
+      mailAttachments: mail.attachments,
+      inboxes: mail.inboxes,
+    },
     logger,
     accessLogger: options.accessLogger ?? logger,
     ids: resources.ids,
   });
 
   let closing: Promise<void> | null = null;
+  let smtp: string | null = null;
   return {
     resources,
     admin,
@@ -218,17 +306,28 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();
       webhookWorker.start();
+      mail.outbound.start();
+      if (mail.inbound !== null) {
+        const listening = await mail.inbound.listen();
+        smtp = `${listening.host.includes(':') ? `[${listening.host}]` : listening.host}:${listening.port}`;
+        logger.info({ smtp }, 'receiving mail');
+      }
       scheduler.start();
       eventStreams.start();
       return url;
     },
+    smtpAddress: () => smtp,
     close() {
       closing ??= (async () => {
-        // No new firings; then runs finish or stop (the API still answers their polls); then the last webhooks go
-        // out; then event streams end, in-flight requests drain and the store closes.
+        // No new firings; then runs finish or stop (the API still answers their polls); then the mail being sent is
+        // recorded; then the last webhooks go out; then event streams end, in-flight requests drain and the store closes.
         await scheduler.close();
+        // Mail stops arriving before anything it writes to (runs' mailboxes, the outbox, the store) closes.
+        await mail.inbound?.close();
         await dispatcher.close();
         await driver.close();
+        await mail.outbound.close();
+        await mail.transport.close();
         await webhookWorker.close();
         // Open MCP streams would hold the server open; tool calls waiting for runs answer first.
         await mcp.close();

@@ -5,18 +5,22 @@ import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp/oauth/grants-service.js';
+import { Approvals } from './mail/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
-import { loadMasterKey } from './secrets/master-key.js';
+import { rotateMasterKey, type RotationReport } from './secrets/key-rotation.js';
+import { loadMasterKeyring, type MasterKeyring } from './secrets/master-key.js';
 import { SecretBox } from './secrets/secret-box.js';
 import { openStore, type Store } from './store/store.js';
 import { DeliveriesService } from './webhooks/deliveries-service.js';
+import { OrgWebhookEndpoints } from './webhooks/org-endpoints.js';
 import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets and deliveries. The daemon builds the
- * same services from its resources; the CLI's admin commands get them from `withDataDirectory`.
+ * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, and the
+ * approval of organisations' email sends. The daemon builds the same services from its resources; the CLI's admin
+ * commands get them from `withDataDirectory`.
  */
 export interface AdminServices {
   orgs: OrgsService;
@@ -24,6 +28,8 @@ export interface AdminServices {
   signingSecrets: SigningSecrets;
   deliveries: DeliveriesService;
   mcpGrants: McpGrantsService;
+  webhookEndpoints: OrgWebhookEndpoints;
+  emailApprovals: Approvals;
 }
 
 export interface AdminServicesDeps {
@@ -32,7 +38,7 @@ export interface AdminServicesDeps {
   ids: IdFactory;
   events: EventBus;
   /** Read when a secret is first sealed or opened: commands that touch no secret never create the key file. */
-  masterKey: () => Buffer;
+  masterKey: () => Buffer | MasterKeyring;
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
@@ -42,6 +48,8 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
     signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
     deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
     mcpGrants: new McpGrantsService(deps),
+    webhookEndpoints: new OrgWebhookEndpoints({ store: deps.store, clock: deps.clock }),
+    emailApprovals: new Approvals({ store: deps.store, clock: deps.clock, events: deps.events }),
   };
 }
 
@@ -55,7 +63,21 @@ export async function withDataDirectory<T>(home: string, env: NodeJS.ProcessEnv,
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const store = openStore(dataPaths(home).database);
   try {
-    return await fn(createAdminServices({ store, clock: systemClock, ids: createIdFactory(), events: new EventBus(), masterKey: () => loadMasterKey({ home, env }) }));
+    return await fn(createAdminServices({ store, clock: systemClock, ids: createIdFactory(), events: new EventBus(), masterKey: () => loadMasterKeyring({ home, env }) }));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `errand secrets rotate-key`: a new master key (or, with ERRAND_MASTER_KEY, the one the operator set) and every
+ * sealed value of the data directory re-encrypted under it. A running daemon picks the new key up by itself.
+ */
+export function rotateMasterKeyIn(home: string, env: NodeJS.ProcessEnv): RotationReport {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const store = openStore(dataPaths(home).database);
+  try {
+    return rotateMasterKey({ home, env, store });
   } finally {
     store.close();
   }

@@ -9,6 +9,10 @@ export interface ErrandEvents {
   'webhook.enqueued': [{ deliveryId: string }];
   /** An event was appended to the event log and committed; live streams read it from there. */
   'event.logged': [{ id: number; orgId: string; runId: string | null }];
+  /** A message was put on the outbound mail queue (or made due there); the outbound worker wakes up. */
+  'email.queued': [{ emailId: string }];
+  /** Mail arrived at a run's address; the run's `wait_for_email` looks. */
+  'email.run_received': [{ runId: string }];
   /** Jobs with a schedule were created, changed or deleted (a project's deletion included); the scheduler re-reads them. */
   'jobs.changed': [{ orgId: string }];
 }

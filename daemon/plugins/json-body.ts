@@ -8,6 +8,13 @@ import { compileQueryValidator } from '../query-string.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body's text as it arrived ('' without one), for members echoed byte for byte (an email's metadata). */
+    jsonText: string;
+  }
+}
+
 /**
  * How requests are read and validated: JSON bodies only (any other content type is a 415), nested no deeper than
  * `MAX_JSON_DEPTH`, validated strictly (no coercion: "5" is not 5; unknown members are refused); query strings,
@@ -28,10 +35,12 @@ const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
   // An empty body with a JSON content type is "no body" (curl -X POST -H 'content-type: application/json'),
   // not a parse error; everything else goes through Fastify's prototype-poisoning-safe parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.decorateRequest('jsonText', '');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    req.jsonText = text;
     if (jsonDepth(text) > MAX_JSON_DEPTH) {
       return done(new InvalidRequestError('invalid_body', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`), undefined);
     }

@@ -2,6 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ApiServices } from '../services.js';
 import { artifactRoutes } from './artifacts.js';
 import { eventRoutes } from './events.js';
+import { connectPageRoutes } from './connect-pages.js';
+import { connectionRoutes } from './connections.js';
+import { emailRoutes } from './emails.js';
+import { inboxRoutes } from './inboxes.js';
 import { jobRoutes } from './jobs.js';
 import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
@@ -12,7 +16,20 @@ import { statusRoutes } from './status.js';
 import { stepRoutes } from './steps.js';
 
 /** Every `/v1` route plugin, one per resource; each takes the services as its options. */
-const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [openapiRoutes, projectRoutes, jobRoutes, runRoutes, stepRoutes, artifactRoutes, eventRoutes, statusRoutes];
+const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [
+  openapiRoutes,
+  projectRoutes,
+  jobRoutes,
+  runRoutes,
+  stepRoutes,
+  artifactRoutes,
+  eventRoutes,
+  statusRoutes,
+  connectionRoutes,
+  connectPageRoutes,
+  emailRoutes,
+  inboxRoutes,
+];
 
 /** The `/v1` routes on `services`; registered under the `/v1` prefix. */
 export function v1Routes(services: ApiServices): FastifyPluginAsync {

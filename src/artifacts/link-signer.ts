@@ -13,24 +13,34 @@ export interface SignedQuery {
   sig: string;
 }
 
+export interface LinkSignerOptions {
+  /** What the links are for: keys derived for different purposes sign nothing of each other's. */
+  purpose?: string;
+  /** How long `queryFor` makes a link valid; default `LINK_VALIDITY_S`. */
+  validityS?: number;
+}
+
 /**
- * HMAC-SHA256 signatures of `<artifact id>.<expires>` (unix seconds) under a key derived from the master key,
- * so no new secret is stored and rotating the master key invalidates every outstanding link.
+ * HMAC-SHA256 signatures of `<id>.<expires>` (unix seconds) under a key derived from the master key, so no new
+ * secret is stored and rotating the master key invalidates every outstanding link. Artifact links by default;
+ * hosted connect links with a purpose of their own.
  */
 export class LinkSigner {
   private readonly key: Buffer;
+  private readonly validityS: number;
 
-  constructor(masterKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), HKDF_INFO, 32));
+  constructor(masterKey: Buffer, options: LinkSignerOptions = {}) {
+    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), options.purpose ?? HKDF_INFO, 32));
+    this.validityS = options.validityS ?? LINK_VALIDITY_S;
   }
 
   sign(artifactId: string, expiresUnix: number): string {
     return createHmac('sha256', this.key).update(`${artifactId}.${expiresUnix}`).digest('base64url');
   }
 
-  /** The query of a link valid for `LINK_VALIDITY_S` from `nowMs`. */
+  /** The query of a link valid for its validity from `nowMs`. */
   queryFor(artifactId: string, nowMs: number): SignedQuery {
-    const expires = Math.floor(nowMs / 1000) + LINK_VALIDITY_S;
+    const expires = Math.floor(nowMs / 1000) + this.validityS;
     return { expires, sig: this.sign(artifactId, expires) };
   }
 

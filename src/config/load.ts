@@ -108,6 +108,18 @@ export function parseValue(key: string, spec: KeySpec, raw: unknown): unknown {
       if (spec.max !== undefined && n > spec.max) throw new ConfigError(key, `must be at most ${spec.max}, got ${n}`);
       return n;
     }
+    case 'json-object': {
+      let value: unknown = raw;
+      if (typeof raw === 'string') {
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          throw new ConfigError(key, 'must be a JSON object, and is not valid JSON');
+        }
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(key, 'must be a JSON object');
+      return value;
+    }
     case 'number-list': {
       const parts = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : null;
       const nums = parts?.map((p) => (typeof p === 'number' ? p : Number(p)));

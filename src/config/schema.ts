@@ -16,7 +16,7 @@ import {
 export type ConfigValue = string | number | boolean | null;
 
 export interface KeySpec {
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'url' | 'number-list';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'url' | 'number-list' | 'json-object';
   default: ConfigValue;
   description: string;
   min?: number;
@@ -103,6 +103,39 @@ export const CONFIG_KEYS = {
   'mcp.refresh_token_ttl_s': { type: 'integer', default: 2_592_000, min: 1, max: 31_536_000, description: 'Lifetime of an MCP OAuth refresh token; each refresh replaces it with a new one.' },
   'mcp.code_ttl_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Lifetime of an MCP OAuth authorization code.' },
   'mcp.consent_ttl_s': { type: 'integer', default: 600, min: 10, max: 3600, description: 'How long a sign-in on the MCP consent page, and its one-time approval code, stay valid.' },
+  'connections.mcp_connect_timeout_s': { type: 'integer', default: 10, min: 1, max: 120, description: 'Longest connecting to an MCP server (initialize and tools/list) may take.' },
+  'connections.mcp_call_timeout_s': { type: 'integer', default: 60, min: 1, max: 3600, description: 'Longest one MCP tool call may take before the run goes on without it.' },
+  'oauth.providers': {
+    type: 'json-object',
+    default: null,
+    nullable: true,
+    description: 'Providers of hosted connect, by name: {authorize_url, token_url, client_id, client_secret, scopes}; github, gitlab, google and notion need only the client.',
+  },
+  'mail.relay_domain': { type: 'string', default: null, nullable: true, description: 'Domain of this installation\'s addresses (identities, inboxes, replies, run mailboxes); unset turns email off.' },
+  'mail.transport': { type: 'enum', default: 'smtp', values: ['smtp', 'capture'], description: 'smtp sends through mail.smtp_url; capture keeps messages in the data directory and sends nothing (development only).' },
+  'mail.smtp_url': { type: 'string', default: null, nullable: true, description: 'Outbound relay: smtp://[user:password@]host:port (STARTTLS when offered) or smtps:// (TLS); never logged.' },
+  'mail.smtp_timeout_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Longest wait for the relay at each step of a send; a send in flight holds its message this long, twice over.' },
+  'mail.retry_schedule_s': {
+    type: 'number-list',
+    default: '60,300,900,1800,3600,7200,14400,28800,43200,86400',
+    description: 'Delay before each retry of a recipient the relay deferred, in seconds; after the last the recipient failed.',
+  },
+  'mail.dkim_selector': { type: 'string', default: null, nullable: true, description: 'DKIM selector; with mail.dkim_private_key_path, every message is signed.' },
+  'mail.dkim_private_key_path': { type: 'string', default: null, nullable: true, description: 'PEM file of the DKIM private key (RSA or Ed25519).' },
+  'mail.dkim_domain': { type: 'string', default: null, nullable: true, description: 'd= of relay-domain signatures; default mail.relay_domain (a verified sending domain signs as itself).' },
+  'mail.inbound_enabled': { type: 'boolean', default: true, description: 'Run the inbound SMTP server; off, sends carry no correlation Reply-To (reply_to.reason none).' },
+  'mail.inbound_host': { type: 'string', default: '127.0.0.1', description: 'Address the inbound SMTP server binds to; 0.0.0.0 to receive from other machines.' },
+  'mail.inbound_port': { type: 'integer', default: 2525, min: 0, max: 65535, description: 'Port of the inbound SMTP server; 0 picks a free one.' },
+  'mail.mx_host': { type: 'string', default: null, nullable: true, description: 'Host name MX records must name to reach the inbound server, and its SMTP greeting; default mail.relay_domain.' },
+  'mail.inbound_tls_cert_path': { type: 'string', default: null, nullable: true, description: 'PEM certificate (chain) for STARTTLS on the inbound server; STARTTLS is offered only with it and its key.' },
+  'mail.inbound_tls_key_path': { type: 'string', default: null, nullable: true, description: 'PEM private key of mail.inbound_tls_cert_path.' },
+  'mail.max_message_bytes': { type: 'integer', default: 26_214_400, min: 1024, max: 1_073_741_824, description: 'Largest inbound message; beyond it the server answers 552.' },
+  'mail.inbound_max_clients': { type: 'integer', default: 200, min: 1, max: 100_000, description: 'SMTP connections open at once, from all clients.' },
+  'mail.inbound_connections_per_ip': { type: 'integer', default: 20, min: 1, max: 100_000, description: 'SMTP connections one client address may hold open at once; more are answered 421.' },
+  'mail.inbound_messages_per_minute': { type: 'integer', default: 600, min: 1, max: 10_000_000, description: 'Messages one client address may send per minute; more are answered 451 (try later).' },
+  'mail.dns_servers': { type: 'string', default: null, nullable: true, description: 'DNS servers for SPF, DKIM, DMARC and MX lookups, comma-separated ip or ip:port; default the system\'s.' },
+  'mail.daily_send_cap': { type: 'integer', default: 1000, min: 0, max: 100_000_000, description: 'Recipients an organisation may send to per UTC day; beyond it POST emails answers 400 send_cap_reached.' },
+  'mail.max_recipients': { type: 'integer', default: 50, min: 1, max: 10_000, description: 'Recipients (to, cc and bcc together) of one message.' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
@@ -135,7 +168,9 @@ type ValueOf<S extends KeySpec> = S['type'] extends 'integer' | 'number'
     ? boolean
     : S['type'] extends 'number-list'
       ? number[]
-      : S extends { nullable: true }
+      : S['type'] extends 'json-object'
+        ? Readonly<Record<string, unknown>> | null
+        : S extends { nullable: true }
         ? string | null
         : string;
 

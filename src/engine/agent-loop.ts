@@ -59,6 +59,7 @@ export class AgentLoop {
       toolSummaries: o.tools.summaries,
       maxSteps: o.config['limits.max_steps'],
       nowIso: isoTime(o.clock.now()),
+      secretNames: o.context.secrets.filter((s) => s.typeable === true).map((s) => s.name),
     });
     this.messages.push(taskMessage(o.run.prompt));
   }

@@ -39,7 +39,14 @@ export class FirstCallBound {
     return { usd: roundUsd(usd), sandboxSeconds, inputTokens, outputTokens };
   }
 
+  /** Without a run's connections (their tools, their secrets' names), which only add to what every run needs. */
   private system(outputSchema: Record<string, unknown> | null): string {
-    return systemPrompt({ outputSchema, toolSummaries: this.o.tools.summaries, maxSteps: this.o.config['limits.max_steps'], nowIso: isoTime(this.o.clock.now()) });
+    return systemPrompt({
+      outputSchema,
+      toolSummaries: this.o.tools.summaries,
+      maxSteps: this.o.config['limits.max_steps'],
+      nowIso: isoTime(this.o.clock.now()),
+      secretNames: [],
+    });
   }
 }

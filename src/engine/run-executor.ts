@@ -1,4 +1,6 @@
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
+import type { RunConnections, RunCredentials } from '../connections/run-connections.js';
+import { SecretMask } from '../connections/secret-mask.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { FailureReason } from '../runs/outcomes.js';
@@ -6,14 +8,14 @@ import type { RunsService } from '../runs/runs-service.js';
 import type { Resources } from '../resources.js';
 import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
-import { fromJson } from '../store/json-columns.js';
+import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunRow } from '../store/runs-table.js';
 import { AgentLoop } from './agent-loop.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
-import type { SandboxMeters } from './sandbox-meter.js';
+import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 
@@ -28,6 +30,7 @@ export interface RunExecutorDeps {
   stepEvents: StepEvents;
   /** Where a run's sandbox time is metered, so that a transition ending it can settle it (see SandboxMeter). */
   meters: SandboxMeters;
+  connections: RunConnections;
 }
 
 /**
@@ -63,32 +66,45 @@ export class RunExecutor {
     }
 
     const timer = setTimeout(() => controller.abort(new TimeoutStop(run.timeout_s)), run.timeout_s * 1000);
-    const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, this.deps.stepEvents);
-    const meter = this.deps.meters.start(run.id, recorder);
+    let mask = SecretMask.none;
+    let meter: SandboxMeter | null = null;
     let sandbox: Sandbox | null = null;
     let tools: AttemptTools | null = null;
     let outcome: RunOutcome | null = null;
     try {
-      recorder.lastAction('starting the sandbox');
-      sandbox = await this.createSandbox(run, signal, logger);
-      meter.begin();
-      logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
-      tools = await this.deps.tools.open(run, signal);
-      const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
-      outcome = await new AgentLoop({
-        run,
-        provider: this.deps.provider,
-        tools,
-        context: { run, sandbox, signal, recorder, evidence, logger },
-        recorder,
-        evidence,
-        signal,
-        caps: this.deps.caps,
-        prices: this.deps.prices,
-        config: this.r.config,
-        clock: this.r.clock,
-        chargeSandboxTime: () => meter.charge(),
-      }).run();
+      // Connections first: a run that names one it cannot use fails before any model call or sandbox.
+      const prepared = await this.deps.connections.prepare(run);
+      if (prepared.kind === 'refused') {
+        logger.info({ reason: 'auth_required' }, 'run failed before it started');
+        outcome = failedOutcome('auth_required', prepared.detail);
+      } else {
+        const { credentials } = prepared;
+        mask = new SecretMask(credentials.secrets);
+        const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, this.deps.stepEvents, mask);
+        const started = this.deps.meters.start(run.id, recorder);
+        meter = started;
+        recorder.lastAction('connecting tools');
+        tools = await this.deps.tools.open(run, signal, mask);
+        recorder.lastAction('starting the sandbox');
+        sandbox = await this.createSandbox(run, credentials, signal, logger);
+        started.begin();
+        logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
+        const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
+        outcome = await new AgentLoop({
+          run,
+          provider: this.deps.provider,
+          tools,
+          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets },
+          recorder,
+          evidence,
+          signal,
+          caps: this.deps.caps,
+          prices: this.deps.prices,
+          config: this.r.config,
+          clock: this.r.clock,
+          chargeSandboxTime: () => started.charge(),
+        }).run();
+      }
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
@@ -98,9 +114,9 @@ export class RunExecutor {
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
       // the cancel itself: its shutdown is not billed.
       if (sandbox !== null) await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
-      meter.close();
+      meter?.close();
     }
-    if (outcome !== null) await this.end(run, outcome);
+    if (outcome !== null) await this.end(run, maskedOutcome(outcome, mask));
     logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
   }
 
@@ -108,24 +124,18 @@ export class RunExecutor {
    * One retry when the sandbox did not start: on a loaded host a supervisor or container can miss its start
    * deadline once, and a second try costs the run far less than failing it.
    */
-  private async createSandbox(run: RunRow, signal: AbortSignal, logger: Resources['logger']): Promise<Sandbox> {
+  private async createSandbox(run: RunRow, credentials: RunCredentials, signal: AbortSignal, logger: Resources['logger']): Promise<Sandbox> {
     try {
-      return await this.deps.driver.create({ runId: run.id, env: {}, signal });
+      return await this.deps.driver.create({ runId: run.id, env: credentials.env, signal });
     } catch (err) {
       if (signal.aborted || !(err instanceof SandboxError) || err.code !== 'start_failed') throw err;
       logger.warn({ err }, 'the sandbox did not start; trying once more');
-      return this.deps.driver.create({ runId: run.id, env: {}, signal });
+      return this.deps.driver.create({ runId: run.id, env: credentials.env, signal });
     }
   }
 
-  /** Failures that need no sandbox and no model call. */
+  /** Failures that need no sandbox, no connection and no model call. */
   private precheck(run: RunRow): RunOutcome | null {
-    const connections = fromJson<string[]>(run.connections) ?? [];
-    if (connections.length > 0) {
-      // Connections do not exist yet (a later issue): any named one is missing, and the run fails before spending.
-      const names = connections.map((n) => `'${n}'`).join(', ');
-      return failedOutcome('auth_required', `the run needs the connection${connections.length > 1 ? 's' : ''} ${names}, which does not exist in this organisation`);
-    }
     const unusable = this.deps.provider.unusableReason();
     if (unusable !== null) {
       return failedOutcome(
@@ -146,6 +156,7 @@ export class RunExecutor {
     }
     if (err instanceof ProviderError) return failedOutcome(failureReasonOf(err), `the model API call failed: ${err.message}`);
     if (err instanceof SandboxError) return failedOutcome('site_down', `the sandbox failed: ${err.message}`);
+    if (err instanceof ConnectionRequiredError) return failedOutcome('auth_required', err.message);
     logger.error({ err }, 'run failed on an unexpected error');
     return failedOutcome('site_down', 'the engine failed unexpectedly while running this task; the daemon log has the details under this run id');
   }
@@ -178,6 +189,11 @@ function failureReasonOf(err: ProviderError): FailureReason {
       throw new Error(`unknown provider error kind ${String(unknown)}`);
     }
   }
+}
+
+/** A failure's detail can quote a server's or a program's words, which can hold a secret of the run. */
+function maskedOutcome(outcome: RunOutcome, mask: SecretMask): RunOutcome {
+  return outcome.status === 'failed' ? { ...outcome, detail: mask.text(outcome.detail), warnings: outcome.warnings.map((w) => mask.text(w)) } : outcome;
 }
 
 function describeReason(reason: unknown): string {

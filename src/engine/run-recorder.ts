@@ -1,4 +1,5 @@
 import { roundUsd, type PriceTable } from '../billing/prices.js';
+import { SecretMask } from '../connections/secret-mask.js';
 import { isoTime } from '../clock.js';
 import { EVENT_TYPES } from '../event-log/event-types.js';
 import type { EventLog } from '../event-log/event-log.js';
@@ -43,7 +44,8 @@ export interface ModelStep {
  * run's usage and progress columns and the `run.step` event, each step in one transaction. Spend is recorded per call when the
  * call returns, never at the end of a run, so a run retried after a crash is charged only for the calls its new
  * attempt makes on top of those already recorded: nothing is charged twice, and a call cut off by the crash
- * (no answer, no usage) is not charged at all.
+ * (no answer, no usage) is not charged at all. What it writes passes the run's secret mask first, so no step or
+ * progress line holds a secret of the run's connections, whichever tool produced it.
  */
 export class RunRecorder {
   private seq = 0;
@@ -57,6 +59,7 @@ export class RunRecorder {
     private readonly run: RunRow,
     private readonly attempt: number,
     private readonly stepEvents: StepEvents,
+    private readonly mask: SecretMask = SecretMask.none,
   ) {
     this.stepCount = r.store.steps.countForRun(run.id);
     this.inputTokens = run.input_tokens;
@@ -69,7 +72,7 @@ export class RunRecorder {
 
   /** Shown in the envelope's progress while the action runs. */
   lastAction(text: string): void {
-    this.r.store.runs.patch(this.run.id, 'running', { last_action: truncateEnd(text, LAST_ACTION_LIMIT) });
+    this.r.store.runs.patch(this.run.id, 'running', { last_action: truncateEnd(this.mask.text(text), LAST_ACTION_LIMIT) });
   }
 
   /** Records one model call and charges it; returns what it cost. */
@@ -146,8 +149,8 @@ export class RunRecorder {
         seq: this.seq,
         kind: s.kind,
         name: s.name,
-        input: s.input === undefined ? null : truncateJson(s.input),
-        output: s.output,
+        input: s.input === undefined ? null : truncateJson(this.mask.value(s.input)),
+        output: this.mask.text(s.output),
         is_error: s.isError ? 1 : 0,
         duration_ms: Math.round(s.durationMs),
         input_tokens: s.inputTokens,

@@ -6,6 +6,8 @@ export interface SystemPromptOptions {
   toolSummaries: readonly string[];
   maxSteps: number;
   nowIso: string;
+  /** Names of the run's stored secrets, which the browser can type by reference. */
+  secretNames: readonly string[];
 }
 
 /** The agent's standing instructions: its tools, the finish contract and the shape the result must have. */
@@ -19,7 +21,7 @@ export function systemPrompt(o: SystemPromptOptions): string {
 # Tools
 ${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
-
+${secretsLine(o.secretNames)}
 # Finishing
 On success, call finish with:
 - result: the answer. ${schema}
@@ -38,8 +40,13 @@ Never invent an answer: an honest failure is better than a wrong result.
 The current time is ${o.nowIso}.`;
 }
 
-
 /** The first message of every attempt: the task itself. */
 export function taskMessage(prompt: string): Message {
   return { role: 'user', content: [{ type: 'text', text: `Task:\n${prompt}` }] };
+}
+
+function secretsLine(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const refs = [...new Set(names)].map((n) => `{{secret:${n}}}`).join(', ');
+  return `Stored secrets you may type into pages with the browser's type action, by reference, without ever seeing them: ${refs}. They appear as [secret:<name>] wherever a tool would show them.\n`;
 }

@@ -4,6 +4,8 @@ export interface DaemonState {
   pid: number;
   url: string;
   started_at: string;
+  /** `host:port` of the inbound SMTP server, when the daemon receives mail. */
+  smtp?: string;
 }
 
 /**

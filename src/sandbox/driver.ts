@@ -1,4 +1,4 @@
-import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -13,7 +13,7 @@ export interface SandboxCreateOptions {
 export interface Sandbox {
   readonly id: string;
   exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
-  browser(action: BrowserAction, signal: AbortSignal): Promise<BrowserResult>;
+  browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult>;
   /** Stops everything the sandbox started and removes it; safe to call more than once. */
   destroy(): Promise<void>;
 }

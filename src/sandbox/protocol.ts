@@ -6,7 +6,7 @@
  *
  *   GET  /health                 -> HealthResponse
  *   POST /exec     ExecRequest   -> ExecResult
- *   POST /browser  BrowserAction -> BrowserResult
+ *   POST /browser  BrowserRequest -> BrowserResult
  *   PUT  /files?path=REL  (raw bytes)  -> 204      (path relative to the workspace; no `..`)
  *   GET  /files?path=REL          -> raw bytes, 404 if absent
  *
@@ -51,6 +51,13 @@ export type BrowserAction =
   | { action: 'read_text' }
   | { action: 'snapshot' }
   | { action: 'screenshot' };
+
+/**
+ * The body of POST /browser: an action, and for a `type` whose text refers to secrets as `{{secret:<name>}}`, the
+ * values of exactly those secrets. The supervisor puts them into the text just before it fills the field, so a
+ * password reaches the page without passing through the model; no result ever repeats the text typed.
+ */
+export type BrowserRequest = BrowserAction & { secrets?: Record<string, string> };
 
 /** Why a page could not be used, recognised by the supervisor so that the run can end as site_down or captcha. */
 export type PageProblem =

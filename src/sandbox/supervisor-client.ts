@@ -1,4 +1,4 @@
-import type { BrowserAction, BrowserResult, ExecRequest, ExecResult, HealthResponse } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse } from './protocol.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
 export interface SupervisorClientOptions {
@@ -25,8 +25,8 @@ export class SupervisorClient {
     return this.json('POST', '/exec', request, signal);
   }
 
-  browser(action: BrowserAction, signal?: AbortSignal): Promise<BrowserResult> {
-    return this.json('POST', '/browser', action, signal);
+  browser(request: BrowserRequest, signal?: AbortSignal): Promise<BrowserResult> {
+    return this.json('POST', '/browser', request, signal);
   }
 
   async putFile(path: string, content: Uint8Array, signal?: AbortSignal): Promise<void> {

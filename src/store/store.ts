@@ -1,17 +1,23 @@
 import { ArtifactsStore } from './artifacts-store.js';
+import { ConnectionsStore } from './connections-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
+import { EmailsStore } from './emails-store.js';
 import { EventsStore } from './events-store.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';
+import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
+import { ReceivedEmailsStore } from './received-emails-store.js';
 import { RunsStore } from './runs-store.js';
+import { SealedValuesStore } from './sealed-values-store.js';
 import { SpendStore } from './spend-store.js';
 import { StepsStore } from './steps-store.js';
+import { SuppressionsStore } from './suppressions-store.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { WebhooksStore } from './webhooks-store.js';
 
@@ -29,6 +35,12 @@ export class Store {
   readonly webhooks: WebhooksStore;
   readonly events: EventsStore;
   readonly mcpOAuth: McpOAuthStore;
+  readonly connections: ConnectionsStore;
+  readonly sealed: SealedValuesStore;
+  readonly mailboxes: MailboxesStore;
+  readonly emails: EmailsStore;
+  readonly suppressions: SuppressionsStore;
+  readonly receivedEmails: ReceivedEmailsStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -47,6 +59,12 @@ export class Store {
     this.webhooks = new WebhooksStore(db);
     this.events = new EventsStore(db);
     this.mcpOAuth = new McpOAuthStore(db);
+    this.connections = new ConnectionsStore(db);
+    this.sealed = new SealedValuesStore(db);
+    this.mailboxes = new MailboxesStore(db);
+    this.emails = new EmailsStore(db);
+    this.suppressions = new SuppressionsStore(db);
+    this.receivedEmails = new ReceivedEmailsStore(db);
     this.group = new GroupCommit(db);
   }
 

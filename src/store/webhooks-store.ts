@@ -12,7 +12,17 @@ export interface WebhookSecretRow {
   expires_at: number | null;
 }
 
+/** Where an organisation's own events (not those of a run) are sent. */
+export interface OrgWebhookEndpointRow {
+  org_id: string;
+  url: string;
+  updated_at: string;
+}
+
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** Which secret signs a delivery: the organisation's run-webhook secret, or its email identity's webhook secret. */
+export type WebhookSigner = 'org' | 'email';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -22,6 +32,7 @@ export interface WebhookDeliveryRow {
   event_type: string;
   url: string;
   payload: string;
+  signer: WebhookSigner;
   status: DeliveryStatus;
   attempts: number;
   next_attempt_at: number | null;
@@ -72,9 +83,9 @@ export class WebhooksStore {
       expireCurrent: db.prepare<{ expires_at: number; org_id: string }>('UPDATE webhook_secrets SET expires_at = @expires_at WHERE org_id = @org_id AND expires_at IS NULL'),
       purgeSecrets: db.prepare<{ now: number }>('DELETE FROM webhook_secrets WHERE expires_at IS NOT NULL AND expires_at <= @now'),
       insertDelivery: db.prepare(
-        `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, status, attempts, next_attempt_at, manual,
+        `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, signer, status, attempts, next_attempt_at, manual,
            last_status_code, last_error, lease_owner, lease_expires_at, created_at, updated_at)
-         VALUES (@id, @event_id, @org_id, @run_id, @event_type, @url, @payload, 'pending', 0, @next_attempt_at, 0, NULL, NULL, NULL, NULL, @created_at, @created_at)`,
+         VALUES (@id, @event_id, @org_id, @run_id, @event_type, @url, @payload, @signer, 'pending', 0, @next_attempt_at, 0, NULL, NULL, NULL, NULL, @created_at, @created_at)`,
       ),
       getDelivery: db.prepare<{ id: string; org_id: string }, WebhookDeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = @id AND org_id = @org_id'),
       // One statement picks and leases, so two workers (or two daemons on one file) never send the same attempt.
@@ -102,6 +113,11 @@ export class WebhooksStore {
         `UPDATE webhook_deliveries SET status = 'pending', manual = 1, next_attempt_at = @now, updated_at = @updated_at
          WHERE id = @id AND org_id = @org_id AND status <> 'pending'`,
       ),
+      getEndpoint: db.prepare<{ org_id: string }, OrgWebhookEndpointRow>('SELECT * FROM org_webhook_endpoints WHERE org_id = @org_id'),
+      setEndpoint: db.prepare<OrgWebhookEndpointRow>(
+        'INSERT INTO org_webhook_endpoints (org_id, url, updated_at) VALUES (@org_id, @url, @updated_at) ON CONFLICT (org_id) DO UPDATE SET url = @url, updated_at = @updated_at',
+      ),
+      clearEndpoint: db.prepare<{ org_id: string }>('DELETE FROM org_webhook_endpoints WHERE org_id = @org_id'),
       redeliverPending: db.prepare(
         `UPDATE webhook_deliveries SET next_attempt_at = @now, updated_at = @updated_at
          WHERE id = @id AND org_id = @org_id AND status = 'pending'`,
@@ -125,8 +141,11 @@ export class WebhooksStore {
     this.s.insertSecret.run({ org_id: orgId, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
   }
 
-  insertDelivery(row: Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'org_id' | 'run_id' | 'event_type' | 'url' | 'payload' | 'next_attempt_at' | 'created_at'>): void {
-    this.s.insertDelivery.run(row);
+  /** Inserts a pending delivery; without `signer`, the organisation's run-webhook secret signs it. */
+  insertDelivery(
+    row: Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'org_id' | 'run_id' | 'event_type' | 'url' | 'payload' | 'next_attempt_at' | 'created_at'> & { signer?: WebhookSigner },
+  ): void {
+    this.s.insertDelivery.run({ signer: 'org', ...row });
   }
 
   getDelivery(orgId: string, id: string): WebhookDeliveryRow | undefined {
@@ -180,5 +199,17 @@ export class WebhooksStore {
   requestRedelivery(orgId: string, id: string, nowMs: number, updatedAt: string): boolean {
     const params = { id, org_id: orgId, now: nowMs, updated_at: updatedAt };
     return this.s.redeliverFinished.run(params).changes > 0 || this.s.redeliverPending.run(params).changes > 0;
+  }
+
+  orgEndpoint(orgId: string): OrgWebhookEndpointRow | undefined {
+    return this.s.getEndpoint.get({ org_id: orgId });
+  }
+
+  setOrgEndpoint(row: OrgWebhookEndpointRow): void {
+    this.s.setEndpoint.run(row);
+  }
+
+  clearOrgEndpoint(orgId: string): boolean {
+    return this.s.clearEndpoint.run({ org_id: orgId }).changes > 0;
   }
 }

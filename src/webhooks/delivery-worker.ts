@@ -20,6 +20,8 @@ export interface DeliveryWorkerOptions {
   store: Store;
   /** Every secret that signs an organisation's webhooks right now (`SigningSecrets#signingSecrets`). */
   signingSecrets: (orgId: string) => readonly string[];
+  /** Every secret that signs an organisation's email webhooks right now (its email identity's). */
+  emailSigningSecrets?: (orgId: string) => readonly string[];
   clock: Clock;
   logger: Logger;
   events: EventBus;
@@ -135,7 +137,7 @@ export class DeliveryWorker {
     const startedAt = this.o.clock.now();
     let result: SendResult;
     try {
-      const headers = signWebhook(row.event_id, startedAt, row.payload, this.o.signingSecrets(row.org_id));
+      const headers = signWebhook(row.event_id, startedAt, row.payload, this.secretsFor(row));
       result = await sendWebhook(row.url, row.payload, {
         headers,
         timeoutMs: this.o.config['webhooks.timeout_s'] * 1000,
@@ -179,6 +181,20 @@ export class DeliveryWorker {
     if (outcome.status === 'succeeded') this.o.logger.debug(log, 'webhook delivered');
     else if (outcome.status === 'failed') this.o.logger.warn({ ...log, error: result.error }, 'webhook delivery failed for good');
     else this.o.logger.info({ ...log, error: result.error, next_attempt_at: isoTime(outcome.next_attempt_at ?? finishedAt) }, 'webhook attempt failed; will retry');
+  }
+
+  private secretsFor(row: WebhookDeliveryRow): readonly string[] {
+    switch (row.signer) {
+      case 'org':
+        return this.o.signingSecrets(row.org_id);
+      case 'email':
+        if (this.o.emailSigningSecrets === undefined) throw new Error('no email signing secrets in this worker');
+        return this.o.emailSigningSecrets(row.org_id);
+      default: {
+        const never: never = row.signer;
+        throw new Error(`unknown webhook signer ${String(never)}`);
+      }
+    }
   }
 
   private outcome(row: WebhookDeliveryRow, result: SendResult, nowMs: number): AttemptOutcome {

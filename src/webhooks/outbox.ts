@@ -5,7 +5,7 @@ import type { RunChange } from '../runs/runs-service.js';
 import type { RunStatus } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
-import type { WebhooksStore } from '../store/webhooks-store.js';
+import type { WebhookSigner, WebhooksStore } from '../store/webhooks-store.js';
 import { delayBeforeAttempt } from './retry-policy.js';
 
 export type RunWebhookEvent = 'run.completed' | 'run.failed' | 'run.cancelled';
@@ -23,6 +23,10 @@ export interface EnqueueOptions {
   event: string;
   url: string;
   data: unknown;
+  /** `data` already serialized, when it must carry JSON text verbatim (an email's metadata); used instead of `data`. */
+  dataJson?: string;
+  /** Default `org`: the organisation's run-webhook secret. */
+  signer?: WebhookSigner;
 }
 
 export interface WebhookOutboxOptions {
@@ -60,7 +64,8 @@ export class WebhookOutbox {
       run_id: options.runId,
       event_type: options.event,
       url: options.url,
-      payload: JSON.stringify({ event: options.event, data: options.data }),
+      payload: `{"event":${JSON.stringify(options.event)},"data":${options.dataJson ?? JSON.stringify(options.data)}}`,
+      signer: options.signer ?? 'org',
       next_attempt_at: now + (delayBeforeAttempt(1, this.o.retryScheduleS) ?? 0),
       created_at: isoTime(now),
     });

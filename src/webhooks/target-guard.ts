@@ -108,22 +108,22 @@ function checkUrl(url: string, policy: TargetPolicy, param = 'callback_url'): UR
   try {
     parsed = new URL(url);
   } catch {
-    throw refuse(`callback_url '${url}' is not an absolute URL`, param);
+    throw refuse(`${param} '${url}' is not an absolute URL`, param);
   }
   if (parsed.protocol !== 'https:' && !(policy.allowPrivate && parsed.protocol === 'http:')) {
     throw refuse(
       policy.allowPrivate
-        ? `callback_url must use http or https, got '${parsed.protocol}'`
-        : `callback_url must use https (got '${parsed.protocol}'); http targets need dev mode or webhooks.allow_private_targets`,
+        ? `${param} must use http or https, got '${parsed.protocol}'`
+        : `${param} must use https (got '${parsed.protocol}'); http targets need dev mode or webhooks.allow_private_targets`,
       param,
     );
   }
-  if (parsed.username !== '' || parsed.password !== '') throw refuse('callback_url must not carry credentials', param);
+  if (parsed.username !== '' || parsed.password !== '') throw refuse(`${param} must not carry credentials`, param);
   return parsed;
 }
 
-function forbiddenMessage(host: string, address: string): string {
-  return `callback_url host '${host}' resolves to ${address}, a loopback, private or link-local address; such targets need dev mode or webhooks.allow_private_targets`;
+function forbiddenMessage(host: string, address: string, param = 'callback_url'): string {
+  return `${param} host '${host}' resolves to ${address}, a loopback, private or link-local address; such targets need dev mode or webhooks.allow_private_targets`;
 }
 
 /**
@@ -137,18 +137,18 @@ export async function checkWebhookTarget(url: string, policy: TargetPolicy, para
   if (policy.allowPrivate) return;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) {
-    if (isForbiddenAddress(host)) throw refuse(forbiddenMessage(host, host), param);
+    if (isForbiddenAddress(host)) throw refuse(forbiddenMessage(host, host, param), param);
     return;
   }
   let addresses: LookupAddress[];
   try {
     addresses = await dnsLookupAsync(host, { all: true, verbatim: true });
   } catch {
-    throw refuse(`callback_url host '${host}' does not resolve`, param);
+    throw refuse(`${param} host '${host}' does not resolve`, param);
   }
-  if (addresses.length === 0) throw refuse(`callback_url host '${host}' does not resolve`, param);
+  if (addresses.length === 0) throw refuse(`${param} host '${host}' does not resolve`, param);
   const bad = addresses.find((a) => isForbiddenAddress(a.address));
-  if (bad) throw refuse(forbiddenMessage(host, bad.address), param);
+  if (bad) throw refuse(forbiddenMessage(host, bad.address, param), param);
 }
 
 export class ForbiddenTargetError extends Error {
@@ -162,28 +162,28 @@ export class ForbiddenTargetError extends Error {
  * Checks a delivery target before connecting: the scheme, and an IP-literal host (which never goes through a
  * lookup). Throws `ForbiddenTargetError`.
  */
-export function assertDeliverableUrl(url: URL, policy: TargetPolicy): void {
+export function assertDeliverableUrl(url: URL, policy: TargetPolicy, label = 'callback_url'): void {
   try {
-    checkUrl(url.href, policy);
+    checkUrl(url.href, policy, label);
   } catch (err) {
     throw new ForbiddenTargetError((err as Error).message);
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!policy.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) throw new ForbiddenTargetError(forbiddenMessage(host, host));
+  if (!policy.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) throw new ForbiddenTargetError(forbiddenMessage(host, host, label));
 }
 
 /**
  * A `lookup` for `http(s).request` that refuses forbidden addresses, so the check applies to the address the
  * socket actually connects to and a DNS answer that changed since the URL was accepted (rebinding) is caught.
  */
-export function pinnedLookup(policy: TargetPolicy): LookupFunction {
+export function pinnedLookup(policy: TargetPolicy, label = 'callback_url'): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as LookupAddress[];
       if (!policy.allowPrivate) {
         const bad = list.find((a) => isForbiddenAddress(a.address));
-        if (bad) return callback(new ForbiddenTargetError(forbiddenMessage(hostname, bad.address)), '', 0);
+        if (bad) return callback(new ForbiddenTargetError(forbiddenMessage(hostname, bad.address, label)), '', 0);
       }
       if (list.length === 0) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);

@@ -101,4 +101,21 @@ describe('errand webhooks', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No such webhook delivery: 'whd_00000000000000000000000000'");
   });
+
+  it("sets, shows and clears the organisation's webhook endpoint, through the target guard of the configuration", async () => {
+    expect((await cli('webhooks', 'endpoint', '--json')).json()).toEqual({ object: 'webhook_endpoint', org_id: daemon.orgId, url: null, updated_at: null });
+
+    // Without dev mode in the data directory's configuration, a loopback http target is refused (decided, never contacted).
+    const refused = await cli('webhooks', 'endpoint', 'set', 'http://127.0.0.1:9/org-events');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('url must use https');
+
+    const set = await runCli(['--home', daemon.home, 'webhooks', 'endpoint', 'set', 'http://127.0.0.1:9/org-events', '--json'], { env: { ERRAND_DEV: '1' } });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.json()).toMatchObject({ org_id: daemon.orgId, url: 'http://127.0.0.1:9/org-events' });
+    expect((await cli('webhooks', 'endpoint')).stdout).toBe(`${daemon.orgId} sends its connection events to http://127.0.0.1:9/org-events\n`);
+
+    const cleared = await cli('webhooks', 'endpoint', 'clear', '--json');
+    expect(cleared.json()).toMatchObject({ url: null });
+  });
 });

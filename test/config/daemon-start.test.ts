@@ -62,6 +62,14 @@ describe('errandd refuses to start on bad configuration', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('limits.max_concurent_runs');
   });
+
+  it('for an OAuth provider it cannot use, naming the member, with exit code 2', async () => {
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ oauth: { providers: { github: { client_secret: 's' } } } }));
+    const r = await startErrandd([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('errandd: config oauth.providers.github.client_id: is required\n');
+    expect(r.stderr).not.toContain('"s"');
+  });
 });
 
 describe('errandd on a port that is in use', () => {
@@ -89,7 +97,8 @@ describe('errandd on a port that is in use', () => {
       expect((await lines.next()).value).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
       // The first start's notice, framed, with the key on a line of its own.
       let notice = '';
-      while (parseFirstStartNotice(notice) === null) notice += `${(await lines.next()).value as string}\n`;
+      // Up to its closing rule, a line of rule characters alone.
+      while (!/\n─+\n$/.test(notice)) notice += `${(await lines.next()).value as string}\n`;
       expect(notice.replace(/\n /g, ' ')).toContain(`it is saved (0600) in ${join(home.path, 'credentials.json')}`);
       const key = parseFirstStartNotice(notice)!.key;
       expect(key).toMatch(/^ek_/);

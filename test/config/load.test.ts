@@ -51,6 +51,8 @@ function sample(spec: KeySpec): [string, unknown] {
       return ['http://127.0.0.1:9/base/', 'http://127.0.0.1:9/base'];
     case 'number-list':
       return ['1, 2,3', [1, 2, 3]];
+    case 'json-object':
+      return ['{"a": {"b": 1}}', { a: { b: 1 } }];
   }
 }
 

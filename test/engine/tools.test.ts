@@ -4,6 +4,7 @@ import { browserResultText } from '../../src/engine/tools/browser-result.js';
 import { browserTool, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
 import { codeResultText, codeTool, parseCodeInput } from '../../src/engine/tools/code-tool.js';
 import { createFinishTool, parseFinishInput } from '../../src/engine/tools/finish-tool.js';
+import { parseWaitForEmailInput } from '../../src/engine/tools/wait-for-email-tool.js';
 import { UserSchemas } from '../../src/runs/user-schemas.js';
 
 describe('browser tool input', () => {
@@ -95,5 +96,15 @@ describe('token bounds', () => {
     const system = 's'.repeat(5_000);
     const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x'.repeat(3_000) }] }];
     expect(requestTokens(system, tools, messages)).toBeGreaterThan(5_000 + 3_000 + JSON.stringify(tools).length);
+  });
+});
+
+describe('wait_for_email input', () => {
+  it('takes optional filters and a timeout of 1 to 600 s, 120 by default', () => {
+    expect(parseWaitForEmailInput({})).toEqual({ timeoutS: 120 });
+    expect(parseWaitForEmailInput({ from: 'shop.test', subject_contains: 'code', timeout_s: 30 })).toEqual({ from: 'shop.test', subjectContains: 'code', timeoutS: 30 });
+    expect(parseWaitForEmailInput({ timeout_s: 601 })).toMatch(/1 to 600/);
+    expect(parseWaitForEmailInput({ timeout_s: 1.5 })).toMatch(/whole number/);
+    expect(parseWaitForEmailInput({ from: '' })).toMatch(/`from`/);
   });
 });

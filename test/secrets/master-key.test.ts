@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadMasterKey, MASTER_KEY_ENV } from '../../src/secrets/master-key.js';
+import {
+  dropRetiredKeys,
+  loadMasterKey,
+  loadMasterKeyring,
+  MASTER_KEY_ENV,
+  masterKeyId,
+  PREVIOUS_MASTER_KEYS_ENV,
+  replaceMasterKeyFile,
+} from '../../src/secrets/master-key.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
 describe('loadMasterKey', () => {
@@ -36,5 +44,44 @@ describe('loadMasterKey', () => {
     expect(() => loadMasterKey({ home: dir.path, env: { [MASTER_KEY_ENV]: randomBytes(16).toString('base64') } })).toThrow(/32 bytes/);
     writeFileSync(join(dir.path, 'master.key'), randomBytes(31));
     expect(() => loadMasterKey({ home: dir.path, env: {} })).toThrow(/exactly 32 bytes/);
+  });
+});
+
+describe('loadMasterKeyring', () => {
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.remove());
+
+  it('names each key by an id that does not reveal it', () => {
+    const key = randomBytes(32);
+    const ring = loadMasterKeyring({ home: dir.path, env: { [MASTER_KEY_ENV]: key.toString('base64') } });
+    expect(ring.current().id).toBe(masterKeyId(key));
+    expect(ring.current().id).toMatch(/^[0-9a-f]{16}$/);
+    expect(key.toString('hex')).not.toContain(ring.current().id);
+  });
+
+  it('holds ERRAND_MASTER_KEY and the keys of ERRAND_MASTER_KEY_PREVIOUS', () => {
+    const [current, a, b] = [randomBytes(32), randomBytes(32), randomBytes(32)];
+    const ring = loadMasterKeyring({
+      home: dir.path,
+      env: { [MASTER_KEY_ENV]: current.toString('base64'), [PREVIOUS_MASTER_KEYS_ENV]: `${a.toString('base64')}, ${b.toString('base64')}` },
+    });
+    expect(ring.source).toBe('env');
+    expect(ring.all().map((k) => k.id)).toEqual([current, a, b].map(masterKeyId));
+    expect(ring.byId(masterKeyId(b))?.equals(b)).toBe(true);
+  });
+
+  it('sees a key file replaced by a rotation, and keeps the retired key until it is dropped', () => {
+    const ring = loadMasterKeyring({ home: dir.path, env: {} });
+    const before = ring.current();
+    const nextId = replaceMasterKeyFile(dir.path);
+    expect(ring.current().id).toBe(nextId);
+    expect(ring.byId(before.id)?.equals(before.key)).toBe(true);
+    expect(readdirSync(dir.path).filter((f) => f.startsWith('master.key.retired-'))).toEqual([`master.key.retired-${before.id}`]);
+    expect(statSync(join(dir.path, `master.key.retired-${before.id}`)).mode & 0o777).toBe(0o600);
+    expect(dropRetiredKeys(dir.path)).toEqual([before.id]);
+    expect(loadMasterKeyring({ home: dir.path, env: {} }).byId(before.id)).toBeUndefined();
   });
 });

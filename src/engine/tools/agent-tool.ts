@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { NamedSecret } from '../../connections/secret-mask.js';
 import type { RunRow } from '../../store/runs-table.js';
 import type { Sandbox } from '../../sandbox/driver.js';
 import type { Evidence } from '../evidence.js';
@@ -15,6 +16,8 @@ export interface ToolContext {
   recorder: RunRecorder;
   evidence: Evidence;
   logger: Logger;
+  /** The secrets of the run's connections, by connection name (the browser types them by reference). */
+  secrets: readonly NamedSecret[];
 }
 
 export type ToolContent = (TextBlock | ImageBlock)[];

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { BrowserAction } from '../../sandbox/protocol.js';
+import type { BrowserAction, BrowserRequest } from '../../sandbox/protocol.js';
 import { browserResultText } from './browser-result.js';
-import type { AgentTool, ToolContent } from './agent-tool.js';
+import { toolError, type AgentTool, type ToolContent, type ToolContext } from './agent-tool.js';
 
 export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'read_text', 'snapshot', 'screenshot'] as const;
 
@@ -10,7 +10,8 @@ export const browserTool: AgentTool<BrowserAction> = {
   spec: {
     name: 'browser',
     description:
-      'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?}; ' +
+      'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?} ' +
+      '(to type a stored secret such as a password without seeing it, write {{secret:<name>}} in the text); ' +
       'press {key}; scroll {direction, amount?}; read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
       'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
       '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
@@ -21,7 +22,7 @@ export const browserTool: AgentTool<BrowserAction> = {
         action: { type: 'string', enum: [...BROWSER_ACTIONS] },
         url: { type: 'string', description: 'navigate: an http or https URL.' },
         selector: { type: 'string', description: 'click, type: a CSS or Playwright selector.' },
-        text: { type: 'string', description: 'click: visible text to click; type: the text to enter.' },
+        text: { type: 'string', description: 'click: visible text to click; type: the text to enter, where {{secret:<name>}} stands for a stored secret.' },
         submit: { type: 'boolean', description: 'type: press Enter afterwards.' },
         key: { type: 'string', description: 'press: a key name such as Enter, Tab, ArrowDown.' },
         direction: { type: 'string', enum: ['up', 'down'], description: 'scroll: which way.' },
@@ -32,9 +33,11 @@ export const browserTool: AgentTool<BrowserAction> = {
   summary: 'browser: a headless Chromium with one tab (navigate, click, type, press, scroll, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.',
   parse: parseBrowserInput,
   async execute(action, ctx, call) {
+    const request = withSecrets(action, ctx);
+    if (typeof request === 'string') return toolError(ctx, `browser.${action.action}`, call.input, request);
     ctx.recorder.lastAction(describeBrowserAction(action));
     const started = performance.now();
-    const result = await ctx.sandbox.browser(action, ctx.signal);
+    const result = await ctx.sandbox.browser(request, ctx.signal);
     ctx.evidence.noteBrowser(action, result);
     let text = browserResultText(result);
     let artifactId: string | null = null;
@@ -48,6 +51,29 @@ export const browserTool: AgentTool<BrowserAction> = {
     return { kind: 'result', content, isError: !result.ok };
   },
 };
+
+const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
+
+/**
+ * A `type` whose text refers to secrets as `{{secret:<name>}}` goes to the sandbox with the values of exactly
+ * those secrets, which the supervisor puts in at the last moment: the model only ever handles the reference.
+ * Answers what is wrong when a reference names no secret of the run.
+ */
+function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
+  if (action.action !== 'type') return action;
+  const names = [...action.text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!);
+  if (names.length === 0) return action;
+  const secrets: Record<string, string> = {};
+  for (const name of names) {
+    const found = ctx.secrets.find((s) => s.name === name && s.typeable === true);
+    if (found === undefined) {
+      const known = [...new Set(ctx.secrets.filter((s) => s.typeable === true).map((s) => s.name))];
+      return `{{secret:${name}}} names no secret this run can type; ${known.length === 0 ? 'it has none' : `it can type ${known.map((n) => `{{secret:${n}}}`).join(', ')}`}`;
+    }
+    secrets[name] = found.value;
+  }
+  return { ...action, secrets };
+}
 
 /** Turns the model's `browser` input into a protocol action, or says what is wrong with it. */
 export function parseBrowserInput(input: Record<string, unknown>): BrowserAction | string {

@@ -1,3 +1,4 @@
+import { SecretMask } from '../../connections/secret-mask.js';
 import type { UserSchemas } from '../../runs/user-schemas.js';
 import { SandboxError } from '../../sandbox/sandbox-error.js';
 import type { RunRow } from '../../store/runs-table.js';
@@ -39,8 +40,11 @@ export class ToolRegistry {
     this.everyRun = { specs: everyRun.specs, summaries: everyRun.summaries };
   }
 
-  /** The tools of one attempt; close them when the attempt ends. A name taken twice keeps its first tool. */
-  async open(run: RunRow, signal: AbortSignal): Promise<AttemptTools> {
+  /**
+   * The tools of one attempt; close them when the attempt ends. A name taken twice keeps its first tool. What the
+   * tools answer passes `mask` before the model reads it.
+   */
+  async open(run: RunRow, signal: AbortSignal, mask: SecretMask = SecretMask.none): Promise<AttemptTools> {
     const sets: ToolSet[] = [];
     try {
       for (const source of this.sources) sets.push(await source.open(run, signal));
@@ -48,7 +52,7 @@ export class ToolRegistry {
       await Promise.allSettled(sets.map((s) => s.close()));
       throw err;
     }
-    return new AttemptTools(sets);
+    return new AttemptTools(sets, mask);
   }
 }
 
@@ -56,7 +60,10 @@ export class ToolRegistry {
 export class AttemptTools {
   private readonly byName = new Map<string, AgentTool>();
 
-  constructor(private readonly sets: readonly ToolSet[]) {
+  constructor(
+    private readonly sets: readonly ToolSet[],
+    private readonly mask: SecretMask = SecretMask.none,
+  ) {
     for (const set of sets) for (const tool of set.tools) if (!this.byName.has(tool.spec.name)) this.byName.set(tool.spec.name, tool);
   }
 
@@ -69,11 +76,20 @@ export class AttemptTools {
   }
 
   /**
-   * Runs one tool call. Arguments that are not a JSON object, an unknown tool, input the tool refuses, and a
-   * sandbox that refused the action are the model's to correct; a sandbox that stopped answering is not, and is
-   * thrown to the executor.
+   * Runs one tool call, and masks the run's secrets in what the model will read: the one place tool output goes
+   * into messages, whichever tool made it (page text, program output, MCP results, error messages).
    */
   async call(use: ToolUseBlock, ctx: ToolContext): Promise<ToolOutcome> {
+    const outcome = await this.dispatch(use, ctx);
+    if (this.mask.isEmpty || outcome.kind === 'finished') return outcome;
+    return { ...outcome, content: outcome.content.map((block) => (block.type === 'text' ? { ...block, text: this.mask.text(block.text) } : block)) };
+  }
+
+  /**
+   * Arguments that are not a JSON object, an unknown tool, input the tool refuses, and a sandbox that refused the
+   * action are the model's to correct; a sandbox that stopped answering is not, and is thrown to the executor.
+   */
+  private async dispatch(use: ToolUseBlock, ctx: ToolContext): Promise<ToolOutcome> {
     if (use.unparsedInput !== undefined) {
       const message = `the arguments of ${use.name} were not a JSON object: ${truncateEnd(use.unparsedInput, 500)}`;
       return toolError(ctx, use.name, { unparsed: truncateEnd(use.unparsedInput, 2_000) }, message);

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import type { Sandbox } from '../driver.js';
-import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { SupervisorClient } from '../supervisor-client.js';
 import { isNotFound } from './image-exists.js';
@@ -31,9 +31,9 @@ export class DockerSandbox implements Sandbox {
     return this.client.exec(request, signal);
   }
 
-  async browser(action: BrowserAction, signal: AbortSignal): Promise<BrowserResult> {
+  async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     this.assertAlive();
-    return this.client.browser(action, signal);
+    return this.client.browser(request, signal);
   }
 
   /** Writes a file into the workspace (`path` relative to it). */

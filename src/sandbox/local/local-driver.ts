@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
 import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
-import type { BrowserAction, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient } from '../supervisor-client.js';
 import { killMarkedProcesses, SANDBOX_MARKER_VARIABLE } from './process-sweep.js';
@@ -127,9 +127,9 @@ class LocalSandbox implements Sandbox {
     return this.client.exec(request, signal);
   }
 
-  async browser(action: BrowserAction, signal: AbortSignal): Promise<BrowserResult> {
+  async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     this.assertAlive();
-    return this.client.browser(action, signal);
+    return this.client.browser(request, signal);
   }
 
   destroy(): Promise<void> {

@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserAction, BrowserResult, PageProblem } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, PageProblem } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
+import { fillSecretReferences } from './secret-references.js';
 import { runAs, type TaskUser } from './task-user.js';
 
 export const TEXT_LIMIT = 20_000;
@@ -78,7 +79,7 @@ export class BrowserSession {
     return this.context !== null;
   }
 
-  run(action: BrowserAction): Promise<BrowserResult> {
+  run(action: BrowserRequest): Promise<BrowserResult> {
     const result = this.queue.then(() => this.perform(action));
     this.queue = result.catch(() => undefined);
     return result;
@@ -93,7 +94,7 @@ export class BrowserSession {
     if (this.dir !== null) await runAs(this.user, 'rm', ['-rf', '--', this.dir]).catch(() => undefined);
   }
 
-  private async perform(action: BrowserAction): Promise<BrowserResult> {
+  private async perform(action: BrowserRequest): Promise<BrowserResult> {
     let page: Page;
     try {
       page = await this.openPage();
@@ -117,7 +118,7 @@ export class BrowserSession {
     return this.result(page, { ...outcome, ...(problem === null ? {} : { problem }) });
   }
 
-  private async act(page: Page, action: BrowserAction): Promise<Outcome> {
+  private async act(page: Page, action: BrowserRequest): Promise<Outcome> {
     switch (action.action) {
       case 'navigate': {
         const response = await page.goto(action.url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
@@ -137,7 +138,8 @@ export class BrowserSession {
         return { text: `clicked ${action.selector ?? JSON.stringify(action.text)}` };
       }
       case 'type': {
-        await page.fill(action.selector, action.text, { timeout: ACTION_TIMEOUT_MS });
+        // Secrets go in here, at the last moment; the outcome says where it typed, never what.
+        await page.fill(action.selector, fillSecretReferences(action.text, action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
         if (action.submit === true) {
           await page.press(action.selector, 'Enter', { timeout: ACTION_TIMEOUT_MS });
           await settle(page);

@@ -1,4 +1,4 @@
-import type { BrowserAction, CodeLanguage, ExecRequest } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, CodeLanguage, ExecRequest } from '../../../src/sandbox/protocol.js';
 
 /** The request body did not match the protocol; answered with 400. */
 export class BadRequest extends Error {}
@@ -17,8 +17,9 @@ export function parseExecRequest(body: unknown): ExecRequest {
   return { language: value.language as CodeLanguage, code: value.code, timeoutMs };
 }
 
-export function parseBrowserAction(body: unknown): BrowserAction {
+export function parseBrowserAction(body: unknown): BrowserRequest {
   const value = asObject(body);
+  if (value.secrets !== undefined && value.action !== 'type') throw new BadRequest('secrets come only with a type action');
   switch (value.action) {
     case 'navigate': {
       const url = requireString(value, 'url');
@@ -34,7 +35,14 @@ export function parseBrowserAction(body: unknown): BrowserAction {
     case 'type': {
       const submit = value.submit;
       if (submit !== undefined && typeof submit !== 'boolean') throw new BadRequest('submit must be a boolean');
-      return { action: 'type', selector: requireString(value, 'selector'), text: requireString(value, 'text'), ...(submit === undefined ? {} : { submit }) };
+      const secrets = value.secrets === undefined ? undefined : stringMap(value.secrets, 'secrets');
+      return {
+        action: 'type',
+        selector: requireString(value, 'selector'),
+        text: requireString(value, 'text'),
+        ...(submit === undefined ? {} : { submit }),
+        ...(secrets === undefined ? {} : { secrets }),
+      };
     }
     case 'press':
       return { action: 'press', key: requireString(value, 'key') };
@@ -58,6 +66,12 @@ export function parseBrowserAction(body: unknown): BrowserAction {
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('the body must be a JSON object');
   return body as Record<string, unknown>;
+}
+
+function stringMap(value: unknown, key: string): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${key} must be an object of strings`);
+  for (const v of Object.values(value)) if (typeof v !== 'string') throw new BadRequest(`${key} must be an object of strings`);
+  return value as Record<string, string>;
 }
 
 function requireString(value: Record<string, unknown>, key: string): string {

@@ -1,0 +1,48 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ConnectOutcome, HostedConnect } from '../../src/connections/oauth/hosted-connect.js';
+import type { ConnectPage } from '../../src/connections/oauth/connect-pages.js';
+
+type LinkQuery = { expires?: string; sig?: string };
+
+/**
+ * The hosted connect pages: browser pages, not API. The link's signature is their authority (no API key), their
+ * answers are HTML (even for a bad link), and they are left out of the OpenAPI document.
+ */
+export const connectPageRoutes: FastifyPluginAsync<{ hostedConnect: HostedConnect }> = async (app, { hostedConnect }) => {
+  // The start button posts an empty form; the JSON-only rule of the API does not apply to it.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, undefined));
+  const config = { public: true };
+  const schema = { hide: true };
+
+  app.get<{ Params: { id: string }; Querystring: LinkQuery }>('/connect/:id', { config, schema }, (req, reply) =>
+    sendPage(reply, hostedConnect.startPage(req.params.id, signedQuery(req.query))),
+  );
+  app.post<{ Params: { id: string }; Querystring: LinkQuery }>('/connect/:id/start', { config, schema }, async (req, reply) =>
+    send(reply, await hostedConnect.start(req.params.id, signedQuery(req.query))),
+  );
+  app.get('/connect/callback', { config, schema }, async (req, reply) => send(reply, await hostedConnect.callback(new URL(req.url, 'http://callback'))));
+};
+
+function signedQuery(q: LinkQuery): { expires?: number; sig?: string } {
+  const expires = q.expires === undefined || !/^\d{1,12}$/.test(q.expires) ? undefined : Number(q.expires);
+  return { ...(expires === undefined ? {} : { expires }), ...(q.sig === undefined ? {} : { sig: q.sig }) };
+}
+
+function send(reply: FastifyReply, outcome: ConnectOutcome): FastifyReply {
+  if (outcome.kind === 'page') return sendPage(reply, outcome.page);
+  return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(outcome.location, 303);
+}
+
+function sendPage(reply: FastifyReply, page: ConnectPage): FastifyReply {
+  // No script runs on these pages. The start page's form may lead anywhere: browsers check form-action on every
+  // redirect after the post (the provider, our callback, the caller's page), so it is left out there.
+  const formAction = page.hasForm ? '' : " form-action 'none';";
+  return reply
+    .status(page.status)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline';${formAction} frame-ancestors 'none'; base-uri 'none'`)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .send(page.html);
+}

@@ -1,0 +1,102 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { emailRouteSchemas as s } from '../../src/mail/email-schemas.js';
+import type { MailAttachments } from '../../src/mail/attachments.js';
+import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/identity-service.js';
+import { rawJsonMember } from '../../src/mail/raw-json-member.js';
+import type { ReceivedEmails } from '../../src/mail/received-emails.js';
+import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/send-service.js';
+import type { Suppressions } from '../../src/mail/suppressions.js';
+import type { ListQuery } from '../../src/pagination.js';
+import { principalOf } from '../plugins/auth.js';
+
+const tags = ['Email'];
+
+export const emailRoutes: FastifyPluginAsync<{
+  emails: SendService;
+  identities: IdentityService;
+  suppressions: Suppressions;
+  receivedEmails: ReceivedEmails;
+  mailAttachments: MailAttachments;
+}> = async (app, { emails, identities, suppressions, receivedEmails, mailAttachments }) => {
+  app.post<{ Body: SendEmailBody }>('/emails', { schema: { ...s.send, tags, summary: "Send an email from the organisation's identity" } }, async (req, reply) => {
+    const principal = principalOf(req);
+    return sendAccepted(reply, await emails.send(principal.orgId, principal.keyId, null, req.body, metadataText(req)));
+  });
+  app.get<{ Querystring: ListQuery }>('/emails', { schema: { ...s.list, tags, summary: 'List sent emails, newest first' } }, (req) =>
+    emails.list(principalOf(req).orgId, req.query),
+  );
+  app.get('/emails/identity', { schema: { ...s.getIdentity, tags, summary: "The organisation's email address and inbound callback" } }, (req) =>
+    identities.get(principalOf(req).orgId),
+  );
+  app.post<{ Body: ConfigureIdentityBody }>(
+    '/emails/identity',
+    { schema: { ...s.configureIdentity, tags, summary: 'Allocate (first call) or change the email identity; answers its webhook_secret' } },
+    (req) => identities.configure(principalOf(req).orgId, req.body),
+  );
+  app.post(
+    '/emails/identity/domain/verify',
+    { schema: { ...s.verifyDomain, tags, summary: "Check the sending domain's MX record and list the records to publish" } },
+    (req) => identities.verifyDomain(principalOf(req).orgId),
+  );
+  app.get<{ Querystring: { limit?: number; cursor?: string } }>(
+    '/emails/suppressions',
+    { schema: { ...s.listSuppressions, tags, summary: 'Recipients no longer sent to after a hard bounce or a complaint' } },
+    (req) => suppressions.list(principalOf(req).orgId, req.query),
+  );
+  app.delete<{ Params: { address: string } }>(
+    '/emails/suppressions/:address',
+    { schema: { ...s.deleteSuppression, tags, summary: 'Send to a suppressed recipient again' } },
+    (req) => suppressions.remove(principalOf(req).orgId, req.params.address),
+  );
+  app.get<{ Params: { id: string } }>(
+    '/emails/received/:id',
+    { schema: { ...s.getReceived, tags, summary: 'A received email as its webhook carried it, with fresh attachment links' } },
+    (req) => receivedEmails.get(principalOf(req).orgId, req.params.id),
+  );
+  app.get<{ Params: { id: string }; Querystring: { expires?: number; sig?: string } }>(
+    '/emails/attachments/:id',
+    {
+      // The signature is the authority: the link works without an API key (it goes into webhooks).
+      config: { public: true },
+      schema: { ...s.getAttachment, tags, summary: 'Download an attachment of a received email by its signed link', security: [] },
+    },
+    async (req, reply) => {
+      const { row, size, stream } = await mailAttachments.open(req.params.id, req.query);
+      // Served as a download whatever it claims to be: the daemon's origin never renders a stranger's HTML.
+      return reply
+        .type('application/octet-stream')
+        .header('content-length', size)
+        .header('content-disposition', contentDisposition(row.filename))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=3600')
+        .send(stream);
+    },
+  );
+  app.get<{ Params: { id: string } }>('/emails/:id', { schema: { ...s.get, tags, summary: 'A sent email with the delivery state of each recipient' } }, (req) =>
+    emails.get(principalOf(req).orgId, req.params.id),
+  );
+  app.get<{ Params: { id: string } }>(
+    '/emails/:id/raw',
+    { schema: { ...s.raw, tags, summary: 'The email as it was built and sent (message/rfc822)' } },
+    (req, reply) => reply.type('message/rfc822').send(emails.raw(principalOf(req).orgId, req.params.id)),
+  );
+};
+
+/** The `metadata` member as the caller wrote it, so that the reply webhook echoes it byte for byte. */
+export function metadataText(req: FastifyRequest): string | null {
+  return rawJsonMember(req.jsonText, 'metadata') ?? null;
+}
+
+export function sendAccepted(reply: FastifyReply, sent: SentEmail): FastifyReply {
+  reply.status(202);
+  if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.send(sent.body);
+}
+
+/** `attachment; filename*=UTF-8''...` (RFC 6266), with a plain fallback of the name's printable ASCII. */
+function contentDisposition(filename: string | null): string {
+  if (filename === null || filename === '') return 'attachment';
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

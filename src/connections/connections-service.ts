@@ -1,0 +1,187 @@
+import { isoTime } from '../clock.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.js';
+import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
+import type { ProjectsService } from '../projects/projects-service.js';
+import type { Resources } from '../resources.js';
+import type { AuthStatus, ConnectionPatch, ConnectionRow, NewConnectionRow } from '../store/connections-table.js';
+import { fromJson, toJson } from '../store/json-columns.js';
+import type { ConnectionAuth } from './connection-auth.js';
+import { checkEnvVarName, checkHeaders, checkMcpUrl, refuseMembersOfOtherTypes } from './connection-input.js';
+import { toConnection, type Connection } from './connection-record.js';
+import type { CreateConnectionBody, UpdateConnectionBody } from './connection-schemas.js';
+import type { ConnectionSecrets } from './connection-secrets.js';
+import { mcpEndpointOf } from './mcp/mcp-endpoint.js';
+import type { McpCheckResult } from './mcp/mcp-check.js';
+import type { McpEndpoint } from './mcp/mcp-session.js';
+import { SecretMask } from './secret-mask.js';
+
+export interface ConnectionsServiceDeps {
+  projects: ProjectsService;
+  secrets: ConnectionSecrets;
+  auth: ConnectionAuth;
+  /** The webhook target guard, applied to MCP URLs: refuses private addresses unless in dev mode. */
+  checkTarget: (url: string, param: string) => Promise<void>;
+  /** Connects to an MCP server the way a run would. */
+  checkMcp: (endpoint: McpEndpoint) => Promise<McpCheckResult>;
+  /** Makes an oauth connection's token fresh (refreshing it when it is about to expire) and says how that went. */
+  checkOAuth: (row: ConnectionRow) => Promise<void>;
+}
+
+/** The connections API: records without secrets, write-only secrets, and the checks behind `auth_status`. */
+export class ConnectionsService {
+  constructor(
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>,
+    private readonly deps: ConnectionsServiceDeps,
+  ) {}
+
+  list(orgId: string, q: ListQuery): ListResponse<Connection> {
+    return toListResponse(this.r.store.connections.list(orgId, pageQuery(q)), toConnection);
+  }
+
+  get(orgId: string, id: string): Connection {
+    return toConnection(this.row(orgId, id));
+  }
+
+  row(orgId: string, id: string): ConnectionRow {
+    const row = this.r.store.connections.get(orgId, id);
+    if (row === undefined) throw new NotFoundError('connection', id);
+    return row;
+  }
+
+  async create(orgId: string, body: CreateConnectionBody): Promise<Connection> {
+    if (body.type === 'oauth') {
+      throw new InvalidRequestError('invalid_body', 'oauth connections are made by the hosted connect flow: POST /v1/connections/links', { param: 'type' });
+    }
+    refuseMembersOfOtherTypes(body.type, body as unknown as Record<string, unknown>);
+    const projectId = body.project_id ?? null;
+    if (projectId !== null) this.deps.projects.row(orgId, projectId, 'project_id');
+    if (body.type === 'mcp') {
+      if (body.url === undefined) throw new InvalidRequestError('missing_parameter', 'mcp connections need a url', { param: 'url' });
+      await this.checkUrl(body.url);
+      checkHeaders(body.headers ?? {}, body.secret !== undefined);
+    }
+    if (body.env_var_name !== undefined) checkEnvVarName(body.env_var_name);
+    this.checkUnique(orgId, projectId, body.name, body.env_var_name ?? null);
+
+    const id = this.r.ids('conn');
+    const hasSecret = body.secret !== undefined;
+    // Checked before it is stored, so that a new connection starts with what its check showed, announcing nothing.
+    const status = body.type === 'token' ? tokenStatus(hasSecret) : await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null);
+    const now = isoTime(this.r.clock.now());
+    const row: NewConnectionRow = {
+      id,
+      org_id: orgId,
+      project_id: projectId,
+      name: body.name,
+      type: body.type,
+      is_enabled: body.is_enabled === false ? 0 : 1,
+      secret_enc: hasSecret ? this.deps.secrets.seal(id, body.secret!) : null,
+      env_var_name: body.env_var_name ?? null,
+      url: body.type === 'mcp' ? body.url! : null,
+      transport: body.type === 'mcp' ? (body.transport ?? 'http') : null,
+      headers: body.type === 'mcp' ? toJson(body.headers ?? {}) : null,
+      provider: null,
+      ...status,
+      auth_checked_at: body.type === 'mcp' ? now : null,
+      created_at: now,
+      updated_at: now,
+    };
+    return toConnection(this.r.store.connections.insert(row));
+  }
+
+  async update(orgId: string, id: string, body: UpdateConnectionBody): Promise<Connection> {
+    const row = this.row(orgId, id);
+    refuseMembersOfOtherTypes(row.type, body as unknown as Record<string, unknown>);
+    const name = body.name ?? row.name;
+    const envVarName = body.env_var_name === undefined ? row.env_var_name : body.env_var_name;
+    if (body.env_var_name !== undefined && body.env_var_name !== null) checkEnvVarName(body.env_var_name);
+    if (body.name !== undefined || body.env_var_name !== undefined) this.checkUnique(orgId, row.project_id, name, envVarName, id);
+    const hasSecret = body.secret === undefined ? row.secret_enc !== null : body.secret !== null;
+    if (row.type === 'mcp') {
+      if (body.url !== undefined) await this.checkUrl(body.url);
+      checkHeaders(body.headers === undefined ? (fromJson<Record<string, string>>(row.headers) ?? {}) : (body.headers ?? {}), hasSecret);
+    }
+
+    const patch: ConnectionPatch = { updated_at: isoTime(this.r.clock.now()) };
+    if (body.name !== undefined) patch.name = body.name;
+    if (body.is_enabled !== undefined) patch.is_enabled = body.is_enabled ? 1 : 0;
+    if (body.env_var_name !== undefined) patch.env_var_name = body.env_var_name;
+    if (body.url !== undefined) patch.url = body.url;
+    if (body.transport !== undefined) patch.transport = body.transport;
+    if (body.headers !== undefined) patch.headers = toJson(body.headers ?? {});
+    if (body.secret !== undefined) patch.secret_enc = body.secret === null ? null : this.deps.secrets.seal(id, body.secret);
+    const updated = this.r.store.connections.patch(orgId, id, patch);
+    if (updated === undefined) throw new NotFoundError('connection', id);
+
+    if (row.type === 'token' && body.secret !== undefined) {
+      const status = tokenStatus(hasSecret);
+      return toConnection(this.deps.auth.record(updated, { status: status.auth_status, detail: status.auth_detail }) ?? updated);
+    }
+    const reachChanged = body.url !== undefined || body.transport !== undefined || body.headers !== undefined || body.secret !== undefined;
+    if (row.type === 'mcp' && (reachChanged || (body.is_enabled === true && row.is_enabled === 0))) return toConnection(await this.checkRow(updated));
+    return toConnection(updated);
+  }
+
+  delete(orgId: string, id: string): { id: string; object: 'connection'; deleted: true } {
+    if (!this.r.store.connections.delete(orgId, id)) throw new NotFoundError('connection', id);
+    return { id, object: 'connection', deleted: true };
+  }
+
+  /** Checks the connection now (`errand connections check`): mcp connects, oauth refreshes its token, token looks at its secret. */
+  async check(orgId: string, id: string): Promise<Connection> {
+    const row = this.row(orgId, id);
+    switch (row.type) {
+      case 'mcp':
+        return toConnection(await this.checkRow(row));
+      case 'oauth':
+        await this.deps.checkOAuth(row);
+        return this.get(orgId, id);
+      case 'token': {
+        const status = tokenStatus(row.secret_enc !== null);
+        return toConnection(this.deps.auth.record(row, { status: status.auth_status, detail: status.auth_detail }) ?? row);
+      }
+      default: {
+        const unknown: never = row.type;
+        throw new Error(`unknown connection type ${String(unknown)}`);
+      }
+    }
+  }
+
+  /** Connects to an mcp connection's server and records what that showed (also after a run's call was refused). */
+  async checkRow(row: ConnectionRow): Promise<ConnectionRow> {
+    const secret = this.deps.secrets.secretOf(row);
+    const result = await this.checkEndpoint(row.name, mcpEndpointOf(row, secret), secret);
+    return this.deps.auth.record(row, { status: result.auth_status, detail: result.auth_detail }) ?? row;
+  }
+
+  private async checkEndpoint(name: string, endpoint: McpEndpoint, secret: string | null): Promise<{ auth_status: AuthStatus; auth_detail: string }> {
+    const result = await this.deps.checkMcp(endpoint);
+    // A server's error text may quote what it was sent.
+    const detail = new SecretMask(secret === null ? [] : [{ name, value: secret }]).text(result.detail);
+    return { auth_status: result.status, auth_detail: detail };
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    checkMcpUrl(url);
+    try {
+      await this.deps.checkTarget(url, 'url');
+    } catch (err) {
+      if (err instanceof InvalidRequestError) throw new InvalidRequestError('invalid_connection_url', err.message, { param: 'url' });
+      throw err;
+    }
+  }
+
+  private checkUnique(orgId: string, projectId: string | null, name: string, envVarName: string | null, exceptId = ''): void {
+    const scope = projectId === null ? 'the organisation' : `project ${projectId}`;
+    if (this.r.store.connections.nameTaken(orgId, projectId, name, exceptId)) {
+      throw new ConflictError('connection_name_taken', `${scope} already has a connection named ${name}`, { param: 'name' });
+    }
+    if (envVarName === null) return;
+    const holder = this.r.store.connections.envVarTakenBy(orgId, projectId, envVarName, exceptId);
+    if (holder !== null) throw new ConflictError('env_var_name_taken', `the connection ${holder} of ${scope} is already injected as ${envVarName}`, { param: 'env_var_name' });
+  }
+}
+
+function tokenStatus(hasSecret: boolean): { auth_status: AuthStatus; auth_detail: string } {
+  return hasSecret ? { auth_status: 'authenticated', auth_detail: 'a secret is set' } : { auth_status: 'pending', auth_detail: 'no secret is set yet' };
+}

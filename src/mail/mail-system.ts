@@ -1,0 +1,133 @@
+import { join } from 'node:path';
+import type { LinkSigner } from '../artifacts/link-signer.js';
+import type { EventLog } from '../event-log/event-log.js';
+import type { ToolSource } from '../engine/tools/agent-tool.js';
+import type { Resources } from '../resources.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { MailAttachments } from './attachments.js';
+import { AuthChecker } from './auth-verdicts.js';
+import { CaptureTransport } from './capture-transport.js';
+import { DkimSigner } from './dkim-signer.js';
+import { MailResolver } from './dns-resolver.js';
+import { EmailEvents } from './email-events.js';
+import { IdentityService } from './identity-service.js';
+import { InboundProcessor } from './inbound-processor.js';
+import { InboundServer } from './inbound-server.js';
+import { InboxesService } from './inboxes-service.js';
+import type { MailSettings } from './mail-settings.js';
+import { MailTokens } from './mail-tokens.js';
+import { noRelayTransport, type MailTransport } from './mail-transport.js';
+import { OutboundWorker } from './outbound-worker.js';
+import { ReceivedEmails } from './received-emails.js';
+import { RecipientResolver } from './recipient-resolver.js';
+import { runMailboxTools } from './run-mailbox-tools.js';
+import { RunMailboxes } from './run-mailboxes.js';
+import { SendService } from './send-service.js';
+import { SendingDomains } from './sending-domain.js';
+import { SmtpTransport } from './smtp-transport.js';
+import { Suppressions } from './suppressions.js';
+
+export interface MailSystemDeps {
+  resources: Resources;
+  settings: MailSettings;
+  /** Derives the key of the tokens in reply addresses. */
+  masterKey: Buffer;
+  /** Seals identities' webhook secrets (under the keyring, so that `errand secrets rotate-key` reaches them). */
+  box: SecretBox;
+  outbox: WebhookOutbox;
+  eventLog: EventLog;
+  checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  /** Signs attachment links, as it signs artifact links. */
+  linkSigner: LinkSigner;
+  publicUrl: () => string;
+}
+
+/** Every object of the mail system, built once from the daemon's resources; the daemon starts and stops them. */
+export interface MailSystem {
+  settings: MailSettings;
+  resolver: MailResolver;
+  tokens: MailTokens;
+  identities: IdentityService;
+  emails: SendService;
+  suppressions: Suppressions;
+  events: EmailEvents;
+  outbound: OutboundWorker;
+  transport: MailTransport;
+  received: ReceivedEmails;
+  attachments: MailAttachments;
+  inboxes: InboxesService;
+  /** Null when the installation receives no mail (no relay domain, or `mail.inbound_enabled` off). */
+  inbound: InboundServer | null;
+  /** The agent's mail tools; null when the installation receives no mail. */
+  runTools: ToolSource | null;
+}
+
+export function createMailSystem(deps: MailSystemDeps): MailSystem {
+  const { resources: r, settings } = deps;
+  const resolver = new MailResolver(settings.dnsServers, () => r.clock.now());
+  const tokens = new MailTokens(deps.masterKey);
+  const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
+  const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
+  const identities = new IdentityService(r, { settings, box: deps.box, domains, checkCallbackUrl: deps.checkCallbackUrl });
+  const events = new EmailEvents({ store: r.store, outbox: deps.outbox, eventLog: deps.eventLog });
+  const suppressions = new Suppressions({ store: r.store, clock: r.clock, events });
+  const signer = new DkimSigner(settings.dkim, settings.relayDomain);
+  const emails = new SendService(r, { settings, identities, tokens, signer });
+  const transport: MailTransport =
+    settings.transport === 'capture'
+      ? new CaptureTransport(join(r.home, 'mail', 'captured'))
+      : settings.smtpUrl === null
+        ? noRelayTransport
+        : new SmtpTransport({ url: settings.smtpUrl, timeoutMs: settings.smtpTimeoutMs, clientName: settings.mxHost ?? 'localhost' });
+  const outbound = new OutboundWorker({
+    store: r.store,
+    clock: r.clock,
+    logger: r.logger.child({ component: 'mail-out' }),
+    events: r.events,
+    transport,
+    retryScheduleS: settings.retryScheduleS,
+    // An attempt ends by the relay's timeout at each of its steps; twice that covers connecting and the data.
+    leaseMs: settings.smtpTimeoutMs * 2,
+    onBounced: (uow, email, address, detail) => suppressions.hardBounce(uow, email, address, { status: enhancedStatus(detail), diagnostic: detail, source: 'relay' }),
+  });
+  const attachments = new MailAttachments({
+    store: r.store,
+    clock: r.clock,
+    ids: r.ids,
+    root: join(r.home, 'mail', 'attachments'),
+    signer: deps.linkSigner,
+    publicUrl: deps.publicUrl,
+  });
+  const received = new ReceivedEmails({ store: r.store, attachments });
+  const inbound =
+    settings.relayDomain === null || !settings.inboundEnabled
+      ? null
+      : new InboundServer({
+          settings,
+          logger: r.logger.child({ component: 'mail-in' }),
+          resolver: new RecipientResolver({ store: r.store, tokens, relayDomain: settings.relayDomain }),
+          processor: new InboundProcessor({
+            store: r.store,
+            clock: r.clock,
+            ids: r.ids,
+            bus: r.events,
+            logger: r.logger.child({ component: 'mail-in' }),
+            auth: new AuthChecker(resolver, settings.mxHost ?? settings.relayDomain),
+            attachments,
+            events,
+            suppressions,
+          }),
+        });
+  const inboxes = new InboxesService(r, { identities, checkCallbackUrl: deps.checkCallbackUrl });
+  const runTools =
+    inbound === null || settings.relayDomain === null
+      ? null
+      : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
+  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound, runTools };
+}
+
+/** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */
+function enhancedStatus(answer: string | null): string | null {
+  return /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(answer ?? '')?.[1] ?? null;
+}

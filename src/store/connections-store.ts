@@ -1,0 +1,161 @@
+import type Database from 'better-sqlite3';
+import { connectionColumns, type ConnectionPatch, type ConnectionRow, type NewConnectionRow } from './connections-table.js';
+import type { Db } from './database.js';
+import { toPage, type Page, type PageQuery } from './page.js';
+import type { UnitOfWork } from './unit-of-work.js';
+
+const COLUMNS = connectionColumns.selectList;
+
+export interface ConnectionLinkRow {
+  id: string;
+  org_id: string;
+  connection_id: string;
+  redirect_url: string | null;
+  state_hash: string | null;
+  verifier_enc: string | null;
+  expires_at: number;
+  opened_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+}
+
+/** Connections and their hosted connect links. */
+export class ConnectionsStore {
+  private readonly s;
+  private readonly insertCache = new Map<string, Database.Statement<NewConnectionRow>>();
+  private readonly patchCache = new Map<string, Database.Statement<Record<string, unknown>>>();
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      get: raw(db, `SELECT ${COLUMNS} FROM connections WHERE id = @id AND org_id = @org_id`),
+      first: raw(db, `SELECT ${COLUMNS} FROM connections WHERE org_id = @org_id ORDER BY id DESC LIMIT @limit`),
+      after: raw(db, `SELECT ${COLUMNS} FROM connections WHERE org_id = @org_id AND id < @cursor ORDER BY id DESC LIMIT @limit`),
+      inScope: raw(db, `SELECT ${COLUMNS} FROM connections WHERE org_id = @org_id AND (project_id IS NULL OR project_id = @project_id) ORDER BY id`),
+      nameTaken: db.prepare<{ org_id: string; project_id: string; name: string; except: string }, { id: string }>(
+        "SELECT id FROM connections WHERE org_id = @org_id AND COALESCE(project_id, '') = @project_id AND name = @name AND id <> @except",
+      ),
+      envTaken: db.prepare<{ org_id: string; project_id: string; env: string; except: string }, { id: string; name: string }>(
+        "SELECT id, name FROM connections WHERE org_id = @org_id AND COALESCE(project_id, '') = @project_id AND env_var_name = @env AND id <> @except",
+      ),
+      delete: db.prepare<{ id: string; org_id: string }>('DELETE FROM connections WHERE id = @id AND org_id = @org_id'),
+      insertLink: db.prepare(
+        `INSERT INTO connection_links (id, org_id, connection_id, redirect_url, state_hash, verifier_enc, expires_at, opened_at, finished_at, created_at)
+         VALUES (@id, @org_id, @connection_id, @redirect_url, NULL, NULL, @expires_at, NULL, NULL, @created_at)`,
+      ),
+      getLink: db.prepare<{ id: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE id = @id'),
+      linkByState: db.prepare<{ state_hash: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE state_hash = @state_hash'),
+      openLink: db.prepare<{ id: string; state_hash: string; verifier_enc: string; opened_at: string; now: number }>(
+        'UPDATE connection_links SET state_hash = @state_hash, verifier_enc = @verifier_enc, opened_at = @opened_at WHERE id = @id AND opened_at IS NULL AND expires_at > @now',
+      ),
+      claimRefresh: db.prepare<{ connection_id: string; holder: string; now: number; until: number }>(
+        `INSERT INTO connection_refresh_leases (connection_id, holder, until) VALUES (@connection_id, @holder, @until)
+         ON CONFLICT (connection_id) DO UPDATE SET holder = excluded.holder, until = excluded.until WHERE connection_refresh_leases.until <= @now`,
+      ),
+      refreshLeased: db.prepare<{ connection_id: string; now: number }, { held: number }>(
+        'SELECT 1 AS held FROM connection_refresh_leases WHERE connection_id = @connection_id AND until > @now',
+      ),
+      releaseRefresh: db.prepare<{ connection_id: string; holder: string }>('DELETE FROM connection_refresh_leases WHERE connection_id = @connection_id AND holder = @holder'),
+      finishLink: db.prepare<{ id: string; finished_at: string }>(
+        'UPDATE connection_links SET finished_at = @finished_at, verifier_enc = NULL WHERE id = @id AND finished_at IS NULL',
+      ),
+    };
+  }
+
+  /** Inserts a connection; answers the row as stored. */
+  insert(row: NewConnectionRow): ConnectionRow {
+    const sql = connectionColumns.insertSql(row);
+    let stmt = this.insertCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<NewConnectionRow>(sql);
+      this.insertCache.set(sql, stmt);
+    }
+    stmt.run(row);
+    return connectionColumns.withDefaults(row);
+  }
+
+  get(orgId: string, id: string): ConnectionRow | undefined {
+    const values = this.s.get.get({ id, org_id: orgId });
+    return values && connectionColumns.row(values);
+  }
+
+  list(orgId: string, q: PageQuery): Page<ConnectionRow> {
+    const stmt = q.cursor === null ? this.s.first : this.s.after;
+    return toPage(stmt.all({ org_id: orgId, cursor: q.cursor, limit: q.limit + 1 }).map(connectionColumns.row), q.limit);
+  }
+
+  /** The organisation-wide connections and those of `projectId`, oldest first. */
+  inScope(orgId: string, projectId: string): ConnectionRow[] {
+    return this.s.inScope.all({ org_id: orgId, project_id: projectId }).map(connectionColumns.row);
+  }
+
+  /** Whether another connection of the same scope (the organisation, or one project) already has this name. */
+  nameTaken(orgId: string, projectId: string | null, name: string, exceptId = ''): boolean {
+    return this.s.nameTaken.get({ org_id: orgId, project_id: projectId ?? '', name, except: exceptId }) !== undefined;
+  }
+
+  /** The name of another connection of the same scope injected as this variable, if any. */
+  envVarTakenBy(orgId: string, projectId: string | null, envVarName: string, exceptId = ''): string | null {
+    return this.s.envTaken.get({ org_id: orgId, project_id: projectId ?? '', env: envVarName, except: exceptId })?.name ?? null;
+  }
+
+  /** Changes the patchable columns named in `patch`; answers the row after, or undefined when it is gone. */
+  patch(orgId: string, id: string, patch: ConnectionPatch): ConnectionRow | undefined {
+    const names = connectionColumns.patchedNames(patch);
+    if (names.length > 0) {
+      const sig = names.join(',');
+      let stmt = this.patchCache.get(sig);
+      if (!stmt) {
+        stmt = this.db.prepare(`UPDATE connections SET ${names.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND org_id = @org_id`);
+        this.patchCache.set(sig, stmt);
+      }
+      stmt.run({ ...patch, id, org_id: orgId });
+    }
+    return this.get(orgId, id);
+  }
+
+  /** Deletes the connection, its sealed secret and its links. */
+  delete(orgId: string, id: string): boolean {
+    return this.s.delete.run({ id, org_id: orgId }).changes > 0;
+  }
+
+  insertLink(row: Pick<ConnectionLinkRow, 'id' | 'org_id' | 'connection_id' | 'redirect_url' | 'expires_at' | 'created_at'>): void {
+    this.s.insertLink.run(row);
+  }
+
+  getLink(id: string): ConnectionLinkRow | undefined {
+    return this.s.getLink.get({ id });
+  }
+
+  linkByState(stateHash: string): ConnectionLinkRow | undefined {
+    return this.s.linkByState.get({ state_hash: stateHash });
+  }
+
+  /** Marks an unused, unexpired link opened, with its flow's state and sealed verifier; false when it was used or expired. */
+  openLink(id: string, stateHash: string, verifierEnc: string, openedAt: string, nowMs: number): boolean {
+    return this.s.openLink.run({ id, state_hash: stateHash, verifier_enc: verifierEnc, opened_at: openedAt, now: nowMs }).changes > 0;
+  }
+
+  /** Takes the lease on refreshing a connection's tokens until `untilMs`; false while another holder's lease runs. */
+  claimRefresh(connectionId: string, holder: string, nowMs: number, untilMs: number): boolean {
+    return this.s.claimRefresh.run({ connection_id: connectionId, holder, now: nowMs, until: untilMs }).changes > 0;
+  }
+
+  /** Whether someone holds an unexpired lease on refreshing the connection's tokens. */
+  refreshLeased(connectionId: string, nowMs: number): boolean {
+    return this.s.refreshLeased.get({ connection_id: connectionId, now: nowMs }) !== undefined;
+  }
+
+  /** Gives up a refresh lease, if `holder` still holds it. */
+  releaseRefresh(connectionId: string, holder: string): void {
+    this.s.releaseRefresh.run({ connection_id: connectionId, holder });
+  }
+
+  /** Marks an opened link finished and forgets its verifier; false when it had already finished. */
+  finishLink(_uow: UnitOfWork, id: string, finishedAt: string): boolean {
+    return this.s.finishLink.run({ id, finished_at: finishedAt }).changes > 0;
+  }
+}
+
+function raw(db: Db, sql: string): Database.Statement<Record<string, unknown>, unknown[]> {
+  return db.prepare<Record<string, unknown>, unknown[]>(sql).raw();
+}

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../engine/harness.js';
+import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
+import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
+import { cleanEnv, runCli } from './run-cli.js';
+
+let daemon: TestDaemon;
+let provider: OAuthProviderFixture;
+const SECRET = 'cli_secret_Qw81mZr4';
+const env = () => ({ ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key });
+const cli = (args: string[], input?: string) => runCli(args, { env: env(), ...(input === undefined ? {} : { input }) });
+
+beforeAll(async () => {
+  provider = await startOAuthProvider();
+  daemon = await startDaemon({ env: { ANTHROPIC_API_KEY: '', ERRAND_OAUTH_PROVIDERS: JSON.stringify({ acme: provider.config('cli-client-secret') }) } });
+});
+afterAll(async () => {
+  await daemon?.cleanup();
+  await provider?.close();
+});
+
+describe('errand connections', () => {
+  it('creates a token connection with the secret from stdin, and never prints the secret', async () => {
+    const made = await cli(['connections', 'create', '--name', 'gh', '--type', 'token', '--secret-stdin', '--env-var-name', 'GH_TOKEN', '--json'], `${SECRET}\n`);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json()).toMatchObject({ name: 'gh', type: 'token', has_secret: true, env_var_name: 'GH_TOKEN', auth_status: 'authenticated' });
+    expect(made.stdout + made.stderr).not.toContain(SECRET);
+
+    const human = await cli(['connections', 'get', 'gh']);
+    expect(human.stdout).toMatch(/^id:\s+conn_/);
+    expect(human.stdout).toMatch(/secret:\s+set \(never shown\)/);
+    const list = await cli(['connections', 'list']);
+    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TYPE\s+STATUS\s+SCOPE\s+DETAIL$/);
+    expect(list.stdout).toMatch(/gh\s+token\s+authenticated\s+organisation/);
+  });
+
+  it('takes the secret from an environment variable, and has no flag that would put it in the shell history', async () => {
+    const made = await runCli(['connections', 'create', '--name', 'from-env', '--type', 'token', '--secret-from-env', 'MY_TOKEN', '--json'], { env: { ...env(), MY_TOKEN: SECRET } });
+    expect(made.json()).toMatchObject({ has_secret: true });
+    const refused = await cli(['connections', 'create', '--name', 'nope', '--type', 'token', '--secret', SECRET]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("unknown option '--secret'");
+  });
+
+  it('updates, disables and deletes by name, and says what the API refused', async () => {
+    const updated = await cli(['connections', 'update', 'from-env', '--disable', '--clear-secret', '--json']);
+    expect(updated.json()).toMatchObject({ is_enabled: false, has_secret: false, auth_status: 'pending' });
+    const clash = await cli(['connections', 'update', 'from-env', '--name', 'gh']);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toMatch(/already has a connection named gh \(connection_name_taken, name\)/);
+    const deleted = await cli(['connections', 'delete', 'from-env']);
+    expect(deleted.stdout).toMatch(/^deleted connection conn_\w+ and its secret\n$/);
+    expect((await cli(['connections', 'get', 'from-env'])).stderr).toBe('error: no connection named from-env\n');
+  });
+
+  it('checks a connection, exiting 1 when it is not authenticated', async () => {
+    const port = await closedPort();
+    await cli(['connections', 'create', '--name', 'mcp-down', '--type', 'mcp', '--url', `http://127.0.0.1:${port}/mcp`]);
+    const checked = await cli(['connections', 'check', 'mcp-down']);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(/status:\s+failed/);
+    expect(checked.stdout).toMatch(/detail:\s+could not reach the server/);
+    expect((await cli(['connections', 'check', 'gh'])).code).toBe(0);
+  });
+});
+
+describe('errand connections link', () => {
+  it('prints the link with --no-wait --json and returns', async () => {
+    const linked = await cli(['connections', 'link', '--provider', 'acme', '--name', 'acme-later', '--env-var-name', 'LATER_TOKEN', '--no-wait', '--json']);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.json()).toMatchObject({ object: 'connection_link', connection_id: expect.stringMatching(/^conn_/), url: expect.stringContaining('/v1/connect/clk_') });
+  });
+
+  it('prints the URL, waits while someone approves in a browser, and ends when the connection is authenticated', async () => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/errand', import.meta.url)), 'connections', 'link', '--provider', 'acme'], {
+      env: cleanEnv(env()),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const [url] = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value.split('\n') as string[];
+    expect(url).toMatch(/\/v1\/connect\/clk_\w+\?expires=\d+&sig=/);
+
+    // What the browser does: the page, its button, the provider (which approves at once), our callback.
+    expect((await fetch(url!)).status).toBe(200);
+    const link = new URL(url!);
+    const start = await fetch(`${link.origin}${link.pathname}/start${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+    expect(start.status).toBe(303);
+    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+    const callback = await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
+    expect(callback.status).toBe(200);
+
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('open the link above in a browser before');
+    expect(stderr).toContain('waiting for someone to open the link and approve');
+    expect(stderr).toMatch(/connected: acme \(conn_\w+\) is authenticated/);
+  });
+});

@@ -1,0 +1,531 @@
+/**
+ * Connections end to end, on one daemon with real peers on loopback: token connections injected into the sandbox,
+ * server-everything over streamable HTTP and SSE behind a bearer-checking proxy, a login form typed into by
+ * reference, and hosted connect against oauth2-mock-server driven by headless Chromium. It ends by scanning every
+ * response body, every webhook, the daemon's log, the SQLite database and WAL files and every model request for
+ * every secret the suite used, and finding none.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../src/runtime/paths.js';
+import { runCli } from '../cli/run-cli.js';
+import { closedPort, createRun, sandboxDirsOf, servePages, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { startEverything, type EverythingFixture } from '../fixtures/mcp-everything.js';
+import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
+import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
+import type { ApiResponse } from '../fixtures/test-daemon.js';
+import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
+
+const TOKEN = 'svc_7Qm2xL9pR4tW8zK1';
+const MCP_TOKEN = 'mcp_tok_Hk38sLq0Zp2V';
+const PASSWORD = 'Shop-pw_93kQz!x7';
+const CLIENT_SECRET = 'oauth-client-secret-Zu61Wd';
+/** Every secret the suite gives the daemon (the provider's tokens are added as it issues them). */
+const SECRETS = [TOKEN, MCP_TOKEN, PASSWORD, CLIENT_SECRET, 'unnamed_secret_value_1', 'org_wide_value_123', 'project_value_456', 'rotated-by-the-server'];
+
+let h: EngineHarness;
+let mcp: EverythingFixture;
+let provider: OAuthProviderFixture;
+let receiver: WebhookReceiver;
+let browser: Browser;
+let site: Awaited<ReturnType<typeof servePages>>;
+/** Every response body the daemon sent the suite, through the API or to the browser. */
+const bodies: string[] = [];
+const logins: { user: string; password: string }[] = [];
+
+const LOGIN = `<!doctype html><html><head><title>Shop login</title></head><body>
+<form method="post" action="/login"><label>User <input id="user" name="user"></label>
+<label>Password <input id="password" name="password" type="password"></label><button>Log in</button></form></body></html>`;
+
+beforeAll(async () => {
+  mcp = await startEverything({ token: MCP_TOKEN });
+  provider = await startOAuthProvider();
+  site = await servePages((req, res) => {
+    if (req.method === 'POST' && req.url === '/login') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        logins.push({ user: form.get('user') ?? '', password: form.get('password') ?? '' });
+        // A careless site that shows the password back: the page text the model reads must still not hold it.
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><h1>Welcome, ${form.get('user')}</h1><p>Your password is ${form.get('password')}</p></body></html>`);
+      });
+      return;
+    }
+    if (req.url?.startsWith('/back')) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Back in the app</h1></body></html>');
+    res.writeHead(200, { 'content-type': 'text/html' }).end(LOGIN);
+  });
+  h = await startEngine({
+    env: {
+      ERRAND_CONNECTIONS_MCP_CONNECT_TIMEOUT_S: '3',
+      ERRAND_CONNECTIONS_MCP_CALL_TIMEOUT_S: '2',
+      ERRAND_OAUTH_PROVIDERS: JSON.stringify({ acme: provider.config(CLIENT_SECRET) }),
+    },
+  });
+  const api = h.daemon.api.bind(h.daemon);
+  h.daemon.api = async (method, path, body, options) => {
+    const res = await api(method, path, body, options);
+    bodies.push(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
+    return res;
+  };
+  receiver = await WebhookReceiver.start([]);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+  await receiver?.close();
+  await site?.close();
+  await provider?.close();
+  await mcp?.close();
+});
+
+type Api = (method: string, path: string, body?: unknown) => Promise<ApiResponse>;
+
+/** A fresh organisation: every enabled connection applies to every run of its organisation, so scenarios keep apart. */
+function org(name: string): { key: string; orgId: string; api: Api; run: (body: Record<string, unknown>) => Promise<any> } {
+  const { key, orgId } = h.daemon.createOrgWithKey(name);
+  return {
+    key,
+    orgId,
+    api: (method, path, body) => h.daemon.api(method, path, body, { key }),
+    run: async (body) => waitForRun(h.daemon, await createRun(h.daemon, body, key), undefined, undefined, key),
+  };
+}
+
+async function created(api: Api, body: Record<string, unknown>): Promise<any> {
+  const res = await api('POST', '/v1/connections', body);
+  if (res.status !== 201) throw new Error(`POST /v1/connections answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+const toolNames = (request: AnthropicRequest): string[] => (request.body.tools ?? []).map((t) => t.name);
+const hashEnv = (variable: string) => toolUse('run_code', { language: 'python', code: `import os, hashlib\nprint('sha:', hashlib.sha256(os.environ.get('${variable}', 'unset').encode()).hexdigest()[:16])` });
+const finishWithHash = (request: AnthropicRequest) => toolUse('finish', { result: { sha: /sha: (\w+)/.exec(toolResults(request)[0]!.text)?.[1] }, confidence: 'high' });
+
+describe('token connections', () => {
+  it('are injected into the sandbox as env_var_name, and the model reads [secret:<name>] instead of the value', async () => {
+    const o = org('tokens');
+    await created(o.api, { name: 'svc', type: 'token', secret: TOKEN, env_var_name: 'SVC_TOKEN' });
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('run_code', { language: 'python', code: "import os, hashlib\nt = os.environ['SVC_TOKEN']\nprint('token:', t)\nprint('sha:', hashlib.sha256(t.encode()).hexdigest()[:16])" }),
+      (request: AnthropicRequest) => {
+        const out = toolResults(request)[0]!.text;
+        return toolUse('finish', { result: { sha: /sha: (\w+)/.exec(out)?.[1], shown: /token: (.*)/.exec(out)?.[1] }, confidence: 'high' });
+      },
+    ]);
+    const run = await o.run({ prompt: 'Print the service token', connections: ['svc'] });
+    // The code saw the real token (its hash matches); the model saw only the mask.
+    expect(run).toMatchObject({ status: 'succeeded', result: { sha: sha(TOKEN), shown: '[secret:svc]' } });
+    expect(h.model.requests.length - start).toBe(2);
+    const steps = (await o.api('GET', `/v1/runs/${run.task_id}/steps`)).body.data;
+    expect(steps.find((s: { name: string }) => s.name === 'run_code.python').output).toContain('token: [secret:svc]');
+  });
+
+  it('apply without being named, as every enabled connection in scope does', async () => {
+    const o = org('tokens-unnamed');
+    await created(o.api, { name: 'unnamed', type: 'token', secret: 'unnamed_secret_value_1', env_var_name: 'UNNAMED_TOKEN' });
+    h.model.script([hashEnv('UNNAMED_TOKEN'), finishWithHash]);
+    expect((await o.run({ prompt: 'Hash the token' })).result).toEqual({ sha: sha('unnamed_secret_value_1') });
+  });
+
+  it("of a project reach only its runs, and hide the organisation's connection of the same name there", async () => {
+    const o = org('tokens-scoped');
+    const project = (await o.api('POST', '/v1/projects', { name: 'scoped' })).body;
+    await created(o.api, { name: 'scoped', type: 'token', secret: 'org_wide_value_123', env_var_name: 'SCOPED_TOKEN' });
+    await created(o.api, { name: 'scoped', type: 'token', secret: 'project_value_456', env_var_name: 'SCOPED_TOKEN', project_id: project.id });
+    h.model.script([hashEnv('SCOPED_TOKEN'), finishWithHash]);
+    expect((await o.run({ prompt: 'Hash it', project_id: project.id, connections: ['scoped'] })).result).toEqual({ sha: sha('project_value_456') });
+    h.model.script([hashEnv('SCOPED_TOKEN'), finishWithHash]);
+    expect((await o.run({ prompt: 'Hash it' })).result).toEqual({ sha: sha('org_wide_value_123') });
+  });
+});
+
+describe('a run naming connections it cannot use', () => {
+  it.each([
+    ['missing', async (_o: ReturnType<typeof org>) => 'nowhere', /^the run needs the connection 'nowhere', which does not exist/],
+    ['disabled', async (o: ReturnType<typeof org>) => (await created(o.api, { name: 'off', type: 'token', secret: TOKEN, is_enabled: false })).name, /'off', which is disabled/],
+    ['without a secret', async (o: ReturnType<typeof org>) => (await created(o.api, { name: 'empty', type: 'token' })).name, /'empty', which has no secret/],
+  ])('fails at once with auth_required when the connection is %s: no model call, no sandbox, no step', async (what, setUp, detail) => {
+    const o = org(`refused-${what.replace(/\W/g, '-')}`);
+    const name = await setUp(o);
+    const start = h.model.requests.length;
+    const runId = await createRun(h.daemon, { prompt: 'Use it', connections: [name] }, o.key);
+    const run = await waitForRun(h.daemon, runId, undefined, undefined, o.key);
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'auth_required', usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 } });
+    expect(run.failure_detail).toMatch(detail);
+    expect(h.model.requests.length).toBe(start);
+    expect(sandboxDirsOf(h.daemon.home, runId)).toEqual([]);
+    expect((await o.api('GET', `/v1/runs/${runId}/steps`)).body.data).toEqual([]);
+  });
+
+  it("fails a job's run when the job names a missing connection, whatever the run adds", async () => {
+    const o = org('refused-job');
+    await created(o.api, { name: 'svc', type: 'token', secret: TOKEN });
+    const project = (await o.api('GET', '/v1/projects')).body.data[0];
+    const job = await o.api('POST', '/v1/jobs', { project_id: project.id, name: 'needs-crm', prompt: 'sync', connections: ['crm'] });
+    const accepted = await o.api('POST', `/v1/jobs/${job.body.id}/runs`, { connections: ['svc'] });
+    const run = await waitForRun(h.daemon, accepted.body.task_id, undefined, undefined, o.key);
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'auth_required' });
+    expect(run.failure_detail).toMatch(/'crm', which does not exist/);
+  });
+});
+
+function mcpBody(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name, type: 'mcp', url: mcp.httpUrl, secret: MCP_TOKEN, headers: { Authorization: 'Bearer ${SECRET}' }, ...overrides };
+}
+
+describe('mcp connections', () => {
+  it('are checked by connecting over streamable HTTP with ${SECRET} substituted', async () => {
+    const before = mcp.requests.length;
+    const made = await created(org('mcp-check').api, mcpBody('everything'));
+    expect(made).toMatchObject({ auth_status: 'authenticated', transport: 'http', headers: { Authorization: 'Bearer ${SECRET}' } });
+    expect(made.auth_detail).toMatch(/^connected over streamable HTTP; \d+ tools$/);
+    expect(mcp.requests.slice(before).every((r) => r.authorised)).toBe(true);
+  });
+
+  it('are failed, with the reason, when the server refuses the credentials', async () => {
+    const made = await created(org('mcp-401').api, mcpBody('wrong', { secret: 'not_the_token' }));
+    expect(made).toMatchObject({ auth_status: 'failed', auth_detail: 'the server refused the credentials (HTTP 401): check the secret and headers' });
+  });
+
+  it('speak HTTP+SSE when told to, and fall back to it when the URL is not a streamable endpoint', async () => {
+    const o = org('mcp-sse');
+    expect((await created(o.api, mcpBody('sse', { url: mcp.sseUrl, transport: 'sse' }))).auth_detail).toMatch(/^connected over HTTP\+SSE; \d+ tools$/);
+    const fallback = await created(o.api, mcpBody('fallback', { url: mcp.sseUrl }));
+    expect(fallback).toMatchObject({ auth_status: 'authenticated', transport: 'http' });
+    expect(fallback.auth_detail).toMatch(/^connected over HTTP\+SSE/);
+  });
+
+  it('are checked again on demand and on PATCH, following the server', async () => {
+    const o = org('mcp-recheck');
+    const made = await created(o.api, mcpBody('rechecked'));
+    mcp.token = 'rotated-by-the-server';
+    try {
+      expect((await o.api('POST', `/v1/connections/${made.id}/check`)).body).toMatchObject({ auth_status: 'failed' });
+      expect((await o.api('PATCH', `/v1/connections/${made.id}`, { secret: 'rotated-by-the-server' })).body).toMatchObject({ auth_status: 'authenticated' });
+    } finally {
+      mcp.token = MCP_TOKEN;
+    }
+  });
+
+  it("offer the server's tools as <connection>__<tool>; each call is a step with the server's answer", async () => {
+    const o = org('mcp-run');
+    await created(o.api, mcpBody('everything'));
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('everything__echo', { message: 'hello from the agent' }),
+      () => toolUse('everything__get-sum', { a: 2, b: 40 }),
+      (request: AnthropicRequest) => toolUse('finish', { result: { said: toolResults(request)[0]!.text }, confidence: 'high' }),
+    ]);
+    const run = await o.run({ prompt: 'Use the MCP tools', connections: ['everything'] });
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    expect(run.result.said).toMatch(/42/);
+    const requests = h.model.requests.slice(start);
+    expect(toolNames(requests[0]!)).toEqual(expect.arrayContaining(['browser', 'run_code', 'everything__echo', 'everything__get-sum', 'finish']));
+    expect(toolResults(requests[1]!)[0]).toMatchObject({ text: 'Echo: hello from the agent', isError: false });
+    const steps = (await o.api('GET', `/v1/runs/${run.task_id}/steps`)).body.data;
+    expect(steps.find((s: { name: string }) => s.name === 'everything__echo')).toMatchObject({ kind: 'tool', input: { message: 'hello from the agent' }, output: 'Echo: hello from the agent', is_error: false });
+  });
+
+  it('are checked again when a call is refused with 401, so the status stops saying authenticated', async () => {
+    const o = org('mcp-401-midrun');
+    const made = await created(o.api, mcpBody('flaky'));
+    const start = h.model.requests.length;
+    h.model.script([
+      () => {
+        // The server stops accepting the token between the run's connect and its call.
+        mcp.token = 'revoked-meanwhile';
+        return toolUse('flaky__echo', { message: 'x' });
+      },
+      (request: AnthropicRequest) => toolUse('finish', { result: { error: toolResults(request)[0]!.text }, confidence: 'low' }),
+    ]);
+    try {
+      const run = await o.run({ prompt: 'Echo' });
+      expect(run.result.error).toMatch(/refused the call \(HTTP 401\); the connection flaky is now failed/);
+      expect(toolResults(h.model.requests[start + 1]!)[0]!.isError).toBe(true);
+      expect((await o.api('GET', `/v1/connections/${made.id}`)).body).toMatchObject({ auth_status: 'failed' });
+    } finally {
+      mcp.token = MCP_TOKEN;
+    }
+  });
+
+  it('are dropped from a run whose server hangs mid-run, once the call has timed out', async () => {
+    const o = org('mcp-hang');
+    await created(o.api, mcpBody('hangs'));
+    const start = h.model.requests.length;
+    h.model.script([
+      () => {
+        mcp.hang(true);
+        return toolUse('hangs__echo', { message: 'anyone there?' });
+      },
+      () => toolUse('hangs__echo', { message: 'again?' }),
+      (request: AnthropicRequest) => toolUse('finish', { result: { note: toolResults(request)[0]!.text }, confidence: 'low' }),
+    ]);
+    try {
+      const run = await o.run({ prompt: 'Echo' });
+      expect(run.status).toBe('succeeded');
+      expect(toolResults(h.model.requests[start + 1]!)[0]!.text).toMatch(/did not answer within 2 s; the tools of hangs are unavailable for the rest of this run/);
+      expect(run.result.note).toMatch(/hangs__echo is unavailable for the rest of this run/);
+    } finally {
+      mcp.hang(false);
+    }
+  });
+
+  it('fail a run that named them with auth_required when their server hangs mid-run', async () => {
+    const o = org('mcp-hang-named');
+    await created(o.api, mcpBody('needed'));
+    h.model.script([
+      () => {
+        mcp.hang(true);
+        return toolUse('needed__echo', { message: 'anyone there?' });
+      },
+    ]);
+    try {
+      const run = await o.run({ prompt: 'Echo', connections: ['needed'] });
+      expect(run).toMatchObject({ status: 'failed', failure_reason: 'auth_required' });
+      expect(run.failure_detail).toMatch(/^the connection 'needed' stopped working during the run: the MCP server of needed failed: the server did not answer within 2 s/);
+    } finally {
+      mcp.hang(false);
+    }
+  });
+
+  it('whose server is down are left out of a run that did not name them, and marked failed', async () => {
+    const o = org('mcp-down');
+    const made = await created(o.api, mcpBody('gone', { url: `http://127.0.0.1:${await closedPort()}/mcp` }));
+    expect(made.auth_status).toBe('failed');
+    const start = h.model.requests.length;
+    h.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+    expect((await o.run({ prompt: 'Anything' })).status).toBe('succeeded');
+    expect(toolNames(h.model.requests[start]!).filter((n) => n.startsWith('gone__'))).toEqual([]);
+    expect((await o.api('GET', `/v1/connections/${made.id}`)).body.auth_detail).toMatch(/could not reach the server/);
+  });
+
+  it('whose server is down fail a run that named them with auth_required, before any model call or sandbox', async () => {
+    const o = org('mcp-down-named');
+    await created(o.api, mcpBody('gone', { url: `http://127.0.0.1:${await closedPort()}/mcp` }));
+    const start = h.model.requests.length;
+    const run = await o.run({ prompt: 'Anything', connections: ['gone'] });
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'auth_required', usage: { input_tokens: 0 } });
+    expect(run.failure_detail).toMatch(/^the connection 'gone' could not be used: could not reach the server/);
+    expect(h.model.requests.length).toBe(start);
+    expect(sandboxDirsOf(h.daemon.home, run.task_id)).toEqual([]);
+  });
+});
+
+describe('typing a secret by reference', () => {
+  it('types the password into a login form inside the sandbox, while no model request or step holds it', async () => {
+    const o = org('typing');
+    await created(o.api, { name: 'shop', type: 'token', secret: PASSWORD });
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${site.url}/` }),
+      toolUse('browser', { action: 'type', selector: '#user', text: 'alice' }),
+      toolUse('browser', { action: 'type', selector: '#password', text: '{{secret:shop}}', submit: true }),
+      toolUse('browser', { action: 'read_text' }),
+      (request: AnthropicRequest) => toolUse('finish', { result: { page: toolResults(request)[0]!.text }, confidence: 'high' }),
+    ]);
+    const run = await o.run({ prompt: `Log in to ${site.url} as alice with the password {{secret:shop}}` });
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    expect(logins).toEqual([{ user: 'alice', password: PASSWORD }]);
+    expect(run.result.page).toContain('Welcome, alice');
+    expect(run.result.page).toContain('Your password is [secret:shop]');
+    expect(String(h.model.requests[start]!.body.system)).toContain('{{secret:shop}}');
+    const steps = (await o.api('GET', `/v1/runs/${run.task_id}/steps`)).body.data;
+    expect(steps.find((s: { name: string; input: { selector?: string } }) => s.name === 'browser.type' && s.input.selector === '#password')).toMatchObject({
+      input: { text: '{{secret:shop}}' },
+      output: expect.stringContaining('typed into #password and submitted'),
+    });
+  });
+
+  it('tells the model which secrets it can type when a reference names none of them', async () => {
+    const o = org('typing-unknown');
+    await created(o.api, { name: 'shop', type: 'token', secret: PASSWORD });
+    const start = h.model.requests.length;
+    h.model.script([toolUse('browser', { action: 'type', selector: '#password', text: '{{secret:bank}}' }), toolUse('finish', { result: null, failure_reason: 'auth_required', failure_detail: 'no bank password' })]);
+    await o.run({ prompt: 'Log in to the bank' });
+    expect(toolResults(h.model.requests[start + 1]!)[0]).toMatchObject({ isError: true, text: '{{secret:bank}} names no secret this run can type; it can type {{secret:shop}}' });
+  });
+});
+
+/** Opens a connect link in Chromium and clicks through: our start page, the provider (which approves at once), back. */
+async function connectInBrowser(url: string): Promise<{ page: Page; startHtml: string }> {
+  const page = await browser.newPage();
+  const response = await page.goto(url);
+  expect(response?.status()).toBe(200);
+  const startHtml = await page.content();
+  bodies.push(startHtml);
+  await page.getByRole('button', { name: 'Continue to acme' }).click();
+  // Through the provider (which approves at once) and our callback, to the caller's page or ours.
+  await page.waitForURL((at) => !/^\/v1\/connect\/clk_/.test(at.pathname) && !at.pathname.startsWith('/authorize'));
+  bodies.push(await page.content());
+  return { page, startHtml };
+}
+
+describe('hosted connect', () => {
+  let o: ReturnType<typeof org>;
+  /** For the links that go wrong, so that their connections take no part in the refresh counts of `o`'s runs. */
+  let misc: ReturnType<typeof org>;
+  let connectionId: string;
+
+  beforeAll(async () => {
+    o = org('oauth');
+    misc = org('oauth-misc');
+    receiver.secrets = [signingSecretOf(h.daemon.home, o.orgId)];
+    const set = await runCli(['--home', h.daemon.home, 'webhooks', 'endpoint', 'set', receiver.url('/org'), '--org', 'oauth', '--json'], { env: { ERRAND_DEV: '1' } });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.json()).toMatchObject({ object: 'webhook_endpoint', org_id: o.orgId, url: receiver.url('/org') });
+  });
+
+  it('runs authorization code with PKCE (S256) and state in a real browser, stores the tokens sealed and returns to the caller', async () => {
+    const link = await o.api('POST', '/v1/connections/links', { provider: 'acme', redirect_url: `${site.url}/back` });
+    expect(link.status).toBe(201);
+    expect(link.body).toMatchObject({ object: 'connection_link', connection_id: expect.stringMatching(/^conn_/) });
+    expect(link.body.url).toMatch(new RegExp(`^${h.daemon.url}/v1/connect/clk_[0-9a-z]{26}\\?expires=\\d+&sig=[\\w-]+$`));
+    expect(Date.parse(link.body.expires_at) - Date.now()).toBeGreaterThan(14 * 60_000);
+    connectionId = link.body.connection_id;
+    expect((await o.api('GET', `/v1/connections/${connectionId}`)).body).toMatchObject({ type: 'oauth', provider: 'acme', auth_status: 'pending', has_secret: false, env_var_name: 'ACME_ACCESS_TOKEN' });
+
+    const { page, startHtml } = await connectInBrowser(link.body.url);
+    expect(startHtml).toContain('<html lang="en">');
+    expect(startHtml).toContain('<h1>Connect acme</h1>');
+    expect(new URL(page.url()).pathname).toBe('/back');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ connection_id: connectionId, status: 'authenticated' });
+    await page.close();
+
+    const [authorization] = provider.authorizations;
+    expect(authorization).toMatchObject({ response_type: 'code', client_id: 'errand-test', code_challenge_method: 'S256', scope: 'read write', redirect_uri: `${h.daemon.url}/v1/connect/callback` });
+    expect(authorization!.state).toMatch(/^[\w-]{20,}$/);
+    expect(provider.tokenRequests).toEqual([{ grant: 'authorization_code', codeVerifier: true }]);
+    const after = (await o.api('GET', `/v1/connections/${connectionId}`)).body;
+    expect(after).toMatchObject({ auth_status: 'authenticated', has_secret: true, auth_detail: 'connected through hosted connect' });
+    expect(Date.parse(after.expires_at)).toBeGreaterThan(Date.now());
+
+    const announced = await receiver.waitFor((ds) => ds.find((d) => d.path === '/org' && d.json?.event === 'connection.authenticated'), 'connection.authenticated');
+    expect(announced.verifiedWith).not.toBeNull();
+    expect(announced.json.data).toMatchObject({ id: connectionId, object: 'connection', auth_status: 'authenticated' });
+  });
+
+  it('refuses to use a link twice', async () => {
+    const link = await misc.api('POST', '/v1/connections/links', { provider: 'acme', name: 'acme-twice', env_var_name: 'TWICE_TOKEN' });
+    const { page } = await connectInBrowser(link.body.url);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connected');
+    const again = await page.goto(link.body.url);
+    expect(again?.status()).toBe(409);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link was already used');
+    bodies.push(await page.content());
+    await page.close();
+  });
+
+  it('answers a link whose signature or expiry was changed with 403, as a page', async () => {
+    const link = await misc.api('POST', '/v1/connections/links', { provider: 'acme', name: 'acme-tampered', env_var_name: 'TAMPERED_TOKEN' });
+    const forged = await fetch(link.body.url.replace(/sig=[\w-]+/, 'sig=forged'));
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('content-type')).toMatch(/^text\/html/);
+    const expired = await fetch(link.body.url.replace(/expires=\d+/, 'expires=1000'));
+    expect(expired.status).toBe(403);
+    bodies.push(await forged.text(), await expired.text());
+  });
+
+  it('returns to the caller with status=failed when the person declines', async () => {
+    provider.denyWith = 'access_denied';
+    try {
+      const link = await misc.api('POST', '/v1/connections/links', { provider: 'acme', name: 'acme-declined', env_var_name: 'DECLINED_TOKEN', redirect_url: `${site.url}/back` });
+      const { page } = await connectInBrowser(link.body.url);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ connection_id: link.body.connection_id, status: 'failed', error: expect.stringContaining('access_denied') });
+      await page.close();
+      expect((await misc.api('GET', `/v1/connections/${link.body.connection_id}`)).body).toMatchObject({ auth_status: 'failed', has_secret: false });
+    } finally {
+      provider.denyWith = null;
+    }
+  });
+
+  it('refreshes a token about to expire before a run gets it, and injects the fresh one as env_var_name', async () => {
+    const refreshesBefore = provider.grants('refresh_token');
+    h.model.script([hashEnv('ACME_ACCESS_TOKEN'), finishWithHash]);
+    const run = await o.run({ prompt: 'Hash the token', connections: ['acme'] });
+    expect(provider.grants('refresh_token')).toBe(refreshesBefore + 1);
+    const fresh = provider.issued.at(-1)!;
+    expect(fresh.grant).toBe('refresh_token');
+    expect(run.result).toEqual({ sha: sha(fresh.accessToken) });
+  });
+
+  it('sends one refresh request to the provider when two runs need one at once', async () => {
+    // The last refresh gave a short-lived token again, so both runs find it due.
+    provider.holdRefreshes(true);
+    const before = provider.grants('refresh_token');
+    // The two runs' model calls interleave: each turn answers by what its request holds.
+    const turn = (request: AnthropicRequest) => (toolResults(request).length === 0 ? hashEnv('ACME_ACCESS_TOKEN') : finishWithHash(request));
+    h.model.script([turn, turn, turn, turn]);
+    provider.lifetime = 'long';
+    const ids = [await createRun(h.daemon, { prompt: 'one', connections: ['acme'] }, o.key), await createRun(h.daemon, { prompt: 'two', connections: ['acme'] }, o.key)];
+    try {
+      await until('a held refresh and both runs claimed', async () => {
+        const runs = await Promise.all(ids.map((id) => o.api('GET', `/v1/runs/${id}`)));
+        return provider.held() >= 1 && runs.every((r) => r.body.status === 'running');
+      });
+    } finally {
+      provider.holdRefreshes(false);
+    }
+    const runs = await Promise.all(ids.map((id) => waitForRun(h.daemon, id, undefined, undefined, o.key)));
+    expect(provider.grants('refresh_token')).toBe(before + 1);
+    const fresh = provider.issued.at(-1)!;
+    expect(runs.map((r) => r.result)).toEqual([{ sha: sha(fresh.accessToken) }, { sha: sha(fresh.accessToken) }]);
+  });
+
+  it('expires the connection when the provider refuses the refresh (400), announces it, and fails the runs that name it', async () => {
+    provider.lifetime = 'short';
+    provider.refreshes = 'refuse';
+    // A fresh connection whose token is short-lived from the start, so the next run must refresh it.
+    const link = await o.api('POST', '/v1/connections/links', { provider: 'acme', name: 'acme-revoked', env_var_name: 'REVOKED_TOKEN' });
+    (await connectInBrowser(link.body.url)).page.close();
+    const start = h.model.requests.length;
+    const named = await o.run({ prompt: 'Use it', connections: ['acme-revoked'] });
+    expect(named).toMatchObject({ status: 'failed', failure_reason: 'auth_required' });
+    expect(named.failure_detail).toMatch(/'acme-revoked', which is expired \(the provider refused to refresh the token \(the provider answered invalid_grant: the refresh token was revoked\); connect again\)/);
+    expect(h.model.requests.length).toBe(start);
+    expect((await o.api('GET', `/v1/connections/${link.body.connection_id}`)).body).toMatchObject({ auth_status: 'expired' });
+    const expired = await receiver.waitFor((ds) => ds.find((d) => d.json?.event === 'connection.expired' && d.json.data.id === link.body.connection_id), 'connection.expired');
+    expect(expired.verifiedWith).not.toBeNull();
+
+    // A run that does not name it goes on without it.
+    h.model.script([hashEnv('REVOKED_TOKEN'), finishWithHash]);
+    expect((await o.run({ prompt: 'Anything' })).result).toEqual({ sha: sha('unset') });
+  });
+
+  it('says hosted connect is disabled or the provider unknown with 400', async () => {
+    const unknown = await o.api('POST', '/v1/connections/links', { provider: 'nosuch' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'unknown_provider', param: 'provider' });
+  });
+});
+
+describe('no secret anywhere', () => {
+  it('finds no secret the suite used in any response body, webhook, the log, the database and WAL files, or any model request', async () => {
+    const secrets = [...SECRETS, ...provider.issued.flatMap((t) => [t.accessToken, t.refreshToken ?? ''])].filter((s) => s.length >= 6);
+    expect(secrets.length).toBeGreaterThan(SECRETS.length);
+    const { database } = dataPaths(h.daemon.home);
+    const files = [database, `${database}-wal`].filter((f) => existsSync(f)).map((f) => ({ where: f, bytes: readFileSync(f) }));
+    expect(files.length).toBe(2);
+    const places = [
+      { where: 'response bodies', text: bodies.join('\n') },
+      { where: 'the daemon log', text: h.daemon.logs() },
+      { where: 'model requests', text: JSON.stringify(h.model.requests) },
+      { where: 'webhooks', text: receiver.deliveries.map((d) => d.body).join('\n') },
+    ];
+    expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
+    expect(bodies.length).toBeGreaterThan(50);
+    for (const secret of secrets) {
+      for (const place of places) expect(place.text.includes(secret), `${place.where} hold a secret`).toBe(false);
+      for (const file of files) expect(file.bytes.includes(Buffer.from(secret)), `${file.where} holds a secret`).toBe(false);
+    }
+  });
+});
