@@ -6,12 +6,12 @@ import { examples } from '../../help.js';
 export function registerTui(program: Command): void {
   program
     .command('tui')
-    .description('a live dashboard in the terminal: runs as they happen, a run in detail, jobs and schedules, webhook deliveries')
+    .description('a live dashboard in the terminal: runs as they happen, a run in detail, jobs and schedules, webhook deliveries, connections')
     .addHelpText(
       'after',
       `
 Keys: arrows or j/k move, enter opens a run, esc goes back, / filters, c cancels a run, r re-runs it (or redelivers
-a webhook), 1-3 or tab switch panes, q quits. Webhook deliveries are read from the data directory: run it on the
+a webhook), 1-4 or tab switch panes, q quits. Webhook deliveries are read from the data directory: run it on the
 daemon's machine to see them.
 ${examples('errand tui', 'ERRAND_API_URL=http://127.0.0.1:7370 ERRAND_API_KEY=ek_... errand tui')}`,
     )

@@ -43,5 +43,10 @@ export function apiSource(ctx: CliContext): DashboardSource {
       return withDataDirectory(ctx.home, ctx.env, ({ deliveries }) => deliveries.redeliver(org, id));
     },
     status: () => api.status(),
+    async listConnections() {
+      const connections = [];
+      for await (const c of paginate((q) => api.listConnections(q))) connections.push(c);
+      return connections;
+    },
   };
 }

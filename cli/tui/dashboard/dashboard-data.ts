@@ -3,7 +3,7 @@ import type { StreamEvent } from '../../event-stream.js';
 import { stepAction } from '../../run-progress.js';
 import type { StreamedStep } from '../../run-updates.js';
 import type { RunStatus } from '../../../src/runs/state-machine.js';
-import type { DaemonStatus, Deliveries, JobView } from './source.js';
+import type { Connection as ConnectionRecord, DaemonStatus, Deliveries, JobView } from './source.js';
 
 /** One line of the runs pane. */
 export interface RunSummary {
@@ -36,11 +36,12 @@ export interface DashboardData {
   detail: RunDetail | null;
   jobs: JobView[] | null;
   deliveries: Deliveries | null;
+  connections: ConnectionRecord[] | null;
   status: DaemonStatus | null;
   connection: Connection;
 }
 
-export const EMPTY_DATA: DashboardData = { runs: [], runsLoaded: false, detail: null, jobs: null, deliveries: null, status: null, connection: 'connecting' };
+export const EMPTY_DATA: DashboardData = { runs: [], runsLoaded: false, detail: null, jobs: null, deliveries: null, connections: null, status: null, connection: 'connecting' };
 
 export type DataAction =
   | { type: 'runs.loaded'; runs: RunEnvelope[] }
@@ -51,6 +52,7 @@ export type DataAction =
   | { type: 'detail.closed' }
   | { type: 'jobs.loaded'; jobs: JobView[] }
   | { type: 'deliveries.loaded'; deliveries: Deliveries }
+  | { type: 'connections.loaded'; connections: ConnectionRecord[] }
   | { type: 'status.loaded'; status: DaemonStatus }
   | { type: 'connection'; state: Connection };
 
@@ -82,6 +84,8 @@ export function reduceData(data: DashboardData, action: DataAction): DashboardDa
       return { ...data, jobs: action.jobs };
     case 'deliveries.loaded':
       return { ...data, deliveries: action.deliveries };
+    case 'connections.loaded':
+      return { ...data, connections: action.connections };
     case 'status.loaded':
       return { ...data, status: action.status };
     case 'connection':
@@ -124,6 +128,12 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
         : d,
     );
     return { ...data, deliveries: { kind: 'list', items } };
+  }
+  if (event.type.startsWith('connection.') && data.connections !== null) {
+    // The event carries the connection's record as it now is.
+    const record = event.data as ConnectionRecord;
+    const known = data.connections.some((c) => c.id === record.id);
+    return { ...data, connections: known ? data.connections.map((c) => (c.id === record.id ? record : c)) : [record, ...data.connections] };
   }
   return data;
 }

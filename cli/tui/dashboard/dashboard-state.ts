@@ -1,4 +1,5 @@
 import { EMPTY_DATA, reduceData, type DashboardData, type DataAction } from './dashboard-data.js';
+import { connectionMatches } from './connections-pane.js';
 import { deliveryMatches } from './deliveries-pane.js';
 import { jobMatches } from './jobs-pane.js';
 import { PANES, type PaneId } from './panes.js';
@@ -35,7 +36,7 @@ export interface DashboardState {
 
 export const INITIAL_STATE: DashboardState = {
   data: EMPTY_DATA,
-  ui: { pane: 'runs', selection: { runs: null, jobs: null, webhooks: null }, filters: { runs: '', jobs: '', webhooks: '' }, mode: { kind: 'browse' }, scroll: 0, message: null, effects: [] },
+  ui: { pane: 'runs', selection: { runs: null, jobs: null, webhooks: null, connections: null }, filters: { runs: '', jobs: '', webhooks: '', connections: '' }, mode: { kind: 'browse' }, scroll: 0, message: null, effects: [] },
 };
 
 /** The key facts the dashboard acts on (Ink's `Key`, reduced to what is used). */
@@ -117,6 +118,8 @@ export function visibleIds(state: DashboardState, pane: PaneId): string[] {
       return (state.data.jobs ?? []).filter((j) => jobMatches(j, filter)).map((j) => j.id);
     case 'webhooks':
       return (state.data.deliveries?.kind === 'list' ? state.data.deliveries.items : []).filter((d) => deliveryMatches(d, filter)).map((d) => d.id);
+    case 'connections':
+      return (state.data.connections ?? []).filter((c) => connectionMatches(c, filter)).map((c) => c.id);
     default: {
       const unknown: never = pane;
       throw new Error(`unknown pane ${String(unknown)}`);

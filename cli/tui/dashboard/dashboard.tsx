@@ -3,6 +3,7 @@ import { useCallback, useEffect, useReducer, useRef, useState, type ReactElement
 import { ApiError } from '../../api-error.js';
 import { followUpOf } from './dashboard-data.js';
 import { INITIAL_STATE, keyPresses, reduceDashboard, selectedIndex, type DashboardState, type Effect } from './dashboard-state.js';
+import { ConnectionsPane, connectionMatches } from './connections-pane.js';
 import { DeliveriesPane, deliveryMatches } from './deliveries-pane.js';
 import { fit } from './format.js';
 import { Header } from './header.js';
@@ -28,6 +29,7 @@ const HELP: Record<PaneId | 'detail', string> = {
   runs: '↑↓/jk move · enter open · c cancel · r re-run · / filter · tab pane · q quit',
   jobs: '↑↓/jk move · / filter · tab pane · q quit',
   webhooks: '↑↓/jk move · r redeliver · / filter · tab pane · q quit',
+  connections: '↑↓/jk move · / filter · tab pane · q quit',
   detail: '↑↓/jk scroll · c cancel · r re-run · esc back · q quit',
 };
 
@@ -48,6 +50,10 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   const report = useCallback((what: string) => (err: unknown) => dispatch({ type: 'message', text: `${what}: ${err instanceof ApiError ? err.message : (err as Error).message}` }), []);
   const loadJobs = useCallback(() => source.listJobs().then((jobs) => dispatch({ type: 'jobs.loaded', jobs }), report('could not list jobs')), [source, report]);
   const loadDeliveries = useCallback(() => source.deliveries().then((deliveries) => dispatch({ type: 'deliveries.loaded', deliveries }), report('could not list deliveries')), [source, report]);
+  const loadConnections = useCallback(
+    () => source.listConnections().then((connections) => dispatch({ type: 'connections.loaded', connections }), report('could not list connections')),
+    [source, report],
+  );
   const statusTimer = useRef<NodeJS.Timeout | null>(null);
   const loadStatus = useCallback(() => {
     // Spend moves with every step: read it again at most once a second.
@@ -92,7 +98,8 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   useEffect(() => {
     if (pane === 'jobs') void loadJobs();
     if (pane === 'webhooks') void loadDeliveries();
-  }, [pane, loadJobs, loadDeliveries]);
+    if (pane === 'connections') void loadConnections();
+  }, [pane, loadJobs, loadDeliveries, loadConnections]);
 
   const carryOut = useCallback(
     (effect: Effect): void => {
@@ -152,6 +159,16 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
         return (
           <DeliveriesPane
             deliveries={data.deliveries?.kind === 'list' ? { kind: 'list', items: data.deliveries.items.filter((d) => deliveryMatches(d, ui.filters.webhooks)) } : data.deliveries}
+            selected={selected}
+            width={columns}
+            height={bodyHeight}
+            now={clock}
+          />
+        );
+      case 'connections':
+        return (
+          <ConnectionsPane
+            connections={data.connections === null ? null : data.connections.filter((c) => connectionMatches(c, ui.filters.connections))}
             selected={selected}
             width={columns}
             height={bodyHeight}

@@ -1,9 +1,9 @@
-import type { Job, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
+import type { Connection, Job, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
 import type { StreamEvent } from '../../event-stream.js';
 import type { DaemonStatus } from '../../../src/status/status-service.js';
 import type { WebhookDelivery } from '../../../src/webhooks/deliveries-service.js';
 
-export type { DaemonStatus, WebhookDelivery };
+export type { Connection, DaemonStatus, WebhookDelivery };
 
 /** A job with when its schedule fires next, for the jobs pane. */
 export interface JobView extends Job {
@@ -29,4 +29,5 @@ export interface DashboardSource {
   deliveries(): Promise<Deliveries>;
   redeliver(id: string): Promise<WebhookDelivery>;
   status(): Promise<DaemonStatus>;
+  listConnections(): Promise<Connection[]>;
 }

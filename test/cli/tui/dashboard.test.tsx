@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../../cli/tui/dashboard/dashboard.js';
-import { delivery, envelope, FakeSource, job, modelProvider, status, step } from './fake-source.js';
+import { connection, delivery, envelope, FakeSource, job, modelProvider, status, step } from './fake-source.js';
 
 const RUN_A = 'run_aaaaaaaaaaaaaaaaaaaaaaaaaa';
 const RUN_B = 'run_bbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -182,6 +182,28 @@ describe('Dashboard', () => {
     source.push('webhook.attempted', null, { delivery_id: 'whd_1', attempt: 4, status_code: 200, error: null, status: 'succeeded', next_attempt_at: null });
     frame = await frameWhere(app, (f) => /succeeded\s+2m run\.completed\s+4 200/.test(f));
     expect(source.calls).toContain('redeliver whd_1');
+  });
+
+  it('shows connections with their authentication status, and follows connection events', async () => {
+    const source = twoRuns();
+    const inAnHour = new Date(Date.now() + 3_600_500).toISOString();
+    source.connections = [
+      connection('conn_1'),
+      connection('conn_2', { name: 'google', type: 'oauth', provider: 'google', env_var_name: 'GOOGLE_TOKEN', expires_at: inAnHour, auth_detail: 'connected' }),
+      connection('conn_3', { name: 'docs', type: 'mcp', is_enabled: false, project_id: 'proj_x', auth_status: 'failed', auth_detail: 'the server answered 404' }),
+    ];
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '4');
+    let frame = await frameWhere(app, (f) => f.includes('google'));
+    expect(frame).toMatch(/^NAME\s+TYPE\s+STATUS\s+EXPIRES\s+SCOPE\s+DETAIL/m);
+    expect(frame).toMatch(/^github\s+token\s+authenticated\s+-\s+org\s+a secret is set/m);
+    expect(frame).toMatch(/^google\s+oauth\s+authenticated\s+in 1h\s+org\s+connected/m);
+    expect(frame).toMatch(/^docs\s+mcp\s+disabled\s+-\s+proj_x\s+the server answered 404/m);
+
+    source.push('connection.expired', null, connection('conn_2', { name: 'google', type: 'oauth', auth_status: 'expired', expires_at: null, auth_detail: 'the provider refused the refresh: connect again' }));
+    frame = await frameWhere(app, (f) => /^google\s+oauth\s+expired/m.test(f));
+    expect(frame).toContain('the provider refused the refresh');
   });
 
   it('says in the status bar when the spend has reached the cap and when there is no model provider', async () => {

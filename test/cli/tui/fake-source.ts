@@ -1,6 +1,6 @@
 import type { Job, RunAccepted, RunEnvelope, RunStep } from '../../../cli/api-client.js';
 import type { StreamEvent } from '../../../cli/event-stream.js';
-import type { DaemonStatus, Deliveries, DashboardSource, JobView, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
+import type { Connection, DaemonStatus, Deliveries, DashboardSource, JobView, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
 
 /** A dashboard source for component tests: canned answers, events pushed by the test, every action recorded. */
 export class FakeSource implements DashboardSource {
@@ -8,6 +8,7 @@ export class FakeSource implements DashboardSource {
   steps = new Map<string, RunStep[]>();
   jobs: JobView[] = [];
   deliveryList: WebhookDelivery[] = [];
+  connections: Connection[] = [];
   statusValue: DaemonStatus = status();
   readonly calls: string[] = [];
   private readonly queue: StreamEvent[] = [];
@@ -70,6 +71,11 @@ export class FakeSource implements DashboardSource {
   async status() {
     return this.statusValue;
   }
+
+  async listConnections(): Promise<Connection[]> {
+    this.calls.push('listConnections');
+    return this.connections;
+  }
 }
 
 export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
@@ -95,6 +101,30 @@ export function modelProvider(overrides: Partial<DaemonStatus['model_provider']>
     key_accepted: true,
     detail: 'listed its models',
     checked_at: '2026-11-22T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function connection(id: string, overrides: Partial<Connection> = {}): Connection {
+  return {
+    id,
+    object: 'connection',
+    name: 'github',
+    type: 'token',
+    project_id: null,
+    is_enabled: true,
+    has_secret: true,
+    env_var_name: 'GITHUB_TOKEN',
+    url: null,
+    transport: null,
+    headers: null,
+    provider: null,
+    auth_status: 'authenticated',
+    auth_detail: 'a secret is set',
+    auth_checked_at: null,
+    expires_at: null,
+    created_at: '2026-11-22T09:00:00.000Z',
+    updated_at: '2026-11-22T09:00:00.000Z',
     ...overrides,
   };
 }

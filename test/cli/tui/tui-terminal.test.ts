@@ -49,7 +49,7 @@ const FIRST = 'six times seven';
 const SECOND = 'another one';
 
 describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
-  it('shows runs in flight updating from the stream, opens one, filters, cancels, re-runs, switches panes, follows a resize and quits', async () => {
+  it('shows runs in flight updating from the stream, opens one, filters, cancels, re-runs, shows jobs, deliveries and connections, follows a resize and quits', async () => {
     // The first run waits for the model until released; the second arrives while the dashboard is open.
     const firstTurn = hold(toolUse('run_code', { language: 'python', code: 'print(6 * 7)' }));
     const secondTurn = hold(toolUse('finish', { result: { answer: 42 }, confidence: 'high' }));
@@ -135,6 +135,12 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await t.keys('3');
     screen = await t.waitFor((s) => s.includes('no webhook deliveries'));
     expect(screen).toMatch(/^STATUS\s+AGE\s+EVENT\s+TRIES\s+LAST\s+URL/m);
+    // 4 shows connections with their authentication status.
+    const created = await daemon.api('POST', '/v1/connections', { name: 'gh', type: 'token', env_var_name: 'GH_TOKEN', secret: 'gh-secret-value-1' });
+    expect(created.status).toBe(201);
+    await t.keys('4');
+    screen = await t.waitFor((s) => /^gh\s+token\s+authenticated\s+-\s+org/m.test(s));
+    expect(screen).not.toContain('gh-secret-value-1');
     await t.keys('1');
     await t.waitFor((s) => s.includes('LAST ACTION'));
 
