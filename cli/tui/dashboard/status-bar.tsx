@@ -5,17 +5,21 @@ import type { DaemonStatus } from './source.js';
 
 const CONNECTION = { connecting: ['connecting', 'yellow'], connected: ['daemon ok', 'green'], reconnecting: ['daemon unreachable, reconnecting', 'red'] } as const;
 
-/** The last line: the daemon's health (the live stream's state), spend today against the cap, the sandbox pool. */
+/**
+ * The last line: the daemon's health (the live stream, the model provider), spend today against the cap, the
+ * sandbox pool.
+ */
 export function StatusBar({ connection, status, width }: { connection: Connection; status: DaemonStatus | null; width: number }) {
   const [label, color] = CONNECTION[connection];
   const parts: string[] = [];
   if (status !== null) {
+    // A model provider that cannot be used comes first: every run fails until it is fixed, and 80 columns cut the end.
+    const model = modelProblem(status.model_provider);
+    if (model !== null) parts.push(model);
     parts.push(`spend today ${money(status.spend.today_usd)} / ${money(status.spend.daily_cap_usd)}`);
     const pool = status.sandbox.warm_pool;
     parts.push(`sandbox ${status.sandbox.driver}${pool === null ? '' : ` pool ${pool.ready}/${pool.size}`}`);
     parts.push(`${status.runs.active} active`);
-    const model = modelProblem(status.model_provider);
-    if (model !== null) parts.push(model);
   }
   const rest = parts.length === 0 ? '' : ` · ${parts.join(' · ')}`;
   const over = status !== null && status.spend.today_usd >= status.spend.daily_cap_usd;

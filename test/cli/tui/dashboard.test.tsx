@@ -215,7 +215,7 @@ describe('Dashboard', () => {
     });
     const app = start(source);
     const frame = await frameWhere(app, (f) => f.includes('spend today'));
-    expect(frame).toContain('spend today $100 / $100 · sandbox local · 1 active · no anthropic provider configured');
+    expect(frame).toContain('● daemon ok · no anthropic provider configured · spend today $100 / $100 · sandbox local · 1 active');
   });
 
   it('says in the status bar when the daemon\'s model key is refused', async () => {
