@@ -117,9 +117,13 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
     },
     join(home, 'errandd.log'),
   );
-  // The first start announces the organisation, then prints its key.
-  await child.lines.next();
-  const key = (await child.lines.next()).value as string;
+  // The first start's notice has the key on a line of its own (src/runtime/first-start-notice.ts).
+  let key: string | undefined;
+  while (key === undefined) {
+    const line = await child.lines.next();
+    if (line.done) throw new Error('errandd printed no first key');
+    key = /^ {3}(ek_\S+)$/.exec(line.value as string)?.[1];
+  }
   return { ...child, home, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
 }
 

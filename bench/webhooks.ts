@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { systemClock, isoTime } from '../src/clock.js';
 import { loadConfig } from '../src/config/load.js';
+import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { OrgsService } from '../src/orgs/orgs-service.js';
@@ -71,6 +72,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
     clock: systemClock,
     logger: pino({ level: 'silent' }),
     events: bus,
+    eventLog: new EventLog({ store: store.events, clock: systemClock, events: bus }),
     config,
     concurrency,
   });

@@ -1,7 +1,8 @@
 import { readCredentials } from '../src/runtime/credentials.js';
 import { readDaemonState } from '../src/runtime/daemon-state.js';
 import { dataPaths } from '../src/runtime/paths.js';
-import { UserError } from './cli-errors.js';
+import { UsageError, UserError } from './cli-errors.js';
+import { cliName } from './invocation.js';
 
 export type AddressSource = 'environment' | 'credentials' | 'daemon';
 
@@ -22,7 +23,7 @@ export function resolveApiAddress(home: string, env: NodeJS.ProcessEnv): ApiAddr
   const creds = readCredentials(paths.credentials);
   let url: string | null = null;
   let urlSource: AddressSource = 'environment';
-  if (env.ERRAND_API_URL) url = env.ERRAND_API_URL;
+  if (env.ERRAND_API_URL) url = checkedApiUrl(env.ERRAND_API_URL, 'ERRAND_API_URL');
   else if (creds?.api_url) {
     url = creds.api_url;
     urlSource = 'credentials';
@@ -34,7 +35,8 @@ export function resolveApiAddress(home: string, env: NodeJS.ProcessEnv): ApiAddr
     }
   }
   if (url === null) {
-    throw new UserError(`no Errand API to talk to: no daemon runs on ${home} (start one with 'errand daemon start'), and neither ERRAND_API_URL nor 'errand login --url' names one`);
+    const cli = cliName(env);
+    throw new UserError(`no Errand API to talk to: no daemon runs on ${home} (start one with '${cli} daemon start'), and neither ERRAND_API_URL nor '${cli} login --url' names one`, 'no_daemon');
   }
   let key: string | null = null;
   let keySource: ApiAddress['keySource'] = 'environment';
@@ -43,6 +45,17 @@ export function resolveApiAddress(home: string, env: NodeJS.ProcessEnv): ApiAddr
     key = creds.api_key;
     keySource = 'credentials';
   }
-  if (key === null) throw new UserError(`no API key: set ERRAND_API_KEY or run 'errand login' (mint one with 'errand keys create')`);
+  if (key === null) throw new UserError(`no API key: set ERRAND_API_KEY or run '${cliName(env)} login' (mint one with '${cliName(env)} keys create')`, 'no_api_key');
   return { url, key, urlSource, keySource };
+}
+
+/**
+ * An API address given by the user (`name`: ERRAND_API_URL, --url) must say its scheme: `localhost:7370` would be
+ * read as a URL of scheme "localhost".
+ */
+export function checkedApiUrl(value: string, name: string): string {
+  if (!/^https?:\/\/[^/\s]/i.test(value)) {
+    throw new UsageError(`${name} must be an http:// or https:// URL such as http://127.0.0.1:7370, got '${value}'`, 'invalid_api_url', name);
+  }
+  return value;
 }

@@ -113,10 +113,45 @@ export class ApiClient {
   cancelRun(id: string): Promise<RunEnvelope> {
     return this.request('POST', `/v1/runs/${seg(id)}/cancel`);
   }
+  rerun(id: string): Promise<RunAccepted> {
+    return this.request('POST', `/v1/runs/${seg(id)}/rerun`);
+  }
   listRunSteps(id: string): Promise<ListPage<RunStep>> {
     return this.request('GET', `/v1/runs/${seg(id)}/steps`);
   }
 
+  /**
+   * Opens a server-sent event stream (`/v1/events`, `/v1/runs/{id}/events`): the response, whose body the caller
+   * reads; 204 when there is nothing more to follow. Throws like `request` when it cannot be opened.
+   */
+  async openEventStream(path: string, init: { lastEventId: number | null; signal?: AbortSignal }): Promise<Response> {
+    const headers: Record<string, string> = { ...this.headers(), accept: 'text/event-stream' };
+    if (init.lastEventId !== null) headers['last-event-id'] = String(init.lastEventId);
+    let res: Response;
+    try {
+      res = await this.fetchImpl(`${this.origin}${path}`, { headers, ...(init.signal === undefined ? {} : { signal: init.signal }) });
+    } catch (err) {
+      if (init.signal?.aborted) throw err;
+      throw new ApiConnectionError(this.origin, connectionReason(err));
+    }
+    if (!res.ok) {
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON: ApiError keeps an excerpt.
+      }
+      throw ApiError.fromResponse(res.status, parsed, res.headers.get('x-request-id'));
+    }
+    return res;
+  }
+
+  private headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.options.apiKey}`, 'user-agent': this.options.userAgent ?? 'errand-cli' };
+  }
+
+  /** GET /v1/status: how the daemon stands, for the key's organisation. */
   status(): Promise<DaemonStatus> {
     return this.request('GET', '/v1/status');
   }
@@ -195,11 +230,7 @@ export class ApiClient {
   async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
     const url = new URL(`${this.origin}${path}`);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.apiKey}`,
-      accept: 'application/json',
-      'user-agent': this.options.userAgent ?? 'errand-cli',
-    };
+    const headers: Record<string, string> = { ...this.headers(), accept: 'application/json' };
     let body: string | undefined;
     if (init.body !== undefined) {
       body = JSON.stringify(init.body);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { defaultHome } from '../src/config/load.js';
 import { ApiClient } from './api-client.js';
 import { resolveApiAddress, type ApiAddress } from './api-address.js';
+import { cliName } from './invocation.js';
 import { Output } from './output.js';
 
 export interface GlobalOptions {
@@ -13,6 +14,10 @@ export interface GlobalOptions {
 export interface CliContext extends GlobalOptions {
   out: Output;
   env: NodeJS.ProcessEnv;
+  /** Progress may be drawn live (Ink) on stderr: it is a terminal. Otherwise progress is plain lines. */
+  interactive: boolean;
+  /** How the user runs this CLI (`errand` or `npx errand`), for the commands that hints name. */
+  cliName: string;
   /** The API client, resolved when first asked for, so admin commands work without a daemon or key. */
   api(): ApiClient;
   address(): ApiAddress;
@@ -31,6 +36,8 @@ export function createContext(globals: GlobalOptions, options: ContextOptions = 
     ...globals,
     env,
     out: new Output(globals.json),
+    interactive: process.stderr.isTTY === true,
+    cliName: cliName(env),
     address,
     api() {
       if (client === null) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { UsageError, UserError } from './cli-errors.js';
+import { UsageError } from './cli-errors.js';
 
 /** Commander argument parsers: a bad value is a usage error (exit 2) naming the flag's expectation. */
 export function integerFlag(min: number, max: number) {
@@ -27,7 +27,7 @@ export function parseKeyValues(pairs: readonly string[], flag: string): Record<s
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${flag} takes key=value, got '${pair}'`);
+    if (eq <= 0) throw new UsageError(`${flag} takes key=value, got '${pair}'`, 'usage_error', flag);
     out[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return out;
@@ -41,15 +41,24 @@ export function readJsonObject(value: string, flag: string): Record<string, unkn
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
-      throw new UserError(`${flag}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new UsageError(`${flag}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'unreadable_file', flag);
     }
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${flag} must be a JSON object or @file.json (${(err as Error).message})`);
+    throw new UsageError(`${flag} must be a JSON object or @file.json (${(err as Error).message})`, 'usage_error', flag);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${flag} must be a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${flag} must be a JSON object`, 'usage_error', flag);
   return parsed as Record<string, unknown>;
+}
+
+/** Text given as an argument, or read from a file, or from stdin when the file is `-`. */
+export function readText(path: string, flag: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${flag}: cannot read ${path === '-' ? 'stdin' : path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'unreadable_file', flag);
+  }
 }

@@ -1,14 +1,16 @@
+import './no-color.js';
 import { buildProgram } from './program.js';
 import { Output } from './output.js';
 
 /** Runs the CLI on `argv` (without node and the script) and answers the exit status. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const json = argv.includes('--json');
+  const program = buildProgram({ json });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {
-    return new Output(argv.includes('--json')).error(err);
+    return new Output(json).error(err);
   }
 }
 

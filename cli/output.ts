@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { ErrandError } from '../src/errors.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, SilentExit, UsageError, UserError } from './cli-errors.js';
+import { cliName } from './invocation.js';
 
 export interface Column<T> {
   header: string;
@@ -63,20 +64,43 @@ export class Output {
     for (const [k, v] of pairs) this.line(`${`${k}:`.padEnd(width + 1)} ${cell(v)}`);
   }
 
-  /** Prints an error the way every command does, and answers the exit code it deserves. */
+  /**
+   * Prints an error the way every command does, and answers the exit code it deserves. With `--json` the error is
+   * one JSON object on stderr in the API's error shape, and stdout stays empty.
+   */
   error(err: unknown): number {
     if (err instanceof SilentExit) return err.exitCode;
     if (err instanceof CommanderError) {
-      // Commander has already printed its message (and help) through configureOutput.
-      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    }
-    if (err instanceof UsageError) {
-      this.stderr.write(`error: ${err.message}\n(see --help)\n`);
+      if (err.exitCode === 0) return EXIT_OK;
+      // Without --json commander has already printed its message (and help); with it, it printed nothing.
+      if (this.json) this.stderr.write(`${JSON.stringify(errorBody(usageErrorOf(err)))}\n`);
       return EXIT_USAGE;
     }
-    this.stderr.write(`${formatError(err)}\n`);
-    return EXIT_ERROR;
+    if (this.json) this.stderr.write(`${JSON.stringify(errorBody(err))}\n`);
+    else if (err instanceof UsageError) this.stderr.write(`error: ${err.message}\n(see --help)\n`);
+    else this.stderr.write(`${formatError(err)}\n`);
+    return err instanceof UsageError ? EXIT_USAGE : EXIT_ERROR;
   }
+}
+
+/** Commander's `commander.unknownOption` as `unknown_option`, with its message without the `error: ` prefix. */
+function usageErrorOf(err: CommanderError): UsageError {
+  const code = err.code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return new UsageError(err.message.replace(/^error: /, ''), code);
+}
+
+/** An error in the API's shape, `{error: {type, code, message, param?}, request_id?}`, whoever raised it. */
+export function errorBody(err: unknown): { error: { type: string; code: string; message: string; param?: string }; request_id?: string } {
+  const body = (type: string, code: string, message: string, param: string | null | undefined, requestId: string | null = null) => ({
+    error: { type, code, message, ...(param ? { param } : {}) },
+    ...(requestId ? { request_id: requestId } : {}),
+  });
+  if (err instanceof ApiError) return body(err.type, err.code, err.message, err.param, err.requestId);
+  if (err instanceof ApiConnectionError) return body('api_connection_error', 'daemon_unreachable', `${err.message}; is the daemon running? (${cliName()} daemon status)`, null);
+  if (err instanceof UsageError) return body('invalid_request_error', err.code, err.message, err.param);
+  if (err instanceof UserError) return body('invalid_request_error', err.code, err.message, null);
+  if (err instanceof ErrandError) return body(err.type, err.code, err.message, err.param);
+  return body('api_error', 'cli_failure', err instanceof Error ? err.message : String(err), null);
 }
 
 /** `error: <message> (code, param) [request id]`: the API's own words first, then what identifies the failure. */
@@ -85,7 +109,7 @@ export function formatError(err: unknown): string {
     const detail = [err.code, err.param].filter((p): p is string => p !== null && p !== '').join(', ');
     return `error: ${err.message}${detail ? ` (${detail})` : ''}${err.requestId ? ` [${err.requestId}]` : ''}`;
   }
-  if (err instanceof ApiConnectionError) return `error: ${err.message}; is the daemon running? (errand daemon status)`;
+  if (err instanceof ApiConnectionError) return `error: ${err.message}; is the daemon running? (${cliName()} daemon status)`;
   if (err instanceof UserError) return `error: ${err.message}`;
   if (err instanceof ErrandError) {
     // An error of the core catalogue, raised by an admin command working on the data directory.

@@ -6,6 +6,7 @@ import { ConfigError } from '../src/errors.js';
 import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
+import { firstStartNotice } from '../src/runtime/first-start-notice.js';
 import { listenFailure } from './listen-failure.js';
 import { createLoggers } from './logger.js';
 import { createDaemon } from './wiring.js';
@@ -81,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   const logFile = config['log.file'];
   const { logger, access } = createLoggers(
     config['log.level'],
+    { pretty: process.stderr.isTTY === true, colour: !process.env.NO_COLOR },
     logFile === null ? null : { path: resolve(home, logFile), maxBytes: config['log.max_size_mb'] * 1024 * 1024, keep: config['log.max_files'] },
   );
   // Lines are written at the end of each turn; a crash or process.exit() writes what its turn had.
@@ -106,18 +108,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Only once the API listens: a key minted by a start that then fails would never be shown again.
   const first = firstStart(daemon.admin.orgs, daemon.admin.keys, paths.credentials);
-  process.stdout.write(`listening on ${url}\n`);
-  if (first) {
-    const kept = first.saved ? `saved for the CLI in ${paths.credentials}` : `not saved: ${paths.credentials} already holds the CLI's key`;
-    process.stdout.write(`created organisation "default" (${first.orgId}) and its first API key (shown once, ${kept}):\n${first.key}\n`);
-  }
-  if (daemon.modelProviderProblem !== null) {
-    // Loud, and on every start: without a provider every run fails at once, and the log line alone is easy to miss.
-    process.stdout.write(
-      `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
-        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n',
-    );
-  }
+  // Loud, and on every start: without a provider every run fails at once, and the log line alone is easy to miss.
+  const warning =
+    daemon.modelProviderProblem === null
+      ? ''
+      : `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n';
+  // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
+  process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}${warning}`);
   const smtp = daemon.smtpAddress();
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }) });
   logger.info({ url, home, dev: config.dev }, 'daemon started');

@@ -1,4 +1,5 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { ConnectionsService } from '../src/connections/connections-service.js';
 import type { HostedConnect } from '../src/connections/oauth/hosted-connect.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
@@ -34,6 +35,7 @@ export interface ApiServices {
   runs: RunsService;
   steps: StepsService;
   artifacts: ArtifactsService;
+  eventStreams: EventStreams;
   status: StatusService;
   skippedFirings: SkippedFirings;
   mcp: McpFrontDoor;

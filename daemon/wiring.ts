@@ -27,6 +27,7 @@ import { RunExecutor } from '../src/engine/run-executor.js';
 import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
 import { EventLog } from '../src/event-log/event-log.js';
+import { EventStreams } from '../src/event-log/event-streams.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
@@ -52,12 +53,14 @@ import { ProjectsService } from '../src/projects/projects-service.js';
 import { RetentionJob } from '../src/retention/retention-job.js';
 import { RetentionService } from '../src/retention/retention-service.js';
 import type { Resources } from '../src/resources.js';
+import { runEndEvents } from '../src/runs/run-end-events.js';
 import { RunsService } from '../src/runs/runs-service.js';
 import { UserSchemas } from '../src/runs/user-schemas.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
 import type { SandboxDriver } from '../src/sandbox/driver.js';
 import { selectDriver } from '../src/sandbox/select-driver.js';
+import { firingEvents } from '../src/schedules/firing-events.js';
 import { Scheduler } from '../src/schedules/scheduler.js';
 import { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import { loadMasterKeyring } from '../src/secrets/master-key.js';
@@ -199,6 +202,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     },
   );
   runs.addTransitionHook(outbox.onTransition);
+  // The final envelope is logged in the same unit of work, for the live streams.
+  runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
   // Off unless metrics.port is set: then every source below reports to it.
   const metrics: Metrics | null = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events, sandboxPoolSize: (): number => driver.warmCount });
@@ -209,6 +214,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
+    eventLog,
     config,
     ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });
@@ -223,16 +229,25 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     runs,
     logger: logger.child({ component: 'scheduler' }),
     events: resources.events,
+    onFiring: firingEvents(store, eventLog),
     recordSkipped: (orgId, jobId, slot, error) => skippedFirings.record(orgId, jobId, slot, error),
+  });
+  const eventStreams = new EventStreams({
+    log: eventLog,
+    events: resources.events,
+    heartbeatMs: config['events.heartbeat_s'] * 1000,
+    runStatus: (orgId, runId) => runs.row(orgId, runId).status,
+    logger: logger.child({ component: 'event-streams' }),
   });
 
   const provider = createProvider({ config, env: options.env ?? process.env });
   const selected = await selectDriver({ config, home: options.home, logger });
   const driver: SandboxDriver = metrics ? timedDriver(selected, (name, seconds) => metrics.sandboxStarted(name, seconds)) : selected;
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, connections: runConnections });
+  const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 
-  const status = new StatusService({ provider, driver, clock, version: packageVersion() });
+  const status = new StatusService(resources, { provider, driver, version: packageVersion() });
 
   // The MCP front door: the same services, as tools. A tool from another area is one more entry in the registry's
   // list.
@@ -274,6 +289,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       runs,
       steps,
       artifacts,
+      eventStreams,
       status,
       skippedFirings,
       mcp,
@@ -325,14 +341,15 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       scheduler.start();
       retention.start();
       await metricsServer?.listen(config['metrics.host'], config['metrics.port']!);
+      eventStreams.start();
       return url;
     },
     smtpAddress: () => smtp,
     close() {
       closing ??= (async () => {
         // No more purging (it stops between two batches); no new firings; then runs finish or stop (the API still
-        // answers their polls); then the mail being sent is recorded; then the last webhooks go out; then in-flight
-        // requests drain and the store closes.
+        // answers their polls); then the mail being sent is recorded; then the last webhooks go out; then event
+        // streams end, in-flight requests drain and the store closes.
         await retention.close();
         await scheduler.close();
         // Mail stops arriving before anything it writes to (runs' mailboxes, the outbox, the store) closes.
@@ -344,6 +361,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await webhookWorker.close();
         // Open MCP streams would hold the server open; tool calls waiting for runs answer first.
         await mcp.close();
+        // Open streams would hold the server open; their clients reconnect with Last-Event-ID.
+        eventStreams.close();
         await app.close();
         await schemas.close();
         await metricsServer?.close();

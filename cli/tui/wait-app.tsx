@@ -1,24 +1,25 @@
 import { Box, useApp } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { RunEnvelope } from '../api-client.js';
+import { advance, NO_PROGRESS, updateLine, type RunProgress } from '../run-progress.js';
+import type { RunUpdate } from '../run-updates.js';
 import { FinishedLines, type FinishedLine } from './finished-lines.js';
 import { ProgressLine } from './progress-line.js';
-import { progressEvents, snapshotOf, type ProgressSnapshot } from './progress-events.js';
 
 export type WaitOutcome = { envelope: RunEnvelope } | { error: unknown };
 
 export interface WaitAppProps {
   runId: string;
-  /** Each poll's envelope, ending with the terminal one. */
-  updates: AsyncIterable<RunEnvelope>;
+  /** The run's updates, ending with its envelope. */
+  updates: AsyncIterable<RunUpdate>;
   onDone: (outcome: WaitOutcome) => void;
   now?: () => number;
 }
 
-/** Owns the waiting state: consumes the polls, keeps finished lines and the live line, and exits when the run ends. */
+/** Owns the waiting state: consumes the run's updates, keeps finished lines and the live line, and exits when the run ends. */
 export function WaitApp({ runId, updates, onDone, now = Date.now }: WaitAppProps) {
   const { exit } = useApp();
-  const [snapshot, setSnapshot] = useState<ProgressSnapshot | null>(null);
+  const [progress, setProgress] = useState<RunProgress>(NO_PROGRESS);
   const [lines, setLines] = useState<FinishedLine[]>([]);
   const [frame, setFrame] = useState(0);
   const [outcome, setOutcome] = useState<WaitOutcome | null>(null);
@@ -31,24 +32,21 @@ export function WaitApp({ runId, updates, onDone, now = Date.now }: WaitAppProps
 
   useEffect(() => {
     let stopped = false;
-    let previous: ProgressSnapshot | null = null;
     let counter = 0;
     void (async () => {
       let last: WaitOutcome | null = null;
       try {
-        for await (const envelope of updates) {
+        for await (const update of updates) {
           if (stopped) return;
-          const next = snapshotOf(envelope);
-          const events = progressEvents(previous, next);
-          previous = next;
-          setSnapshot(next);
-          if (events.length > 0) setLines((old) => [...old, ...events.map((text) => ({ key: counter++, text }))]);
-          last = { envelope };
+          setProgress((p) => advance(p, update));
+          const line = updateLine(update);
+          if (line !== null) setLines((old) => [...old, { key: counter++, text: line }]);
+          if (update.kind === 'end') last = { envelope: update.envelope };
         }
       } catch (error) {
         last = { error };
       }
-      if (!stopped) setOutcome(last ?? { error: new Error('the run could not be polled') });
+      if (!stopped) setOutcome(last ?? { error: new Error('the run stream closed before the run ended') });
     })();
     return () => {
       stopped = true;
@@ -65,7 +63,7 @@ export function WaitApp({ runId, updates, onDone, now = Date.now }: WaitAppProps
   return (
     <Box flexDirection="column">
       <FinishedLines lines={lines} />
-      {outcome !== null ? null : <ProgressLine runId={runId} snapshot={snapshot} frame={frame} elapsedMs={now() - startedAt.current} />}
+      {outcome !== null ? null : <ProgressLine runId={runId} progress={progress} frame={frame} elapsedMs={now() - startedAt.current} />}
     </Box>
   );
 }

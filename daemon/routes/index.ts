@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiServices } from '../services.js';
 import { artifactRoutes } from './artifacts.js';
+import { eventRoutes } from './events.js';
 import { connectPageRoutes } from './connect-pages.js';
 import { connectionRoutes } from './connections.js';
 import { emailRoutes } from './emails.js';
@@ -22,6 +23,7 @@ const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [
   runRoutes,
   stepRoutes,
   artifactRoutes,
+  eventRoutes,
   statusRoutes,
   connectionRoutes,
   connectPageRoutes,

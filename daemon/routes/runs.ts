@@ -31,6 +31,11 @@ export const runRoutes: FastifyPluginAsync<{ runs: RunsService }> = async (app, 
     { schema: { ...s.cancel, tags, summary: 'Cancel a queued or running run' } },
     (req) => runs.cancel(principalOf(req).orgId, req.params.id),
   );
+  app.post<{ Params: { id: string } }>(
+    '/runs/:id/rerun',
+    { schema: { ...s.rerun, response: { ...s.rerun.response, ...errors }, tags, summary: 'Start a new run of what an earlier run was asked' } },
+    async (req, reply) => accepted(reply, await runs.rerun(principalOf(req), req.params.id)),
+  );
 };
 
 function accepted(reply: FastifyReply, created: CreatedRun): FastifyReply {

@@ -88,6 +88,13 @@ export const CONFIG_KEYS = {
   },
   'webhooks.allow_private_targets': { type: 'boolean', default: false, description: 'Let webhook targets be http, loopback, private or link-local (implied by dev).' },
 
+  'events.heartbeat_s': {
+    type: 'integer',
+    default: 15,
+    min: 1,
+    max: 300,
+    description: 'Interval of the comment lines that keep idle event streams open through proxies; streams also look for events other processes appended.',
+  },
   'mcp.run_wait_s': { type: 'integer', default: 45, min: 0, max: 3600, description: 'Longest the MCP tools run_task and run_job wait for their run before answering with its task id.' },
   'mcp.max_sessions': { type: 'integer', default: 1000, min: 1, max: 100_000, description: 'MCP sessions open at once; an initialize beyond them answers 503.' },
   'mcp.session_idle_s': { type: 'integer', default: 1800, min: 1, max: 604_800, description: 'An MCP session with no open request or stream for this long is closed.' },

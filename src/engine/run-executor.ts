@@ -14,7 +14,7 @@ import { AgentLoop } from './agent-loop.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
-import { RunRecorder } from './run-recorder.js';
+import { RunRecorder, type StepEvents } from './run-recorder.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
@@ -27,6 +27,7 @@ export interface RunExecutorDeps {
   caps: SpendCaps;
   prices: PriceTable;
   tools: ToolRegistry;
+  stepEvents: StepEvents;
   /** Where a run's sandbox time is metered, so that a transition ending it can settle it (see SandboxMeter). */
   meters: SandboxMeters;
   connections: RunConnections;
@@ -79,7 +80,7 @@ export class RunExecutor {
       } else {
         const { credentials } = prepared;
         mask = new SecretMask(credentials.secrets);
-        const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, mask);
+        const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, this.deps.stepEvents, mask);
         const started = this.deps.meters.start(run.id, recorder);
         meter = started;
         recorder.lastAction('connecting tools');

@@ -1,8 +1,13 @@
+import type { ScreenshotLinker } from '../runs/envelope.js';
 import { roundUsd, type PriceTable } from '../billing/prices.js';
 import { SecretMask } from '../connections/secret-mask.js';
 import { isoTime } from '../clock.js';
+import { EVENT_TYPES } from '../event-log/event-types.js';
+import type { EventLog } from '../event-log/event-log.js';
 import type { Resources } from '../resources.js';
+import { toRunStep } from '../steps/steps-service.js';
 import type { RunPatch, RunRow } from '../store/runs-table.js';
+import type { StepRow } from '../store/steps-store.js';
 import type { ModelAlias } from '../models/models.js';
 import type { ModelUsage } from './providers/provider.js';
 import { truncateEnd, truncateMiddle } from './truncate.js';
@@ -21,6 +26,12 @@ export interface ToolStep {
   artifactId?: string | null;
 }
 
+/** Where a recorder announces each step: the event log, with screenshots as signed links. */
+export interface StepEvents {
+  eventLog: EventLog;
+  linkScreenshot: ScreenshotLinker;
+}
+
 export interface ModelStep {
   modelId: string;
   input: unknown;
@@ -30,8 +41,8 @@ export interface ModelStep {
 }
 
 /**
- * Writes what a run does as it happens: a step row per model and tool call, a spend entry per billed amount and
- * the run's usage and progress columns, each model call in one transaction. Spend is recorded per call when the
+ * Writes what a run does as it happens: a step row per model and tool call, a spend entry per billed amount, the
+ * run's usage and progress columns and the `run.step` event, each step in one transaction. Spend is recorded per call when the
  * call returns, never at the end of a run, so a run retried after a crash is charged only for the calls its new
  * attempt makes on top of those already recorded: nothing is charged twice, and a call cut off by the crash
  * (no answer, no usage) is not charged at all. What it writes passes the run's secret mask first, so no step or
@@ -48,6 +59,7 @@ export class RunRecorder {
     private readonly prices: PriceTable,
     private readonly run: RunRow,
     private readonly attempt: number,
+    private readonly stepEvents: StepEvents,
     private readonly mask: SecretMask = SecretMask.none,
   ) {
     this.stepCount = r.store.steps.countForRun(run.id);
@@ -128,10 +140,10 @@ export class RunRecorder {
   ): void {
     const { store } = this.r;
     const at = isoTime(this.r.clock.now());
-    store.transaction(() => {
+    store.transaction((uow) => {
       this.seq += 1;
       this.stepCount += 1;
-      store.steps.insert({
+      const row: StepRow = {
         id: this.r.ids('step'),
         run_id: this.run.id,
         attempt: this.attempt,
@@ -147,9 +159,17 @@ export class RunRecorder {
         cost_usd: s.usd,
         artifact_id: s.artifactId,
         created_at: at,
-      });
+      };
+      store.steps.insert(row);
       if (s.usd > 0) store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd: s.usd, at });
-      this.patchRun({ ...usage, step_count: this.stepCount, ...(s.usd > 0 ? { cost_usd: roundUsd(store.spend.forRun(this.run.id)) } : {}) });
+      const runCost = roundUsd(store.spend.forRun(this.run.id));
+      this.patchRun({ ...usage, step_count: this.stepCount, ...(s.usd > 0 ? { cost_usd: runCost } : {}) });
+      this.stepEvents.eventLog.append(uow, {
+        orgId: this.run.org_id,
+        runId: this.run.id,
+        type: EVENT_TYPES.runStep,
+        data: { ...toRunStep(row, this.stepEvents.linkScreenshot), run_cost_usd: runCost },
+      });
     });
   }
 

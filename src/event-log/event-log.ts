@@ -54,6 +54,11 @@ export class EventLog {
     return this.o.store.orgAfter(orgId, after, limit).map(toLogged);
   }
 
+  /** The newest event's id (0 when the log is empty): where a stream that wants only new events starts. */
+  lastId(): number {
+    return this.o.store.lastId();
+  }
+
   /** An organisation's events of `type` about one job, newest first, before the event `before` (null: the newest). */
   jobEvents(orgId: string, type: string, jobId: string, before: number | null, limit: number): LoggedEvent[] {
     return this.o.store.jobEvents(orgId, type, jobId, before, limit).map(toLogged);

@@ -126,4 +126,5 @@ export const runRouteSchemas = {
   },
   get: { params: idParam('run'), response: { 200: envelopeSchema } },
   cancel: { params: idParam('run'), response: { 200: envelopeSchema } },
+  rerun: { params: idParam('run'), response: { 202: runAcceptedSchema } },
 } as const;

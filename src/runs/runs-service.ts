@@ -9,6 +9,7 @@ import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { EventLog } from '../event-log/event-log.js';
+import { EVENT_TYPES } from '../event-log/event-types.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
@@ -164,6 +165,31 @@ export class RunsService {
     return this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey));
   }
 
+  /**
+   * POST /runs/{id}/rerun: a new run of what an earlier run was asked (its filled prompt, inputs, output_schema,
+   * model, project, job, name, callback_url, connections and timeout), under the caller's key and its caps.
+   */
+  async rerun(principal: Principal, id: string): Promise<CreatedRun> {
+    const run = this.row(principal.orgId, id);
+    return this.admit({
+      orgId: principal.orgId,
+      keyId: principal.keyId,
+      monthlyCapUsd: principal.monthlyCapUsd,
+      source: 'api',
+      projectId: run.project_id,
+      jobId: run.job_id,
+      name: run.name,
+      prompt: run.prompt,
+      inputs: fromJson<Record<string, unknown>>(run.inputs) ?? {},
+      model: run.model,
+      outputSchema: fromJson(run.output_schema),
+      callbackUrl: run.callback_url,
+      connections: fromJson<string[]>(run.connections) ?? [],
+      timeoutS: run.timeout_s,
+      idempotency: null,
+    });
+  }
+
   list(orgId: string, q: ListQuery & { job_id?: string }): ListResponse<RunEnvelope> {
     const page = this.r.store.runs.list(orgId, { ...pageQuery(q), jobId: q.job_id ?? null });
     return toListResponse(page, (row) => this.envelope(row));
@@ -224,7 +250,7 @@ export class RunsService {
   /** The logged event, the hooks and the announcement of a status change (or of a creation, from null). */
   private recordChange(uow: UnitOfWork, change: RunChange, description: string): void {
     const { run, from, to } = change;
-    this.deps.eventLog.append(uow, { orgId: run.org_id, runId: run.id, type: 'run.status', data: { run_id: run.id, from, to, description } });
+    this.deps.eventLog.append(uow, { orgId: run.org_id, runId: run.id, type: EVENT_TYPES.runStatus, data: { run_id: run.id, from, to, description } });
     for (const hook of this.hooks) hook(change, uow);
     uow.afterCommit(() => this.r.events.emit('run.transitioned', { runId: run.id, orgId: run.org_id, from, to }));
   }

@@ -21,6 +21,8 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
   events?: EventBus;
+  /** Told of every run this scheduler started (not of those another daemon already started). */
+  onFiring?: (firing: Firing) => void;
   /** Records a firing that started no run, durably (SkippedFirings). */
   recordSkipped?: (orgId: string, jobId: string, slot: string, error: Error) => void;
 }
@@ -30,6 +32,15 @@ export type FiringOutcome =
   | { kind: 'started'; runId: string }
   | { kind: 'replayed'; runId: string }
   | { kind: 'skipped'; code: string; message: string };
+
+/** A firing that started a run. */
+export interface Firing {
+  orgId: string;
+  jobId: string;
+  /** The slot's time, RFC 3339. */
+  slot: string;
+  runId: string;
+}
 
 /** The idempotency key of a firing: the same for every scheduler that sees this slot, and only for it. */
 export function firingKey(jobId: string, slotMs: number): string {
@@ -134,6 +145,11 @@ export class Scheduler {
         return { kind: 'replayed', runId: result.body.task_id };
       }
       this.o.logger.info({ ...log, run_id: result.body.task_id }, 'scheduled run started');
+      try {
+        this.o.onFiring?.({ orgId, jobId, slot: log.slot, runId: result.body.task_id });
+      } catch (recordErr) {
+        this.o.logger.error({ ...log, err: recordErr }, 'could not record a schedule firing');
+      }
       return { kind: 'started', runId: result.body.task_id };
     } catch (err) {
       const code = err instanceof ErrandError ? err.code : 'internal_error';

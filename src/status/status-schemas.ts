@@ -4,14 +4,14 @@ const nullableBoolean = { type: ['boolean', 'null'] } as const;
 
 export const statusSchema = {
   type: 'object',
-  required: ['object', 'version', 'started_at', 'model_provider', 'sandbox'],
+  required: ['object', 'version', 'started_at', 'model_provider', 'sandbox', 'spend', 'runs'],
   properties: {
     object: { type: 'string', const: 'status' },
     version: { type: 'string' },
     started_at: timestamp,
     model_provider: {
       type: 'object',
-      required: ['name', 'configured', 'problem', 'base_url', 'reachable', 'key_accepted', 'detail'],
+      required: ['name', 'configured', 'problem', 'base_url', 'reachable', 'key_accepted', 'detail', 'checked_at'],
       properties: {
         name: { type: 'string', enum: ['anthropic', 'openai'], description: 'models.provider' },
         configured: { type: 'boolean', description: 'Whether the daemon has the key or base URL the provider needs.' },
@@ -20,6 +20,11 @@ export const statusSchema = {
         reachable: { ...nullableBoolean, description: 'Whether the API answered a request for its model list (no tokens spent); null when not configured.' },
         key_accepted: { ...nullableBoolean, description: 'Whether it accepted the key; null when that could not be told.' },
         detail: { type: 'string' },
+        checked_at: {
+          ...nullableString,
+          format: 'date-time',
+          description: 'When the model API was asked; its answer stands for 30 s, for every caller. Null when not asked.',
+        },
       },
     },
     sandbox: {
@@ -39,6 +44,20 @@ export const statusSchema = {
           required: ['installed', 'detail'],
           properties: { installed: { type: 'boolean' }, detail: { type: 'string' } },
         },
+      },
+    },
+    spend: {
+      type: 'object',
+      required: ['today_usd', 'daily_cap_usd'],
+      properties: { today_usd: { type: 'number' }, daily_cap_usd: { type: 'number' } },
+      description: "The caller's organisation: its spend today (UTC) and its daily cap.",
+    },
+    runs: {
+      type: 'object',
+      required: ['active', 'max_pending'],
+      properties: {
+        active: { type: 'integer', description: "The caller's organisation's queued plus running runs." },
+        max_pending: { type: 'integer', description: 'How many it may have before POST /v1/runs answers 429.' },
       },
     },
   },

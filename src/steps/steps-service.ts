@@ -36,25 +36,26 @@ export class StepsService {
 
   list(orgId: string, runId: string): StepList {
     if (!this.r.store.runs.get(orgId, runId)) throw new NotFoundError('run', runId);
-    return { object: 'list', data: this.r.store.steps.forRun(runId).map((row) => this.toStep(row)), has_more: false, next_cursor: null };
+    return { object: 'list', data: this.r.store.steps.forRun(runId).map((row) => toRunStep(row, this.linkScreenshot)), has_more: false, next_cursor: null };
   }
+}
 
-  private toStep(row: StepRow): RunStep {
-    return {
-      id: row.id,
-      object: 'run_step',
-      run_id: row.run_id,
-      attempt: row.attempt,
-      seq: row.seq,
-      kind: row.kind,
-      name: row.name,
-      input: row.input === null ? null : JSON.parse(row.input),
-      output: row.output,
-      is_error: row.is_error === 1,
-      duration_ms: row.duration_ms,
-      usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_usd: row.cost_usd },
-      screenshot_url: row.artifact_id === null ? null : this.linkScreenshot(row.artifact_id),
-      created_at: row.created_at,
-    };
-  }
+/** A step row as the API shows it (the steps list, and the `run.step` event). */
+export function toRunStep(row: StepRow, linkScreenshot: ScreenshotLinker): RunStep {
+  return {
+    id: row.id,
+    object: 'run_step',
+    run_id: row.run_id,
+    attempt: row.attempt,
+    seq: row.seq,
+    kind: row.kind,
+    name: row.name,
+    input: row.input === null ? null : JSON.parse(row.input),
+    output: row.output,
+    is_error: row.is_error === 1,
+    duration_ms: row.duration_ms,
+    usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_usd: row.cost_usd },
+    screenshot_url: row.artifact_id === null ? null : linkScreenshot(row.artifact_id),
+    created_at: row.created_at,
+  };
 }

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
+import { EVENT_TYPES } from '../event-log/event-types.js';
+import type { EventLog } from '../event-log/event-log.js';
 import type { EventBus } from '../events.js';
 import type { Store } from '../store/store.js';
 import type { AttemptOutcome, DeliveryStatus, WebhookDeliveryRow } from '../store/webhooks-store.js';
@@ -23,6 +25,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   events: EventBus;
+  /** Where each attempt's outcome is logged (`webhook.attempted`) for the organisation's event stream. */
+  eventLog: EventLog;
   config: WebhookConfig;
   /** Attempts in flight at once. */
   concurrency?: number;
@@ -155,7 +159,26 @@ export class DeliveryWorker {
       error: result.error,
       created_at: isoTime(startedAt),
     };
-    this.o.store.transaction((uow) => this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, outcome));
+    this.o.store.transaction((uow) => {
+      this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, outcome);
+      this.o.eventLog.append(uow, {
+        orgId: row.org_id,
+        type: EVENT_TYPES.webhookAttempted,
+        data: {
+          delivery_id: row.id,
+          event_id: row.event_id,
+          event: row.event_type,
+          run_id: row.run_id,
+          url: row.url,
+          attempt: attempt.attempt,
+          status_code: attempt.status_code,
+          latency_ms: attempt.latency_ms,
+          error: outcome.last_error,
+          status: outcome.status,
+          next_attempt_at: outcome.next_attempt_at === null ? null : isoTime(outcome.next_attempt_at),
+        },
+      });
+    });
     this.o.onAttempt?.(outcome.status, result.latencyMs);
     const log = { delivery_id: row.id, event_id: row.event_id, event: row.event_type, attempt: row.attempts + 1, status_code: result.statusCode };
     if (outcome.status === 'succeeded') this.o.logger.debug(log, 'webhook delivered');

@@ -149,7 +149,8 @@ export interface RawResponse {
 
 /**
  * One request on its own connection through node:http, which (unlike fetch) sends the path as given: bad
- * percent-encoding, `..` segments, any method node's parser knows.
+ * percent-encoding, `..` segments, any method node's parser knows. An event stream (which never ends by itself)
+ * is answered with its status and headers, and closed.
  */
 export function rawRequest(
   baseUrl: string,
@@ -160,6 +161,11 @@ export function rawRequest(
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: u.hostname, port: u.port, method: options.method, path: options.path, headers, agent: false }, (res) => {
+      if (res.headers['content-type']?.startsWith('text/event-stream')) {
+        res.destroy();
+        resolve({ status: res.statusCode!, headers: res.headers, text: '', body: null });
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

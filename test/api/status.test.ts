@@ -48,6 +48,22 @@ describe('GET /v1/status', () => {
     expect(JSON.stringify(res.body)).not.toContain(MODEL_KEY);
   });
 
+  it('asks the model API at most once every 30 s, whoever reads the status, and says when it asked', async () => {
+    const first = await configured.api('GET', '/v1/status');
+    const before = models.paths.length;
+    const again = await configured.api('GET', '/v1/status');
+    expect(models.paths.length).toBe(before);
+    expect(again.body.model_provider).toMatchObject({ reachable: true, key_accepted: true, checked_at: first.body.model_provider.checked_at });
+    expect(Date.parse(again.body.model_provider.checked_at)).not.toBeNaN();
+  });
+
+  it("reports the caller's organisation's spend today against its daily cap and its active runs against the most it may have", async () => {
+    const res = await offline.api('GET', '/v1/status');
+    expect(res.body.spend).toEqual({ today_usd: 0, daily_cap_usd: 100 });
+    expect(res.body.runs).toEqual({ active: expect.any(Number), max_pending: 100 });
+    expect(res.body.model_provider.checked_at).toBeNull();
+  });
+
   it('reports a key the model API refuses, without showing it', async () => {
     const res = await wrongKey.api('GET', '/v1/status');
     expect(res.body.model_provider).toMatchObject({ configured: true, reachable: true, key_accepted: false });

@@ -57,6 +57,25 @@ describe('errand daemon start|status|stop', () => {
     expect(again.stderr).toContain('no daemon is running');
   });
 
+  it('agree right after a SIGKILL that no daemon runs, and start a new one', async () => {
+    const started = (await cli('daemon', 'start', '--port', '0', '--json')).json();
+    startedPid = started.pid;
+    process.kill(started.pid, 'SIGKILL');
+    // No waiting: the killed process may not even be reaped yet.
+    const status = await cli('daemon', 'status', '--json');
+    expect(status.code).toBe(1);
+    expect(status.json()).toMatchObject({ running: false, reachable: false, pid: null });
+    const stop = await cli('daemon', 'stop', '--json');
+    expect(stop.code).toBe(0);
+    expect(stop.json()).toEqual({ stopped: false, pid: null });
+    expect(stop.stderr).toContain('no daemon is running');
+    const again = await cli('daemon', 'start', '--port', '0', '--json');
+    expect(again.code).toBe(0);
+    startedPid = again.json().pid;
+    expect((await cli('daemon', 'status', '--json')).json()).toMatchObject({ running: true, reachable: true, pid: startedPid });
+    expect((await cli('daemon', 'stop', '--json')).json()).toEqual({ stopped: true, pid: startedPid });
+  });
+
   it('reports a daemon that cannot start, with its own message', async () => {
     const other = tempDir('errand-daemon-cli-');
     try {

@@ -1,11 +1,11 @@
-import { PassThrough } from 'node:stream';
-import { render } from 'ink';
+import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { RunEnvelope } from '../../cli/api-client.js';
-import { progressEvents, progressSummary } from '../../cli/tui/progress-events.js';
+import { advance, NO_PROGRESS, progressSummary, updateLine } from '../../cli/run-progress.js';
+import type { RunUpdate, StreamedStep } from '../../cli/run-updates.js';
 import { WaitApp, type WaitOutcome } from '../../cli/tui/wait-app.js';
 
-function envelope(status: RunEnvelope['status'], steps: number, lastAction: string | null): RunEnvelope {
+function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope> = {}): RunEnvelope {
   return {
     task_id: 'run_test',
     object: 'run',
@@ -16,7 +16,7 @@ function envelope(status: RunEnvelope['status'], steps: number, lastAction: stri
     failure_reason: null,
     failure_detail: null,
     warnings: [],
-    usage: { duration_ms: null, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+    usage: { duration_ms: null, input_tokens: 0, output_tokens: 0, cost_usd: 0.0042 },
     created_at: '2026-11-22T09:00:00.000Z',
     started_at: null,
     finished_at: null,
@@ -25,57 +25,96 @@ function envelope(status: RunEnvelope['status'], steps: number, lastAction: stri
     name: null,
     model: 'sonnet',
     attempt: 1,
-    progress: { steps, last_action: lastAction },
+    progress: { steps: 2, last_action: null },
+    ...overrides,
   };
 }
 
-describe('progressEvents', () => {
-  it('reports the first status, then only changes of status and new actions', () => {
-    const a = { status: 'queued' as const, steps: 0, lastAction: null };
-    const b = { status: 'running' as const, steps: 2, lastAction: 'browser.navigate https://example.test' };
-    expect(progressEvents(null, a)).toEqual(['status queued']);
-    expect(progressEvents(a, a)).toEqual([]);
-    expect(progressEvents(a, b)).toEqual(['status running', 'step 2: browser.navigate https://example.test']);
-    expect(progressEvents(b, { ...b, steps: 3 })).toEqual(['step 3: browser.navigate https://example.test']);
+function step(seq: number, overrides: Partial<StreamedStep> = {}): StreamedStep {
+  return {
+    id: `step_${seq}`,
+    object: 'run_step',
+    run_id: 'run_test',
+    attempt: 1,
+    seq,
+    kind: 'tool',
+    name: 'browser.navigate',
+    input: { url: 'https://shop.test' },
+    output: 'ok',
+    is_error: false,
+    duration_ms: 1200,
+    usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+    screenshot_url: null,
+    created_at: '2026-11-22T09:00:01.000Z',
+    run_cost_usd: 0.0021 * seq,
+    ...overrides,
+  };
+}
+
+const at = '2026-11-22T09:00:00.000Z';
+
+async function settled<T>(read: () => T | null): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = read();
+    if (value !== null) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the view did not finish');
+}
+
+describe('run progress', () => {
+  it('describes status changes and each step with what it did and the cost so far', () => {
+    expect(updateLine({ kind: 'status', from: null, to: 'queued', description: 'accepted', at })).toBe('status queued');
+    expect(updateLine({ kind: 'status', from: 'queued', to: 'running', description: 'claimed', at })).toBe('status running (claimed)');
+    expect(updateLine({ kind: 'step', step: step(1), at })).toBe('step 1 · browser.navigate https://shop.test · 1.2 s · $0.0021 so far');
+    expect(updateLine({ kind: 'step', step: step(2, { kind: 'model', name: 'claude-sonnet-4-6', input: null, usage: { input_tokens: 900, output_tokens: 40, cost_usd: 0.003 } }), at })).toBe(
+      'step 2 · model claude-sonnet-4-6 · 900 in / 40 out tokens · 1.2 s · $0.0042 so far',
+    );
+    expect(updateLine({ kind: 'end', envelope: envelope('succeeded') })).toBeNull();
   });
 
-  it('summarises the live line as status · steps · last action', () => {
-    expect(progressSummary({ status: 'running', steps: 1, lastAction: 'finish' })).toBe('running · 1 step · finish');
-    expect(progressSummary({ status: 'queued', steps: 0, lastAction: null })).toBe('queued · 0 steps');
+  it('summarises the live line as status · steps · cost · last action', () => {
+    const updates: RunUpdate[] = [
+      { kind: 'status', from: null, to: 'queued', description: 'accepted', at },
+      { kind: 'status', from: 'queued', to: 'running', description: 'claimed', at },
+      { kind: 'step', step: step(1), at },
+    ];
+    const progress = updates.reduce(advance, NO_PROGRESS);
+    expect(progressSummary(progress)).toBe('running · 1 step · $0.0021 · browser.navigate https://shop.test');
+    expect(progressSummary(NO_PROGRESS)).toBe('connecting · 0 steps · $0.0000');
   });
 });
 
 describe('WaitApp', () => {
-  it('keeps every progress line and hands back the final envelope', async () => {
-    const stdout = Object.assign(new PassThrough(), { columns: 100, rows: 30, isTTY: false });
-    let written = '';
-    stdout.on('data', (c: Buffer) => (written += c.toString()));
-    async function* updates() {
-      yield envelope('queued', 0, null);
-      yield envelope('running', 1, 'browser.navigate https://shop.test');
-      yield envelope('running', 2, 'finish');
-      yield envelope('succeeded', 2, 'finish');
+  it('keeps a line for every status change and every step, and hands back the final envelope', async () => {
+    async function* updates(): AsyncGenerator<RunUpdate> {
+      yield { kind: 'status', from: null, to: 'queued', description: 'accepted', at };
+      yield { kind: 'status', from: 'queued', to: 'running', description: 'claimed', at };
+      yield { kind: 'step', step: step(1), at };
+      yield { kind: 'step', step: step(2, { name: 'finish', input: { result: { ok: true } } }), at };
+      yield { kind: 'status', from: 'running', to: 'succeeded', description: 'the agent finished with a result', at };
+      yield { kind: 'end', envelope: envelope('succeeded') };
     }
     let outcome = null as WaitOutcome | null;
-    const app = render(<WaitApp runId="run_test" updates={updates()} onDone={(o) => (outcome = o)} />, { stdout: stdout as unknown as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
-    await app.waitUntilExit();
-
-    expect(outcome).not.toBeNull();
-    expect('envelope' in outcome! && outcome.envelope.status).toBe('succeeded');
-    for (const line of ['status queued', 'status running', 'step 1: browser.navigate https://shop.test', 'step 2: finish', 'status succeeded']) {
+    const app = render(<WaitApp runId="run_test" updates={updates()} onDone={(o) => (outcome = o)} />);
+    const done = await settled(() => outcome);
+    expect('envelope' in done && done.envelope.status).toBe('succeeded');
+    const written = app.frames.join('\n');
+    for (const line of ['status queued', 'status running (claimed)', 'step 1 · browser.navigate https://shop.test', 'step 2 · finish {"result":{"ok":true}}', 'status succeeded']) {
       expect(written).toContain(line);
     }
+    // Once the run has ended, the live line is gone and the finished lines stay.
+    expect(app.lastFrame()).not.toContain('connecting');
   });
 
-  it('hands back the error when polling fails', async () => {
-    const stdout = Object.assign(new PassThrough(), { columns: 100, rows: 30, isTTY: false });
-    async function* updates(): AsyncGenerator<RunEnvelope> {
-      yield envelope('queued', 0, null);
+  it('hands back the error when the stream fails', async () => {
+    async function* updates(): AsyncGenerator<RunUpdate> {
+      yield { kind: 'status', from: null, to: 'queued', description: 'accepted', at };
       throw new Error('connection refused');
     }
     let outcome = null as WaitOutcome | null;
-    const app = render(<WaitApp runId="run_test" updates={updates()} onDone={(o) => (outcome = o)} />, { stdout: stdout as unknown as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
-    await app.waitUntilExit();
-    expect(outcome && 'error' in outcome ? (outcome.error as Error).message : null).toBe('connection refused');
+    render(<WaitApp runId="run_test" updates={updates()} onDone={(o) => (outcome = o)} />);
+    const done = await settled(() => outcome);
+    expect('error' in done ? (done.error as Error).message : null).toBe('connection refused');
   });
 });

@@ -63,3 +63,36 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     child.stdin.end(options.input ?? '');
   });
 }
+
+export interface RunningCli {
+  child: ReturnType<typeof spawn>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when `probe` holds for the output so far. */
+  waitFor(probe: (out: { stdout: string; stderr: string }) => boolean, timeoutMs?: number): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+/** Starts the CLI without waiting for it to end, for long-running commands (listen, watch). */
+export function spawnCli(args: string[], options: RunCliOptions = {}): RunningCli {
+  const child = spawn(process.execPath, [ERRAND, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  child.stdin.end(options.input ?? '');
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    async waitFor(probe, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!probe({ stdout, stderr })) {
+        if (Date.now() > deadline) throw new Error(`timed out; stdout:\n${stdout}\nstderr:\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}

@@ -1,4 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePages } from '../engine/harness.js';
 import { finish, hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { runCli } from './run-cli.js';
@@ -6,7 +9,8 @@ import { runCli } from './run-cli.js';
 const MODEL_KEY = 'test-model-key';
 let daemon: TestDaemon;
 let model: ScriptedAnthropic;
-const cli = (...args: string[]) => runCli(['--home', daemon.home, ...args], { env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key } });
+const cli = (args: string[], input?: string) =>
+  runCli(['--home', daemon.home, ...args], { env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key }, ...(input === undefined ? {} : { input }) });
 
 beforeAll(async () => {
   model = await startScriptedAnthropic({ apiKey: MODEL_KEY });
@@ -26,34 +30,51 @@ async function runIdNamed(name: string): Promise<string> {
   throw new Error(`no run named ${name} appeared`);
 }
 
+/** The `step N · ...` lines a non-terminal --wait printed on stderr. */
+const stepLines = (stderr: string, id: string) => stderr.split('\n').filter((l) => l.startsWith(`${id}: step `));
+
 describe('errand runs create --wait', () => {
   it('prints only the final envelope with --json and exits 0 when the run succeeded; runs steps shows what the agent did', async () => {
     model.script([toolUse('run_code', { language: 'python', code: 'print(6 * 7)' }), toolUse('finish', { result: { answer: 42 }, confidence: 'high' })]);
-    const res = await cli('runs', 'create', '--prompt', 'Compute six times seven', '--wait', '--interval', '200', '--json');
+    const res = await cli(['runs', 'create', 'Compute six times seven', '--wait', '--json']);
     expect(res.code).toBe(0);
     const envelope = res.json();
     expect(envelope).toMatchObject({ object: 'run', status: 'succeeded', result: { answer: 42 }, confidence: 'high' });
     // Not a TTY: progress is plain lines on stderr, ending with the final status.
     expect(res.stderr).toContain(`${envelope.task_id}: status succeeded`);
 
-    const steps = await cli('runs', 'steps', envelope.task_id, '--json');
+    const steps = await cli(['runs', 'steps', envelope.task_id, '--json']);
     expect(steps.code).toBe(0);
     const names = steps.json().data.map((s: { name: string }) => s.name);
     expect(names).toEqual(expect.arrayContaining(['finish']));
     expect(names.some((n: string) => n.startsWith('run_code'))).toBe(true);
 
-    const table = await cli('runs', 'steps', envelope.task_id);
+    const table = await cli(['runs', 'steps', envelope.task_id]);
     expect(table.stdout.split('\n')[0]).toMatch(/^#\s+KIND\s+NAME/);
     expect(table.stdout).toContain('finish');
+  });
+
+  it('shows every step exactly once, in order, with the cost so far, however fast they come (issue 10: polling skipped steps)', async () => {
+    const quick = Array.from({ length: 12 }, (_, i) => toolUse('no_such_tool', { n: i }));
+    model.script([...quick, toolUse('finish', { result: { done: true }, confidence: 'high' })]);
+    const res = await cli(['runs', 'create', 'Call many tools', '--wait', '--json']);
+    expect(res.code).toBe(0);
+    const id = res.json().task_id;
+    const listed = (await daemon.api('GET', `/v1/runs/${id}/steps`)).body.data;
+    const lines = stepLines(res.stderr, id);
+    expect(lines).toHaveLength(listed.length);
+    expect(lines.map((l) => Number(/step (\d+)/.exec(l)![1]))).toEqual(listed.map((s: { seq: number }) => s.seq));
+    expect(lines.filter((l) => l.includes('no_such_tool'))).toHaveLength(12);
+    expect(lines.at(-1)).toMatch(/finish .* · \$\d+\.\d{4} so far$/);
   });
 
   it('returns the cancelled envelope and exits 1 when a parallel runs cancel ends the run', async () => {
     const held = hold(finish('never sent'));
     model.script([held]);
     const name = `wait-cancel-${Date.now()}`;
-    const waiting = cli('runs', 'create', '--prompt', 'Wait for me', '--name', name, '--wait', '--interval', '200', '--json');
+    const waiting = cli(['runs', 'create', 'Wait for me', '--name', name, '--wait', '--json']);
     const id = await runIdNamed(name);
-    const cancelled = await cli('runs', 'cancel', id);
+    const cancelled = await cli(['runs', 'cancel', id]);
     expect(cancelled.code).toBe(0);
 
     const res = await waiting;
@@ -62,11 +83,78 @@ describe('errand runs create --wait', () => {
     held.release();
   });
 
-  it('prints a human summary without --json, with the exit status of the run', async () => {
-    model.script([toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'nothing there' })]);
-    const res = await cli('runs', 'create', '--prompt', 'Find the missing page', '--wait', '--interval', '200');
+  it('prints a human summary without --json, with the exit status of the run, saying the failure once', async () => {
+    model.script([toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'nothing there' }), toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'not_found' })]);
+    const res = await cli(['runs', 'create', '--prompt', 'Find the missing page', '--wait']);
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/^status:\s+failed$/m);
     expect(res.stdout).toMatch(/^failure:\s+not_found: nothing there$/m);
+
+    const bare = await cli(['runs', 'create', '--prompt', 'Find another missing page', '--wait']);
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toMatch(/^failure:\s+not_found$/m);
+  });
+
+  it('takes the prompt from a file or from stdin', async () => {
+    const file = join(daemon.home, 'task.md');
+    writeFileSync(file, 'Prompt from a file about {{thing}}\n');
+    model.script([toolUse('finish', { result: { ok: 1 }, confidence: 'high' }), toolUse('finish', { result: { ok: 2 }, confidence: 'high' })]);
+    const fromFile = (await cli(['runs', 'create', '--prompt-file', file, '--input', 'thing=tea', '--wait', '--json'])).json();
+    const fromStdin = (await cli(['runs', 'create', '-', '--wait', '--json'], 'Prompt from stdin\n')).json();
+    const prompts = model.requests.slice(-2).map((r) => JSON.stringify(r.body.messages[0]));
+    expect(prompts[0]).toContain('Prompt from a file about tea');
+    expect(prompts[1]).toContain('Prompt from stdin');
+    expect([fromFile.status, fromStdin.status]).toEqual(['succeeded', 'succeeded']);
+  });
+});
+
+describe('errand runs watch, rerun and open', () => {
+  it('watch follows a run already under way to its envelope; rerun starts the same task again', async () => {
+    const held = hold(toolUse('finish', { result: { n: 1 }, confidence: 'high' }));
+    model.script([held]);
+    const started = (await cli(['runs', 'create', 'Answer {{q}}', '--input', 'q=life', '--model', 'sonnet', '--name', 'watched', '--json'])).json();
+    const watching = cli(['runs', 'watch', started.task_id, '--json']);
+    await held.arrived;
+    held.release();
+    const watched = await watching;
+    expect(watched.code).toBe(0);
+    expect(watched.json()).toMatchObject({ task_id: started.task_id, status: 'succeeded', result: { n: 1 } });
+    expect(watched.stderr).toContain(`${started.task_id}: status running`);
+
+    // An ended run is replayed.
+    const again = await cli(['runs', 'watch', started.task_id]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^status:\s+succeeded$/m);
+
+    model.script([toolUse('finish', { result: { n: 2 }, confidence: 'high' })]);
+    const rerun = await cli(['runs', 'rerun', started.task_id, '--wait', '--json']);
+    expect(rerun.code).toBe(0);
+    const envelope = rerun.json();
+    expect(envelope.task_id).not.toBe(started.task_id);
+    expect(envelope).toMatchObject({ status: 'succeeded', model: 'sonnet', name: 'watched', result: { n: 2 } });
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages[0])).toContain('Answer life');
+  });
+
+  it('open saves the evidence screenshot and prints its path; a run without one is an error', async () => {
+    const pages = await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shop</title><h1>Price: 3 EUR</h1>'));
+    try {
+      model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high', matched_text: 'Price: 3 EUR' })]);
+      const run = (await cli(['runs', 'create', 'Price?', '--wait', '--json'])).json();
+      const target = join(daemon.home, 'evidence.png');
+      const opened = await cli(['runs', 'open', run.task_id, '-o', target]);
+      expect(opened.code).toBe(0);
+      expect(opened.stdout.trim()).toBe(target);
+      expect(readFileSync(target).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const json = (await cli(['runs', 'open', run.task_id, '-o', target, '--json'])).json();
+      expect(json).toMatchObject({ run_id: run.task_id, path: target, content_type: 'image/png', matched_text: 'Price: 3 EUR' });
+
+      model.script([toolUse('finish', { result: { x: 1 }, confidence: 'high' })]);
+      const plain = (await cli(['runs', 'create', 'No browser', '--wait', '--json'])).json();
+      const none = await cli(['runs', 'open', plain.task_id]);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(`${plain.task_id} has no evidence screenshot`);
+    } finally {
+      await pages.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseFirstStartNotice } from '../../src/runtime/first-start-notice.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
 const ERRANDD = fileURLToPath(new URL('../../bin/errandd', import.meta.url));
@@ -94,8 +95,12 @@ describe('errandd on a port that is in use', () => {
     try {
       const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
       expect((await lines.next()).value).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
-      expect((await lines.next()).value).toContain(`saved for the CLI in ${join(home.path, 'credentials.json')}`);
-      const key = (await lines.next()).value as string;
+      // The first start's notice, framed, with the key on a line of its own.
+      let notice = '';
+      // Up to its closing rule, a line of rule characters alone.
+      while (!/\n─+\n$/.test(notice)) notice += `${(await lines.next()).value as string}\n`;
+      expect(notice.replace(/\n /g, ' ')).toContain(`it is saved (0600) in ${join(home.path, 'credentials.json')}`);
+      const key = parseFirstStartNotice(notice)!.key;
       expect(key).toMatch(/^ek_/);
       expect(JSON.parse(readFileSync(join(home.path, 'credentials.json'), 'utf8')).api_key).toBe(key);
     } finally {

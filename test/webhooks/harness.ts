@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { systemClock, isoTime, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import { EventLog } from '../../src/event-log/event-log.js';
 import { EventBus } from '../../src/events.js';
 import { createIdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
@@ -109,6 +110,7 @@ export class Harness {
   readonly ids = createIdFactory();
   readonly logger = pino({ level: 'silent' });
   readonly secrets: SigningSecrets;
+  readonly eventLog: EventLog;
   readonly outbox: WebhookOutbox;
   readonly orgId: string;
   readonly projectId: string;
@@ -125,6 +127,7 @@ export class Harness {
     });
     this.store = openStore(options.dbPath ?? join(home, 'errand.db'));
     this.webhooks = this.store.webhooks;
+    this.eventLog = new EventLog({ store: this.store.events, clock: systemClock, events: this.events });
     const box = new SecretBox(loadMasterKey({ home, env: {} }));
     this.secrets = new SigningSecrets({ store: this.store, box, clock: options.secretsClock ?? systemClock });
     this.outbox = new WebhookOutbox({
@@ -148,6 +151,7 @@ export class Harness {
       clock: systemClock,
       logger: this.logger,
       events: this.events,
+      eventLog: this.eventLog,
       config: this.config,
       ...options,
     });

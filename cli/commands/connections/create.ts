@@ -4,6 +4,7 @@ import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection } from './connection-view.js';
 import { readSecret } from './secret-input.js';
+import { examples } from '../../help.js';
 
 interface CreateFlags extends ConnectionFieldFlags {
   name: string;
@@ -17,6 +18,7 @@ export function registerConnectionsCreate(connections: Command): void {
     connections
       .command('create')
       .description('create a token or mcp connection (an mcp one is checked by connecting); oauth ones: errand connections link')
+      .addHelpText('after', examples('errand connections create --name github --type token --env-var-name GITHUB_TOKEN --secret-stdin < token.txt', 'errand connections create --name docs --type mcp --url https://mcp.example.com/mcp --header \'Authorization: Bearer ${SECRET}\' --secret-from-env DOCS_TOKEN'))
       .requiredOption('--name <name>', 'letters, digits, _ and -; MCP tools are offered as <name>__<tool>')
       .addOption(new Option('--type <type>', 'token or mcp').choices(['token', 'mcp']).makeOptionMandatory())
       .option('--project <id>', "only this project's runs use it (default: every run of the organisation)")

@@ -6,9 +6,10 @@ import { registerConnectionsGet } from './get.js';
 import { registerConnectionsLink } from './link.js';
 import { registerConnectionsList } from './list.js';
 import { registerConnectionsUpdate } from './update.js';
+import { examples } from '../../help.js';
 
 export function registerConnections(program: Command): void {
-  const connections = program.command('connections').description('connections: credentials and MCP tools that runs use; secrets go in, never out (through the API)');
+  const connections = program.command('connections').description('connections: credentials and MCP tools that runs use; secrets go in, never out (through the API)').addHelpText('after', examples('errand connections list', 'errand connections create --name github --type token --env-var-name GITHUB_TOKEN --secret-stdin'));
   registerConnectionsList(connections);
   registerConnectionsCreate(connections);
   registerConnectionsGet(connections);

@@ -3,6 +3,7 @@ import { paginate, type ApiClient, type Connection, type ConnectionLink, type Cr
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
+import { examples } from '../../help.js';
 
 interface LinkFlags {
   provider: string;
@@ -18,6 +19,7 @@ export function registerConnectionsLink(connections: Command): void {
   connections
     .command('link')
     .description('connect an OAuth provider through the hosted flow: prints a link to open in a browser, then waits until the connection is made')
+    .addHelpText('after', examples('errand connections link --provider google', 'errand connections link --provider github --name gh --no-wait --json'))
     .requiredOption('--provider <name>', 'a provider the operator configured (oauth.providers)')
     .option('--name <name>', 'name of the connection (default: the provider); an existing one of the same provider connects again')
     .option('--project <id>', "only this project's runs use it")

@@ -5,6 +5,7 @@ import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection, resolveConnection } from './connection-view.js';
 import { readSecret } from './secret-input.js';
+import { examples } from '../../help.js';
 
 interface UpdateFlags extends ConnectionFieldFlags {
   name?: string;
@@ -20,6 +21,7 @@ export function registerConnectionsUpdate(connections: Command): void {
     connections
       .command('update')
       .description('change a connection; a new secret replaces the stored one (an mcp connection is checked again)')
+      .addHelpText('after', examples('errand connections update github --secret-stdin < new-token.txt', 'errand connections update docs --disable'))
       .argument('<connection>', 'id (conn_...) or name')
       .option('--name <name>', 'rename it')
       .addOption(new Option('--enable', 'switch it on').conflicts('disable'))

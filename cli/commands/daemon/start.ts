@@ -6,6 +6,8 @@ import { readDaemonState, type DaemonState } from '../../../src/runtime/daemon-s
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
+import { announcementOf } from './announcement.js';
 import { addDaemonFlags, daemonFlagsOf, erranddArgs, type DaemonFlags } from './daemon-flags.js';
 import { daemonLogFile } from './log-file.js';
 
@@ -22,7 +24,7 @@ export interface DaemonStarted {
 }
 
 export function registerDaemonStart(daemon: Command): void {
-  addDaemonFlags(daemon.command('start').description('start errandd in the background (log: <home>/errandd.log) and print its address')).action(
+  addDaemonFlags(daemon.command('start').description('start errandd in the background (log: <home>/errandd.log) and print its address')).addHelpText('after', examples('errand daemon start', 'errand daemon start --port 7371 --json')).action(
     async (flags: Parameters<typeof daemonFlagsOf>[0], cmd: Command) => {
       await startDaemon(contextOf(cmd), daemonFlagsOf(flags));
     },
@@ -72,7 +74,7 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
   child.unref();
 
   const warnings = stdout.split('\n').filter((l) => l.startsWith('WARNING: ')).map((l) => l.slice('WARNING: '.length));
-  const started: DaemonStarted = { pid: state.pid, url: state.url, log: log.path, first_start: firstStartOf(stdout), warnings };
+  const started: DaemonStarted = { pid: state.pid, url: state.url, log: log.path, first_start: announcementOf(stdout)?.first_start ?? null, warnings };
   ctx.out.result(started, () => {
     ctx.out.line(state.url);
     ctx.out.note(`errandd started (pid ${started.pid}); log: ${started.log}`);
@@ -83,14 +85,6 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
     for (const warning of warnings) ctx.out.warn(warning);
   });
   return started;
-}
-
-/** The first-start announcement errandd prints after its address: a line naming the org, then the key. */
-function firstStartOf(stdout: string): DaemonStarted['first_start'] {
-  const lines = stdout.split('\n').filter((l) => l !== '');
-  const at = lines.findIndex((l) => l.startsWith('created organisation'));
-  if (at < 0 || lines[at + 1] === undefined) return null;
-  return { org_id: /\((org_\w+)\)/.exec(lines[at]!)?.[1] ?? null, key: lines[at + 1]! };
 }
 
 function sizeOf(path: string): number {

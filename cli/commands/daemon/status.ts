@@ -4,6 +4,7 @@ import { dataPaths } from '../../../src/runtime/paths.js';
 import { apiOrigin } from '../../api-client.js';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface DaemonStatus {
   running: boolean;
@@ -18,6 +19,7 @@ export function registerDaemonStatus(daemon: Command): void {
   daemon
     .command('status')
     .description('say whether a daemon runs on this data directory and answers (exit 0 when it does, 1 otherwise)')
+    .addHelpText('after', examples('errand daemon status', 'errand daemon status --json'))
     .action(async (_flags: unknown, cmd: Command) => {
       await daemonStatus(contextOf(cmd));
     });

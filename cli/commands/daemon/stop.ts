@@ -4,6 +4,7 @@ import { isAlive, readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 const STOP_TIMEOUT_MS = 30_000;
 
@@ -11,6 +12,7 @@ export function registerDaemonStop(daemon: Command): void {
   daemon
     .command('stop')
     .description('stop the background daemon (SIGTERM: it drains in-flight requests) and wait until it has exited')
+    .addHelpText('after', examples('errand daemon stop'))
     .action(async (_flags: unknown, cmd: Command) => {
       await stopDaemon(contextOf(cmd));
     });

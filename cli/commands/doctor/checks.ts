@@ -9,6 +9,7 @@ import { resolveApiAddress } from '../../api-address.js';
 import { formatError } from '../../output.js';
 import { answers } from '../daemon/status.js';
 import { probeSandbox } from '../sandbox/status.js';
+import { cliName } from '../../invocation.js';
 
 export type CheckLevel = 'ok' | 'warn' | 'fail';
 
@@ -44,7 +45,7 @@ export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; 
 
 export async function checkDaemon({ home }: DoctorInput): Promise<{ result: CheckResult; reachable: boolean }> {
   const state = readDaemonState(dataPaths(home).daemonState);
-  if (!state) return { result: { check: 'daemon', level: 'warn', detail: `not running on ${home} (errand daemon start)` }, reachable: false };
+  if (!state) return { result: { check: 'daemon', level: 'warn', detail: `not running on ${home} (${cliName()} daemon start)` }, reachable: false };
   if (!(await answers(state.url))) return { result: { check: 'daemon', level: 'fail', detail: `pid ${state.pid} does not answer at ${state.url}` }, reachable: false };
   return { result: { check: 'daemon', level: 'ok', detail: `pid ${state.pid} answers at ${state.url}` }, reachable: true };
 }
@@ -145,7 +146,7 @@ export async function checkSandbox(config: Config): Promise<CheckResult> {
   const problem = !status.engine.reachable
     ? `no Docker engine reachable (${status.engine.error})`
     : !status.image.present
-      ? `image ${status.image.name} is not built (errand sandbox build)`
+      ? `image ${status.image.name} is not built (${cliName()} sandbox build --offline)`
       : null;
   if (problem === null) return { check: 'sandbox', level: 'ok', detail: `docker: engine ${status.engine.version}, image ${status.image.name} present` };
   if (driver === 'docker') return { check: 'sandbox', level: 'fail', detail: `sandbox.driver is docker but ${problem}` };

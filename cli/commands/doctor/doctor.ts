@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import {
   checkActiveRunCounts,
   checkApiKey,
@@ -19,6 +20,7 @@ export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description("check the set-up: data directory, configuration, the running daemon's model provider and sandboxes (asked through GET /v1/status), API key (exit 1 if any check fails)")
+    .addHelpText('after', examples('errand doctor', 'errand doctor --json | jq \'.checks[] | select(.level != "ok")\''))
     .action(async (_flags: unknown, cmd: Command) => {
       await doctor(contextOf(cmd));
     });

@@ -3,11 +3,13 @@ import { withDataDirectory } from '../../../src/admin-services.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { pickOrg } from '../../pick-org.js';
+import { examples } from '../../help.js';
 
 export function registerEmailApproval(email: Command): void {
   email
     .command('approval')
     .description("whether the organisation's sends wait for approval (local admin on the data directory)")
+    .addHelpText('after', examples('errand email approval', 'errand email approval on --org acme'))
     .argument('[setting]', 'on or off; without it, show the setting')
     .option('--org <id or name>', 'organisation (default: the only one, or "default")')
     .action(async (setting: string | undefined, flags: { org?: string }, cmd: Command) => {

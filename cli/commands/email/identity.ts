@@ -3,6 +3,7 @@ import type { ConfigureIdentityBody, EmailIdentity } from '../../api-client.js';
 import { ApiError } from '../../api-error.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 interface IdentityFlags {
   username?: string;
@@ -16,6 +17,7 @@ export function registerEmailIdentity(email: Command): void {
   email
     .command('identity')
     .description("show the organisation's email identity; with a flag, allocate or change it (and print its webhook secret)")
+    .addHelpText('after', examples('errand email identity', 'errand email identity --allocate --username support'))
     .option('--allocate', 'allocate the identity (<org handle>@<relay domain>) if it does not exist yet')
     .option('--username <name>', 'use <name>@<relay domain> (3-32 of a-z, 0-9, hyphen)')
     .option('--callback-url <url>', 'https target of email.received, email.bounced and email.complained')

@@ -9,9 +9,10 @@ import { registerEmailReject } from './reject.js';
 import { registerEmailSend } from './send.js';
 import { registerEmailShow } from './show.js';
 import { registerEmailSuppressions } from './suppressions/index.js';
+import { examples } from '../../help.js';
 
 export function registerEmail(program: Command): void {
-  const email = program.command('email').description("email: send from the organisation's identity, see what was sent, approvals and suppressions");
+  const email = program.command('email').description("email: send from the organisation's identity, see what was sent, approvals and suppressions").addHelpText('after', examples('errand email send --to ada@example.com --subject Hello --text \'Hi Ada\'', 'errand email list'));
   registerEmailSend(email);
   registerEmailList(email);
   registerEmailShow(email);

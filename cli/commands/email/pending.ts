@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { pickOrg } from '../../pick-org.js';
+import { examples } from '../../help.js';
 
 export function registerEmailPending(email: Command): void {
   email
     .command('pending')
     .description('list sends waiting for approval (local admin on the data directory)')
+    .addHelpText('after', examples('errand email pending', 'errand email pending --org acme --json'))
     .option('--org <id or name>', 'only this organisation')
     .action(async (flags: { org?: string }, cmd: Command) => {
       await listPending(contextOf(cmd), flags.org);

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { SendEmailBody } from '../../api-client.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addSendFlags, printSendResult, sendBodyOf, type SendFlags } from './send-flags.js';
+import { examples } from '../../help.js';
 
 export function registerEmailSend(email: Command): void {
-  addSendFlags(email.command('send').description("send an email from the organisation's identity")).action(async (flags: SendFlags, cmd: Command) => {
+  addSendFlags(email.command('send').description("send an email from the organisation's identity").addHelpText('after', examples('errand email send --to ada@example.com --subject Hello --text \'Hi Ada\'', 'errand email send --to ada@example.com --subject Report --markdown @report.md --send-at 2026-12-01T09:00:00Z --json'))).action(async (flags: SendFlags, cmd: Command) => {
     await sendEmail(contextOf(cmd), sendBodyOf(flags));
   });
 }

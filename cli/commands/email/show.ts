@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
 import { printEmail } from './columns.js';
+import { examples } from '../../help.js';
 
 export function registerEmailShow(email: Command): void {
   email
     .command('show')
     .description('show a sent email and the delivery state of each recipient, or the message itself with --raw')
+    .addHelpText('after', examples('errand email show eml_01...', 'errand email show eml_01... --raw'))
     .argument('<id>', 'email id (msg_...)')
     .option('--raw', 'print the message as it was built and sent (RFC 5322), e.g. a captured one')
     .action(async (id: string, flags: { raw?: boolean }, cmd: Command) => {

@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import type { CreateInboxBody } from '../../api-client.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { printInbox } from './columns.js';
+import { examples } from '../../help.js';
 
 export function registerInboxesCreate(inboxes: Command): void {
   inboxes
     .command('create')
     .description('create an inbox')
+    .addHelpText('after', examples('errand inboxes create --username support --display-name \'Support\'', 'errand inboxes create --username orders --callback-url https://example.com/hooks/mail --json'))
     .option('--username <name>', "its address's local part (default: the identity's username and a random suffix)")
     .option('--display-name <name>', "the From name of its messages (default: the organisation's name)")
     .option('--callback-url <url>', "target of its email events (default: the identity's callback)")

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerInboxesDelete(inboxes: Command): void {
   inboxes
     .command('delete')
     .description('delete an inbox: its address stops receiving mail; its sent messages stay readable')
+    .addHelpText('after', examples('errand inboxes delete inb_01...', 'errand inboxes delete inb_01... --json'))
     .argument('<id>', 'inbox id (inb_...)')
     .action(async (id: string, _flags: unknown, cmd: Command) => {
       await deleteInbox(contextOf(cmd), id);

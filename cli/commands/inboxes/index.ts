@@ -5,9 +5,10 @@ import { registerInboxesGet } from './get.js';
 import { registerInboxesList } from './list.js';
 import { registerInboxesSend } from './send.js';
 import { registerInboxesUpdate } from './update.js';
+import { examples } from '../../help.js';
 
 export function registerInboxes(program: Command): void {
-  const inboxes = program.command('inboxes').description('inboxes: more addresses of the organisation, each sending and receiving like the identity');
+  const inboxes = program.command('inboxes').description('inboxes: more addresses of the organisation, each sending and receiving like the identity').addHelpText('after', examples('errand inboxes create --username support', 'errand inboxes list'));
   registerInboxesList(inboxes);
   registerInboxesCreate(inboxes);
   registerInboxesGet(inboxes);

@@ -3,6 +3,7 @@ import type { UpdateInboxBody } from '../../api-client.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { printInbox } from './columns.js';
+import { examples } from '../../help.js';
 
 interface UpdateInboxFlags {
   displayName?: string;
@@ -15,6 +16,7 @@ export function registerInboxesUpdate(inboxes: Command): void {
   inboxes
     .command('update')
     .description("change an inbox's display name or callback")
+    .addHelpText('after', examples('errand inboxes update inb_01... --display-name \'Orders desk\'', 'errand inboxes update inb_01... --clear-callback-url'))
     .argument('<id>', 'inbox id (inb_...)')
     .option('--display-name <name>', 'the From name of its messages')
     .option('--clear-display-name', "use the organisation's name again")

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../../help.js';
 import { registerJobsCreate } from './create.js';
 import { registerJobsDelete } from './delete.js';
 import { registerJobsGet } from './get.js';
@@ -6,7 +7,7 @@ import { registerJobsList } from './list.js';
 import { registerJobsUpdate } from './update.js';
 
 export function registerJobs(program: Command): void {
-  const jobs = program.command('jobs').description('jobs: reusable task templates (through the API); start one with errand runs create --job ID');
+  const jobs = program.command('jobs').description('jobs: reusable task templates (through the API); start one with errand runs create --job ID').addHelpText('after', examples('errand jobs list', 'errand jobs create --project proj_01... --name price --prompt \'Price of {{sku}}\''));
   registerJobsList(jobs);
   registerJobsCreate(jobs);
   registerJobsGet(jobs);

@@ -4,6 +4,7 @@ import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/mode
 import { UsageError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
 import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
+import { OUTPUT_SCHEMA_HELP } from '../../help.js';
 import type { Column } from '../../output.js';
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
@@ -28,7 +29,7 @@ export function addJobFieldOptions(cmd: Command): Command {
     .option('--prompt <text>', 'the task, with {{placeholders}} filled from inputs at run time')
     .addOption(new Option('--model <alias>', `model (default ${DEFAULT_MODEL})`).choices(MODEL_ALIASES))
     .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run')
-    .option('--output-schema <json|@file>', 'JSON Schema the result must satisfy')
+    .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
     .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)
     .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)));
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { addListOptions, fetchList, listOptionsOf, printList, type ListOptions } from '../../list-options.js';
 import { jobColumns } from './job-fields.js';
 
@@ -8,7 +9,7 @@ export interface ListJobsOptions extends ListOptions {
 }
 
 export function registerJobsList(jobs: Command): void {
-  addListOptions(jobs.command('list').description('list jobs, newest first').option('--project <id>', 'only the jobs of this project')).action(
+  addListOptions(jobs.command('list').description('list jobs, newest first').option('--project <id>', 'only the jobs of this project')).addHelpText('after', examples('errand jobs list', 'errand jobs list --project proj_01... --all --json')).action(
     async (flags: Parameters<typeof listOptionsOf>[0] & { project?: string }, cmd: Command) => {
       await listJobs(contextOf(cmd), { ...listOptionsOf(flags), ...(flags.project === undefined ? {} : { project: flags.project }) });
     },

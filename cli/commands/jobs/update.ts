@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { UpdateJobBody } from '../../api-client.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { collect } from '../../flag-parsers.js';
 import { addJobFieldOptions, jobFieldsOf, printJob, unsetFieldsOf, UNSETTABLE, type JobFieldFlags } from './job-fields.js';
 
@@ -14,6 +15,7 @@ export function registerJobsUpdate(jobs: Command): void {
   addJobFieldOptions(jobs.command('update').description('change a job (PATCH: only the fields given)').argument('<id>', 'job id (job_...)'))
     .option('--clear-description', 'remove the description (same as --unset description)')
     .addOption(new Option('--unset <field>', `clear an optional field (repeatable): ${UNSETTABLE.join(', ')}`).argParser(collect))
+    .addHelpText('after', examples('errand jobs update job_01... --model sonnet', 'errand jobs update job_01... --unset output_schema'))
     .action(async (id: string, flags: JobFieldFlags & { clearDescription?: boolean; unset?: string[] }, cmd: Command) => {
       const unset = [...(flags.unset ?? []), ...(flags.clearDescription ? ['description'] : [])];
       const changes = { ...jobFieldsOf(flags), ...unsetFieldsOf(unset) };

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { pickOrg } from '../../pick-org.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { nonNegativeNumberFlag } from '../../flag-parsers.js';
 
 export interface CreateKeyOptions {
@@ -16,7 +17,8 @@ export function registerKeysCreate(keys: Command): void {
     .description('mint an API key; it is shown once and stored only as a hash')
     .option('--org <id or name>', 'organisation (default: the only one, or "default")')
     .option('--name <label>', 'a label to recognise the key by')
-    .addOption(new Option('--monthly-cap-usd <usd>', "the key's monthly spend cap, reported in the billing hint").argParser(nonNegativeNumberFlag))
+    .addOption(new Option('--monthly-cap-usd <usd>', "the key's monthly spend cap in USD, enforced: new runs are refused (402) once the key's spend this calendar month (UTC) reaches it, and a running run stops before a model call that would cross it").argParser(nonNegativeNumberFlag))
+    .addHelpText('after', examples('errand keys create --name ci --monthly-cap-usd 50', 'errand keys create --org acme --json'))
     .action(async (flags: { org?: string; name?: string; monthlyCapUsd?: number }, cmd: Command) => {
       await createKey(contextOf(cmd), { ...(flags.org === undefined ? {} : { org: flags.org }), name: flags.name ?? null, monthlyCapUsd: flags.monthlyCapUsd ?? null });
     });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface ListKeysOptions {
   org?: string;
@@ -11,6 +12,7 @@ export function registerKeysList(keys: Command): void {
     .command('list')
     .description('list API keys (never their secrets)')
     .option('--org <id or name>', 'only the keys of this organisation')
+    .addHelpText('after', examples('errand keys list', 'errand keys list --org acme --json'))
     .action(async (flags: { org?: string }, cmd: Command) => {
       await listKeys(contextOf(cmd), flags.org === undefined ? {} : { org: flags.org });
     });

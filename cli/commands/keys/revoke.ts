@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface RevokeKeyOptions {
   id: string;
@@ -11,6 +12,7 @@ export function registerKeysRevoke(keys: Command): void {
     .command('revoke')
     .description('revoke an API key at once: requests with it answer 401')
     .argument('<id>', 'key id (key_...)')
+    .addHelpText('after', examples('errand keys revoke key_01...'))
     .action(async (id: string, _flags: unknown, cmd: Command) => {
       await revokeKey(contextOf(cmd), { id });
     });

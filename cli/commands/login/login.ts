@@ -4,8 +4,10 @@ import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { writeCredentials } from '../../../src/runtime/credentials.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { ApiClient } from '../../api-client.js';
-import { UserError } from '../../cli-errors.js';
+import { checkedApiUrl } from '../../api-address.js';
+import { UsageError, UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface LoginOptions {
   url?: string;
@@ -18,6 +20,7 @@ export function registerLogin(program: Command): void {
     .description('save the API address and key for later commands (0600 in <home>/credentials.json); the key is read from stdin unless --key is given')
     .option('--url <url>', 'API address (default: ERRAND_API_URL, else the daemon running on this data directory, found anew each time)')
     .option('--key <key>', 'API key (prefer stdin: a flag is visible in the process list and shell history)')
+    .addHelpText('after', examples('echo "$ERRAND_API_KEY" | errand login --url http://127.0.0.1:7370', 'errand login   # the daemon on this data directory; paste the key'))
     .action(async (flags: LoginOptions, cmd: Command) => {
       await login(contextOf(cmd), flags);
     });
@@ -26,11 +29,11 @@ export function registerLogin(program: Command): void {
 export async function login(ctx: CliContext, options: LoginOptions): Promise<void> {
   const paths = dataPaths(ctx.home);
   // An address named explicitly is saved; one found from the running daemon is not, since its port may change.
-  const explicitUrl = options.url ?? (ctx.env.ERRAND_API_URL || undefined);
+  const explicitUrl = options.url !== undefined ? checkedApiUrl(options.url, '--url') : ctx.env.ERRAND_API_URL ? checkedApiUrl(ctx.env.ERRAND_API_URL, 'ERRAND_API_URL') : undefined;
   const url = explicitUrl ?? readDaemonState(paths.daemonState)?.url;
-  if (!url) throw new UserError(`no daemon runs on ${ctx.home}; give the API address with --url`);
+  if (!url) throw new UserError(`no daemon runs on ${ctx.home}; give the API address with --url`, 'no_daemon');
   const key = (options.key ?? (await readKey())).trim();
-  if (key === '') throw new UserError('no API key given (pass it on stdin or with --key)');
+  if (key === '') throw new UsageError('no API key given (pass it on stdin or with --key)', 'missing_api_key', '--key');
 
   const client = new ApiClient({ baseUrl: url, apiKey: key });
   await client.listProjects({ limit: 1 });

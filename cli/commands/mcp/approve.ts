@@ -5,6 +5,7 @@ import { readCredentials } from '../../../src/runtime/credentials.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface ApproveOptions {
   code: string;
@@ -20,6 +21,7 @@ export function registerMcpApprove(mcp: Command): void {
     .argument('<code>', 'the one-time code on the consent page (XXXX-XXXX)')
     .option('--key <key id>', 'act under this API key (key_...) instead of the one the CLI uses')
     .option('-y, --yes', 'approve without asking (required when stdin is not a terminal)')
+    .addHelpText('after', examples('errand mcp approve ABCD-EFGH', 'errand mcp approve ABCD-EFGH --key key_01... --yes'))
     .action(async (code: string, flags: { key?: string; yes?: boolean }, cmd: Command) => {
       await approve(contextOf(cmd), { code, yes: flags.yes === true, ...(flags.key === undefined ? {} : { key: flags.key }) });
     });

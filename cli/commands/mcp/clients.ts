@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface McpClientsOptions {
   org?: string;
@@ -11,6 +12,7 @@ export function registerMcpClients(mcp: Command): void {
     .command('clients')
     .description('list the grants MCP clients hold: which client acts for which organisation, under which key')
     .option('--org <id or name>', 'only the grants of this organisation')
+    .addHelpText('after', examples('errand mcp clients', 'errand mcp clients --org default --json'))
     .action(async (flags: { org?: string }, cmd: Command) => {
       await listClients(contextOf(cmd), flags.org === undefined ? {} : { org: flags.org });
     });

@@ -5,6 +5,7 @@ import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { hostForUrl } from '../../../src/runtime/public-address.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 const CLIENTS = ['claude-code', 'claude-desktop', 'cursor'] as const;
 type McpClientName = (typeof CLIENTS)[number];
@@ -31,6 +32,7 @@ export function registerMcpConfig(mcp: Command): void {
     .description("print what to add to Claude Code, Claude Desktop or Cursor to use Errand's MCP endpoint")
     .addOption(new Option('--client <name>', 'only this client').choices(CLIENTS))
     .option('--api-key', 'send the API key in $ERRAND_API_KEY instead of signing in through the browser (OAuth)')
+    .addHelpText('after', examples('errand mcp config', 'errand mcp config --client claude-code --api-key'))
     .action(async (flags: { client?: McpClientName; apiKey?: boolean }, cmd: Command) => {
       mcpConfig(contextOf(cmd), { apiKey: flags.apiKey === true, ...(flags.client === undefined ? {} : { client: flags.client }) });
     });

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { nonNegativeNumberFlag } from '../../flag-parsers.js';
 
 export interface CreateOrgOptions {
@@ -14,6 +15,7 @@ export function registerOrgsCreate(orgs: Command): void {
     .description('create an organisation (and its "API Runs" project) in the data directory')
     .argument('<name>', 'organisation name: letters, digits, spaces, dots, dashes, underscores')
     .addOption(new Option('--daily-cap-usd <usd>', 'spend the organisation may incur per UTC day').argParser(nonNegativeNumberFlag))
+    .addHelpText('after', examples('errand orgs create acme', 'errand orgs create acme --daily-cap-usd 20 --json'))
     .action(async (name: string, flags: { dailyCapUsd?: number }, cmd: Command) => {
       await createOrg(contextOf(cmd), { name, dailyCapUsd: flags.dailyCapUsd ?? null });
     });

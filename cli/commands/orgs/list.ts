@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerOrgsList(orgs: Command): void {
   orgs
     .command('list')
     .description('list the organisations of the data directory')
+    .addHelpText('after', examples('errand orgs list', 'errand orgs list --json'))
     .action(async (_flags: unknown, cmd: Command) => {
       await listOrgs(contextOf(cmd));
     });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { printProject } from './columns.js';
 
 export interface CreateProjectOptions {
@@ -13,6 +14,7 @@ export function registerProjectsCreate(projects: Command): void {
     .description('create a project to hold jobs')
     .argument('<name>', 'project name')
     .option('--description <text>', 'what the project is for')
+    .addHelpText('after', examples('errand projects create \'Price checks\'', 'errand projects create \'Price checks\' --description \'Shops we watch\' --json'))
     .action(async (name: string, flags: { description?: string }, cmd: Command) => {
       await createProject(contextOf(cmd), { name, ...flags });
     });

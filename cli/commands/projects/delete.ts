@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerProjectsDelete(projects: Command): void {
   projects
     .command('delete')
     .description('delete a project, its jobs and their schedules (runs stay readable)')
     .argument('<id>', 'project id (proj_...)')
+    .addHelpText('after', examples('errand projects delete proj_01...'))
     .action(async (id: string, _flags: unknown, cmd: Command) => {
       await deleteProject(contextOf(cmd), { id });
     });

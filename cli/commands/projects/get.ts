@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { printProject } from './columns.js';
 
 export function registerProjectsGet(projects: Command): void {
@@ -7,6 +8,7 @@ export function registerProjectsGet(projects: Command): void {
     .command('get')
     .description('show a project')
     .argument('<id>', 'project id (proj_...)')
+    .addHelpText('after', examples('errand projects get proj_01...', 'errand projects get proj_01... --json'))
     .action(async (id: string, _flags: unknown, cmd: Command) => {
       await getProject(contextOf(cmd), { id });
     });

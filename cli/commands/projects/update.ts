@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { UpdateProjectBody } from '../../api-client.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { printProject } from './columns.js';
 
 export interface UpdateProjectOptions {
@@ -17,6 +18,7 @@ export function registerProjectsUpdate(projects: Command): void {
     .option('--name <name>', 'new name')
     .addOption(new Option('--description <text>', 'new description').conflicts('clearDescription'))
     .option('--clear-description', 'remove the description')
+    .addHelpText('after', examples('errand projects update proj_01... --name Prices', 'errand projects update proj_01... --clear-description'))
     .action(async (id: string, flags: { name?: string; description?: string; clearDescription?: boolean }, cmd: Command) => {
       const changes: UpdateProjectBody = {
         ...(flags.name === undefined ? {} : { name: flags.name }),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { printEnvelope } from './envelope-view.js';
 
 export function registerRunsCancel(runs: Command): void {
@@ -7,6 +8,7 @@ export function registerRunsCancel(runs: Command): void {
     .command('cancel')
     .description('cancel a queued or running run (cancelling a cancelled run only warns)')
     .argument('<id>', 'run id (run_...)')
+    .addHelpText('after', examples('errand runs cancel run_01...', 'errand runs cancel run_01... --json'))
     .action(async (id: string, _flags: unknown, cmd: Command) => {
       await cancelRun(contextOf(cmd), { id });
     });

@@ -1,18 +1,18 @@
 import { Option, type Command } from 'commander';
 import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../../api-client.js';
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/models/models.js';
-import { SilentExit, UsageError } from '../../cli-errors.js';
+import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
-import { collect, integerFlag, parseKeyValues, readJsonObject } from '../../flag-parsers.js';
-import { exitCodeOf, printAccepted, printEnvelope } from './envelope-view.js';
-import { waitForRun } from './wait-for-run.js';
+import { collect, integerFlag, parseKeyValues, readJsonObject, readText } from '../../flag-parsers.js';
+import { examples, OUTPUT_SCHEMA_HELP } from '../../help.js';
+import { printAccepted } from './envelope-view.js';
+import { followToEnvelope } from './wait-for-run.js';
 
-export type CreateRunOptions =
-  | { kind: 'prompt'; body: CreateRunBody; wait: boolean; intervalMs: number }
-  | { kind: 'job'; jobId: string; body: CreateJobRunBody; wait: boolean; intervalMs: number };
+export type CreateRunOptions = { kind: 'prompt'; body: CreateRunBody; wait: boolean } | { kind: 'job'; jobId: string; body: CreateJobRunBody; wait: boolean };
 
-interface CreateRunFlags {
+export interface CreateRunFlags {
   prompt?: string;
+  promptFile?: string;
   job?: string;
   input?: string[];
   inputJson?: string;
@@ -25,18 +25,19 @@ interface CreateRunFlags {
   connection?: string[];
   timeoutS?: number;
   wait?: boolean;
-  interval: number;
 }
 
 export function registerRunsCreate(runs: Command): void {
   runs
     .command('create')
-    .description('start a run from a prompt (or of a job with --job)')
-    .addOption(new Option('--prompt <text>', 'the task; {{placeholders}} are filled from the inputs').conflicts('job'))
+    .description('start a run from a prompt (an argument, --prompt-file, or stdin with -), or of a job with --job')
+    .argument('[prompt]', "the task; {{placeholders}} are filled from the inputs; '-' reads it from stdin")
+    .addOption(new Option('--prompt <text>', 'the task, as a flag instead of the argument').conflicts(['job', 'promptFile']))
+    .addOption(new Option('--prompt-file <path>', "read the task from a file ('-': stdin)").conflicts('job'))
     .option('--job <id>', 'run this job (job_...) instead of a prompt')
     .option('--input <key=value>', 'an input value (repeatable; values are strings)', collect)
     .option('--input-json <json|@file>', 'inputs as a JSON object (--input entries override its members)')
-    .option('--output-schema <json|@file>', 'JSON Schema the result must satisfy')
+    .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
     .addOption(new Option('--model <alias>', `model (default ${DEFAULT_MODEL})`).choices(MODEL_ALIASES).conflicts('job'))
     .addOption(new Option('--project <id>', 'project (default: the "API Runs" project)').conflicts('job'))
     .option('--name <label>', 'a label for the run')
@@ -44,18 +45,23 @@ export function registerRunsCreate(runs: Command): void {
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
-    .option('--wait', 'wait for the run to end, showing its progress; then print the envelope')
-    .addOption(new Option('--interval <ms>', 'how often --wait polls').argParser(integerFlag(100, 60_000)).default(1000))
+    .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
+    .addHelpText('after', '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).')
     .addHelpText(
       'after',
-      '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).',
+      examples(
+        "errand runs create 'What is the title of {{url}}?' --input url=https://example.com --wait",
+        'errand runs create --prompt-file task.md --output-schema @schema.json --json',
+        "echo 'Summarise https://example.com' | errand runs create - --wait",
+        'errand runs create --job job_01... --input-json @inputs.json --idempotency-key order-17',
+      ),
     )
-    .action(async (flags: CreateRunFlags, cmd: Command) => {
-      await createRun(contextOf(cmd), createRunOptionsOf(flags));
+    .action(async (prompt: string | undefined, flags: CreateRunFlags, c: Command) => {
+      await createRun(contextOf(c), createRunOptionsOf(prompt, flags));
     });
 }
 
-export function createRunOptionsOf(flags: CreateRunFlags): CreateRunOptions {
+export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunFlags): CreateRunOptions {
   const inputs = { ...(flags.inputJson === undefined ? {} : readJsonObject(flags.inputJson, '--input-json')), ...parseKeyValues(flags.input ?? [], '--input') };
   const common: CreateJobRunBody = {
     ...(Object.keys(inputs).length === 0 ? {} : { inputs }),
@@ -67,15 +73,27 @@ export function createRunOptionsOf(flags: CreateRunFlags): CreateRunOptions {
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
   };
   const wait = flags.wait === true;
-  if (flags.job !== undefined) return { kind: 'job', jobId: flags.job, body: common, wait, intervalMs: flags.interval };
-  if (flags.prompt === undefined) throw new UsageError('give --prompt <text>, or --job <id> to run a job');
+  if (flags.job !== undefined) {
+    if (prompt !== undefined) throw new UsageError('a job brings its own prompt: give either a prompt or --job, not both');
+    return { kind: 'job', jobId: flags.job, body: common, wait };
+  }
   const body: CreateRunBody = {
-    prompt: flags.prompt,
+    prompt: promptOf(prompt, flags),
     ...common,
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.project === undefined ? {} : { project_id: flags.project }),
   };
-  return { kind: 'prompt', body, wait, intervalMs: flags.interval };
+  return { kind: 'prompt', body, wait };
+}
+
+/** The prompt from exactly one of: the argument ('-' for stdin), --prompt, --prompt-file. */
+function promptOf(argument: string | undefined, flags: CreateRunFlags): string {
+  const given = [argument, flags.prompt, flags.promptFile].filter((v) => v !== undefined);
+  if (given.length === 0) throw new UsageError("give the task as an argument, with --prompt-file (or '-' for stdin), or run a job with --job <id>");
+  if (given.length > 1) throw new UsageError('give the task once: as the argument, --prompt or --prompt-file');
+  const text = flags.promptFile !== undefined ? readText(flags.promptFile, '--prompt-file') : argument === '-' ? readText('-', 'prompt') : given[0]!;
+  if (text.trim() === '') throw new UsageError('the prompt is empty');
+  return text.replace(/\n$/, '');
 }
 
 export async function createRun(ctx: CliContext, options: CreateRunOptions): Promise<void> {
@@ -85,9 +103,6 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
     printAccepted(ctx, accepted);
     return;
   }
-  if (!ctx.json) ctx.out.note(`started ${accepted.task_id}; waiting for it to end (Ctrl-C stops waiting, not the run)`);
-  const envelope = await waitForRun(ctx, accepted.task_id, { intervalMs: options.intervalMs });
-  printEnvelope(ctx, envelope);
-  const code = exitCodeOf(envelope);
-  if (code !== 0) throw new SilentExit(code);
+  if (!ctx.json) ctx.out.note(`started ${accepted.task_id}; following it until it ends (Ctrl-C stops following, not the run)`);
+  await followToEnvelope(ctx, accepted.task_id);
 }

@@ -25,7 +25,7 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
     ctx.out.fields([
       ['run', envelope.task_id],
       ['status', envelope.status],
-      ['failure', envelope.failure_reason && `${envelope.failure_reason}${envelope.failure_detail ? `: ${envelope.failure_detail}` : ''}`],
+      ['failure', failureOf(envelope)],
       ['confidence', envelope.confidence],
       ['model', envelope.model],
       ['project', envelope.project_id],
@@ -57,4 +57,11 @@ export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {
       ['estimate', `$${b.estimated_cost_usd.low}–$${b.estimated_cost_usd.high} (${b.estimated_credits.low}–${b.estimated_credits.high} credits) on ${b.model}; ${cap}`],
     ]);
   });
+}
+
+/** `reason: detail`, with the detail left out when it only repeats the reason ("not_found: not_found"). */
+export function failureOf(envelope: Pick<RunEnvelope, 'failure_reason' | 'failure_detail'>): string | null {
+  const { failure_reason: reason, failure_detail: detail } = envelope;
+  if (reason === null) return detail;
+  return detail === null || detail.trim() === '' || detail.trim() === reason ? reason : `${reason}: ${detail}`;
 }

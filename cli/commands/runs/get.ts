@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { printEnvelope } from './envelope-view.js';
 
 export function registerRunsGet(runs: Command): void {
@@ -7,6 +8,7 @@ export function registerRunsGet(runs: Command): void {
     .command('get')
     .description("show a run's task envelope")
     .argument('<id>', 'run id (run_...)')
+    .addHelpText('after', examples('errand runs get run_01...', 'errand runs get run_01... --json | jq .result'))
     .action(async (id: string, _flags: unknown, cmd: Command) => {
       await getRun(contextOf(cmd), { id });
     });

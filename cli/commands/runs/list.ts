@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { addListOptions, fetchList, listOptionsOf, printList, type ListOptions } from '../../list-options.js';
 import { runColumns } from './envelope-view.js';
 
@@ -8,7 +9,7 @@ export interface ListRunsOptions extends ListOptions {
 }
 
 export function registerRunsList(runs: Command): void {
-  addListOptions(runs.command('list').description('list recent runs, newest first').option('--job <id>', 'only the runs of this job')).action(
+  addListOptions(runs.command('list').description('list recent runs, newest first').option('--job <id>', 'only the runs of this job')).addHelpText('after', examples('errand runs list', 'errand runs list --job job_01... --limit 10 --json')).action(
     async (flags: Parameters<typeof listOptionsOf>[0] & { job?: string }, cmd: Command) => {
       await listRuns(contextOf(cmd), { ...listOptionsOf(flags), ...(flags.job === undefined ? {} : { job: flags.job }) });
     },

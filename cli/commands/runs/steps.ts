@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { RunStep } from '../../api-client.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerRunsSteps(runs: Command): void {
   runs
@@ -8,6 +9,7 @@ export function registerRunsSteps(runs: Command): void {
     .description('show what the agent did in a run: model calls and tool calls, in order')
     .argument('<id>', 'run id (run_...)')
     .option('--full', 'print each step with its whole input and output')
+    .addHelpText('after', examples('errand runs steps run_01...', 'errand runs steps run_01... --full'))
     .action(async (id: string, flags: { full?: boolean }, cmd: Command) => {
       await runSteps(contextOf(cmd), { id, full: flags.full === true });
     });

@@ -1,28 +1,30 @@
 import type { RunEnvelope } from '../../api-client.js';
 import { SilentExit } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
-import { progressEvents, snapshotOf, type ProgressSnapshot } from '../../tui/progress-events.js';
-import { watchRun } from './watch-run.js';
-
-export interface WaitOptions {
-  intervalMs: number;
-}
+import { updateLine } from '../../run-progress.js';
+import { followRun, type RunUpdate } from '../../run-updates.js';
+import { exitCodeOf, printEnvelope } from './envelope-view.js';
 
 /**
- * Waits for a run to end, showing progress on stderr: an Ink spinner when stderr is a terminal, plain lines
- * otherwise. stdout is left for the result. Ctrl-C stops waiting (exit 130), not the run.
+ * Follows a run's event stream until it ends, showing on stderr every status change and every step once, with the
+ * cost so far: an Ink view when stderr is a terminal, plain lines otherwise. stdout is left for the envelope.
+ * Ctrl-C stops following (exit 130), not the run.
  */
-export async function waitForRun(ctx: CliContext, id: string, options: WaitOptions): Promise<RunEnvelope> {
+export async function waitForRun(ctx: CliContext, id: string): Promise<RunEnvelope> {
   const abort = new AbortController();
   const onInt = () => abort.abort();
   process.on('SIGINT', onInt);
   try {
-    const updates = watchRun(ctx.api(), id, { intervalMs: options.intervalMs, signal: abort.signal });
-    const envelope = process.stderr.isTTY ? await waitWithInk(id, updates) : await waitWithLines(ctx, id, updates);
-    return envelope;
+    const updates = followRun(ctx.api(), id, {
+      signal: abort.signal,
+      onConnection: (state) => {
+        if (state === 'reconnecting' && !ctx.interactive) ctx.out.note(`${id}: connection to the daemon lost; reconnecting`);
+      },
+    });
+    return ctx.interactive ? await waitWithInk(id, updates) : await waitWithLines(ctx, id, updates);
   } catch (err) {
     if (abort.signal.aborted) {
-      ctx.out.note(`stopped waiting; ${id} goes on (errand runs get ${id})`);
+      ctx.out.note(`stopped following; ${id} goes on (${ctx.cliName} runs watch ${id})`);
       throw new SilentExit(130);
     }
     throw err;
@@ -31,7 +33,15 @@ export async function waitForRun(ctx: CliContext, id: string, options: WaitOptio
   }
 }
 
-async function waitWithInk(id: string, updates: AsyncIterable<RunEnvelope>): Promise<RunEnvelope> {
+/** Follows the run, prints its envelope on stdout, and exits 1 unless it succeeded. */
+export async function followToEnvelope(ctx: CliContext, id: string): Promise<void> {
+  const envelope = await waitForRun(ctx, id);
+  printEnvelope(ctx, envelope);
+  const code = exitCodeOf(envelope);
+  if (code !== 0) throw new SilentExit(code);
+}
+
+async function waitWithInk(id: string, updates: AsyncIterable<RunUpdate>): Promise<RunEnvelope> {
   // Ink and React load only here: most commands never need them.
   const { renderWait } = await import('../../tui/render-wait.js');
   const outcome = await renderWait(id, updates, process.stderr);
@@ -39,15 +49,11 @@ async function waitWithInk(id: string, updates: AsyncIterable<RunEnvelope>): Pro
   return outcome.envelope;
 }
 
-async function waitWithLines(ctx: CliContext, id: string, updates: AsyncIterable<RunEnvelope>): Promise<RunEnvelope> {
-  let previous: ProgressSnapshot | null = null;
-  let last: RunEnvelope | null = null;
-  for await (const envelope of updates) {
-    const next = snapshotOf(envelope);
-    for (const line of progressEvents(previous, next)) ctx.out.note(`${id}: ${line}`);
-    previous = next;
-    last = envelope;
+async function waitWithLines(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<RunEnvelope> {
+  for await (const update of updates) {
+    if (update.kind === 'end') return update.envelope;
+    const line = updateLine(update);
+    if (line !== null) ctx.out.note(`${id}: ${line}`);
   }
-  if (last === null) throw new Error(`${id} could not be polled`);
-  return last;
+  throw new Error(`the stream of ${id} closed before the run ended`);
 }

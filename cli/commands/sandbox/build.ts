@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { BuiltImage } from '../../../src/sandbox/docker/build-sandbox-image.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { configuredSandboxImage } from './sandbox-image.js';
 
 export interface BuildSandboxOptions {
@@ -16,6 +17,7 @@ export function registerSandboxBuild(sandbox: Command): void {
     .addOption(new Option('--base <image>', 'base image (default debian:bookworm-slim)').conflicts('offline'))
     .option('--offline', 'no registry reachable: make a Debian base with debootstrap and docker import, then build on it')
     .option('--image <name>', 'tag of the built image (default: config sandbox.image)')
+    .addHelpText('after', examples('errand sandbox build', 'errand sandbox build --offline   # no registry: a debootstrap base'))
     .action(async (flags: { base?: string; offline?: boolean; image?: string }, cmd: Command) => {
       await buildSandbox(contextOf(cmd), { ...flags, offline: flags.offline === true });
     });

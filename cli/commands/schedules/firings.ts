@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { SkippedFiring } from '../../api-client.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { addListOptions, fetchList, listOptionsOf, printList, type ListOptions } from '../../list-options.js';
 import type { Column } from '../../output.js';
 
@@ -16,7 +17,8 @@ export function registerSchedulesFirings(schedules: Command): void {
     schedules
       .command('firings')
       .description("list the firings of a job's schedule that started no run (refused by a cap, a limit or the job's input_schema), newest first")
-      .argument('<job-id>', 'job id (job_...)'),
+      .argument('<job-id>', 'job id (job_...)')
+      .addHelpText('after', examples('errand schedules firings job_01...', 'errand schedules firings job_01... --limit 5 --json')),
   ).action(async (jobId: string, flags: Parameters<typeof listOptionsOf>[0], cmd: Command) => {
     await listSkippedFirings(contextOf(cmd), jobId, listOptionsOf(flags));
   });

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { paginate, type Job } from '../../api-client.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerSchedulesList(schedules: Command): void {
   schedules
     .command('list')
     .description('list the jobs that carry a schedule')
     .option('--project <id>', 'only the jobs of this project')
+    .addHelpText('after', examples('errand schedules list', 'errand schedules list --json'))
     .action(async (flags: { project?: string }, cmd: Command) => {
       await listSchedules(contextOf(cmd), flags);
     });

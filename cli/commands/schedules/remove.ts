@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { printSchedule } from './print-schedule.js';
 
 export function registerSchedulesRemove(schedules: Command): void {
@@ -7,6 +8,7 @@ export function registerSchedulesRemove(schedules: Command): void {
     .command('remove')
     .description("delete a job's schedule (the job stays)")
     .argument('<job-id>', 'job id (job_...)')
+    .addHelpText('after', examples('errand schedules remove job_01...'))
     .action(async (jobId: string, _flags: unknown, cmd: Command) => {
       await removeSchedule(contextOf(cmd), { jobId });
     });

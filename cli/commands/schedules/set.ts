@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Schedule } from '../../../src/schedules/schedule-schema.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { collect, parseKeyValues, readJsonObject } from '../../flag-parsers.js';
 import { printSchedule } from './print-schedule.js';
 
@@ -29,6 +30,7 @@ export function registerSchedulesSet(schedules: Command): void {
     .option('--input-json <json|@file>', 'inputs as a JSON object')
     .option('--callback-url <url>', 'webhook target of the scheduled runs')
     .option('--paused', 'store the schedule without firing it yet')
+    .addHelpText('after', examples('errand schedules set job_01... --cron \'0 9 * * 1-5\' --timezone Europe/Paris --input sku=A-100', 'errand schedules set job_01... --cron \'*/30 * * * * *\' --paused'))
     .action(async (jobId: string, flags: SetScheduleFlags, cmd: Command) => {
       await setSchedule(contextOf(cmd), { jobId, schedule: scheduleOf(flags) });
     });

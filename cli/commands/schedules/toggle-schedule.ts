@@ -11,7 +11,7 @@ export interface ToggleScheduleOptions {
 export async function toggleSchedule(ctx: CliContext, options: ToggleScheduleOptions): Promise<void> {
   const api = ctx.api();
   const job = await api.getJob(options.jobId);
-  if (!job.schedule) throw new UserError(`${job.id} has no schedule (set one with errand schedules set ${job.id} --cron ...)`);
+  if (!job.schedule) throw new UserError(`${job.id} has no schedule (set one with ${ctx.cliName} schedules set ${job.id} --cron ...)`, 'no_schedule');
   if (job.schedule.enabled === options.enabled) {
     ctx.out.warn(`the schedule of ${job.id} is already ${options.enabled ? 'active' : 'paused'}`);
     printSchedule(ctx, job);

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { rotateMasterKeyIn } from '../../../src/admin-services.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerSecretsRotateKey(secrets: Command): void {
   secrets
     .command('rotate-key')
     .description('make a new master key and re-encrypt every stored secret under it (connections, webhook signing secrets)')
+    .addHelpText('after', examples('errand secrets rotate-key', 'errand secrets rotate-key --json'))
     .addHelpText(
       'after',
       `

@@ -4,6 +4,7 @@ import { targetPolicy } from '../../../src/webhooks/delivery-worker.js';
 import type { OrgWebhookEndpoint } from '../../../src/webhooks/org-endpoints.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { withWebhookServices } from './webhook-services.js';
+import { examples } from '../../help.js';
 
 export type EndpointAction = { kind: 'show' } | { kind: 'set'; url: string } | { kind: 'clear' };
 
@@ -11,6 +12,7 @@ export function registerWebhooksEndpoint(webhooks: Command): void {
   const endpoint = webhooks
     .command('endpoint')
     .description("show the organisation's webhook endpoint: where connection.authenticated and connection.expired are sent")
+    .addHelpText('after', examples('errand webhooks endpoint', 'errand webhooks endpoint set https://example.com/hooks/errand'))
     .option('--org <id or name>', 'organisation (default: the only one, or "default")')
     .action(async (flags: { org?: string }, cmd: Command) => {
       await webhookEndpoint(contextOf(cmd), { kind: 'show' }, flags.org);
@@ -19,6 +21,7 @@ export function registerWebhooksEndpoint(webhooks: Command): void {
   endpoint
     .command('set')
     .description('send the organisation\'s own events to <url> (https, and a public address unless dev mode or webhooks.allow_private_targets)')
+    .addHelpText('after', examples('errand webhooks endpoint set https://example.com/hooks/errand', 'errand webhooks endpoint set https://example.com/hooks/errand --json'))
     .argument('<url>', 'the endpoint')
     .action(async (url: string, _flags: unknown, cmd: Command) => {
       await webhookEndpoint(contextOf(cmd), { kind: 'set', url }, orgOf(cmd));
@@ -26,6 +29,7 @@ export function registerWebhooksEndpoint(webhooks: Command): void {
   endpoint
     .command('clear')
     .description("stop sending the organisation's own events")
+    .addHelpText('after', examples('errand webhooks endpoint clear', 'errand webhooks endpoint clear --json'))
     .action(async (_flags: unknown, cmd: Command) => {
       await webhookEndpoint(contextOf(cmd), { kind: 'clear' }, orgOf(cmd));
     });

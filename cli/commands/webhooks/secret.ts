@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 import { withWebhookServices } from './webhook-services.js';
 
 export interface WebhookSecretOptions {
@@ -13,6 +14,7 @@ export function registerWebhooksSecret(webhooks: Command): void {
     .description("show the organisation's run-webhook signing secret (whsec_...), or rotate it")
     .option('--rotate', 'mint a new secret; the old one keeps signing beside it for 24 h')
     .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .addHelpText('after', examples('errand webhooks secret', 'errand webhooks secret --rotate'))
     .action(async (flags: { rotate?: boolean; org?: string }, cmd: Command) => {
       await webhookSecret(contextOf(cmd), { rotate: flags.rotate === true, ...(flags.org === undefined ? {} : { org: flags.org }) });
     });

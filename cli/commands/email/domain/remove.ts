@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../../context.js';
+import { examples } from '../../../help.js';
 
 export function registerDomainRemove(domain: Command): void {
   domain
     .command('remove')
     .description('send from the relay domain again')
+    .addHelpText('after', examples('errand email domain remove', 'errand email domain remove --json'))
     .action(async (_flags: unknown, cmd: Command) => {
       await removeDomain(contextOf(cmd));
     });

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../../context.js';
 import { addListOptions, fetchList, listOptionsOf, printList, type ListOptions } from '../../../list-options.js';
+import { examples } from '../../../help.js';
 
 export function registerSuppressionsList(suppressions: Command): void {
-  addListOptions(suppressions.command('list').description('list suppressed recipients, by address')).action(async (flags: Parameters<typeof listOptionsOf>[0], cmd: Command) => {
+  addListOptions(suppressions.command('list').description('list suppressed recipients, by address').addHelpText('after', examples('errand email suppressions list', 'errand email suppressions list --all --json'))).action(async (flags: Parameters<typeof listOptionsOf>[0], cmd: Command) => {
     await listSuppressions(contextOf(cmd), listOptionsOf(flags));
   });
 }

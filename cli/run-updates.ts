@@ -1,0 +1,41 @@
+import type { ApiClient, RunEnvelope, RunStep } from './api-client.js';
+import { followEvents, type FollowOptions } from './event-stream.js';
+import type { RunStatus } from '../src/runs/state-machine.js';
+
+/** A step as the `run.step` event carries it: the steps list's item plus the run's cost after it. */
+export interface StreamedStep extends RunStep {
+  run_cost_usd: number;
+}
+
+/** What happened to a run, as a progress display shows it. */
+export type RunUpdate =
+  | { kind: 'status'; from: RunStatus | null; to: RunStatus; description: string; at: string }
+  | { kind: 'step'; step: StreamedStep; at: string }
+  | { kind: 'end'; envelope: RunEnvelope };
+
+const END_EVENTS = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+
+/**
+ * Follows a run through its event stream: every status change, every step once, and finally its envelope.
+ * Returns after the envelope. Event types it does not know are skipped.
+ */
+export async function* followRun(api: ApiClient, runId: string, options: FollowOptions = {}): AsyncGenerator<RunUpdate> {
+  const steps = new Set<string>();
+  for await (const event of followEvents(api, `/v1/runs/${encodeURIComponent(runId)}/events`, options)) {
+    if (END_EVENTS.has(event.type)) {
+      yield { kind: 'end', envelope: event.data as RunEnvelope };
+      return;
+    }
+    if (event.type === 'run.status') {
+      const d = event.data as { from: RunStatus | null; to: RunStatus; description: string };
+      yield { kind: 'status', from: d.from, to: d.to, description: d.description, at: event.created_at };
+    } else if (event.type === 'run.step') {
+      const step = event.data as StreamedStep;
+      if (steps.has(step.id)) continue;
+      steps.add(step.id);
+      yield { kind: 'step', step, at: event.created_at };
+    }
+  }
+  // The stream ended without an end event: a run that ended before the daemon logged envelopes.
+  yield { kind: 'end', envelope: await api.getRun(runId, options.signal) };
+}

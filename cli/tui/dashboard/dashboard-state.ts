@@ -1,0 +1,194 @@
+import { EMPTY_DATA, reduceData, type DashboardData, type DataAction } from './dashboard-data.js';
+import { connectionMatches } from './connections-pane.js';
+import { deliveryMatches } from './deliveries-pane.js';
+import { jobMatches } from './jobs-pane.js';
+import { PANES, type PaneId } from './panes.js';
+import { detailLines } from './run-detail.js';
+import { runMatches } from './runs-pane.js';
+
+/** What a key asks for that the state cannot do by itself: the dashboard carries these out and reports back. */
+export type Effect =
+  | { kind: 'open'; runId: string }
+  | { kind: 'cancel'; runId: string }
+  | { kind: 'rerun'; runId: string }
+  | { kind: 'redeliver'; deliveryId: string }
+  | { kind: 'quit' };
+
+export type Mode = { kind: 'browse' } | { kind: 'filter'; draft: string } | { kind: 'confirm'; question: string; effect: Effect };
+
+export interface UiState {
+  pane: PaneId;
+  /** The highlighted item of each pane, by id, so that it stays put when items arrive above it. */
+  selection: Record<PaneId, string | null>;
+  filters: Record<PaneId, string>;
+  mode: Mode;
+  /** First line shown of the run detail. */
+  scroll: number;
+  message: string | null;
+  /** Effects asked for and not yet carried out. */
+  effects: Effect[];
+}
+
+export interface DashboardState {
+  data: DashboardData;
+  ui: UiState;
+}
+
+export const INITIAL_STATE: DashboardState = {
+  data: EMPTY_DATA,
+  ui: { pane: 'runs', selection: { runs: null, jobs: null, webhooks: null, connections: null }, filters: { runs: '', jobs: '', webhooks: '', connections: '' }, mode: { kind: 'browse' }, scroll: 0, message: null, effects: [] },
+};
+
+/** The key facts the dashboard acts on (Ink's `Key`, reduced to what is used). */
+export interface KeyPress {
+  input: string;
+  upArrow?: boolean;
+  downArrow?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  tab?: boolean;
+  shift?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/**
+ * The key presses in what one read of the terminal brought: Ink hands over a chunk whole, and keys typed quickly or
+ * pasted arrive together ("running\r", "jj"); each character is then a key, a carriage return the enter key.
+ */
+export function keyPresses(input: string, key: Omit<KeyPress, 'input'>): KeyPress[] {
+  if (input.length <= 1 || key.ctrl || key.meta || input.startsWith('\u001B')) return [{ ...key, input }];
+  return [...input].map((ch) => (ch === '\r' || ch === '\n' ? { input: '', return: true } : { input: ch }));
+}
+
+export type DashboardAction = DataAction | { type: 'key'; key: KeyPress; bodyHeight: number } | { type: 'message'; text: string | null } | { type: 'effects.taken'; count: number };
+
+/**
+ * The whole dashboard as one reducer, keys included, so that each key acts on the state it follows (however fast
+ * keys come) and what the panes show can be tested without a terminal.
+ */
+export function reduceDashboard(state: DashboardState, action: DashboardAction): DashboardState {
+  switch (action.type) {
+    case 'key':
+      return selectionShown(onKey(state, action.key, action.bodyHeight));
+    case 'message':
+      return { ...state, ui: { ...state.ui, message: action.text } };
+    case 'effects.taken':
+      return { ...state, ui: { ...state.ui, effects: state.ui.effects.slice(action.count) } };
+    default:
+      return { data: reduceData(state.data, action), ui: pinSelection(state) };
+  }
+}
+
+/**
+ * The state with the pane's highlight on an item it shows: a filter that hides the highlighted item moves the
+ * highlight to the first one shown, which is then what keys act on, also once the filter is cleared.
+ */
+function selectionShown(state: DashboardState): DashboardState {
+  const pane = state.ui.pane;
+  const ids = visibleIds(state, pane);
+  const selected = state.ui.selection[pane];
+  if (ids.length === 0 || (selected !== null && ids.includes(selected))) return state;
+  return { ...state, ui: { ...state.ui, selection: { ...state.ui.selection, [pane]: ids[0]! } } };
+}
+
+/**
+ * The UI with each pane's highlight held on the item it is on: until a key moves it, it is on the first item by
+ * default, and a run arriving above must not take it (enter would then open another run than the one highlighted).
+ */
+function pinSelection(state: DashboardState): UiState {
+  let selection = state.ui.selection;
+  for (const { id: pane } of PANES) {
+    if (selection[pane] !== null) continue;
+    const first = visibleIds(state, pane)[0];
+    if (first !== undefined) selection = { ...selection, [pane]: first };
+  }
+  return selection === state.ui.selection ? state.ui : { ...state.ui, selection };
+}
+
+/** The items of a pane after its filter, as ids (what moving and selecting act on). */
+export function visibleIds(state: DashboardState, pane: PaneId): string[] {
+  const filter = state.ui.filters[pane];
+  switch (pane) {
+    case 'runs':
+      return state.data.runs.filter((r) => runMatches(r, filter)).map((r) => r.id);
+    case 'jobs':
+      return (state.data.jobs ?? []).filter((j) => jobMatches(j, filter)).map((j) => j.id);
+    case 'webhooks':
+      return (state.data.deliveries?.kind === 'list' ? state.data.deliveries.items : []).filter((d) => deliveryMatches(d, filter)).map((d) => d.id);
+    case 'connections':
+      return (state.data.connections ?? []).filter((c) => connectionMatches(c, filter)).map((c) => c.id);
+    default: {
+      const unknown: never = pane;
+      throw new Error(`unknown pane ${String(unknown)}`);
+    }
+  }
+}
+
+/** The index of the highlighted item among the pane's visible ones (the first when none is chosen), or -1. */
+export function selectedIndex(state: DashboardState, pane: PaneId): number {
+  const ids = visibleIds(state, pane);
+  if (ids.length === 0) return -1;
+  return Math.max(0, ids.indexOf(state.ui.selection[pane] ?? ''));
+}
+
+function onKey(state: DashboardState, key: KeyPress, bodyHeight: number): DashboardState {
+  const ui = state.ui;
+  const set = (change: Partial<UiState>): DashboardState => ({ ...state, ui: { ...ui, ...change } });
+  const ask = (question: string, effect: Effect) => set({ mode: { kind: 'confirm', question, effect } });
+  const effect = (e: Effect, change: Partial<UiState> = {}) => set({ ...change, effects: [...ui.effects, e] });
+  const mode = ui.mode;
+
+  if (mode.kind === 'filter') {
+    if (key.return) return set({ mode: { kind: 'browse' } });
+    if (key.escape) return set({ mode: { kind: 'browse' }, filters: { ...ui.filters, [ui.pane]: '' } });
+    const draft = key.backspace || key.delete ? mode.draft.slice(0, -1) : key.ctrl || key.meta || key.input === '' ? mode.draft : mode.draft + key.input;
+    return set({ mode: { kind: 'filter', draft }, filters: { ...ui.filters, [ui.pane]: draft } });
+  }
+  if (mode.kind === 'confirm') {
+    if (key.input === 'y') return effect(mode.effect, { mode: { kind: 'browse' }, message: '…' });
+    return set({ mode: { kind: 'browse' }, message: 'nothing done' });
+  }
+  const browsing = { ...state, ui: { ...ui, message: null } };
+  if (key.input === 'q') return effect({ kind: 'quit' });
+
+  const detail = state.data.detail;
+  if (detail !== null) {
+    if (key.escape) return { ui: browsing.ui, data: reduceData(state.data, { type: 'detail.closed' }) };
+    if (key.downArrow || key.input === 'j') {
+      const last = Math.max(0, detailLines(detail, '').length - bodyHeight);
+      return set({ message: null, scroll: Math.min(ui.scroll + 1, last) });
+    }
+    if (key.upArrow || key.input === 'k') return set({ message: null, scroll: Math.max(0, ui.scroll - 1) });
+    if (key.input === 'c') return ask(`cancel ${detail.runId}? y/n`, { kind: 'cancel', runId: detail.runId });
+    if (key.input === 'r') return ask(`start a new run of what ${detail.runId} was asked? y/n`, { kind: 'rerun', runId: detail.runId });
+    return browsing;
+  }
+
+  const byKey = PANES.find((p) => p.key === key.input);
+  if (byKey) return set({ message: null, pane: byKey.id });
+  if (key.tab) {
+    const at = PANES.findIndex((p) => p.id === ui.pane);
+    return set({ message: null, pane: PANES[(at + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!.id });
+  }
+  const ids = visibleIds(state, ui.pane);
+  const index = selectedIndex(state, ui.pane);
+  if (key.downArrow || key.input === 'j' || key.upArrow || key.input === 'k') {
+    if (index < 0) return browsing;
+    const next = Math.min(ids.length - 1, Math.max(0, index + (key.downArrow || key.input === 'j' ? 1 : -1)));
+    return set({ message: null, selection: { ...ui.selection, [ui.pane]: ids[next]! } });
+  }
+  if (key.input === '/') return set({ message: null, mode: { kind: 'filter', draft: ui.filters[ui.pane] } });
+  if (key.escape) return set({ message: null, filters: { ...ui.filters, [ui.pane]: '' } });
+  if (index < 0) return browsing;
+  const id = ids[index]!;
+  if (ui.pane === 'runs') {
+    if (key.return) return { ui: { ...browsing.ui, scroll: 0, effects: [...ui.effects, { kind: 'open', runId: id }] }, data: reduceData(state.data, { type: 'detail.opened', runId: id }) };
+    if (key.input === 'c') return ask(`cancel ${id}? y/n`, { kind: 'cancel', runId: id });
+    if (key.input === 'r') return ask(`start a new run of what ${id} was asked? y/n`, { kind: 'rerun', runId: id });
+  }
+  if (ui.pane === 'webhooks' && key.input === 'r') return ask(`send ${id} again? y/n`, { kind: 'redeliver', deliveryId: id });
+  return browsing;
+}

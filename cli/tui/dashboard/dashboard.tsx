@@ -1,0 +1,205 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import { useCallback, useEffect, useReducer, useRef, useState, type ReactElement } from 'react';
+import { ApiError } from '../../api-error.js';
+import { followUpOf } from './dashboard-data.js';
+import { INITIAL_STATE, keyPresses, reduceDashboard, selectedIndex, type DashboardState, type Effect } from './dashboard-state.js';
+import { ConnectionsPane, connectionMatches } from './connections-pane.js';
+import { DeliveriesPane, deliveryMatches } from './deliveries-pane.js';
+import { fit } from './format.js';
+import { Header } from './header.js';
+import { JobsPane, jobMatches } from './jobs-pane.js';
+import type { PaneId } from './panes.js';
+import { detailLines, RunDetailView } from './run-detail.js';
+import { RunsPane, runMatches } from './runs-pane.js';
+import type { DashboardSource } from './source.js';
+import { StatusBar } from './status-bar.js';
+import { useTerminalSize } from './use-terminal-size.js';
+
+export interface DashboardProps {
+  source: DashboardSource;
+  /** How the user runs the CLI, for the commands the detail view names. */
+  cliName: string;
+  now?: () => number;
+}
+
+/** Lines that are not the pane's: the tabs, the help or message line, the status bar, and one left empty. */
+const CHROME_LINES = 4;
+
+const HELP: Record<PaneId | 'detail', string> = {
+  runs: '↑↓/jk move · enter open · c cancel · r re-run · / filter · tab pane · q quit',
+  jobs: '↑↓/jk move · / filter · tab pane · q quit',
+  webhooks: '↑↓/jk move · r redeliver · / filter · tab pane · q quit',
+  connections: '↑↓/jk move · / filter · tab pane · q quit',
+  detail: '↑↓/jk scroll · c cancel · r re-run · esc back · q quit',
+};
+
+/**
+ * `errand tui`: owns the dashboard's state (one reducer, keys included) and its one live connection, the
+ * organisation's event stream; the panes are pure. Reads happen when a pane is shown and when an event says
+ * something changed: nothing polls. The frame is one line shorter than the terminal and follows its size.
+ */
+export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const [state, dispatch] = useReducer(reduceDashboard, INITIAL_STATE);
+  const stateRef = useRef<DashboardState>(state);
+  stateRef.current = state;
+  const [clock, setClock] = useState(now());
+  const bodyHeight = Math.max(1, rows - CHROME_LINES);
+
+  const report = useCallback((what: string) => (err: unknown) => dispatch({ type: 'message', text: `${what}: ${err instanceof ApiError ? err.message : (err as Error).message}` }), []);
+  const loadJobs = useCallback(() => source.listJobs().then((jobs) => dispatch({ type: 'jobs.loaded', jobs }), report('could not list jobs')), [source, report]);
+  const loadDeliveries = useCallback(() => source.deliveries().then((deliveries) => dispatch({ type: 'deliveries.loaded', deliveries }), report('could not list deliveries')), [source, report]);
+  const loadConnections = useCallback(
+    () => source.listConnections().then((connections) => dispatch({ type: 'connections.loaded', connections }), report('could not list connections')),
+    [source, report],
+  );
+  const statusTimer = useRef<NodeJS.Timeout | null>(null);
+  const loadStatus = useCallback(() => {
+    // Spend moves with every step: read it again at most once a second.
+    if (statusTimer.current !== null) return;
+    statusTimer.current = setTimeout(() => {
+      statusTimer.current = null;
+      source.status().then((status) => dispatch({ type: 'status.loaded', status }), () => undefined);
+    }, 1000);
+  }, [source]);
+
+  useEffect(() => {
+    const timer = setInterval(() => setClock(now()), 1000);
+    return () => {
+      clearInterval(timer);
+      if (statusTimer.current !== null) clearTimeout(statusTimer.current);
+    };
+  }, [now]);
+
+  useEffect(() => {
+    source.listRuns().then((runs) => dispatch({ type: 'runs.loaded', runs }), report('could not list runs'));
+    source.status().then((status) => dispatch({ type: 'status.loaded', status }), () => undefined);
+    const abort = new AbortController();
+    void (async () => {
+      try {
+        for await (const event of source.events(abort.signal, (state) => dispatch({ type: 'connection', state }))) {
+          const followUp = followUpOf(stateRef.current.data, event);
+          dispatch({ type: 'event', event });
+          if (followUp === 'run' && event.run_id !== null) source.getRun(event.run_id).then((run) => dispatch({ type: 'run.loaded', run }), () => undefined);
+          else if (followUp === 'deliveries') void loadDeliveries();
+          else if (followUp === 'jobs' && stateRef.current.data.jobs !== null) void loadJobs();
+          else if (followUp === 'status') loadStatus();
+        }
+      } catch (err) {
+        if (!abort.signal.aborted) report('the event stream stopped')(err);
+      }
+    })();
+    return () => abort.abort();
+  }, [source, report, loadDeliveries, loadJobs, loadStatus]);
+
+  const pane = state.ui.pane;
+  // Read again each time the pane is shown: a job or schedule edited elsewhere announces nothing on the stream.
+  useEffect(() => {
+    if (pane === 'jobs') void loadJobs();
+    if (pane === 'webhooks') void loadDeliveries();
+    if (pane === 'connections') void loadConnections();
+  }, [pane, loadJobs, loadDeliveries, loadConnections]);
+
+  const carryOut = useCallback(
+    (effect: Effect): void => {
+      const done = (text: string) => dispatch({ type: 'message', text });
+      switch (effect.kind) {
+        case 'open':
+          Promise.all([source.getRun(effect.runId), source.runSteps(effect.runId)]).then(
+            ([envelope, steps]) => dispatch({ type: 'detail.loaded', envelope, steps }),
+            report(`could not read ${effect.runId}`),
+          );
+          return;
+        case 'cancel':
+          source.cancelRun(effect.runId).then((e) => done(`cancelled ${e.task_id}`), report('could not cancel'));
+          return;
+        case 'rerun':
+          source.rerun(effect.runId).then((a) => done(`started ${a.task_id} (a re-run of ${effect.runId})`), report('could not re-run'));
+          return;
+        case 'redeliver':
+          source.redeliver(effect.deliveryId).then((d) => {
+            done(`queued ${d.id} for another attempt`);
+            void loadDeliveries();
+          }, report('could not redeliver'));
+          return;
+        case 'quit':
+          exit();
+          return;
+        default: {
+          const unknown: never = effect;
+          throw new Error(`unknown effect ${JSON.stringify(unknown)}`);
+        }
+      }
+    },
+    [source, report, loadDeliveries, exit],
+  );
+
+  const effects = state.ui.effects;
+  useEffect(() => {
+    if (effects.length === 0) return;
+    dispatch({ type: 'effects.taken', count: effects.length });
+    for (const effect of effects) carryOut(effect);
+  }, [effects, carryOut]);
+
+  useInput((input, key) => {
+    for (const press of keyPresses(input, key)) dispatch({ type: 'key', key: press, bodyHeight });
+  });
+
+  const { data, ui } = state;
+  const selected = selectedIndex(state, pane);
+  const paneBody = (): ReactElement => {
+    if (data.detail !== null) return <RunDetailView lines={detailLines(data.detail, cliName)} scroll={ui.scroll} width={columns} height={bodyHeight} />;
+    switch (pane) {
+      case 'runs':
+        return <RunsPane runs={data.runs.filter((r) => runMatches(r, ui.filters.runs))} selected={selected} width={columns} height={bodyHeight} now={clock} loaded={data.runsLoaded} />;
+      case 'jobs':
+        return <JobsPane jobs={data.jobs === null ? null : data.jobs.filter((j) => jobMatches(j, ui.filters.jobs))} selected={selected} width={columns} height={bodyHeight} now={clock} />;
+      case 'webhooks':
+        return (
+          <DeliveriesPane
+            deliveries={data.deliveries?.kind === 'list' ? { kind: 'list', items: data.deliveries.items.filter((d) => deliveryMatches(d, ui.filters.webhooks)) } : data.deliveries}
+            selected={selected}
+            width={columns}
+            height={bodyHeight}
+            now={clock}
+          />
+        );
+      case 'connections':
+        return (
+          <ConnectionsPane
+            connections={data.connections === null ? null : data.connections.filter((c) => connectionMatches(c, ui.filters.connections))}
+            selected={selected}
+            width={columns}
+            height={bodyHeight}
+            now={clock}
+          />
+        );
+      default: {
+        const unknown: never = pane;
+        throw new Error(`unknown pane ${String(unknown)}`);
+      }
+    }
+  };
+
+  const mode = ui.mode;
+  const footer =
+    mode.kind === 'confirm'
+      ? { text: mode.question, color: 'yellow' }
+      : mode.kind === 'filter'
+        ? { text: `filter: ${mode.draft}▏ (enter keeps it, esc clears it)`, color: 'cyan' }
+        : ui.message !== null
+          ? { text: ui.message, color: 'white' }
+          : { text: HELP[data.detail === null ? pane : 'detail'], color: 'gray' };
+
+  return (
+    <Box flexDirection="column" width={columns} height={rows - 1}>
+      <Header pane={pane} filter={mode.kind === 'filter' ? mode.draft : ui.filters[pane]} width={columns} />
+      <Box height={bodyHeight}>{paneBody()}</Box>
+      <Text color={footer.color} wrap="truncate">
+        {fit(footer.text, columns)}
+      </Text>
+      <StatusBar connection={data.connection} status={data.status} width={columns} />
+    </Box>
+  );
+}

@@ -1,0 +1,66 @@
+import { Writable } from 'node:stream';
+
+/** A terminal: where frames are drawn, and where its size comes from. */
+export interface Terminal {
+  columns: number;
+  rows: number;
+  write(text: string): unknown;
+  on(event: 'resize', listener: () => void): unknown;
+  off(event: 'resize', listener: () => void): unknown;
+}
+
+const CSI = '\u001B[';
+
+/**
+ * Draws whole frames on a full-screen terminal by rewriting only the lines that changed, each in place (cursor
+ * positioning, then the line, then "erase to end of line"). Ink renders into it in debug mode, which writes every
+ * frame whole: its own renderers would erase and rewrite the whole frame on every update (the standard one) or
+ * put lines one row off (the incremental one, in ink 6.8). The screen is cleared only when the terminal is resized.
+ */
+export class FrameWriter extends Writable {
+  readonly isTTY = true;
+  private previous: string[] = [];
+
+  constructor(private readonly terminal: Terminal) {
+    super({ decodeStrings: false });
+    terminal.on('resize', this.onResize);
+  }
+
+  get columns(): number {
+    return this.terminal.columns;
+  }
+
+  get rows(): number {
+    return this.terminal.rows;
+  }
+
+  override _write(chunk: string | Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    const frame = String(chunk);
+    // Ink writes an empty chunk to wait for its earlier writes; it is not a frame.
+    if (frame !== '') this.draw(frame);
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.terminal.off('resize', this.onResize);
+    callback(error);
+  }
+
+  private draw(frame: string): void {
+    const lines = frame.replace(/\n$/, '').split('\n');
+    let out = '';
+    for (let i = 0; i < Math.max(lines.length, this.previous.length); i++) {
+      const line = lines[i] ?? '';
+      if (line !== this.previous[i]) out += `${CSI}${i + 1};1H${line}${CSI}K`;
+    }
+    this.previous = lines;
+    if (out !== '') this.terminal.write(out);
+  }
+
+  private readonly onResize = (): void => {
+    // Lines wrapped or cut at the old width are gone from view anyway: start from a clean screen.
+    this.previous = [];
+    this.terminal.write(`${CSI}2J`);
+    this.emit('resize');
+  };
+}

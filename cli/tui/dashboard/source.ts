@@ -1,0 +1,33 @@
+import type { Connection, Job, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
+import type { StreamEvent } from '../../event-stream.js';
+import type { DaemonStatus } from '../../../src/status/status-service.js';
+import type { WebhookDelivery } from '../../../src/webhooks/deliveries-service.js';
+
+export type { Connection, DaemonStatus, WebhookDelivery };
+
+/** A job with when its schedule fires next, for the jobs pane. */
+export interface JobView extends Job {
+  next_firing: string | null;
+}
+
+/** Deliveries, or why they cannot be shown (they are read from the data directory, which may not be here). */
+export type Deliveries = { kind: 'list'; items: WebhookDelivery[] } | { kind: 'unavailable'; reason: string };
+
+/**
+ * Everything the dashboard reads and does, behind one interface: the API (and the data directory for webhook
+ * deliveries) in `errand tui`, a scripted stand-in in component tests.
+ */
+export interface DashboardSource {
+  /** The organisation's events, live, reconnecting by itself; `onConnection` tells the status bar. */
+  events(signal: AbortSignal, onConnection: (state: 'connected' | 'reconnecting') => void): AsyncIterable<StreamEvent>;
+  listRuns(): Promise<RunEnvelope[]>;
+  getRun(id: string): Promise<RunEnvelope>;
+  runSteps(id: string): Promise<RunStep[]>;
+  cancelRun(id: string): Promise<RunEnvelope>;
+  rerun(id: string): Promise<RunAccepted>;
+  listJobs(): Promise<JobView[]>;
+  deliveries(): Promise<Deliveries>;
+  redeliver(id: string): Promise<WebhookDelivery>;
+  status(): Promise<DaemonStatus>;
+  listConnections(): Promise<Connection[]>;
+}

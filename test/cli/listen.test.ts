@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../fixtures/temp-dir.js';
+import { createRun, startEngine, type EngineHarness } from '../engine/harness.js';
+import { toolUse } from '../fixtures/scripted-anthropic.js';
+import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { runCli, spawnCli } from './run-cli.js';
+
+let h: EngineHarness;
+let receiver: WebhookReceiver;
+const env = () => ({ ERRAND_API_URL: h.daemon.url, ERRAND_API_KEY: h.daemon.key });
+
+beforeAll(async () => {
+  h = await startEngine();
+  receiver = await WebhookReceiver.start([signingSecretOf(h.daemon.home, h.daemon.orgId)]);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.close();
+});
+
+describe('errand listen --forward-to', () => {
+  it("forwards the organisation's webhook events to a local server, signed with its secret (Standard Webhooks)", async () => {
+    const listen = spawnCli(['--home', h.daemon.home, 'listen', '--forward-to', receiver.url('/local'), '--limit', '2', '--json'], { env: env() });
+    await listen.waitFor(({ stderr }) => stderr.includes('ready: forwarding run.completed, run.failed, run.cancelled'));
+
+    h.model.script([toolUse('finish', { result: { answer: 1 }, confidence: 'high' }), toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'no such page' })]);
+    const succeeded = await createRun(h.daemon, { prompt: 'One' });
+    await receiver.waitFor((ds) => ds.length >= 1, 'the first forwarded event');
+    const failed = await createRun(h.daemon, { prompt: 'Two' });
+    expect(await listen.exited).toBe(0);
+
+    const delivered = receiver.at('/local');
+    expect(receiver.unverified()).toEqual([]);
+    expect(delivered.map((d) => d.json)).toEqual([
+      { event: 'run.completed', data: expect.objectContaining({ task_id: succeeded, status: 'succeeded', result: { answer: 1 } }) },
+      { event: 'run.failed', data: expect.objectContaining({ task_id: failed, status: 'failed', failure_reason: 'not_found' }) },
+    ]);
+    const lines = listen.stdout().trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      expect.objectContaining({ type: 'run.completed', run_id: succeeded, status_code: 200, error: null, webhook_id: delivered[0]!.id }),
+      expect.objectContaining({ type: 'run.failed', run_id: failed, status_code: 200, error: null, webhook_id: delivered[1]!.id }),
+    ]);
+  });
+
+  it("forwards every type with --events '*', and says when the receiver does not answer 2xx", async () => {
+    receiver.respond = (d) => (d.path === '/down' ? { status: 503 } : { status: 200 });
+    const listen = spawnCli(['--home', h.daemon.home, 'listen', '--forward-to', receiver.url('/down'), '--events', '*', '--limit', '1'], { env: env() });
+    await listen.waitFor(({ stderr }) => stderr.includes('ready: forwarding every event'));
+    h.model.script([toolUse('finish', { result: { answer: 2 }, confidence: 'high' })]);
+    const id = await createRun(h.daemon, { prompt: 'Three' });
+    expect(await listen.exited).toBe(0);
+    expect(receiver.at('/down')[0]!.json).toMatchObject({ event: 'run.status', data: { run_id: id, to: 'queued' } });
+    expect(listen.stdout()).toMatch(new RegExp(`run\\.status\\s+${id}\\s+-> 503`));
+  });
+
+  it('refuses, naming the data directory, when it does not hold the API key (it signs with the secret kept there)', async () => {
+    const elsewhere = tempDir('errand-listen-');
+    try {
+      const res = await runCli(['--home', elsewhere.path, 'listen', '--forward-to', receiver.url(), '--json'], { env: env() });
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(JSON.parse(res.stderr)).toMatchObject({ error: { type: 'invalid_request_error', code: 'key_not_in_data_directory', message: expect.stringContaining(elsewhere.path) } });
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
+  it('treats a --forward-to that is not a URL as a usage error (exit 2)', async () => {
+    const res = await runCli(['--home', h.daemon.home, 'listen', '--forward-to', 'localhost:3000'], { env: env() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("--forward-to must be an http:// or https:// URL, got 'localhost:3000'");
+  });
+});

@@ -1,0 +1,237 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Dashboard } from '../../../cli/tui/dashboard/dashboard.js';
+import { connection, delivery, envelope, FakeSource, job, modelProvider, status, step } from './fake-source.js';
+
+const RUN_A = 'run_aaaaaaaaaaaaaaaaaaaaaaaaaa';
+const RUN_B = 'run_bbbbbbbbbbbbbbbbbbbbbbbbbb';
+const ARROW_DOWN = '\u001B[B';
+const ESC = '\u001B';
+const TAB = '\t';
+
+let unmount: (() => void) | null = null;
+afterEach(() => {
+  unmount?.();
+  unmount = null;
+});
+
+function start(source: FakeSource) {
+  const app = render(<Dashboard source={source} cliName="errand" />);
+  unmount = app.unmount;
+  return app;
+}
+
+/** Waits until the last frame satisfies `probe` (renders are asynchronous: data arrives through promises). */
+async function frameWhere(app: ReturnType<typeof start>, probe: (frame: string) => boolean): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const frame = app.lastFrame() ?? '';
+    if (probe(frame)) return frame;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no frame matched; the last was:\n${app.lastFrame()}\nframes: ${app.frames.length}\n${app.frames.slice(-3).join('\n----\n')}`);
+}
+
+async function press(app: ReturnType<typeof start>, ...keys: string[]) {
+  for (const k of keys) {
+    app.stdin.write(k);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function twoRuns(): FakeSource {
+  const source = new FakeSource();
+  source.runs = [envelope(RUN_B, { name: 'price watch', model: 'haiku' }), envelope(RUN_A, { status: 'succeeded', result: { price: 19.99 }, confidence: 'high' })];
+  source.steps.set(RUN_A, [step(RUN_A, 1, { name: 'browser.navigate', input: { url: 'https://shop.test/widget' } }), step(RUN_A, 2, { name: 'finish' })]);
+  return source;
+}
+
+describe('Dashboard', () => {
+  it('lists the runs with status, age, model, cost and last action, and the status bar', async () => {
+    const app = start(twoRuns());
+    const frame = await frameWhere(app, (f) => f.includes('price watch') && f.includes('spend today'));
+    const lines = frame.split('\n');
+    expect(lines[0]).toMatch(/errand\s+1 Runs\s+2 Jobs\s+3 Webhooks/);
+    expect(lines[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+STEPS\s+RUN\s+LAST ACTION/);
+    expect(lines[2]).toMatch(/^running\s+1m haiku\s+\$0\.0123\s+2 price watch\s+browser\.navigate https:\/\/shop\.test/);
+    expect(lines[3]).toMatch(/^succeeded\s+1m sonnet .* run_aaaa/);
+    expect(frame).toContain('● daemon ok · spend today $1.25 / $100 · sandbox docker pool 1/2 · 1 active');
+  });
+
+  it('updates from the event stream alone: a new run appears, a step changes its cost and last action, its end its status', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    const runC = 'run_cccccccccccccccccccccccccc';
+    source.runs.unshift(envelope(runC, { status: 'queued', name: 'fresh one', model: 'opus', usage: { duration_ms: null, input_tokens: 0, output_tokens: 0, cost_usd: 0 }, progress: { steps: 0, last_action: null } }));
+    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
+    let frame = await frameWhere(app, (f) => f.includes('fresh one'));
+    expect(frame.split('\n')[2]).toMatch(/^queued .*opus .*fresh one/);
+
+    source.push('run.status', runC, { run_id: runC, from: 'queued', to: 'running', description: 'claimed' });
+    source.push('run.step', runC, { ...step(runC, 1, { name: 'run_code.python', input: { code: 'print(1)' } }), run_cost_usd: 0.5 });
+    frame = await frameWhere(app, (f) => f.includes('$0.5000'));
+    expect(frame.split('\n')[2]).toMatch(/^running .*\$0\.5000\s+1 fresh one\s+run_code\.python print\(1\)/);
+
+    source.push('run.failed', runC, envelope(runC, { status: 'failed', name: 'fresh one', model: 'opus', failure_reason: 'timeout' }));
+    frame = await frameWhere(app, (f) => /^failed .*fresh one/m.test(f));
+    expect(source.calls).toEqual([`getRun ${runC}`]);
+  });
+
+  it('keeps the highlight on the run it is on when a new run arrives above it, so that enter opens that run', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    const runC = 'run_cccccccccccccccccccccccccc';
+    source.runs.unshift(envelope(runC, { status: 'queued', name: 'fresh one' }));
+    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
+    await frameWhere(app, (f) => f.includes('fresh one'));
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_B}  running`));
+  });
+
+  it('opens a run with enter (result, steps, live steps) and goes back with esc', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, ARROW_DOWN, '\r');
+    let frame = await frameWhere(app, (f) => f.includes('steps (2)'));
+    expect(frame).toContain(`${RUN_A}  succeeded  sonnet`);
+    expect(frame).toContain('result (confidence high):');
+    expect(frame).toContain('"price": 19.99');
+    expect(frame).toMatch(/1 browser\.navigate https:\/\/shop\.test\/widget/);
+    expect(frame).toContain('esc back');
+
+    source.push('run.step', RUN_A, step(RUN_A, 3, { name: 'browser.screenshot' }));
+    frame = await frameWhere(app, (f) => f.includes('steps (3)'));
+    expect(frame).toContain('3 browser.screenshot');
+
+    await press(app, ESC);
+    frame = await frameWhere(app, (f) => f.includes('STATUS'));
+    expect(frame).not.toContain('steps (3)');
+  });
+
+  it('takes keys that arrive in one read (typed quickly or pasted) one by one', async () => {
+    const app = start(twoRuns());
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '/', 'price\r');
+    const frame = await frameWhere(app, (f) => f.includes('/price') && !f.includes('filter:'));
+    expect(frame).not.toContain('run_aaaa');
+    await press(app, ESC, 'jj');
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_A}  succeeded`));
+  });
+
+  it('filters with /, and clears the filter with esc', async () => {
+    const app = start(twoRuns());
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '/', 'w', 'a', 't');
+    let frame = await frameWhere(app, (f) => f.includes('filter: wat'));
+    expect(frame).toContain('price watch');
+    expect(frame).not.toContain('run_aaaa');
+    await press(app, '\r');
+    frame = await frameWhere(app, (f) => f.includes('/wat') && !f.includes('filter:'));
+    await press(app, ESC);
+    frame = await frameWhere(app, (f) => f.includes('run_aaaa'));
+    expect(frame).not.toContain('/wat');
+  });
+
+  it('moves the highlight to a run the filter shows when it hides the highlighted one, and keeps it there once cleared', async () => {
+    const app = start(twoRuns());
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, 'j', '/', 'w', 'a', 't', '\r', ESC, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_B}  running`));
+  });
+
+  it('cancels the selected run with c, asking first, and re-runs it with r', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, 'c');
+    await frameWhere(app, (f) => f.includes(`cancel ${RUN_B}? y/n`));
+    await press(app, 'n');
+    await frameWhere(app, (f) => f.includes('nothing done'));
+    expect(source.calls).toEqual([]);
+    await press(app, 'c', 'y');
+    await frameWhere(app, (f) => f.includes(`cancelled ${RUN_B}`));
+    await press(app, 'r', 'y');
+    await frameWhere(app, (f) => f.includes(`started run_rerun0000000000000000000000 (a re-run of ${RUN_B})`));
+    expect(source.calls.filter((c) => !c.startsWith('getRun'))).toEqual([`cancel ${RUN_B}`, `rerun ${RUN_B}`]);
+  });
+
+  it('shows jobs with their schedules and next firing, and webhook deliveries with redeliver', async () => {
+    const source = twoRuns();
+    source.jobs = [
+      job('job_1', { name: 'morning prices', schedule: { cron: '0 9 * * *', timezone: 'UTC', enabled: true }, next_firing: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString() }),
+      job('job_2', { name: 'paused one', schedule: { cron: '*/5 * * * *', timezone: 'Europe/Paris', enabled: false } }),
+      job('job_3', { name: 'no schedule' }),
+    ];
+    source.deliveryList = [delivery('whd_1'), delivery('whd_2', { status: 'succeeded', attempts: 1, last_status_code: 200, last_error: null })];
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '2');
+    let frame = await frameWhere(app, (f) => f.includes('morning prices'));
+    expect(frame).toMatch(/morning prices\s+haiku\s+0 9 \* \* \*\s+in 3h/);
+    expect(frame).toMatch(/paused one\s+haiku\s+\*\/5 \* \* \* \* Europ…\s+paused/);
+    expect(frame).toMatch(/no schedule\s+haiku\s+-\s+-/);
+
+    await press(app, TAB);
+    frame = await frameWhere(app, (f) => f.includes('whd') || f.includes('hooks.example.com'));
+    expect(frame).toMatch(/failed\s+2m run\.completed\s+3 503\s+https:\/\/hooks\.example\.com\/errand/);
+    await press(app, 'r', 'y');
+    await frameWhere(app, (f) => f.includes('queued whd_1 for another attempt'));
+    source.push('webhook.attempted', null, { delivery_id: 'whd_1', attempt: 4, status_code: 200, error: null, status: 'succeeded', next_attempt_at: null });
+    frame = await frameWhere(app, (f) => /succeeded\s+2m run\.completed\s+4 200/.test(f));
+    expect(source.calls).toContain('redeliver whd_1');
+  });
+
+  it('shows connections with their authentication status, and follows connection events', async () => {
+    const source = twoRuns();
+    const inAnHour = new Date(Date.now() + 3_600_500).toISOString();
+    source.connections = [
+      connection('conn_1'),
+      connection('conn_2', { name: 'google', type: 'oauth', provider: 'google', env_var_name: 'GOOGLE_TOKEN', expires_at: inAnHour, auth_detail: 'connected' }),
+      connection('conn_3', { name: 'docs', type: 'mcp', is_enabled: false, project_id: 'proj_x', auth_status: 'failed', auth_detail: 'the server answered 404' }),
+    ];
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '4');
+    let frame = await frameWhere(app, (f) => f.includes('google'));
+    expect(frame).toMatch(/^NAME\s+TYPE\s+STATUS\s+EXPIRES\s+SCOPE\s+DETAIL/m);
+    expect(frame).toMatch(/^github\s+token\s+authenticated\s+-\s+org\s+a secret is set/m);
+    expect(frame).toMatch(/^google\s+oauth\s+authenticated\s+in 1h\s+org\s+connected/m);
+    expect(frame).toMatch(/^docs\s+mcp\s+disabled\s+-\s+proj_x\s+the server answered 404/m);
+
+    source.push('connection.expired', null, connection('conn_2', { name: 'google', type: 'oauth', auth_status: 'expired', expires_at: null, auth_detail: 'the provider refused the refresh: connect again' }));
+    frame = await frameWhere(app, (f) => /^google\s+oauth\s+expired/m.test(f));
+    expect(frame).toContain('the provider refused the refresh');
+  });
+
+  it('says in the status bar when the spend has reached the cap and when there is no model provider', async () => {
+    const source = twoRuns();
+    source.statusValue = status({
+      spend: { today_usd: 100, daily_cap_usd: 100 },
+      model_provider: modelProvider({ configured: false, problem: 'ANTHROPIC_API_KEY is not set', reachable: null, key_accepted: null }),
+      sandbox: { driver: 'local', isolated: false, image: null, warm_pool: null, firewall: null },
+    });
+    const app = start(source);
+    const frame = await frameWhere(app, (f) => f.includes('spend today'));
+    expect(frame).toContain('● daemon ok · no anthropic provider configured · spend today $100 / $100 · sandbox local · 1 active');
+  });
+
+  it('says in the status bar when the daemon\'s model key is refused', async () => {
+    const source = twoRuns();
+    source.statusValue = status({ model_provider: modelProvider({ key_accepted: false }) });
+    const app = start(source);
+    const frame = await frameWhere(app, (f) => f.includes('spend today'));
+    expect(frame).toContain('anthropic key refused');
+  });
+
+  it('quits with q', async () => {
+    const app = start(twoRuns());
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, 'q');
+    const frames = app.frames.length;
+    await press(app, 'j');
+    expect(app.frames.length).toBe(frames);
+  });
+});

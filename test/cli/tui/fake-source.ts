@@ -1,0 +1,215 @@
+import type { Job, RunAccepted, RunEnvelope, RunStep } from '../../../cli/api-client.js';
+import type { StreamEvent } from '../../../cli/event-stream.js';
+import type { Connection, DaemonStatus, Deliveries, DashboardSource, JobView, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
+
+/** A dashboard source for component tests: canned answers, events pushed by the test, every action recorded. */
+export class FakeSource implements DashboardSource {
+  runs: RunEnvelope[] = [];
+  steps = new Map<string, RunStep[]>();
+  jobs: JobView[] = [];
+  deliveryList: WebhookDelivery[] = [];
+  connections: Connection[] = [];
+  statusValue: DaemonStatus = status();
+  readonly calls: string[] = [];
+  private readonly queue: StreamEvent[] = [];
+  private wake: (() => void) | null = null;
+  private nextEventId = 1;
+
+  /** Sends an event down the stream, as the daemon would. */
+  push(type: string, runId: string | null, data: unknown): void {
+    this.queue.push({ id: this.nextEventId++, object: 'event', type, run_id: runId, created_at: new Date().toISOString(), data });
+    this.wake?.();
+  }
+
+  async *events(signal: AbortSignal, onConnection: (state: 'connected' | 'reconnecting') => void): AsyncIterable<StreamEvent> {
+    onConnection('connected');
+    while (!signal.aborted) {
+      const event = this.queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+  }
+
+  async listRuns() {
+    return this.runs;
+  }
+  async getRun(id: string) {
+    this.calls.push(`getRun ${id}`);
+    const run = this.runs.find((r) => r.task_id === id);
+    if (!run) throw new Error(`no run ${id}`);
+    return run;
+  }
+  async runSteps(id: string) {
+    return this.steps.get(id) ?? [];
+  }
+  async cancelRun(id: string) {
+    this.calls.push(`cancel ${id}`);
+    return { ...(await this.getRun(id)), status: 'cancelled' as const };
+  }
+  async rerun(id: string): Promise<RunAccepted> {
+    this.calls.push(`rerun ${id}`);
+    return { task_id: 'run_rerun0000000000000000000000', status: 'queued', poll_url: 'http://x', billing: {} as RunAccepted['billing'] };
+  }
+  async listJobs() {
+    this.calls.push('listJobs');
+    return this.jobs;
+  }
+  async deliveries(): Promise<Deliveries> {
+    this.calls.push('deliveries');
+    return { kind: 'list', items: this.deliveryList };
+  }
+  async redeliver(id: string) {
+    this.calls.push(`redeliver ${id}`);
+    return this.deliveryList.find((d) => d.id === id)!;
+  }
+  async status() {
+    return this.statusValue;
+  }
+
+  async listConnections(): Promise<Connection[]> {
+    this.calls.push('listConnections');
+    return this.connections;
+  }
+}
+
+export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
+  return {
+    object: 'status',
+    version: '0.1.0',
+    started_at: '2026-11-22T09:00:00.000Z',
+    model_provider: modelProvider(),
+    sandbox: { driver: 'docker', isolated: true, image: 'errand-sandbox:0.1.0', warm_pool: { ready: 1, size: 2 }, firewall: { installed: true, detail: 'installed' } },
+    spend: { today_usd: 1.25, daily_cap_usd: 100 },
+    runs: { active: 1, max_pending: 100 },
+    ...overrides,
+  };
+}
+
+export function modelProvider(overrides: Partial<DaemonStatus['model_provider']> = {}): DaemonStatus['model_provider'] {
+  return {
+    name: 'anthropic',
+    configured: true,
+    problem: null,
+    base_url: 'https://api.anthropic.com',
+    reachable: true,
+    key_accepted: true,
+    detail: 'listed its models',
+    checked_at: '2026-11-22T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function connection(id: string, overrides: Partial<Connection> = {}): Connection {
+  return {
+    id,
+    object: 'connection',
+    name: 'github',
+    type: 'token',
+    project_id: null,
+    is_enabled: true,
+    has_secret: true,
+    env_var_name: 'GITHUB_TOKEN',
+    url: null,
+    transport: null,
+    headers: null,
+    provider: null,
+    auth_status: 'authenticated',
+    auth_detail: 'a secret is set',
+    auth_checked_at: null,
+    expires_at: null,
+    created_at: '2026-11-22T09:00:00.000Z',
+    updated_at: '2026-11-22T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunEnvelope {
+  return {
+    task_id: id,
+    object: 'run',
+    status: 'running',
+    result: null,
+    confidence: null,
+    evidence: null,
+    failure_reason: null,
+    failure_detail: null,
+    warnings: [],
+    usage: { duration_ms: null, input_tokens: 0, output_tokens: 0, cost_usd: 0.0123 },
+    created_at: new Date(Date.now() - 65_000).toISOString(),
+    started_at: null,
+    finished_at: null,
+    job_id: null,
+    project_id: 'proj_x',
+    name: null,
+    model: 'sonnet',
+    attempt: 1,
+    progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
+    ...overrides,
+  };
+}
+
+export function step(runId: string, seq: number, overrides: Partial<RunStep> = {}): RunStep & { run_cost_usd: number } {
+  return {
+    id: `step_${runId}_${seq}`,
+    object: 'run_step',
+    run_id: runId,
+    attempt: 1,
+    seq,
+    kind: 'tool',
+    name: 'browser.read_text',
+    input: {},
+    output: 'ok',
+    is_error: false,
+    duration_ms: 300,
+    usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+    screenshot_url: null,
+    created_at: new Date().toISOString(),
+    run_cost_usd: 0.02,
+    ...overrides,
+  };
+}
+
+export function job(id: string, overrides: Partial<JobView> = {}): JobView {
+  const base: Job = {
+    id,
+    object: 'job',
+    project_id: 'proj_x',
+    name: 'price check',
+    description: null,
+    prompt: 'p',
+    model: 'haiku',
+    input_schema: null,
+    output_schema: null,
+    connections: [],
+    timeout_s: null,
+    schedule: null,
+    created_at: '2026-11-22T09:00:00.000Z',
+    updated_at: '2026-11-22T09:00:00.000Z',
+  } as Job;
+  return { ...base, next_firing: null, ...overrides };
+}
+
+export function delivery(id: string, overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
+  return {
+    id,
+    object: 'webhook_delivery',
+    event_id: `evt_${id}`,
+    event: 'run.completed',
+    run_id: 'run_a',
+    url: 'https://hooks.example.com/errand',
+    status: 'failed',
+    attempts: 3,
+    next_attempt_at: null,
+    last_status_code: 503,
+    last_error: 'HTTP 503',
+    created_at: new Date(Date.now() - 120_000).toISOString(),
+    updated_at: new Date().toISOString(),
+    ...overrides,
+  };
+}

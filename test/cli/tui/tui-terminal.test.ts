@@ -1,0 +1,181 @@
+/**
+ * `errand tui` and `errand runs create --wait` in a real terminal (tmux), against a real daemon with runs in flight:
+ * what the screen shows after each keystroke and each event.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { finish, hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../../fixtures/scripted-anthropic.js';
+import { startDaemon, type TestDaemon } from '../../fixtures/test-daemon.js';
+import { hasTmux, TmuxTerminal } from '../../fixtures/tmux-terminal.js';
+
+const ERRAND = fileURLToPath(new URL('../../../bin/errand', import.meta.url));
+const MODEL_KEY = 'test-model-key';
+let daemon: TestDaemon;
+let model: ScriptedAnthropic;
+let term: TmuxTerminal | null = null;
+
+beforeAll(async () => {
+  if (!hasTmux()) return;
+  model = await startScriptedAnthropic({ apiKey: MODEL_KEY });
+  daemon = await startDaemon({ env: { ERRAND_SANDBOX_DRIVER: 'local', ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: MODEL_KEY } });
+});
+afterEach(async () => {
+  await term?.close();
+  term = null;
+});
+afterAll(async () => {
+  await daemon?.cleanup();
+  await model?.close();
+});
+
+const errand = async (args: string[], size = { columns: 80, rows: 24 }) => {
+  term = await TmuxTerminal.start([process.execPath, ERRAND, '--home', daemon.home, ...args], {
+    env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key, TERM: 'xterm-256color' },
+    ...size,
+  });
+  return term;
+};
+
+async function createRun(prompt: string, name: string): Promise<string> {
+  const res = await daemon.api('POST', '/v1/runs', { prompt, name });
+  expect(res.status).toBe(202);
+  return res.body.task_id;
+}
+
+/** The rows of the runs pane that show runs named `name`, top first. */
+const rowsOf = (screen: string, name: string) => screen.split('\n').filter((l) => l.includes(` ${name} `));
+const rowOf = (screen: string, name: string) => rowsOf(screen, name)[0] ?? '';
+const FIRST = 'six times seven';
+const SECOND = 'another one';
+
+describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
+  it('shows runs in flight updating from the stream, opens one, filters, cancels, re-runs, shows jobs, deliveries and connections, follows a resize and quits', async () => {
+    // The first run waits for the model until released; the second arrives while the dashboard is open.
+    const firstTurn = hold(toolUse('run_code', { language: 'python', code: 'print(6 * 7)' }));
+    const secondTurn = hold(toolUse('finish', { result: { answer: 42 }, confidence: 'high' }));
+    model.script([firstTurn, secondTurn]);
+    const first = await createRun('Compute six times seven', FIRST);
+    await firstTurn.arrived;
+
+    const t = await errand(['tui']);
+    let screen = await t.waitFor((s) => rowOf(s, FIRST).includes('running') && s.includes('● daemon ok · spend today'));
+    const lines = screen.split('\n');
+    expect(lines[0]).toMatch(/^ errand\s+1 Runs\s+2 Jobs\s+3 Webhooks/);
+    expect(lines[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+STEPS\s+RUN\s+LAST ACTION/);
+    expect(rowOf(screen, FIRST)).toMatch(/^running\s+\d+s\s+sonnet\s+\$0\.0000\s+0 six times seven\s+waiting for the model/);
+    // The status bar is the frame's last line, one above the terminal's last row, and no line is wider than 80.
+    expect(lines[22]).toMatch(/^● daemon ok · spend today \$0\.0000 \/ \$100 · sandbox local · 1 active/);
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+    const drawnBefore = t.output();
+
+    // A step: the row's cost, step count and last action change, with no key pressed.
+    firstTurn.release();
+    screen = await t.waitFor((s) => /run_code\.python print\(6 \* …$/.test(rowOf(s, FIRST)));
+    expect(rowOf(screen, FIRST)).toMatch(/^running\s+\d+s\s+sonnet\s+\$0\.\d{4}\s+[1-3] six times seven/);
+    // Only the lines that changed were written: no screen clear, no whole frame.
+    const drawn = t.output().slice(drawnBefore.length);
+    expect(drawn).not.toContain('\u001B[2J');
+    expect(drawn).not.toContain('1 Runs');
+
+    // A run created elsewhere appears at the top.
+    model.script([hold(finish('never sent'))]);
+    const second = await createRun('Another one', SECOND);
+    screen = await t.waitFor((s) => rowOf(s, SECOND) !== '');
+    expect(screen.split('\n')[2]).toContain(SECOND);
+
+    // enter opens the selected run (the first: the selection stays on it while rows arrive above).
+    await t.keys('Enter');
+    screen = await t.waitFor((s) => s.startsWith(` errand`) && s.includes(`${first}  running`) && s.includes('steps ('));
+    expect(screen).toMatch(/\n {2}1 model claude-sonnet-4-6 · 10\/5 tok/);
+    expect(screen).toMatch(/\n {2}2 run_code\.python print\(6 \* 7\)/);
+    // A step arriving while the detail is open is added to it.
+    secondTurn.release();
+    screen = await t.waitFor((s) => s.includes(`${first}  succeeded`));
+    expect(screen).toMatch(/result \(confidence high\):\n {2}\{\n {4}"answer": 42/);
+    expect(screen).toMatch(/\n {2}4 finish \{"result":\{"answer":42\}/);
+
+    // esc goes back; / filters by what a row shows.
+    await t.keys('Escape');
+    await t.waitFor((s) => s.includes('LAST ACTION'));
+    await t.keys('/');
+    await t.type('running');
+    screen = await t.waitFor((s) => s.includes('filter: running'));
+    await t.keys('Enter');
+    screen = await t.waitFor((s) => rowOf(s, FIRST) === '' && rowOf(s, SECOND) !== '');
+    expect(screen.split('\n')[0]).toMatch(/\/running$/);
+
+    // c cancels the selected run, asking first; it leaves the filtered list, and esc clears the filter.
+    await t.keys('c');
+    await t.waitFor((s) => s.includes(`cancel ${second}? y/n`));
+    await t.keys('y');
+    await t.waitFor((s) => s.includes(`cancelled ${second}`) && rowOf(s, SECOND) === '');
+    expect((await daemon.api('GET', `/v1/runs/${second}`)).body.status).toBe('cancelled');
+    await t.keys('Escape');
+    screen = await t.waitFor((s) => rowOf(s, FIRST) !== '');
+    expect(rowOf(screen, SECOND)).toMatch(/^cancelled /);
+
+    // r re-runs the highlighted run (still the cancelled one): a new run of the same task, at the top.
+    model.script([toolUse('finish', { result: { again: true }, confidence: 'high' })]);
+    await t.keys('r');
+    await t.waitFor((s) => /start a new run of what run_\w+ was asked\? y\/n/.test(s));
+    await t.keys('y');
+    screen = await t.waitFor((s) => /started run_\w+ \(a re-run of /.test(s));
+    const rerun = /started (run_\w+) \(a re-run of/.exec(screen)![1]!;
+    screen = await t.waitFor((s) => rowsOf(s, SECOND).length === 2);
+    expect(screen.split('\n')[2]).toMatch(/^(queued|running|succeeded)\s.* another one /);
+    expect((await daemon.api('GET', `/v1/runs/${rerun}`)).body.name).toBe(SECOND);
+
+    // 2 shows jobs with their schedules, 3 webhook deliveries.
+    const project = (await daemon.api('GET', '/v1/projects')).body.data[0].id;
+    const job = (await daemon.api('POST', '/v1/jobs', { project_id: project, name: 'nightly prices', prompt: 'p', schedule: { cron: '0 3 * * *', timezone: 'UTC' } })).body;
+    await t.keys('2');
+    screen = await t.waitFor((s) => s.includes('nightly prices'));
+    expect(screen).toMatch(/^NAME\s+MODEL\s+SCHEDULE\s+NEXT\s+JOB/m);
+    expect(screen).toMatch(new RegExp(`nightly prices\\s+\\w+\\s+0 3 \\* \\* \\*\\s+in \\d+[smh]\\s+${job.id.slice(0, 10)}`));
+    await t.keys('3');
+    screen = await t.waitFor((s) => s.includes('no webhook deliveries'));
+    expect(screen).toMatch(/^STATUS\s+AGE\s+EVENT\s+TRIES\s+LAST\s+URL/m);
+    // 4 shows connections with their authentication status.
+    const created = await daemon.api('POST', '/v1/connections', { name: 'gh', type: 'token', env_var_name: 'GH_TOKEN', secret: 'gh-secret-value-1' });
+    expect(created.status).toBe(201);
+    await t.keys('4');
+    screen = await t.waitFor((s) => /^gh\s+token\s+authenticated\s+-\s+org/m.test(s));
+    expect(screen).not.toContain('gh-secret-value-1');
+    await t.keys('1');
+    await t.waitFor((s) => s.includes('LAST ACTION'));
+
+    // A resize redraws at the new size: the status bar moves to the new last row but one.
+    await t.resize(100, 30);
+    screen = await t.waitFor((s) => (s.split('\n')[28] ?? '').startsWith('● daemon ok'));
+    await t.resize(80, 24);
+    screen = await t.waitFor((s) => (s.split('\n')[22] ?? '').startsWith('● daemon ok') && (s.split('\n')[28] ?? '') === '');
+
+    // q quits, leaving the screen as it was (the alternate screen is left) and exit status 0.
+    await t.keys('q');
+    await t.waitFor((s) => !s.includes('LAST ACTION'));
+    expect(await t.exited()).toBe(0);
+  });
+});
+
+describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
+  it('shows the run live (status, each step, cost so far) and then prints the envelope', async () => {
+    expect(model.remaining).toBe(0);
+    const turn = hold(toolUse('run_code', { language: 'python', code: 'print(2 + 2)' }));
+    model.script([turn, toolUse('finish', { result: { sum: 4 }, confidence: 'high' })]);
+    const t = await errand(['runs', 'create', 'Add two and two', '--wait']);
+    await turn.arrived;
+    let screen = await t.waitFor((s) => / running · 0 steps · \$0\.0000/.test(s));
+    expect(screen).toMatch(/^started (run_\w+); following it until it ends/);
+    turn.release();
+    await t.waitFor((s) => s.includes('status succeeded'));
+    expect(await t.exited()).toBe(0);
+    // What stays on the terminal: a line per status change and per step, with the cost so far, then the envelope.
+    const lines = (await t.screen(true)).split('\n');
+    const steps = lines.filter((l) => l.startsWith('  step '));
+    expect(steps.map((l) => /step (\d+)/.exec(l)![1])).toEqual(['1', '2', '3', '4']);
+    expect(steps[1]).toMatch(/^ {2}step 2 · run_code\.python print\(2 \+ 2\) .*· \$0\.\d{4} so far$/);
+    expect(lines).toContain('  status succeeded (the agent finished with a result)');
+    expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
+    expect(lines.slice(lines.indexOf('result:'))).toEqual(expect.arrayContaining(['  "sum": 4']));
+  });
+});
