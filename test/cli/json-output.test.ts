@@ -59,6 +59,11 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'inboxes *': 'test/cli/email-commands.test.ts (a daemon with mail)',
   'webhooks endpoint *': 'test/cli/webhooks-commands.test.ts',
   'secrets rotate-key': 'test/cli/secrets-commands.test.ts (its own data directory)',
+  'daemon logs': 'test/cli/daemon-logs.test.ts (a daemon writing a log file)',
+  'daemon install': 'test/cli/daemon-install.test.ts (a unit file checked by systemd-analyze)',
+  gc: 'test/cli/gc-command.test.ts (old runs to purge)',
+  backup: 'test/backup/backup-restore.test.ts (a backup under load)',
+  restore: 'test/backup/backup-restore.test.ts (restored and served)',
 };
 
 /** Whether a command's --json output is checked in another test: by its name, or by a `<noun> *` entry. */

@@ -5,11 +5,13 @@ import { takeBackup, type BackupSummary } from '../../../src/backup/take-backup.
 import { systemClock } from '../../../src/clock.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerBackup(program: Command): void {
   program
     .command('backup')
     .description('copy the database (consistent, while the daemon runs), the artifacts and config.json into one file; never the master key')
+    .addHelpText('after', examples('errand backup /var/backups/errand-$(date +%F).backup', 'errand backup nightly.backup --force --json'))
     .argument('<file>', 'the backup file to write')
     .option('--force', 'replace the file if it exists')
     .action(async (file: string, flags: { force?: boolean }, cmd: Command) => {

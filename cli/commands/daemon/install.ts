@@ -7,6 +7,7 @@ import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addDaemonFlags, daemonFlagsOf, erranddArgs, type DaemonFlags } from './daemon-flags.js';
 import { systemdUnit } from './systemd-unit.js';
+import { examples } from '../../help.js';
 
 export interface InstallOptions {
   print: boolean;
@@ -36,6 +37,7 @@ export function registerDaemonInstall(daemon: Command): void {
     daemon
       .command('install')
       .description('write a systemd unit that runs errandd on this data directory (--print only shows it)')
+    .addHelpText('after', examples('errand daemon install --print', 'sudo errand daemon install --user errand', 'sudo systemctl enable --now errandd'))
       .option('--print', 'print the unit on stdout and write nothing')
       .option('--user <name>', 'the user errandd runs as (default: the one running this, or $SUDO_USER under sudo)')
       .option('--unit-path <path>', 'where to write the unit', '/etc/systemd/system/errandd.service')

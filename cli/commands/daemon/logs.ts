@@ -4,6 +4,7 @@ import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
 import { follow, lastLines } from './log-reader.js';
 import { daemonLogFile } from './log-file.js';
+import { examples } from '../../help.js';
 
 export interface LogsOptions {
   lines: number;
@@ -16,6 +17,7 @@ export function registerDaemonLogs(daemon: Command): void {
   daemon
     .command('logs')
     .description("print the daemon's log in a readable form (--json: the JSON lines as written)")
+    .addHelpText('after', examples('errand daemon logs', 'errand daemon logs -n 200', 'errand daemon logs -f', 'errand daemon logs --json | jq .msg'))
     .addOption(new Option('-n, --lines <n>', 'how many of the last lines to print').argParser(integerFlag(0, 1_000_000)).default(100))
     .option('-f, --follow', 'keep printing lines as the daemon writes them, across rotations, until interrupted')
     .action(async (flags: { lines: number; follow?: boolean }, cmd: Command) => {

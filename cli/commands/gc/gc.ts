@@ -8,6 +8,7 @@ import { dataPaths } from '../../../src/runtime/paths.js';
 import { openStore } from '../../../src/store/store.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export interface GcOptions {
   dryRun: boolean;
@@ -25,6 +26,7 @@ export function registerGc(program: Command): void {
   program
     .command('gc')
     .description('purge what the retention settings no longer keep, now, as the daemon does every retention.interval_min')
+    .addHelpText('after', examples('errand gc --dry-run', 'errand gc', 'errand gc --vacuum  # with the daemon stopped'))
     .option('--dry-run', 'only print what would be purged (rows and file bytes per kind)')
     .option('--vacuum', 'then rewrite the database file so that it gives space back (only with the daemon stopped)')
     .action(async (flags: { dryRun?: boolean; vacuum?: boolean }, cmd: Command) => {

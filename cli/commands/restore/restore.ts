@@ -4,11 +4,13 @@ import { RestoreRefusedError, restoreBackup, type RestoreSummary } from '../../.
 import { systemClock } from '../../../src/clock.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function registerRestore(program: Command): void {
   program
     .command('restore')
     .description('restore a backup made by errand backup into this data directory (the daemon stopped)')
+    .addHelpText('after', examples('errand restore nightly.backup --force  # with the daemon stopped', 'ERRAND_HOME=/srv/errand-copy errand restore nightly.backup'))
     .argument('<file>', 'the backup file')
     .option('--force', 'replace a database already in the data directory (it is moved aside, not deleted)')
     .action(async (file: string, flags: { force?: boolean }, cmd: Command) => {
