@@ -22,9 +22,14 @@ async function refusal(promise: Promise<unknown>): Promise<InvalidRequestError> 
   return err as InvalidRequestError;
 }
 
-/** Input whose check costs far more than the budget below: every item fails 100 branches of an anyOf before the last. */
+const BUDGET_MS = 500;
+
+/**
+ * Input whose check costs far more than BUDGET_MS on any machine (seconds, against half of one): every item
+ * fails 300 branches of an anyOf before the last.
+ */
 function costlyCheck(items: number): { schema: Record<string, unknown>; data: unknown } {
-  const branches = Array.from({ length: 100 }, (_, i) => ({ type: 'integer', minimum: 10 * i + 1_000_000, maximum: 10 * i + 1_000_005 }));
+  const branches = Array.from({ length: 300 }, (_, i) => ({ type: 'integer', minimum: 10 * i + 1_000_000, maximum: 10 * i + 1_000_005 }));
   return { schema: { type: 'object', properties: { xs: { type: 'array', items: { anyOf: [...branches, { type: 'integer' }] } } } }, data: { xs: new Array(items).fill(0) } };
 }
 
@@ -71,18 +76,18 @@ describe('UserSchemas (compiled and checked in a worker thread)', () => {
   });
 
   it('refuses, as schema_too_complex, a check that runs past the budget, and goes on answering after it', async () => {
-    const s = schemas(2_000);
+    const s = schemas(BUDGET_MS);
     const costly = costlyCheck(400_000);
     await s.check(costly.schema, 'input_schema');
     const err = await refusal(s.validate(costly.schema, 'input_schema', costly.data));
     expect(err).toMatchObject({ code: 'schema_too_complex', param: 'input_schema' });
-    expect(err.message).toBe('input_schema is too costly to use: checking data against input_schema took longer than 2000 ms (limits.schema_check_ms); make it smaller or simpler');
+    expect(err.message).toBe(`input_schema is too costly to use: checking data against input_schema took longer than ${BUDGET_MS} ms (limits.schema_check_ms); make it smaller or simpler`);
     // The worker that ran past the budget was replaced; the next request gets an answer.
     expect(await s.validate({ type: 'integer' }, 'input_schema', 'x')).toHaveLength(1);
   });
 
   it('answers requests queued behind a costly one once it is cut off', async () => {
-    const s = schemas(2_000);
+    const s = schemas(BUDGET_MS);
     const costly = costlyCheck(400_000);
     await s.check(costly.schema, 'input_schema');
     const [slow, quick] = await Promise.allSettled([s.validate(costly.schema, 'input_schema', costly.data), s.validate({ type: 'string' }, 'input_schema', 'fine')]);
