@@ -3,6 +3,7 @@ import type { LinkSigner } from '../artifacts/link-signer.js';
 import type { EventLog } from '../event-log/event-log.js';
 import type { ToolSource } from '../engine/tools/agent-tool.js';
 import type { Resources } from '../resources.js';
+import { dataPaths } from '../runtime/paths.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { MailAttachments } from './attachments.js';
@@ -100,7 +101,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     store: r.store,
     clock: r.clock,
     ids: r.ids,
-    root: join(r.home, 'mail', 'attachments'),
+    root: dataPaths(r.home).mailAttachments,
     signer: deps.linkSigner,
     publicUrl: deps.publicUrl,
   });
