@@ -146,7 +146,23 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     retryScheduleS: config['webhooks.retry_schedule_s'],
     envelope: (row) => runs.envelope(row),
   });
-  const mail = createMailSystem({ resources, settings: readMailSettings(config), masterKey, box, outbox, eventLog, checkCallbackUrl, linkSigner, publicUrl });
+  // Off unless metrics.port is set: then every source below reports to it.
+  const metrics: Metrics | null =
+    config['metrics.port'] === null
+      ? null
+      : new Metrics({ store, events: resources.events, sandboxPoolSize: (): number => driver.warmCount, mailQueueDepth: (): number => mail.outbound.queueDepth() });
+  const mail = createMailSystem({
+    resources,
+    settings: readMailSettings(config),
+    masterKey,
+    box,
+    outbox,
+    eventLog,
+    checkCallbackUrl,
+    linkSigner,
+    publicUrl,
+    ...(metrics ? { observer: metrics.mailObserver } : {}),
+  });
 
   // Connections: what runs may use, and the MCP servers whose tools they are offered.
   const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
@@ -205,8 +221,6 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // The final envelope is logged in the same unit of work, for the live streams.
   runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
-  // Off unless metrics.port is set: then every source below reports to it.
-  const metrics: Metrics | null = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events, sandboxPoolSize: (): number => driver.warmCount });
   const webhookWorker = new DeliveryWorker({
     store,
     signingSecrets: (orgId) => admin.signingSecrets.signingSecrets(orgId),

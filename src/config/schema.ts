@@ -140,6 +140,7 @@ export const CONFIG_KEYS = {
   'retention.events_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an entry of the event log (what live streams replay) is kept; 0 keeps them forever.' },
   'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: 'Days a screenshot is kept, with its file; its links expire when it goes. 0 keeps them forever.' },
   'retention.webhook_deliveries_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a webhook delivery that is no longer retried is kept, with its attempts; 0 keeps them forever.' },
+  'retention.emails_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an email is kept: a sent one, once no longer queued, with its recipients; a received one with its attachments and their files. 0 keeps them forever.' },
   'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },
 
   'metrics.port': { type: 'integer', default: null, nullable: true, min: 0, max: 65535, description: 'Port of GET /metrics (Prometheus text format), a listener apart from the API; unset: no metrics. 0 picks a free one.' },

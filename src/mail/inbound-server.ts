@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { InboundLimits } from './inbound-limits.js';
 import type { InboundProcessor } from './inbound-processor.js';
+import type { InboundRefusal, MailObserver } from './mail-observer.js';
 import { MalformedMessageError } from './message-reading.js';
 import type { MailSettings } from './mail-settings.js';
 import type { Destination, RecipientResolver } from './recipient-resolver.js';
@@ -15,6 +16,8 @@ export interface InboundServerOptions {
   logger: Logger;
   resolver: RecipientResolver;
   processor: InboundProcessor;
+  /** Told of every message stored and of everything refused. */
+  observer: MailObserver;
 }
 
 /**
@@ -45,7 +48,7 @@ export class InboundServer {
       closeTimeout: 5_000,
       logger: false,
       onConnect: (session, callback) => {
-        if (!this.limits.connect(session.remoteAddress)) return callback(smtpError(421, '4.7.0 Too many connections from your address; try later'));
+        if (!this.limits.connect(session.remoteAddress)) return callback(this.refuse('too_many_connections', 421, '4.7.0 Too many connections from your address; try later'));
         callback();
       },
       onClose: (session) => {
@@ -54,15 +57,15 @@ export class InboundServer {
       },
       onMailFrom: (_address, session, callback) => {
         this.transactions.set(session.id, new Map());
-        if (!this.limits.takeMessage(session.remoteAddress)) return callback(smtpError(451, '4.7.1 Too many messages from your address; try later'));
+        if (!this.limits.takeMessage(session.remoteAddress)) return callback(this.refuse('rate_limited', 451, '4.7.1 Too many messages from your address; try later'));
         callback();
       },
       onRcptTo: (address, session, callback) => {
         const destinations = this.transactions.get(session.id) ?? new Map<string, Destination>();
         this.transactions.set(session.id, destinations);
-        if (destinations.size >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients; send the rest in another transaction'));
+        if (destinations.size >= MAX_RECIPIENTS) return callback(this.refuse('too_many_recipients', 452, '4.5.3 Too many recipients; send the rest in another transaction'));
         const resolved = this.resolve(address.address);
-        if (resolved.kind === 'refused') return callback(smtpError(resolved.code, resolved.message));
+        if (resolved.kind === 'refused') return callback(this.refuse(resolved.reason, resolved.code, resolved.message));
         destinations.set(address.address.toLowerCase(), resolved);
         callback();
       },
@@ -95,12 +98,18 @@ export class InboundServer {
     return this.closing;
   }
 
+  /** The error that answers a refusal, once the observer has heard of it. */
+  private refuse(reason: InboundRefusal, code: number, message: string): Error {
+    this.o.observer.inbound(reason);
+    return smtpError(code, message);
+  }
+
   private resolve(address: string): ReturnType<RecipientResolver['resolve']> {
     try {
       return this.o.resolver.resolve(address);
     } catch (err) {
       this.o.logger.error({ err }, 'could not look up an inbound recipient');
-      return { kind: 'refused', code: 451, message: '4.3.0 Temporary failure; try again later' };
+      return { kind: 'refused', code: 451, message: '4.3.0 Temporary failure; try again later', reason: 'temporary_failure' };
     }
   }
 
@@ -116,7 +125,7 @@ export class InboundServer {
     stream.on('error', (err) => callback(err));
     stream.on('end', () => {
       if (stream.sizeExceeded || bytes > limit) {
-        callback(smtpError(552, `5.3.4 Message too big: this server takes at most ${limit} bytes`));
+        callback(this.refuse('too_large', 552, `5.3.4 Message too big: this server takes at most ${limit} bytes`));
         return;
       }
       const destinations = [...(this.transactions.get(session.id)?.values() ?? [])];
@@ -128,11 +137,14 @@ export class InboundServer {
           destinations,
         })
         .then(
-          () => callback(),
+          () => {
+            this.o.observer.inbound('accepted');
+            callback();
+          },
           (err: unknown) => {
-            if (err instanceof MalformedMessageError) return callback(smtpError(554, '5.6.0 The message could not be parsed'));
+            if (err instanceof MalformedMessageError) return callback(this.refuse('malformed', 554, '5.6.0 The message could not be parsed'));
             this.o.logger.error({ err }, 'could not store an inbound message; the sender will retry');
-            callback(smtpError(451, '4.3.0 Temporary failure while storing the message; try again later'));
+            callback(this.refuse('temporary_failure', 451, '4.3.0 Temporary failure while storing the message; try again later'));
           },
         );
     });

@@ -3,6 +3,7 @@ import type { LinkSigner } from '../artifacts/link-signer.js';
 import type { EventLog } from '../event-log/event-log.js';
 import type { ToolSource } from '../engine/tools/agent-tool.js';
 import type { Resources } from '../resources.js';
+import { dataPaths } from '../runtime/paths.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { MailAttachments } from './attachments.js';
@@ -15,6 +16,7 @@ import { IdentityService } from './identity-service.js';
 import { InboundProcessor } from './inbound-processor.js';
 import { InboundServer } from './inbound-server.js';
 import { InboxesService } from './inboxes-service.js';
+import { unobservedMail, type MailObserver } from './mail-observer.js';
 import type { MailSettings } from './mail-settings.js';
 import { MailTokens } from './mail-tokens.js';
 import { noRelayTransport, type MailTransport } from './mail-transport.js';
@@ -41,6 +43,8 @@ export interface MailSystemDeps {
   /** Signs attachment links, as it signs artifact links. */
   linkSigner: LinkSigner;
   publicUrl: () => string;
+  /** Told of SMTP traffic in and out (the daemon's metrics); nobody by default. */
+  observer?: MailObserver;
 }
 
 /** Every object of the mail system, built once from the daemon's resources; the daemon starts and stops them. */
@@ -65,6 +69,7 @@ export interface MailSystem {
 
 export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const { resources: r, settings } = deps;
+  const observer = deps.observer ?? unobservedMail;
   const resolver = new MailResolver(settings.dnsServers, () => r.clock.now());
   const tokens = new MailTokens(deps.masterKey);
   const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
@@ -90,12 +95,13 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     // An attempt ends by the relay's timeout at each of its steps; twice that covers connecting and the data.
     leaseMs: settings.smtpTimeoutMs * 2,
     onBounced: (uow, email, address, detail) => suppressions.hardBounce(uow, email, address, { status: enhancedStatus(detail), diagnostic: detail, source: 'relay' }),
+    observer,
   });
   const attachments = new MailAttachments({
     store: r.store,
     clock: r.clock,
     ids: r.ids,
-    root: join(r.home, 'mail', 'attachments'),
+    root: dataPaths(r.home).mailAttachments,
     signer: deps.linkSigner,
     publicUrl: deps.publicUrl,
   });
@@ -106,6 +112,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
       : new InboundServer({
           settings,
           logger: r.logger.child({ component: 'mail-in' }),
+          observer,
           resolver: new RecipientResolver({ store: r.store, tokens, relayDomain: settings.relayDomain }),
           processor: new InboundProcessor({
             store: r.store,

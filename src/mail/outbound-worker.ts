@@ -5,6 +5,7 @@ import type { EventBus } from '../events.js';
 import type { EmailRow, QueueRow, RecipientStatus } from '../store/emails-store.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
+import type { MailObserver, OutboundRecipientResult } from './mail-observer.js';
 import type { MailTransport, RecipientOutcome } from './mail-transport.js';
 
 /** Recipients an attempt is made for: never tried, or deferred by the relay before. */
@@ -22,6 +23,8 @@ export interface OutboundWorkerOptions {
   leaseMs: number;
   /** Called in the unit of work of an attempt, for each recipient the relay refused for good (a hard bounce). */
   onBounced: (uow: UnitOfWork, email: EmailRow, address: string, detail: string | null) => void;
+  /** Told each recipient's recorded result, once its attempt is committed. */
+  observer: MailObserver;
   concurrency?: number;
   /** Longest sleep between looks at the queue, for work another process made due (an approval by the CLI). */
   pollIntervalMs?: number;
@@ -56,6 +59,11 @@ export class OutboundWorker {
     if (this.unsubscribe !== null || this.closing !== null) return;
     this.unsubscribe = this.o.events.on('email.queued', () => this.wake());
     this.wake();
+  }
+
+  /** Messages on the outbound queue: due, being sent, or waiting for a retry. */
+  queueDepth(): number {
+    return this.o.store.emails.queueDepth();
   }
 
   /** Stops claiming and resolves once every attempt in flight has been recorded. Safe to call repeatedly. */
@@ -132,18 +140,20 @@ export class OutboundWorker {
       detail: givenUp && o.outcome === 'deferred' ? `gave up after ${queued.attempts + 1} attempts; last answer: ${o.detail ?? 'none'}` : o.detail,
     }));
     const lastError = deferred[0]?.detail ?? null;
-    store.transaction((uow) => {
+    const recorded = store.transaction((uow) => {
       const held = store.emails.recordAttempt(uow, this.owner, queued.email_id, {
         recipients,
         nextAttemptAt: delayS === null ? null : now + delayS * 1000,
         lastError,
         updatedAt: isoTime(now),
       });
-      if (!held || email === undefined) return;
+      if (!held || email === undefined) return false;
       // A scheduled message is sent once its time has come.
       if (email.status === 'scheduled') store.emails.setStatus(uow, email.id, 'scheduled', 'sent', isoTime(now));
       for (const o of outcomes) if (o.outcome === 'bounced') this.o.onBounced(uow, email, o.address, o.detail);
+      return true;
     });
+    if (recorded) for (const r of recipients) this.o.observer.outbound(r.status);
     const count = (outcome: RecipientOutcome['outcome']) => outcomes.filter((o) => o.outcome === outcome).length;
     const log = { email_id: queued.email_id, attempt: queued.attempts + 1, delivered: count('delivered'), deferred: deferred.length, bounced: count('bounced'), failed: count('failed') };
     if (deferred.length > 0 && !givenUp) this.o.logger.info({ ...log, error: lastError, retry_in_s: delayS }, 'mail deferred; will retry');
@@ -152,7 +162,7 @@ export class OutboundWorker {
   }
 }
 
-function statusOf(o: RecipientOutcome, givenUp: boolean): RecipientStatus {
+function statusOf(o: RecipientOutcome, givenUp: boolean): OutboundRecipientResult & RecipientStatus {
   switch (o.outcome) {
     case 'delivered':
       return 'delivered';

@@ -2,6 +2,7 @@ import type { EmailRow } from '../store/emails-store.js';
 import type { MailboxRow } from '../store/mailboxes-store.js';
 import type { Store } from '../store/store.js';
 import { parseAddress, RUN_PREFIX } from './addresses.js';
+import type { InboundRefusal } from './mail-observer.js';
 import type { MailTokens } from './mail-tokens.js';
 
 /** Where mail to one accepted address goes. */
@@ -18,6 +19,8 @@ export interface Refusal {
   /** The SMTP reply code: 550 for every address this installation does not receive for. */
   code: number;
   message: string;
+  /** Why, for the metrics. */
+  reason: InboundRefusal;
 }
 
 /**
@@ -37,32 +40,32 @@ export class RecipientResolver {
 
   resolve(address: string): Destination | Refusal {
     const parsed = parseAddress(address);
-    if (parsed === null) return refused(553, '5.1.3 That is not a mail address');
+    if (parsed === null) return refused(553, '5.1.3 That is not a mail address', 'invalid_address');
     const { store } = this.o;
     const onRelay = parsed.domain === this.o.relayDomain;
     const domainOrg = onRelay ? null : store.mailboxes.identityByDomain(parsed.domain);
-    if (!onRelay && (domainOrg === undefined || domainOrg?.domain_verified_at === null)) return refused(550, '5.7.1 This server does not relay mail for that domain');
+    if (!onRelay && (domainOrg === undefined || domainOrg?.domain_verified_at === null)) return refused(550, '5.7.1 This server does not relay mail for that domain', 'relay_denied');
     const receivesHere = (orgId: string) => onRelay || domainOrg?.org_id === orgId;
 
     if (onRelay && parsed.local.startsWith(RUN_PREFIX)) {
       const mailbox = store.receivedEmails.runMailbox(parsed.local.slice(RUN_PREFIX.length));
       const run = mailbox === undefined ? undefined : store.runs.getById(mailbox.run_id);
-      if (run === undefined || run.status !== 'running') return refused(550, '5.1.1 No such mailbox, or its run has ended');
+      if (run === undefined || run.status !== 'running') return refused(550, '5.1.1 No such mailbox, or its run has ended', 'unknown_recipient');
       return { kind: 'run', address: parsed.local + '@' + parsed.domain, runId: run.id, orgId: run.org_id };
     }
     if (parsed.tag !== null) {
-      if (!this.o.tokens.isCorrelationToken(parsed.tag)) return refused(550, '5.1.1 No such mailbox');
+      if (!this.o.tokens.isCorrelationToken(parsed.tag)) return refused(550, '5.1.1 No such mailbox', 'unknown_recipient');
       const email = store.emails.byCorrelationToken(parsed.tag);
       const mailbox = email === undefined ? undefined : store.mailboxes.getAnyOrg(email.mailbox_id);
-      if (email === undefined || mailbox === undefined || !receivesHere(email.org_id)) return refused(550, '5.1.1 No such mailbox');
+      if (email === undefined || mailbox === undefined || !receivesHere(email.org_id)) return refused(550, '5.1.1 No such mailbox', 'unknown_recipient');
       return { kind: 'correlation', address: `${parsed.local}@${parsed.domain}`, email, mailbox };
     }
     const mailbox = store.mailboxes.byUsername(parsed.local);
-    if (mailbox === undefined || !receivesHere(mailbox.org_id)) return refused(550, '5.1.1 No such mailbox');
+    if (mailbox === undefined || !receivesHere(mailbox.org_id)) return refused(550, '5.1.1 No such mailbox', 'unknown_recipient');
     return { kind: 'mailbox', address: `${parsed.local}@${parsed.domain}`, mailbox };
   }
 }
 
-function refused(code: number, message: string): Refusal {
-  return { kind: 'refused', code, message };
+function refused(code: number, message: string, reason: Refusal['reason']): Refusal {
+  return { kind: 'refused', code, message, reason };
 }

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../events.js';
+import type { InboundRefusal, MailObserver, OutboundRecipientResult } from '../mail/mail-observer.js';
 import { isTerminal } from '../runs/state-machine.js';
 import type { Store } from '../store/store.js';
 
@@ -11,11 +12,14 @@ export interface MetricsSources {
   events: EventBus;
   /** Started sandboxes waiting for a run (the docker driver's warm pool). */
   sandboxPoolSize: () => number;
+  /** Messages on the outbound mail queue. */
+  mailQueueDepth: () => number;
 }
 
 /**
  * The daemon's Prometheus metrics, in a registry of their own (never prom-client's global one). Labels are bounded
- * sets (statuses, reasons, model aliases, route templates, outcomes): never an organisation, key, id or URL.
+ * sets (statuses, reasons, model aliases, route templates, outcomes): never an organisation, key, id, URL or mail
+ * address. `mailObserver` is what the mail system reports its SMTP traffic to.
  * `docs/operations.md` lists every metric; a test scrapes them with a Prometheus text parser.
  */
 export class Metrics {
@@ -28,6 +32,9 @@ export class Metrics {
   private readonly runDuration: Histogram<'status'>;
   private readonly runCost: Histogram<'model'>;
   private readonly tokens: Counter<'model' | 'direction'>;
+  private readonly smtpInbound: Counter<'outcome' | 'reason'>;
+  private readonly smtpOutbound: Counter<'result'>;
+  readonly mailObserver: MailObserver;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly sources: MetricsSources) {
@@ -102,6 +109,32 @@ export class Metrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
+    this.smtpInbound = new Counter({
+      name: 'errand_smtp_inbound_total',
+      help: 'Inbound SMTP: messages accepted (reason none), and connections, recipients and messages refused, by reason.',
+      labelNames: ['outcome', 'reason'],
+      registers,
+    });
+    this.smtpOutbound = new Counter({
+      name: 'errand_smtp_outbound_recipients_total',
+      help: 'Outbound mail: each recipient of each attempt by its recorded result (delivered, deferred, bounced, failed).',
+      labelNames: ['result'],
+      registers,
+    });
+    const queueDepth = sources.mailQueueDepth;
+    new Gauge({
+      name: 'errand_smtp_outbound_queue',
+      help: 'Messages on the outbound mail queue: due, being sent, or waiting for a retry.',
+      registers,
+      collect() {
+        this.set(queueDepth());
+      },
+    });
+    this.mailObserver = {
+      inbound: (outcome: 'accepted' | InboundRefusal) =>
+        this.smtpInbound.inc(outcome === 'accepted' ? { outcome: 'accepted', reason: 'none' } : { outcome: 'refused', reason: outcome }),
+      outbound: (result: OutboundRecipientResult) => this.smtpOutbound.inc({ result }),
+    };
     this.unsubscribe = sources.events.on('run.transitioned', ({ runId, from, to }) => {
       if (from === null) this.runCreated(runId);
       else if (isTerminal(to)) this.runEnded(runId);

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
-import { RETENTION_KINDS, type RetentionKindName } from '../store/retention-store.js';
+import { RETENTION_KINDS, type RetentionKindName, type RetentionKindSpec } from '../store/retention-store.js';
 import { keepMs } from './retention-windows.js';
 
 /** What a kind would lose now (`errand gc --dry-run`). */
@@ -60,7 +60,8 @@ const MAX_VACUUM_PAGES = 4096;
 export class RetentionService {
   private readonly budgetMs: number;
   private readonly restFactor: number;
-  private readonly artifactsRoot: string;
+  /** The directory each kind's file paths are relative to, resolved. */
+  private readonly fileRoots: ReadonlyMap<string, string>;
   private batch = FIRST_BATCH;
   private vacuumPages = FIRST_BATCH;
 
@@ -70,7 +71,8 @@ export class RetentionService {
   ) {
     this.budgetMs = options.batchBudgetMs ?? 4;
     this.restFactor = options.restFactor ?? 2;
-    this.artifactsRoot = resolve(dataPaths(r.home).artifacts);
+    const paths = dataPaths(r.home);
+    this.fileRoots = new Map((RETENTION_KINDS as readonly RetentionKindSpec[]).flatMap((k) => (k.file === undefined ? [] : [[k.name, resolve(paths[k.file.root])]])));
   }
 
   /** What a pass would purge now, without purging it. */
@@ -111,7 +113,7 @@ export class RetentionService {
       const batch = store.retention.nextBatch(kind, bound, limit);
       let spent = performance.now() - started;
       if (batch.keys.length === 0) break;
-      result.files += await this.removeFiles(batch.files);
+      result.files += await this.removeFiles(kind, batch.files);
       started = performance.now();
       const rows = store.transaction((uow) => store.retention.removeBatch(uow, kind, bound, batch.keys));
       spent += performance.now() - started;
@@ -124,14 +126,19 @@ export class RetentionService {
     return result;
   }
 
-  /** Removes the files of a batch, and their run's directory once it is empty; answers how many were there. */
-  private async removeFiles(paths: string[]): Promise<number> {
+  /**
+   * Removes the files of a batch, and the directory each was in (a run's, a received email's) once it is empty;
+   * answers how many were there.
+   */
+  private async removeFiles(kind: RetentionKindName, paths: string[]): Promise<number> {
+    const root = this.fileRoots.get(kind);
+    if (root === undefined) return 0;
     let removed = 0;
     for (const path of paths) {
-      const file = resolve(this.artifactsRoot, path);
-      // Paths are written by ArtifactsService, relative to artifacts/; one that leads outside it is left alone.
-      if (!file.startsWith(this.artifactsRoot + sep)) {
-        this.r.logger.warn({ path }, 'retention left a file outside the artifacts directory alone');
+      const file = resolve(root, path);
+      // Paths are written by the daemon, relative to the kind's directory; one that leads outside it is left alone.
+      if (!file.startsWith(root + sep)) {
+        this.r.logger.warn({ kind, path }, 'retention left a file outside its directory alone');
         continue;
       }
       try {

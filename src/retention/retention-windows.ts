@@ -15,6 +15,9 @@ export function keepMs(kind: RetentionKindName, config: Config): number | null {
       return days(config['retention.artifacts_days']);
     case 'webhook_deliveries':
       return days(config['retention.webhook_deliveries_days']);
+    case 'sent_emails':
+    case 'received_emails':
+      return days(config['retention.emails_days']);
     case 'idempotency_keys':
       // A promise of the API, not a setting.
       return IDEMPOTENCY_WINDOW_MS;

@@ -12,6 +12,8 @@ export function dataPaths(home: string) {
     /** The CLI's saved API address and key (`errand login`), mode 0600. */
     credentials: join(home, 'credentials.json'),
     artifacts: join(home, 'artifacts'),
+    /** Files of received mail's attachments, named by `email_attachments.path`. */
+    mailAttachments: join(home, 'mail', 'attachments'),
     sandboxes: join(home, 'sandboxes'),
     /** A random id of this installation, made on first use; Docker sandbox containers carry it as a label. */
     installationId: join(home, 'installation-id'),

@@ -110,6 +110,7 @@ export class EmailsStore {
                            ORDER BY next_attempt_at, email_id LIMIT 1)
          RETURNING *`,
       ),
+      queueDepth: db.prepare<[], number>('SELECT COUNT(*) FROM email_queue').pluck(),
       nextDue: db.prepare<[], number>('SELECT next_attempt_at FROM email_queue WHERE lease_owner IS NULL ORDER BY next_attempt_at LIMIT 1').pluck(),
       reschedule: db.prepare<{ email_id: string; owner: string; at: number; last_error: string | null }>(
         `UPDATE email_queue SET next_attempt_at = @at, attempts = attempts + 1, last_error = @last_error, lease_owner = NULL, lease_expires_at = NULL
@@ -203,6 +204,11 @@ export class EmailsStore {
   /** When the earliest queued message that no worker holds becomes due, or null. */
   nextDueAt(): number | null {
     return this.s.nextDue.get() ?? null;
+  }
+
+  /** Messages on the outbound queue. */
+  queueDepth(): number {
+    return this.s.queueDepth.get() ?? 0;
   }
 
   queueRow(emailId: string): QueueRow | undefined {

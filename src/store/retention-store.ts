@@ -29,8 +29,20 @@ export interface RetentionKindSpec {
   done?: string;
   /** Rows of other tables that belong to a purged row, by a column holding its key; deleted in the same transaction. Rows reached by ON DELETE CASCADE need no entry. */
   dependents?: readonly { table: string; column: string }[];
-  /** A file under the data directory's `artifacts/`: the column of its relative path, and of its size in bytes. */
-  file?: { path: string; bytes: string };
+  /** Files that go with a purged row. */
+  file?: RetentionFiles;
+}
+
+/**
+ * Files named by rows: the column of a file's path (relative to `root`, a directory of the data directory in
+ * `runtime/paths.ts`) and of its size in bytes. The rows are the kind's own, or, with `of`, rows of another table
+ * whose `column` holds a purged row's key (attachments of a received email), one row and file each.
+ */
+export interface RetentionFiles {
+  root: 'artifacts' | 'mailAttachments';
+  of?: { table: string; column: string };
+  path: string;
+  bytes: string;
 }
 
 /** The kinds, each defined once; `src/retention/retention-windows.ts` says how long each is kept. */
@@ -46,7 +58,7 @@ export const RETENTION_KINDS = [
     dependents: [{ table: 'spend_entries', column: 'run_id' }],
   },
   { name: 'events', table: 'events', key: 'id', age: { by: 'appended', column: 'created_at' } },
-  { name: 'artifacts', table: 'artifacts', key: 'id', age: { by: 'id', prefix: 'art' }, file: { path: 'path', bytes: 'bytes' } },
+  { name: 'artifacts', table: 'artifacts', key: 'id', age: { by: 'id', prefix: 'art' }, file: { root: 'artifacts', path: 'path', bytes: 'bytes' } },
   {
     name: 'webhook_deliveries',
     table: 'webhook_deliveries',
@@ -56,6 +68,23 @@ export const RETENTION_KINDS = [
     done: "status <> 'pending'",
   },
   { name: 'idempotency_keys', table: 'idempotency_keys', key: 'rowid', age: { by: 'epoch-ms', column: 'created_at' } },
+  {
+    name: 'sent_emails',
+    table: 'emails',
+    key: 'id',
+    age: { by: 'id', prefix: 'msg' },
+    // Recipients go by their foreign key's cascade. A message waiting for approval, or still on the outbound queue
+    // (scheduled, or with recipients to retry), is not history yet.
+    done: "status IN ('sent', 'rejected') AND NOT EXISTS (SELECT 1 FROM email_queue WHERE email_queue.email_id = emails.id)",
+  },
+  {
+    name: 'received_emails',
+    table: 'received_emails',
+    key: 'id',
+    age: { by: 'id', prefix: 'msg' },
+    // Attachment rows go by their foreign key's cascade, once their files are gone.
+    file: { root: 'mailAttachments', of: { table: 'email_attachments', column: 'received_id' }, path: 'path', bytes: 'bytes' },
+  },
 ] as const satisfies readonly RetentionKindSpec[];
 
 export type RetentionKindName = (typeof RETENTION_KINDS)[number]['name'];
@@ -63,7 +92,7 @@ export type RetentionKindName = (typeof RETENTION_KINDS)[number]['name'];
 /** Rows of one kind picked for purging, oldest first. */
 export interface RetentionBatch {
   keys: (string | number)[];
-  /** Paths under `artifacts/` of the files that go with them. */
+  /** Paths, relative to the kind's `file.root`, of the files that go with them. */
   files: string[];
 }
 
@@ -78,6 +107,8 @@ interface KindStatements {
   batch: Database.Statement<{ bound: string | number; limit: number }, { key: string | number; file: string | null }>;
   count: Database.Statement<{ bound: string | number }, { rows: number; bytes: number | null }>;
   remove: Database.Statement<{ keys: string; bound: string | number }, string | number>;
+  /** For files in rows of another table: their paths, by the keys of a batch. */
+  filesOf?: Database.Statement<{ keys: string }, string>;
   dependents: Database.Statement<{ keys: string }>[];
   /** For `appended` ages: the key range, and the first row at or after a key. */
   range?: Database.Statement<[], { lo: number | null; hi: number | null }>;
@@ -152,8 +183,11 @@ export class RetentionStore {
 
   /** Up to `limit` of the oldest rows below `bound` that are finished with. */
   nextBatch(kind: RetentionKindName, bound: string | number, limit: number): RetentionBatch {
-    const rows = this.kind(kind).batch.all({ bound, limit });
-    return { keys: rows.map((r) => r.key), files: rows.flatMap((r) => (r.file === null ? [] : [r.file])) };
+    const k = this.kind(kind);
+    const rows = k.batch.all({ bound, limit });
+    const keys = rows.map((r) => r.key);
+    const files = k.filesOf === undefined ? rows.flatMap((r) => (r.file === null ? [] : [r.file])) : keys.length === 0 ? [] : k.filesOf.all({ keys: JSON.stringify(keys) });
+    return { keys, files };
   }
 
   /** Deletes the batch's rows that are still old and finished with, and their dependents; answers how many went. */
@@ -175,8 +209,15 @@ export class RetentionStore {
 function prepare(db: Db, spec: RetentionKindSpec): KindStatements {
   const ageColumn = spec.age.by === 'epoch-ms' ? spec.age.column : spec.key;
   const old = `${ageColumn} < @bound${spec.done === undefined ? '' : ` AND ${spec.done}`}`;
-  const file = spec.file === undefined ? 'NULL' : spec.file.path;
-  const bytes = spec.file === undefined ? '0' : `SUM(${spec.file.bytes})`;
+  const own = spec.file !== undefined && spec.file.of === undefined ? spec.file : undefined;
+  const of = spec.file?.of;
+  const file = own === undefined ? 'NULL' : own.path;
+  const bytes =
+    spec.file === undefined
+      ? '0'
+      : of === undefined
+        ? `SUM(${spec.file.bytes})`
+        : `(SELECT SUM(${spec.file.bytes}) FROM ${of.table} WHERE ${of.column} IN (SELECT ${spec.key} FROM ${spec.table} WHERE ${old}))`;
   const statements: KindStatements = {
     spec,
     batch: db.prepare(`SELECT ${spec.key} AS key, ${file} AS file FROM ${spec.table} WHERE ${old} ORDER BY ${ageColumn} LIMIT @limit`),
@@ -186,6 +227,9 @@ function prepare(db: Db, spec: RetentionKindSpec): KindStatements {
     ).pluck(),
     dependents: (spec.dependents ?? []).map((d) => db.prepare(`DELETE FROM ${d.table} WHERE ${d.column} IN (SELECT value FROM json_each(@keys))`)),
   };
+  if (spec.file !== undefined && of !== undefined) {
+    statements.filesOf = db.prepare<{ keys: string }, string>(`SELECT ${spec.file.path} FROM ${of.table} WHERE ${of.column} IN (SELECT value FROM json_each(@keys))`).pluck();
+  }
   if (spec.age.by === 'appended') {
     // Two sub-queries: MIN and MAX in one SELECT read the whole table instead of one end of the key each.
     statements.range = db.prepare(`SELECT (SELECT MIN(${spec.key}) FROM ${spec.table}) AS lo, (SELECT MAX(${spec.key}) FROM ${spec.table}) AS hi`);

@@ -9,10 +9,12 @@ import { isoTime, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import { EventBus } from '../../src/events.js';
 import { createIdFactory, type IdFactory } from '../../src/ids.js';
+import { MailAttachments } from '../../src/mail/attachments.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { RetentionService } from '../../src/retention/retention-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import type { RunStatus } from '../../src/runs/state-machine.js';
+import type { EmailStatus } from '../../src/store/emails-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
@@ -186,6 +188,109 @@ describe('RetentionService', () => {
     expect(store.webhooks.attempts(recent)).toHaveLength(1);
   });
 
+  /** A message sent now to one recipient, put on the outbound queue unless `queued` is false. */
+  function sentEmail(status: EmailStatus, queued = true): string {
+    const id = ids('msg');
+    const at = isoTime(clock.now());
+    store.transaction((uow) =>
+      store.emails.insert(
+        uow,
+        {
+          id, org_id: orgId, mailbox_id: 'inb_x', key_id: null, status, from_address: 'shop@relay.test', from_name: 'Shop', subject: 'Hello',
+          reply_to_address: null, reply_to_reason: 'none', reply_to_detail: '', correlation_token: id, envelope_from: 'shop@relay.test',
+          message_id_header: `<${id}@relay.test>`, metadata: null, client_id: null, request_hash: null, send_at: null, recipient_count: 1,
+          mime: Buffer.from('Subject: Hello\r\n\r\nhi'), accepted: '{}', created_at: at, updated_at: at,
+        },
+        [{ email_id: id, address: 'ann@example.test', kind: 'to', status: 'queued', detail: null, updated_at: at }],
+        queued ? clock.now() : null,
+      ),
+    );
+    return id;
+  }
+
+  /** The outbound worker's attempt at the message due first: delivered (off the queue), or deferred (kept on it). */
+  function attempt(id: string, result: 'delivered' | 'deferred'): void {
+    expect(store.emails.claimDue('w', clock.now(), clock.now() + 1000)?.email_id).toBe(id);
+    store.transaction((uow) =>
+      store.emails.recordAttempt(uow, 'w', id, {
+        recipients: [{ address: 'ann@example.test', status: result, detail: null }],
+        nextAttemptAt: result === 'delivered' ? null : clock.now() + 1000 * DAY,
+        lastError: null,
+        updatedAt: isoTime(clock.now()),
+      }),
+    );
+  }
+
+  /** A message received now, with attachments written as the inbound processor writes them. */
+  async function receivedEmail(...contents: string[]): Promise<string> {
+    const id = ids('msg');
+    const attachments = new MailAttachments({ store, clock, ids, root: dataPaths(dir.path).mailAttachments, signer: new LinkSigner(randomBytes(32)), publicUrl: () => 'http://127.0.0.1:1' });
+    const rows = await attachments.save(orgId, id, contents.map((c, i) => ({ filename: `f${i}.txt`, contentType: 'text/plain', content: Buffer.from(c) })));
+    store.transaction((uow) =>
+      store.receivedEmails.insert(
+        uow,
+        {
+          id, org_id: orgId, kind: 'message', mailbox_id: 'inb_x', run_id: null, email_id: null, message_id_header: null, in_reply_to_header: null,
+          from_address: 'bob@example.test', from_name: null, to_addresses: '["shop@relay.test"]', subject: 'Hi', text: 'hi', html: null, reply_text: 'hi',
+          truncated: 0, auth: '{}', received_at: isoTime(clock.now()),
+        },
+        rows,
+      ),
+    );
+    return id;
+  }
+
+  it('purges sent emails no longer queued after retention.emails_days with their recipients, never one queued or awaiting approval', async () => {
+    const delivered = sentEmail('sent');
+    attempt(delivered, 'delivered');
+    const rejected = sentEmail('rejected', false);
+    const awaitingApproval = sentEmail('pending_approval', false);
+    const retried = sentEmail('sent');
+    attempt(retried, 'deferred');
+    clock.advance(31 * DAY);
+    const recent = sentEmail('sent');
+    attempt(recent, 'delivered');
+    const recipients = (id: string) => count('SELECT COUNT(*) FROM email_recipients WHERE email_id = ?', id);
+
+    expect(retention().plan().find((p) => p.kind === 'sent_emails')).toMatchObject({ table: 'emails', keep_hours: 720, rows: 2 });
+    const purged = await retention().purge();
+
+    expect(purged.find((p) => p.kind === 'sent_emails')).toEqual({ kind: 'sent_emails', rows: 2, files: 0 });
+    for (const id of [delivered, rejected]) {
+      expect(store.emails.get(orgId, id)).toBeUndefined();
+      expect(recipients(id)).toBe(0);
+    }
+    expect(store.emails.get(orgId, awaitingApproval)?.status).toBe('pending_approval');
+    expect(store.emails.get(orgId, retried)?.status).toBe('sent');
+    expect(store.emails.queueRow(retried)).toBeDefined();
+    expect(store.emails.get(orgId, recent)?.status).toBe('sent');
+    expect(recipients(recent)).toBe(1);
+  });
+
+  it('purges received emails after retention.emails_days with their attachment rows, files and directory', async () => {
+    const old = await receivedEmail('first file', 'second');
+    const plain = await receivedEmail();
+    clock.advance(29 * DAY);
+    const recent = await receivedEmail('kept');
+    clock.advance(DAY + 1);
+    const root = dataPaths(dir.path).mailAttachments;
+    const oldFiles = store.receivedEmails.attachments(old).map((a) => join(root, a.path));
+    const recentFile = join(root, store.receivedEmails.attachments(recent)[0]!.path);
+    expect(oldFiles.every((f) => existsSync(f))).toBe(true);
+
+    expect(retention().plan().find((p) => p.kind === 'received_emails')).toMatchObject({ table: 'received_emails', rows: 2, bytes: 'first file'.length + 'second'.length });
+    const purged = await retention().purge();
+
+    expect(purged.find((p) => p.kind === 'received_emails')).toEqual({ kind: 'received_emails', rows: 2, files: 2 });
+    for (const id of [old, plain]) expect(store.receivedEmails.get(orgId, id)).toBeUndefined();
+    expect(count('SELECT COUNT(*) FROM email_attachments WHERE received_id = ?', old)).toBe(0);
+    expect(oldFiles.filter((f) => existsSync(f))).toEqual([]);
+    expect(existsSync(join(root, orgId, old))).toBe(false);
+    expect(store.receivedEmails.get(orgId, recent)).toBeDefined();
+    expect(store.receivedEmails.attachments(recent)).toHaveLength(1);
+    expect(existsSync(recentFile)).toBe(true);
+  });
+
   it('purges idempotency keys 24 hours after they were recorded', async () => {
     const put = (key: string) => store.idempotency.put({ org_id: orgId, scope: 'runs', key, request_hash: 'h', run_id: 'run_x', created_at: clock.now() });
     put('old');
@@ -217,7 +322,7 @@ describe('RetentionService', () => {
     const service = retention();
 
     const plan = service.plan();
-    expect(plan.map((p) => p.kind)).toEqual(['runs', 'events', 'artifacts', 'webhook_deliveries', 'idempotency_keys']);
+    expect(plan.map((p) => p.kind)).toEqual(['runs', 'events', 'artifacts', 'webhook_deliveries', 'idempotency_keys', 'sent_emails', 'received_emails']);
     expect(plan.find((p) => p.kind === 'runs')).toMatchObject({ table: 'runs', keep_hours: 720, rows: 5 });
     expect(count('SELECT COUNT(*) FROM runs')).toBe(6);
     const purged = await service.purge();

@@ -28,6 +28,7 @@ const BY_DESIGN: Record<string, string> = {
   'connections.s.inScope': 'a run reads every connection in its scope: an organisation’s, made one by one by people',
   'emails.s.recipients': 'one email’s recipients (at most mail.max_recipients), in the order the sender gave them',
   'emails.s.nextDue': 'the outbound queue holds only mail still to send; the walk passes only the messages being sent',
+  'emails.s.queueDepth': 'the metrics gauge of the outbound queue counts it, and it holds only mail still to send',
 };
 
 interface Prepared {
