@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
+import { DueWorkLoop } from '../runtime/due-work-loop.js';
 import type { EmailRow, QueueRow, RecipientStatus } from '../store/emails-store.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
@@ -31,9 +32,8 @@ export interface OutboundWorkerOptions {
 }
 
 /**
- * Delivers what the outbound queue holds. Shaped like the webhook delivery worker: a loop bounded by
- * `concurrency` that claims due messages under a lease, woken by `email.queued` and by a timer set to the next
- * due message; loop errors are logged, never thrown; `close()` is idempotent and waits for attempts in flight.
+ * Delivers what the outbound queue holds, in a `DueWorkLoop` woken by `email.queued`, as the webhook delivery worker
+ * delivers the outbox.
  *
  * A message leaves the queue only in the transaction that records the relay's answer. A crash before that leaves
  * it queued, and the next worker sends it once the lease has run out: nothing accepted with a 202 is lost. The one
@@ -42,23 +42,26 @@ export interface OutboundWorkerOptions {
  */
 export class OutboundWorker {
   private readonly owner = `mow_${process.pid}_${randomBytes(6).toString('hex')}`;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly concurrency: number;
-  private readonly pollIntervalMs: number;
+  private readonly loop: DueWorkLoop<QueueRow>;
   private unsubscribe: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private wakePending = false;
-  private closing: Promise<void> | null = null;
+  private closed = false;
 
   constructor(private readonly o: OutboundWorkerOptions) {
-    this.concurrency = o.concurrency ?? 4;
-    this.pollIntervalMs = o.pollIntervalMs ?? 2_000;
+    this.loop = new DueWorkLoop<QueueRow>(
+      {
+        claim: (now, until) => o.store.emails.claimDue(this.owner, now, until),
+        nextDueAt: () => o.store.emails.nextDueAt(),
+        attempt: (queued) => this.attempt(queued),
+        logFields: (queued) => ({ email_id: queued.email_id }),
+      },
+      { clock: o.clock, logger: o.logger, concurrency: o.concurrency ?? 4, pollIntervalMs: o.pollIntervalMs ?? 2_000, leaseMs: o.leaseMs, work: 'outbound mail' },
+    );
   }
 
   start(): void {
-    if (this.unsubscribe !== null || this.closing !== null) return;
-    this.unsubscribe = this.o.events.on('email.queued', () => this.wake());
-    this.wake();
+    if (this.unsubscribe !== null || this.closed) return;
+    this.unsubscribe = this.o.events.on('email.queued', () => this.loop.wake());
+    this.loop.wake();
   }
 
   /** Messages on the outbound queue: due, being sent, or waiting for a retry. */
@@ -68,58 +71,9 @@ export class OutboundWorker {
 
   /** Stops claiming and resolves once every attempt in flight has been recorded. Safe to call repeatedly. */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.unsubscribe?.();
-      if (this.timer !== null) clearTimeout(this.timer);
-      await Promise.allSettled([...this.inFlight]);
-    })();
-    return this.closing;
-  }
-
-  private wake(): void {
-    if (this.wakePending || this.closing !== null) return;
-    this.wakePending = true;
-    setImmediate(() => {
-      this.wakePending = false;
-      this.tick();
-    });
-  }
-
-  private tick(): void {
-    if (this.closing !== null) return;
-    try {
-      while (this.inFlight.size < this.concurrency) {
-        const now = this.o.clock.now();
-        const claimed = this.o.store.emails.claimDue(this.owner, now, now + this.o.leaseMs);
-        if (claimed === undefined) break;
-        const attempt: Promise<void> = this.attempt(claimed)
-          .catch((err: unknown) => this.o.logger.error({ err, email_id: claimed.email_id }, 'mail attempt could not be recorded'))
-          .finally(() => {
-            this.inFlight.delete(attempt);
-            this.wake();
-          });
-        this.inFlight.add(attempt);
-      }
-    } catch (err) {
-      this.o.logger.error({ err }, 'outbound mail worker could not claim messages');
-    }
-    this.armTimer();
-  }
-
-  private armTimer(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    if (this.closing !== null) return;
-    let delay = this.pollIntervalMs;
-    if (this.inFlight.size < this.concurrency) {
-      try {
-        const next = this.o.store.emails.nextDueAt();
-        if (next !== null) delay = Math.min(delay, Math.max(0, next - this.o.clock.now()));
-      } catch (err) {
-        this.o.logger.error({ err }, 'outbound mail worker could not read the queue');
-      }
-    }
-    this.timer = setTimeout(() => this.wake(), delay);
-    this.timer.unref();
+    this.closed = true;
+    this.unsubscribe?.();
+    return this.loop.close();
   }
 
   private async attempt(queued: QueueRow): Promise<void> {

@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js';
 import { EVENT_TYPES } from '../event-log/event-types.js';
 import type { EventLog } from '../event-log/event-log.js';
 import type { EventBus } from '../events.js';
+import { DueWorkLoop } from '../runtime/due-work-loop.js';
 import type { Store } from '../store/store.js';
 import type { AttemptOutcome, DeliveryStatus, WebhookDeliveryRow } from '../store/webhooks-store.js';
 import { sendWebhook, type SendResult } from './http-sender.js';
@@ -42,97 +43,52 @@ export function targetPolicy(config: Pick<Config, 'dev' | 'webhooks.allow_privat
   return { allowPrivate: config.dev || config['webhooks.allow_private_targets'] };
 }
 
-/**
- * Sends what the outbox holds. Shaped like a BullMQ worker: a loop bounded by `concurrency` that claims due
- * deliveries under a lease, woken by `webhook.enqueued` and by a timer set to the next due attempt; loop
- * errors are logged, never thrown; `close()` is idempotent and waits for attempts in flight.
- */
+/** Sends what the outbox holds, in a `DueWorkLoop` woken by `webhook.enqueued`. */
 export class DeliveryWorker {
   private readonly owner = `whw_${process.pid}_${randomBytes(6).toString('hex')}`;
-  private readonly inFlight = new Set<Promise<void>>();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  private readonly concurrency: number;
-  private readonly pollIntervalMs: number;
+  private readonly loop: DueWorkLoop<WebhookDeliveryRow>;
   private readonly random: () => number;
   private unsubscribe: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private wakePending = false;
   private closing: Promise<void> | null = null;
 
   constructor(private readonly o: DeliveryWorkerOptions) {
-    this.concurrency = o.concurrency ?? 8;
-    this.pollIntervalMs = o.pollIntervalMs ?? 5_000;
     this.random = o.random ?? Math.random;
+    this.loop = new DueWorkLoop<WebhookDeliveryRow>(
+      {
+        claim: (now, until) => o.store.webhooks.claimDue(this.owner, now, until),
+        nextDueAt: () => o.store.webhooks.nextDueAt(),
+        attempt: (row) => this.attempt(row),
+        logFields: (row) => ({ delivery_id: row.id }),
+      },
+      {
+        clock: o.clock,
+        logger: o.logger,
+        concurrency: o.concurrency ?? 8,
+        pollIntervalMs: o.pollIntervalMs ?? 5_000,
+        // An attempt ends by its timeout; the margin covers signing and recording. A crashed worker's delivery
+        // becomes claimable again once this runs out.
+        leaseMs: o.config['webhooks.timeout_s'] * 1000 + 30_000,
+        work: 'webhook deliveries',
+      },
+    );
   }
 
   start(): void {
     if (this.unsubscribe !== null || this.closing !== null) return;
-    this.unsubscribe = this.o.events.on('webhook.enqueued', () => this.wake());
-    this.wake();
+    this.unsubscribe = this.o.events.on('webhook.enqueued', () => this.loop.wake());
+    this.loop.wake();
   }
 
   /** Stops claiming work and resolves once every attempt in flight has been recorded. Safe to call repeatedly. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.unsubscribe?.();
-      if (this.timer !== null) clearTimeout(this.timer);
-      await Promise.allSettled([...this.inFlight]);
+      await this.loop.close();
       this.agents.http.destroy();
       this.agents.https.destroy();
     })();
     return this.closing;
-  }
-
-  private get leaseMs(): number {
-    // An attempt ends by its timeout; the margin covers signing and recording. A crashed worker's delivery
-    // becomes claimable again once this runs out.
-    return this.o.config['webhooks.timeout_s'] * 1000 + 30_000;
-  }
-
-  private wake(): void {
-    if (this.wakePending || this.closing !== null) return;
-    this.wakePending = true;
-    setImmediate(() => {
-      this.wakePending = false;
-      this.tick();
-    });
-  }
-
-  private tick(): void {
-    if (this.closing !== null) return;
-    try {
-      while (this.inFlight.size < this.concurrency) {
-        const now = this.o.clock.now();
-        const row = this.o.store.webhooks.claimDue(this.owner, now, now + this.leaseMs);
-        if (row === undefined) break;
-        const attempt: Promise<void> = this.attempt(row)
-          .catch((err: unknown) => this.o.logger.error({ err, delivery_id: row.id }, 'webhook attempt could not be recorded'))
-          .finally(() => {
-            this.inFlight.delete(attempt);
-            this.wake();
-          });
-        this.inFlight.add(attempt);
-      }
-    } catch (err) {
-      this.o.logger.error({ err }, 'webhook worker could not claim deliveries');
-    }
-    this.armTimer();
-  }
-
-  private armTimer(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    if (this.closing !== null) return;
-    let delay = this.pollIntervalMs;
-    if (this.inFlight.size < this.concurrency) {
-      try {
-        const next = this.o.store.webhooks.nextDueAt();
-        if (next !== null) delay = Math.min(delay, Math.max(0, next - this.o.clock.now()));
-      } catch (err) {
-        this.o.logger.error({ err }, 'webhook worker could not read the outbox');
-      }
-    }
-    this.timer = setTimeout(() => this.wake(), delay);
-    this.timer.unref();
   }
 
   private async attempt(row: WebhookDeliveryRow): Promise<void> {
