@@ -59,9 +59,9 @@ export class EventLog {
     return this.o.store.lastId();
   }
 
-  /** An organisation's events of `type` about one job, newest first, before the event `before` (null: the newest). */
-  jobEvents(orgId: string, type: string, jobId: string, before: number | null, limit: number): LoggedEvent[] {
-    return this.o.store.jobEvents(orgId, type, jobId, before, limit).map(toLogged);
+  /** A job's skipped firings (`schedule.skipped`), newest first, before the event `before` (null: the newest). */
+  skippedFirings(orgId: string, jobId: string, before: number | null, limit: number): LoggedEvent[] {
+    return this.o.store.skippedFirings(orgId, jobId, before, limit).map(toLogged);
   }
 
   /** A run's events after `after`, oldest first. */

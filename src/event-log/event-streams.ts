@@ -93,9 +93,12 @@ export class EventStreams {
   start(): void {
     if (this.unsubscribe !== null || this.closed) return;
     this.unsubscribe = this.o.events.on('event.logged', ({ orgId, runId }) => {
-      if (this.byOrg.has(orgId)) this.pendingOrgs.add(orgId);
-      if (runId !== null && this.byRun.has(runId)) this.pendingRuns.add(runId);
-      this.scheduleFlush();
+      const forOrg = this.byOrg.has(orgId);
+      const forRun = runId !== null && this.byRun.has(runId);
+      if (forOrg) this.pendingOrgs.add(orgId);
+      if (forRun) this.pendingRuns.add(runId);
+      // Most events have no stream open to them: no turn is spent looking.
+      if (forOrg || forRun) this.scheduleFlush();
     });
     this.timer = setInterval(() => this.beat(), this.o.heartbeatMs);
     this.timer.unref();

@@ -51,7 +51,7 @@ export class SkippedFirings {
   list(orgId: string, jobId: string, q: { limit?: number; cursor?: number }): ListResponse<SkippedFiring> {
     this.o.jobs.row(orgId, jobId);
     const limit = q.limit ?? 50;
-    const events = this.o.eventLog.jobEvents(orgId, SCHEDULE_SKIPPED, jobId, q.cursor ?? null, limit + 1);
+    const events = this.o.eventLog.skippedFirings(orgId, jobId, q.cursor ?? null, limit + 1);
     const page = events.slice(0, limit).map((e): SkippedFiring => ({ object: 'skipped_firing', event_id: e.id, ...(e.data as SkippedFiringData), created_at: e.created_at }));
     const hasMore = events.length > limit;
     return { object: 'list', data: page, has_more: hasMore, next_cursor: hasMore ? String(page.at(-1)!.event_id) : null };

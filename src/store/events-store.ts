@@ -11,7 +11,7 @@ export interface EventRow {
   created_at: string;
 }
 
-type JobEventsParams = { org_id: string; type: string; job_id: string; before: number | null; limit: number };
+type JobEventsParams = { org_id: string; job_id: string; before: number | null; limit: number };
 
 export class EventsStore {
   private readonly s;
@@ -28,11 +28,12 @@ export class EventsStore {
         'SELECT * FROM events WHERE run_id = @run_id AND id > @after ORDER BY id LIMIT @limit',
       ),
       last: db.prepare<[], number | null>('SELECT MAX(id) FROM events').pluck(),
-      jobFirst: db.prepare<JobEventsParams, EventRow>(
-        "SELECT * FROM events WHERE org_id = @org_id AND type = @type AND json_extract(data, '$.job_id') = @job_id ORDER BY id DESC LIMIT @limit",
+      // The type is written out, not bound, so that the partial index events_skipped_firings (migration 014) serves.
+      skippedFirst: db.prepare<JobEventsParams, EventRow>(
+        "SELECT * FROM events WHERE type = 'schedule.skipped' AND org_id = @org_id AND json_extract(data, '$.job_id') = @job_id ORDER BY id DESC LIMIT @limit",
       ),
-      jobBefore: db.prepare<JobEventsParams, EventRow>(
-        "SELECT * FROM events WHERE org_id = @org_id AND type = @type AND json_extract(data, '$.job_id') = @job_id AND id < @before ORDER BY id DESC LIMIT @limit",
+      skippedBefore: db.prepare<JobEventsParams, EventRow>(
+        "SELECT * FROM events WHERE type = 'schedule.skipped' AND org_id = @org_id AND json_extract(data, '$.job_id') = @job_id AND id < @before ORDER BY id DESC LIMIT @limit",
       ),
     };
   }
@@ -52,10 +53,10 @@ export class EventsStore {
     return this.s.runAfter.all({ run_id: runId, after, limit });
   }
 
-  /** An organisation's events of one type about one job (`data.job_id`), newest first, before the event `before`. */
-  jobEvents(orgId: string, type: string, jobId: string, before: number | null, limit: number): EventRow[] {
-    const params = { org_id: orgId, type, job_id: jobId, before, limit };
-    return before === null ? this.s.jobFirst.all(params) : this.s.jobBefore.all(params);
+  /** A job's skipped firings (`schedule.skipped` events with its `data.job_id`), newest first, before the event `before`. */
+  skippedFirings(orgId: string, jobId: string, before: number | null, limit: number): EventRow[] {
+    const params = { org_id: orgId, job_id: jobId, before, limit };
+    return before === null ? this.s.skippedFirst.all(params) : this.s.skippedBefore.all(params);
   }
 
   /** The newest event's id, or 0 when there is none. */
