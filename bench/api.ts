@@ -26,6 +26,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startHangingModel, type HangingModel } from '../test/fixtures/hanging-model.js';
+import { firstKey } from './first-key.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ERRANDD = join(ROOT, 'bin', 'errandd');
@@ -117,13 +118,7 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
     },
     join(home, 'errandd.log'),
   );
-  // The first start's notice has the key on a line of its own (src/runtime/first-start-notice.ts).
-  let key: string | undefined;
-  while (key === undefined) {
-    const line = await child.lines.next();
-    if (line.done) throw new Error('errandd printed no first key');
-    key = /^ {3}(ek_\S+)$/.exec(line.value as string)?.[1];
-  }
+  const key = await firstKey(child.lines);
   return { ...child, home, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
 }
 

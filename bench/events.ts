@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createParser } from 'eventsource-parser';
+import { parseFirstStartNotice } from '../src/runtime/first-start-notice.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ERRANDD = join(ROOT, 'bin', 'errandd');
@@ -54,7 +55,7 @@ async function startDaemon(): Promise<Daemon> {
   let key: string | undefined;
   for await (const line of createInterface({ input: proc.stdout! })) {
     url ??= /^listening on (http:\/\/\S+)$/.exec(line)?.[1];
-    key ??= /^ {3}(ek_\S+)$/.exec(line)?.[1];
+    key ??= parseFirstStartNotice(line)?.key;
     if (url !== undefined && key !== undefined) break;
   }
   if (url === undefined || key === undefined) throw new Error(`errandd did not start; see ${join(home, 'errandd.log')}`);

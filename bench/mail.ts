@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { LoopbackDns } from '../test/fixtures/dns-server.js';
+import { firstKey } from './first-key.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ERRANDD = join(ROOT, 'bin', 'errandd');
@@ -82,8 +83,7 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
   );
   const url = /^listening on (\S+)$/.exec(child.first)?.[1];
   if (url === undefined) throw new Error(`unexpected first line: ${child.first}`);
-  await child.lines.next();
-  const key = (await child.lines.next()).value as string;
+  const key = await firstKey(child.lines);
   let smtpPort = 0;
   for (let i = 0; i < 200 && smtpPort === 0; i++) {
     try {

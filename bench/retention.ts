@@ -22,6 +22,7 @@ import { isoTime } from '../src/clock.js';
 import { createIdFactory } from '../src/ids.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { openStore } from '../src/store/store.js';
+import { firstKey } from './first-key.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ERRANDD = join(ROOT, 'bin', 'errandd');
@@ -128,8 +129,7 @@ export async function runRetentionBench(runs = 1_000_000, seconds = 5, connectio
   try {
     // The first start makes the organisation and prints its key.
     daemon = await startDaemon(home, { ERRAND_RETENTION_RUNS_DAYS: '0' }, join(home, 'first.log'));
-    await daemon.lines.next();
-    const key = (await daemon.lines.next()).value as string;
+    const key = await firstKey(daemon.lines);
     await stop(daemon);
     const seeding = performance.now();
     seed(home, runs);
