@@ -1,4 +1,4 @@
-import { idParam } from '../http-schemas/common.js';
+import { idParam, signedLinkQuery } from '../http-schemas/common.js';
 
 const errorResponse = { $ref: 'ErrorResponse#' } as const;
 
@@ -9,14 +9,7 @@ const errorResponse = { $ref: 'ErrorResponse#' } as const;
 export const artifactRouteSchemas = {
   get: {
     params: idParam('art'),
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        expires: { type: 'integer', description: 'Unix time (seconds) after which the link answers 410.' },
-        sig: { type: 'string', maxLength: 128, description: 'HMAC signature of the id and expiry.' },
-      },
-    },
+    querystring: signedLinkQuery,
     response: {
       200: { description: 'The artifact (a PNG screenshot).', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
       403: errorResponse,

@@ -33,6 +33,16 @@ export function idParam(prefix: string) {
   } as const;
 }
 
+/** The query of a signed download link (artifacts, email attachments): see `LinkSigner`. */
+export const signedLinkQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    expires: { type: 'integer', description: 'Unix time (seconds) after which the link answers 410.' },
+    sig: { type: 'string', maxLength: 128, description: 'HMAC signature of the id and expiry.' },
+  },
+} as const;
+
 /** The shape of an id of type `prefix` (`run_` and a lower-case ULID), as a JSON Schema pattern. */
 export function idPattern(prefix: string): string {
   return `^${prefix}_[0-9a-z]{26}$`;

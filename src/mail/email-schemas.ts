@@ -1,4 +1,4 @@
-import { idParam, listQuery, listResponse, nullableString, timestamp } from '../http-schemas/common.js';
+import { idParam, listQuery, listResponse, nullableString, signedLinkQuery, timestamp } from '../http-schemas/common.js';
 import { USERNAME_PATTERN } from './addresses.js';
 
 /** An address as a caller gives one: the bare address, no display name. */
@@ -236,14 +236,7 @@ export const emailRouteSchemas = {
   getReceived: { params: idParam('msg'), response: { 200: receivedEmailSchema } },
   getAttachment: {
     params: idParam('att'),
-    querystring: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        expires: { type: 'integer', description: 'Unix time (seconds) after which the link answers 410.' },
-        sig: { type: 'string', maxLength: 128, description: 'HMAC signature of the id and expiry.' },
-      },
-    },
+    querystring: signedLinkQuery,
     response: {
       200: { description: 'The attachment, as a download.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
       403: errorResponse,
