@@ -17,15 +17,13 @@
  * and runs a warm-up first (2 s in the first round, 1 s after, when the servers' code is already optimised).
  * Targets (issue 2): GET /v1/runs/{id} at >= 50% of the bare hello-world's requests/s, POST /v1/runs at >= 25%.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startHangingModel, type HangingModel } from '../test/fixtures/hanging-model.js';
+import { startChild, stopChild, type Child } from './child-process.js';
 import { firstKey } from './first-key.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -66,45 +64,24 @@ export interface ApiBenchResult {
   bareForFailing: Measurement;
 }
 
-interface Child {
+/** A child whose first line said `listening on <url>`. */
+interface Server extends Child {
   url: string;
-  proc: ChildProcess;
-  lines: AsyncIterableIterator<string>;
 }
 
-/** Starts a child whose first stdout line is `listening on <url>`. */
-async function startChild(args: string[], env: NodeJS.ProcessEnv, stderrFile?: string): Promise<Child> {
-  const proc = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', stderrFile === undefined ? 'inherit' : openSync(stderrFile, 'a')],
-  });
-  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
-  const exited = once(proc, 'exit').then(([code]) => {
-    throw new Error(`${args.join(' ')} exited with ${code} before listening`);
-  });
-  const first = (await Promise.race([lines.next(), exited])) as IteratorResult<string>;
-  exited.catch(() => undefined);
-  const m = /^listening on (http:\/\/\S+)$/.exec(first.value ?? '');
-  if (!m) throw new Error(`unexpected first line: ${first.value}`);
-  return { url: m[1]!, proc, lines };
+async function startServer(args: string[], env: NodeJS.ProcessEnv, stderrFile?: string): Promise<Server> {
+  const child = await startChild(args, env, stderrFile);
+  return { ...child, url: child.listening };
 }
 
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null) return;
-  const done = once(child.proc, 'exit');
-  child.proc.kill('SIGTERM');
-  await done;
-}
-
-interface Daemon extends Child {
+interface Daemon extends Server {
   home: string;
   headers: Record<string, string>;
 }
 
 async function startDaemon(env: Record<string, string>): Promise<Daemon> {
   const home = mkdtempSync(join(tmpdir(), 'errand-bench-api-'));
-  const child = await startChild(
+  const child = await startServer(
     [ERRANDD, '--port', '0', '--home', home],
     {
       ...process.env,
@@ -166,12 +143,12 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>): Promise
 export async function runApiBench(seconds = 2, connections = 50, rounds = 15): Promise<ApiBenchResult> {
   const common = { connections, duration: seconds, pipelining: 1 };
   const firstWarmup = Math.min(2, seconds);
-  let bare: Child | null = null;
+  let bare: Server | null = null;
   let model: HangingModel | null = null;
   let daemon: Daemon | null = null;
   let failing: Daemon | null = null;
   try {
-    bare = await startChild(['--input-type=module', '-e', BARE_SERVER], process.env);
+    bare = await startServer(['--input-type=module', '-e', BARE_SERVER], process.env);
     model = await startHangingModel();
     daemon = await startDaemon(model.env);
     const { url, headers } = daemon;

@@ -13,19 +13,18 @@
  * Outbound: sends per second from POST /v1/emails (202, queued) to the last message accepted by a loopback SMTP
  * sink (smtp-server, in this process), through the durable queue and the pooled relay connection.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { LoopbackDns } from '../test/fixtures/dns-server.js';
+import { startChild, stopChild, type Child } from './child-process.js';
 import { firstKey } from './first-key.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -43,30 +42,6 @@ server.listen(0, '127.0.0.1', () => process.stdout.write('listening on ' + serve
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-interface Child {
-  proc: ChildProcess;
-  lines: AsyncIterableIterator<string>;
-  first: string;
-}
-
-async function startChild(args: string[], env: NodeJS.ProcessEnv, stderrFile?: string): Promise<Child> {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', stderrFile === undefined ? 'inherit' : openSync(stderrFile, 'a')] });
-  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
-  const exited = once(proc, 'exit').then(([code]) => {
-    throw new Error(`${args.join(' ')} exited with ${code} before listening`);
-  });
-  const first = (await Promise.race([lines.next(), exited])) as IteratorResult<string>;
-  exited.catch(() => undefined);
-  return { proc, lines, first: first.value ?? '' };
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null) return;
-  const done = once(child.proc, 'exit');
-  child.proc.kill('SIGTERM');
-  await done;
-}
-
 interface Daemon extends Child {
   home: string;
   url: string;
@@ -81,8 +56,7 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
     { ...process.env, ERRAND_HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local', ERRAND_LOG_LEVEL: 'warn', ...env },
     join(home, 'errandd.log'),
   );
-  const url = /^listening on (\S+)$/.exec(child.first)?.[1];
-  if (url === undefined) throw new Error(`unexpected first line: ${child.first}`);
+  const url = child.listening;
   const key = await firstKey(child.lines);
   let smtpPort = 0;
   for (let i = 0; i < 200 && smtpPort === 0; i++) {
@@ -203,7 +177,7 @@ export async function runMailBench(replies = 1000, connections = 8, rounds = 3, 
   const sinkPort = (sink.server.address() as AddressInfo).port;
 
   const bare = await startChild(['--input-type=module', '-e', BARE_SMTP], process.env);
-  const barePort = Number(/^listening on (\d+)$/.exec(bare.first)?.[1]);
+  const barePort = Number(bare.listening);
   const daemon = await startDaemon({
     ERRAND_MAIL_RELAY_DOMAIN: RELAY,
     ERRAND_MAIL_INBOUND_PORT: '0',
