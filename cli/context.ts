@@ -14,7 +14,7 @@ export interface GlobalOptions {
 export interface CliContext extends GlobalOptions {
   out: Output;
   env: NodeJS.ProcessEnv;
-  /** Progress may be drawn live (Ink) on stderr: it is a terminal. Otherwise progress is plain lines. */
+  /** Progress may be drawn live (Ink) on stderr: it is a terminal, outside CI. Otherwise progress is plain lines. */
   interactive: boolean;
   /** How the user runs this CLI (`errand` or `npx errand`), for the commands that hints name. */
   cliName: string;
@@ -36,7 +36,7 @@ export function createContext(globals: GlobalOptions, options: ContextOptions = 
     ...globals,
     env,
     out: new Output(globals.json),
-    interactive: process.stderr.isTTY === true,
+    interactive: process.stderr.isTTY === true && !underCi(env),
     cliName: cliName(env),
     address,
     api() {
@@ -53,4 +53,12 @@ export function createContext(globals: GlobalOptions, options: ContextOptions = 
 export function contextOf(cmd: Command): CliContext {
   const opts = cmd.optsWithGlobals<{ home?: string; json?: boolean }>();
   return createContext({ home: opts.home ?? defaultHome(), json: opts.json === true });
+}
+
+/**
+ * Whether a CI runner set its markers, by the rule Ink itself follows (is-in-ci): there Ink draws no live line, only
+ * the finished ones, so progress is better told as plain lines that say which run they belong to.
+ */
+function underCi(env: NodeJS.ProcessEnv): boolean {
+  return ['CI', 'CONTINUOUS_INTEGRATION'].some((key) => key in env && env[key] !== '0' && env[key] !== 'false');
 }

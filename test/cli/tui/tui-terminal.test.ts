@@ -28,9 +28,9 @@ afterAll(async () => {
   await model?.close();
 });
 
-const errand = async (args: string[], size = { columns: 80, rows: 24 }) => {
+const errand = async (args: string[], size = { columns: 80, rows: 24 }, env: Record<string, string> = {}) => {
   term = await TmuxTerminal.start([process.execPath, ERRAND, '--home', daemon.home, ...args], {
-    env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key, TERM: 'xterm-256color' },
+    env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key, TERM: 'xterm-256color', ...env },
     ...size,
   });
   return term;
@@ -177,5 +177,17 @@ describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
     expect(lines).toContain('  status succeeded (the agent finished with a result)');
     expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
     expect(lines.slice(lines.indexOf('result:'))).toEqual(expect.arrayContaining(['  "sum": 4']));
+  });
+
+  it('in a CI runner\'s terminal (CI=true, where Ink draws no live line) tells the same progress as plain lines that name the run', async () => {
+    expect(model.remaining).toBe(0);
+    model.script([toolUse('run_code', { language: 'python', code: 'print(3 + 3)' }), toolUse('finish', { result: { sum: 6 }, confidence: 'high' })]);
+    const t = await errand(['runs', 'create', 'Add three and three', '--wait'], { columns: 200, rows: 24 }, { CI: 'true' });
+    expect(await t.exited()).toBe(0);
+    const lines = (await t.screen(true)).split('\n');
+    const id = /^started (run_\w+);/.exec(lines[0] ?? '')![1]!;
+    expect(lines).toContain(`${id}: status succeeded (the agent finished with a result)`);
+    expect(lines.filter((l) => l.startsWith(`${id}: step `))).toHaveLength(4);
+    expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
   });
 });
