@@ -68,6 +68,7 @@ import { SecretBox } from '../src/secrets/secret-box.js';
 import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
+import { WalCheckpointer } from '../src/store/wal-checkpointer.js';
 import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
 import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
@@ -108,6 +109,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   const store = openStore(dataPaths(options.home).database);
+  const checkpointer = new WalCheckpointer(store.db, { logger: logger.child({ component: 'checkpoints' }) });
   const resources: Resources = {
     store,
     clock,
@@ -337,6 +339,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     app,
     modelProviderProblem: provider.unusableReason() === null ? null : `${provider.unusableReason()} (models.provider is ${provider.name})`,
     async start() {
+      checkpointer.start();
       await app.listen({ host: config['server.host'], port: config['server.port'] });
       const url = address.listening(config['server.host'], (app.server.address() as { port: number }).port);
       // The count of active runs is kept by the code that changes runs; recounting it here mends any drift (a run
@@ -381,6 +384,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await schemas.close();
         await metricsServer?.close();
         metrics?.close();
+        await checkpointer.close();
         store.close();
       })();
       return closing;

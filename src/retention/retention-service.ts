@@ -1,10 +1,12 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
 import { RETENTION_KINDS, type RetentionKindName, type RetentionKindSpec } from '../store/retention-store.js';
+import { PurgePace } from './purge-pace.js';
 import { keepMs } from './retention-windows.js';
 
 /** What a kind would lose now (`errand gc --dry-run`). */
@@ -35,7 +37,8 @@ export interface RetentionOptions {
   batchBudgetMs?: number;
   /**
    * After each batch the purge rests this many times as long as the batch took, so that it takes at most a share of
-   * the event loop (1 / (1 + factor)) and requests never queue behind batch after batch.
+   * the event loop (1 / (1 + factor)) and requests never queue behind batch after batch. This is the factor while
+   * the daemon is quiet; while it is busy the factor grows (see PurgePace).
    */
   restFactor?: number;
   /** Told of what each batch removed (metrics). */
@@ -50,16 +53,15 @@ const MAX_VACUUM_PAGES = 4096;
 
 /**
  * Purges what has been kept long enough, kind by kind (`RETENTION_KINDS`), in small batches: each batch is one
- * short transaction, and the next one waits `restFactor` times as long as it took, so API requests (and the group
- * commit of run creations) get the event loop and the write lock between batches. The batch size adapts to
- * `batchBudgetMs`. A batch's
- * files are removed before its rows: a crash in between leaves a row whose file is gone (its link answers 404,
+ * short transaction, and the next one waits a multiple of the time it took (larger while the daemon is busy, see
+ * PurgePace), so API requests (and the group commit of run creations) get the event loop and the write lock between
+ * batches. The batch size adapts to `batchBudgetMs`. A batch's files are removed before its rows: a crash in between leaves a row whose file is gone (its link answers 404,
  * like a purged one's), never a file no row names. Then free pages go back to the file system (incremental vacuum),
  * in steps paced the same way.
  */
 export class RetentionService {
   private readonly budgetMs: number;
-  private readonly restFactor: number;
+  private readonly pace: PurgePace;
   /** The directory each kind's file paths are relative to, resolved. */
   private readonly fileRoots: ReadonlyMap<string, string>;
   private batch = FIRST_BATCH;
@@ -70,7 +72,7 @@ export class RetentionService {
     private readonly options: RetentionOptions = {},
   ) {
     this.budgetMs = options.batchBudgetMs ?? 4;
-    this.restFactor = options.restFactor ?? 2;
+    this.pace = new PurgePace(options.restFactor ?? 2);
     const paths = dataPaths(r.home);
     this.fileRoots = new Map((RETENTION_KINDS as readonly RetentionKindSpec[]).flatMap((k) => (k.file === undefined ? [] : [[k.name, resolve(paths[k.file.root])]])));
   }
@@ -171,8 +173,11 @@ export class RetentionService {
     if (freed > 0) this.r.logger.info({ pages: freed }, 'retention gave free pages back to the file system');
   }
 
+  /** Rests after a batch; whatever ran on the event loop meanwhile is the daemon's other work (see PurgePace). */
   private async rest(spentMs: number, signal: AbortSignal | undefined): Promise<void> {
-    await sleep(Math.max(1, spentMs * this.restFactor), undefined, signal ? { signal } : {}).catch(() => undefined);
+    const before = performance.eventLoopUtilization();
+    await sleep(this.pace.restMs(spentMs), undefined, signal ? { signal } : {}).catch(() => undefined);
+    this.pace.observed(performance.eventLoopUtilization(before).utilization);
   }
 
   private adapt(size: number, spentMs: number, min: number, max: number): number {
