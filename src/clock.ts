@@ -5,6 +5,14 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** The last instant formatted: the timestamps one request writes (its run, its event, its cap check) share it. */
+let lastMs = Number.NaN;
+let lastIso = '';
+
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
