@@ -1,6 +1,6 @@
 import type { Connection } from '../src/connections/connection-record.js';
 import type { CreateConnectionBody, CreateLinkBody, UpdateConnectionBody } from '../src/connections/connection-schemas.js';
-import type { ConnectionLink } from '../src/connections/oauth/hosted-connect.js';
+import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oauth/hosted-connect.js';
 import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service.js';
 import type { EmailRecord, EmailSendResult } from '../src/mail/email-record.js';
 import type { ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity-service.js';
@@ -19,7 +19,7 @@ import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
-export type { Connection, ConnectionLink, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
+export type { Connection, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
@@ -175,6 +175,9 @@ export class ApiClient {
   }
   createConnectionLink(body: CreateLinkBody): Promise<ConnectionLink> {
     return this.request('POST', '/v1/connections/links', { body });
+  }
+  getConnectionLink(id: string, signal?: AbortSignal): Promise<ConnectionLinkStatus> {
+    return this.request('GET', `/v1/connections/links/${seg(id)}`, signal === undefined ? {} : { signal });
   }
   sendEmail(body: SendEmailBody): Promise<EmailSendResult> {
     return this.request('POST', '/v1/emails', { body });

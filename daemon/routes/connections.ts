@@ -21,6 +21,11 @@ export const connectionRoutes: FastifyPluginAsync<{ connections: ConnectionsServ
     { schema: { ...s.link, tags, summary: 'Start hosted connect: an oauth connection and a single-use link (15 minutes) to authorise it in a browser' } },
     async (req, reply) => reply.status(201).send(hostedConnect.createLink(principalOf(req).orgId, req.body)),
   );
+  app.get<{ Params: { id: string } }>(
+    '/connections/links/:id',
+    { schema: { ...s.linkStatus, tags, summary: 'How a hosted connect link\'s flow stands: pending, opened, authenticated, failed (with why) or expired' } },
+    (req) => hostedConnect.linkStatus(principalOf(req).orgId, req.params.id),
+  );
   app.get<{ Params: { id: string } }>('/connections/:id', { schema: { ...s.get, tags, summary: 'Get a connection' } }, (req) =>
     connections.get(principalOf(req).orgId, req.params.id),
   );

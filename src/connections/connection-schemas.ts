@@ -109,12 +109,31 @@ export const createLinkBody = {
 
 export const connectionLinkSchema = {
   type: 'object',
-  required: ['object', 'connection_id', 'url', 'expires_at'],
+  required: ['object', 'id', 'connection_id', 'url', 'expires_at'],
   properties: {
     object: { type: 'string', const: 'connection_link' },
+    id: { type: 'string', description: 'Ask GET /v1/connections/links/{id} how the flow is going.' },
     connection_id: { type: 'string' },
     url: { type: 'string', description: 'Open once in a browser, within 15 minutes.' },
     expires_at: timestamp,
+  },
+} as const;
+
+export const connectionLinkStatusSchema = {
+  type: 'object',
+  required: ['object', 'id', 'connection_id', 'status', 'detail', 'expires_at'],
+  properties: {
+    object: { type: 'string', const: 'connection_link' },
+    id: { type: 'string' },
+    connection_id: { type: 'string' },
+    status: {
+      type: 'string',
+      enum: ['pending', 'opened', 'authenticated', 'failed', 'expired'],
+      description:
+        'pending: not opened yet; opened: someone is signing in; failed: see detail (a connection that was authenticated before keeps its tokens); expired: not opened, or not finished, in time.',
+    },
+    detail: nullableString,
+    expires_at: { ...timestamp, description: 'Until when the link can be opened; once opened, until when the flow can finish.' },
   },
 } as const;
 
@@ -126,6 +145,7 @@ export const connectionRouteSchemas = {
   delete: { params: idParam('conn'), response: { 200: deletedResponse('connection') } },
   check: { params: idParam('conn'), response: { 200: connectionSchema } },
   link: { body: createLinkBody, response: { 201: connectionLinkSchema } },
+  linkStatus: { params: idParam('clk'), response: { 200: connectionLinkStatusSchema } },
 } as const;
 
 export interface CreateConnectionBody {

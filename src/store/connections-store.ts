@@ -17,6 +17,9 @@ export interface ConnectionLinkRow {
   opened_at: string | null;
   finished_at: string | null;
   created_at: string;
+  /** How the flow ended, once it has: the connection authenticated, or why it was not. */
+  outcome: 'authenticated' | 'failed' | null;
+  outcome_detail: string | null;
 }
 
 /** Connections and their hosted connect links. */
@@ -43,6 +46,10 @@ export class ConnectionsStore {
          VALUES (@id, @org_id, @connection_id, @redirect_url, NULL, NULL, @expires_at, NULL, NULL, @created_at)`,
       ),
       getLink: db.prepare<{ id: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE id = @id'),
+      orgLink: db.prepare<{ id: string; org_id: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE id = @id AND org_id = @org_id'),
+      endLink: db.prepare<{ id: string; outcome: string; outcome_detail: string | null }>(
+        'UPDATE connection_links SET outcome = @outcome, outcome_detail = @outcome_detail WHERE id = @id AND outcome IS NULL',
+      ),
       linkByState: db.prepare<{ state_hash: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE state_hash = @state_hash'),
       openLink: db.prepare<{ id: string; state_hash: string; verifier_enc: string; opened_at: string; now: number }>(
         'UPDATE connection_links SET state_hash = @state_hash, verifier_enc = @verifier_enc, opened_at = @opened_at WHERE id = @id AND opened_at IS NULL AND expires_at > @now',
@@ -124,6 +131,16 @@ export class ConnectionsStore {
 
   getLink(id: string): ConnectionLinkRow | undefined {
     return this.s.getLink.get({ id });
+  }
+
+  /** The organisation's link, or undefined. */
+  orgLink(orgId: string, id: string): ConnectionLinkRow | undefined {
+    return this.s.orgLink.get({ id, org_id: orgId });
+  }
+
+  /** Records how a link's flow ended; the first outcome stands. */
+  endLink(id: string, outcome: 'authenticated' | 'failed', detail: string | null): void {
+    this.s.endLink.run({ id, outcome, outcome_detail: detail });
   }
 
   linkByState(stateHash: string): ConnectionLinkRow | undefined {

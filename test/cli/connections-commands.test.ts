@@ -99,4 +99,30 @@ describe('errand connections link', () => {
     expect(stderr).toContain('waiting for someone to open the link and approve');
     expect(stderr).toMatch(/connected: acme \(conn_\w+\) is authenticated/);
   });
+
+  it('ends with exit 1 as soon as connecting an authenticated connection again fails, saying it keeps its tokens', async () => {
+    provider.denyWith = 'access_denied';
+    try {
+      const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/errand', import.meta.url)), 'connections', 'link', '--provider', 'acme'], {
+        env: cleanEnv(env()),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const [url] = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value.split('\n') as string[];
+      const link = new URL(url!);
+      const start = await fetch(`${link.origin}${link.pathname}/start${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+      const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+      expect((await fetch(authorize.headers.get('location')!, { redirect: 'manual' })).status).toBe(400);
+
+      // The link would work for 15 minutes more: the command ends on the failure, not on the expiry.
+      expect(await exited).toBe(1);
+      expect(stderr).toMatch(/not connected: .*access_denied.*; acme keeps the tokens it had, and stays authenticated/);
+      const connection = await cli(['connections', 'get', 'acme', '--json']);
+      expect(connection.json()).toMatchObject({ auth_status: 'authenticated', has_secret: true });
+    } finally {
+      provider.denyWith = null;
+    }
+  });
 });

@@ -393,6 +393,10 @@ describe('hosted connect', () => {
     expect(Date.parse(link.body.expires_at) - Date.now()).toBeGreaterThan(14 * 60_000);
     connectionId = link.body.connection_id;
     expect((await o.api('GET', `/v1/connections/${connectionId}`)).body).toMatchObject({ type: 'oauth', provider: 'acme', auth_status: 'pending', has_secret: false, env_var_name: 'ACME_ACCESS_TOKEN' });
+    expect(link.body.url).toContain(`/v1/connect/${link.body.id}?`);
+    expect((await o.api('GET', `/v1/connections/links/${link.body.id}`)).body).toEqual({
+      object: 'connection_link', id: link.body.id, connection_id: connectionId, status: 'pending', detail: null, expires_at: link.body.expires_at,
+    });
 
     const { page, startHtml } = await connectInBrowser(link.body.url);
     expect(startHtml).toContain('<html lang="en">');
@@ -407,6 +411,9 @@ describe('hosted connect', () => {
     expect(provider.tokenRequests).toEqual([{ grant: 'authorization_code', codeVerifier: true }]);
     const after = (await o.api('GET', `/v1/connections/${connectionId}`)).body;
     expect(after).toMatchObject({ auth_status: 'authenticated', has_secret: true, auth_detail: 'connected through hosted connect' });
+    expect((await o.api('GET', `/v1/connections/links/${link.body.id}`)).body).toMatchObject({ status: 'authenticated', detail: null });
+    // Another organisation cannot see the link.
+    expect((await misc.api('GET', `/v1/connections/links/${link.body.id}`)).status).toBe(404);
     expect(Date.parse(after.expires_at)).toBeGreaterThan(Date.now());
 
     const announced = await receiver.waitFor((ds) => ds.find((d) => d.path === '/org' && d.json?.event === 'connection.authenticated'), 'connection.authenticated');
@@ -443,9 +450,37 @@ describe('hosted connect', () => {
       expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ connection_id: link.body.connection_id, status: 'failed', error: expect.stringContaining('access_denied') });
       await page.close();
       expect((await misc.api('GET', `/v1/connections/${link.body.connection_id}`)).body).toMatchObject({ auth_status: 'failed', has_secret: false });
+      expect((await misc.api('GET', `/v1/connections/links/${link.body.id}`)).body).toMatchObject({ status: 'failed', detail: expect.stringContaining('access_denied') });
     } finally {
       provider.denyWith = null;
     }
+  });
+
+  it('says the link failed when connecting an authenticated connection again fails, while the connection keeps its tokens', async () => {
+    const first = await misc.api('POST', '/v1/connections/links', { provider: 'acme', name: 'acme-again', env_var_name: 'AGAIN_TOKEN' });
+    await (await connectInBrowser(first.body.url)).page.close();
+    expect((await misc.api('GET', `/v1/connections/links/${first.body.id}`)).body.status).toBe('authenticated');
+    const before = (await misc.api('GET', `/v1/connections/${first.body.connection_id}`)).body;
+    provider.denyWith = 'access_denied';
+    try {
+      const again = await misc.api('POST', '/v1/connections/links', { provider: 'acme', name: 'acme-again' });
+      expect(again.body.connection_id).toBe(first.body.connection_id);
+      const { page } = await connectInBrowser(again.body.url);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('The connection was not made');
+      await page.close();
+      expect((await misc.api('GET', `/v1/connections/links/${again.body.id}`)).body).toMatchObject({ status: 'failed', detail: expect.stringContaining('access_denied') });
+      expect((await misc.api('GET', `/v1/connections/${first.body.connection_id}`)).body).toMatchObject({
+        auth_status: 'authenticated', has_secret: true, auth_checked_at: before.auth_checked_at,
+      });
+    } finally {
+      provider.denyWith = null;
+    }
+  });
+
+  it('answers 404 for a link id it does not know', async () => {
+    const res = await misc.api('GET', '/v1/connections/links/clk_00000000000000000000000000');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'resource_missing' });
   });
 
   it('refreshes a token about to expire before a run gets it, and injects the fresh one as env_var_name', async () => {

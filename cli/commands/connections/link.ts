@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { paginate, type ApiClient, type Connection, type ConnectionLink, type CreateLinkBody } from '../../api-client.js';
+import type { ApiClient, ConnectionLink, ConnectionLinkStatus, CreateLinkBody } from '../../api-client.js';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
@@ -45,11 +45,6 @@ export function registerConnectionsLink(connections: Command): void {
 
 export async function linkConnection(ctx: CliContext, options: { body: CreateLinkBody; wait: boolean; intervalMs: number }): Promise<void> {
   const api = ctx.api();
-  // Connecting an existing connection again: only a status recorded after this one ends the wait.
-  let since: string | null = null;
-  for await (const c of paginate((q) => api.listConnections(q))) {
-    if (c.name === (options.body.name ?? options.body.provider) && c.project_id === (options.body.project_id ?? null)) since = c.auth_checked_at;
-  }
   const link = await api.createConnectionLink(options.body);
   ctx.out.result(link, () => {
     ctx.out.line(link.url);
@@ -60,12 +55,27 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
   const onInt = (): void => abort.abort();
   process.on('SIGINT', onInt);
   try {
-    const { connection, expired } = await waitForConnection(ctx, api, link, since, options.intervalMs, abort.signal);
+    const ended = await waitForFlow(ctx, api, link, options.intervalMs, abort.signal);
+    const connection = await api.getConnection(link.connection_id);
     ctx.out.result(connection, () => undefined);
-    if (expired) ctx.out.note('not connected: the link expired before anyone finished connecting');
-    else if (connection.auth_status === 'authenticated') ctx.out.note(`connected: ${connection.name} (${connection.id}) is authenticated`);
-    else ctx.out.note(`not connected: ${connection.auth_detail ?? connection.auth_status}`);
-    if (expired || connection.auth_status !== 'authenticated') throw new SilentExit(1);
+    switch (ended.status) {
+      case 'authenticated':
+        ctx.out.note(`connected: ${connection.name} (${connection.id}) is authenticated`);
+        return;
+      case 'failed':
+        ctx.out.note(
+          `not connected: ${ended.detail ?? 'the flow failed'}` +
+            (connection.auth_status === 'authenticated' ? `; ${connection.name} keeps the tokens it had, and stays authenticated` : ''),
+        );
+        throw new SilentExit(1);
+      case 'expired':
+        ctx.out.note(`not connected: the link expired before anyone finished connecting`);
+        throw new SilentExit(1);
+      default: {
+        const unexpected: never = ended.status;
+        throw new Error(`the flow ended as ${String(unexpected)}`);
+      }
+    }
   } catch (err) {
     if (!abort.signal.aborted) throw err;
     ctx.out.note(`stopped waiting; the link works until ${clock(link.expires_at)} (errand connections get ${link.connection_id})`);
@@ -75,20 +85,14 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
   }
 }
 
+type EndedFlow = ConnectionLinkStatus & { status: 'authenticated' | 'failed' | 'expired' };
+
 /**
- * Polls the connection until the flow this link started has ended (a status recorded after `since`), or the link
- * has expired unused. Progress goes to stderr: one line kept up to date on a terminal, else a line per change.
+ * Polls the link until its flow has ended: authenticated, failed, or expired (unused, or opened and not finished in
+ * time). Progress goes to stderr: one line kept up to date on a terminal, else a line per change.
  */
-async function waitForConnection(
-  ctx: CliContext,
-  api: ApiClient,
-  link: ConnectionLink,
-  since: string | null,
-  intervalMs: number,
-  signal: AbortSignal,
-): Promise<{ connection: Connection; expired: boolean }> {
+async function waitForFlow(ctx: CliContext, api: ApiClient, link: ConnectionLink, intervalMs: number, signal: AbortSignal): Promise<EndedFlow> {
   const live = process.stderr.isTTY === true && !ctx.json;
-  const expires = Date.parse(link.expires_at);
   let shown = '';
   const show = (text: string): void => {
     if (live) process.stderr.write(`\r\x1b[2K${text}`);
@@ -98,12 +102,23 @@ async function waitForConnection(
   try {
     for (;;) {
       signal.throwIfAborted();
-      const connection = await api.getConnection(link.connection_id, signal);
-      const ended = connection.auth_checked_at !== since && (connection.auth_status === 'authenticated' || connection.auth_status === 'failed');
-      if (ended) return { connection, expired: false };
-      const left = expires - Date.now();
-      if (left <= 0) return { connection, expired: true };
-      show(`waiting for someone to open the link and approve (${minutes(left)} left)`);
+      const flow = await api.getConnectionLink(link.id, signal);
+      switch (flow.status) {
+        case 'authenticated':
+        case 'failed':
+        case 'expired':
+          return flow as EndedFlow;
+        case 'pending':
+          show(`waiting for someone to open the link and approve (${minutes(Date.parse(flow.expires_at) - Date.now())} left)`);
+          break;
+        case 'opened':
+          show(`the link was opened; waiting for the sign-in to finish (${minutes(Date.parse(flow.expires_at) - Date.now())} left)`);
+          break;
+        default: {
+          const unexpected: never = flow.status;
+          throw new Error(`unknown link status ${String(unexpected)}`);
+        }
+      }
       await sleep(intervalMs, signal);
     }
   } finally {
@@ -116,7 +131,7 @@ function clock(iso: string): string {
 }
 
 function minutes(ms: number): string {
-  const s = Math.ceil(ms / 1000);
+  const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 

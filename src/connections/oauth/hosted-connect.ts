@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LinkSigner, SignedQuery } from '../../artifacts/link-signer.js';
 import { LinkExpiredError, LinkSignatureError } from '../../artifacts/link-errors.js';
 import { isoTime } from '../../clock.js';
-import { ConflictError, InvalidRequestError } from '../../errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors.js';
 import type { ProjectsService } from '../../projects/projects-service.js';
 import type { Resources } from '../../resources.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -20,8 +20,26 @@ export const CONNECT_LINK_VALIDITY_S = 15 * 60;
 
 export interface ConnectionLink {
   object: 'connection_link';
+  id: string;
   connection_id: string;
   url: string;
+  expires_at: string;
+}
+
+/**
+ * Where a link's flow stands: `pending` (not opened yet), `opened` (someone is signing in at the provider),
+ * `authenticated`, `failed` (`detail` says why; a connection that was authenticated before keeps its tokens), or
+ * `expired` (not opened, or not finished, in time).
+ */
+export type ConnectionLinkState = 'pending' | 'opened' | 'authenticated' | 'failed' | 'expired';
+
+export interface ConnectionLinkStatus {
+  object: 'connection_link';
+  id: string;
+  connection_id: string;
+  status: ConnectionLinkState;
+  detail: string | null;
+  /** Until when the link can be opened, or, once opened, the flow finished. */
   expires_at: string;
 }
 
@@ -77,7 +95,18 @@ export class HostedConnect {
     const expiresAt = now + CONNECT_LINK_VALIDITY_S * 1000;
     this.r.store.connections.insertLink({ id, org_id: orgId, connection_id: connection.id, redirect_url: body.redirect_url ?? null, expires_at: expiresAt, created_at: isoTime(now) });
     const q = this.deps.signer.queryFor(id, now);
-    return { object: 'connection_link', connection_id: connection.id, url: `${this.deps.publicUrl()}/v1/connect/${id}?expires=${q.expires}&sig=${q.sig}`, expires_at: isoTime(q.expires * 1000) };
+    return { object: 'connection_link', id, connection_id: connection.id, url: `${this.deps.publicUrl()}/v1/connect/${id}?expires=${q.expires}&sig=${q.sig}`, expires_at: isoTime(q.expires * 1000) };
+  }
+
+  /** Where the flow of the organisation's link `id` stands (GET /v1/connections/links/{id}). */
+  linkStatus(orgId: string, id: string): ConnectionLinkStatus {
+    const link = this.r.store.connections.orgLink(orgId, id);
+    if (link === undefined) throw new NotFoundError('connection link', id);
+    const now = this.r.clock.now();
+    // An unopened link ends with its signature, which counts whole seconds (what POST answered as expires_at).
+    const until = link.opened_at === null ? Math.floor(link.expires_at / 1000) * 1000 : Date.parse(link.opened_at) + CONNECT_LINK_VALIDITY_S * 1000;
+    const status: ConnectionLinkState = link.outcome ?? (now >= until ? 'expired' : link.opened_at === null ? 'pending' : 'opened');
+    return { object: 'connection_link', id: link.id, connection_id: link.connection_id, status, detail: link.outcome_detail, expires_at: isoTime(until) };
   }
 
   /** The page a link opens: what will happen, and a button that starts the flow. Opening it uses nothing up. */
@@ -135,13 +164,15 @@ export class HostedConnect {
       if (!(err instanceof OAuthError)) throw err;
       return this.failed(link, connection, err.message);
     }
+    this.r.store.connections.endLink(link.id, 'authenticated', null);
     if (link.redirect_url !== null) return { kind: 'redirect', location: backTo(link.redirect_url, connection.id, 'authenticated', null) };
     return { kind: 'page', page: this.deps.pages.done({ provider: client.provider.name, connection: connection.name }) };
   }
 
   private failed(link: ConnectionLinkRow, connection: ConnectionRow, reason: string): ConnectOutcome {
-    // A connection that already worked keeps its tokens when connecting again fails.
+    // A connection that already worked keeps its tokens when connecting again fails; the link says it failed.
     if (connection.auth_status !== 'authenticated') this.deps.auth.record(connection, { status: 'failed', detail: `hosted connect failed: ${reason}` });
+    this.r.store.connections.endLink(link.id, 'failed', reason);
     if (link.redirect_url !== null) return { kind: 'redirect', location: backTo(link.redirect_url, connection.id, 'failed', reason) };
     return { kind: 'page', page: this.deps.pages.problem(400, 'The connection was not made', `Connecting failed: ${reason}.`) };
   }
