@@ -42,7 +42,8 @@ export class WalCheckpointer {
     worker.on('error', (err) => this.options.logger.error({ err }, 'the checkpoint thread failed; the daemon checkpoints on its own again'));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;
-      this.db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
+      // A store closed first has nothing left to checkpoint.
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
     });
     this.worker = worker;
     this.db.pragma('wal_autocheckpoint = 0');
@@ -54,6 +55,9 @@ export class WalCheckpointer {
     const worker = this.worker;
     if (worker === null) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Unreferenced, the thread would not keep the process alive while it is awaited: the daemon would end here, with
+    // whatever its shutdown had left to do undone (its exit status among it).
+    worker.ref();
     worker.postMessage('stop');
     await exited;
   }
