@@ -39,7 +39,7 @@ async function call(on: Client, name: string, args: Record<string, unknown>): Pr
 }
 
 /** What the person does with the link in their browser: the start page's button, the provider (which approves at once), our callback. */
-async function signInThrough(url: string): Promise<string> {
+async function signInThrough(url: string, status = 200): Promise<string> {
   const start = await fetch(url);
   expect(start.status).toBe(200);
   const action = /<form method="post" action="([^"]+)">/.exec(await start.text())![1]!.replace(/&#38;/g, '&');
@@ -48,7 +48,7 @@ async function signInThrough(url: string): Promise<string> {
   const back = await fetch(toProvider.headers.get('location')!, { redirect: 'manual' });
   expect(back.status).toBe(302);
   const done = await fetch(back.headers.get('location')!);
-  expect(done.status).toBe(200);
+  expect(done.status).toBe(status);
   return done.text();
 }
 
@@ -58,7 +58,7 @@ describe('tools/list', () => {
     const names = tools.map((t) => t.name);
     const first = names.indexOf('list_connections');
     expect(first).toBeGreaterThan(names.indexOf('list_projects'));
-    expect(names.slice(first, first + 4)).toEqual(['list_connections', 'get_connection', 'check_connection', 'connect_link']);
+    expect(names.slice(first, first + 5)).toEqual(['list_connections', 'get_connection', 'check_connection', 'connect_link', 'get_connect_link']);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('secret');
     expect(tools.find((t) => t.name === 'connect_link')!.inputSchema.required).toEqual(['provider']);
   });
@@ -94,7 +94,9 @@ describe('connect_link, then polling', () => {
     const link = structured(await call(client, 'connect_link', { provider: 'acme', name: 'acme-crm' }));
     // The same provider and name: the same connection, connected again.
     expect(link.connection_id).toBe(connectionId);
+    expect(structured(await call(client, 'get_connect_link', { link_id: link.id }))).toMatchObject({ id: link.id, connection_id: connectionId, status: 'pending', detail: null });
     expect(await signInThrough(link.url)).toContain('<h1>Connected</h1>');
+    expect(structured(await call(client, 'get_connect_link', { link_id: link.id }))).toMatchObject({ status: 'authenticated' });
 
     const polled = structured(await call(client, 'get_connection', { connection_id: connectionId }));
     expect(polled).toMatchObject({ auth_status: 'authenticated', has_secret: true, auth_detail: 'connected through hosted connect' });
@@ -106,6 +108,19 @@ describe('connect_link, then polling', () => {
     expect(checked).toMatchObject({ id: connectionId, auth_status: 'authenticated', has_secret: true });
     expect(provider.grants('refresh_token')).toBe(refreshes + 1);
     expect(Date.parse(checked.expires_at)).toBeGreaterThan(Date.now());
+  });
+
+  it('tells through get_connect_link that connecting the authenticated connection again failed, while the connection keeps its tokens', async () => {
+    const link = structured(await call(client, 'connect_link', { provider: 'acme', name: 'acme-crm' }));
+    provider.denyWith = 'access_denied';
+    try {
+      await signInThrough(link.url, 400);
+    } finally {
+      provider.denyWith = null;
+    }
+    expect(structured(await call(client, 'get_connect_link', { link_id: link.id }))).toMatchObject({ status: 'failed', detail: expect.stringContaining('access_denied') });
+    expect(structured(await call(client, 'get_connection', { connection_id: connectionId }))).toMatchObject({ auth_status: 'authenticated', has_secret: true });
+    expect(toolError(await call(client, 'get_connect_link', { link_id: `clk_${'0'.repeat(26)}` }))).toMatchObject({ type: 'not_found_error' });
   });
 
   it('refuses an unknown provider with the REST API\'s 400, naming the configured ones', async () => {

@@ -12,7 +12,8 @@ interface ConnectLinkInput {
 /**
  * Hosted connect for an assistant: the person signs in at the provider in their own browser, so no credential
  * passes through the assistant. There is no `redirect_url`: an assistant has no page to send the browser back to,
- * so the browser ends on the daemon's own result page, and the assistant learns the outcome by polling.
+ * so the browser ends on the daemon's own result page, and the assistant learns the outcome by polling
+ * get_connect_link.
  */
 export function connectLinkTool(deps: { hostedConnect: HostedConnect }): McpTool<ConnectLinkInput> {
   return {
@@ -20,10 +21,10 @@ export function connectLinkTool(deps: { hostedConnect: HostedConnect }): McpTool
     title: 'Connect an account',
     description: [
       'Starts connecting an account at an OAuth provider the operator configured (a CRM, a mailbox, ...), so that',
-      'runs can act as that account: creates a pending oauth connection and answers {connection_id, url, expires_at}.',
-      'Give the url to the person to open in their browser within 15 minutes; it is single-use, and they sign in at',
-      'the provider there (never ask them for a password or token). Then poll get_connection (or list_connections)',
-      'every few seconds until auth_status is authenticated, or failed (auth_detail says why). Calling it again for',
+      'runs can act as that account: creates a pending oauth connection and answers {id, connection_id, url,',
+      'expires_at}. Give the url to the person to open in their browser within 15 minutes; it is single-use, and they',
+      'sign in at the provider there (never ask them for a password or token). Then poll get_connect_link with the id',
+      'every few seconds until its status is authenticated, failed (detail says why) or expired. Calling it again for',
       'the same provider and name connects that connection again. An unknown provider is refused with the names',
       'of those configured.',
     ].join(' '),

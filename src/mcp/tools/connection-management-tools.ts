@@ -2,6 +2,7 @@ import type { ConnectionsService } from '../../connections/connections-service.j
 import type { HostedConnect } from '../../connections/oauth/hosted-connect.js';
 import { checkConnectionTool } from './check-connection-tool.js';
 import { connectLinkTool } from './connect-link-tool.js';
+import { getConnectLinkTool } from './get-connect-link-tool.js';
 import { getConnectionTool } from './get-connection-tool.js';
 import { listConnectionsTool } from './list-connections-tool.js';
 import type { McpTool } from './mcp-tool.js';
@@ -16,5 +17,5 @@ export interface ConnectionManagementToolDeps {
  * connections, whose secrets would pass through the assistant's model, are made with the REST API or the CLI.
  */
 export function connectionManagementTools(deps: ConnectionManagementToolDeps): McpTool<any>[] {
-  return [listConnectionsTool(deps), getConnectionTool(deps), checkConnectionTool(deps), connectLinkTool(deps)];
+  return [listConnectionsTool(deps), getConnectionTool(deps), checkConnectionTool(deps), connectLinkTool(deps), getConnectLinkTool(deps)];
 }

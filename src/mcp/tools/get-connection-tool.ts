@@ -9,7 +9,8 @@ export function getConnectionTool(deps: { connections: ConnectionsService }): Mc
     description: [
       'Answers one connection as it is recorded, without contacting anything: its type, scope, has_secret (the secret',
       'itself is never shown), auth_status (authenticated, pending, failed, expired), auth_detail and expires_at.',
-      'Poll it after connect_link until auth_status is no longer pending; a few seconds between polls is plenty.',
+      'To follow a connect_link, poll get_connect_link instead: a connection connected again stays authenticated',
+      'with its earlier tokens while the new sign-in is under way, and after it fails.',
     ].join(' '),
     inputSchema: {
       type: 'object',
