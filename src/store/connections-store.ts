@@ -138,8 +138,8 @@ export class ConnectionsStore {
     return this.s.orgLink.get({ id, org_id: orgId });
   }
 
-  /** Records how a link's flow ended; the first outcome stands. */
-  endLink(id: string, outcome: 'authenticated' | 'failed', detail: string | null): void {
+  /** Records how a link's flow ended, in the unit of work that records what it did to the connection; the first outcome stands. */
+  endLink(_uow: UnitOfWork, id: string, outcome: 'authenticated' | 'failed', detail: string | null): void {
     this.s.endLink.run({ id, outcome, outcome_detail: detail });
   }
 

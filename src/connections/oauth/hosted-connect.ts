@@ -13,10 +13,15 @@ import { checkEnvVarName } from '../connection-input.js';
 import type { CreateLinkBody } from '../connection-schemas.js';
 import type { ConnectionSecrets } from '../connection-secrets.js';
 import type { ConnectPage, ConnectPages } from './connect-pages.js';
-import { OAuthClient, OAuthError } from './oauth-client.js';
+import { OAuthClient, OAuthError, TOKEN_REQUEST_TIMEOUT_MS, type TokenSet } from './oauth-client.js';
 
 /** The spec's "short-lived": a link is opened within 15 minutes, and the flow it starts finishes within 15 more. */
 export const CONNECT_LINK_VALIDITY_S = 15 * 60;
+/**
+ * How long after the provider's answer came back the daemon may still be finishing a flow (one token request and
+ * a write); a flow still without an outcome after that was interrupted (the daemon stopped, or the write failed).
+ */
+const FINISHING_MS = 2 * TOKEN_REQUEST_TIMEOUT_MS;
 
 export interface ConnectionLink {
   object: 'connection_link';
@@ -105,8 +110,22 @@ export class HostedConnect {
     const now = this.r.clock.now();
     // An unopened link ends with its signature, which counts whole seconds (what POST answered as expires_at).
     const until = link.opened_at === null ? Math.floor(link.expires_at / 1000) * 1000 : Date.parse(link.opened_at) + CONNECT_LINK_VALIDITY_S * 1000;
-    const status: ConnectionLinkState = link.outcome ?? (now >= until ? 'expired' : link.opened_at === null ? 'pending' : 'opened');
-    return { object: 'connection_link', id: link.id, connection_id: link.connection_id, status, detail: link.outcome_detail, expires_at: isoTime(until) };
+    const answer = (status: ConnectionLinkState, detail: string | null): ConnectionLinkStatus => ({
+      object: 'connection_link',
+      id: link.id,
+      connection_id: link.connection_id,
+      status,
+      detail,
+      expires_at: isoTime(until),
+    });
+    if (link.outcome !== null) return answer(link.outcome, link.outcome_detail);
+    if (link.finished_at !== null) {
+      // The provider has answered: the daemon is finishing the flow, or stopped before it could.
+      if (now < Date.parse(link.finished_at) + FINISHING_MS) return answer('opened', null);
+      return answer('failed', 'the sign-in was interrupted before it finished; make a new link');
+    }
+    if (now >= until) return answer('expired', null);
+    return answer(link.opened_at === null ? 'pending' : 'opened', null);
   }
 
   /** The page a link opens: what will happen, and a button that starts the flow. Opening it uses nothing up. */
@@ -152,27 +171,35 @@ export class HostedConnect {
     }
     const client = connection.provider === null ? undefined : this.deps.clients.get(connection.provider);
     if (client === undefined) return this.failed(link, connection, `the provider ${connection.provider ?? ''} is no longer configured`);
+    let tokens: TokenSet;
     try {
-      const tokens = await client.exchangeCode(url, { state: state!, redirectUri: this.callbackUrl(), verifier });
-      this.deps.auth.record(connection, {
-        status: 'authenticated',
-        detail: 'connected through hosted connect',
-        also: { secret_enc: this.deps.secrets.sealTokens(connection.id, { access_token: tokens.accessToken, refresh_token: tokens.refreshToken }), token_expires_at: tokens.expiresAt },
-        announce: true,
-      });
+      tokens = await client.exchangeCode(url, { state: state!, redirectUri: this.callbackUrl(), verifier });
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
       return this.failed(link, connection, err.message);
     }
-    this.r.store.connections.endLink(link.id, 'authenticated', null);
+    const secretEnc = this.deps.secrets.sealTokens(connection.id, { access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
+    // The connection and its link's outcome change together: a link never says authenticated for a connection that
+    // is not, nor the reverse.
+    this.r.store.transaction((uow) => {
+      this.deps.auth.recordIn(uow, connection, {
+        status: 'authenticated',
+        detail: 'connected through hosted connect',
+        also: { secret_enc: secretEnc, token_expires_at: tokens.expiresAt },
+        announce: true,
+      });
+      this.r.store.connections.endLink(uow, link.id, 'authenticated', null);
+    });
     if (link.redirect_url !== null) return { kind: 'redirect', location: backTo(link.redirect_url, connection.id, 'authenticated', null) };
     return { kind: 'page', page: this.deps.pages.done({ provider: client.provider.name, connection: connection.name }) };
   }
 
   private failed(link: ConnectionLinkRow, connection: ConnectionRow, reason: string): ConnectOutcome {
-    // A connection that already worked keeps its tokens when connecting again fails; the link says it failed.
-    if (connection.auth_status !== 'authenticated') this.deps.auth.record(connection, { status: 'failed', detail: `hosted connect failed: ${reason}` });
-    this.r.store.connections.endLink(link.id, 'failed', reason);
+    this.r.store.transaction((uow) => {
+      // A connection that already worked keeps its tokens when connecting again fails; the link says it failed.
+      if (connection.auth_status !== 'authenticated') this.deps.auth.recordIn(uow, connection, { status: 'failed', detail: `hosted connect failed: ${reason}` });
+      this.r.store.connections.endLink(uow, link.id, 'failed', reason);
+    });
     if (link.redirect_url !== null) return { kind: 'redirect', location: backTo(link.redirect_url, connection.id, 'failed', reason) };
     return { kind: 'page', page: this.deps.pages.problem(400, 'The connection was not made', `Connecting failed: ${reason}.`) };
   }

@@ -22,7 +22,8 @@ export class OAuthError extends Error {
   }
 }
 
-const TOKEN_REQUEST_TIMEOUT_MS = 15_000;
+/** The longest one request to a provider's token endpoint may take. */
+export const TOKEN_REQUEST_TIMEOUT_MS = 15_000;
 
 /**
  * The client side of one provider's authorization-code flow with PKCE (S256) and `state`, and of refreshing,
