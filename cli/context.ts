@@ -14,7 +14,7 @@ export interface GlobalOptions {
 export interface CliContext extends GlobalOptions {
   out: Output;
   env: NodeJS.ProcessEnv;
-  /** Progress may be drawn live (Ink) on stderr: it is a terminal, outside CI. Otherwise progress is plain lines. */
+  /** Progress may be drawn live on stderr (redrawn in place): it is a terminal, outside CI. Otherwise it is plain lines. */
   interactive: boolean;
   /** How the user runs this CLI (`errand` or `npx errand`), for the commands that hints name. */
   cliName: string;

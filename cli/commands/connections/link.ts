@@ -92,7 +92,7 @@ type EndedFlow = ConnectionLinkStatus & { status: 'authenticated' | 'failed' | '
  * time). Progress goes to stderr: one line kept up to date on a terminal, else a line per change.
  */
 async function waitForFlow(ctx: CliContext, api: ApiClient, link: ConnectionLink, intervalMs: number, signal: AbortSignal): Promise<EndedFlow> {
-  const live = process.stderr.isTTY === true && !ctx.json;
+  const live = ctx.interactive && !ctx.json;
   let shown = '';
   const show = (text: string): void => {
     if (live) process.stderr.write(`\r\x1b[2K${text}`);
