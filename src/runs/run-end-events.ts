@@ -1,7 +1,7 @@
 import type { EventLog } from '../event-log/event-log.js';
 import type { RunRow } from '../store/runs-table.js';
 import { RUN_WEBHOOK_EVENTS } from '../webhooks/outbox.js';
-import type { TransitionHook } from './runs-service.js';
+import type { TransitionHook } from './run-change.js';
 
 /**
  * A transition hook that logs a run's final envelope when it ends (`run.completed`, `run.failed`,

@@ -21,6 +21,7 @@ import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
 import type { UserSchemas } from './user-schemas.js';
+import type { RunChange, TransitionHook } from './run-change.js';
 
 export interface CreateRunBody {
   prompt: string;
@@ -49,18 +50,6 @@ export interface CreatedRun {
   /** True when an idempotency key matched an earlier request: `body` describes that run. */
   replayed: boolean;
 }
-
-export interface RunChange {
-  run: RunRow;
-  from: RunStatus | null;
-  to: RunStatus;
-}
-
-/**
- * Runs inside the unit of work of a status change, creation included (the webhook outbox writes there, so a crash
- * can't split them).
- */
-export type TransitionHook = (change: RunChange, uow: UnitOfWork) => void;
 
 export interface RunsServiceOptions {
   /** Base of absolute links; a function because the port is known only once the daemon listens. */

@@ -1,7 +1,7 @@
 import { isoTime, type Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import type { IdFactory } from '../ids.js';
-import type { RunChange } from '../runs/runs-service.js';
+import type { RunChange } from '../runs/run-change.js';
 import type { RunStatus } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
