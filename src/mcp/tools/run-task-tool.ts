@@ -1,20 +1,11 @@
-import { modelAliasSchema, type ModelAlias } from '../../models/models.js';
-import type { RunsService } from '../../runs/runs-service.js';
+import { modelAliasSchema } from '../../models/models.js';
+import type { CreateRunBody, RunsService } from '../../runs/runs-service.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
 
-interface RunTaskInput {
-  prompt: string;
-  inputs?: Record<string, unknown>;
-  output_schema?: Record<string, unknown>;
-  model?: ModelAlias;
-  project_id?: string;
-  name?: string;
-  idempotency_key?: string;
-  callback_url?: string;
-  wait_seconds?: number;
-}
+/** The REST body of a run, without what an assistant does not set (connections, timeout_s), and how long to wait. */
+type RunTaskInput = Omit<CreateRunBody, 'connections' | 'timeout_s'> & { wait_seconds?: number };
 
 export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWaitS: number }): McpTool<RunTaskInput> {
   return {
