@@ -28,13 +28,8 @@ export function lastLines(path: string, n: number): { lines: string[]; end: LogP
 
 /** The last `n` complete lines of one file and where they end; null when it does not exist. */
 function tailOf(path: string, n: number): { lines: string[]; end: LogPosition } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const fd = openIfExists(path);
+  if (fd === null) return null;
   try {
     const stat = fstatSync(fd);
     let start = stat.size;
@@ -131,13 +126,8 @@ function rotatedSince(path: string, ino: number): number[] {
 }
 
 function openAt(path: string, where: 'start' | 'end'): { fd: number; ino: number; pos: number } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const fd = openIfExists(path);
+  if (fd === null) return null;
   const stat = fstatSync(fd);
   return { fd, ino: stat.ino, pos: where === 'end' ? stat.size : 0 };
 }
@@ -150,6 +140,16 @@ function readToEnd(fd: number, from: number, emit: (text: string) => void): numb
     if (read === 0) return pos;
     pos += read;
     emit(buf.subarray(0, read).toString('utf8'));
+  }
+}
+
+/** A descriptor to read `path`, or null when there is no such file (a log not written yet, or rotated away). */
+function openIfExists(path: string): number | null {
+  try {
+    return openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
 }
 
