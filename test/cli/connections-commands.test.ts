@@ -67,6 +67,28 @@ describe('errand connections', () => {
   });
 });
 
+/** `errand connections link --provider acme` in a child process, once it has printed the link. */
+async function startLink(): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/errand', import.meta.url)), 'connections', 'link', '--provider', 'acme'], {
+    env: cleanEnv(env()),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const [url] = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value.split('\n') as string[];
+  return { url: url!, stderr: () => stderr, exited };
+}
+
+/** What the browser does after the link's page: its button, the provider (approving unless told to deny), our callback. */
+async function signIn(url: string): Promise<Response> {
+  const link = new URL(url);
+  const start = await fetch(`${link.origin}${link.pathname}/start${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+  expect(start.status).toBe(303);
+  const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  return fetch(authorize.headers.get('location')!, { redirect: 'manual' });
+}
+
 describe('errand connections link', () => {
   it('prints the link with --no-wait --json and returns', async () => {
     const linked = await cli(['connections', 'link', '--provider', 'acme', '--name', 'acme-later', '--env-var-name', 'LATER_TOKEN', '--no-wait', '--json']);
@@ -75,50 +97,26 @@ describe('errand connections link', () => {
   });
 
   it('prints the URL, waits while someone approves in a browser, and ends when the connection is authenticated', async () => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/errand', import.meta.url)), 'connections', 'link', '--provider', 'acme'], {
-      env: cleanEnv(env()),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const [url] = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value.split('\n') as string[];
-    expect(url).toMatch(/\/v1\/connect\/clk_\w+\?expires=\d+&sig=/);
+    const linking = await startLink();
+    expect(linking.url).toMatch(/\/v1\/connect\/clk_\w+\?expires=\d+&sig=/);
+    expect((await fetch(linking.url)).status).toBe(200);
+    expect((await signIn(linking.url)).status).toBe(200);
 
-    // What the browser does: the page, its button, the provider (which approves at once), our callback.
-    expect((await fetch(url!)).status).toBe(200);
-    const link = new URL(url!);
-    const start = await fetch(`${link.origin}${link.pathname}/start${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-    const callback = await fetch(authorize.headers.get('location')!, { redirect: 'manual' });
-    expect(callback.status).toBe(200);
-
-    expect(await exited).toBe(0);
-    expect(stderr).toContain('open the link above in a browser before');
-    expect(stderr).toContain('waiting for someone to open the link and approve');
-    expect(stderr).toMatch(/connected: acme \(conn_\w+\) is authenticated/);
+    expect(await linking.exited).toBe(0);
+    expect(linking.stderr()).toContain('open the link above in a browser before');
+    expect(linking.stderr()).toContain('waiting for someone to open the link and approve');
+    expect(linking.stderr()).toMatch(/connected: acme \(conn_\w+\) is authenticated/);
   });
 
   it('ends with exit 1 as soon as connecting an authenticated connection again fails, saying it keeps its tokens', async () => {
     provider.denyWith = 'access_denied';
     try {
-      const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/errand', import.meta.url)), 'connections', 'link', '--provider', 'acme'], {
-        env: cleanEnv(env()),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      const [url] = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value.split('\n') as string[];
-      const link = new URL(url!);
-      const start = await fetch(`${link.origin}${link.pathname}/start${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
-      const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-      expect((await fetch(authorize.headers.get('location')!, { redirect: 'manual' })).status).toBe(400);
+      const linking = await startLink();
+      expect((await signIn(linking.url)).status).toBe(400);
 
       // The link would work for 15 minutes more: the command ends on the failure, not on the expiry.
-      expect(await exited).toBe(1);
-      expect(stderr).toMatch(/not connected: .*access_denied.*; acme keeps the tokens it had, and stays authenticated/);
+      expect(await linking.exited).toBe(1);
+      expect(linking.stderr()).toMatch(/not connected: .*access_denied.*; acme keeps the tokens it had, and stays authenticated/);
       const connection = await cli(['connections', 'get', 'acme', '--json']);
       expect(connection.json()).toMatchObject({ auth_status: 'authenticated', has_secret: true });
     } finally {
