@@ -1,6 +1,6 @@
 import type { Connection } from '../src/connections/connection-record.js';
 import type { CreateConnectionBody, CreateLinkBody, UpdateConnectionBody } from '../src/connections/connection-schemas.js';
-import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oauth/hosted-connect.js';
+import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oauth-client/hosted-connect.js';
 import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service.js';
 import type { EmailRecord, EmailSendResult } from '../src/mail/email-record.js';
 import type { ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity-service.js';

@@ -4,7 +4,7 @@ import { systemClock } from './clock.js';
 import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
-import { McpGrantsService } from './mcp/oauth/grants-service.js';
+import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
 import { Approvals } from './mail/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';

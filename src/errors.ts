@@ -117,7 +117,7 @@ export class ConfigError extends Error {
  * shape (`{"error": "invalid_grant", "error_description": "..."}`, §5.2) and RFC 6750's `WWW-Authenticate`
  * challenge, not the REST API's, so these are a family of their own; `daemon/plugins/error-handler.ts` maps them.
  */
-export class OAuthError extends Error {
+export class OAuthServerError extends Error {
   constructor(
     /** The RFC's error code: `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_token`, ... */
     readonly error: string,
@@ -126,6 +126,6 @@ export class OAuthError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(description);
-    this.name = 'OAuthError';
+    this.name = 'OAuthServerError';
   }
 }

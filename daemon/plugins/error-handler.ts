@@ -5,7 +5,7 @@ import {
   ErrandError,
   InternalError,
   InvalidRequestError,
-  OAuthError,
+  OAuthServerError,
   PayloadTooLargeError,
   RouteNotFoundError,
   UnsupportedMediaTypeError,
@@ -31,7 +31,7 @@ export interface ErrorHandlerOptions {
 
 const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, { logger, authenticate }) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    if (error instanceof OAuthServerError) return sendOAuthError(reply, error);
     const mapped = toErrandError(error);
     if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
     sendError(request, reply, mapped);
@@ -53,7 +53,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: Err
 }
 
 /** RFC 6749 §5.2's error shape; nothing of an OAuth answer may be cached (§5.1). */
-export function sendOAuthError(reply: FastifyReply, err: OAuthError): void {
+export function sendOAuthError(reply: FastifyReply, err: OAuthServerError): void {
   void reply
     .status(err.status)
     .headers({ ...err.headers, 'Cache-Control': 'no-store' })

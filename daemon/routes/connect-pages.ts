@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { ConnectOutcome, HostedConnect } from '../../src/connections/oauth/hosted-connect.js';
-import type { ConnectPage } from '../../src/connections/oauth/connect-pages.js';
+import type { ConnectOutcome, HostedConnect } from '../../src/connections/oauth-client/hosted-connect.js';
+import type { ConnectPage } from '../../src/connections/oauth-client/connect-pages.js';
 
 type LinkQuery = { expires?: string; sig?: string };
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { connectionRouteSchemas as s, type CreateConnectionBody, type CreateLinkBody, type UpdateConnectionBody } from '../../src/connections/connection-schemas.js';
 import type { ConnectionsService } from '../../src/connections/connections-service.js';
-import type { HostedConnect } from '../../src/connections/oauth/hosted-connect.js';
+import type { HostedConnect } from '../../src/connections/oauth-client/hosted-connect.js';
 import type { ListQuery } from '../../src/pagination.js';
 import { principalOf } from '../plugins/auth.js';
 

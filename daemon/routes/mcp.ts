@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { McpFrontDoor } from '../../src/mcp/front-door.js';
-import type { McpAuthenticator } from '../../src/mcp/mcp-authenticator.js';
+import type { McpFrontDoor } from '../../src/mcp-server/front-door.js';
+import type { McpAuthenticator } from '../../src/mcp-server/mcp-authenticator.js';
 
 /**
  * `/mcp`, the MCP front door (streamable HTTP), outside `/v1`: authenticated by its own bearer check (an OAuth

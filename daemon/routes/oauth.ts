@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { OAuthError } from '../../src/errors.js';
-import type { McpEndpoints } from '../../src/mcp/endpoints.js';
-import type { ClientRegistry } from '../../src/mcp/oauth/client-registry.js';
-import type { AuthorizeOutcome, ConsentFlow } from '../../src/mcp/oauth/consent-flow.js';
-import { authorizationServerMetadata, protectedResourceMetadata } from '../../src/mcp/oauth/metadata.js';
-import type { TokenEndpoint } from '../../src/mcp/oauth/token-endpoint.js';
+import { OAuthServerError } from '../../src/errors.js';
+import type { McpEndpoints } from '../../src/mcp-server/endpoints.js';
+import type { ClientRegistry } from '../../src/mcp-server/oauth-server/client-registry.js';
+import type { AuthorizeOutcome, ConsentFlow } from '../../src/mcp-server/oauth-server/consent-flow.js';
+import { authorizationServerMetadata, protectedResourceMetadata } from '../../src/mcp-server/oauth-server/metadata.js';
+import type { TokenEndpoint } from '../../src/mcp-server/oauth-server/token-endpoint.js';
 
 export interface OAuthRouteServices {
   mcpEndpoints: McpEndpoints;
@@ -58,7 +58,7 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRouteServices> = async (app, {
 
 /** The form of a POST; anything else (JSON, no body) is refused as RFC 6749 asks. */
 function form(body: unknown): URLSearchParams {
-  if (!(body instanceof URLSearchParams)) throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
+  if (!(body instanceof URLSearchParams)) throw new OAuthServerError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
   return body;
 }
 

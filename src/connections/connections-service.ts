@@ -10,9 +10,9 @@ import { checkEnvVarName, checkHeaders, checkMcpUrl, refuseMembersOfOtherTypes }
 import { toConnection, type Connection } from './connection-record.js';
 import type { CreateConnectionBody, UpdateConnectionBody } from './connection-schemas.js';
 import type { ConnectionSecrets } from './connection-secrets.js';
-import { mcpEndpointOf } from './mcp/mcp-endpoint.js';
-import type { McpCheckResult } from './mcp/mcp-check.js';
-import type { McpEndpoint } from './mcp/mcp-session.js';
+import { mcpEndpointOf } from './mcp-client/mcp-endpoint.js';
+import type { McpCheckResult } from './mcp-client/mcp-check.js';
+import type { McpEndpoint } from './mcp-client/mcp-session.js';
 import { SecretMask } from './secret-mask.js';
 
 export interface ConnectionsServiceDeps {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKey } from '../../src/keys/api-key.js';
 import { startApiDaemon } from '../api/harness.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
-import { INITIALIZE, rpc } from '../mcp/harness.js';
-import { openAuthorize, pkce, REDIRECT_URI, registerClient, signIn, standardAuthorize, submitConsent, tokenRequest } from '../mcp/oauth-flow.js';
+import { INITIALIZE, rpc } from '../mcp-server/harness.js';
+import { openAuthorize, pkce, REDIRECT_URI, registerClient, signIn, standardAuthorize, submitConsent, tokenRequest } from '../mcp-server/oauth-flow.js';
 import { runCli } from './run-cli.js';
 
 let d: TestDaemon;

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../../src/config/schema.js';
-import { connectionManagementTools, type ConnectionManagementToolDeps } from '../../src/mcp/tools/connection-management-tools.js';
-import { coreTools, type CoreToolDeps } from '../../src/mcp/tools/core-tools.js';
-import { emailTools, type EmailToolDeps } from '../../src/mcp/tools/email-tools.js';
+import { connectionManagementTools, type ConnectionManagementToolDeps } from '../../src/mcp-server/tools/connection-management-tools.js';
+import { coreTools, type CoreToolDeps } from '../../src/mcp-server/tools/core-tools.js';
+import { emailTools, type EmailToolDeps } from '../../src/mcp-server/tools/email-tools.js';
 
 const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
 // Only the tools' descriptions and schemas are read here; their services are never called.

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoTime, systemClock } from '../../../src/clock.js';
 import { ConnectionAuth } from '../../../src/connections/connection-auth.js';
 import { ConnectionSecrets } from '../../../src/connections/connection-secrets.js';
-import { OAuthError, type OAuthClient, type TokenSet } from '../../../src/connections/oauth/oauth-client.js';
-import { TokenRefresher } from '../../../src/connections/oauth/token-refresher.js';
+import { OAuthClientError, type OAuthClient, type TokenSet } from '../../../src/connections/oauth-client/oauth-client.js';
+import { TokenRefresher } from '../../../src/connections/oauth-client/token-refresher.js';
 import { EventLog } from '../../../src/event-log/event-log.js';
 import { EventBus } from '../../../src/events.js';
 import { createIdFactory } from '../../../src/ids.js';
@@ -20,17 +20,17 @@ import { tempDir } from '../../fixtures/temp-dir.js';
 /** A provider whose refreshes wait for the test to answer them. */
 class FakeProvider {
   calls: string[] = [];
-  private answers: ((outcome: TokenSet | OAuthError) => void)[] = [];
+  private answers: ((outcome: TokenSet | OAuthClientError) => void)[] = [];
 
   readonly client = {
     provider: { name: 'acme' },
     refresh: (refreshToken: string): Promise<TokenSet> => {
       this.calls.push(refreshToken);
-      return new Promise((resolve, reject) => this.answers.push((o) => (o instanceof OAuthError ? reject(o) : resolve(o))));
+      return new Promise((resolve, reject) => this.answers.push((o) => (o instanceof OAuthClientError ? reject(o) : resolve(o))));
     },
   } as unknown as OAuthClient;
 
-  answer(outcome: TokenSet | OAuthError): void {
+  answer(outcome: TokenSet | OAuthClientError): void {
     this.answers.shift()!(outcome);
   }
 }
@@ -138,7 +138,7 @@ describe('TokenRefresher', () => {
     const viaOther = new FakeProvider();
     const here = refresher.fresh(row);
     const there = secondDaemon(viaOther).fresh(row);
-    provider.answer(new OAuthError('unreachable', 'the token endpoint could not be reached: ECONNRESET'));
+    provider.answer(new OAuthClientError('unreachable', 'the token endpoint could not be reached: ECONNRESET'));
     expect((await here).auth_status).toBe('authenticated');
     await until(() => viaOther.calls.length > 0);
     viaOther.answer({ accessToken: 'other-access', refreshToken: 'refresh-3', expiresAt: Date.now() + 3_600_000 });
@@ -157,7 +157,7 @@ describe('TokenRefresher', () => {
   it('expires the connection, and logs the connection.expired event, when the provider refuses', async () => {
     const row = oauthConnection(30_000);
     const asked = refresher.fresh(row);
-    provider.answer(new OAuthError('refused', 'the provider answered invalid_grant'));
+    provider.answer(new OAuthClientError('refused', 'the provider answered invalid_grant'));
     const after = await asked;
     expect(after).toMatchObject({ auth_status: 'expired', auth_detail: 'the provider refused to refresh the token (the provider answered invalid_grant); connect again' });
     expect(store.events.orgAfter(orgId, 0, 10).map((e) => e.type)).toEqual(['connection.expired']);
@@ -166,12 +166,12 @@ describe('TokenRefresher', () => {
   it('keeps a token that still works when the provider cannot be reached, and fails one that has expired', async () => {
     const stillGood = oauthConnection(30_000);
     const first = refresher.fresh(stillGood);
-    provider.answer(new OAuthError('unreachable', 'the token endpoint could not be reached: ECONNREFUSED'));
+    provider.answer(new OAuthClientError('unreachable', 'the token endpoint could not be reached: ECONNREFUSED'));
     expect((await first).auth_status).toBe('authenticated');
 
     const gone = oauthConnection(-1_000);
     const second = refresher.fresh(gone);
-    provider.answer(new OAuthError('unreachable', 'the token endpoint could not be reached: ECONNREFUSED'));
+    provider.answer(new OAuthClientError('unreachable', 'the token endpoint could not be reached: ECONNREFUSED'));
     expect(await second).toMatchObject({ auth_status: 'failed', auth_detail: 'the access token expired and the token endpoint could not be reached: ECONNREFUSED' });
   });
 });

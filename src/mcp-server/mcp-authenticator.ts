@@ -1,4 +1,4 @@
-import { AuthenticationError, OAuthError, RateLimitError } from '../errors.js';
+import { AuthenticationError, OAuthServerError, RateLimitError } from '../errors.js';
 import { parseKey } from '../keys/api-key.js';
 import type { KeysService, Principal } from '../keys/keys-service.js';
 import type { RateLimiter } from '../keys/rate-limiter.js';
@@ -51,10 +51,10 @@ export class McpAuthenticator {
    * A 401 with the challenge of RFC 6750 §3 and RFC 9728 §5.1: the error code only when a token was presented
    * and refused, the resource metadata always.
    */
-  private challenge(refused: boolean, description: string): OAuthError {
+  private challenge(refused: boolean, description: string): OAuthServerError {
     const params = [`resource_metadata="${this.o.endpoints.resourceMetadata()}"`];
     if (refused) params.unshift('error="invalid_token"', `error_description="${description.replace(/["\\]/g, '')}"`);
-    return new OAuthError('invalid_token', description, 401, { 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
+    return new OAuthServerError('invalid_token', description, 401, { 'WWW-Authenticate': `Bearer ${params.join(', ')}` });
   }
 
   private withKey(token: string): McpCaller {

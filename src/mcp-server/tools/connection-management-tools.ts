@@ -1,5 +1,5 @@
 import type { ConnectionsService } from '../../connections/connections-service.js';
-import type { HostedConnect } from '../../connections/oauth/hosted-connect.js';
+import type { HostedConnect } from '../../connections/oauth-client/hosted-connect.js';
 import { checkConnectionTool } from './check-connection-tool.js';
 import { connectLinkTool } from './connect-link-tool.js';
 import { getConnectLinkTool } from './get-connect-link-tool.js';

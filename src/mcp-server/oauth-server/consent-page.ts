@@ -17,7 +17,7 @@ export interface ConsentView {
 }
 
 /**
- * The pages of the authorization endpoint, plain HTML from `templates/mcp/` with every value HTML-escaped: the
+ * The pages of the authorization endpoint, plain HTML from `templates/mcp-server/` with every value HTML-escaped: the
  * consent page (an API key field, the one-time code for `errand mcp approve`, Allow and Deny), and a page for a
  * message when there is nowhere safe to send the browser back to.
  */
@@ -25,7 +25,7 @@ export class ConsentPages {
   private readonly consent: string;
   private readonly message: string;
 
-  constructor(templatesDir: string = join(packageRoot(), 'templates', 'mcp')) {
+  constructor(templatesDir: string = join(packageRoot(), 'templates', 'mcp-server')) {
     this.consent = readFileSync(join(templatesDir, 'consent.html'), 'utf8');
     this.message = readFileSync(join(templatesDir, 'message.html'), 'utf8');
   }

@@ -6,7 +6,7 @@ import type { ConnectionRow } from '../../store/connections-table.js';
 import type { Store } from '../../store/store.js';
 import type { ConnectionAuth } from '../connection-auth.js';
 import type { ConnectionSecrets } from '../connection-secrets.js';
-import { OAuthError, type OAuthClient } from './oauth-client.js';
+import { OAuthClientError, type OAuthClient } from './oauth-client.js';
 
 /** An access token this close to its expiry is refreshed before a run gets it. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -108,7 +108,7 @@ export class TokenRefresher {
         }) ?? row
       );
     } catch (err) {
-      if (!(err instanceof OAuthError)) throw err;
+      if (!(err instanceof OAuthClientError)) throw err;
       this.o.logger.warn({ connection: row.id, provider: row.provider, kind: err.kind, reason: err.message }, 'an oauth refresh failed');
       if (err.kind === 'refused') return this.expire(row, `the provider refused to refresh the token (${err.message}); connect again`);
       if (this.hasExpired(row)) return this.o.auth.record(row, { status: 'failed', detail: `the access token expired and ${err.message}` }) ?? row;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIdFactory } from '../../src/ids.js';
 import { KeysService } from '../../src/keys/keys-service.js';
-import { ClientRegistry } from '../../src/mcp/oauth/client-registry.js';
+import { ClientRegistry } from '../../src/mcp-server/oauth-server/client-registry.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';

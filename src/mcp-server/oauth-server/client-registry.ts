@@ -1,6 +1,6 @@
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { isoTime } from '../../clock.js';
-import { OAuthError } from '../../errors.js';
+import { OAuthServerError } from '../../errors.js';
 import type { Resources } from '../../resources.js';
 import type { ClientAuthMethod, McpClientRow } from '../../store/mcp-oauth-tables.js';
 import type { OAuthParams } from './oauth-params.js';
@@ -38,21 +38,21 @@ export class ClientRegistry {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const where = issue.path.join('.');
-      throw new OAuthError(where.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata', `${where || 'The metadata'}: ${issue.message}`);
+      throw new OAuthServerError(where.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata', `${where || 'The metadata'}: ${issue.message}`);
     }
     const metadata = parsed.data;
     checkRedirectUris(metadata.redirect_uris);
     const authMethod = (metadata.token_endpoint_auth_method ?? 'client_secret_basic') as ClientAuthMethod;
     if (!AUTH_METHODS.includes(authMethod)) {
-      throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
+      throw new OAuthServerError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
     }
     const grantTypes = metadata.grant_types ?? ['authorization_code'];
     const unknownGrant = grantTypes.find((g) => !GRANT_TYPES.includes(g));
-    if (unknownGrant !== undefined) throw new OAuthError('invalid_client_metadata', `grant_types: ${unknownGrant} is not supported; use ${GRANT_TYPES.join(' and ')}`);
-    if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code');
+    if (unknownGrant !== undefined) throw new OAuthServerError('invalid_client_metadata', `grant_types: ${unknownGrant} is not supported; use ${GRANT_TYPES.join(' and ')}`);
+    if (!grantTypes.includes('authorization_code')) throw new OAuthServerError('invalid_client_metadata', 'grant_types must include authorization_code');
     const responseTypes = metadata.response_types ?? ['code'];
-    if (responseTypes.some((t) => t !== 'code')) throw new OAuthError('invalid_client_metadata', 'response_types: only code is supported');
-    if ((metadata.client_name?.length ?? 0) > 200) throw new OAuthError('invalid_client_metadata', 'client_name is longer than 200 characters');
+    if (responseTypes.some((t) => t !== 'code')) throw new OAuthServerError('invalid_client_metadata', 'response_types: only code is supported');
+    if ((metadata.client_name?.length ?? 0) > 200) throw new OAuthServerError('invalid_client_metadata', 'client_name is longer than 200 characters');
 
     const now = this.r.clock.now();
     const secret = authMethod === 'none' ? null : mintSecret('client');
@@ -131,15 +131,15 @@ function toClient(row: McpClientRow): McpClient {
  * browser.
  */
 function checkRedirectUris(uris: string[]): void {
-  if (uris.length === 0) throw new OAuthError('invalid_redirect_uri', 'redirect_uris must name at least one URI');
-  if (uris.length > MAX_REDIRECT_URIS) throw new OAuthError('invalid_redirect_uri', `redirect_uris may name at most ${MAX_REDIRECT_URIS} URIs`);
+  if (uris.length === 0) throw new OAuthServerError('invalid_redirect_uri', 'redirect_uris must name at least one URI');
+  if (uris.length > MAX_REDIRECT_URIS) throw new OAuthServerError('invalid_redirect_uri', `redirect_uris may name at most ${MAX_REDIRECT_URIS} URIs`);
   for (const uri of uris) {
-    if (uri.length > MAX_URI_LENGTH) throw new OAuthError('invalid_redirect_uri', `A redirect URI is longer than ${MAX_URI_LENGTH} characters`);
+    if (uri.length > MAX_URI_LENGTH) throw new OAuthServerError('invalid_redirect_uri', `A redirect URI is longer than ${MAX_URI_LENGTH} characters`);
     const url = new URL(uri);
-    if (url.hash !== '' || uri.includes('#')) throw new OAuthError('invalid_redirect_uri', `${uri}: a redirect URI must not have a fragment`);
-    if (FORBIDDEN_SCHEMES.has(url.protocol)) throw new OAuthError('invalid_redirect_uri', `${uri}: the ${url.protocol} scheme is not allowed`);
+    if (url.hash !== '' || uri.includes('#')) throw new OAuthServerError('invalid_redirect_uri', `${uri}: a redirect URI must not have a fragment`);
+    if (FORBIDDEN_SCHEMES.has(url.protocol)) throw new OAuthServerError('invalid_redirect_uri', `${uri}: the ${url.protocol} scheme is not allowed`);
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      throw new OAuthError('invalid_redirect_uri', `${uri}: http is allowed only to a loopback address (127.0.0.1, [::1], localhost); use https`);
+      throw new OAuthServerError('invalid_redirect_uri', `${uri}: http is allowed only to a loopback address (127.0.0.1, [::1], localhost); use https`);
     }
   }
 }
@@ -159,6 +159,6 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   return { id: form.get('id') ?? '', secret: form.get('secret') ?? '' };
 }
 
-function invalidClient(description: string, basic: boolean): OAuthError {
-  return new OAuthError('invalid_client', description, 401, basic ? { 'WWW-Authenticate': 'Basic realm="errand"' } : {});
+function invalidClient(description: string, basic: boolean): OAuthServerError {
+  return new OAuthServerError('invalid_client', description, 401, basic ? { 'WWW-Authenticate': 'Basic realm="errand"' } : {});
 }

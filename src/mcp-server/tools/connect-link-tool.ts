@@ -1,5 +1,5 @@
 import { CONNECTION_NAME_PATTERN, ENV_VAR_NAME_PATTERN } from '../../connections/connection-schemas.js';
-import type { HostedConnect } from '../../connections/oauth/hosted-connect.js';
+import type { HostedConnect } from '../../connections/oauth-client/hosted-connect.js';
 import type { McpTool } from './mcp-tool.js';
 
 interface ConnectLinkInput {

@@ -12,13 +12,13 @@ export interface TokenSet {
  * Why a token request failed: `refused` when the provider answered with an OAuth error (an invalid or revoked
  * grant: only connecting again helps), `unreachable` when no usable answer came (it may work later).
  */
-export class OAuthError extends Error {
+export class OAuthClientError extends Error {
   constructor(
     readonly kind: 'refused' | 'unreachable',
     message: string,
   ) {
     super(message);
-    this.name = 'OAuthError';
+    this.name = 'OAuthClientError';
   }
 }
 
@@ -81,8 +81,8 @@ export class OAuthClient {
     try {
       params = oauth.validateAuthResponse(this.as, this.client, callback, options.state);
     } catch (err) {
-      if (err instanceof oauth.AuthorizationResponseError) throw new OAuthError('refused', describeOAuthError(err.error, err.error_description));
-      throw new OAuthError('refused', `the provider's answer was not a valid authorization response: ${safeMessage(err)}`);
+      if (err instanceof oauth.AuthorizationResponseError) throw new OAuthClientError('refused', describeOAuthError(err.error, err.error_description));
+      throw new OAuthClientError('refused', `the provider's answer was not a valid authorization response: ${safeMessage(err)}`);
     }
     return this.tokenRequest(
       () => oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, params, options.redirectUri, options.verifier, this.requestOptions()),
@@ -108,14 +108,14 @@ export class OAuthClient {
     try {
       response = await send();
     } catch (err) {
-      throw new OAuthError('unreachable', `the token endpoint could not be reached: ${safeMessage(err)}`);
+      throw new OAuthClientError('unreachable', `the token endpoint could not be reached: ${safeMessage(err)}`);
     }
     let body: oauth.TokenEndpointResponse;
     try {
       body = await process(response);
     } catch (err) {
-      if (err instanceof oauth.ResponseBodyError) throw new OAuthError('refused', describeOAuthError(err.error, err.error_description));
-      throw new OAuthError(response.status >= 500 ? 'unreachable' : 'refused', `the token endpoint answered ${response.status} without usable tokens: ${safeMessage(err)}`);
+      if (err instanceof oauth.ResponseBodyError) throw new OAuthClientError('refused', describeOAuthError(err.error, err.error_description));
+      throw new OAuthClientError(response.status >= 500 ? 'unreachable' : 'refused', `the token endpoint answered ${response.status} without usable tokens: ${safeMessage(err)}`);
     }
     return {
       accessToken: body.access_token,

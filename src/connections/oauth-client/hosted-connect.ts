@@ -13,7 +13,7 @@ import { checkEnvVarName } from '../connection-input.js';
 import type { CreateLinkBody } from '../connection-schemas.js';
 import type { ConnectionSecrets } from '../connection-secrets.js';
 import type { ConnectPage, ConnectPages } from './connect-pages.js';
-import { OAuthClient, OAuthError, TOKEN_REQUEST_TIMEOUT_MS, type TokenSet } from './oauth-client.js';
+import { OAuthClient, OAuthClientError, TOKEN_REQUEST_TIMEOUT_MS, type TokenSet } from './oauth-client.js';
 
 /** The spec's "short-lived": a link is opened within 15 minutes, and the flow it starts finishes within 15 more. */
 export const CONNECT_LINK_VALIDITY_S = 15 * 60;
@@ -175,7 +175,7 @@ export class HostedConnect {
     try {
       tokens = await client.exchangeCode(url, { state: state!, redirectUri: this.callbackUrl(), verifier });
     } catch (err) {
-      if (!(err instanceof OAuthError)) throw err;
+      if (!(err instanceof OAuthClientError)) throw err;
       return this.failed(link, connection, err.message);
     }
     const secretEnc = this.deps.secrets.sealTokens(connection.id, { access_token: tokens.accessToken, refresh_token: tokens.refreshToken });

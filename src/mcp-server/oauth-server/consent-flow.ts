@@ -1,5 +1,5 @@
 import { isoTime } from '../../clock.js';
-import { AuthenticationError, OAuthError } from '../../errors.js';
+import { AuthenticationError, OAuthServerError } from '../../errors.js';
 import type { KeysService, Principal } from '../../keys/keys-service.js';
 import type { Resources } from '../../resources.js';
 import type { McpConsentRow } from '../../store/mcp-oauth-tables.js';
@@ -49,7 +49,7 @@ export class ConsentFlow {
       if (!client) return this.message(400, 'Unknown client', 'This sign-in link names a client that is not registered here. Start again from your MCP client.');
       redirectUri = params.require('redirect_uri');
     } catch (err) {
-      if (err instanceof OAuthError) return this.message(400, 'Invalid sign-in request', err.description);
+      if (err instanceof OAuthServerError) return this.message(400, 'Invalid sign-in request', err.description);
       throw err;
     }
     // Exact string comparison, as OAuth 2.1 §2.3.1 requires: no normalisation, no prefix match.
@@ -59,16 +59,16 @@ export class ConsentFlow {
     let state: string | undefined;
     try {
       state = params.get('state');
-      if (params.require('response_type') !== 'code') throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
+      if (params.require('response_type') !== 'code') throw new OAuthServerError('unsupported_response_type', 'Only response_type=code is supported');
       const challenge = params.get('code_challenge');
-      if (challenge === undefined) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
-      if (params.get('code_challenge_method') !== 'S256') throw new OAuthError('invalid_request', 'Only code_challenge_method=S256 is supported');
-      if (!S256_CHALLENGE.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is not an S256 challenge (43 base64url characters)');
+      if (challenge === undefined) throw new OAuthServerError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
+      if (params.get('code_challenge_method') !== 'S256') throw new OAuthServerError('invalid_request', 'Only code_challenge_method=S256 is supported');
+      if (!S256_CHALLENGE.test(challenge)) throw new OAuthServerError('invalid_request', 'code_challenge is not an S256 challenge (43 base64url characters)');
       const resource = params.get('resource') ?? this.d.endpoints.resource();
-      if (resource !== this.d.endpoints.resource()) throw new OAuthError('invalid_target', `This server issues tokens only for the resource ${this.d.endpoints.resource()}`);
+      if (resource !== this.d.endpoints.resource()) throw new OAuthServerError('invalid_target', `This server issues tokens only for the resource ${this.d.endpoints.resource()}`);
       return this.consentPage(client, this.open(client, redirectUri, state ?? null, challenge, resource), null);
     } catch (err) {
-      if (err instanceof OAuthError) return this.backToClient(redirectUri, { error: err.error, error_description: err.description }, state);
+      if (err instanceof OAuthServerError) return this.backToClient(redirectUri, { error: err.error, error_description: err.description }, state);
       throw err;
     }
   }
@@ -84,7 +84,7 @@ export class ConsentFlow {
       action = params.get('action');
       apiKey = params.get('api_key')?.trim();
     } catch (err) {
-      if (err instanceof OAuthError) return this.message(400, 'Invalid form', err.description);
+      if (err instanceof OAuthServerError) return this.message(400, 'Invalid form', err.description);
       throw err;
     }
     const now = this.r.clock.now();

@@ -1,5 +1,5 @@
 import { isoTime } from '../../clock.js';
-import { OAuthError } from '../../errors.js';
+import { OAuthServerError } from '../../errors.js';
 import type { Resources } from '../../resources.js';
 import type { McpGrantRow } from '../../store/mcp-oauth-tables.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
@@ -19,7 +19,7 @@ export interface TokenResponse {
 }
 
 /** What a transaction decided: tokens, or a refusal to answer once what it wrote (a revoked grant) has committed. */
-type Decision = { tokens: TokenResponse } | { refused: OAuthError };
+type Decision = { tokens: TokenResponse } | { refused: OAuthServerError };
 
 /**
  * The token endpoint (authorization code with PKCE S256, and rotating refresh tokens), the revocation endpoint
@@ -45,10 +45,10 @@ export class TokenEndpoint implements AccessTokenVerifier {
       case 'authorization_code':
         return this.redeemCode(params, client);
       case 'refresh_token':
-        if (!client.grantTypes.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant');
+        if (!client.grantTypes.includes('refresh_token')) throw new OAuthServerError('unauthorized_client', 'This client did not register the refresh_token grant');
         return this.refresh(params, client);
       default:
-        throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use authorization_code or refresh_token`);
+        throw new OAuthServerError('unsupported_grant_type', `grant_type ${grantType} is not supported; use authorization_code or refresh_token`);
     }
   }
 
@@ -60,7 +60,7 @@ export class TokenEndpoint implements AccessTokenVerifier {
     const token = this.r.store.mcpOAuth.token(hash);
     if (!token) return;
     const grant = this.r.store.mcpOAuth.grant(token.grant_id)!;
-    if (grant.client_id !== client.id) throw new OAuthError('unauthorized_client', 'This token was not issued to this client');
+    if (grant.client_id !== client.id) throw new OAuthServerError('unauthorized_client', 'This token was not issued to this client');
     if (token.kind === 'access') {
       this.r.store.mcpOAuth.deleteToken(hash);
       return;
@@ -88,7 +88,7 @@ export class TokenEndpoint implements AccessTokenVerifier {
     const resource = params.get('resource');
     const hash = hashSecret(code);
     const row = this.r.store.mcpOAuth.code(hash);
-    if (!row) throw new OAuthError('invalid_grant', 'Unknown or expired authorization code');
+    if (!row) throw new OAuthServerError('invalid_grant', 'Unknown or expired authorization code');
     const grant = this.r.store.mcpOAuth.grant(row.grant_id)!;
     const now = this.r.clock.now();
     return this.decide((uow) => {
@@ -107,8 +107,8 @@ export class TokenEndpoint implements AccessTokenVerifier {
                 : !pkceMatches(verifier, row.code_challenge)
                   ? 'code_verifier does not match the code_challenge'
                   : null;
-      if (refusal !== null) return this.refuse(uow, grant, new OAuthError('invalid_grant', refusal));
-      if (resource !== undefined && resource !== grant.resource) return this.refuse(uow, grant, new OAuthError('invalid_target', `The code was issued for the resource ${grant.resource}`));
+      if (refusal !== null) return this.refuse(uow, grant, new OAuthServerError('invalid_grant', refusal));
+      if (resource !== undefined && resource !== grant.resource) return this.refuse(uow, grant, new OAuthServerError('invalid_target', `The code was issued for the resource ${grant.resource}`));
       return { tokens: this.issue(uow, grant, client, now) };
     });
   }
@@ -118,15 +118,15 @@ export class TokenEndpoint implements AccessTokenVerifier {
     const resource = params.get('resource');
     const row = this.r.store.mcpOAuth.token(hash);
     const grant = row && this.r.store.mcpOAuth.grant(row.grant_id)!;
-    if (!row || !grant || row.kind !== 'refresh' || grant.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    if (!row || !grant || row.kind !== 'refresh' || grant.client_id !== client.id) throw new OAuthServerError('invalid_grant', 'Unknown refresh token');
     const now = this.r.clock.now();
     return this.decide((uow) => {
-      if (grant.revoked_at !== null) return { refused: new OAuthError('invalid_grant', 'The grant of this refresh token has been revoked') };
+      if (grant.revoked_at !== null) return { refused: new OAuthServerError('invalid_grant', 'The grant of this refresh token has been revoked') };
       if (!this.r.store.mcpOAuth.useToken(uow, hash, now)) {
-        return this.refuse(uow, grant, new OAuthError('invalid_grant', 'The refresh token was used already; its grant is revoked'));
+        return this.refuse(uow, grant, new OAuthServerError('invalid_grant', 'The refresh token was used already; its grant is revoked'));
       }
-      if (row.expires_at <= now) return { refused: new OAuthError('invalid_grant', 'The refresh token has expired; sign in again') };
-      if (resource !== undefined && resource !== grant.resource) return { refused: new OAuthError('invalid_target', `The grant is for the resource ${grant.resource}`) };
+      if (row.expires_at <= now) return { refused: new OAuthServerError('invalid_grant', 'The refresh token has expired; sign in again') };
+      if (resource !== undefined && resource !== grant.resource) return { refused: new OAuthServerError('invalid_target', `The grant is for the resource ${grant.resource}`) };
       this.r.store.mcpOAuth.purgeExpired(uow, now);
       return { tokens: this.issue(uow, grant, client, now) };
     });
@@ -139,7 +139,7 @@ export class TokenEndpoint implements AccessTokenVerifier {
     return decision.tokens;
   }
 
-  private refuse(uow: UnitOfWork, grant: McpGrantRow, error: OAuthError): Decision {
+  private refuse(uow: UnitOfWork, grant: McpGrantRow, error: OAuthServerError): Decision {
     this.r.store.mcpOAuth.revokeGrant(uow, grant.id, isoTime(this.r.clock.now()), error.description);
     return { refused: error };
   }

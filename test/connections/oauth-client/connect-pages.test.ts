@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectPages } from '../../../src/connections/oauth/connect-pages.js';
+import { ConnectPages } from '../../../src/connections/oauth-client/connect-pages.js';
 
 describe('ConnectPages', () => {
   const pages = new ConnectPages();

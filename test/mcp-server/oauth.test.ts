@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDataDirectory } from '../../src/admin-services.js';
 import { dataPaths } from '../../src/runtime/paths.js';
-import type { McpGrantInfo } from '../../src/mcp/oauth/grants-service.js';
+import type { McpGrantInfo } from '../../src/mcp-server/oauth-server/grants-service.js';
 import { startApiDaemon } from '../api/harness.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { INITIALIZE, rpc } from './harness.js';

@@ -1,4 +1,4 @@
-import type { HostedConnect } from '../../connections/oauth/hosted-connect.js';
+import type { HostedConnect } from '../../connections/oauth-client/hosted-connect.js';
 import type { McpTool } from './mcp-tool.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOAuthProviders } from '../../../src/connections/oauth/oauth-providers.js';
+import { parseOAuthProviders } from '../../../src/connections/oauth-client/oauth-providers.js';
 import { ConfigError } from '../../../src/errors.js';
 
 describe('parseOAuthProviders', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoTime, type Clock } from '../../../src/clock.js';
-import { HostedConnect, type HostedConnectDeps } from '../../../src/connections/oauth/hosted-connect.js';
+import { HostedConnect, type HostedConnectDeps } from '../../../src/connections/oauth-client/hosted-connect.js';
 import { createIdFactory } from '../../../src/ids.js';
 import { OrgsService } from '../../../src/orgs/orgs-service.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
