@@ -1,4 +1,4 @@
-import type { RunStatus } from '../src/runs/state-machine.js';
+import type { RunStatus } from '../src/vocabulary/run-status.js';
 import type { RunUpdate, StreamedStep } from './run-updates.js';
 
 /** What the live line of a run shows. */

@@ -1,6 +1,6 @@
 import type { ApiClient, RunEnvelope, RunStep } from './api-client.js';
 import { followEvents, type FollowOptions } from './event-stream.js';
-import type { RunStatus } from '../src/runs/state-machine.js';
+import type { RunStatus } from '../src/vocabulary/run-status.js';
 
 /** A step as the `run.step` event carries it: the steps list's item plus the run's cost after it. */
 export interface StreamedStep extends RunStep {

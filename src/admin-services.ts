@@ -5,7 +5,7 @@ import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
-import { Approvals } from './mail/approvals.js';
+import { Approvals } from './mail/outbound/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
 import { rotateMasterKey, type RotationReport } from './secrets/key-rotation.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { RunStatus } from './runs/state-machine.js';
+import type { RunStatus } from './vocabulary/run-status.js';
 
 /** Typed events of the core. Emitted after the transaction that caused them has committed. */
 export interface ErrandEvents {

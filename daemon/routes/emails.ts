@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { emailRouteSchemas as s } from '../../src/mail/email-schemas.js';
-import type { MailAttachments } from '../../src/mail/attachments.js';
-import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/identity-service.js';
+import type { MailAttachments } from '../../src/mail/inbound/attachments.js';
+import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/identity/identity-service.js';
 import { rawJsonMember } from '../../src/mail/raw-json-member.js';
-import type { ReceivedEmails } from '../../src/mail/received-emails.js';
-import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/send-service.js';
-import type { Suppressions } from '../../src/mail/suppressions.js';
+import type { ReceivedEmails } from '../../src/mail/inbound/received-emails.js';
+import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/outbound/send-service.js';
+import type { Suppressions } from '../../src/mail/outbound/suppressions.js';
 import type { ListQuery } from '../../src/pagination.js';
 import { principalOf } from '../plugins/auth.js';
 

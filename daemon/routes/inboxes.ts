@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { inboxRouteSchemas as s } from '../../src/mail/inbox-schemas.js';
-import type { CreateInboxBody, InboxesService, UpdateInboxBody } from '../../src/mail/inboxes-service.js';
-import type { SendEmailBody, SendService } from '../../src/mail/send-service.js';
+import { inboxRouteSchemas as s } from '../../src/mail/identity/inbox-schemas.js';
+import type { CreateInboxBody, InboxesService, UpdateInboxBody } from '../../src/mail/identity/inboxes-service.js';
+import type { SendEmailBody, SendService } from '../../src/mail/outbound/send-service.js';
 import type { ListQuery } from '../../src/pagination.js';
 import { principalOf } from '../plugins/auth.js';
 import { metadataText, sendAccepted } from './emails.js';

@@ -1,4 +1,4 @@
-import type { ModelAlias } from '../models/models.js';
+import type { ModelAlias } from '../vocabulary/models.js';
 import { CREDIT_USD, credits, roundUsd, type PriceTable } from './prices.js';
 
 export interface BillingHint {

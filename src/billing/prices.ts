@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { inputPriceKey, outputPriceKey, type ModelAlias } from '../models/models.js';
+import { inputPriceKey, outputPriceKey, type ModelAlias } from '../vocabulary/models.js';
 
 /** The spec fixes one credit at 0.05 USD. */
 export const CREDIT_USD = 0.05;

@@ -11,7 +11,7 @@ import {
   type InputPriceKey,
   type OutputPriceKey,
   type ProviderModelKey,
-} from '../models/models.js';
+} from '../vocabulary/models.js';
 
 export type ConfigValue = string | number | boolean | null;
 

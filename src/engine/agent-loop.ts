@@ -8,11 +8,11 @@ import type { RunRow } from '../store/runs-table.js';
 import { holdBudget } from './budget-check.js';
 import type { Evidence } from './evidence.js';
 import type { ContentBlock, Message, ModelProvider, ModelResponse, ToolResultBlock, ToolUseBlock } from './providers/provider.js';
-import { failedOutcome, type RunOutcome } from './run-outcome.js';
+import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
 import type { RunRecorder } from './run-recorder.js';
 import { systemPrompt, taskMessage } from './system-prompt.js';
 import { messagesTokens, requestTokens } from './token-bound.js';
-import type { ToolContext } from './tools/agent-tool.js';
+import type { ToolContext } from '../agent-tools/agent-tool.js';
 import type { AttemptTools } from './tools/registry.js';
 
 export interface AgentLoopOptions {

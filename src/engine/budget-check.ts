@@ -1,6 +1,6 @@
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
-import type { ModelAlias } from '../models/models.js';
+import type { ModelAlias } from '../vocabulary/models.js';
 
 export interface BudgetCheckInput {
   orgId: string;

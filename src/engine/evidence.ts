@@ -6,10 +6,11 @@ import type { StoredEvidence } from '../runs/envelope.js';
 import type { Sandbox } from '../sandbox/driver.js';
 import type { BrowserAction, BrowserResult, PageProblem } from '../sandbox/protocol.js';
 import type { RunRow } from '../store/runs-table.js';
-import { failedOutcome, type RunOutcome } from './run-outcome.js';
+import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
+import type { EvidenceClaim, ToolEvidence } from '../agent-tools/agent-tool.js';
 import type { RunRecorder } from './run-recorder.js';
 import { browserResultText, problemLine } from './tools/browser-result.js';
-import { truncateEnd } from './truncate.js';
+import { truncateEnd } from '../agent-tools/truncate.js';
 
 export interface EvidenceOptions {
   run: RunRow;
@@ -26,18 +27,11 @@ interface Screenshot {
   takenAtMs: number;
 }
 
-/** What the model named when it finished: the screenshot and text that back its answer. */
-export interface EvidenceClaim {
-  evidenceScreenshot: string | null;
-  matchedText: string | null;
-  failureDetail: string | null;
-}
-
 /**
  * What an attempt has seen that can back its answer or explain its failure: the screenshots it kept and the last
  * page problem the browser reported. The browser tool feeds it; finishing and giving up read it.
  */
-export class Evidence {
+export class Evidence implements ToolEvidence {
   private readonly screenshots: Screenshot[] = [];
   private lastProblem: { problem: PageProblem; url: string | null } | null = null;
   private browserUsed = false;

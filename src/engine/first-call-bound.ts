@@ -2,8 +2,8 @@ import { SHORT_RUN, type StartCost } from '../billing/estimate.js';
 import { roundUsd, type PriceTable } from '../billing/prices.js';
 import { isoTime, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
-import type { ModelAlias } from '../models/models.js';
-import type { ToolSpec } from './providers/provider.js';
+import type { ModelAlias } from '../vocabulary/models.js';
+import type { ToolSpec } from '../agent-tools/tool-content.js';
 import { systemPrompt, taskMessage } from './system-prompt.js';
 import { messagesTokens, requestTokens } from './token-bound.js';
 

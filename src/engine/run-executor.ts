@@ -3,7 +3,7 @@ import type { RunConnections, RunCredentials } from '../connections/run-connecti
 import { SecretMask } from '../connections/secret-mask.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
-import type { FailureReason } from '../runs/outcomes.js';
+import type { FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunsService } from '../runs/runs-service.js';
 import type { Resources } from '../resources.js';
 import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
@@ -13,7 +13,7 @@ import type { RunRow } from '../store/runs-table.js';
 import { AgentLoop } from './agent-loop.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
-import { failedOutcome, outcomePatch, type RunOutcome } from './run-outcome.js';
+import { failedOutcome, outcomePatch, type RunOutcome } from '../runs/run-outcome.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';

@@ -8,23 +8,15 @@ import type { Resources } from '../resources.js';
 import { toRunStep } from '../steps/steps-service.js';
 import type { RunPatch, RunRow } from '../store/runs-table.js';
 import type { StepRow } from '../store/steps-store.js';
-import type { ModelAlias } from '../models/models.js';
+import type { ModelAlias } from '../vocabulary/models.js';
 import type { ModelUsage } from './providers/provider.js';
-import { truncateEnd, truncateMiddle } from './truncate.js';
+import { truncateEnd, truncateMiddle } from '../agent-tools/truncate.js';
+import type { ToolRecorder, ToolStep } from '../agent-tools/agent-tool.js';
 
 /** What a step row keeps of a tool's input and output: enough to see what the agent did, bounded per step. */
 const STEP_INPUT_LIMIT = 8_000;
 const STEP_OUTPUT_LIMIT = 4_000;
 const LAST_ACTION_LIMIT = 200;
-
-export interface ToolStep {
-  name: string;
-  input: unknown;
-  output: string;
-  isError: boolean;
-  durationMs: number;
-  artifactId?: string | null;
-}
 
 /** Where a recorder announces each step: the event log, with screenshots as signed links. */
 export interface StepEvents {
@@ -48,7 +40,7 @@ export interface ModelStep {
  * (no answer, no usage) is not charged at all. What it writes passes the run's secret mask first, so no step or
  * progress line holds a secret of the run's connections, whichever tool produced it.
  */
-export class RunRecorder {
+export class RunRecorder implements ToolRecorder {
   private seq = 0;
   private stepCount: number;
   private inputTokens: number;

@@ -1,4 +1,5 @@
-import type { ContentBlock, Message, ToolSpec } from './providers/provider.js';
+import type { ContentBlock, Message } from './providers/provider.js';
+import type { ToolSpec } from '../agent-tools/tool-content.js';
 
 /**
  * Upper bounds on the input tokens of a model call, for the spend check before it. Text is counted as its UTF-8

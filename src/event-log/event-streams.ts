@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { InvalidRequestError } from '../errors.js';
 import type { EventBus } from '../events.js';
-import type { RunStatus } from '../runs/state-machine.js';
-import { isTerminal } from '../runs/state-machine.js';
+import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { EventLog, LoggedEvent } from './event-log.js';
 import { isRunEndEvent } from './event-types.js';
 

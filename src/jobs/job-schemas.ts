@@ -1,5 +1,5 @@
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { modelAliasSchema } from '../models/models.js';
+import { modelAliasSchema } from '../vocabulary/models.js';
 import { nullableScheduleSchema } from '../schedules/schedule-schema.js';
 
 export const connectionNames = {

@@ -1,5 +1,5 @@
 import { isoTime } from '../clock.js';
-import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
+import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { EventLog } from '../event-log/event-log.js';
 import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';

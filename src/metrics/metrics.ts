@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../events.js';
 import type { InboundRefusal, MailObserver, OutboundRecipientResult } from '../mail/mail-observer.js';
-import { isTerminal } from '../runs/state-machine.js';
+import { isTerminal } from '../vocabulary/run-status.js';
 import type { Store } from '../store/store.js';
 
 /** How one webhook attempt ended: delivered, to be retried, or given up. */

@@ -1,8 +1,8 @@
-import type { ModelAlias } from '../models/models.js';
-import type { Confidence, FailureReason } from './outcomes.js';
+import type { ModelAlias } from '../vocabulary/models.js';
+import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
-import type { RunStatus } from './state-machine.js';
+import type { RunStatus } from '../vocabulary/run-status.js';
 
 
 /** What the engine stores in `runs.evidence`; the envelope turns the artifact into a signed link. */

@@ -1,6 +1,6 @@
 import type { RunRow } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
-import type { RunStatus } from './state-machine.js';
+import type { RunStatus } from '../vocabulary/run-status.js';
 
 /** A run's status change, its creation (from null) included, as the row stands after it. */
 export interface RunChange {

@@ -1,8 +1,8 @@
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
-import { modelAliasSchema } from '../models/models.js';
-import { CONFIDENCES, FAILURE_REASONS } from './outcomes.js';
-import { RUN_STATUSES } from './state-machine.js';
+import { modelAliasSchema } from '../vocabulary/models.js';
+import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
+import { RUN_STATUSES } from '../vocabulary/run-status.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
 const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;

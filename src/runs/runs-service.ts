@@ -2,7 +2,7 @@ import { billingHint, type BillingHint, type StartCost, type StartCostOf } from 
 import type { SpendCaps, StartNeed } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
-import { DEFAULT_MODEL, type ModelAlias } from '../models/models.js';
+import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
 import { ConflictError, NotFoundError, RateLimitError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
@@ -19,7 +19,8 @@ import { checkInputs } from './input-check.js';
 import { fillPlaceholders } from './placeholders.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
-import { canTransition, IllegalTransitionError, isTerminal, type RunStatus } from './state-machine.js';
+import { canTransition, IllegalTransitionError } from './state-machine.js';
+import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { isTerminal, type RunStatus } from '../runs/state-machine.js';
+import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { DataVersion } from './data-version.js';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';

@@ -1,6 +1,6 @@
-import type { ModelAlias } from '../models/models.js';
-import type { Confidence, FailureReason } from '../runs/outcomes.js';
-import type { RunStatus } from '../runs/state-machine.js';
+import type { ModelAlias } from '../vocabulary/models.js';
+import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
+import type { RunStatus } from '../vocabulary/run-status.js';
 import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowOf } from './columns.js';
 
 /** Who started a run: a caller through the API, or a job's schedule. */

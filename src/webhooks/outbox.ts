@@ -2,7 +2,7 @@ import { isoTime, type Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import type { IdFactory } from '../ids.js';
 import type { RunChange } from '../runs/run-change.js';
-import type { RunStatus } from '../runs/state-machine.js';
+import type { RunStatus } from '../vocabulary/run-status.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import type { WebhookSigner, WebhooksStore } from '../store/webhooks-store.js';

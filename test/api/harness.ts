@@ -8,7 +8,7 @@ import { isoTime, systemClock } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { KeysService } from '../../src/keys/keys-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
-import type { RunStatus } from '../../src/runs/state-machine.js';
+import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { startDaemon, type ApiResponse, type TestDaemon } from '../fixtures/test-daemon.js';
 

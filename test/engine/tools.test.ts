@@ -4,7 +4,7 @@ import { browserResultText } from '../../src/engine/tools/browser-result.js';
 import { browserTool, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
 import { codeResultText, codeTool, parseCodeInput } from '../../src/engine/tools/code-tool.js';
 import { createFinishTool, parseFinishInput } from '../../src/engine/tools/finish-tool.js';
-import { parseWaitForEmailInput } from '../../src/engine/tools/wait-for-email-tool.js';
+import { parseWaitForEmailInput } from '../../src/mail/run-mailbox/wait-for-email-tool.js';
 import { UserSchemas } from '../../src/runs/user-schemas.js';
 
 describe('browser tool input', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, IllegalTransitionError, isTerminal, RUN_TRANSITIONS, TERMINAL_STATUSES } from '../../src/runs/state-machine.js';
-import type { RunStatus } from '../../src/runs/state-machine.js';
+import { canTransition, IllegalTransitionError, RUN_TRANSITIONS } from '../../src/runs/state-machine.js';
+import { isTerminal, TERMINAL_STATUSES, type RunStatus } from '../../src/vocabulary/run-status.js';
 
 const STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 
@@ -27,7 +27,11 @@ describe('the run state machine', () => {
 
   it('makes succeeded, failed and cancelled terminal, and nothing else', () => {
     expect(TERMINAL_STATUSES).toEqual(['succeeded', 'failed', 'cancelled']);
-    for (const s of STATUSES) expect(isTerminal(s), s).toBe(TERMINAL_STATUSES.includes(s));
+    for (const s of STATUSES) expect(isTerminal(s), s).toBe((TERMINAL_STATUSES as readonly RunStatus[]).includes(s));
+  });
+
+  it('gives a terminal status no move, and every other status one', () => {
+    for (const s of STATUSES) expect(RUN_TRANSITIONS[s].length === 0, s).toBe(isTerminal(s));
   });
 
   it('names both ends of an illegal transition', () => {

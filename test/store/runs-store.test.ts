@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
-import type { RunStatus } from '../../src/runs/state-machine.js';
+import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { RunStatus } from '../../src/runs/state-machine.js';
+import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { Harness, Receiver, waitFor, type ReceivedRequest } from './harness.js';
 

@@ -12,7 +12,7 @@ import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../../src/secrets/master-key.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import type { RunStatus } from '../../src/runs/state-machine.js';
+import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { RunRow } from '../../src/store/runs-table.js';
 import { WebhooksStore } from '../../src/store/webhooks-store.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';

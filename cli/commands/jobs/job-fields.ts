@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Job, UpdateJobBody } from '../../api-client.js';
-import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/models/models.js';
+import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
 import { UsageError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
 import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';

@@ -2,7 +2,7 @@ import type { RunEnvelope, RunStep } from '../../api-client.js';
 import type { StreamEvent } from '../../event-stream.js';
 import { stepAction } from '../../run-progress.js';
 import type { StreamedStep } from '../../run-updates.js';
-import type { RunStatus } from '../../../src/runs/state-machine.js';
+import type { RunStatus } from '../../../src/vocabulary/run-status.js';
 import type { Connection as ConnectionRecord, DaemonStatus, Deliveries, JobView } from './source.js';
 
 /** One line of the runs pane. */

@@ -1,4 +1,4 @@
-import type { RunStatus } from '../../../src/runs/state-machine.js';
+import type { RunStatus } from '../../../src/vocabulary/run-status.js';
 
 /** The colour each run status is shown in (none without a terminal that has colours, or with NO_COLOR). */
 export function statusColor(status: RunStatus): string {

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolContent } from '../../engine/tools/agent-tool.js';
-import { truncateMiddle } from '../../engine/truncate.js';
+import type { ToolContent } from '../../agent-tools/tool-content.js';
+import { truncateMiddle } from '../../agent-tools/truncate.js';
 
 /** About what the browser's page text may be: one tool result must not fill the model's context. */
 export const MCP_TEXT_LIMIT = 20_000;

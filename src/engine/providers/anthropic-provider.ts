@@ -1,18 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  errorKindOfStatus,
-  probeFailure,
-  ProviderError,
-  type ContentBlock,
-  type Message,
-  type ModelProvider,
-  type ModelProviderOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ProviderProbe,
-  type TextBlock,
-  type ToolUseBlock,
-} from './provider.js';
+import { errorKindOfStatus, probeFailure, ProviderError, type ContentBlock, type Message, type ModelProvider, type ModelProviderOptions, type ModelRequest, type ModelResponse, type ProviderProbe, type ToolUseBlock } from './provider.js';
+import { type TextBlock } from '../../agent-tools/tool-content.js';
 
 /** No key makes the provider unusable; a null `baseUrl` means the public API. */
 export type AnthropicProviderOptions = ModelProviderOptions;

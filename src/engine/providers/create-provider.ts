@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema.js';
 import { AnthropicProvider } from './anthropic-provider.js';
 import { OpenAIProvider } from './openai-provider.js';
-import { MODEL_ALIASES, providerModelKey, type ModelAlias } from '../../models/models.js';
+import { MODEL_ALIASES, providerModelKey, type ModelAlias } from '../../vocabulary/models.js';
 import type { ModelProvider } from './provider.js';
 
 export interface CreateProviderOptions {

@@ -1,18 +1,6 @@
 import OpenAI from 'openai';
-import {
-  errorKindOfStatus,
-  probeFailure,
-  ProviderError,
-  type ImageBlock,
-  type Message,
-  type ModelProvider,
-  type ModelProviderOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ProviderProbe,
-  type TextBlock,
-  type ToolUseBlock,
-} from './provider.js';
+import { errorKindOfStatus, probeFailure, ProviderError, type Message, type ModelProvider, type ModelProviderOptions, type ModelRequest, type ModelResponse, type ProviderProbe, type ToolUseBlock } from './provider.js';
+import { type ImageBlock, type TextBlock } from '../../agent-tools/tool-content.js';
 
 /** Local servers (Ollama, llama.cpp) need no key; a null `baseUrl` makes the provider unusable. */
 export type OpenAIProviderOptions = ModelProviderOptions;

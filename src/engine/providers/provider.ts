@@ -1,20 +1,11 @@
-import type { ModelAlias } from '../../models/models.js';
+import type { ImageBlock, TextBlock, ToolSpec } from '../../agent-tools/tool-content.js';
+import type { ModelAlias } from '../../vocabulary/models.js';
 
 /**
  * One interface in front of every model API. Messages use a neutral, Anthropic-shaped block format; each
  * provider converts to and from its wire format and reports the token usage its API returned.
  */
 
-export interface TextBlock {
-  type: 'text';
-  text: string;
-}
-export interface ImageBlock {
-  type: 'image';
-  mediaType: 'image/png' | 'image/jpeg';
-  /** base64 */
-  data: string;
-}
 export interface ToolUseBlock {
   type: 'tool_use';
   id: string;
@@ -34,13 +25,6 @@ export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlo
 export interface Message {
   role: 'user' | 'assistant';
   content: ContentBlock[];
-}
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the tool's input object. */
-  inputSchema: Record<string, unknown>;
 }
 
 export interface ModelRequest {

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { BrowserAction, BrowserRequest } from '../../sandbox/protocol.js';
 import { browserResultText } from './browser-result.js';
-import { toolError, type AgentTool, type ToolContent, type ToolContext } from './agent-tool.js';
+import { toolError, type AgentTool, type ToolContext } from '../../agent-tools/agent-tool.js';
+import { type ToolContent } from '../../agent-tools/tool-content.js';
 
 export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'read_text', 'snapshot', 'screenshot'] as const;
 

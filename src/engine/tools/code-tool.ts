@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { CodeLanguage, ExecResult } from '../../sandbox/protocol.js';
-import { truncateMiddle } from '../truncate.js';
-import { textContent, type AgentTool } from './agent-tool.js';
+import { truncateMiddle } from '../../agent-tools/truncate.js';
+import { type AgentTool } from '../../agent-tools/agent-tool.js';
+import { textContent } from '../../agent-tools/tool-content.js';
 
 export const CODE_LANGUAGES = ['bash', 'python', 'node'] as const;
 

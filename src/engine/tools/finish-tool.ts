@@ -1,8 +1,9 @@
 import type { UserSchemas } from '../../runs/user-schemas.js';
-import { CONFIDENCES, FAILURE_REASONS, type Confidence, type FailureReason } from '../../runs/outcomes.js';
-import { failedOutcome } from '../run-outcome.js';
+import { CONFIDENCES, FAILURE_REASONS, type Confidence, type FailureReason } from '../../vocabulary/run-outcomes.js';
+import { failedOutcome } from '../../runs/run-outcome.js';
 import { fromJson } from '../../store/json-columns.js';
-import { textContent, type AgentTool, type ToolSource } from './agent-tool.js';
+import { type AgentTool, type ToolSource } from '../../agent-tools/agent-tool.js';
+import { textContent } from '../../agent-tools/tool-content.js';
 import { repairPrompt } from './finish/repair-prompt.js';
 import { resultErrors } from './finish/result-validation.js';
 

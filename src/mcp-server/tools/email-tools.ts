@@ -1,4 +1,4 @@
-import type { SendService } from '../../mail/send-service.js';
+import type { SendService } from '../../mail/outbound/send-service.js';
 import { getEmailTool } from './get-email-tool.js';
 import { listEmailsTool } from './list-emails-tool.js';
 import type { McpTool } from './mcp-tool.js';

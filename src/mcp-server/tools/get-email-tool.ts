@@ -1,4 +1,4 @@
-import type { SendService } from '../../mail/send-service.js';
+import type { SendService } from '../../mail/outbound/send-service.js';
 import type { McpTool } from './mcp-tool.js';
 
 export function getEmailTool(deps: { emails: SendService }): McpTool<{ email_id: string }> {

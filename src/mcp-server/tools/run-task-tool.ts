@@ -1,4 +1,4 @@
-import { modelAliasSchema } from '../../models/models.js';
+import { modelAliasSchema } from '../../vocabulary/models.js';
 import type { CreateRunBody, RunsService } from '../../runs/runs-service.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';

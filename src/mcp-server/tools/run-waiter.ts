@@ -1,7 +1,7 @@
 import type { EventBus } from '../../events.js';
 import type { RunEnvelope } from '../../runs/envelope.js';
 import type { RunsService } from '../../runs/runs-service.js';
-import { isTerminal } from '../../runs/state-machine.js';
+import { isTerminal } from '../../vocabulary/run-status.js';
 
 export interface RunWaiterOptions {
   runs: RunsService;

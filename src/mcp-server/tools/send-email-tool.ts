@@ -1,6 +1,6 @@
 import { sendEmailBodySchema } from '../../mail/email-schemas.js';
-import type { EmailRecord } from '../../mail/email-record.js';
-import type { SendEmailBody, SendService } from '../../mail/send-service.js';
+import type { EmailRecord } from '../../mail/outbound/email-record.js';
+import type { SendEmailBody, SendService } from '../../mail/outbound/send-service.js';
 import type { McpTool } from './mcp-tool.js';
 
 const p = sendEmailBodySchema.properties;

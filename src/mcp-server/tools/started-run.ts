@@ -1,6 +1,6 @@
 import type { RunEnvelope } from '../../runs/envelope.js';
 import type { CreatedRun } from '../../runs/runs-service.js';
-import { isTerminal } from '../../runs/state-machine.js';
+import { isTerminal } from '../../vocabulary/run-status.js';
 import type { McpToolContext } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
 

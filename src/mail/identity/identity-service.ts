@@ -1,0 +1,284 @@
+import { randomBytes } from 'node:crypto';
+import { isoTime } from '../../clock.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors.js';
+import type { Resources } from '../../resources.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import type { IdentityPatch, IdentityRow, MailboxRow } from '../../store/mailboxes-store.js';
+import { isReservedUsername, usernameFromName } from '../addresses.js';
+import { isDomainName, type MailSettings } from '../mail-settings.js';
+import type { DomainCheck, SendingDomains } from './sending-domain.js';
+
+/** How long the previous identity secret keeps signing after a rotation, as for run-webhook secrets. */
+export const IDENTITY_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface EmailIdentity {
+  object: 'email_identity';
+  /** The address sends come from: at the verified sending domain, else at the relay domain. */
+  address: string;
+  username: string;
+  /** `<username>@<relay domain>`, which always receives. */
+  relay_address: string;
+  callback_url: string | null;
+  domain: { name: string; verified: boolean; verified_at: string | null } | null;
+  require_approval: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EmailIdentityWithSecret extends EmailIdentity {
+  webhook_secret: string;
+  /** Set while a rotation window is open: the previous secret still signs until then. */
+  previous_webhook_secret_expires_at: string | null;
+}
+
+export interface ConfigureIdentityBody {
+  callback_url?: string | null;
+  username?: string;
+  domain?: string | null;
+  rotate_webhook_secret?: boolean;
+}
+
+/** Where a message from a mailbox comes from and where its replies go. */
+export interface Sender {
+  /** `<username>@<domain>`. */
+  fromAddress: string;
+  username: string;
+  /** The domain of the From and correlation addresses (and of the Message-ID). */
+  domain: string;
+  /** Null when nothing receives mail (`mail.inbound_enabled` off). */
+  replyDomain: string | null;
+  reason: 'sending_domain' | 'relay_fallback' | 'none';
+  detail: string;
+}
+
+export interface IdentityServiceOptions {
+  settings: MailSettings;
+  box: SecretBox;
+  /** Null when mail is off (no relay domain). */
+  domains: SendingDomains | null;
+  checkCallbackUrl: (url: string, param: string) => Promise<void>;
+}
+
+/**
+ * Each organisation's email identity: its address (`<username>@<relay domain>`, allocated on the first
+ * `POST /emails/identity`), the callback its inbound mail is posted to, the secret that signs those webhooks, an
+ * optional sending domain of its own, and whether its sends wait for approval.
+ */
+export class IdentityService {
+  constructor(
+    private readonly r: Resources,
+    private readonly o: IdentityServiceOptions,
+  ) {}
+
+  /** GET /emails/identity */
+  get(orgId: string): EmailIdentity {
+    const found = this.find(orgId);
+    if (found === null) throw new NotFoundError('email identity', orgId);
+    return this.describe(found.identity, found.mailbox);
+  }
+
+  /** The identity and its mailbox, or null before the first POST /emails/identity. */
+  find(orgId: string): { identity: IdentityRow; mailbox: MailboxRow } | null {
+    const identity = this.r.store.mailboxes.identity(orgId);
+    if (identity === undefined) return null;
+    const mailbox = this.r.store.mailboxes.getAnyOrg(identity.mailbox_id);
+    return mailbox === undefined ? null : { identity, mailbox };
+  }
+
+  /** POST /emails/identity: allocates the identity on the first call, then changes what the body names. */
+  async configure(orgId: string, body: ConfigureIdentityBody): Promise<EmailIdentityWithSecret> {
+    const relay = this.o.settings.relayDomain;
+    if (relay === null) throw notConfigured('this installation has no mail.relay_domain');
+    if (typeof body.callback_url === 'string') await this.o.checkCallbackUrl(body.callback_url, 'callback_url');
+    if (body.username !== undefined && isReservedUsername(body.username)) throw usernameTaken(body.username);
+    const domain = body.domain === undefined || body.domain === null ? body.domain : checkDomain(body.domain, relay);
+    const now = this.r.clock.now();
+    const at = isoTime(now);
+    const { store } = this.r;
+    store.transaction((uow) => {
+      const found = this.find(orgId);
+      if (found === null) {
+        const username = body.username ?? this.freeUsername(orgId);
+        this.assertFree(username, null);
+        if (domain) this.assertDomainFree(domain, orgId);
+        const mailboxId = this.r.ids('inb');
+        store.mailboxes.insert(uow, {
+          id: mailboxId,
+          org_id: orgId,
+          kind: 'identity',
+          username,
+          display_name: null,
+          callback_url: body.callback_url ?? null,
+          created_at: at,
+          updated_at: at,
+        });
+        store.mailboxes.insertIdentity(uow, {
+          org_id: orgId,
+          mailbox_id: mailboxId,
+          webhook_secret_enc: this.seal(orgId, mintSecret()),
+          previous_secret_enc: null,
+          previous_secret_expires_at: null,
+          domain: domain ?? null,
+          domain_verified_at: null,
+          require_approval: 0,
+          created_at: at,
+          updated_at: at,
+        });
+        return;
+      }
+      const { identity, mailbox } = found;
+      if (body.username !== undefined && body.username !== mailbox.username) this.assertFree(body.username, mailbox.id);
+      store.mailboxes.patch(uow, mailbox.id, {
+        ...(body.username === undefined ? {} : { username: body.username }),
+        ...(body.callback_url === undefined ? {} : { callback_url: body.callback_url }),
+        updated_at: at,
+      });
+      const patch: IdentityPatch = { updated_at: at };
+      if (domain !== undefined && domain !== identity.domain) {
+        if (domain !== null) this.assertDomainFree(domain, orgId);
+        // A new domain has not been checked: sends fall back to the relay domain until `verify` passes.
+        Object.assign(patch, { domain, domain_verified_at: null });
+      }
+      if (body.rotate_webhook_secret === true) {
+        Object.assign(patch, {
+          webhook_secret_enc: this.seal(orgId, mintSecret()),
+          previous_secret_enc: identity.webhook_secret_enc,
+          previous_secret_expires_at: now + IDENTITY_SECRET_OVERLAP_MS,
+        });
+      }
+      store.mailboxes.patchIdentity(uow, orgId, patch);
+    });
+    const { identity, mailbox } = this.find(orgId)!;
+    return {
+      ...this.describe(identity, mailbox),
+      webhook_secret: this.o.box.open(identity.webhook_secret_enc, secretContext(orgId)),
+      previous_webhook_secret_expires_at: this.previousSecret(identity, now) === null ? null : isoTime(identity.previous_secret_expires_at!),
+    };
+  }
+
+  /** Checks the sending domain's MX through `mail.dns_servers` and records whether it passed. */
+  async verifyDomain(orgId: string): Promise<DomainCheck> {
+    const found = this.find(orgId);
+    if (found === null) throw new NotFoundError('email identity', orgId);
+    const domain = found.identity.domain;
+    if (domain === null) throw new InvalidRequestError('no_sending_domain', 'The identity has no sending domain: set one with POST /v1/emails/identity {"domain": ...}', { param: 'domain' });
+    if (this.o.domains === null) throw notConfigured('this installation has no mail.relay_domain');
+    const check = await this.o.domains.check(domain);
+    const at = isoTime(this.r.clock.now());
+    this.r.store.transaction((uow) => {
+      // The domain may have changed while DNS answered: record the verdict only for the domain that was checked.
+      if (this.r.store.mailboxes.identity(orgId)?.domain !== domain) return;
+      this.r.store.mailboxes.patchIdentity(uow, orgId, { domain_verified_at: check.verified ? at : null, updated_at: at });
+    });
+    return check;
+  }
+
+  /** Every secret that signs the organisation's email webhooks right now, newest first. */
+  signingSecrets(orgId: string): string[] {
+    const identity = this.r.store.mailboxes.identity(orgId);
+    if (identity === undefined) return [];
+    const previous = this.previousSecret(identity, this.r.clock.now());
+    return [this.o.box.open(identity.webhook_secret_enc, secretContext(orgId)), ...(previous === null ? [] : [previous])];
+  }
+
+  /** The From address and reply route of a message sent from `mailbox`. */
+  sender(identity: IdentityRow, mailbox: MailboxRow): Sender {
+    const relay = this.o.settings.relayDomain!;
+    const verified = identity.domain !== null && identity.domain_verified_at !== null;
+    const domain = verified ? identity.domain! : relay;
+    const fromAddress = `${mailbox.username}@${domain}`;
+    if (!this.o.settings.inboundEnabled) {
+      return { fromAddress, username: mailbox.username, domain, replyDomain: null, reason: 'none', detail: 'this installation receives no mail (mail.inbound_enabled is off): replies are not seen' };
+    }
+    if (verified) {
+      return { fromAddress, username: mailbox.username, domain, replyDomain: domain, reason: 'sending_domain', detail: `replies thread on ${domain}, whose MX record names this installation` };
+    }
+    const why =
+      identity.domain === null
+        ? 'the organisation has no sending domain of its own'
+        : `${identity.domain} is not verified: its MX record must name ${this.o.settings.mxHost} (errand email domain verify)`;
+    return { fromAddress, username: mailbox.username, domain, replyDomain: relay, reason: 'relay_fallback', detail: `${why}; replies come back through ${relay}` };
+  }
+
+  relayDomain(): string | null {
+    return this.o.settings.relayDomain;
+  }
+
+  private describe(identity: IdentityRow, mailbox: MailboxRow): EmailIdentity {
+    const relay = this.o.settings.relayDomain ?? '';
+    const verified = identity.domain !== null && identity.domain_verified_at !== null;
+    return {
+      object: 'email_identity',
+      address: `${mailbox.username}@${verified ? identity.domain : relay}`,
+      username: mailbox.username,
+      relay_address: `${mailbox.username}@${relay}`,
+      callback_url: mailbox.callback_url,
+      domain: identity.domain === null ? null : { name: identity.domain, verified, verified_at: identity.domain_verified_at },
+      require_approval: identity.require_approval === 1,
+      created_at: identity.created_at,
+      updated_at: identity.updated_at > mailbox.updated_at ? identity.updated_at : mailbox.updated_at,
+    };
+  }
+
+  private previousSecret(identity: IdentityRow, nowMs: number): string | null {
+    if (identity.previous_secret_enc === null || identity.previous_secret_expires_at === null || identity.previous_secret_expires_at <= nowMs) return null;
+    return this.o.box.open(identity.previous_secret_enc, secretContext(identity.org_id));
+  }
+
+  /** A handle from the organisation's name, made unique with a suffix of its id when another organisation has it. */
+  private freeUsername(orgId: string): string {
+    const org = this.r.store.orgs.get(orgId);
+    const tail = orgId.slice(-6);
+    const base = usernameFromName(org?.name ?? '') ?? `org-${tail}`;
+    for (const candidate of [base, `${base.slice(0, 25)}-${tail}`]) {
+      if (this.r.store.mailboxes.byUsername(candidate) === undefined) return candidate;
+    }
+    return `org-${orgId.slice(-26)}`;
+  }
+
+  private assertFree(username: string, ownMailboxId: string | null): void {
+    const holder = this.r.store.mailboxes.byUsername(username);
+    if (holder !== undefined && holder.id !== ownMailboxId) throw usernameTaken(username);
+  }
+
+  private assertDomainFree(domain: string, orgId: string): void {
+    const holder = this.r.store.mailboxes.identityByDomain(domain);
+    if (holder !== undefined && holder.org_id !== orgId) throw new ConflictError('domain_taken', `Another organisation sends from ${domain}`, { param: 'domain' });
+  }
+
+  private seal(orgId: string, secret: string): string {
+    return this.o.box.seal(secret, secretContext(orgId));
+  }
+}
+
+/** Sending or making an inbox before the identity exists: email is not set up for the organisation. */
+export function requireIdentity(found: { identity: IdentityRow; mailbox: MailboxRow } | null): { identity: IdentityRow; mailbox: MailboxRow } {
+  if (found === null) throw notConfigured('the organisation has no email identity yet: POST /v1/emails/identity allocates it');
+  return found;
+}
+
+export function notConfigured(why: string): InvalidRequestError {
+  return new InvalidRequestError('email_not_configured', `Email is not configured: ${why}`);
+}
+
+export function usernameTaken(username: string): ConflictError {
+  return new ConflictError('username_taken', `The username '${username}' is taken or reserved`, { param: 'username' });
+}
+
+function checkDomain(value: string, relay: string): string {
+  const domain = value.trim().toLowerCase().replace(/\.$/, '');
+  if (!isDomainName(domain)) throw new InvalidRequestError('invalid_domain', `'${value}' is not a domain name`, { param: 'domain' });
+  if (domain === relay || domain.endsWith(`.${relay}`)) {
+    throw new InvalidRequestError('invalid_domain', `${domain} is this installation's relay domain; a sending domain is one of the organisation's own`, { param: 'domain' });
+  }
+  return domain;
+}
+
+/** The sealed secret is bound to its organisation and its purpose: it opens nowhere else. */
+function secretContext(orgId: string): string {
+  return `${orgId}:email-identity`;
+}
+
+function mintSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}

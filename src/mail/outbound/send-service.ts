@@ -1,0 +1,257 @@
+import { isoTime } from '../../clock.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors.js';
+import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../../pagination.js';
+import type { Resources } from '../../resources.js';
+import { requestHash } from '../../runs/request-hash.js';
+import type { EmailRow, EmailStatus, RecipientKind, RecipientRow } from '../../store/emails-store.js';
+import type { MailboxRow } from '../../store/mailboxes-store.js';
+import { normalizeAddress } from '../addresses.js';
+import { renderBody } from './body-rendering.js';
+import type { DkimSigner } from './dkim-signer.js';
+import { toEmailRecord, type EmailRecord, type EmailSendResult, type ReplyTo } from './email-record.js';
+import { notConfigured, requireIdentity, type IdentityService } from '../identity/identity-service.js';
+import { canSend, type MailSettings } from '../mail-settings.js';
+import type { MailTokens } from '../mail-tokens.js';
+import { buildMime } from './mime-builder.js';
+
+/** The body of POST /emails (and of POST /inboxes/{id}/messages). */
+export interface SendEmailBody {
+  to: string | string[];
+  cc?: string[];
+  bcc?: string[];
+  subject: string;
+  body_markdown?: string;
+  body_html?: string;
+  text?: string;
+  from_name?: string;
+  reply_to?: string;
+  client_id?: string;
+  metadata?: Record<string, unknown>;
+  send_at?: string;
+}
+
+export interface SentEmail {
+  body: EmailSendResult;
+  /** True when `client_id` matched an earlier send: `body` is that send's 202 body, and nothing was sent. */
+  replayed: boolean;
+}
+
+export interface SendServiceOptions {
+  settings: MailSettings;
+  identities: IdentityService;
+  tokens: MailTokens;
+  signer: DkimSigner;
+}
+
+interface Recipient {
+  address: string;
+  kind: RecipientKind;
+}
+
+/**
+ * Sends from an organisation's identity or one of its inboxes. Everything that can refuse a send is checked
+ * before anything is written; the message is built and signed once, then written with its recipients and its
+ * place on the outbound queue in one transaction, so the 202 means it is durably queued: the outbound worker
+ * delivers it, after a crash too.
+ */
+export class SendService {
+  constructor(
+    private readonly r: Resources,
+    private readonly o: SendServiceOptions,
+  ) {}
+
+  /**
+   * POST /emails (`inboxId` null) and POST /inboxes/{id}/messages. `metadataJson` is the `metadata` member's text
+   * as the caller wrote it, kept to be echoed byte for byte on the reply webhook.
+   */
+  async send(orgId: string, keyId: string | null, inboxId: string | null, body: SendEmailBody, metadataJson: string | null): Promise<SentEmail> {
+    if (!canSend(this.o.settings)) {
+      throw notConfigured(
+        this.o.settings.relayDomain === null ? 'this installation has no mail.relay_domain' : 'this installation has no outbound relay (mail.smtp_url), and mail.transport is not capture',
+      );
+    }
+    const { identity, mailbox: identityMailbox } = requireIdentity(this.o.identities.find(orgId));
+    const mailbox = inboxId === null ? identityMailbox : this.inbox(orgId, inboxId);
+    if (body.text === undefined && body.body_markdown === undefined && body.body_html === undefined) {
+      throw new InvalidRequestError('missing_parameter', 'A message needs text, body_markdown or body_html', { param: 'text' });
+    }
+    const recipients = recipientsOf(body);
+    if (recipients.length > this.o.settings.maxRecipients) {
+      throw new InvalidRequestError(
+        'too_many_recipients',
+        `A message may have at most ${this.o.settings.maxRecipients} recipients (to, cc and bcc together; mail.max_recipients), this one has ${recipients.length}`,
+        { param: 'to' },
+      );
+    }
+    const now = this.r.clock.now();
+    const sendAt = body.send_at === undefined ? null : Date.parse(body.send_at);
+    const { client_id: clientId, ...hashed } = body;
+    const hash = clientId === undefined ? null : requestHash(hashed);
+    if (clientId !== undefined) {
+      const replay = this.replay(orgId, mailbox.id, clientId, hash!);
+      if (replay !== null) return replay;
+    }
+
+    const suppressed = this.r.store.suppressions.suppressedAmong(orgId, recipients.map((r) => r.address));
+    const deliverable = recipients.filter((r) => !suppressed.has(r.address));
+    if (deliverable.length === 0) {
+      throw new InvalidRequestError('all_recipients_suppressed', `Every recipient is suppressed after a hard bounce or a complaint: ${[...suppressed].join(', ')}`, {
+        param: 'to',
+      });
+    }
+    this.assertUnderCap(orgId, now, deliverable.length);
+
+    const sender = this.o.identities.sender(identity, mailbox);
+    const token = this.o.tokens.correlationToken();
+    const id = this.r.ids('msg');
+    const correlationAddress = `${sender.username}+${token}@${sender.replyDomain ?? sender.domain}`;
+    const replyTo: ReplyTo =
+      body.reply_to !== undefined
+        ? { address: body.reply_to, reason: 'override', detail: 'replies go to the reply_to the caller gave; they are not correlated' }
+        : sender.replyDomain === null
+          ? { address: null, reason: 'none', detail: sender.detail }
+          : { address: correlationAddress, reason: sender.reason, detail: sender.detail };
+    const fromName = body.from_name ?? mailbox.display_name ?? this.r.store.orgs.get(orgId)?.name ?? sender.username;
+    const rendered = renderBody(body);
+    const messageIdHeader = `<${id}@${sender.domain}>`;
+    const mime = await this.o.signer.sign(
+      await buildMime({
+        messageId: messageIdHeader,
+        date: new Date(now),
+        from: { name: fromName, address: sender.fromAddress },
+        to: Array.isArray(body.to) ? body.to : [body.to],
+        cc: body.cc ?? [],
+        replyTo: replyTo.address,
+        subject: body.subject,
+        text: rendered.text,
+        html: rendered.html,
+      }),
+      sender.domain,
+    );
+
+    const status: EmailStatus = identity.require_approval === 1 ? 'pending_approval' : sendAt !== null && sendAt > now ? 'scheduled' : 'sent';
+    const accepted: EmailSendResult = {
+      message_id: id,
+      from_address: sender.fromAddress,
+      correlation_token: token,
+      status,
+      reply_to: replyTo,
+      suppressed: [...suppressed],
+    };
+    const at = isoTime(now);
+    const row: EmailRow = {
+      id,
+      org_id: orgId,
+      mailbox_id: mailbox.id,
+      key_id: keyId,
+      status,
+      from_address: sender.fromAddress,
+      from_name: fromName,
+      subject: body.subject,
+      reply_to_address: replyTo.address,
+      reply_to_reason: replyTo.reason,
+      reply_to_detail: replyTo.detail,
+      correlation_token: token,
+      envelope_from: sender.replyDomain === null ? sender.fromAddress : correlationAddress,
+      message_id_header: messageIdHeader,
+      metadata: metadataJson,
+      client_id: clientId ?? null,
+      request_hash: hash,
+      send_at: sendAt === null ? null : isoTime(sendAt),
+      recipient_count: deliverable.length,
+      mime,
+      accepted: JSON.stringify(accepted),
+      created_at: at,
+      updated_at: at,
+    };
+    const recipientRows: RecipientRow[] = recipients.map((r) => ({
+      email_id: id,
+      address: r.address,
+      kind: r.kind,
+      status: suppressed.has(r.address) ? 'suppressed' : 'queued',
+      detail: suppressed.has(r.address) ? 'suppressed after a hard bounce or a complaint' : null,
+      updated_at: at,
+    }));
+    const { store } = this.r;
+    return store.transaction((uow) => {
+      // Checked again inside the transaction: a concurrent request with the same client_id, or one that used up
+      // the cap, may have committed while this one was building its message.
+      if (clientId !== undefined) {
+        const replay = this.replay(orgId, mailbox.id, clientId, hash!);
+        if (replay !== null) return replay;
+      }
+      this.assertUnderCap(orgId, now, deliverable.length);
+      store.emails.insert(uow, row, recipientRows, status === 'pending_approval' ? null : Math.max(now, sendAt ?? now));
+      if (status !== 'pending_approval') uow.afterCommit(() => this.r.events.emit('email.queued', { emailId: id }));
+      return { body: accepted, replayed: false };
+    });
+  }
+
+  /** GET /emails */
+  list(orgId: string, q: ListQuery): ListResponse<EmailRecord> {
+    const identityMailbox = this.r.store.mailboxes.identityMailbox(orgId)?.id ?? null;
+    return toListResponse(this.r.store.emails.list(orgId, pageQuery(q)), (row) => toEmailRecord(row, this.r.store.emails.recipients(row.id), identityMailbox));
+  }
+
+  /** GET /emails/{id} */
+  get(orgId: string, id: string): EmailRecord {
+    const row = this.r.store.emails.get(orgId, id);
+    if (row === undefined) throw new NotFoundError('email', id);
+    return toEmailRecord(row, this.r.store.emails.recipients(id), this.r.store.mailboxes.identityMailbox(orgId)?.id ?? null);
+  }
+
+  /** The message as it was built and sent (RFC 5322 text). */
+  raw(orgId: string, id: string): Buffer {
+    if (this.r.store.emails.get(orgId, id) === undefined) throw new NotFoundError('email', id);
+    return this.r.store.emails.getWithMime(id)!.mime;
+  }
+
+  private inbox(orgId: string, inboxId: string): MailboxRow {
+    const mailbox = this.r.store.mailboxes.get(orgId, inboxId);
+    if (mailbox === undefined || mailbox.kind !== 'inbox') throw new NotFoundError('inbox', inboxId);
+    return mailbox;
+  }
+
+  private replay(orgId: string, mailboxId: string, clientId: string, hash: string): SentEmail | null {
+    const prior = this.r.store.emails.byClientId(orgId, mailboxId, clientId);
+    if (prior === undefined) return null;
+    if (prior.request_hash !== hash) {
+      throw new ConflictError('idempotency_key_reused', 'This client_id was already used with a different message', { param: 'client_id' });
+    }
+    return { body: JSON.parse(prior.accepted) as EmailSendResult, replayed: true };
+  }
+
+  private assertUnderCap(orgId: string, nowMs: number, recipients: number): void {
+    const cap = this.o.settings.dailySendCap;
+    const sent = this.r.store.emails.recipientsSentSince(orgId, isoTime(startOfUtcDay(nowMs)));
+    if (sent + recipients > cap) {
+      throw new InvalidRequestError(
+        'send_cap_reached',
+        `The organisation has sent to ${sent} recipients today (UTC); this message's ${recipients} would pass the daily cap of ${cap} (mail.daily_send_cap)`,
+      );
+    }
+  }
+}
+
+/** Every recipient once, lower-cased: a recipient in `to` is not sent again as cc or bcc. */
+function recipientsOf(body: SendEmailBody): Recipient[] {
+  const seen = new Set<string>();
+  const out: Recipient[] = [];
+  const add = (list: readonly string[], kind: RecipientKind) => {
+    for (const given of list) {
+      const address = normalizeAddress(given);
+      if (seen.has(address)) continue;
+      seen.add(address);
+      out.push({ address, kind });
+    }
+  };
+  add(Array.isArray(body.to) ? body.to : [body.to], 'to');
+  add(body.cc ?? [], 'cc');
+  add(body.bcc ?? [], 'bcc');
+  return out;
+}
+
+function startOfUtcDay(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+}

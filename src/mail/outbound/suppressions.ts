@@ -1,0 +1,106 @@
+import { isoTime, type Clock } from '../../clock.js';
+import { NotFoundError } from '../../errors.js';
+import type { ListResponse } from '../../pagination.js';
+import type { EmailRow } from '../../store/emails-store.js';
+import type { Store } from '../../store/store.js';
+import type { SuppressionRow } from '../../store/suppressions-store.js';
+import type { UnitOfWork } from '../../store/unit-of-work.js';
+import { normalizeAddress } from '../addresses.js';
+import type { EmailEvents } from '../email-events.js';
+
+export interface Suppression {
+  object: 'email_suppression';
+  address: string;
+  reason: 'bounce' | 'complaint';
+  detail: string | null;
+  email_id: string | null;
+  created_at: string;
+}
+
+export interface Bounce {
+  /** The enhanced status code (`5.1.1`), when the relay or the report gave one. */
+  status: string | null;
+  diagnostic: string | null;
+  /** `relay`: refused while we sent; `report`: a delivery-status report (RFC 3464) came back. */
+  source: 'relay' | 'report';
+}
+
+export interface Complaint {
+  feedbackType: string;
+  userAgent: string | null;
+}
+
+/**
+ * The organisation's suppression list and what puts recipients on it: a hard bounce (a 5xx from the relay, or an
+ * RFC 3464 report with a 5.x.x status) or a complaint (an RFC 5965 feedback report). Each is recorded on the sent
+ * message's recipient and announced as `email.bounced` / `email.complained`, in the caller's unit of work.
+ */
+export class Suppressions {
+  constructor(private readonly o: { store: Store; clock: Clock; events: EmailEvents }) {}
+
+  list(orgId: string, q: { limit?: number; cursor?: string }): ListResponse<Suppression> {
+    const page = this.o.store.suppressions.list(orgId, q.limit ?? 50, q.cursor ?? null);
+    const last = page.items.at(-1);
+    return { object: 'list', data: page.items.map(toSuppression), has_more: page.hasMore, next_cursor: page.hasMore && last ? last.address : null };
+  }
+
+  remove(orgId: string, address: string): { address: string; object: 'email_suppression'; deleted: true } {
+    const normalized = normalizeAddress(address);
+    const removed = this.o.store.transaction(() => this.o.store.suppressions.remove(orgId, normalized));
+    if (!removed) throw new NotFoundError('suppression', address, 'address');
+    return { address: normalized, object: 'email_suppression', deleted: true };
+  }
+
+  hardBounce(uow: UnitOfWork, email: EmailRow, recipient: string, bounce: Bounce): void {
+    const address = normalizeAddress(recipient);
+    const at = isoTime(this.o.clock.now());
+    const detail = [bounce.status, bounce.diagnostic].filter((p) => p !== null && p !== '').join(' ') || 'hard bounce';
+    this.o.store.emails.setRecipientStatus(uow, email.id, address, 'bounced', detail, at);
+    this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'bounce', detail, email_id: email.id, created_at: at });
+    this.o.events.emit(uow, {
+      type: 'email.bounced',
+      orgId: email.org_id,
+      mailboxId: email.mailbox_id,
+      data: {
+        message_id: email.id,
+        correlation_token: email.correlation_token,
+        recipient: address,
+        status: bounce.status,
+        diagnostic: bounce.diagnostic,
+        source: bounce.source,
+        suppressed: true,
+        bounced_at: at,
+      },
+      metadataJson: email.metadata,
+    });
+  }
+
+  complaint(uow: UnitOfWork, email: EmailRow, recipient: string | null, complaint: Complaint): void {
+    const address = recipient === null ? null : normalizeAddress(recipient);
+    const at = isoTime(this.o.clock.now());
+    if (address !== null) {
+      const detail = `complaint (${complaint.feedbackType})`;
+      this.o.store.emails.setRecipientStatus(uow, email.id, address, 'complained', detail, at);
+      this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'complaint', detail, email_id: email.id, created_at: at });
+    }
+    this.o.events.emit(uow, {
+      type: 'email.complained',
+      orgId: email.org_id,
+      mailboxId: email.mailbox_id,
+      data: {
+        message_id: email.id,
+        correlation_token: email.correlation_token,
+        recipient: address,
+        feedback_type: complaint.feedbackType,
+        user_agent: complaint.userAgent,
+        suppressed: address !== null,
+        complained_at: at,
+      },
+      metadataJson: email.metadata,
+    });
+  }
+}
+
+function toSuppression(row: SuppressionRow): Suppression {
+  return { object: 'email_suppression', address: row.address, reason: row.reason, detail: row.detail, email_id: row.email_id, created_at: row.created_at };
+}
