@@ -65,7 +65,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
   const bus = new EventBus();
   const orgId = new OrgsService({ store, clock: systemClock, ids }).create('bench').id;
   const secrets = new SigningSecrets({ store, box: new SecretBox(loadMasterKey({ home, env: {} })), clock: systemClock });
-  const outbox = new WebhookOutbox({ store: webhooks, clock: systemClock, ids, events: bus, retryScheduleS: config['webhooks.retry_schedule_s'], envelope: () => ({}) });
+  const outbox = new WebhookOutbox({ store: webhooks, clock: systemClock, ids, events: bus, retryScheduleS: config['webhooks.retry_schedule_s'] });
   const worker = new DeliveryWorker({
     store,
     signingSecrets: (org) => secrets.signingSecrets(org),

@@ -10,10 +10,14 @@ export type WebhookAttemptOutcome = 'succeeded' | 'retrying' | 'failed';
 export interface MetricsSources {
   store: Store;
   events: EventBus;
-  /** Started sandboxes waiting for a run (the docker driver's warm pool). */
-  sandboxPoolSize: () => number;
-  /** Messages on the outbound mail queue. */
-  mailQueueDepth: () => number;
+}
+
+/** What two gauges read at each scrape: parts built after the metrics, since they report to them. */
+export interface WatchedQueues {
+  /** Its `warmCount`: started sandboxes waiting for a run (the docker driver's warm pool). */
+  sandboxes: { readonly warmCount: number };
+  /** Its `queueDepth()`: messages on the outbound mail queue. */
+  mailQueue: { queueDepth(): number };
 }
 
 /**
@@ -86,15 +90,6 @@ export class Metrics {
       labelNames: ['model', 'direction'],
       registers,
     });
-    const poolSize = sources.sandboxPoolSize;
-    new Gauge({
-      name: 'errand_sandbox_pool_size',
-      help: 'Started sandboxes waiting for a run.',
-      registers,
-      collect() {
-        this.set(poolSize());
-      },
-    });
     this.sandboxStart = new Histogram({
       name: 'errand_sandbox_start_seconds',
       help: 'Time to get a sandbox for a run (from the warm pool or started), by driver.',
@@ -121,15 +116,6 @@ export class Metrics {
       labelNames: ['result'],
       registers,
     });
-    const queueDepth = sources.mailQueueDepth;
-    new Gauge({
-      name: 'errand_smtp_outbound_queue',
-      help: 'Messages on the outbound mail queue: due, being sent, or waiting for a retry.',
-      registers,
-      collect() {
-        this.set(queueDepth());
-      },
-    });
     this.mailObserver = {
       inbound: (outcome: 'accepted' | InboundRefusal) =>
         this.smtpInbound.inc(outcome === 'accepted' ? { outcome: 'accepted', reason: 'none' } : { outcome: 'refused', reason: outcome }),
@@ -138,6 +124,27 @@ export class Metrics {
     this.unsubscribe = sources.events.on('run.transitioned', ({ runId, from, to }) => {
       if (from === null) this.runCreated(runId);
       else if (isTerminal(to)) this.runEnded(runId);
+    });
+  }
+
+  /** Adds the gauges of the sandbox pool and the outbound mail queue, once those exist. */
+  watch(queues: WatchedQueues): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'errand_sandbox_pool_size',
+      help: 'Started sandboxes waiting for a run.',
+      registers,
+      collect() {
+        this.set(queues.sandboxes.warmCount);
+      },
+    });
+    new Gauge({
+      name: 'errand_smtp_outbound_queue',
+      help: 'Messages on the outbound mail queue: due, being sent, or waiting for a retry.',
+      registers,
+      collect() {
+        this.set(queues.mailQueue.queueDepth());
+      },
     });
   }
 

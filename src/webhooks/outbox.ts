@@ -1,7 +1,7 @@
 import { isoTime, type Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import type { IdFactory } from '../ids.js';
-import type { RunChange } from '../runs/run-change.js';
+import type { TransitionHook } from '../runs/run-change.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
@@ -36,22 +36,23 @@ export interface WebhookOutboxOptions {
   events: EventBus;
   /** `webhooks.retry_schedule_s`: its first entry delays the first attempt. */
   retryScheduleS: readonly number[];
-  /** The task envelope of a run: the `data` of its webhook. */
-  envelope: (run: RunRow) => unknown;
 }
 
-/**
- * The write side of the durable outbox. `onTransition` is a RunsService transition hook: it runs inside the unit of
- * work that makes a run terminal, so the event is committed with the state or not at all.
- */
+/** The write side of the durable outbox. */
 export class WebhookOutbox {
   constructor(private readonly o: WebhookOutboxOptions) {}
 
-  readonly onTransition = (change: RunChange, uow: UnitOfWork): void => {
-    const event = RUN_WEBHOOK_EVENTS[change.to];
-    if (event === undefined || change.run.callback_url === null || change.run.callback_url === '') return;
-    this.enqueue(uow, { orgId: change.run.org_id, runId: change.run.id, event, url: change.run.callback_url, data: this.o.envelope(change.run) });
-  };
+  /**
+   * The RunsService transition hook of run webhooks: it runs inside the unit of work that makes a run terminal, so
+   * the event is committed with the state or not at all. `envelope` makes the task envelope the webhook carries.
+   */
+  transitionHook(envelope: (run: RunRow) => unknown): TransitionHook {
+    return (change, uow) => {
+      const event = RUN_WEBHOOK_EVENTS[change.to];
+      if (event === undefined || change.run.callback_url === null || change.run.callback_url === '') return;
+      this.enqueue(uow, { orgId: change.run.org_id, runId: change.run.id, event, url: change.run.callback_url, data: envelope(change.run) });
+    };
+  }
 
   /** Writes one event to the outbox, in the unit of work that caused the event, and returns the delivery id. */
   enqueue(uow: UnitOfWork, options: EnqueueOptions): string {

@@ -12,6 +12,7 @@ import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../../src/secrets/master-key.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import type { TransitionHook } from '../../src/runs/run-change.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { RunRow } from '../../src/store/runs-table.js';
 import { WebhooksStore } from '../../src/store/webhooks-store.js';
@@ -112,6 +113,8 @@ export class Harness {
   readonly secrets: SigningSecrets;
   readonly eventLog: EventLog;
   readonly outbox: WebhookOutbox;
+  /** The outbox's transition hook, as RunsService runs it, with an envelope of the fields the tests read. */
+  readonly runWebhooks: TransitionHook;
   readonly orgId: string;
   readonly projectId: string;
   private readonly workers: DeliveryWorker[] = [];
@@ -136,8 +139,8 @@ export class Harness {
       ids: this.ids,
       events: this.events,
       retryScheduleS: this.config['webhooks.retry_schedule_s'],
-      envelope: (run) => ({ task_id: run.id, status: run.status, result: run.result === null ? null : JSON.parse(run.result) }),
     });
+    this.runWebhooks = this.outbox.transitionHook((run) => ({ task_id: run.id, status: run.status, result: run.result === null ? null : JSON.parse(run.result) }));
     const existing = this.store.orgs.getByName('acme');
     const org = existing ?? new OrgsService({ store: this.store, clock: systemClock, ids: this.ids }).create('acme');
     this.orgId = org.id;
@@ -170,7 +173,7 @@ export class Harness {
     }));
     this.store.transaction((uow) => {
       this.store.runs.setStatus(uow, id, 'running', to, { finished_at: now, updated_at: now, result: to === 'succeeded' ? '{"answer":42}' : null });
-      this.outbox.onTransition({ run: this.store.runs.getById(id)!, from: 'running', to }, uow);
+      this.runWebhooks({ run: this.store.runs.getById(id)!, from: 'running', to }, uow);
       if (options.failAfterHook) throw new Error('the transaction fails after the hook');
     });
     return this.store.runs.getById(id)!;

@@ -54,7 +54,7 @@ describe('TokenRefresher', () => {
   function refresherOn(on: Store, to: FakeProvider): TokenRefresher {
     const events = new EventBus();
     const eventLog = new EventLog({ store: on.events, clock: systemClock, events });
-    const outbox = new WebhookOutbox({ store: on.webhooks, clock: systemClock, ids, events, retryScheduleS: [0], envelope: () => null });
+    const outbox = new WebhookOutbox({ store: on.webhooks, clock: systemClock, ids, events, retryScheduleS: [0] });
     return new TokenRefresher({
       store: on,
       clock: systemClock,

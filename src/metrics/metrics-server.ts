@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { Metrics } from '../src/metrics/metrics.js';
+import type { Metrics } from './metrics.js';
 
 /**
  * `GET /metrics` in the Prometheus text format, on a listener of its own (`metrics.host`, `metrics.port`), apart from

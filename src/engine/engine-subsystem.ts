@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ToolSource } from '../agent-tools/agent-tool.js';
+import type { ArtifactsService } from '../artifacts/artifacts-service.js';
+import type { SpendCaps } from '../billing/caps.js';
+import type { PriceTable } from '../billing/prices.js';
+import type { RunConnections } from '../connections/run-connections.js';
+import type { EventLog } from '../event-log/event-log.js';
+import type { JobsService } from '../jobs/jobs-service.js';
+import { packageVersion } from '../package-root.js';
+import type { ProjectsService } from '../projects/projects-service.js';
+import type { Resources } from '../resources.js';
+import { runEndEvents } from '../runs/run-end-events.js';
+import { RunsService } from '../runs/runs-service.js';
+import type { UserSchemas } from '../runs/user-schemas.js';
+import type { SandboxDriver } from '../sandbox/driver.js';
+import { StatusService } from '../status/status-service.js';
+import { StepsService } from '../steps/steps-service.js';
+import type { Subsystem } from '../subsystem.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { Dispatcher } from './dispatcher.js';
+import { FirstCallBound } from './first-call-bound.js';
+import { createProvider } from './providers/create-provider.js';
+import { RunExecutor } from './run-executor.js';
+import { SandboxMeters } from './sandbox-meter.js';
+import { ToolRegistry } from './tools/registry.js';
+
+export interface EngineSubsystemDeps {
+  resources: Resources;
+  /** Where model API keys come from (ANTHROPIC_API_KEY, OPENAI_API_KEY). */
+  env: NodeJS.ProcessEnv;
+  projects: ProjectsService;
+  jobs: JobsService;
+  schemas: UserSchemas;
+  caps: SpendCaps;
+  prices: PriceTable;
+  eventLog: EventLog;
+  artifacts: ArtifactsService;
+  /** Gets a run's webhook, in the unit of work that ends the run. */
+  outbox: WebhookOutbox;
+  publicUrl: () => string;
+  checkCallbackUrl: (url: string, param: string) => Promise<void>;
+  /** Tools some runs get besides the standard ones (their connections' MCP tools, their mailbox). */
+  toolSources: readonly ToolSource[];
+  connections: RunConnections;
+  driver: SandboxDriver;
+}
+
+export interface EngineServices {
+  runs: RunsService;
+  steps: StepsService;
+  status: StatusService;
+  /** Why runs cannot call a model (the missing setting), or null when they can. */
+  modelProviderProblem: string | null;
+}
+
+/** Runs (admission, the one way their status changes, their steps) and the engine that claims and executes them. */
+export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServices> {
+  const { resources, projects, jobs, schemas, caps, prices, eventLog, artifacts, outbox, driver } = deps;
+  const { config, clock, logger } = resources;
+  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: deps.toolSources });
+  const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
+  const meters = new SandboxMeters(clock);
+  const runs: RunsService = new RunsService(
+    resources,
+    { projects, jobs, schemas, caps, prices, eventLog },
+    {
+      publicUrl: deps.publicUrl,
+      linkScreenshot: (id) => artifacts.signedUrl(id),
+      checkCallbackUrl: deps.checkCallbackUrl,
+      settleUsage: (runId) => meters.settle(runId),
+      startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
+    },
+  );
+  runs.addTransitionHook(outbox.transitionHook((row) => runs.envelope(row)));
+  // The final envelope is logged in the same unit of work, for the live streams.
+  runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
+  const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
+
+  const provider = createProvider({ config, env: deps.env });
+  const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections });
+  const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
+  const status = new StatusService(resources, { provider, driver, version: packageVersion() });
+
+  const unusable = provider.unusableReason();
+  return {
+    name: 'engine',
+    services: { runs, steps, status, modelProviderProblem: unusable === null ? null : `${unusable} (models.provider is ${provider.name})` },
+    async start() {
+      if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
+      await dispatcher.start();
+    },
+    close: () => dispatcher.close(),
+  };
+}

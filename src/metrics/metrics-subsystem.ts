@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import type { Subsystem } from '../subsystem.js';
+import { MetricsServer } from './metrics-server.js';
+import type { Metrics, WatchedQueues } from './metrics.js';
+
+export interface MetricsSubsystemDeps extends WatchedQueues {
+  /** Built before every part that reports to it; null when `metrics.port` is not set. */
+  metrics: Metrics | null;
+  config: Pick<Config, 'metrics.host' | 'metrics.port'>;
+  logger: Logger;
+}
+
+/** `GET /metrics` on a listener of its own, and the gauges of the queues, when `metrics.port` is set. */
+export function metricsSubsystem(deps: MetricsSubsystemDeps): Subsystem {
+  const { metrics, config } = deps;
+  const port = config['metrics.port'];
+  if (metrics === null || port === null) return { name: 'metrics', services: {} };
+  metrics.watch({ sandboxes: deps.sandboxes, mailQueue: deps.mailQueue });
+  const server = new MetricsServer(metrics, deps.logger.child({ component: 'metrics' }));
+  return {
+    name: 'metrics',
+    services: {},
+    async start() {
+      await server.listen(config['metrics.host'], port);
+    },
+    async close() {
+      await server.close();
+      metrics.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { EventLog } from '../event-log/event-log.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Resources } from '../resources.js';
+import type { Subsystem } from '../subsystem.js';
+import { DeliveryWorker } from './delivery-worker.js';
+
+/** Whose secrets sign an organisation's webhooks: its own (`SigningSecrets`), or its email identity's. */
+interface SecretsOfOrgs {
+  signingSecrets(orgId: string): readonly string[];
+}
+
+export interface WebhooksSubsystemDeps {
+  resources: Resources;
+  eventLog: EventLog;
+  signingSecrets: SecretsOfOrgs;
+  emailSigningSecrets: SecretsOfOrgs;
+  metrics: Metrics | null;
+}
+
+/**
+ * The delivery of what the outbox holds. The outbox itself is built before the parts that write to it (runs, mail,
+ * connections), this worker after the identities whose secrets sign email webhooks.
+ */
+export function webhooksSubsystem(deps: WebhooksSubsystemDeps): Subsystem {
+  const { resources, eventLog, signingSecrets, emailSigningSecrets, metrics } = deps;
+  const { store, clock, logger, config } = resources;
+  const webhookWorker = new DeliveryWorker({
+    store,
+    signingSecrets: (orgId) => signingSecrets.signingSecrets(orgId),
+    emailSigningSecrets: (orgId) => emailSigningSecrets.signingSecrets(orgId),
+    clock,
+    logger: logger.child({ component: 'webhooks' }),
+    events: resources.events,
+    eventLog,
+    config,
+    ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
+  });
+  return {
+    name: 'webhooks',
+    services: {},
+    start: () => webhookWorker.start(),
+    close: () => webhookWorker.close(),
+  };
+}
