@@ -26,7 +26,7 @@ export interface AppDeps {
   metrics?: Metrics;
 }
 
-/** Builds the HTTP API from its dependencies; never listens (wiring.ts and tests do). */
+/** Builds the HTTP API from its dependencies; never listens (http-subsystem.ts and tests do). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // No logger for Fastify itself (see request-log.ts): RequestLog traces requests and reports its problems.
   const requestLog = new RequestLog(deps.logger, deps.accessLogger);

@@ -24,8 +24,8 @@ import type { StatusService } from '../src/status/status-service.js';
 import type { StepsService } from '../src/steps/steps-service.js';
 
 /**
- * The domain services the HTTP layer calls; built once by `daemon/wiring.ts` (or a test) and handed to `buildApp`.
- * Every route plugin takes this object as its options and uses what it needs.
+ * The domain services the HTTP layer calls; built once by the daemon's subsystems (`daemon/wiring.ts`), or by a
+ * test, and handed to `buildApp`. Every route plugin takes this object as its options and uses what it needs.
  */
 export interface ApiServices {
   keys: KeysService;

@@ -19,7 +19,8 @@ export interface McpToolContext {
  * against before `call` runs; `call` answers a JSON object, which the client gets as structured content and as
  * its JSON text. A service error (`ErrandError`) becomes a tool error the model can read and correct.
  *
- * A tool is one file exporting a function that builds it from the services it uses; the daemon's wiring lists it.
+ * A tool is one file exporting a function that builds it from the services it uses; the MCP subsystem
+ * (`mcp-subsystem.ts`) lists it.
  */
 export interface McpTool<Input = Record<string, unknown>> {
   readonly name: string;
