@@ -11,12 +11,7 @@ import type { ReceivedEmails } from '../src/mail/inbound/received-emails.js';
 import type { SendService } from '../src/mail/outbound/send-service.js';
 import type { Suppressions } from '../src/mail/outbound/suppressions.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
-import type { McpEndpoints } from '../src/mcp-server/endpoints.js';
-import type { McpFrontDoor } from '../src/mcp-server/front-door.js';
-import type { McpAuthenticator } from '../src/mcp-server/mcp-authenticator.js';
-import type { ClientRegistry } from '../src/mcp-server/oauth-server/client-registry.js';
-import type { ConsentFlow } from '../src/mcp-server/oauth-server/consent-flow.js';
-import type { TokenEndpoint } from '../src/mcp-server/oauth-server/token-endpoint.js';
+import type { McpServices } from '../src/mcp-server/mcp-subsystem.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
 import type { SkippedFirings } from '../src/schedules/skipped-firings.js';
@@ -25,9 +20,10 @@ import type { StepsService } from '../src/steps/steps-service.js';
 
 /**
  * The domain services the HTTP layer calls; built once by the daemon's subsystems (`daemon/wiring.ts`), or by a
- * test, and handed to `buildApp`. Every route plugin takes this object as its options and uses what it needs.
+ * test, and handed to `buildApp`. Every route plugin takes this object as its options and uses what it needs. The
+ * MCP front door's and its authorization server's are the MCP subsystem's.
  */
-export interface ApiServices {
+export interface ApiServices extends McpServices {
   keys: KeysService;
   rateLimiter: RateLimiter;
   projects: ProjectsService;
@@ -38,12 +34,6 @@ export interface ApiServices {
   eventStreams: EventStreams;
   status: StatusService;
   skippedFirings: SkippedFirings;
-  mcp: McpFrontDoor;
-  mcpAuth: McpAuthenticator;
-  mcpEndpoints: McpEndpoints;
-  oauthClients: ClientRegistry;
-  consent: ConsentFlow;
-  tokens: TokenEndpoint;
   connections: ConnectionsService;
   hostedConnect: HostedConnect;
   emails: SendService;
