@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 
 /**
  * One part of the daemon, as its factory builds it: the services it offers the others, and what it does when the
- * daemon starts and stops. A factory takes the `Resources` and the sibling services it needs, and nothing else.
+ * daemon starts and stops. A factory takes what it needs of the `Resources` and the sibling services it uses, by
+ * name, and reaches for nothing else.
  */
 export interface Subsystem<S extends object = object> {
   /** The part's name in the log, when it fails to close. */
