@@ -275,7 +275,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     [
       ...coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }),
       ...connectionManagementTools({ connections, hostedConnect }),
-      ...emailTools({ emails: mail.emails }),
+      ...emailTools({ emails: mail.emails, sentEmails: mail.sentEmails }),
     ],
     mcpLogger,
   );
@@ -317,6 +317,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       connections,
       hostedConnect,
       emails: mail.emails,
+      sentEmails: mail.sentEmails,
       identities: mail.identities,
       suppressions: mail.suppressions,
       receivedEmails: mail.received,

@@ -5,6 +5,7 @@ import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/iden
 import { rawJsonMember } from '../../src/mail/raw-json-member.js';
 import type { ReceivedEmails } from '../../src/mail/inbound/received-emails.js';
 import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/outbound/send-service.js';
+import type { SentEmails } from '../../src/mail/outbound/sent-emails.js';
 import type { Suppressions } from '../../src/mail/outbound/suppressions.js';
 import type { ListQuery } from '../../src/pagination.js';
 import { principalOf } from '../plugins/auth.js';
@@ -13,17 +14,18 @@ const tags = ['Email'];
 
 export const emailRoutes: FastifyPluginAsync<{
   emails: SendService;
+  sentEmails: SentEmails;
   identities: IdentityService;
   suppressions: Suppressions;
   receivedEmails: ReceivedEmails;
   mailAttachments: MailAttachments;
-}> = async (app, { emails, identities, suppressions, receivedEmails, mailAttachments }) => {
+}> = async (app, { emails, sentEmails, identities, suppressions, receivedEmails, mailAttachments }) => {
   app.post<{ Body: SendEmailBody }>('/emails', { schema: { ...s.send, tags, summary: "Send an email from the organisation's identity" } }, async (req, reply) => {
     const principal = principalOf(req);
-    return sendAccepted(reply, await emails.send(principal.orgId, principal.keyId, null, req.body, metadataText(req)));
+    return sendAccepted(reply, await emails.send({ orgId: principal.orgId, keyId: principal.keyId, inboxId: null, body: req.body, metadataJson: metadataText(req) }));
   });
   app.get<{ Querystring: ListQuery }>('/emails', { schema: { ...s.list, tags, summary: 'List sent emails, newest first' } }, (req) =>
-    emails.list(principalOf(req).orgId, req.query),
+    sentEmails.list(principalOf(req).orgId, req.query),
   );
   app.get('/emails/identity', { schema: { ...s.getIdentity, tags, summary: "The organisation's email address and inbound callback" } }, (req) =>
     identities.get(principalOf(req).orgId),
@@ -74,12 +76,12 @@ export const emailRoutes: FastifyPluginAsync<{
     },
   );
   app.get<{ Params: { id: string } }>('/emails/:id', { schema: { ...s.get, tags, summary: 'A sent email with the delivery state of each recipient' } }, (req) =>
-    emails.get(principalOf(req).orgId, req.params.id),
+    sentEmails.get(principalOf(req).orgId, req.params.id),
   );
   app.get<{ Params: { id: string } }>(
     '/emails/:id/raw',
     { schema: { ...s.raw, tags, summary: 'The email as it was built and sent (message/rfc822)' } },
-    (req, reply) => reply.type('message/rfc822').send(emails.raw(principalOf(req).orgId, req.params.id)),
+    (req, reply) => reply.type('message/rfc822').send(sentEmails.raw(principalOf(req).orgId, req.params.id)),
   );
 };
 

@@ -27,7 +27,7 @@ export const inboxRoutes: FastifyPluginAsync<{ inboxes: InboxesService; emails: 
     { schema: { ...s.send, tags, summary: 'Send an email from an inbox, like POST /emails' } },
     async (req, reply) => {
       const principal = principalOf(req);
-      return sendAccepted(reply, await emails.send(principal.orgId, principal.keyId, req.params.id, req.body, metadataText(req)));
+      return sendAccepted(reply, await emails.send({ orgId: principal.orgId, keyId: principal.keyId, inboxId: req.params.id, body: req.body, metadataJson: metadataText(req) }));
     },
   );
 };
