@@ -5,6 +5,7 @@ import { requestHash } from '../../runs/request-hash.js';
 import type { EmailRow, EmailStatus, RecipientKind, RecipientRow } from '../../store/emails-store.js';
 import type { IdentityRow, MailboxRow } from '../../store/mailboxes-store.js';
 import { normalizeAddress } from '../addresses.js';
+import type { SendEmailBody } from '../email-schemas.js';
 import { renderBody } from './body-rendering.js';
 import type { DkimSigner } from './dkim-signer.js';
 import type { EmailSendResult, ReplyTo } from './email-record.js';
@@ -12,22 +13,6 @@ import { notConfigured, requireIdentity, type IdentityService } from '../identit
 import { canSend, type MailSettings } from '../mail-settings.js';
 import type { MailTokens } from '../mail-tokens.js';
 import { buildMime } from './mime-builder.js';
-
-/** The body of POST /emails (and of POST /inboxes/{id}/messages). */
-export interface SendEmailBody {
-  to: string | string[];
-  cc?: string[];
-  bcc?: string[];
-  subject: string;
-  body_markdown?: string;
-  body_html?: string;
-  text?: string;
-  from_name?: string;
-  reply_to?: string;
-  client_id?: string;
-  metadata?: Record<string, unknown>;
-  send_at?: string;
-}
 
 export interface SentEmail {
   body: EmailSendResult;

@@ -1,6 +1,6 @@
-import { sendEmailBodySchema } from '../../mail/email-schemas.js';
+import { sendEmailBodySchema, type SendEmailBody } from '../../mail/email-schemas.js';
 import type { EmailRecord } from '../../mail/outbound/email-record.js';
-import type { SendEmailBody, SendService } from '../../mail/outbound/send-service.js';
+import type { SendService } from '../../mail/outbound/send-service.js';
 import type { SentEmails } from '../../mail/outbound/sent-emails.js';
 import type { McpTool } from './mcp-tool.js';
 
