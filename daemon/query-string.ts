@@ -4,7 +4,8 @@ import { InvalidRequestError } from '../src/errors.js';
 /** Set on a parsed query string that held a name or value whose percent-encoding is broken: the name, as sent. */
 const MALFORMED = Symbol('malformed query parameter');
 
-type ParsedQuery = Record<string, string | string[]> & { [MALFORMED]?: string };
+/** A query string as `parseQueryString` reads it, before any route's schema has checked it. */
+export type ParsedQuery = Record<string, string | string[]> & { [MALFORMED]?: string };
 
 /**
  * Reads a query string strictly (#10): `+` is a space and `%XX` escapes must form UTF-8, as `decodeURIComponent`

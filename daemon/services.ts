@@ -9,6 +9,7 @@ import type { IdentityService } from '../src/mail/identity/identity-service.js';
 import type { InboxesService } from '../src/mail/identity/inboxes-service.js';
 import type { ReceivedEmails } from '../src/mail/inbound/received-emails.js';
 import type { SendService } from '../src/mail/outbound/send-service.js';
+import type { SentEmails } from '../src/mail/outbound/sent-emails.js';
 import type { Suppressions } from '../src/mail/outbound/suppressions.js';
 import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import type { McpServices } from '../src/mcp-server/mcp-subsystem.js';
@@ -37,6 +38,7 @@ export interface ApiServices extends McpServices {
   connections: ConnectionsService;
   hostedConnect: HostedConnect;
   emails: SendService;
+  sentEmails: SentEmails;
   identities: IdentityService;
   suppressions: Suppressions;
   receivedEmails: ReceivedEmails;

@@ -165,6 +165,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     connections: connections.services.connections,
     hostedConnect: connections.services.hostedConnect,
     emails: mail.services.emails,
+    sentEmails: mail.services.sentEmails,
   });
   const http = await httpSubsystem({
     app: {
@@ -183,6 +184,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         connections: connections.services.connections,
         hostedConnect: connections.services.hostedConnect,
         emails: mail.services.emails,
+        sentEmails: mail.services.sentEmails,
         identities: mail.services.identities,
         suppressions: mail.services.suppressions,
         receivedEmails: mail.services.received,

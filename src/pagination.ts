@@ -1,9 +1,9 @@
-import type { Page } from './store/page.js';
+import type { listQuery } from './http-schemas/common.js';
+import type { Validated } from './http-schemas/validated.js';
+import type { Page, PageQuery } from './store/page.js';
 
-export interface ListQuery {
-  limit?: number;
-  cursor?: string;
-}
+/** The page members every list query has; a resource's query adds its filters (see `listQuery`). */
+export type ListQuery = Validated<ReturnType<typeof listQuery<{}>>>;
 
 export interface ListResponse<T> {
   object: 'list';
@@ -12,8 +12,8 @@ export interface ListResponse<T> {
   next_cursor: string | null;
 }
 
-export function pageQuery(q: ListQuery): { limit: number; cursor: string | null } {
-  return { limit: q.limit ?? 50, cursor: q.cursor ?? null };
+export function pageQuery(q: ListQuery): PageQuery {
+  return { limit: q.limit, cursor: q.cursor ?? null };
 }
 
 export function toListResponse<R extends { id: string }, T>(page: Page<R>, map: (row: R) => T): ListResponse<T> {

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { artifactRouteSchemas as s } from '../../src/artifacts/artifact-schemas.js';
 import type { ArtifactsService } from '../../src/artifacts/artifacts-service.js';
+import type { RoutePlugin } from './route-plugin.js';
 
-export const artifactRoutes: FastifyPluginAsync<{ artifacts: ArtifactsService }> = async (app, { artifacts }) => {
-  app.get<{ Params: { id: string }; Querystring: { expires?: number; sig?: string } }>(
+export const artifactRoutes: RoutePlugin<{ artifacts: ArtifactsService }> = async (app, { artifacts }) => {
+  app.get(
     '/artifacts/:id',
     {
       // The signature is the authority: the link works without an API key (it goes into webhooks and emails).

@@ -1,31 +1,33 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ConnectOutcome, HostedConnect } from '../../src/connections/oauth-client/hosted-connect.js';
 import type { ConnectPage } from '../../src/connections/oauth-client/connect-pages.js';
-
-type LinkQuery = { expires?: string; sig?: string };
+import type { SignedQuery } from '../../src/artifacts/link-signer.js';
+import type { ParsedQuery } from '../query-string.js';
+import type { RoutePlugin } from './route-plugin.js';
 
 /**
  * The hosted connect pages: browser pages, not API. The link's signature is their authority (no API key), their
- * answers are HTML (even for a bad link), and they are left out of the OpenAPI document.
+ * answers are HTML (even for a bad link), and they are left out of the OpenAPI document. So no schema checks their
+ * query: they read it as it was parsed.
  */
-export const connectPageRoutes: FastifyPluginAsync<{ hostedConnect: HostedConnect }> = async (app, { hostedConnect }) => {
+export const connectPageRoutes: RoutePlugin<{ hostedConnect: HostedConnect }> = async (app, { hostedConnect }) => {
   // The start button posts an empty form; the JSON-only rule of the API does not apply to it.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, undefined));
   const config = { public: true };
   const schema = { hide: true };
 
-  app.get<{ Params: { id: string }; Querystring: LinkQuery }>('/connect/:id', { config, schema }, (req, reply) =>
+  app.get<{ Params: { id: string }; Querystring: ParsedQuery }>('/connect/:id', { config, schema }, (req, reply) =>
     sendPage(reply, hostedConnect.startPage(req.params.id, signedQuery(req.query))),
   );
-  app.post<{ Params: { id: string }; Querystring: LinkQuery }>('/connect/:id/start', { config, schema }, async (req, reply) =>
+  app.post<{ Params: { id: string }; Querystring: ParsedQuery }>('/connect/:id/start', { config, schema }, async (req, reply) =>
     send(reply, await hostedConnect.start(req.params.id, signedQuery(req.query))),
   );
   app.get('/connect/callback', { config, schema }, async (req, reply) => send(reply, await hostedConnect.callback(new URL(req.url, 'http://callback'))));
 };
 
-function signedQuery(q: LinkQuery): { expires?: number; sig?: string } {
-  const expires = q.expires === undefined || !/^\d{1,12}$/.test(q.expires) ? undefined : Number(q.expires);
-  return { ...(expires === undefined ? {} : { expires }), ...(q.sig === undefined ? {} : { sig: q.sig }) };
+function signedQuery(q: ParsedQuery): Partial<SignedQuery> {
+  const expires = typeof q.expires !== 'string' || !/^\d{1,12}$/.test(q.expires) ? undefined : Number(q.expires);
+  return { ...(expires === undefined ? {} : { expires }), ...(typeof q.sig !== 'string' ? {} : { sig: q.sig }) };
 }
 
 function send(reply: FastifyReply, outcome: ConnectOutcome): FastifyReply {

@@ -1,34 +1,36 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { emailRouteSchemas as s } from '../../src/mail/email-schemas.js';
 import type { MailAttachments } from '../../src/mail/inbound/attachments.js';
-import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/identity/identity-service.js';
+import type { IdentityService } from '../../src/mail/identity/identity-service.js';
 import { rawJsonMember } from '../../src/mail/raw-json-member.js';
 import type { ReceivedEmails } from '../../src/mail/inbound/received-emails.js';
-import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/outbound/send-service.js';
+import type { SendService, SentEmail } from '../../src/mail/outbound/send-service.js';
+import type { SentEmails } from '../../src/mail/outbound/sent-emails.js';
 import type { Suppressions } from '../../src/mail/outbound/suppressions.js';
-import type { ListQuery } from '../../src/pagination.js';
 import { principalOf } from '../plugins/auth.js';
+import type { RoutePlugin } from './route-plugin.js';
 
 const tags = ['Email'];
 
-export const emailRoutes: FastifyPluginAsync<{
+export const emailRoutes: RoutePlugin<{
   emails: SendService;
+  sentEmails: SentEmails;
   identities: IdentityService;
   suppressions: Suppressions;
   receivedEmails: ReceivedEmails;
   mailAttachments: MailAttachments;
-}> = async (app, { emails, identities, suppressions, receivedEmails, mailAttachments }) => {
-  app.post<{ Body: SendEmailBody }>('/emails', { schema: { ...s.send, tags, summary: "Send an email from the organisation's identity" } }, async (req, reply) => {
+}> = async (app, { emails, sentEmails, identities, suppressions, receivedEmails, mailAttachments }) => {
+  app.post('/emails', { schema: { ...s.send, tags, summary: "Send an email from the organisation's identity" } }, async (req, reply) => {
     const principal = principalOf(req);
-    return sendAccepted(reply, await emails.send(principal.orgId, principal.keyId, null, req.body, metadataText(req)));
+    return sendAccepted(reply, await emails.send({ orgId: principal.orgId, keyId: principal.keyId, inboxId: null, body: req.body, metadataJson: metadataText(req) }));
   });
-  app.get<{ Querystring: ListQuery }>('/emails', { schema: { ...s.list, tags, summary: 'List sent emails, newest first' } }, (req) =>
-    emails.list(principalOf(req).orgId, req.query),
+  app.get('/emails', { schema: { ...s.list, tags, summary: 'List sent emails, newest first' } }, (req) =>
+    sentEmails.list(principalOf(req).orgId, req.query),
   );
   app.get('/emails/identity', { schema: { ...s.getIdentity, tags, summary: "The organisation's email address and inbound callback" } }, (req) =>
     identities.get(principalOf(req).orgId),
   );
-  app.post<{ Body: ConfigureIdentityBody }>(
+  app.post(
     '/emails/identity',
     { schema: { ...s.configureIdentity, tags, summary: 'Allocate (first call) or change the email identity; answers its webhook_secret' } },
     (req) => identities.configure(principalOf(req).orgId, req.body),
@@ -38,22 +40,22 @@ export const emailRoutes: FastifyPluginAsync<{
     { schema: { ...s.verifyDomain, tags, summary: "Check the sending domain's MX record and list the records to publish" } },
     (req) => identities.verifyDomain(principalOf(req).orgId),
   );
-  app.get<{ Querystring: { limit?: number; cursor?: string } }>(
+  app.get(
     '/emails/suppressions',
     { schema: { ...s.listSuppressions, tags, summary: 'Recipients no longer sent to after a hard bounce or a complaint' } },
     (req) => suppressions.list(principalOf(req).orgId, req.query),
   );
-  app.delete<{ Params: { address: string } }>(
+  app.delete(
     '/emails/suppressions/:address',
     { schema: { ...s.deleteSuppression, tags, summary: 'Send to a suppressed recipient again' } },
     (req) => suppressions.remove(principalOf(req).orgId, req.params.address),
   );
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/emails/received/:id',
     { schema: { ...s.getReceived, tags, summary: 'A received email as its webhook carried it, with fresh attachment links' } },
     (req) => receivedEmails.get(principalOf(req).orgId, req.params.id),
   );
-  app.get<{ Params: { id: string }; Querystring: { expires?: number; sig?: string } }>(
+  app.get(
     '/emails/attachments/:id',
     {
       // The signature is the authority: the link works without an API key (it goes into webhooks).
@@ -73,13 +75,13 @@ export const emailRoutes: FastifyPluginAsync<{
         .send(stream);
     },
   );
-  app.get<{ Params: { id: string } }>('/emails/:id', { schema: { ...s.get, tags, summary: 'A sent email with the delivery state of each recipient' } }, (req) =>
-    emails.get(principalOf(req).orgId, req.params.id),
+  app.get('/emails/:id', { schema: { ...s.get, tags, summary: 'A sent email with the delivery state of each recipient' } }, (req) =>
+    sentEmails.get(principalOf(req).orgId, req.params.id),
   );
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/emails/:id/raw',
     { schema: { ...s.raw, tags, summary: 'The email as it was built and sent (message/rfc822)' } },
-    (req, reply) => reply.type('message/rfc822').send(emails.raw(principalOf(req).orgId, req.params.id)),
+    (req, reply) => reply.type('message/rfc822').send(sentEmails.raw(principalOf(req).orgId, req.params.id)),
   );
 };
 

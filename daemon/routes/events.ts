@@ -1,19 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { eventRouteSchemas as s } from '../../src/event-log/event-schemas.js';
 import { parseLastEventId, type EventStreams } from '../../src/event-log/event-streams.js';
 import { EventFrames, replyWithEvents } from '../event-stream-reply.js';
 import { principalOf } from '../plugins/auth.js';
+import type { RoutePlugin } from './route-plugin.js';
 
 const tags = ['Events'];
 
-export const eventRoutes: FastifyPluginAsync<{ eventStreams: EventStreams }> = async (app, { eventStreams }) => {
+export const eventRoutes: RoutePlugin<{ eventStreams: EventStreams }> = async (app, { eventStreams }) => {
   const frames = new EventFrames();
   app.get('/events', { schema: { ...s.org, tags, summary: "The organisation's live events (server-sent events)" } }, (req, reply) => {
     const last = parseLastEventId(req.headers['last-event-id']);
     const orgId = principalOf(req).orgId;
     return replyWithEvents(req, reply, frames, (makeSink) => eventStreams.openOrg(orgId, last, makeSink));
   });
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/runs/:id/events',
     { schema: { ...s.run, tags, summary: "A run's live events: status changes, each step, the final envelope (server-sent events)" } },
     (req, reply) => {

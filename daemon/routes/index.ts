@@ -11,12 +11,13 @@ import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
+import type { RoutePlugin } from './route-plugin.js';
 import { runRoutes } from './runs.js';
 import { statusRoutes } from './status.js';
 import { stepRoutes } from './steps.js';
 
 /** Every `/v1` route plugin, one per resource; each takes the services as its options. */
-const V1_ROUTES: FastifyPluginAsync<ApiServices>[] = [
+const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   openapiRoutes,
   projectRoutes,
   jobRoutes,
@@ -39,7 +40,7 @@ export function v1Routes(services: ApiServices): FastifyPluginAsync {
 }
 
 /** The MCP front door's routes, outside `/v1`: the MCP endpoint and its OAuth 2.1 authorization server. */
-const ROOT_ROUTES: FastifyPluginAsync<ApiServices>[] = [mcpRoutes, oauthRoutes];
+const ROOT_ROUTES: RoutePlugin<ApiServices>[] = [mcpRoutes, oauthRoutes];
 
 /** The routes at the root, on `services`. */
 export function rootRoutes(services: ApiServices): FastifyPluginAsync {

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { RoutePlugin } from './route-plugin.js';
 
 /** Routes that answer without an API key: liveness and the API's own description. */
-export const healthRoutes: FastifyPluginAsync = async (app) => {
+export const healthRoutes: RoutePlugin = async (app) => {
   app.get(
     '/healthz',
     {
@@ -17,6 +17,6 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
   );
 };
 
-export const openapiRoutes: FastifyPluginAsync = async (app) => {
+export const openapiRoutes: RoutePlugin = async (app) => {
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 };

@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { OAuthServerError } from '../../src/errors.js';
 import type { McpEndpoints } from '../../src/mcp-server/endpoints.js';
 import type { ClientRegistry } from '../../src/mcp-server/oauth-server/client-registry.js';
 import type { AuthorizeOutcome, ConsentFlow } from '../../src/mcp-server/oauth-server/consent-flow.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from '../../src/mcp-server/oauth-server/metadata.js';
 import type { TokenEndpoint } from '../../src/mcp-server/oauth-server/token-endpoint.js';
+import type { RoutePlugin } from './route-plugin.js';
 
 export interface OAuthRouteServices {
   mcpEndpoints: McpEndpoints;
@@ -29,7 +30,7 @@ const hidden = { hide: true };
  * key: RFC 9728 and RFC 8414 metadata, RFC 7591 registration, the authorization endpoint with its consent page,
  * the token endpoint, RFC 7009 revocation. Token and revocation requests are form-encoded, as RFC 6749 has them.
  */
-export const oauthRoutes: FastifyPluginAsync<OAuthRouteServices> = async (app, { mcpEndpoints, oauthClients, consent, tokens }) => {
+export const oauthRoutes: RoutePlugin<OAuthRouteServices> = async (app, { mcpEndpoints, oauthClients, consent, tokens }) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
     done(null, new URLSearchParams(body.toString()));
   });

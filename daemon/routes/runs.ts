@@ -1,37 +1,37 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { ListQuery } from '../../src/pagination.js';
+import type { FastifyReply } from 'fastify';
 import { runRouteSchemas as s } from '../../src/runs/run-schemas.js';
-import type { CreatedRun, CreateJobRunBody, CreateRunBody, RunsService } from '../../src/runs/runs-service.js';
+import type { CreatedRun, RunsService } from '../../src/runs/runs-service.js';
 import { principalOf } from '../plugins/auth.js';
+import type { RoutePlugin } from './route-plugin.js';
 
 const tags = ['Runs'];
 const errors = { 402: { $ref: 'ErrorResponse#' }, 429: { $ref: 'ErrorResponse#' } };
 
-export const runRoutes: FastifyPluginAsync<{ runs: RunsService }> = async (app, { runs }) => {
-  app.post<{ Body: CreateRunBody }>(
+export const runRoutes: RoutePlugin<{ runs: RunsService }> = async (app, { runs }) => {
+  app.post(
     '/runs',
     { schema: { ...s.create, response: { ...s.create.response, ...errors }, tags, summary: 'Start a run from a prompt' } },
     async (req, reply) => accepted(reply, await runs.create(principalOf(req), req.body)),
   );
-  app.post<{ Params: { id: string }; Body: CreateJobRunBody | undefined }>(
+  app.post(
     '/jobs/:id/runs',
     { schema: { ...s.createForJob, response: { ...s.createForJob.response, ...errors }, tags, summary: 'Start a run of a job' } },
-    async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body ?? {})),
+    async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body)),
   );
-  app.get<{ Querystring: ListQuery & { job_id?: string } }>('/runs', { schema: { ...s.list, tags, summary: 'List recent runs' } }, (req) =>
+  app.get('/runs', { schema: { ...s.list, tags, summary: 'List recent runs' } }, (req) =>
     runs.list(principalOf(req).orgId, req.query),
   );
   // Plain functions where the service answers synchronously: an async handler costs a promise and a microtask
   // per request, and polling a run is the API's hottest call.
-  app.get<{ Params: { id: string } }>('/runs/:id', { schema: { ...s.get, tags, summary: 'Poll a run: its task envelope' } }, (req) =>
+  app.get('/runs/:id', { schema: { ...s.get, tags, summary: 'Poll a run: its task envelope' } }, (req) =>
     runs.get(principalOf(req).orgId, req.params.id),
   );
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/runs/:id/cancel',
     { schema: { ...s.cancel, tags, summary: 'Cancel a queued or running run' } },
     (req) => runs.cancel(principalOf(req).orgId, req.params.id),
   );
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/runs/:id/rerun',
     { schema: { ...s.rerun, response: { ...s.rerun.response, ...errors }, tags, summary: 'Start a new run of what an earlier run was asked' } },
     async (req, reply) => accepted(reply, await runs.rerun(principalOf(req), req.params.id)),

@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { isoTime } from '../clock.js';
+import type { SignedLinkQuery } from '../http-schemas/common.js';
 import { LinkExpiredError, LinkSignatureError } from './link-errors.js';
 
 /** The spec fixes screenshot links at 7 days. */
@@ -8,10 +9,8 @@ export const LINK_VALIDITY_S = 7 * 24 * 3600;
 /** Distinct from every other use of the master key, so a signature here is worth nothing elsewhere. */
 const HKDF_INFO = 'errand artifact links v1';
 
-export interface SignedQuery {
-  expires: number;
-  sig: string;
-}
+/** The query of a signed link as `queryFor` makes it: a request's (`SignedLinkQuery`) may lack either member. */
+export type SignedQuery = Required<SignedLinkQuery>;
 
 export interface LinkSignerOptions {
   /** What the links are for: keys derived for different purposes sign nothing of each other's. */

@@ -1,3 +1,4 @@
+import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, listQuery, listResponse, nullableString, timestamp } from '../http-schemas/common.js';
 
 /** A connection's name is also the prefix of its MCP tools' names (`<name>__<tool>`), which model APIs restrict. */
@@ -148,32 +149,6 @@ export const connectionRouteSchemas = {
   linkStatus: { params: idParam('clk'), response: { 200: connectionLinkStatusSchema } },
 } as const;
 
-export interface CreateConnectionBody {
-  name: string;
-  type: 'token' | 'mcp' | 'oauth';
-  secret?: string;
-  env_var_name?: string;
-  url?: string;
-  transport?: 'http' | 'sse';
-  headers?: Record<string, string>;
-  project_id?: string;
-  is_enabled?: boolean;
-}
-
-export interface UpdateConnectionBody {
-  name?: string;
-  is_enabled?: boolean;
-  secret?: string | null;
-  env_var_name?: string | null;
-  url?: string;
-  transport?: 'http' | 'sse';
-  headers?: Record<string, string> | null;
-}
-
-export interface CreateLinkBody {
-  provider: string;
-  name?: string;
-  project_id?: string;
-  env_var_name?: string;
-  redirect_url?: string;
-}
+export type CreateConnectionBody = Validated<typeof createConnectionBody>;
+export type UpdateConnectionBody = Validated<typeof updateConnectionBody>;
+export type CreateLinkBody = Validated<typeof createLinkBody>;

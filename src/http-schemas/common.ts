@@ -1,3 +1,6 @@
+import type { JSONSchema } from 'json-schema-to-ts';
+import type { Validated } from './validated.js';
+
 /**
  * JSON schemas shared by every resource: the error shape, list envelope, ids and pagination. They validate
  * requests (daemon routes) and generate the OpenAPI document, so there is one source of truth.
@@ -42,6 +45,7 @@ export const signedLinkQuery = {
     sig: { type: 'string', maxLength: 128, description: 'HMAC signature of the id and expiry.' },
   },
 } as const;
+export type SignedLinkQuery = Validated<typeof signedLinkQuery>;
 
 /** The shape of an id of type `prefix` (`run_` and a lower-case ULID), as a JSON Schema pattern. */
 export function idPattern(prefix: string): string {
@@ -53,7 +57,11 @@ export function idQueryParam(prefix: string, description: string) {
   return { type: 'string', pattern: idPattern(prefix), description } as const;
 }
 
-export function listQuery(prefix: string, filters: Record<string, object> = {}) {
+/**
+ * The query of a list of `prefix` ids, newest first, with the resource's own `filters` beside the page's members.
+ * `F` is a type parameter so that the filters' schemas, and with them the query's type, stay exact.
+ */
+export function listQuery<F extends Record<string, JSONSchema> = {}>(prefix: string, filters: F = {} as F) {
   return {
     type: 'object',
     additionalProperties: false,

@@ -1,3 +1,4 @@
+import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { nullableScheduleSchema } from '../schedules/schedule-schema.js';
@@ -73,3 +74,7 @@ export const jobRouteSchemas = {
   update: { params: idParam('job'), body: updateJobBody, response: { 200: jobSchema } },
   delete: { params: idParam('job'), response: { 200: deletedResponse('job') } },
 } as const;
+
+export type CreateJobBody = Validated<typeof createJobBody>;
+export type UpdateJobBody = Validated<typeof updateJobBody>;
+export type JobListQuery = Validated<typeof jobRouteSchemas.list.querystring>;

@@ -2,7 +2,7 @@ import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import type { EventLog } from '../event-log/event-log.js';
-import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
+import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
 import { checkInputs } from '../runs/input-check.js';
@@ -10,6 +10,7 @@ import type { UserSchemas } from '../runs/user-schemas.js';
 import { validateSchedule, type Schedule } from '../schedules/schedule-schema.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { JobRow } from '../store/jobs-store.js';
+import type { CreateJobBody, JobListQuery, UpdateJobBody } from './job-schemas.js';
 
 export interface Job {
   id: string;
@@ -28,20 +29,6 @@ export interface Job {
   updated_at: string;
 }
 
-interface JobFields {
-  name?: string;
-  description?: string | null;
-  prompt?: string;
-  model?: ModelAlias;
-  input_schema?: Record<string, unknown> | null;
-  output_schema?: Record<string, unknown> | null;
-  connections?: string[] | null;
-  timeout_s?: number | null;
-  schedule?: Schedule | null;
-}
-export type CreateJobBody = JobFields & { project_id: string; name: string; prompt: string };
-export type UpdateJobBody = JobFields;
-
 /** Async checks the service cannot do alone (the webhook target guard), and where a paused schedule is logged. */
 export interface JobsServiceOptions {
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
@@ -56,7 +43,7 @@ export class JobsService {
     private readonly options: JobsServiceOptions,
   ) {}
 
-  list(orgId: string, q: ListQuery & { project_id?: string }): ListResponse<Job> {
+  list(orgId: string, q: JobListQuery): ListResponse<Job> {
     return toListResponse(this.r.store.jobs.list(orgId, { ...pageQuery(q), projectId: q.project_id ?? null }), toJob);
   }
 
@@ -155,7 +142,7 @@ export class JobsService {
   }
 
   /** Schemas must compile and a schedule must be valid before anything is stored. */
-  private async check(body: JobFields): Promise<void> {
+  private async check(body: CreateJobBody | UpdateJobBody): Promise<void> {
     if (body.input_schema) await this.schemas.check(body.input_schema, 'input_schema');
     if (body.output_schema) await this.schemas.check(body.output_schema, 'output_schema');
     if (body.schedule) {

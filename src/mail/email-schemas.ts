@@ -1,3 +1,4 @@
+import type { Validated } from '../http-schemas/validated.js';
 import { idParam, listQuery, listResponse, nullableString, signedLinkQuery, timestamp } from '../http-schemas/common.js';
 import { USERNAME_PATTERN } from './addresses.js';
 
@@ -266,3 +267,8 @@ export const emailRouteSchemas = {
     },
   },
 } as const;
+
+/** The body of POST /emails, and of POST /inboxes/{id}/messages. */
+export type SendEmailBody = Validated<typeof sendEmailBodySchema>;
+export type ConfigureIdentityBody = Validated<typeof configureIdentityBodySchema>;
+export type SuppressionListQuery = Validated<typeof emailRouteSchemas.listSuppressions.querystring>;

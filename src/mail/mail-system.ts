@@ -26,6 +26,7 @@ import { RecipientResolver } from './inbound/recipient-resolver.js';
 import { runMailboxTools } from './run-mailbox/run-mailbox-tools.js';
 import { RunMailboxes } from './run-mailbox/run-mailboxes.js';
 import { SendService } from './outbound/send-service.js';
+import { SentEmails } from './outbound/sent-emails.js';
 import { SendingDomains } from './identity/sending-domain.js';
 import { SmtpTransport } from './outbound/smtp-transport.js';
 import { Suppressions } from './outbound/suppressions.js';
@@ -54,6 +55,7 @@ export interface MailSystem {
   tokens: MailTokens;
   identities: IdentityService;
   emails: SendService;
+  sentEmails: SentEmails;
   suppressions: Suppressions;
   events: EmailEvents;
   outbound: OutboundWorker;
@@ -79,6 +81,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const suppressions = new Suppressions({ store: r.store, clock: r.clock, events });
   const signer = new DkimSigner(settings.dkim, settings.relayDomain);
   const emails = new SendService(r, { settings, identities, tokens, signer });
+  const sentEmails = new SentEmails({ store: r.store });
   const transport: MailTransport =
     settings.transport === 'capture'
       ? new CaptureTransport(join(r.home, 'mail', 'captured'))
@@ -131,7 +134,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     inbound === null || settings.relayDomain === null
       ? null
       : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
-  return { settings, resolver, tokens, identities, emails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound, runTools };
+  return { settings, resolver, tokens, identities, emails, sentEmails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound, runTools };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */

@@ -4,6 +4,7 @@ import type { JobsService } from '../jobs/jobs-service.js';
 import type { KeysService } from '../keys/keys-service.js';
 import type { RateLimiter } from '../keys/rate-limiter.js';
 import type { SendService } from '../mail/outbound/send-service.js';
+import type { SentEmails } from '../mail/outbound/sent-emails.js';
 import { packageVersion } from '../package-root.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
@@ -38,6 +39,7 @@ export interface McpSubsystemDeps {
   connections: ConnectionsService;
   hostedConnect: HostedConnect;
   emails: SendService;
+  sentEmails: SentEmails;
 }
 
 export interface McpServices {
@@ -61,7 +63,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
     [
       ...coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }),
       ...connectionManagementTools({ connections: deps.connections, hostedConnect: deps.hostedConnect }),
-      ...emailTools({ emails: deps.emails }),
+      ...emailTools({ emails: deps.emails, sentEmails: deps.sentEmails }),
     ],
     mcpLogger,
   );

@@ -1,3 +1,4 @@
+import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, listQuery, listResponse, nullableString, timestamp } from '../http-schemas/common.js';
 
 export const projectSchema = {
@@ -38,5 +39,5 @@ export const projectRouteSchemas = {
   delete: { params: idParam('proj'), response: { 200: deletedResponse('project') } },
 } as const;
 
-export type CreateProjectBody = { name: string; description?: string | null };
-export type UpdateProjectBody = Partial<CreateProjectBody>;
+export type CreateProjectBody = Validated<typeof createProjectBody>;
+export type UpdateProjectBody = Validated<typeof updateProjectBody>;

@@ -1,3 +1,4 @@
+import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
@@ -128,3 +129,7 @@ export const runRouteSchemas = {
   cancel: { params: idParam('run'), response: { 200: envelopeSchema } },
   rerun: { params: idParam('run'), response: { 202: runAcceptedSchema } },
 } as const;
+
+export type CreateRunBody = Validated<typeof createRunBody>;
+export type CreateJobRunBody = Validated<typeof createJobRunBody>;
+export type RunListQuery = Validated<typeof runRouteSchemas.list.querystring>;

@@ -6,7 +6,7 @@ import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
 import { ConflictError, NotFoundError, RateLimitError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
-import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
+import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { EventLog } from '../event-log/event-log.js';
 import { EVENT_TYPES } from '../event-log/event-types.js';
@@ -19,25 +19,11 @@ import { checkInputs } from './input-check.js';
 import { fillPlaceholders } from './placeholders.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
+import type { CreateJobRunBody, CreateRunBody, RunListQuery } from './run-schemas.js';
 import { canTransition, IllegalTransitionError } from './state-machine.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
-
-export interface CreateRunBody {
-  prompt: string;
-  inputs?: Record<string, unknown>;
-  output_schema?: Record<string, unknown>;
-  model?: ModelAlias;
-  project_id?: string;
-  name?: string;
-  callback_url?: string;
-  idempotency_key?: string;
-  connections?: string[];
-  timeout_s?: number;
-}
-
-export type CreateJobRunBody = Omit<CreateRunBody, 'prompt' | 'model' | 'project_id'>;
 
 export interface RunAccepted {
   task_id: string;
@@ -180,7 +166,7 @@ export class RunsService {
     });
   }
 
-  list(orgId: string, q: ListQuery & { job_id?: string }): ListResponse<RunEnvelope> {
+  list(orgId: string, q: RunListQuery): ListResponse<RunEnvelope> {
     const page = this.r.store.runs.list(orgId, { ...pageQuery(q), jobId: q.job_id ?? null });
     return toListResponse(page, (row) => this.envelope(row));
   }

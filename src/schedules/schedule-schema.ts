@@ -1,19 +1,6 @@
 import { validateDetailed } from 'node-cron';
 import { InvalidRequestError } from '../errors.js';
-
-/** A job's `schedule` member as the API accepts it; ajv fills the defaults before `validateSchedule` runs. */
-export interface Schedule {
-  cron: string;
-  timezone: string;
-  inputs?: Record<string, unknown>;
-  callback_url?: string | null;
-  enabled: boolean;
-  /**
-   * Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. Set only by
-   * the daemon: a schedule sent in a request replaces it.
-   */
-  paused_reason?: string | null;
-}
+import type { Validated } from '../http-schemas/validated.js';
 
 /** JSON Schema for `schedule`; the jobs routes use it for validation and the OpenAPI document alike. */
 export const scheduleSchema = {
@@ -39,6 +26,13 @@ export const scheduleSchema = {
     },
   },
 } as const;
+
+/**
+ * A job's `schedule` member as the API accepts and answers it; validation fills `timezone` and `enabled` before
+ * `validateSchedule` runs. `paused_reason` is the daemon's (a change of the job left the schedule's inputs invalid):
+ * a schedule sent in a request replaces it.
+ */
+export type Schedule = Validated<typeof scheduleSchema>;
 
 /**
  * `schedule` where null removes it. A type list rather than `anyOf: [scheduleSchema, null]`: ajv fills defaults

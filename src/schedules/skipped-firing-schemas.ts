@@ -1,3 +1,4 @@
+import type { Validated } from '../http-schemas/validated.js';
 import { idParam, listResponse, nullableString, timestamp } from '../http-schemas/common.js';
 
 export const skippedFiringSchema = {
@@ -29,3 +30,5 @@ export const skippedFiringRouteSchemas = {
     response: { 200: listResponse(skippedFiringSchema) },
   },
 } as const;
+
+export type SkippedFiringListQuery = Validated<typeof skippedFiringRouteSchemas.list.querystring>;

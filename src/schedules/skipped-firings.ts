@@ -3,6 +3,7 @@ import type { EventLog } from '../event-log/event-log.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { ListResponse } from '../pagination.js';
 import type { Store } from '../store/store.js';
+import type { SkippedFiringListQuery } from './skipped-firing-schemas.js';
 
 /** A firing of a job's schedule that started no run, as `GET /v1/jobs/{id}/skipped_firings` lists it. */
 export interface SkippedFiring {
@@ -48,9 +49,9 @@ export class SkippedFirings {
   }
 
   /** A job's skipped firings, newest first; `cursor` is the `event_id` of the last one of the previous page. */
-  list(orgId: string, jobId: string, q: { limit?: number; cursor?: number }): ListResponse<SkippedFiring> {
+  list(orgId: string, jobId: string, q: SkippedFiringListQuery): ListResponse<SkippedFiring> {
     this.o.jobs.row(orgId, jobId);
-    const limit = q.limit ?? 50;
+    const { limit } = q;
     const events = this.o.eventLog.skippedFirings(orgId, jobId, q.cursor ?? null, limit + 1);
     const page = events.slice(0, limit).map((e): SkippedFiring => ({ object: 'skipped_firing', event_id: e.id, ...(e.data as SkippedFiringData), created_at: e.created_at }));
     const hasMore = events.length > limit;

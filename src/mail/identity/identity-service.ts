@@ -5,6 +5,7 @@ import type { Resources } from '../../resources.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { IdentityPatch, IdentityRow, MailboxRow } from '../../store/mailboxes-store.js';
 import { isReservedUsername, usernameFromName } from '../addresses.js';
+import type { ConfigureIdentityBody } from '../email-schemas.js';
 import { isDomainName, type MailSettings } from '../mail-settings.js';
 import type { DomainCheck, SendingDomains } from './sending-domain.js';
 
@@ -29,13 +30,6 @@ export interface EmailIdentityWithSecret extends EmailIdentity {
   webhook_secret: string;
   /** Set while a rotation window is open: the previous secret still signs until then. */
   previous_webhook_secret_expires_at: string | null;
-}
-
-export interface ConfigureIdentityBody {
-  callback_url?: string | null;
-  username?: string;
-  domain?: string | null;
-  rotate_webhook_secret?: boolean;
 }
 
 /** Where a message from a mailbox comes from and where its replies go. */

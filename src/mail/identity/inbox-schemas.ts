@@ -1,3 +1,4 @@
+import type { Validated } from '../../http-schemas/validated.js';
 import { deletedResponse, idParam, listQuery, listResponse, nullableString, timestamp } from '../../http-schemas/common.js';
 import { USERNAME_PATTERN } from '../addresses.js';
 import { emailSendResultSchema, sendEmailBodySchema } from '../email-schemas.js';
@@ -44,3 +45,6 @@ export const inboxRouteSchemas = {
   delete: { params: idParam('inb'), response: { 200: deletedResponse('inbox') } },
   send: { params: idParam('inb'), body: sendEmailBodySchema, response: { 202: emailSendResultSchema } },
 } as const;
+
+export type CreateInboxBody = Validated<typeof createInboxBodySchema>;
+export type UpdateInboxBody = Validated<typeof updateInboxBodySchema>;

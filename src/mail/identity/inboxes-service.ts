@@ -6,6 +6,7 @@ import type { Resources } from '../../resources.js';
 import type { MailboxRow } from '../../store/mailboxes-store.js';
 import { isReservedUsername } from '../addresses.js';
 import { notConfigured, requireIdentity, usernameTaken, type IdentityService } from './identity-service.js';
+import type { CreateInboxBody, UpdateInboxBody } from './inbox-schemas.js';
 
 export interface Inbox {
   id: string;
@@ -19,14 +20,6 @@ export interface Inbox {
   created_at: string;
   updated_at: string;
 }
-
-export interface CreateInboxBody {
-  username?: string;
-  display_name?: string | null;
-  callback_url?: string | null;
-}
-
-export type UpdateInboxBody = Omit<CreateInboxBody, 'username'>;
 
 /**
  * An organisation's additional addresses. An inbox sends like the identity (POST /inboxes/{id}/messages), its

@@ -1,34 +1,18 @@
 import { isoTime } from '../../clock.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors.js';
-import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../../pagination.js';
 import type { Resources } from '../../resources.js';
 import { requestHash } from '../../runs/request-hash.js';
 import type { EmailRow, EmailStatus, RecipientKind, RecipientRow } from '../../store/emails-store.js';
-import type { MailboxRow } from '../../store/mailboxes-store.js';
+import type { IdentityRow, MailboxRow } from '../../store/mailboxes-store.js';
 import { normalizeAddress } from '../addresses.js';
+import type { SendEmailBody } from '../email-schemas.js';
 import { renderBody } from './body-rendering.js';
 import type { DkimSigner } from './dkim-signer.js';
-import { toEmailRecord, type EmailRecord, type EmailSendResult, type ReplyTo } from './email-record.js';
+import type { EmailSendResult, ReplyTo } from './email-record.js';
 import { notConfigured, requireIdentity, type IdentityService } from '../identity/identity-service.js';
 import { canSend, type MailSettings } from '../mail-settings.js';
 import type { MailTokens } from '../mail-tokens.js';
 import { buildMime } from './mime-builder.js';
-
-/** The body of POST /emails (and of POST /inboxes/{id}/messages). */
-export interface SendEmailBody {
-  to: string | string[];
-  cc?: string[];
-  bcc?: string[];
-  subject: string;
-  body_markdown?: string;
-  body_html?: string;
-  text?: string;
-  from_name?: string;
-  reply_to?: string;
-  client_id?: string;
-  metadata?: Record<string, unknown>;
-  send_at?: string;
-}
 
 export interface SentEmail {
   body: EmailSendResult;
@@ -48,11 +32,48 @@ interface Recipient {
   kind: RecipientKind;
 }
 
+/** A send, as POST /emails, POST /inboxes/{id}/messages and the send_email tool ask for one. */
+export interface SendRequest {
+  orgId: string;
+  /** The API key the request came with, if any. */
+  keyId: string | null;
+  /** The inbox it is sent from; null sends from the organisation's identity (POST /emails). */
+  inboxId: string | null;
+  body: SendEmailBody;
+  /** The `metadata` member's text as the caller wrote it, kept to be echoed byte for byte on the reply webhook. */
+  metadataJson: string | null;
+}
+
+/** A send that nothing refused: who sends it, to whom, and when. */
+interface CheckedSend {
+  request: SendRequest;
+  identity: IdentityRow;
+  mailbox: MailboxRow;
+  recipients: Recipient[];
+  suppressed: Set<string>;
+  /** How many recipients are not suppressed: what the daily cap counts. */
+  deliverable: number;
+  now: number;
+  sendAt: number | null;
+  /** Given a `client_id`: what an earlier send with it must have hashed to, to be replayed. */
+  idempotency: { clientId: string; hash: string } | null;
+}
+
+/** A `client_id` seen before, with the same message, answers that send; any other send goes on to be composed. */
+type Validation = { kind: 'replay'; sent: SentEmail } | { kind: 'new'; send: CheckedSend };
+
+/** The message built and signed, with the rows that hold it. */
+interface ComposedEmail {
+  row: EmailRow;
+  recipients: RecipientRow[];
+  accepted: EmailSendResult;
+}
+
 /**
- * Sends from an organisation's identity or one of its inboxes. Everything that can refuse a send is checked
- * before anything is written; the message is built and signed once, then written with its recipients and its
- * place on the outbound queue in one transaction, so the 202 means it is durably queued: the outbound worker
- * delivers it, after a crash too.
+ * Sends from an organisation's identity or one of its inboxes, in three steps: validate (everything that can
+ * refuse a send, before anything is written), compose (addresses, Reply-To, the MIME message and its DKIM
+ * signature, built once), persist (the message with its recipients and its place on the outbound queue in one
+ * transaction, so the 202 means it is durably queued: the outbound worker delivers it, after a crash too).
  */
 export class SendService {
   constructor(
@@ -60,11 +81,15 @@ export class SendService {
     private readonly o: SendServiceOptions,
   ) {}
 
-  /**
-   * POST /emails (`inboxId` null) and POST /inboxes/{id}/messages. `metadataJson` is the `metadata` member's text
-   * as the caller wrote it, kept to be echoed byte for byte on the reply webhook.
-   */
-  async send(orgId: string, keyId: string | null, inboxId: string | null, body: SendEmailBody, metadataJson: string | null): Promise<SentEmail> {
+  async send(request: SendRequest): Promise<SentEmail> {
+    const validation = this.validate(request);
+    if (validation.kind === 'replay') return validation.sent;
+    return this.persist(validation.send, await this.compose(validation.send));
+  }
+
+  /** Every refusal, in the order the API answers them; reads only, so that a refused send leaves nothing behind. */
+  private validate(request: SendRequest): Validation {
+    const { orgId, inboxId, body } = request;
     if (!canSend(this.o.settings)) {
       throw notConfigured(
         this.o.settings.relayDomain === null ? 'this installation has no mail.relay_domain' : 'this installation has no outbound relay (mail.smtp_url), and mail.transport is not capture',
@@ -86,21 +111,27 @@ export class SendService {
     const now = this.r.clock.now();
     const sendAt = body.send_at === undefined ? null : Date.parse(body.send_at);
     const { client_id: clientId, ...hashed } = body;
-    const hash = clientId === undefined ? null : requestHash(hashed);
-    if (clientId !== undefined) {
-      const replay = this.replay(orgId, mailbox.id, clientId, hash!);
-      if (replay !== null) return replay;
+    const idempotency = clientId === undefined ? null : { clientId, hash: requestHash(hashed) };
+    if (idempotency !== null) {
+      const replay = this.replay(orgId, mailbox.id, idempotency);
+      if (replay !== null) return { kind: 'replay', sent: replay };
     }
 
     const suppressed = this.r.store.suppressions.suppressedAmong(orgId, recipients.map((r) => r.address));
-    const deliverable = recipients.filter((r) => !suppressed.has(r.address));
-    if (deliverable.length === 0) {
+    const deliverable = recipients.filter((r) => !suppressed.has(r.address)).length;
+    if (deliverable === 0) {
       throw new InvalidRequestError('all_recipients_suppressed', `Every recipient is suppressed after a hard bounce or a complaint: ${[...suppressed].join(', ')}`, {
         param: 'to',
       });
     }
-    this.assertUnderCap(orgId, now, deliverable.length);
+    this.assertUnderCap(orgId, now, deliverable);
+    return { kind: 'new', send: { request, identity, mailbox, recipients, suppressed, deliverable, now, sendAt, idempotency } };
+  }
 
+  /** The message as it will be sent, built and signed once: a retry of the delivery sends these bytes. */
+  private async compose(send: CheckedSend): Promise<ComposedEmail> {
+    const { request, identity, mailbox, suppressed, now, sendAt } = send;
+    const { orgId, body } = request;
     const sender = this.o.identities.sender(identity, mailbox);
     const token = this.o.tokens.correlationToken();
     const id = this.r.ids('msg');
@@ -143,7 +174,7 @@ export class SendService {
       id,
       org_id: orgId,
       mailbox_id: mailbox.id,
-      key_id: keyId,
+      key_id: request.keyId,
       status,
       from_address: sender.fromAddress,
       from_name: fromName,
@@ -154,17 +185,17 @@ export class SendService {
       correlation_token: token,
       envelope_from: sender.replyDomain === null ? sender.fromAddress : correlationAddress,
       message_id_header: messageIdHeader,
-      metadata: metadataJson,
-      client_id: clientId ?? null,
-      request_hash: hash,
+      metadata: request.metadataJson,
+      client_id: send.idempotency?.clientId ?? null,
+      request_hash: send.idempotency?.hash ?? null,
       send_at: sendAt === null ? null : isoTime(sendAt),
-      recipient_count: deliverable.length,
+      recipient_count: send.deliverable,
       mime,
       accepted: JSON.stringify(accepted),
       created_at: at,
       updated_at: at,
     };
-    const recipientRows: RecipientRow[] = recipients.map((r) => ({
+    const recipients: RecipientRow[] = send.recipients.map((r) => ({
       email_id: id,
       address: r.address,
       kind: r.kind,
@@ -172,38 +203,27 @@ export class SendService {
       detail: suppressed.has(r.address) ? 'suppressed after a hard bounce or a complaint' : null,
       updated_at: at,
     }));
+    return { row, recipients, accepted };
+  }
+
+  /** The message, its recipients and its place on the outbound queue, in one transaction. */
+  private persist(send: CheckedSend, email: ComposedEmail): SentEmail {
     const { store } = this.r;
+    const { orgId } = send.request;
+    const { row } = email;
+    const { now } = send;
     return store.transaction((uow) => {
       // Checked again inside the transaction: a concurrent request with the same client_id, or one that used up
       // the cap, may have committed while this one was building its message.
-      if (clientId !== undefined) {
-        const replay = this.replay(orgId, mailbox.id, clientId, hash!);
+      if (send.idempotency !== null) {
+        const replay = this.replay(orgId, send.mailbox.id, send.idempotency);
         if (replay !== null) return replay;
       }
-      this.assertUnderCap(orgId, now, deliverable.length);
-      store.emails.insert(uow, row, recipientRows, status === 'pending_approval' ? null : Math.max(now, sendAt ?? now));
-      if (status !== 'pending_approval') uow.afterCommit(() => this.r.events.emit('email.queued', { emailId: id }));
-      return { body: accepted, replayed: false };
+      this.assertUnderCap(orgId, now, send.deliverable);
+      store.emails.insert(uow, row, email.recipients, row.status === 'pending_approval' ? null : Math.max(now, send.sendAt ?? now));
+      if (row.status !== 'pending_approval') uow.afterCommit(() => this.r.events.emit('email.queued', { emailId: row.id }));
+      return { body: email.accepted, replayed: false };
     });
-  }
-
-  /** GET /emails */
-  list(orgId: string, q: ListQuery): ListResponse<EmailRecord> {
-    const identityMailbox = this.r.store.mailboxes.identityMailbox(orgId)?.id ?? null;
-    return toListResponse(this.r.store.emails.list(orgId, pageQuery(q)), (row) => toEmailRecord(row, this.r.store.emails.recipients(row.id), identityMailbox));
-  }
-
-  /** GET /emails/{id} */
-  get(orgId: string, id: string): EmailRecord {
-    const row = this.r.store.emails.get(orgId, id);
-    if (row === undefined) throw new NotFoundError('email', id);
-    return toEmailRecord(row, this.r.store.emails.recipients(id), this.r.store.mailboxes.identityMailbox(orgId)?.id ?? null);
-  }
-
-  /** The message as it was built and sent (RFC 5322 text). */
-  raw(orgId: string, id: string): Buffer {
-    if (this.r.store.emails.get(orgId, id) === undefined) throw new NotFoundError('email', id);
-    return this.r.store.emails.getWithMime(id)!.mime;
   }
 
   private inbox(orgId: string, inboxId: string): MailboxRow {
@@ -212,10 +232,10 @@ export class SendService {
     return mailbox;
   }
 
-  private replay(orgId: string, mailboxId: string, clientId: string, hash: string): SentEmail | null {
-    const prior = this.r.store.emails.byClientId(orgId, mailboxId, clientId);
+  private replay(orgId: string, mailboxId: string, idempotency: { clientId: string; hash: string }): SentEmail | null {
+    const prior = this.r.store.emails.byClientId(orgId, mailboxId, idempotency.clientId);
     if (prior === undefined) return null;
-    if (prior.request_hash !== hash) {
+    if (prior.request_hash !== idempotency.hash) {
       throw new ConflictError('idempotency_key_reused', 'This client_id was already used with a different message', { param: 'client_id' });
     }
     return { body: JSON.parse(prior.accepted) as EmailSendResult, replayed: true };

@@ -7,6 +7,7 @@ import type { SuppressionRow } from '../../store/suppressions-store.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import { normalizeAddress } from '../addresses.js';
 import type { EmailEvents } from '../email-events.js';
+import type { SuppressionListQuery } from '../email-schemas.js';
 
 export interface Suppression {
   object: 'email_suppression';
@@ -38,8 +39,8 @@ export interface Complaint {
 export class Suppressions {
   constructor(private readonly o: { store: Store; clock: Clock; events: EmailEvents }) {}
 
-  list(orgId: string, q: { limit?: number; cursor?: string }): ListResponse<Suppression> {
-    const page = this.o.store.suppressions.list(orgId, q.limit ?? 50, q.cursor ?? null);
+  list(orgId: string, q: SuppressionListQuery): ListResponse<Suppression> {
+    const page = this.o.store.suppressions.list(orgId, q.limit, q.cursor ?? null);
     const last = page.items.at(-1);
     return { object: 'list', data: page.items.map(toSuppression), has_more: page.hasMore, next_cursor: page.hasMore && last ? last.address : null };
   }

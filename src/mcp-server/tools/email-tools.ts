@@ -1,4 +1,5 @@
 import type { SendService } from '../../mail/outbound/send-service.js';
+import type { SentEmails } from '../../mail/outbound/sent-emails.js';
 import { getEmailTool } from './get-email-tool.js';
 import { listEmailsTool } from './list-emails-tool.js';
 import type { McpTool } from './mcp-tool.js';
@@ -6,6 +7,7 @@ import { sendEmailTool } from './send-email-tool.js';
 
 export interface EmailToolDeps {
   emails: SendService;
+  sentEmails: SentEmails;
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { SendService } from '../../mail/outbound/send-service.js';
+import type { SentEmails } from '../../mail/outbound/sent-emails.js';
 import type { McpTool } from './mcp-tool.js';
 
-export function getEmailTool(deps: { emails: SendService }): McpTool<{ email_id: string }> {
+export function getEmailTool(deps: { sentEmails: SentEmails }): McpTool<{ email_id: string }> {
   return {
     name: 'get_email',
     title: 'Get a sent email',
@@ -19,6 +19,6 @@ export function getEmailTool(deps: { emails: SendService }): McpTool<{ email_id:
       properties: { email_id: { type: 'string', minLength: 1, maxLength: 128, description: 'The email\'s id (msg_...), from send_email or list_emails.' } },
     },
     annotations: { title: 'Get a sent email', readOnlyHint: true, openWorldHint: false },
-    call: (input, ctx) => deps.emails.get(ctx.principal.orgId, input.email_id),
+    call: (input, ctx) => deps.sentEmails.get(ctx.principal.orgId, input.email_id),
   };
 }

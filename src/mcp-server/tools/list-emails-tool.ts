@@ -1,8 +1,8 @@
-import type { SendService } from '../../mail/outbound/send-service.js';
+import type { SentEmails } from '../../mail/outbound/sent-emails.js';
 import type { McpTool } from './mcp-tool.js';
 import { pageProperties } from './page-properties.js';
 
-export function listEmailsTool(deps: { emails: SendService }): McpTool<{ limit?: number; cursor?: string }> {
+export function listEmailsTool(deps: { sentEmails: SentEmails }): McpTool<{ limit?: number; cursor?: string }> {
   return {
     name: 'list_emails',
     title: 'List sent emails',
@@ -13,6 +13,6 @@ export function listEmailsTool(deps: { emails: SendService }): McpTool<{ limit?:
     ].join(' '),
     inputSchema: { type: 'object', additionalProperties: false, properties: pageProperties('msg') },
     annotations: { title: 'List sent emails', readOnlyHint: true, openWorldHint: false },
-    call: (input, ctx) => deps.emails.list(ctx.principal.orgId, { limit: input.limit ?? 20, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) }),
+    call: (input, ctx) => deps.sentEmails.list(ctx.principal.orgId, { limit: input.limit ?? 20, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) }),
   };
 }

@@ -1,5 +1,6 @@
 import { modelAliasSchema } from '../../vocabulary/models.js';
-import type { CreateRunBody, RunsService } from '../../runs/runs-service.js';
+import type { CreateRunBody } from '../../runs/run-schemas.js';
+import type { RunsService } from '../../runs/runs-service.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';

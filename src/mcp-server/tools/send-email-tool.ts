@@ -1,6 +1,7 @@
-import { sendEmailBodySchema } from '../../mail/email-schemas.js';
+import { sendEmailBodySchema, type SendEmailBody } from '../../mail/email-schemas.js';
 import type { EmailRecord } from '../../mail/outbound/email-record.js';
-import type { SendEmailBody, SendService } from '../../mail/outbound/send-service.js';
+import type { SendService } from '../../mail/outbound/send-service.js';
+import type { SentEmails } from '../../mail/outbound/sent-emails.js';
 import type { McpTool } from './mcp-tool.js';
 
 const p = sendEmailBodySchema.properties;
@@ -10,7 +11,7 @@ const p = sendEmailBodySchema.properties;
  * It answers the email record (GET /v1/emails/{id}) rather than the 202 body: the record holds everything the 202
  * body does, and a model that follows the delivery with get_email then reads one shape throughout.
  */
-export function sendEmailTool(deps: { emails: SendService }): McpTool<SendEmailBody> {
+export function sendEmailTool(deps: { emails: SendService; sentEmails: SentEmails }): McpTool<SendEmailBody> {
   return {
     name: 'send_email',
     title: 'Send an email',
@@ -53,8 +54,9 @@ export function sendEmailTool(deps: { emails: SendService }): McpTool<SendEmailB
     annotations: { title: 'Send an email', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async call(input, ctx): Promise<EmailRecord> {
       const { orgId, keyId } = ctx.principal;
-      const sent = await deps.emails.send(orgId, keyId, null, input, input.metadata === undefined ? null : JSON.stringify(input.metadata));
-      return deps.emails.get(orgId, sent.body.message_id);
+      const metadataJson = input.metadata === undefined ? null : JSON.stringify(input.metadata);
+      const sent = await deps.emails.send({ orgId, keyId, inboxId: null, body: input, metadataJson });
+      return deps.sentEmails.get(orgId, sent.body.message_id);
     },
   };
 }
