@@ -113,7 +113,12 @@ export const CONFIG_KEYS = {
   },
   'mail.relay_domain': { type: 'string', default: null, nullable: true, description: 'Domain of this installation\'s addresses (identities, inboxes, replies, run mailboxes); unset turns email off.' },
   'mail.transport': { type: 'enum', default: 'smtp', values: ['smtp', 'capture'], description: 'smtp sends through mail.smtp_url; capture keeps messages in the data directory and sends nothing (development only).' },
-  'mail.smtp_url': { type: 'string', default: null, nullable: true, description: 'Outbound relay: smtp://[user:password@]host:port (STARTTLS when offered) or smtps:// (TLS); never logged.' },
+  'mail.smtp_url': { type: 'string', default: null, nullable: true, description: 'Outbound relay: smtp://[user:password@]host:port (STARTTLS when offered, required with a password) or smtps:// (TLS); never logged.' },
+  'mail.smtp_allow_plaintext_auth': {
+    type: 'boolean',
+    default: false,
+    description: 'Send the password of an smtp:// mail.smtp_url to a relay that offers no STARTTLS; only for a relay on a loopback address (refused at start otherwise).',
+  },
   'mail.smtp_timeout_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Longest wait for the relay at each step of a send; a send in flight holds its message this long, twice over.' },
   'mail.retry_schedule_s': {
     type: 'number-list',
