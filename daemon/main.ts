@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, defaultHome } from '../src/config/load.js';
 import { ConfigError } from '../src/errors.js';
 import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
+import { tightenDataDirectory, type TightenReport } from '../src/runtime/data-directory-modes.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
 import { firstStartNotice } from '../src/runtime/first-start-notice.js';
@@ -59,8 +60,10 @@ export async function main(argv: string[]): Promise<number> {
   if (args.dev) flags.dev = true;
 
   let config;
+  let permissions: TightenReport;
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
+    permissions = tightenDataDirectory(home);
     config = loadConfig({ home, flags });
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -96,6 +99,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`errandd: ${err.message}\n`);
     return 2;
   }
+  // Logged once the configuration has proved usable, so that a refused start says only why it was refused.
+  if (permissions.tightened.length > 0) {
+    logger.warn({ home, count: permissions.tightened.length, paths: permissions.tightened.slice(0, 20) }, 'other users could read the data directory; took their permissions off');
+  }
+  if (permissions.failed.length > 0) logger.warn({ home, paths: permissions.failed.slice(0, 20) }, "could not take other users' permissions off these paths of the data directory");
   let url: string;
   try {
     url = await daemon.start();

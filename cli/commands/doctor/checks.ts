@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
+import { loosePaths } from '../../../src/runtime/data-directory-modes.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { ApiClient, type DaemonStatus } from '../../api-client.js';
@@ -31,7 +32,16 @@ export function checkDataDir({ home }: DoctorInput): CheckResult {
   } catch {
     return { check: 'data directory', level: 'fail', detail: `${home} is not writable` };
   }
-  return { check: 'data directory', level: 'ok', detail: home };
+  const loose = loosePaths(home);
+  if (loose.length > 0) {
+    const some = loose.slice(0, 3).map((p) => `${p.path} ${p.mode}`).join(', ');
+    return {
+      check: 'data directory',
+      level: 'warn',
+      detail: `other users can read ${loose.length} path${loose.length > 1 ? 's' : ''} of ${home} (${some}${loose.length > 3 ? ', ...' : ''}): the daemon takes their permissions off when it starts, or chmod -R go-rwx ${home}`,
+    };
+  }
+  return { check: 'data directory', level: 'ok', detail: `${home} (only its owner can read it)` };
 }
 
 export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; config: Config | null } {
