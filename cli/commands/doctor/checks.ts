@@ -1,7 +1,8 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { withDataDirectory } from '../../../src/admin-services.js';
-import { loadConfig } from '../../../src/config/load.js';
-import type { Config } from '../../../src/config/schema.js';
+import { resolveConfig, sourceName, type ResolvedConfig } from '../../../src/config/load.js';
+import { plainSecretsWarning } from '../../../src/config/plain-secrets.js';
+import { SECRET_KEYS, type Config } from '../../../src/config/schema.js';
 import { loosePaths } from '../../../src/runtime/data-directory-modes.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
@@ -44,13 +45,22 @@ export function checkDataDir({ home }: DoctorInput): CheckResult {
   return { check: 'data directory', level: 'ok', detail: `${home} (only its owner can read it)` };
 }
 
-export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; config: Config | null } {
+export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; resolved: ResolvedConfig | null } {
   try {
-    const config = loadConfig({ home, env });
-    return { result: { check: 'configuration', level: 'ok', detail: `${dataPaths(home).config} and ERRAND_* variables are valid` }, config };
+    const resolved = resolveConfig({ home, env });
+    return { result: { check: 'configuration', level: 'ok', detail: `${dataPaths(home).config} and ERRAND_* variables are valid` }, resolved };
   } catch (err) {
-    return { result: { check: 'configuration', level: 'fail', detail: (err as Error).message }, config: null };
+    return { result: { check: 'configuration', level: 'fail', detail: (err as Error).message }, resolved: null };
   }
+}
+
+/** Where each secret key is set, and whether config.json holds one in plain text; never a value. */
+export function checkSecrets(resolved: ResolvedConfig): CheckResult {
+  const warning = plainSecretsWarning(resolved);
+  if (warning !== null) return { check: 'secrets', level: 'warn', detail: warning };
+  const set = SECRET_KEYS.filter((key) => resolved.sources[key].layer !== 'default');
+  const where = set.map((key) => `${key} from ${sourceName(resolved.sources[key])}`);
+  return { check: 'secrets', level: 'ok', detail: set.length === 0 ? 'no secret key is set' : `none in plain text in config.json; ${where.join(', ')}` };
 }
 
 export async function checkDaemon({ home }: DoctorInput): Promise<{ result: CheckResult; reachable: boolean }> {
