@@ -11,7 +11,10 @@ export function registerConfigSeal(config: Command): void {
     .command('seal')
     .description(`move every secret key config.json holds in plain text (mail.smtp_url, oauth.providers) under the master key, into ${SEALED_CONFIG_FILE}`)
     .addHelpText('after', examples('errand config seal', 'errand config seal --json'))
-    .addHelpText('after', '\nconfig.json is written again without them (as indented JSON); the daemon reads the sealed values when it starts.')
+    .addHelpText(
+      'after',
+      '\nconfig.json is written again without them (as indented JSON). A key that is already sealed keeps its sealed value and only loses the plain copy. The daemon reads sealed values when it starts.',
+    )
     .action(async (_flags: unknown, cmd: Command) => {
       await seal(contextOf(cmd));
     });
