@@ -89,6 +89,10 @@ describe('errand config seal and unset-secret', () => {
     expect(shown(before) + shown(sealed) + shown(after)).not.toContain('cli-s3cret-pw');
     const again = await cli(['config', 'seal']);
     expect(again.stderr).toBe('config.json holds no secret in plain text; nothing to do\n');
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ 'mail.smtp_url': RELAY, oauth: { providers: JSON.parse(PROVIDERS) } }));
+    const json = await cli(['config', 'seal', '--json']);
+    expect(json.stderr).toBe('');
+    expect(json.json()).toEqual({ object: 'config_seal', sealed: ['oauth.providers'], dropped: ['mail.smtp_url'] });
   });
 
   it('unset-secret removes a sealed value, and warns when there was none', async () => {
@@ -96,6 +100,8 @@ describe('errand config seal and unset-secret', () => {
     const unset = await cli(['config', 'unset-secret', 'mail.smtp_url']);
     expect(unset.code, unset.stderr).toBe(0);
     expect(unset.stdout).toBe('removed mail.smtp_url\n');
+    await cli(['config', 'set-secret', 'mail.smtp_url'], { input: RELAY });
+    expect((await cli(['config', 'unset-secret', 'mail.smtp_url', '--json'])).json()).toEqual({ object: 'config_secret', key: 'mail.smtp_url', removed: { sealed: true, plain_copy: false } });
     expect((await cli(['config', 'show', 'mail.smtp_url', '--json'])).json().keys[0].source).toBe('default');
     const twice = await cli(['config', 'unset-secret', 'mail.smtp_url']);
     expect(twice.code).toBe(0);
