@@ -3,6 +3,7 @@ import { packageVersion } from '../src/package-root.js';
 import { registerBackup } from './commands/backup/backup.js';
 import { examples } from './help.js';
 import { registerCompletion } from './commands/completion/completion.js';
+import { registerConfig } from './commands/config/index.js';
 import { registerConnections } from './commands/connections/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/doctor.js';
@@ -70,6 +71,7 @@ ${examples('errand daemon start', "errand runs create 'What is the title of http
   registerTui(program);
   registerMcp(program);
   registerSecrets(program);
+  registerConfig(program);
   registerSandbox(program);
   registerDoctor(program);
   registerGc(program);

@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, defaultHome } from '../src/config/load.js';
+import { resolveConfig, defaultHome } from '../src/config/load.js';
+import { plainSecretsWarning } from '../src/config/plain-secrets.js';
 import { ConfigError } from '../src/errors.js';
 import { clearDaemonState, readDaemonState, writeDaemonState } from '../src/runtime/daemon-state.js';
+import { tightenDataDirectory, type TightenReport } from '../src/runtime/data-directory-modes.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { firstStart } from './first-start.js';
 import { firstStartNotice } from '../src/runtime/first-start-notice.js';
@@ -18,7 +20,8 @@ Runs the Errand daemon in the foreground: the /v1 HTTP API, the run engine, webh
   --host H        address to bind (default 127.0.0.1)
   --dev           development mode: callbacks and links may use http and loopback addresses
   --home DIR      data directory (default $ERRAND_HOME or ~/.errand)
-  --set key=value set any configuration key (beats ERRAND_* variables and config.json)
+  --set key=value set a configuration key (beats ERRAND_* variables and config.json); not a secret key
+                  (mail.smtp_url, oauth.providers): set those with 'errand config set-secret' or ERRAND_<KEY>_FILE
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -58,10 +61,12 @@ export async function main(argv: string[]): Promise<number> {
   if (args.host !== undefined) flags['server.host'] = args.host;
   if (args.dev) flags.dev = true;
 
-  let config;
+  let resolved;
+  let permissions: TightenReport;
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    config = loadConfig({ home, flags });
+    permissions = tightenDataDirectory(home);
+    resolved = resolveConfig({ home, flags });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`errandd: ${err.message}\n`);
@@ -69,6 +74,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  const config = resolved.config;
   const paths = dataPaths(home);
   const running = readDaemonState(paths.daemonState);
   if (running && running.pid !== process.pid) {
@@ -96,6 +102,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`errandd: ${err.message}\n`);
     return 2;
   }
+  // Logged once the configuration has proved usable, so that a refused start says only why it was refused.
+  if (permissions.tightened.length > 0) {
+    logger.warn({ home, count: permissions.tightened.length, paths: permissions.tightened.slice(0, 20) }, 'other users could read the data directory; took their permissions off');
+  }
+  if (permissions.failed.length > 0) logger.warn({ home, paths: permissions.failed.slice(0, 20) }, "could not take other users' permissions off these paths of the data directory");
   let url: string;
   try {
     url = await daemon.start();
@@ -109,16 +120,19 @@ export async function main(argv: string[]): Promise<number> {
   // Only once the API listens: a key minted by a start that then fails would never be shown again.
   const first = firstStart(daemon.admin.orgs, daemon.admin.keys, paths.credentials);
   // Loud, and on every start: without a provider every run fails at once, and the log line alone is easy to miss.
+  const plainSecrets = plainSecretsWarning(resolved);
   const warning =
-    daemon.modelProviderProblem === null
+    (daemon.modelProviderProblem === null
       ? ''
       : `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
-        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n';
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n') +
+    (plainSecrets === null ? '' : `WARNING: ${plainSecrets}.\n`);
   // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
   process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}${warning}`);
   const smtp = daemon.smtpAddress();
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }) });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
+  if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
 
   return new Promise<number>((resolve) => {
     let stopping = false;

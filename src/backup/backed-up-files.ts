@@ -1,25 +1,46 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
+import { CONFIG_FILE, configTextWithout } from '../config/config-file.js';
+import { SECRET_KEYS } from '../config/schema.js';
+import { SEALED_CONFIG_FILE } from '../config/sealed-config.js';
 import type { BackupFile } from '../store/backup-archive.js';
 
 /**
  * What of the data directory a backup holds besides the database: files that rows of the database name (everything
- * under `artifacts/` and `mail/attachments/`, whichever table names it) and the configuration file. Never the master
- * key (a backup must be useless without it), the CLI's saved API key, the daemon's pid file and log, sandbox
- * workspaces, or mail kept by the capture transport (a development aid). A new kind of file that rows name goes
- * under one of these directories, or adds its own here.
+ * under `artifacts/` and `mail/attachments/`, whichever table names it) and the configuration: `config.json` without
+ * any secret key (issue 21: a plain relay password or client secret there stays behind) and the operator's sealed
+ * secrets. Never the master key (a backup must be useless without it), the CLI's saved API key, the daemon's pid file
+ * and log, sandbox workspaces, or mail kept by the capture transport (a development aid). A new kind of file that
+ * rows name goes under one of these directories, or adds its own here.
  */
 export const BACKED_UP_DIRECTORIES = ['artifacts', 'mail/attachments'] as const;
-export const BACKED_UP_FILES = ['config.json'] as const;
+export const BACKED_UP_FILES = [CONFIG_FILE, SEALED_CONFIG_FILE] as const;
+
+export interface BackedUpFilesOptions {
+  /** Only files last written before this are taken. */
+  beforeMs: number;
+  /** Told the secret keys `config.json` held in plain text, which the backup leaves out. */
+  onPlainSecretsLeftOut: (keys: string[]) => void;
+}
 
 /**
  * The files to back up, read from `home`: regular files only (a link could lead out of the data directory), and
  * only those last written before `beforeMs`, so that a file written after the database was copied (whose row the
  * copy does not have) is left out.
  */
-export function* backedUpFiles(home: string, beforeMs: number): Generator<BackupFile> {
-  for (const name of BACKED_UP_FILES) yield* fileAt(home, name, beforeMs);
-  for (const dir of BACKED_UP_DIRECTORIES) yield* walk(home, dir, beforeMs);
+export function* backedUpFiles(home: string, options: BackedUpFilesOptions): Generator<BackupFile> {
+  for (const name of BACKED_UP_FILES) {
+    for (const file of fileAt(home, name, options.beforeMs)) yield name === CONFIG_FILE ? withoutSecrets(file, options) : file;
+  }
+  for (const dir of BACKED_UP_DIRECTORIES) yield* walk(home, dir, options.beforeMs);
+}
+
+function withoutSecrets(file: BackupFile, options: BackedUpFilesOptions): BackupFile {
+  const result = configTextWithout(file.content.toString('utf8'), SECRET_KEYS);
+  // The daemon does not start with such a file either; copying it could copy a secret.
+  if (result === null) throw new Error(`${CONFIG_FILE} is not a JSON object; fix it before taking a backup`);
+  if (result.removed.length > 0) options.onPlainSecretsLeftOut(result.removed);
+  return { ...file, content: Buffer.from(result.text, 'utf8') };
 }
 
 function* walk(home: string, relative: string, beforeMs: number): Generator<BackupFile> {

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../clock.js';
 import { readDaemonState } from '../runtime/daemon-state.js';
 import { dataPaths } from '../runtime/paths.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../runtime/private-files.js';
 import { findMasterKey, MASTER_KEY_ENV, MASTER_KEY_FILE } from '../secrets/master-key.js';
 import { BACKUP_FORMAT, BackupArchive, type BackupMeta } from '../store/backup-archive.js';
 import { latestSchemaVersion } from '../store/migrate.js';
-import { BACKED_UP_DIRECTORIES, isRestorablePath } from './backed-up-files.js';
+import { BACKED_UP_DIRECTORIES, BACKED_UP_FILES, isRestorablePath } from './backed-up-files.js';
 import { keyCheck } from './key-check.js';
 
 export interface RestoreBackupOptions {
@@ -26,7 +27,10 @@ export interface RestoreSummary {
   files: number;
   /** Where what the restore replaced was moved; null when there was nothing. */
   replaced_into: string | null;
-  /** Whether a config.json in the backup was left out because `home` has its own. */
+  /**
+   * Whether the backup's configuration (config.json and the sealed secrets, which go together) was left out because
+   * `home` has one of its own.
+   */
   kept_config: boolean;
   /** Whether a master key is at hand (env or file) and is the one the backup's secrets are sealed under. */
   master_key: 'matches' | 'missing' | 'unchecked';
@@ -48,12 +52,14 @@ export function restoreBackup(options: RestoreBackupOptions): RestoreSummary {
   if (daemon !== null) throw new RestoreRefusedError(`a daemon (pid ${daemon.pid}) runs on ${options.home}: stop it first (errand daemon stop)`);
   if (!existsSync(options.file)) throw new RestoreRefusedError(`there is no file at ${options.file}`);
 
-  mkdirSync(options.home, { recursive: true, mode: 0o700 });
+  mkdirSync(options.home, { recursive: true, mode: PRIVATE_DIR_MODE });
   const staging = join(options.home, `.restore-${randomBytes(6).toString('hex')}`);
-  mkdirSync(staging, { mode: 0o700 });
+  mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
   try {
     const database = join(staging, 'errand.db');
     copyFileSync(options.file, database);
+    // The copy takes the backup file's mode, which a backup taken before issue 21 left readable by everyone.
+    chmodSync(database, PRIVATE_FILE_MODE);
     const archive = BackupArchive.open(database);
     let files = 0;
     let meta;
@@ -73,8 +79,8 @@ export function restoreBackup(options: RestoreBackupOptions): RestoreSummary {
       for (const file of archive.files()) {
         if (!isRestorablePath(file.path)) throw new RestoreRefusedError(`${options.file} holds a file outside the places a backup holds: ${JSON.stringify(file.path)}`);
         const target = join(staging, file.path);
-        mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-        writeFileSync(target, file.content, { mode: file.mode & 0o777 });
+        mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+        writeFileSync(target, file.content, { mode: file.mode & PRIVATE_FILE_MODE });
         files += 1;
       }
       archive.unwrap();
@@ -91,22 +97,22 @@ export function restoreBackup(options: RestoreBackupOptions): RestoreSummary {
     let replacedInto: string | null = null;
     if (present.length > 0) {
       replacedInto = join(options.home, `replaced-${new Date(options.clock.now()).toISOString().replace(/[:.]/g, '-')}`);
-      mkdirSync(replacedInto, { mode: 0o700 });
+      mkdirSync(replacedInto, { mode: PRIVATE_DIR_MODE });
       for (const p of present) {
         const aside = join(replacedInto, p.slice(options.home.length + 1));
-        mkdirSync(dirname(aside), { recursive: true, mode: 0o700 });
+        mkdirSync(dirname(aside), { recursive: true, mode: PRIVATE_DIR_MODE });
         renameSync(p, aside);
       }
     }
     renameSync(database, paths.database);
     for (const dir of BACKED_UP_DIRECTORIES) {
       if (!existsSync(join(staging, dir))) continue;
-      mkdirSync(dirname(join(options.home, dir)), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(join(options.home, dir)), { recursive: true, mode: PRIVATE_DIR_MODE });
       renameSync(join(staging, dir), join(options.home, dir));
     }
-    const config = join(staging, 'config.json');
-    const keptConfig = existsSync(config) && existsSync(paths.config);
-    if (existsSync(config) && !keptConfig) renameSync(config, paths.config);
+    const restoredConfig = BACKED_UP_FILES.filter((name) => existsSync(join(staging, name)));
+    const keptConfig = restoredConfig.length > 0 && BACKED_UP_FILES.some((name) => existsSync(join(options.home, name)));
+    if (!keptConfig) for (const name of restoredConfig) renameSync(join(staging, name), join(options.home, name));
     return { home: options.home, taken_at: meta.taken_at, schema_version: meta.schema_version, files, replaced_into: replacedInto, kept_config: keptConfig, master_key: masterKey };
   } finally {
     rmSync(staging, { recursive: true, force: true });

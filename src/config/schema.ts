@@ -23,6 +23,12 @@ export interface KeySpec {
   max?: number;
   values?: readonly string[];
   nullable?: boolean;
+  /**
+   * An operator secret: set sealed under the master key (`errand config set-secret`), or by `ERRAND_<KEY>` or
+   * `ERRAND_<KEY>_FILE`; never by a flag, never shown, never in a backup in plain text. `config.json` still works
+   * for one (older installations) but the daemon warns.
+   */
+  secret?: true;
 }
 
 export const CONFIG_KEYS = {
@@ -109,11 +115,23 @@ export const CONFIG_KEYS = {
     type: 'json-object',
     default: null,
     nullable: true,
+    secret: true,
     description: 'Providers of hosted connect, by name: {authorize_url, token_url, client_id, client_secret, scopes}; github, gitlab, google and notion need only the client.',
   },
   'mail.relay_domain': { type: 'string', default: null, nullable: true, description: 'Domain of this installation\'s addresses (identities, inboxes, replies, run mailboxes); unset turns email off.' },
   'mail.transport': { type: 'enum', default: 'smtp', values: ['smtp', 'capture'], description: 'smtp sends through mail.smtp_url; capture keeps messages in the data directory and sends nothing (development only).' },
-  'mail.smtp_url': { type: 'string', default: null, nullable: true, description: 'Outbound relay: smtp://[user:password@]host:port (STARTTLS when offered) or smtps:// (TLS); never logged.' },
+  'mail.smtp_url': {
+    type: 'string',
+    default: null,
+    nullable: true,
+    secret: true,
+    description: 'Outbound relay: smtp://[user:password@]host:port (STARTTLS when offered, required with a password) or smtps:// (TLS); never logged.',
+  },
+  'mail.smtp_allow_plaintext_auth': {
+    type: 'boolean',
+    default: false,
+    description: 'Send the password of an smtp:// mail.smtp_url to a relay that offers no STARTTLS; only for a relay on a loopback address (refused at start otherwise).',
+  },
   'mail.smtp_timeout_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Longest wait for the relay at each step of a send; a send in flight holds its message this long, twice over.' },
   'mail.retry_schedule_s': {
     type: 'number-list',
@@ -191,4 +209,16 @@ export type Config = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K
 
 export function envName(key: string): string {
   return `ERRAND_${key.toUpperCase().replace(/\./g, '_')}`;
+}
+
+/** The keys that are operator secrets (`secret: true`): everything about where they may be and how they show derives from this. */
+export const SECRET_KEYS: readonly ConfigKey[] = (Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]).filter(([, spec]) => spec.secret === true).map(([key]) => key);
+
+export function isSecretKey(key: string): key is ConfigKey {
+  return (SECRET_KEYS as readonly string[]).includes(key);
+}
+
+/** `ERRAND_<KEY>_FILE`: a file holding a secret key's value (systemd credentials, Docker secrets). */
+export function fileEnvName(key: ConfigKey): string {
+  return `${envName(key)}_FILE`;
 }

@@ -3,6 +3,7 @@ import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
+import { isLoopbackHost } from '../loopback-host.js';
 
 export interface DkimKey {
   selector: string;
@@ -19,6 +20,8 @@ export interface MailSettings {
   relayDomain: string | null;
   transport: 'smtp' | 'capture';
   smtpUrl: string | null;
+  /** `mail.smtp_allow_plaintext_auth`: the relay password may go without TLS (checked: only to a loopback relay). */
+  smtpAllowPlaintextAuth: boolean;
   smtpTimeoutMs: number;
   retryScheduleS: readonly number[];
   dkim: DkimKey | null;
@@ -43,10 +46,16 @@ export function readMailSettings(config: MailConfig): MailSettings {
   const relayDomain = config['mail.relay_domain'] === null ? null : checkedDomain('mail.relay_domain', config['mail.relay_domain']);
   const smtpUrl = config['mail.smtp_url'];
   if (smtpUrl !== null) checkSmtpUrl(smtpUrl);
+  const smtpAllowPlaintextAuth = config['mail.smtp_allow_plaintext_auth'];
+  if (smtpAllowPlaintextAuth && smtpUrl !== null && !isLoopbackHost(new URL(smtpUrl).hostname)) {
+    // Off loopback, anyone on the path reads a password sent in clear text, or strips STARTTLS to make it so (issue 21).
+    throw new ConfigError('mail.smtp_allow_plaintext_auth', `is only for a relay on a loopback address (127.0.0.1, [::1], localhost); mail.smtp_url names ${new URL(smtpUrl).hostname}`);
+  }
   return {
     relayDomain,
     transport: config['mail.transport'] as 'smtp' | 'capture',
     smtpUrl,
+    smtpAllowPlaintextAuth,
     smtpTimeoutMs: config['mail.smtp_timeout_s'] * 1000,
     retryScheduleS: config['mail.retry_schedule_s'],
     dkim: readDkim(config, relayDomain),
@@ -92,6 +101,8 @@ function checkSmtpUrl(value: string): void {
   }
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('mail.smtp_url', `must be an smtp:// or smtps:// URL, not ${url.protocol}`);
   if (url.hostname === '') throw new ConfigError('mail.smtp_url', 'names no host');
+  // nodemailer would read options from the query (requireTLS=false among them), which must not undo the TLS rule.
+  if (url.search !== '') throw new ConfigError('mail.smtp_url', 'takes no query (?...): Errand sets the connection options itself');
 }
 
 function readDkim(config: MailConfig, relayDomain: string | null): DkimKey | null {

@@ -87,7 +87,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
       ? new CaptureTransport(join(r.home, 'mail', 'captured'))
       : settings.smtpUrl === null
         ? noRelayTransport
-        : new SmtpTransport({ url: settings.smtpUrl, timeoutMs: settings.smtpTimeoutMs, clientName: settings.mxHost ?? 'localhost' });
+        : new SmtpTransport({ url: settings.smtpUrl, allowPlaintextAuth: settings.smtpAllowPlaintextAuth, timeoutMs: settings.smtpTimeoutMs, clientName: settings.mxHost ?? 'localhost' });
   const outbound = new OutboundWorker({
     store: r.store,
     clock: r.clock,

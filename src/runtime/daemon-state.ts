@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { replacePrivateFile } from './private-files.js';
 
 export interface DaemonState {
   pid: number;
@@ -24,7 +25,7 @@ export function readDaemonState(path: string): DaemonState | null {
 }
 
 export function writeDaemonState(path: string, state: DaemonState): void {
-  writeFileSync(path, `${JSON.stringify(state)}\n`, { mode: 0o644 });
+  replacePrivateFile(path, `${JSON.stringify(state)}\n`);
 }
 
 /** Removes the state file only if it still describes this process (a newer daemon may have replaced it). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dataPaths } from './paths.js';
+import { PRIVATE_FILE_MODE } from './private-files.js';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -14,7 +15,7 @@ export function installationId(home: string): string {
   const existing = readId(path);
   if (existing !== null) return existing;
   const staged = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(staged, `${randomBytes(16).toString('hex')}\n`, { mode: 0o644 });
+  writeFileSync(staged, `${randomBytes(16).toString('hex')}\n`, { mode: PRIVATE_FILE_MODE });
   try {
     linkSync(staged, path);
   } catch (error) {

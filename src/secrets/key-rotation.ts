@@ -1,3 +1,4 @@
+import { SealedConfig, SEALED_CONFIG_FILE } from '../config/sealed-config.js';
 import type { Store } from '../store/store.js';
 import { SEALED_COLUMNS } from '../store/sealed-values-store.js';
 import { dropRetiredKeys, loadMasterKeyring, replaceMasterKeyFile, type LoadMasterKeyOptions } from './master-key.js';
@@ -9,14 +10,14 @@ export interface RotationReport {
   key_id: string;
   /** `file`: a new key was made in the data directory; `env`: the key of ERRAND_MASTER_KEY, set by the operator. */
   source: 'file' | 'env';
-  /** How many sealed values were re-encrypted, by table. */
+  /** How many sealed values were re-encrypted, by table (and `sealed-config.json`, the operator's secrets). */
   resealed: Record<string, number>;
   /** Retired key files removed once nothing was sealed under them any more. */
   removed_key_ids: string[];
 }
 
 /**
- * Re-encrypts every sealed value under the current master key. With a key file, first makes a new key and keeps
+ * Re-encrypts every sealed value under the current master key, in the database and in `sealed-config.json`. With a key file, first makes a new key and keeps
  * the old one beside it as retired until the work is done, so that a daemon running meanwhile opens both (it reads
  * the key files again when `master.key` changes). With `ERRAND_MASTER_KEY`, the operator has already set the new
  * key there and the old ones in `ERRAND_MASTER_KEY_PREVIOUS`. Safe to run again after an interruption: anything
@@ -50,5 +51,7 @@ export function rotateMasterKey(options: LoadMasterKeyOptions & { store: Store }
     settled = changed === 0;
   }
   if (!settled) throw new Error('secrets kept being sealed under the previous master key while rotating; run errand secrets rotate-key again');
+  const operatorSecrets = new SealedConfig(options.home, box).reseal();
+  if (operatorSecrets > 0) resealed[SEALED_CONFIG_FILE] = operatorSecrets;
   return { object: 'master_key_rotation', key_id: current, source, resealed, removed_key_ids: source === 'file' ? dropRetiredKeys(options.home) : [] };
 }

@@ -1,13 +1,19 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_FILE_MODE } from '../runtime/private-files.js';
 import { migrate } from './migrate.js';
 
 export type Db = Database.Database;
 
 /** Opens (creating if needed) the SQLite file in WAL mode with foreign keys on, and brings its schema up to date. */
 export function openDatabase(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    // Made 0600 before SQLite opens it: SQLite creates the WAL and shared-memory files with the database's mode,
+    // and its own default follows the umask (0644, commonly), which let every local user read every run (issue 21).
+    closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  }
   const db = new Database(path);
   // Before anything is written: a new file then keeps the bookkeeping that lets retention give deleted rows' pages
   // back (PRAGMA incremental_vacuum). On an existing file without it this changes nothing until a full VACUUM

@@ -55,6 +55,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   login: 'test/cli/login.test.ts',
   listen: 'test/cli/listen.test.ts (one JSON line per forwarded event)',
   'connections *': 'test/cli/connections-commands.test.ts',
+  'config *': 'test/cli/config-commands.test.ts (its own data directory)',
   'email *': 'test/cli/email-commands.test.ts (a daemon with mail)',
   'inboxes *': 'test/cli/email-commands.test.ts (a daemon with mail)',
   'webhooks endpoint *': 'test/cli/webhooks-commands.test.ts',

@@ -63,6 +63,25 @@ describe('errandd refuses to start on bad configuration', () => {
     expect(r.stderr).toContain('limits.max_concurent_runs');
   });
 
+  it('for a secret key given as a flag, which ps and shell history would keep, without repeating it', async () => {
+    const r = await startErrandd(['--set', 'mail.smtp_url=smtp://mailer:flag-s3cret@127.0.0.1:25']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^errandd: config mail\.smtp_url: is a secret, which a flag would show in ps and shell history: use errand config set-secret mail\.smtp_url, ERRAND_MAIL_SMTP_URL or ERRAND_MAIL_SMTP_URL_FILE\n$/);
+    expect(r.stderr).not.toContain('flag-s3cret');
+  });
+
+  it('for a relay login without TLS to a relay off loopback (issue 21), naming the key', async () => {
+    const r = await startErrandd([], {
+      ERRAND_MAIL_RELAY_DOMAIN: 'relay.test',
+      ERRAND_MAIL_INBOUND_ENABLED: 'false',
+      ERRAND_MAIL_SMTP_URL: 'smtp://mailer:pw@relay.example.test:587',
+      ERRAND_MAIL_SMTP_ALLOW_PLAINTEXT_AUTH: 'true',
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('errandd: config mail.smtp_allow_plaintext_auth: is only for a relay on a loopback address');
+    expect(r.stderr).not.toContain(':pw@');
+  });
+
   it('for an OAuth provider it cannot use, naming the member, with exit code 2', async () => {
     writeFileSync(join(home.path, 'config.json'), JSON.stringify({ oauth: { providers: { github: { client_secret: 's' } } } }));
     const r = await startErrandd([]);
@@ -124,6 +143,32 @@ describe('errandd without a model provider', () => {
         "WARNING: no model provider is configured: ANTHROPIC_API_KEY is not set in the daemon's environment (models.provider is anthropic).",
         'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).',
       ]);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});
+
+describe('errandd with a secret in config.json in plain text (issue 21)', () => {
+  it('keeps starting, and says loudly on stdout which key and the command that seals it, never the value', async () => {
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ mail: { smtp_url: 'smtp://mailer:plain-s3cret@127.0.0.1:25' } }));
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: 'sk-test', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const seen: string[] = [];
+      while (!seen.some((l) => l.startsWith('WARNING: '))) seen.push((await lines.next()).value as string);
+      expect(seen[0]).toMatch(/^listening on http:/);
+      expect(seen.at(-1)).toBe(
+        'WARNING: config.json holds mail.smtp_url in plain text; errand config seal moves it under the master key, out of backups and of files others may read (docs/configuration.md).',
+      );
+      while (!stderr.includes('errand config seal')) await new Promise((r) => setTimeout(r, 20));
+      expect(stderr + seen.join('\n')).not.toContain('plain-s3cret');
     } finally {
       child.kill('SIGKILL');
       await once(child, 'exit');

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoTime, systemClock } from '../../src/clock.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { setOperatorSecret } from '../../src/config/operator-secrets.js';
 import { createIdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
@@ -70,6 +73,16 @@ describe('rotateMasterKey', () => {
     // The old key alone no longer opens anything.
     expect(() => new SecretBox(before.byId(oldId)!).open(row.secret_enc!, connId)).toThrow();
     expect(readdirSync(dir.path).filter((f) => f.includes('retired'))).toEqual([]);
+  });
+
+  it("re-encrypts the operator's sealed configuration too, which opens under the new key alone", () => {
+    setOperatorSecret({ home: dir.path, env: {} }, 'mail.smtp_url', 'smtp://mailer:rotated-pw@127.0.0.1:2525');
+    const oldId = loadMasterKeyring({ home: dir.path, env: {} }).current().id;
+    const report = rotateMasterKey({ home: dir.path, env: {}, store });
+    expect(report).toMatchObject({ resealed: { 'sealed-config.json': 1 }, removed_key_ids: [oldId] });
+    const sealed = JSON.parse(readFileSync(join(dir.path, 'sealed-config.json'), 'utf8'))['mail.smtp_url'];
+    expect(new SecretBox(loadMasterKeyring({ home: dir.path, env: {} })).keyIdOf(sealed)).toBe(report.key_id);
+    expect(resolveConfig({ home: dir.path, env: {} }).config['mail.smtp_url']).toBe('smtp://mailer:rotated-pw@127.0.0.1:2525');
   });
 
   it('lets a keyring loaded before the rotation (a running daemon) open and seal with the new key', () => {

@@ -10,7 +10,7 @@ import { examples } from '../../help.js';
 export function registerBackup(program: Command): void {
   program
     .command('backup')
-    .description('copy the database (consistent, while the daemon runs), the artifacts and config.json into one file; never the master key')
+    .description('copy the database (consistent, while the daemon runs), the artifacts and attachments, and the configuration into one file (0600); never the master key, never a secret in plain text')
     .addHelpText('after', examples('errand backup /var/backups/errand-$(date +%F).backup', 'errand backup nightly.backup --force --json'))
     .argument('<file>', 'the backup file to write')
     .option('--force', 'replace the file if it exists')
@@ -26,6 +26,11 @@ export async function backup(ctx: CliContext, file: string, force: boolean): Pro
     ctx.out.line(`backed up ${ctx.home} as of ${summary.taken_at} into ${summary.file}`);
     ctx.out.line(`database ${summary.database_bytes} bytes (schema ${summary.schema_version}), ${summary.files} files of ${summary.file_bytes} bytes`);
     ctx.out.note('the master key is not in the backup: keep a copy of it apart from the backups (docs/operations.md)');
+    if (summary.plain_secrets_left_out.length > 0) {
+      ctx.out.warn(
+        `config.json holds ${summary.plain_secrets_left_out.join(' and ')} in plain text, which the backup left out; ${ctx.cliName} config seal puts ${summary.plain_secrets_left_out.length > 1 ? 'them' : 'it'} under the master key, and later backups carry ${summary.plain_secrets_left_out.length > 1 ? 'them' : 'it'} sealed`,
+      );
+    }
   });
   return summary;
 }

@@ -29,6 +29,7 @@ export interface Installed {
 const ENV_TEMPLATE = `# Environment of errandd (errand daemon install). Keep this file readable by root only: it holds keys.
 # ANTHROPIC_API_KEY=sk-ant-...
 # ERRAND_MASTER_KEY=...        (base64; else <home>/master.key is used)
+# ERRAND_MAIL_SMTP_URL=smtp://user:password@relay.example.com:587   (or: errand config set-secret mail.smtp_url)
 # ERRAND_METRICS_PORT=9370
 `;
 

@@ -1,7 +1,9 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { withDataDirectory } from '../../../src/admin-services.js';
-import { loadConfig } from '../../../src/config/load.js';
-import type { Config } from '../../../src/config/schema.js';
+import { resolveConfig, sourceName, type ResolvedConfig } from '../../../src/config/load.js';
+import { plainSecretsWarning } from '../../../src/config/plain-secrets.js';
+import { SECRET_KEYS, type Config } from '../../../src/config/schema.js';
+import { loosePaths } from '../../../src/runtime/data-directory-modes.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { ApiClient, type DaemonStatus } from '../../api-client.js';
@@ -31,16 +33,34 @@ export function checkDataDir({ home }: DoctorInput): CheckResult {
   } catch {
     return { check: 'data directory', level: 'fail', detail: `${home} is not writable` };
   }
-  return { check: 'data directory', level: 'ok', detail: home };
+  const loose = loosePaths(home);
+  if (loose.length > 0) {
+    const some = loose.slice(0, 3).map((p) => `${p.path} ${p.mode}`).join(', ');
+    return {
+      check: 'data directory',
+      level: 'warn',
+      detail: `other users can read ${loose.length} path${loose.length > 1 ? 's' : ''} of ${home} (${some}${loose.length > 3 ? ', ...' : ''}): the daemon takes their permissions off when it starts, or chmod -R go-rwx ${home}`,
+    };
+  }
+  return { check: 'data directory', level: 'ok', detail: `${home} (only its owner can read it)` };
 }
 
-export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; config: Config | null } {
+export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; resolved: ResolvedConfig | null } {
   try {
-    const config = loadConfig({ home, env });
-    return { result: { check: 'configuration', level: 'ok', detail: `${dataPaths(home).config} and ERRAND_* variables are valid` }, config };
+    const resolved = resolveConfig({ home, env });
+    return { result: { check: 'configuration', level: 'ok', detail: `${dataPaths(home).config} and ERRAND_* variables are valid` }, resolved };
   } catch (err) {
-    return { result: { check: 'configuration', level: 'fail', detail: (err as Error).message }, config: null };
+    return { result: { check: 'configuration', level: 'fail', detail: (err as Error).message }, resolved: null };
   }
+}
+
+/** Where each secret key is set, and whether config.json holds one in plain text; never a value. */
+export function checkSecrets(resolved: ResolvedConfig): CheckResult {
+  const warning = plainSecretsWarning(resolved);
+  if (warning !== null) return { check: 'secrets', level: 'warn', detail: warning };
+  const set = SECRET_KEYS.filter((key) => resolved.sources[key].layer !== 'default');
+  const where = set.map((key) => `${key} from ${sourceName(resolved.sources[key])}`);
+  return { check: 'secrets', level: 'ok', detail: set.length === 0 ? 'no secret key is set' : `none in plain text in config.json; ${where.join(', ')}` };
 }
 
 export async function checkDaemon({ home }: DoctorInput): Promise<{ result: CheckResult; reachable: boolean }> {

@@ -11,6 +11,7 @@ import {
   checkDaemonSandbox,
   checkDataDir,
   checkSandbox,
+  checkSecrets,
   checkShellModelProvider,
   daemonStatusOf,
   type CheckResult,
@@ -29,8 +30,10 @@ export function registerDoctor(program: Command): void {
 export async function doctor(ctx: CliContext): Promise<CheckResult[]> {
   const input = { home: ctx.home, env: ctx.env };
   const results: CheckResult[] = [checkDataDir(input)];
-  const { result: configResult, config } = checkConfig(input);
+  const { result: configResult, resolved } = checkConfig(input);
   results.push(configResult);
+  if (resolved !== null) results.push(checkSecrets(resolved));
+  const config = resolved?.config ?? null;
   const daemon = await checkDaemon(input);
   const key = await checkApiKey(input, daemon.reachable);
   results.push(daemon.result, key.result, await checkActiveRunCounts(input));

@@ -29,7 +29,7 @@ export async function restore(ctx: CliContext, file: string, force: boolean): Pr
   ctx.out.result(summary, () => {
     ctx.out.line(`restored the backup of ${summary.taken_at} into ${summary.home} (${summary.files} files)`);
     if (summary.replaced_into !== null) ctx.out.line(`what was there is in ${summary.replaced_into}`);
-    if (summary.kept_config) ctx.out.note('config.json of this data directory was kept; the backup\'s was not restored');
+    if (summary.kept_config) ctx.out.note("this data directory's configuration (config.json, sealed-config.json) was kept; the backup's was not restored");
     if (summary.master_key === 'missing') {
       ctx.out.warn('no master key here yet: put the one the backup was taken under in master.key (0600) or ERRAND_MASTER_KEY before starting the daemon');
     }

@@ -6,7 +6,7 @@ import { examples } from '../../help.js';
 export function registerSecretsRotateKey(secrets: Command): void {
   secrets
     .command('rotate-key')
-    .description('make a new master key and re-encrypt every stored secret under it (connections, webhook signing secrets)')
+    .description('make a new master key and re-encrypt every stored secret under it (connections, webhook signing secrets, secret keys of errand config set-secret)')
     .addHelpText('after', examples('errand secrets rotate-key', 'errand secrets rotate-key --json'))
     .addHelpText(
       'after',

@@ -1,6 +1,7 @@
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { isoTime } from '../../clock.js';
 import { OAuthServerError } from '../../errors.js';
+import { isLoopbackHost } from '../../loopback-host.js';
 import type { Resources } from '../../resources.js';
 import type { ClientAuthMethod, McpClientRow } from '../../store/mcp-oauth-tables.js';
 import type { OAuthParams } from './oauth-params.js';
@@ -142,10 +143,6 @@ function checkRedirectUris(uris: string[]): void {
       throw new OAuthServerError('invalid_redirect_uri', `${uri}: http is allowed only to a loopback address (127.0.0.1, [::1], localhost); use https`);
     }
   }
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | null {

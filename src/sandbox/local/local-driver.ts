@@ -4,6 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
+import { PRIVATE_DIR_MODE } from '../../runtime/private-files.js';
 import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
@@ -67,8 +68,8 @@ export class LocalDriver implements SandboxDriver {
       [SANDBOX_MARKER_VARIABLE]: id,
     };
     try {
-      await mkdir(workspace, { recursive: true });
-      await mkdir(tmp, { recursive: true });
+      await mkdir(workspace, { recursive: true, mode: PRIVATE_DIR_MODE });
+      await mkdir(tmp, { recursive: true, mode: PRIVATE_DIR_MODE });
       const { child, port } = await startSupervisor({
         supervisorPath: this.supervisorPath,
         workspace,
