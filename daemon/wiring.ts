@@ -26,6 +26,7 @@ import { FirstCallBound } from '../src/engine/first-call-bound.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
 import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
+import { EventAnnouncer } from '../src/event-log/event-announcer.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventStreams } from '../src/event-log/event-streams.js';
 import { EventBus } from '../src/events.js';
@@ -137,17 +138,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const linkSigner = new LinkSigner(masterKey);
   const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
-  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, eventLog });
-
-  // The webhook outbox row is written inside the unit of work of the run's terminal state (hooked in below).
-  const outbox: WebhookOutbox = new WebhookOutbox({
-    store: store.webhooks,
-    clock,
-    ids: resources.ids,
-    events: resources.events,
-    retryScheduleS: config['webhooks.retry_schedule_s'],
-    envelope: (row) => runs.envelope(row),
-  });
+  const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids: resources.ids, events: resources.events, retryScheduleS: config['webhooks.retry_schedule_s'] });
+  // Every event goes through it: into the log and, as the catalogue says, the outbox, in its cause's unit of work.
+  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
+  const jobs = new JobsService(resources, projects, schemas, { checkCallbackUrl, announcer });
   // Off unless metrics.port is set: then every source below reports to it.
   const metrics: Metrics | null =
     config['metrics.port'] === null
@@ -158,8 +152,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     settings: readMailSettings(config),
     masterKey,
     box,
-    outbox,
-    eventLog,
+    announcer,
     checkCallbackUrl,
     linkSigner,
     publicUrl,
@@ -168,7 +161,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   // Connections: what runs may use, and the MCP servers whose tools they are offered.
   const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
-  const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
+  const connectionAuth = new ConnectionAuth({ store, clock, announcer });
   const connectionSecrets = new ConnectionSecrets(box);
   const oauthProviders = new Map(
     [...parseOAuthProviders(config['oauth.providers'], { dev: config.dev })].map(([name, provider]) => [name, new OAuthClient(provider, () => clock.now())]),
@@ -210,7 +203,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const meters = new SandboxMeters(clock);
   const runs: RunsService = new RunsService(
     resources,
-    { projects, jobs, schemas, caps, prices, eventLog },
+    { projects, jobs, schemas, caps, prices, announcer },
     {
       publicUrl,
       linkScreenshot: (id) => artifacts.signedUrl(id),
@@ -219,9 +212,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
     },
   );
-  runs.addTransitionHook(outbox.onTransition);
-  // The final envelope is logged in the same unit of work, for the live streams.
-  runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
+  // A run's end, with its final envelope, is announced in the unit of work of its terminal transition.
+  runs.addTransitionHook(runEndEvents(announcer, (row) => runs.envelope(row)));
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
   const webhookWorker = new DeliveryWorker({
     store,
@@ -230,7 +222,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
-    eventLog,
+    announcer,
     config,
     ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });
@@ -239,13 +231,13 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     intervalMs: config['retention.interval_min'] * 60_000,
     logger: retentionLogger,
   });
-  const skippedFirings = new SkippedFirings({ store, eventLog, jobs });
+  const skippedFirings = new SkippedFirings({ store, eventLog, announcer, jobs });
   const scheduler = new Scheduler({
     jobs: store.jobs,
     runs,
     logger: logger.child({ component: 'scheduler' }),
     events: resources.events,
-    onFiring: firingEvents(store, eventLog),
+    onFiring: firingEvents(store, announcer),
     recordSkipped: (orgId, jobId, slot, error) => skippedFirings.record(orgId, jobId, slot, error),
   });
   const eventStreams = new EventStreams({
@@ -259,7 +251,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const provider = createProvider({ config, env: options.env ?? process.env });
   const selected = await selectDriver({ config, home: options.home, logger });
   const driver: SandboxDriver = metrics ? timedDriver(selected, (name, seconds) => metrics.sandboxStarted(name, seconds)) : selected;
-  const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
+  const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: runConnections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 

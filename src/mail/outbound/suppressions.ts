@@ -6,7 +6,7 @@ import type { Store } from '../../store/store.js';
 import type { SuppressionRow } from '../../store/suppressions-store.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import { normalizeAddress } from '../addresses.js';
-import type { EmailEvents } from '../email-events.js';
+import type { EventAnnouncer } from '../../event-log/event-announcer.js';
 
 export interface Suppression {
   object: 'email_suppression';
@@ -36,7 +36,7 @@ export interface Complaint {
  * message's recipient and announced as `email.bounced` / `email.complained`, in the caller's unit of work.
  */
 export class Suppressions {
-  constructor(private readonly o: { store: Store; clock: Clock; events: EmailEvents }) {}
+  constructor(private readonly o: { store: Store; clock: Clock; announcer: EventAnnouncer }) {}
 
   list(orgId: string, q: { limit?: number; cursor?: string }): ListResponse<Suppression> {
     const page = this.o.store.suppressions.list(orgId, q.limit ?? 50, q.cursor ?? null);
@@ -57,7 +57,7 @@ export class Suppressions {
     const detail = [bounce.status, bounce.diagnostic].filter((p) => p !== null && p !== '').join(' ') || 'hard bounce';
     this.o.store.emails.setRecipientStatus(uow, email.id, address, 'bounced', detail, at);
     this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'bounce', detail, email_id: email.id, created_at: at });
-    this.o.events.emit(uow, {
+    this.o.announcer.announce(uow, {
       type: 'email.bounced',
       orgId: email.org_id,
       mailboxId: email.mailbox_id,
@@ -71,7 +71,7 @@ export class Suppressions {
         suppressed: true,
         bounced_at: at,
       },
-      metadataJson: email.metadata,
+      verbatimJson: email.metadata,
     });
   }
 
@@ -83,7 +83,7 @@ export class Suppressions {
       this.o.store.emails.setRecipientStatus(uow, email.id, address, 'complained', detail, at);
       this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'complaint', detail, email_id: email.id, created_at: at });
     }
-    this.o.events.emit(uow, {
+    this.o.announcer.announce(uow, {
       type: 'email.complained',
       orgId: email.org_id,
       mailboxId: email.mailbox_id,
@@ -96,7 +96,7 @@ export class Suppressions {
         suppressed: address !== null,
         complained_at: at,
       },
-      metadataJson: email.metadata,
+      verbatimJson: email.metadata,
     });
   }
 }
