@@ -11,13 +11,13 @@ import { RUN_STATUSES, type TerminalStatus } from '../vocabulary/run-status.js';
 export const WEBHOOK_TARGETS = {
   run_callback: "the run's `callback_url`",
   org_endpoint: "the organisation's webhook endpoint (`errand webhooks endpoint set`)",
-  mailbox_callback: "the mailbox's `callback_url`, else the identity's; none for mail to a run's address",
+  mailbox_callback: "the mailbox's `callback_url`, else the identity's (none for mail to a run's address)",
 } as const;
 export type WebhookTarget = keyof typeof WEBHOOK_TARGETS;
 
 /** The secret each kind of webhook is signed with (the delivery worker reads it by the delivery's `signer`). */
 export const WEBHOOK_SIGNERS: Record<WebhookSigner, string> = {
-  org: "the organisation's signing secret (`errand webhooks secret`)",
+  org: "the organisation's secret (`errand webhooks secret`)",
   email: "the identity's `webhook_secret`",
 };
 
@@ -200,9 +200,11 @@ export type EventType = keyof EventCatalogue;
 /** Every event type, in the catalogue's order. */
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
-/** The spec of a type, as code that handles every type reads it. */
+/** The spec of a type, as code that handles every type reads it; a type that got past the compiler is refused. */
 export function eventSpec(type: EventType): EventSpec {
-  return EVENT_CATALOGUE[type];
+  const spec: EventSpec | undefined = EVENT_CATALOGUE[type];
+  if (spec === undefined) throw new Error(`event type '${String(type)}' is not in the event catalogue`);
+  return spec;
 }
 
 /** Whether `type` is one the catalogue describes (the log also holds whatever another version appended). */
