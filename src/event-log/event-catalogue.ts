@@ -239,7 +239,11 @@ export function webhookEventsTo(target: WebhookTarget): EventType[] {
 /** The types of events that end a run's stream. */
 export type RunEndEventType = { [T in EventType]: EventCatalogue[T] extends { endsRun: TerminalStatus } ? T : never }[EventType];
 
-const END_EVENT_OF = Object.fromEntries(EVENT_TYPES.flatMap((t) => (eventSpec(t).endsRun === undefined ? [] : [[eventSpec(t).endsRun, t]]))) as Record<TerminalStatus, RunEndEventType>;
+const END_EVENT_OF = {} as Record<TerminalStatus, RunEndEventType>;
+for (const type of EVENT_TYPES) {
+  const ends = eventSpec(type).endsRun;
+  if (ends !== undefined) END_EVENT_OF[ends] = type as RunEndEventType;
+}
 
 /** The event that announces a run's end in `status`. */
 export function runEndEventOf(status: TerminalStatus): RunEndEventType {

@@ -4,7 +4,6 @@
  * mail received, bounced and complained about, a connection authenticated and expired); then every row of the event
  * log and every webhook delivery must have a catalogued type, data its schema accepts, and the catalogue's routing.
  */
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, eventSpec, isEventType, loggedDataSchema } from '../../src/event-log/event-catalogue.js';
@@ -13,12 +12,12 @@ import type { EventRow } from '../../src/store/events-store.js';
 import type { WebhookDeliveryRow } from '../../src/store/webhooks-store.js';
 import { withStore } from '../api/harness.js';
 import { LoopbackDns } from '../fixtures/dns-server.js';
-import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
+import { signInThrough, startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
 import { hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { SmtpSink } from '../fixtures/smtp-sink.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
-import { configureIdentity, mailEnv, send, smtpPortOf } from '../mail/harness.js';
+import { configureIdentity, deliveryStatusReport, feedbackReport, mailEnv, mailIn, send, smtpPortOf } from '../mail/harness.js';
 
 const MODEL_KEY = 'test-key';
 const EVERY_SECOND = '* * * * * *';
@@ -84,76 +83,6 @@ function stored(orgIds: string[]): { events: EventRow[]; deliveries: WebhookDeli
   }));
 }
 
-/** Mails `raw` to our SMTP server as another server would. */
-async function mailIn(from: string, to: string, raw: string): Promise<void> {
-  const client = nodemailer.createTransport({ host: '127.0.0.1', port: await smtpPortOf(d), secure: false, ignoreTLS: true });
-  try {
-    await client.sendMail({ envelope: { from, to: [to] }, raw: raw.replace(/\n/g, '\r\n') });
-  } finally {
-    client.close();
-  }
-}
-
-function bounceReport(to: string, recipient: string): string {
-  return `From: Mail Delivery System <MAILER-DAEMON@mx.example.test>
-To: ${to}
-Subject: Undelivered Mail Returned to Sender
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="RPT"
-
---RPT
-Content-Type: text/plain
-
-Your message could not be delivered.
-
---RPT
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; mx.example.test
-
-Final-Recipient: rfc822; ${recipient}
-Action: failed
-Status: 5.1.1
-Diagnostic-Code: smtp; 550 5.1.1 User unknown
-
---RPT--
-`;
-}
-
-function complaintReport(to: string, recipient: string): string {
-  return `From: Feedback Loop <fbl@isp.example.test>
-To: ${to}
-Subject: FW: Hello
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=feedback-report; boundary="FBL"
-
---FBL
-Content-Type: text/plain
-
-An abuse report.
-
---FBL
-Content-Type: message/feedback-report
-
-Feedback-Type: abuse
-User-Agent: ExampleFBL/1.0
-Version: 1
-Original-Rcpt-To: <${recipient}>
-
---FBL--
-`;
-}
-
-/** What the person does with a connect link in their browser: the start page's button, the provider (which approves at once), our callback. */
-async function signInThrough(url: string): Promise<void> {
-  const start = await fetch(url);
-  expect(start.status).toBe(200);
-  const action = /<form method="post" action="([^"]+)">/.exec(await start.text())![1]!.replace(/&#38;/g, '&');
-  const toProvider = await fetch(new URL(action, d.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
-  const back = await fetch(toProvider.headers.get('location')!, { redirect: 'manual' });
-  expect((await fetch(back.headers.get('location')!)).status).toBe(200);
-}
-
 describe('the event catalogue', () => {
   it('describes every event a daemon emits and every webhook it sends, with data its schemas accept', async () => {
     const project = (await d.api('GET', '/v1/projects')).body.data[0].id as string;
@@ -191,9 +120,10 @@ describe('the event catalogue', () => {
     const sent = await send(d, { to: ['gone@example.test', 'annoyed@example.test'], subject: 'Hello', text: 'hi', metadata: { campaign: 'nov' } });
     await sink.waitFor(1);
     const correlation = sent.reply_to.address as string;
-    await mailIn('someone@example.test', correlation, `From: Someone <someone@example.test>\nTo: ${correlation}\nSubject: Re: Hello\n\nThanks!\n`);
-    await mailIn('', correlation, bounceReport(correlation, 'gone@example.test'));
-    await mailIn('', correlation, complaintReport(correlation, 'annoyed@example.test'));
+    const port = await smtpPortOf(d);
+    await mailIn(port, { from: 'someone@example.test', to: correlation }, `From: Someone <someone@example.test>\nTo: ${correlation}\nSubject: Re: Hello\n\nThanks!\n`);
+    await mailIn(port, { from: '', to: correlation }, deliveryStatusReport(correlation, 'gone@example.test', '5.1.1'));
+    await mailIn(port, { from: '', to: correlation }, feedbackReport(correlation, 'annoyed@example.test'));
 
     // Connections: connected through hosted connect, then expired by a refused refresh.
     const link = (await d.api('POST', '/v1/connections/links', { provider: 'acme' })).body;
