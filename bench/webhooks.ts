@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { systemClock, isoTime } from '../src/clock.js';
 import { loadConfig } from '../src/config/load.js';
+import { EventAnnouncer } from '../src/event-log/event-announcer.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
@@ -72,15 +73,15 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
     clock: systemClock,
     logger: pino({ level: 'silent' }),
     events: bus,
-    eventLog: new EventLog({ store: store.events, clock: systemClock, events: bus }),
+    announcer: new EventAnnouncer({ log: new EventLog({ store: store.events, clock: systemClock, events: bus }), webhooks: outbox, store }),
     config,
     concurrency,
   });
   worker.start();
 
-  const data = { task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) };
+  const dataJson = JSON.stringify({ task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) });
   const enqueue = (uow: UnitOfWork) => {
-    const id = outbox.enqueue(uow, { orgId, runId: null, event: 'run.completed', url, data });
+    const id = outbox.enqueue(uow, { orgId, runId: null, event: 'run.completed', url, dataJson, signer: 'org' });
     enqueuedAt.set(webhooks.getDelivery(orgId, id)!.event_id, performance.now());
   };
   const allArrived = (n: number) => new Promise<void>((resolve) => {

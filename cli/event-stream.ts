@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
+import type { EventType, LoggedEventData } from '../src/event-log/event-catalogue.js';
 import type { ApiClient } from './api-client.js';
 import { ApiConnectionError } from './api-error.js';
 
@@ -11,6 +12,14 @@ export interface StreamEvent {
   run_id: string | null;
   created_at: string;
   data: any;
+}
+
+/** An event of one of the types `T`, with its data as the event catalogue describes it. */
+export type StreamEventOf<T extends EventType> = { [K in T]: StreamEvent & { type: K; data: LoggedEventData<K> } }[T];
+
+/** Whether the event is of one of `types`; then its data has the catalogue's type. */
+export function isEventOf<T extends EventType>(event: StreamEvent, ...types: T[]): event is StreamEventOf<T> {
+  return (types as string[]).includes(event.type);
 }
 
 export interface FollowOptions {

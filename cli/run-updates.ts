@@ -1,5 +1,6 @@
 import type { ApiClient, RunEnvelope, RunStep } from './api-client.js';
-import { followEvents, type FollowOptions } from './event-stream.js';
+import { followEvents, isEventOf, type FollowOptions } from './event-stream.js';
+import { isRunEndEvent } from '../src/event-log/event-catalogue.js';
 import type { RunStatus } from '../src/vocabulary/run-status.js';
 
 /** A step as the `run.step` event carries it: the steps list's item plus the run's cost after it. */
@@ -13,8 +14,6 @@ export type RunUpdate =
   | { kind: 'step'; step: StreamedStep; at: string }
   | { kind: 'end'; envelope: RunEnvelope };
 
-const END_EVENTS = new Set(['run.completed', 'run.failed', 'run.cancelled']);
-
 /**
  * Follows a run through its event stream: every status change, every step once, and finally its envelope.
  * Returns after the envelope. Event types it does not know are skipped.
@@ -22,15 +21,15 @@ const END_EVENTS = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 export async function* followRun(api: ApiClient, runId: string, options: FollowOptions = {}): AsyncGenerator<RunUpdate> {
   const steps = new Set<string>();
   for await (const event of followEvents(api, `/v1/runs/${encodeURIComponent(runId)}/events`, options)) {
-    if (END_EVENTS.has(event.type)) {
+    if (isRunEndEvent(event.type)) {
       yield { kind: 'end', envelope: event.data as RunEnvelope };
       return;
     }
-    if (event.type === 'run.status') {
-      const d = event.data as { from: RunStatus | null; to: RunStatus; description: string };
+    if (isEventOf(event, 'run.status')) {
+      const d = event.data;
       yield { kind: 'status', from: d.from, to: d.to, description: d.description, at: event.created_at };
-    } else if (event.type === 'run.step') {
-      const step = event.data as StreamedStep;
+    } else if (isEventOf(event, 'run.step')) {
+      const step: StreamedStep = event.data;
       if (steps.has(step.id)) continue;
       steps.add(step.id);
       yield { kind: 'step', step, at: event.created_at };

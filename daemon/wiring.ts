@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { connectionsSubsystem } from '../src/connections/connections-subsystem.js';
 import { engineSubsystem } from '../src/engine/engine-subsystem.js';
+import { EventAnnouncer } from '../src/event-log/event-announcer.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { eventStreamsSubsystem } from '../src/event-log/event-streams-subsystem.js';
 import { EventBus } from '../src/events.js';
@@ -102,16 +103,11 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const schemas = userSchemasSubsystem(config);
-  const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, eventLog });
-  // Written in the units of work of what it announces: a run's terminal state (the engine's hook), mail events,
-  // connections that need attention. Its delivery worker is the webhooks subsystem.
-  const outbox = new WebhookOutbox({
-    store: store.webhooks,
-    clock,
-    ids: resources.ids,
-    events: resources.events,
-    retryScheduleS: config['webhooks.retry_schedule_s'],
-  });
+  // Its delivery worker is the webhooks subsystem.
+  const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids: resources.ids, events: resources.events, retryScheduleS: config['webhooks.retry_schedule_s'] });
+  // Every event goes through it: into the log and, as the catalogue says, the outbox, in its cause's unit of work.
+  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
+  const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, announcer });
   // Off unless metrics.port is set: then the parts below report to it.
   const metrics = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events });
   // One request rate per key, through the REST API and the MCP front door alike.
@@ -122,15 +118,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     settings: readMailSettings(config),
     masterKey,
     box,
-    outbox,
-    eventLog,
+    announcer,
     checkCallbackUrl,
     linkSigner,
     publicUrl,
     ...(metrics ? { observer: metrics.mailObserver } : {}),
   });
   // Before the sandboxes: an unusable oauth.providers is reported before a driver starts anything.
-  const connections = connectionsSubsystem({ resources, projects, box, masterKey, eventLog, outbox, policy, checkCallbackUrl, publicUrl });
+  const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, policy, checkCallbackUrl, publicUrl });
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
   const engine = engineSubsystem({
     resources,
@@ -140,9 +135,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     schemas: schemas.services.schemas,
     caps,
     prices,
-    eventLog,
+    announcer,
     artifacts,
-    outbox,
     publicUrl,
     checkCallbackUrl,
     toolSources: mail.services.runTools === null ? [connections.services.toolSource] : [connections.services.toolSource, mail.services.runTools],
@@ -150,8 +144,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     driver: sandboxes.services.driver,
   });
   const { runs } = engine.services;
-  const webhooks = webhooksSubsystem({ resources, eventLog, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identities, metrics });
-  const schedules = schedulesSubsystem({ resources, eventLog, jobs, runs });
+  const webhooks = webhooksSubsystem({ resources, announcer, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identities, metrics });
+  const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
   const eventStreams = eventStreamsSubsystem({ resources, eventLog, runs });
   const mcp = mcpSubsystem({

@@ -5,17 +5,22 @@ import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
 
 const tags = ['Events'];
+/**
+ * The streams are written by better-sse, never serialized from their schema, which is there for the OpenAPI
+ * document: compiling a serializer from its per-type schemas would only slow the daemon's start.
+ */
+const serializerCompiler = () => JSON.stringify;
 
 export const eventRoutes: RoutePlugin<{ eventStreams: EventStreams }> = async (app, { eventStreams }) => {
   const frames = new EventFrames();
-  app.get('/events', { schema: { ...s.org, tags, summary: "The organisation's live events (server-sent events)" } }, (req, reply) => {
+  app.get('/events', { schema: { ...s.org, tags, summary: "The organisation's live events (server-sent events)" }, serializerCompiler }, (req, reply) => {
     const last = parseLastEventId(req.headers['last-event-id']);
     const orgId = principalOf(req).orgId;
     return replyWithEvents(req, reply, frames, (makeSink) => eventStreams.openOrg(orgId, last, makeSink));
   });
   app.get(
     '/runs/:id/events',
-    { schema: { ...s.run, tags, summary: "A run's live events: status changes, each step, the final envelope (server-sent events)" } },
+    { schema: { ...s.run, tags, summary: "A run's live events: status changes, each step, the final envelope (server-sent events)" }, serializerCompiler },
     (req, reply) => {
       const last = parseLastEventId(req.headers['last-event-id']);
       const orgId = principalOf(req).orgId;

@@ -1,12 +1,12 @@
 import { isoTime, type Clock } from '../clock.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
+import type { EventType } from '../event-log/event-catalogue.js';
 import type { AuthStatus, ConnectionPatch, ConnectionRow } from '../store/connections-table.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { toConnection } from './connection-record.js';
 
-export type ConnectionEvent = 'connection.authenticated' | 'connection.expired';
+export type ConnectionEvent = Extract<EventType, `connection.${string}`>;
 
 export interface AuthChange {
   status: AuthStatus;
@@ -20,8 +20,7 @@ export interface AuthChange {
 export interface ConnectionAuthOptions {
   store: Store;
   clock: Clock;
-  eventLog: EventLog;
-  outbox: WebhookOutbox;
+  announcer: EventAnnouncer;
 }
 
 /**
@@ -55,10 +54,7 @@ export class ConnectionAuth {
   }
 
   private announce(uow: UnitOfWork, event: ConnectionEvent, row: ConnectionRow): void {
-    const data = toConnection(row);
-    this.o.eventLog.append(uow, { orgId: row.org_id, type: event, data });
-    const endpoint = this.o.store.webhooks.orgEndpoint(row.org_id);
-    if (endpoint !== undefined) this.o.outbox.enqueue(uow, { orgId: row.org_id, runId: null, event, url: endpoint.url, data });
+    this.o.announcer.announce(uow, { type: event, orgId: row.org_id, data: toConnection(row) });
   }
 }
 

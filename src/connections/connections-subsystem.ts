@@ -1,11 +1,10 @@
 import { LinkSigner } from '../artifacts/link-signer.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import { packageVersion } from '../package-root.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Subsystem } from '../subsystem.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { TargetPolicy } from '../webhooks/target-guard.js';
 import { ConnectionAuth } from './connection-auth.js';
 import { ConnectionSecrets } from './connection-secrets.js';
@@ -26,8 +25,7 @@ export interface ConnectionsSubsystemDeps {
   box: SecretBox;
   /** Derives the key that signs connect links. */
   masterKey: Buffer;
-  eventLog: EventLog;
-  outbox: WebhookOutbox;
+  announcer: EventAnnouncer;
   /** Where MCP servers and callback targets may be. */
   policy: TargetPolicy;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
@@ -48,10 +46,10 @@ export interface ConnectionsServices {
  * `oauth.providers`, before anything is started.
  */
 export function connectionsSubsystem(deps: ConnectionsSubsystemDeps): Subsystem<ConnectionsServices> {
-  const { resources, projects, box, eventLog, outbox, policy, publicUrl } = deps;
+  const { resources, projects, box, announcer, policy, publicUrl } = deps;
   const { store, clock, config, logger } = resources;
   const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
-  const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
+  const connectionAuth = new ConnectionAuth({ store, clock, announcer });
   const connectionSecrets = new ConnectionSecrets(box);
   const oauthProviders = new Map(
     [...parseOAuthProviders(config['oauth.providers'], { dev: config.dev })].map(([name, provider]) => [name, new OAuthClient(provider, () => clock.now())]),

@@ -5,7 +5,7 @@ import type { ArtifactsService } from '../artifacts/artifacts-service.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { RunConnections } from '../connections/run-connections.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import { packageVersion } from '../package-root.js';
 import type { ProjectsService } from '../projects/projects-service.js';
@@ -17,7 +17,6 @@ import type { SandboxDriver } from '../sandbox/driver.js';
 import { StatusService } from '../status/status-service.js';
 import { StepsService } from '../steps/steps-service.js';
 import type { Subsystem } from '../subsystem.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { Dispatcher } from './dispatcher.js';
 import { FirstCallBound } from './first-call-bound.js';
 import { createProvider } from './providers/create-provider.js';
@@ -34,10 +33,9 @@ export interface EngineSubsystemDeps {
   schemas: UserSchemas;
   caps: SpendCaps;
   prices: PriceTable;
-  eventLog: EventLog;
+  announcer: EventAnnouncer;
   artifacts: ArtifactsService;
   /** Gets a run's webhook, in the unit of work that ends the run. */
-  outbox: WebhookOutbox;
   publicUrl: () => string;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
   /** Tools some runs get besides the standard ones (their connections' MCP tools, their mailbox). */
@@ -56,14 +54,14 @@ export interface EngineServices {
 
 /** Runs (admission, the one way their status changes, their steps) and the engine that claims and executes them. */
 export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServices> {
-  const { resources, projects, jobs, schemas, caps, prices, eventLog, artifacts, outbox, driver } = deps;
+  const { resources, projects, jobs, schemas, caps, prices, announcer, artifacts, driver } = deps;
   const { config, clock, logger } = resources;
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: deps.toolSources });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
   const runs: RunsService = new RunsService(
     resources,
-    { projects, jobs, schemas, caps, prices, eventLog },
+    { projects, jobs, schemas, caps, prices, announcer },
     {
       publicUrl: deps.publicUrl,
       linkScreenshot: (id) => artifacts.signedUrl(id),
@@ -72,13 +70,12 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
     },
   );
-  runs.addTransitionHook(outbox.transitionHook((row) => runs.envelope(row)));
-  // The final envelope is logged in the same unit of work, for the live streams.
-  runs.addTransitionHook(runEndEvents(eventLog, (row) => runs.envelope(row)));
+  // A run's end, with its final envelope, is announced in the unit of work of its terminal transition.
+  runs.addTransitionHook(runEndEvents(announcer, (row) => runs.envelope(row)));
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   const provider = createProvider({ config, env: deps.env });
-  const stepEvents = { eventLog, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
+  const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion() });

@@ -2,8 +2,7 @@ import type { ScreenshotLinker } from '../runs/envelope.js';
 import { roundUsd, type PriceTable } from '../billing/prices.js';
 import { SecretMask } from '../connections/secret-mask.js';
 import { isoTime } from '../clock.js';
-import { EVENT_TYPES } from '../event-log/event-types.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { Resources } from '../resources.js';
 import { toRunStep } from '../steps/steps-service.js';
 import type { RunPatch, RunRow } from '../store/runs-table.js';
@@ -20,7 +19,7 @@ const LAST_ACTION_LIMIT = 200;
 
 /** Where a recorder announces each step: the event log, with screenshots as signed links. */
 export interface StepEvents {
-  eventLog: EventLog;
+  announcer: EventAnnouncer;
   linkScreenshot: ScreenshotLinker;
 }
 
@@ -156,10 +155,10 @@ export class RunRecorder implements ToolRecorder {
       if (s.usd > 0) store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd: s.usd, at });
       const runCost = roundUsd(store.spend.forRun(this.run.id));
       this.patchRun({ ...usage, step_count: this.stepCount, ...(s.usd > 0 ? { cost_usd: runCost } : {}) });
-      this.stepEvents.eventLog.append(uow, {
+      this.stepEvents.announcer.announce(uow, {
+        type: 'run.step',
         orgId: this.run.org_id,
         runId: this.run.id,
-        type: EVENT_TYPES.runStep,
         data: { ...toRunStep(row, this.stepEvents.linkScreenshot), run_cost_usd: runCost },
       });
     });

@@ -8,7 +8,7 @@ export interface NewEvent {
   orgId: string;
   /** Set for events about one run: they also appear in that run's stream. */
   runId?: string | null;
-  /** `run.status`, `run.step`, `run.completed`, ... (see docs/api.md, Live events). */
+  /** A type of the event catalogue (`EventAnnouncer` appends only those); readers also meet others, from other versions. */
   type: string;
   data: unknown;
 }

@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { EventLog, LoggedEvent } from './event-log.js';
-import { isRunEndEvent } from './event-types.js';
+import { isRunEndEvent } from './event-catalogue.js';
 
 /** Events read from the log per query; a stream further behind reads again on the next turn. */
 const BATCH = 100;

@@ -1,7 +1,7 @@
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
@@ -29,10 +29,10 @@ export interface Job {
   updated_at: string;
 }
 
-/** Async checks the service cannot do alone (the webhook target guard), and where a paused schedule is logged. */
+/** Async checks the service cannot do alone (the webhook target guard), and who announces a paused schedule. */
 export interface JobsServiceOptions {
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
-  eventLog: EventLog;
+  announcer: EventAnnouncer;
 }
 
 export class JobsService {
@@ -106,7 +106,7 @@ export class JobsService {
     this.r.store.transaction((uow) => {
       this.r.store.jobs.update(orgId, id, changes);
       if (paused !== null) {
-        this.options.eventLog.append(uow, { orgId, type: 'schedule.paused', data: { job_id: id, reason: paused.paused_reason } });
+        this.options.announcer.announce(uow, { type: 'schedule.paused', orgId, data: { job_id: id, reason: paused.paused_reason } });
       }
     });
     if (body.schedule !== undefined || before.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
@@ -122,7 +122,7 @@ export class JobsService {
    * The job's active schedule, paused with the reason, when a change of its prompt or input_schema leaves the
    * schedule's inputs unacceptable (every firing would be refused); null when the schedule is fine, paused or absent.
    */
-  private async pauseIfInvalid(before: JobRow, after: { prompt: string; inputSchema: Record<string, unknown> | null }): Promise<Schedule | null> {
+  private async pauseIfInvalid(before: JobRow, after: { prompt: string; inputSchema: Record<string, unknown> | null }): Promise<(Schedule & { paused_reason: string }) | null> {
     const schedule = fromJson<Schedule>(before.schedule);
     if (schedule === null || schedule.enabled === false) return null;
     try {

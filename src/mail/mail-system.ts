@@ -1,17 +1,15 @@
 import { join } from 'node:path';
 import type { LinkSigner } from '../artifacts/link-signer.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { ToolSource } from '../agent-tools/agent-tool.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { MailAttachments } from './inbound/attachments.js';
 import { AuthChecker } from './inbound/auth-verdicts.js';
 import { CaptureTransport } from './outbound/capture-transport.js';
 import { DkimSigner } from './outbound/dkim-signer.js';
 import { MailResolver } from './dns-resolver.js';
-import { EmailEvents } from './email-events.js';
 import { IdentityService } from './identity/identity-service.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundServer } from './inbound/inbound-server.js';
@@ -38,8 +36,8 @@ export interface MailSystemDeps {
   masterKey: Buffer;
   /** Seals identities' webhook secrets (under the keyring, so that `errand secrets rotate-key` reaches them). */
   box: SecretBox;
-  outbox: WebhookOutbox;
-  eventLog: EventLog;
+  /** Announces email.* events: to the event log and the mailboxes' callbacks. */
+  announcer: EventAnnouncer;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
   /** Signs attachment links, as it signs artifact links. */
   linkSigner: LinkSigner;
@@ -57,7 +55,6 @@ export interface MailSystem {
   emails: SendService;
   sentEmails: SentEmails;
   suppressions: Suppressions;
-  events: EmailEvents;
   outbound: OutboundWorker;
   transport: MailTransport;
   received: ReceivedEmails;
@@ -77,8 +74,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
   const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
   const identities = new IdentityService(r, { settings, box: deps.box, domains, checkCallbackUrl: deps.checkCallbackUrl });
-  const events = new EmailEvents({ store: r.store, outbox: deps.outbox, eventLog: deps.eventLog });
-  const suppressions = new Suppressions({ store: r.store, clock: r.clock, events });
+  const suppressions = new Suppressions({ store: r.store, clock: r.clock, announcer: deps.announcer });
   const signer = new DkimSigner(settings.dkim, settings.relayDomain);
   const emails = new SendService(r, { settings, identities, tokens, signer });
   const sentEmails = new SentEmails({ store: r.store });
@@ -125,7 +121,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
             logger: r.logger.child({ component: 'mail-in' }),
             auth: new AuthChecker(resolver, settings.mxHost ?? settings.relayDomain),
             attachments,
-            events,
+            announcer: deps.announcer,
             suppressions,
           }),
         });
@@ -134,7 +130,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     inbound === null || settings.relayDomain === null
       ? null
       : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
-  return { settings, resolver, tokens, identities, emails, sentEmails, suppressions, events, outbound, transport, received, attachments, inboxes, inbound, runTools };
+  return { settings, resolver, tokens, identities, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, runTools };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */

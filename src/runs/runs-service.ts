@@ -8,8 +8,7 @@ import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
-import type { EventLog } from '../event-log/event-log.js';
-import { EVENT_TYPES } from '../event-log/event-types.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
@@ -86,7 +85,7 @@ export class RunsService {
 
   constructor(
     private readonly r: Resources,
-    private readonly deps: { projects: ProjectsService; jobs: JobsService; schemas: UserSchemas; caps: SpendCaps; prices: PriceTable; eventLog: EventLog },
+    private readonly deps: { projects: ProjectsService; jobs: JobsService; schemas: UserSchemas; caps: SpendCaps; prices: PriceTable; announcer: EventAnnouncer },
     private readonly options: RunsServiceOptions,
   ) {}
 
@@ -226,7 +225,7 @@ export class RunsService {
   /** The logged event, the hooks and the announcement of a status change (or of a creation, from null). */
   private recordChange(uow: UnitOfWork, change: RunChange, description: string): void {
     const { run, from, to } = change;
-    this.deps.eventLog.append(uow, { orgId: run.org_id, runId: run.id, type: EVENT_TYPES.runStatus, data: { run_id: run.id, from, to, description } });
+    this.deps.announcer.announce(uow, { type: 'run.status', orgId: run.org_id, runId: run.id, data: { run_id: run.id, from, to, description } });
     for (const hook of this.hooks) hook(change, uow);
     uow.afterCommit(() => this.r.events.emit('run.transitioned', { runId: run.id, orgId: run.org_id, from, to }));
   }

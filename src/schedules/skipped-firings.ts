@@ -1,4 +1,6 @@
 import { ErrandError } from '../errors.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
+import type { EventData } from '../event-log/event-catalogue.js';
 import type { EventLog } from '../event-log/event-log.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { ListResponse } from '../pagination.js';
@@ -20,32 +22,22 @@ export interface SkippedFiring {
   created_at: string;
 }
 
-export interface SkippedFiringData {
-  job_id: string;
-  slot: string;
-  code: string;
-  message: string;
-  param: string | null;
-}
-
-export const SCHEDULE_SKIPPED = 'schedule.skipped';
-
 /**
  * Firings that started no run (#10): each is written to the event log as `schedule.skipped`, durable and visible to
  * the organisation's event stream, and listed per job from there.
  */
 export class SkippedFirings {
-  constructor(private readonly o: { store: Store; eventLog: EventLog; jobs: JobsService }) {}
+  constructor(private readonly o: { store: Store; eventLog: EventLog; announcer: EventAnnouncer; jobs: JobsService }) {}
 
   record(orgId: string, jobId: string, slot: string, error: Error): void {
-    const data: SkippedFiringData = {
+    const data: EventData<'schedule.skipped'> = {
       job_id: jobId,
       slot,
       code: error instanceof ErrandError ? error.code : 'internal_error',
       message: error instanceof ErrandError ? error.message : 'the run could not be created; the daemon log has the details',
       param: error instanceof ErrandError ? (error.param ?? null) : null,
     };
-    this.o.store.transaction((uow) => this.o.eventLog.append(uow, { orgId, type: SCHEDULE_SKIPPED, data }));
+    this.o.store.transaction((uow) => this.o.announcer.announce(uow, { type: 'schedule.skipped', orgId, data }));
   }
 
   /** A job's skipped firings, newest first; `cursor` is the `event_id` of the last one of the previous page. */
@@ -53,7 +45,7 @@ export class SkippedFirings {
     this.o.jobs.row(orgId, jobId);
     const { limit } = q;
     const events = this.o.eventLog.skippedFirings(orgId, jobId, q.cursor ?? null, limit + 1);
-    const page = events.slice(0, limit).map((e): SkippedFiring => ({ object: 'skipped_firing', event_id: e.id, ...(e.data as SkippedFiringData), created_at: e.created_at }));
+    const page = events.slice(0, limit).map((e): SkippedFiring => ({ object: 'skipped_firing', event_id: e.id, ...(e.data as EventData<'schedule.skipped'>), created_at: e.created_at }));
     const hasMore = events.length > limit;
     return { object: 'list', data: page, has_more: hasMore, next_cursor: hasMore ? String(page.at(-1)!.event_id) : null };
   }

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isoTime, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
-import { EVENT_TYPES } from '../event-log/event-types.js';
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { EventBus } from '../events.js';
 import { DueWorkLoop } from '../runtime/due-work-loop.js';
 import type { Store } from '../store/store.js';
@@ -26,8 +25,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   events: EventBus;
-  /** Where each attempt's outcome is logged (`webhook.attempted`) for the organisation's event stream. */
-  eventLog: EventLog;
+  /** Announces each attempt's outcome (`webhook.attempted`) on the organisation's event stream. */
+  announcer: EventAnnouncer;
   config: WebhookConfig;
   /** Attempts in flight at once. */
   concurrency?: number;
@@ -117,9 +116,9 @@ export class DeliveryWorker {
     };
     this.o.store.transaction((uow) => {
       this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, outcome);
-      this.o.eventLog.append(uow, {
+      this.o.announcer.announce(uow, {
+        type: 'webhook.attempted',
         orgId: row.org_id,
-        type: EVENT_TYPES.webhookAttempted,
         data: {
           delivery_id: row.id,
           event_id: row.event_id,

@@ -1,4 +1,4 @@
-import type { EventLog } from '../event-log/event-log.js';
+import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Resources } from '../resources.js';
 import type { Subsystem } from '../subsystem.js';
@@ -11,7 +11,7 @@ interface SecretsOfOrgs {
 
 export interface WebhooksSubsystemDeps {
   resources: Resources;
-  eventLog: EventLog;
+  announcer: EventAnnouncer;
   signingSecrets: SecretsOfOrgs;
   emailSigningSecrets: SecretsOfOrgs;
   metrics: Metrics | null;
@@ -22,7 +22,7 @@ export interface WebhooksSubsystemDeps {
  * connections), this worker after the identities whose secrets sign email webhooks.
  */
 export function webhooksSubsystem(deps: WebhooksSubsystemDeps): Subsystem {
-  const { resources, eventLog, signingSecrets, emailSigningSecrets, metrics } = deps;
+  const { resources, announcer, signingSecrets, emailSigningSecrets, metrics } = deps;
   const { store, clock, logger, config } = resources;
   const webhookWorker = new DeliveryWorker({
     store,
@@ -31,7 +31,7 @@ export function webhooksSubsystem(deps: WebhooksSubsystemDeps): Subsystem {
     clock,
     logger: logger.child({ component: 'webhooks' }),
     events: resources.events,
-    eventLog,
+    announcer,
     config,
     ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });

@@ -5,6 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import nodemailer from 'nodemailer';
 import { withDataDirectory, type AdminServices } from '../../src/admin-services.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { OFFLINE_ENGINE_ENV } from '../api/harness.js';
@@ -97,4 +98,84 @@ export async function smtpPortOf(d: TestDaemon): Promise<number> {
     if (Date.now() > deadline) throw new Error(`the daemon's state file names no SMTP server\n${d.logs().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Mails `raw` to the daemon's SMTP server on `port` as another server would (`from: ''` is the null sender of reports). */
+export async function mailIn(port: number, envelope: { from: string; to: string }, raw: string): Promise<void> {
+  const client = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+  try {
+    await client.sendMail({ envelope: { from: envelope.from, to: [envelope.to] }, raw: raw.replace(/\n/g, '\r\n') });
+  } finally {
+    client.close();
+  }
+}
+
+/** An RFC 3464 delivery-status report about `recipient`, mailed back to `to`. */
+export function deliveryStatusReport(to: string, recipient: string, status: string, action = 'failed'): string {
+  return `From: Mail Delivery System <MAILER-DAEMON@mx.example.test>
+To: ${to}
+Subject: Undelivered Mail Returned to Sender
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="RPT"
+
+--RPT
+Content-Type: text/plain; charset=us-ascii
+
+This is the mail system at host mx.example.test. I'm sorry to have to inform you that your message could not
+be delivered to one or more recipients.
+
+--RPT
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.example.test
+Arrival-Date: Mon, 23 Nov 2026 09:00:00 +0000
+
+Final-Recipient: rfc822; ${recipient}
+Original-Recipient: rfc822;${recipient}
+Action: ${action}
+Status: ${status}
+Diagnostic-Code: smtp; 550 ${status} <${recipient}>: Recipient address rejected:
+ User unknown in virtual mailbox table
+
+--RPT
+Content-Type: text/rfc822-headers
+
+From: Errand <default@relay.test>
+Subject: Hello
+
+--RPT--
+`;
+}
+
+/** An RFC 5965 feedback (abuse) report about `recipient`, mailed back to `to`. */
+export function feedbackReport(to: string, recipient: string | null): string {
+  return `From: Feedback Loop <fbl@isp.example.test>
+To: ${to}
+Subject: FW: Hello
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=feedback-report; boundary="FBL"
+
+--FBL
+Content-Type: text/plain
+
+This is an email abuse report for an email message received from IP 127.0.0.1.
+
+--FBL
+Content-Type: message/feedback-report
+
+Feedback-Type: abuse
+User-Agent: ExampleFBL/1.0
+Version: 1
+Original-Mail-From: <${to}>
+${recipient === null ? '' : `Original-Rcpt-To: <${recipient}>\n`}Arrival-Date: Mon, 23 Nov 2026 09:00:00 +0000
+
+--FBL
+Content-Type: message/rfc822
+
+From: Errand <default@relay.test>
+Subject: Hello
+
+Hello.
+--FBL--
+`;
 }

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiDaemon } from '../api/harness.js';
-import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
+import { signInThrough, startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { connectWithKey, structured, toolError } from './harness.js';
 
@@ -36,20 +36,6 @@ async function call(on: Client, name: string, args: Record<string, unknown>): Pr
   const result = (await on.callTool({ name, arguments: args })) as CallToolResult;
   results.push(JSON.stringify(result));
   return result;
-}
-
-/** What the person does with the link in their browser: the start page's button, the provider (which approves at once), our callback. */
-async function signInThrough(url: string, status = 200): Promise<string> {
-  const start = await fetch(url);
-  expect(start.status).toBe(200);
-  const action = /<form method="post" action="([^"]+)">/.exec(await start.text())![1]!.replace(/&#38;/g, '&');
-  const toProvider = await fetch(new URL(action, d.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
-  expect(toProvider.status).toBe(303);
-  const back = await fetch(toProvider.headers.get('location')!, { redirect: 'manual' });
-  expect(back.status).toBe(302);
-  const done = await fetch(back.headers.get('location')!);
-  expect(done.status).toBe(status);
-  return done.text();
 }
 
 describe('tools/list', () => {

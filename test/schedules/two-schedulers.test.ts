@@ -13,10 +13,12 @@ import { ProjectsService } from '../../src/projects/projects-service.js';
 import type { Resources } from '../../src/resources.js';
 import { RunsService } from '../../src/runs/runs-service.js';
 import { UserSchemas } from '../../src/runs/user-schemas.js';
+import { EventAnnouncer } from '../../src/event-log/event-announcer.js';
 import { EventLog } from '../../src/event-log/event-log.js';
 import { Scheduler } from '../../src/schedules/scheduler.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
+import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 
 /** The real RunsService over its own connection to the shared file: what a second daemon would have. */
 function daemonLike(home: string): { store: Store; runs: RunsService } {
@@ -34,10 +36,12 @@ function daemonLike(home: string): { store: Store; runs: RunsService } {
   const projects = new ProjectsService(r);
   const checkCallbackUrl = async () => undefined;
   const eventLog = new EventLog({ store: store.events, clock: r.clock, events: r.events });
-  const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl, eventLog });
+  const outbox = new WebhookOutbox({ store: store.webhooks, clock: r.clock, ids: r.ids, events: r.events, retryScheduleS: [0] });
+  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
+  const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl, announcer });
   const runs = new RunsService(
     r,
-    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), eventLog },
+    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), announcer },
     { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl, startCost: () => ({ usd: 0, sandboxSeconds: 0, inputTokens: 0, outputTokens: 0 }) },
   );
   return { store, runs };

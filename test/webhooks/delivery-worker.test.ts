@@ -54,7 +54,7 @@ describe('webhook delivery worker', () => {
     const h = harness();
     const run = h.finishRun('succeeded', null);
     expect(h.delivery(run.id)).toBeUndefined();
-    h.store.transaction((uow) => h.runWebhooks({ run: { ...run, status: 'running', callback_url: receiver.url() }, from: 'queued', to: 'running' }, uow));
+    h.store.transaction((uow) => h.runEnd({ run: { ...run, status: 'running', callback_url: receiver.url() }, from: 'queued', to: 'running' }, uow));
     expect(h.webhooks.listDeliveries(h.orgId, { runId: null, failedOnly: false, limit: 10, cursor: null }).items).toEqual([]);
   });
 

@@ -5,14 +5,17 @@ import { pino } from 'pino';
 import { systemClock, isoTime, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import { EventAnnouncer } from '../../src/event-log/event-announcer.js';
 import { EventLog } from '../../src/event-log/event-log.js';
 import { EventBus } from '../../src/events.js';
 import { createIdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
+import type { RunEnvelope } from '../../src/runs/envelope.js';
+import type { TransitionHook } from '../../src/runs/run-change.js';
+import { runEndEvents } from '../../src/runs/run-end-events.js';
 import { loadMasterKey } from '../../src/secrets/master-key.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import type { TransitionHook } from '../../src/runs/run-change.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { RunRow } from '../../src/store/runs-table.js';
 import { WebhooksStore } from '../../src/store/webhooks-store.js';
@@ -113,8 +116,9 @@ export class Harness {
   readonly secrets: SigningSecrets;
   readonly eventLog: EventLog;
   readonly outbox: WebhookOutbox;
-  /** The outbox's transition hook, as RunsService runs it, with an envelope of the fields the tests read. */
-  readonly runWebhooks: TransitionHook;
+  readonly announcer: EventAnnouncer;
+  /** The daemon's transition hook that announces a run's end, with a smaller envelope than the daemon's. */
+  readonly runEnd: TransitionHook;
   readonly orgId: string;
   readonly projectId: string;
   private readonly workers: DeliveryWorker[] = [];
@@ -140,7 +144,10 @@ export class Harness {
       events: this.events,
       retryScheduleS: this.config['webhooks.retry_schedule_s'],
     });
-    this.runWebhooks = this.outbox.transitionHook((run) => ({ task_id: run.id, status: run.status, result: run.result === null ? null : JSON.parse(run.result) }));
+    this.announcer = new EventAnnouncer({ log: this.eventLog, webhooks: this.outbox, store: this.store });
+    // Three members keep the payload assertions short; webhooks-e2e checks the daemon's whole envelope.
+    const envelope = (run: RunRow) => ({ task_id: run.id, status: run.status, result: run.result === null ? null : JSON.parse(run.result) }) as unknown as RunEnvelope;
+    this.runEnd = runEndEvents(this.announcer, envelope);
     const existing = this.store.orgs.getByName('acme');
     const org = existing ?? new OrgsService({ store: this.store, clock: systemClock, ids: this.ids }).create('acme');
     this.orgId = org.id;
@@ -154,7 +161,7 @@ export class Harness {
       clock: systemClock,
       logger: this.logger,
       events: this.events,
-      eventLog: this.eventLog,
+      announcer: this.announcer,
       config: this.config,
       ...options,
     });
@@ -173,7 +180,7 @@ export class Harness {
     }));
     this.store.transaction((uow) => {
       this.store.runs.setStatus(uow, id, 'running', to, { finished_at: now, updated_at: now, result: to === 'succeeded' ? '{"answer":42}' : null });
-      this.runWebhooks({ run: this.store.runs.getById(id)!, from: 'running', to }, uow);
+      this.runEnd({ run: this.store.runs.getById(id)!, from: 'running', to }, uow);
       if (options.failAfterHook) throw new Error('the transaction fails after the hook');
     });
     return this.store.runs.getById(id)!;

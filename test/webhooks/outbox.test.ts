@@ -25,7 +25,7 @@ describe('WebhookOutbox', () => {
     h.events.on('webhook.enqueued', ({ deliveryId }) => seen.push(deliveryId));
     let inside = -1;
     h.store.transaction((uow) => {
-      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), data: { task_id: 'run_x' } });
+      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), dataJson: '{"task_id":"run_x"}', signer: 'org' });
       inside = seen.length;
     });
     expect(inside).toBe(0);

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { signWebhook } from '../../../src/webhooks/signer.js';
-import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/webhook-event-types.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/event-log/event-catalogue.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { followEvents, type StreamEvent } from '../../event-stream.js';

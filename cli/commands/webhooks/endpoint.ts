@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../../src/config/load.js';
+import { webhookEventsTo } from '../../../src/event-log/event-catalogue.js';
 import { targetPolicy } from '../../../src/webhooks/delivery-worker.js';
 import type { OrgWebhookEndpoint } from '../../../src/webhooks/org-endpoints.js';
 import { contextOf, type CliContext } from '../../context.js';
@@ -11,7 +12,7 @@ export type EndpointAction = { kind: 'show' } | { kind: 'set'; url: string } | {
 export function registerWebhooksEndpoint(webhooks: Command): void {
   const endpoint = webhooks
     .command('endpoint')
-    .description("show the organisation's webhook endpoint: where connection.authenticated and connection.expired are sent")
+    .description(`show the organisation's webhook endpoint: where ${webhookEventsTo('org_endpoint').join(' and ')} are sent`)
     .addHelpText('after', examples('errand webhooks endpoint', 'errand webhooks endpoint set https://example.com/hooks/errand'))
     .option('--org <id or name>', 'organisation (default: the only one, or "default")')
     .action(async (flags: { org?: string }, cmd: Command) => {

@@ -1,5 +1,6 @@
 import type { RunEnvelope, RunStep } from '../../api-client.js';
-import type { StreamEvent } from '../../event-stream.js';
+import { isEventOf, type StreamEvent } from '../../event-stream.js';
+import { isRunEndEvent } from '../../../src/event-log/event-catalogue.js';
 import { stepAction } from '../../run-progress.js';
 import type { StreamedStep } from '../../run-updates.js';
 import type { RunStatus } from '../../../src/vocabulary/run-status.js';
@@ -56,8 +57,6 @@ export type DataAction =
   | { type: 'status.loaded'; status: DaemonStatus }
   | { type: 'connection'; state: Connection };
 
-const END_EVENTS = new Set(['run.completed', 'run.failed', 'run.cancelled']);
-
 /** The dashboard's data after an action. Pure: the live stream's events and the API's answers all come through here. */
 export function reduceData(data: DashboardData, action: DataAction): DashboardData {
   switch (action.type) {
@@ -99,29 +98,29 @@ export function reduceData(data: DashboardData, action: DataAction): DashboardDa
 
 function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
   const runId = event.run_id;
-  if (event.type === 'run.status' && runId !== null) {
-    const to = (event.data as { to: RunStatus }).to;
+  if (isEventOf(event, 'run.status') && runId !== null) {
+    const to = event.data.to;
     const exists = data.runs.some((r) => r.id === runId);
     const runs = exists
       ? data.runs.map((r) => (r.id === runId ? { ...r, status: to } : r))
       : [{ id: runId, status: to, model: null, name: null, job_id: null, created_at: event.created_at, cost_usd: 0, steps: 0, last_action: null }, ...data.runs];
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, status: to })) };
   }
-  if (event.type === 'run.step' && runId !== null) {
-    const step = event.data as StreamedStep;
+  if (isEventOf(event, 'run.step') && runId !== null) {
+    const step: StreamedStep = event.data;
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, cost_usd: step.run_cost_usd, steps: r.steps + 1, last_action: stepAction(step) } : r));
     let detail = data.detail;
     if (detail?.runId === runId && !detail.steps.some((s) => s.id === step.id)) detail = { ...detail, steps: [...detail.steps, step] };
     return { ...data, runs, detail };
   }
-  if (END_EVENTS.has(event.type) && runId !== null) {
+  if (isRunEndEvent(event.type) && runId !== null) {
     const envelope = event.data as RunEnvelope;
     const exists = data.runs.some((r) => r.id === runId);
     const runs = exists ? data.runs.map((r) => (r.id === runId ? summaryOf(envelope) : r)) : [summaryOf(envelope), ...data.runs];
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, () => envelope) };
   }
-  if (event.type === 'webhook.attempted' && data.deliveries?.kind === 'list') {
-    const a = event.data as { delivery_id: string; attempt: number; status_code: number | null; error: string | null; status: 'pending' | 'succeeded' | 'failed'; next_attempt_at: string | null };
+  if (isEventOf(event, 'webhook.attempted') && data.deliveries?.kind === 'list') {
+    const a = event.data;
     const items = data.deliveries.items.map((d) =>
       d.id === a.delivery_id
         ? { ...d, status: a.status, attempts: a.attempt, last_status_code: a.status_code, last_error: a.error, next_attempt_at: a.next_attempt_at, updated_at: event.created_at }
@@ -129,9 +128,9 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
     );
     return { ...data, deliveries: { kind: 'list', items } };
   }
-  if (event.type.startsWith('connection.') && data.connections !== null) {
+  if (isEventOf(event, 'connection.authenticated', 'connection.expired') && data.connections !== null) {
     // The event carries the connection's record as it now is.
-    const record = event.data as ConnectionRecord;
+    const record: ConnectionRecord = event.data;
     const known = data.connections.some((c) => c.id === record.id);
     return { ...data, connections: known ? data.connections.map((c) => (c.id === record.id ? record : c)) : [record, ...data.connections] };
   }
@@ -159,12 +158,12 @@ export function summaryOf(e: RunEnvelope): RunSummary {
 
 /** Whether an event calls for reading something again: a run the stream introduced, new deliveries, a firing. */
 export function followUpOf(data: DashboardData, event: StreamEvent): 'run' | 'deliveries' | 'jobs' | 'status' | null {
-  if (event.type === 'run.status' && (event.data as { from: string | null }).from === null) return 'run';
-  if (event.type === 'webhook.attempted') {
-    const id = (event.data as { delivery_id: string }).delivery_id;
+  if (isEventOf(event, 'run.status') && event.data.from === null) return 'run';
+  if (isEventOf(event, 'webhook.attempted')) {
+    const id = event.data.delivery_id;
     return data.deliveries?.kind === 'list' && !data.deliveries.items.some((d) => d.id === id) ? 'deliveries' : null;
   }
   if (event.type.startsWith('schedule.')) return 'jobs';
-  if (event.type === 'run.step' || END_EVENTS.has(event.type)) return 'status';
+  if (event.type === 'run.step' || isRunEndEvent(event.type)) return 'status';
   return null;
 }

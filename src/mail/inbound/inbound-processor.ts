@@ -9,7 +9,7 @@ import type { UnitOfWork } from '../../store/unit-of-work.js';
 import type { MailAttachments } from './attachments.js';
 import type { AuthChecker, SmtpClient } from './auth-verdicts.js';
 import type { Report } from './delivery-reports.js';
-import type { EmailEvents } from '../email-events.js';
+import type { EventAnnouncer } from '../../event-log/event-announcer.js';
 import { readMessage, type MessageReading } from './message-reading.js';
 import { toReceivedEmail } from './received-record.js';
 import type { Destination } from './recipient-resolver.js';
@@ -29,7 +29,7 @@ export interface InboundProcessorOptions {
   logger: Logger;
   auth: AuthChecker;
   attachments: MailAttachments;
-  events: EmailEvents;
+  announcer: EventAnnouncer;
   suppressions: Suppressions;
 }
 
@@ -120,14 +120,13 @@ export class InboundProcessor {
     }
     const inboxId = destination.kind !== 'run' && destination.mailbox.kind === 'inbox' ? destination.mailbox.id : null;
     const data = toReceivedEmail(row, { correlationToken: email?.correlation_token ?? null, inboxId, attachments: attachments.map((a) => this.o.attachments.link(a)) });
-    this.o.events.emit(uow, {
+    this.o.announcer.announce(uow, {
       type: 'email.received',
       orgId: row.org_id,
       runId: row.run_id,
       mailboxId: row.mailbox_id,
-      data: { ...data },
-      omitFromLog: ['text', 'html'],
-      metadataJson: email?.metadata ?? null,
+      data,
+      verbatimJson: email?.metadata ?? null,
     });
     if (row.run_id !== null) {
       const runId = row.run_id;

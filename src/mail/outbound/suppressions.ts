@@ -6,8 +6,8 @@ import type { Store } from '../../store/store.js';
 import type { SuppressionRow } from '../../store/suppressions-store.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import { normalizeAddress } from '../addresses.js';
-import type { EmailEvents } from '../email-events.js';
 import type { SuppressionListQuery } from '../email-schemas.js';
+import type { EventAnnouncer } from '../../event-log/event-announcer.js';
 
 export interface Suppression {
   object: 'email_suppression';
@@ -37,7 +37,7 @@ export interface Complaint {
  * message's recipient and announced as `email.bounced` / `email.complained`, in the caller's unit of work.
  */
 export class Suppressions {
-  constructor(private readonly o: { store: Store; clock: Clock; events: EmailEvents }) {}
+  constructor(private readonly o: { store: Store; clock: Clock; announcer: EventAnnouncer }) {}
 
   list(orgId: string, q: SuppressionListQuery): ListResponse<Suppression> {
     const page = this.o.store.suppressions.list(orgId, q.limit, q.cursor ?? null);
@@ -58,7 +58,7 @@ export class Suppressions {
     const detail = [bounce.status, bounce.diagnostic].filter((p) => p !== null && p !== '').join(' ') || 'hard bounce';
     this.o.store.emails.setRecipientStatus(uow, email.id, address, 'bounced', detail, at);
     this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'bounce', detail, email_id: email.id, created_at: at });
-    this.o.events.emit(uow, {
+    this.o.announcer.announce(uow, {
       type: 'email.bounced',
       orgId: email.org_id,
       mailboxId: email.mailbox_id,
@@ -72,7 +72,7 @@ export class Suppressions {
         suppressed: true,
         bounced_at: at,
       },
-      metadataJson: email.metadata,
+      verbatimJson: email.metadata,
     });
   }
 
@@ -84,7 +84,7 @@ export class Suppressions {
       this.o.store.emails.setRecipientStatus(uow, email.id, address, 'complained', detail, at);
       this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'complaint', detail, email_id: email.id, created_at: at });
     }
-    this.o.events.emit(uow, {
+    this.o.announcer.announce(uow, {
       type: 'email.complained',
       orgId: email.org_id,
       mailboxId: email.mailbox_id,
@@ -97,7 +97,7 @@ export class Suppressions {
         suppressed: address !== null,
         complained_at: at,
       },
-      metadataJson: email.metadata,
+      verbatimJson: email.metadata,
     });
   }
 }

@@ -6,6 +6,7 @@ import { ConnectionAuth } from '../../../src/connections/connection-auth.js';
 import { ConnectionSecrets } from '../../../src/connections/connection-secrets.js';
 import { OAuthClientError, type OAuthClient, type TokenSet } from '../../../src/connections/oauth-client/oauth-client.js';
 import { TokenRefresher } from '../../../src/connections/oauth-client/token-refresher.js';
+import { EventAnnouncer } from '../../../src/event-log/event-announcer.js';
 import { EventLog } from '../../../src/event-log/event-log.js';
 import { EventBus } from '../../../src/events.js';
 import { createIdFactory } from '../../../src/ids.js';
@@ -55,11 +56,12 @@ describe('TokenRefresher', () => {
     const events = new EventBus();
     const eventLog = new EventLog({ store: on.events, clock: systemClock, events });
     const outbox = new WebhookOutbox({ store: on.webhooks, clock: systemClock, ids, events, retryScheduleS: [0] });
+    const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store: on });
     return new TokenRefresher({
       store: on,
       clock: systemClock,
       secrets,
-      auth: new ConnectionAuth({ store: on, clock: systemClock, eventLog, outbox }),
+      auth: new ConnectionAuth({ store: on, clock: systemClock, announcer }),
       clients: new Map([['acme', to.client]]),
       logger: pino({ level: 'silent' }),
     });

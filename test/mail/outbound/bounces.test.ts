@@ -3,7 +3,6 @@
  * to a message's correlation address put its recipient on the suppression list and send email.bounced /
  * email.complained, signed with the identity's secret; later sends drop them into `suppressed`.
  */
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventLog } from '../../../src/event-log/event-log.js';
 import { EventBus } from '../../../src/events.js';
@@ -12,7 +11,7 @@ import { withStore } from '../../api/harness.js';
 import { SmtpSink } from '../../fixtures/smtp-sink.js';
 import { startDaemon, type TestDaemon } from '../../fixtures/test-daemon.js';
 import { WebhookReceiver } from '../../fixtures/webhook-receiver.js';
-import { configureIdentity, mailEnv, send, smtpPortOf, waitForEmail } from '../harness.js';
+import { configureIdentity, deliveryStatusReport, feedbackReport, mailEnv, mailIn, send, smtpPortOf, waitForEmail } from '../harness.js';
 
 let sink: SmtpSink;
 let receiver: WebhookReceiver;
@@ -34,82 +33,7 @@ afterAll(async () => {
 });
 
 /** Mails a report the way a receiving MTA does: from the null sender, to the envelope sender of our message. */
-async function mailReport(to: string, raw: string): Promise<void> {
-  const client = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
-  try {
-    await client.sendMail({ envelope: { from: '', to: [to] }, raw: raw.replace(/\n/g, '\r\n') });
-  } finally {
-    client.close();
-  }
-}
-
-function deliveryStatusReport(to: string, recipient: string, status: string, action = 'failed'): string {
-  return `From: Mail Delivery System <MAILER-DAEMON@mx.example.test>
-To: ${to}
-Subject: Undelivered Mail Returned to Sender
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="RPT"
-
---RPT
-Content-Type: text/plain; charset=us-ascii
-
-This is the mail system at host mx.example.test. I'm sorry to have to inform you that your message could not
-be delivered to one or more recipients.
-
---RPT
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; mx.example.test
-Arrival-Date: Mon, 23 Nov 2026 09:00:00 +0000
-
-Final-Recipient: rfc822; ${recipient}
-Original-Recipient: rfc822;${recipient}
-Action: ${action}
-Status: ${status}
-Diagnostic-Code: smtp; 550 ${status} <${recipient}>: Recipient address rejected:
- User unknown in virtual mailbox table
-
---RPT
-Content-Type: text/rfc822-headers
-
-From: Errand <default@relay.test>
-Subject: Hello
-
---RPT--
-`;
-}
-
-function feedbackReport(to: string, recipient: string | null): string {
-  return `From: Feedback Loop <fbl@isp.example.test>
-To: ${to}
-Subject: FW: Hello
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=feedback-report; boundary="FBL"
-
---FBL
-Content-Type: text/plain
-
-This is an email abuse report for an email message received from IP 127.0.0.1.
-
---FBL
-Content-Type: message/feedback-report
-
-Feedback-Type: abuse
-User-Agent: ExampleFBL/1.0
-Version: 1
-Original-Mail-From: <${to}>
-${recipient === null ? '' : `Original-Rcpt-To: <${recipient}>\n`}Arrival-Date: Mon, 23 Nov 2026 09:00:00 +0000
-
---FBL
-Content-Type: message/rfc822
-
-From: Errand <default@relay.test>
-Subject: Hello
-
-Hello.
---FBL--
-`;
-}
+const mailReport = (to: string, raw: string) => mailIn(port, { from: '', to }, raw);
 
 async function webhook(event: string, messageId: string): Promise<any> {
   const delivery = await receiver.waitFor((ds) => ds.find((x) => x.json?.event === event && x.json.data.message_id === messageId), `${event} for ${messageId}`);
