@@ -253,6 +253,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events: resources.events,
     heartbeatMs: config['events.heartbeat_s'] * 1000,
     runStatus: (orgId, runId) => runs.row(orgId, runId).status,
+    streamsPerKey: config['events.streams_per_key'],
+    streamsPerOrg: config['events.streams_per_org'],
     logger: logger.child({ component: 'event-streams' }),
   });
 
@@ -285,7 +287,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     logger: mcpLogger,
     clock,
     version: packageVersion(),
-    maxSessions: config['mcp.max_sessions'],
+    sessionLimits: { total: config['mcp.max_sessions'], perKey: config['mcp.sessions_per_key'], perOrg: config['mcp.sessions_per_org'] },
     sessionIdleMs: config['mcp.session_idle_s'] * 1000,
     replayEvents: MCP_REPLAY_EVENTS,
     allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),
