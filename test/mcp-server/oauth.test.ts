@@ -263,6 +263,16 @@ describe('POST /oauth/token', () => {
     expect(await grantsOf(client)).toMatchObject([{ revoked_at: expect.any(String) }]);
   });
 
+  it('refuses a code redeemed without code_verifier, and the code is then worth nothing: nothing is granted', async () => {
+    const client = await registerClient(d.url);
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(client, challenge);
+    const missing = await tokenRequest(d.url, { grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT_URI });
+    expect(missing).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: expect.stringContaining('code_verifier') } });
+    expect((await redeem(client, code, verifier)).body.error).toBe('invalid_grant');
+    expect(await grantsOf(client)).toMatchObject([{ revoked_at: expect.any(String) }]);
+  });
+
   it("refuses another client's code", async () => {
     const client = await registerClient(d.url);
     const thief = await registerClient(d.url);
@@ -283,6 +293,16 @@ describe('POST /oauth/token', () => {
     expect(await mcpStatus(next.body.access_token)).toBe(401);
     expect((await refresh(next.body.refresh_token)).status).toBe(400);
     expect(await grantsOf(t.client)).toMatchObject([{ revoked_at: expect.any(String), revoked_why: expect.stringContaining('used already') }]);
+  });
+
+  it('refuses a refresh for another resource with invalid_target, without using up the refresh token', async () => {
+    const t = await signIn(d.url, d.key);
+    const refresh = (extra: Record<string, string> = {}) => tokenRequest(d.url, { grant_type: 'refresh_token', client_id: t.client.client_id, refresh_token: t.refresh_token, ...extra });
+    const wrong = await refresh({ resource: 'http://127.0.0.1:9/mcp' });
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    const right = await refresh({ resource: `${d.url}/mcp` });
+    expect(right.status).toBe(200);
+    expect(await mcpStatus(right.body.access_token)).toBe(200);
   });
 
   it('stores no code, token, handle or client secret, only their hashes', async () => {
