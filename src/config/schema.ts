@@ -119,6 +119,20 @@ export const CONFIG_KEYS = {
   'mcp.refresh_token_ttl_s': { type: 'integer', default: 2_592_000, min: 1, max: 31_536_000, description: 'Lifetime of an MCP OAuth refresh token; each refresh replaces it with a new one.' },
   'mcp.code_ttl_s': { type: 'integer', default: 60, min: 1, max: 600, description: 'Lifetime of an MCP OAuth authorization code.' },
   'mcp.consent_ttl_s': { type: 'integer', default: 600, min: 10, max: 3600, description: 'How long a sign-in on the MCP consent page, and its one-time approval code, stay valid.' },
+  'mcp.registrations_per_hour': {
+    type: 'integer',
+    default: 60,
+    min: 1,
+    max: 1_000_000,
+    description: 'OAuth client registrations (POST /oauth/register, open to anyone) one client address may make per hour, an IPv6 /64 counting as one address; one more answers 429.',
+  },
+  'mcp.max_unused_clients': {
+    type: 'integer',
+    default: 1000,
+    min: 1,
+    max: 1_000_000,
+    description: 'Registered OAuth clients nobody has signed in with yet that are kept; registering one more deletes the oldest of them.',
+  },
   'connections.mcp_connect_timeout_s': { type: 'integer', default: 10, min: 1, max: 120, description: 'Longest connecting to an MCP server (initialize and tools/list) may take.' },
   'connections.mcp_call_timeout_s': { type: 'integer', default: 60, min: 1, max: 3600, description: 'Longest one MCP tool call may take before the run goes on without it.' },
   'oauth.providers': {
