@@ -10,6 +10,14 @@ import {
   RouteNotFoundError,
   UnsupportedMediaTypeError,
 } from '../../src/errors.js';
+import { BODY_LIMIT } from './json-body.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes of the OAuth server, whose clients read RFC 6749's error shape, not the REST API's. */
+    oauthErrors?: boolean;
+  }
+}
 
 interface ValidationIssue {
   instancePath: string;
@@ -32,8 +40,9 @@ export interface ErrorHandlerOptions {
 const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, { logger, authenticate }) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthServerError) return sendOAuthError(reply, error);
-    const mapped = toErrandError(error);
+    const mapped = toErrandError(error, request.routeOptions.bodyLimit);
     if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
+    if (request.routeOptions.config.oauthErrors) return sendOAuthError(reply, asOAuthError(mapped));
     sendError(request, reply, mapped);
   });
   app.setNotFoundHandler({ preHandler: authenticate }, (request, reply) => {
@@ -61,8 +70,15 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthServerError): void
     .send({ error: err.error, error_description: err.description });
 }
 
-export function toErrandError(error: FastifyError): ErrandError {
+/** An error of an OAuth route in RFC 6749's terms: `server_error` for ours, `invalid_request` for the caller's. */
+function asOAuthError(err: ErrandError): OAuthServerError {
+  return new OAuthServerError(err instanceof InternalError ? 'server_error' : 'invalid_request', err.message, err.status, err.headers);
+}
+
+/** `bodyLimit` is the route's, in bytes, for the message of a body larger than it. */
+export function toErrandError(error: FastifyError, bodyLimit = BODY_LIMIT): ErrandError {
   if (error instanceof ErrandError) return error;
+  const tooLarge = () => new PayloadTooLargeError('body_too_large', `The request body is larger than ${formatBytes(bodyLimit)}`);
   if (error.validation) return validationError(error.validation as ValidationIssue[], error.validationContext ?? 'body');
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -70,7 +86,7 @@ export function toErrandError(error: FastifyError): ErrandError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new UnsupportedMediaTypeError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new PayloadTooLargeError('body_too_large', 'The request body is larger than 1 MiB');
+      return tooLarge();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new InvalidRequestError('invalid_body', 'The body is empty but Content-Type is application/json; send {} or no Content-Type');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -78,7 +94,7 @@ export function toErrandError(error: FastifyError): ErrandError {
       return new InvalidRequestError('invalid_json', 'The body is not valid JSON');
   }
   if (error.statusCode === 400 && error instanceof SyntaxError) return new InvalidRequestError('invalid_json', 'The body is not valid JSON');
-  if (error.statusCode === 413) return new PayloadTooLargeError('body_too_large', 'The request body is larger than 1 MiB');
+  if (error.statusCode === 413) return tooLarge();
   if (error.statusCode === 415) return new UnsupportedMediaTypeError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"');
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new InvalidRequestError('invalid_request', error.message);
@@ -111,6 +127,10 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
 function allowedValues(issue: ValidationIssue): string {
   const allowed = issue.params.allowedValues;
   return Array.isArray(allowed) ? `: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : '';
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
 function decodePointer(segment: string): string {

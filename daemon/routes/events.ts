@@ -15,16 +15,16 @@ export const eventRoutes: RoutePlugin<{ eventStreams: EventStreams }> = async (a
   const frames = new EventFrames();
   app.get('/events', { schema: { ...s.org, tags, summary: "The organisation's live events (server-sent events)" }, serializerCompiler }, (req, reply) => {
     const last = parseLastEventId(req.headers['last-event-id']);
-    const orgId = principalOf(req).orgId;
-    return replyWithEvents(req, reply, frames, (makeSink) => eventStreams.openOrg(orgId, last, makeSink));
+    const caller = principalOf(req);
+    return replyWithEvents(req, reply, frames, (makeSink) => eventStreams.openOrg(caller, last, makeSink));
   });
   app.get(
     '/runs/:id/events',
     { schema: { ...s.run, tags, summary: "A run's live events: status changes, each step, the final envelope (server-sent events)" }, serializerCompiler },
     (req, reply) => {
       const last = parseLastEventId(req.headers['last-event-id']);
-      const orgId = principalOf(req).orgId;
-      return replyWithEvents(req, reply, frames, (makeSink) => eventStreams.openRun(orgId, req.params.id, last, makeSink));
+      const caller = principalOf(req);
+      return replyWithEvents(req, reply, frames, (makeSink) => eventStreams.openRun(caller, req.params.id, last, makeSink));
     },
   );
 };

@@ -14,7 +14,11 @@ export interface OAuthRouteServices {
   tokens: TokenEndpoint;
 }
 
-const FORM_LIMIT = 64 * 1024;
+/**
+ * The largest body of an OAuth request (a registration, a form), far above what clients send (a registration is
+ * well under 2 KiB), since these endpoints need no credentials (issue 21: 950 KB members were stored).
+ */
+const BODY_LIMIT = 16 * 1024;
 /** The consent page may not be framed (clickjacking), cached, or leak its address; it runs no script. */
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
@@ -31,10 +35,11 @@ const hidden = { hide: true };
  * the token endpoint, RFC 7009 revocation. Token and revocation requests are form-encoded, as RFC 6749 has them.
  */
 export const oauthRoutes: RoutePlugin<OAuthRouteServices> = async (app, { mcpEndpoints, oauthClients, consent, tokens }) => {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     done(null, new URLSearchParams(body.toString()));
   });
-  const publicRoute = { config: { public: true }, schema: hidden };
+  // Errors of these routes, Fastify's own included (a body too large), have RFC 6749's shape.
+  const publicRoute = { config: { public: true, oauthErrors: true }, schema: hidden, bodyLimit: BODY_LIMIT };
 
   const resourceMetadata = () => protectedResourceMetadata(mcpEndpoints);
   app.get('/.well-known/oauth-protected-resource/mcp', publicRoute, resourceMetadata);
@@ -42,7 +47,7 @@ export const oauthRoutes: RoutePlugin<OAuthRouteServices> = async (app, { mcpEnd
   app.get('/.well-known/oauth-protected-resource', publicRoute, resourceMetadata);
   app.get('/.well-known/oauth-authorization-server', publicRoute, () => authorizationServerMetadata(mcpEndpoints));
 
-  app.post('/oauth/register', publicRoute, async (req, reply) => reply.status(201).header('Cache-Control', 'no-store').send(oauthClients.register(req.body)));
+  app.post('/oauth/register', publicRoute, async (req, reply) => reply.status(201).header('Cache-Control', 'no-store').send(oauthClients.register(req.body, req.ip)));
 
   app.get('/oauth/authorize', publicRoute, (req, reply) => answer(reply, consent.start(new URLSearchParams(req.url.split('?')[1] ?? ''))));
   app.post('/oauth/authorize', publicRoute, (req, reply) => answer(reply, consent.decide(form(req.body))));

@@ -11,6 +11,8 @@ export function eventStreamsSubsystem(deps: { resources: Resources; eventLog: Ev
     log: deps.eventLog,
     events: resources.events,
     heartbeatMs: resources.config['events.heartbeat_s'] * 1000,
+    streamsPerKey: resources.config['events.streams_per_key'],
+    streamsPerOrg: resources.config['events.streams_per_org'],
     runStatus: (orgId, runId) => runs.row(orgId, runId).status,
     logger: resources.logger.child({ component: 'event-streams' }),
   });

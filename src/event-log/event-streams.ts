@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError, RateLimitError } from '../errors.js';
 import type { EventBus } from '../events.js';
+import { HeldByPrincipal, type Holder } from '../keys/held-by-principal.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { EventLog, LoggedEvent } from './event-log.js';
 import { isRunEndEvent } from './event-catalogue.js';
 
 /** Events read from the log per query; a stream further behind reads again on the next turn. */
 const BATCH = 100;
+/** When a caller at its stream limit may try again: one of its streams may have closed by then. */
+const STREAM_RETRY_S = 60;
 
 /** One open stream's connection, as the stream sees it. */
 export interface EventSink {
@@ -37,6 +40,9 @@ export interface EventStreamsOptions {
   heartbeatMs: number;
   /** A run's status in an organisation; throws the 404 for a run the organisation does not have. */
   runStatus: (orgId: string, runId: string) => RunStatus;
+  /** Streams one API key may hold open (`events.streams_per_key`), and one organisation (`events.streams_per_org`). */
+  streamsPerKey: number;
+  streamsPerOrg: number;
   logger: Logger;
 }
 
@@ -58,6 +64,8 @@ class Subscriber {
     /** Where the stream is listed: the organisation's streams or the run's, under `key`. */
     readonly index: Map<string, Set<Subscriber>>,
     readonly key: string,
+    /** The caller whose limits the stream counts against. */
+    readonly holder: Holder,
     readonly sink: EventSink,
     /** The id of the last event sent (or the one to resume after). */
     public cursor: number,
@@ -80,6 +88,8 @@ class Subscriber {
 export class EventStreams {
   private readonly byOrg = new Map<string, Set<Subscriber>>();
   private readonly byRun = new Map<string, Set<Subscriber>>();
+  /** Every open stream, by the key and the organisation that opened it (issue 21: one key held 920). */
+  private readonly held = new HeldByPrincipal<Subscriber>();
   private readonly pendingOrgs = new Set<string>();
   private readonly pendingRuns = new Set<string>();
   private flushScheduled = false;
@@ -113,32 +123,47 @@ export class EventStreams {
 
   /** Number of open streams. */
   get size(): number {
-    let n = 0;
-    for (const subs of this.byOrg.values()) n += subs.size;
-    for (const subs of this.byRun.values()) n += subs.size;
-    return n;
+    return this.held.size;
   }
 
   /**
    * The organisation's stream: the events after `lastEventId`, then live ones; without one, only those that happen
-   * from now on.
+   * from now on. Throws 429 when the caller's key or organisation holds as many streams as it may.
    */
-  openOrg(orgId: string, lastEventId: number | null, makeSink: () => EventSink): EventStream {
+  openOrg(caller: Holder, lastEventId: number | null, makeSink: () => EventSink): EventStream {
+    const orgId = caller.orgId;
     const read: Read = (after, limit) => this.o.log.orgEvents(orgId, after, limit);
-    return this.add(new Subscriber(this.byOrg, orgId, makeSink(), lastEventId ?? this.o.log.lastId(), read, null));
+    this.admit(caller);
+    return this.add(new Subscriber(this.byOrg, orgId, caller, makeSink(), lastEventId ?? this.o.log.lastId(), read, null));
   }
 
   /**
    * A run's stream: its events after `lastEventId` (from its first without one), then live ones, ending with the
    * run's end event (`run.completed`, `run.failed`, `run.cancelled`). Null, and no sink is made, when the run has
-   * ended and nothing is left to send: the client has seen it all.
+   * ended and nothing is left to send: the client has seen it all. Throws 429 as `openOrg` does.
    */
-  openRun(orgId: string, runId: string, lastEventId: number | null, makeSink: () => EventSink): EventStream | null {
-    const over = isTerminal(this.o.runStatus(orgId, runId));
+  openRun(caller: Holder, runId: string, lastEventId: number | null, makeSink: () => EventSink): EventStream | null {
+    const over = isTerminal(this.o.runStatus(caller.orgId, runId));
     const after = lastEventId ?? 0;
     const read: Read = (from, limit) => this.o.log.runEvents(runId, from, limit);
     if (over && (read(after, 1).length === 0 || this.sentEnd(runId, after))) return null;
-    return this.add(new Subscriber(this.byRun, runId, makeSink(), after, read, { over }));
+    this.admit(caller);
+    return this.add(new Subscriber(this.byRun, runId, caller, makeSink(), after, read, { over }));
+  }
+
+  /** Refuses a stream beyond the caller's limits, before anything is written to its connection. */
+  private admit(caller: Holder): void {
+    const limits = [
+      { open: this.held.ofKey(caller.keyId).size, limit: this.o.streamsPerKey, whose: 'This API key', key: 'events.streams_per_key' },
+      { open: this.held.ofOrg(caller.orgId).size, limit: this.o.streamsPerOrg, whose: 'This organisation', key: 'events.streams_per_org' },
+    ];
+    const reached = limits.find((l) => l.open >= l.limit);
+    if (reached === undefined) return;
+    throw new RateLimitError(
+      'too_many_streams',
+      `${reached.whose} has ${reached.open} event streams open, the most ${reached.key} allows (${reached.limit}); close one, then retry`,
+      STREAM_RETRY_S,
+    );
   }
 
   /** Whether the run's end event is at or before `after`: a client that has it has seen the whole run. */
@@ -160,6 +185,7 @@ export class EventStreams {
     let subs = sub.index.get(sub.key);
     if (subs === undefined) sub.index.set(sub.key, (subs = new Set()));
     subs.add(sub);
+    this.held.add(sub.holder, sub);
     setImmediate(() => this.catchUp(sub));
     return {
       resume: () => {
@@ -172,10 +198,12 @@ export class EventStreams {
     };
   }
 
+  /** Takes the stream out of every list, so that its place counts no more; the client's close calls it too. */
   private remove(sub: Subscriber): void {
     sub.closed = true;
     const subs = sub.index.get(sub.key);
     if (subs?.delete(sub) && subs.size === 0) sub.index.delete(sub.key);
+    this.held.delete(sub.holder, sub);
   }
 
   private end(sub: Subscriber): void {

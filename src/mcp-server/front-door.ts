@@ -10,6 +10,7 @@ import type { Principal } from '../keys/keys-service.js';
 import type { McpEndpoints } from './endpoints.js';
 import type { McpCaller } from './mcp-authenticator.js';
 import { SessionEventStore } from './session-event-store.js';
+import { SessionPool, type PooledSession, type SessionLimits, type SessionRefusal } from './session-pool.js';
 import type { McpToolRegistry } from './tools/tool-registry.js';
 
 export interface McpFrontDoorOptions {
@@ -19,7 +20,8 @@ export interface McpFrontDoorOptions {
   clock: Clock;
   /** Reported to clients as the server's version. */
   version: string;
-  maxSessions: number;
+  /** Sessions open at once, in total, per API key and per organisation. */
+  sessionLimits: SessionLimits;
   /** A session with no open request or stream for this long is closed. */
   sessionIdleMs: number;
   /** Messages kept per session for clients that resume a broken stream. */
@@ -28,14 +30,14 @@ export interface McpFrontDoorOptions {
   allowedOrigins: readonly string[];
 }
 
-interface Session {
+interface Session extends PooledSession {
   transport: StreamableHTTPServerTransport;
   server: Server;
   subject: string;
-  /** Requests and streams of the session still open: a session with one is never idle. */
-  open: number;
-  lastActive: number;
 }
+
+/** When a caller at its session limit, with none idle, may try again; a session of its own ends by then, or not. */
+const SESSION_RETRY_S = 60;
 
 const INSTRUCTIONS = [
   'Errand runs tasks with an AI agent that has its own web browser and code interpreter, and answers with a result',
@@ -52,16 +54,21 @@ const INSTRUCTIONS = [
  * carries its caller, so a revoked key or grant stops a session at its next request.
  *
  * Sessions live in memory: after a restart a client gets 404 for its session id and initialises again, as the
- * transport specification asks of clients.
+ * transport specification asks of clients. An initialize is counted against its key's, its organisation's and the
+ * installation's limits at once (`SessionPool`), before the transport answers it, so a burst cannot overshoot them.
  */
 export class McpFrontDoor {
+  /** Sessions by id, once their initialize has given them one. */
   private readonly sessions = new Map<string, Session>();
+  /** Every session, from the initialize that opens it, counted against its caller's limits. */
+  private readonly pool: SessionPool<Session>;
   /** Aborts every tool call under way (waits for runs) when the daemon shuts down. */
   private readonly shutdown = new AbortController();
   private readonly sweeper: NodeJS.Timeout;
   private closing: Promise<void> | null = null;
 
   constructor(private readonly o: McpFrontDoorOptions) {
+    this.pool = new SessionPool(o.sessionLimits);
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, o.sessionIdleMs)).unref();
   }
 
@@ -99,11 +106,20 @@ export class McpFrontDoor {
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: send an initialize request first, then the Mcp-Session-Id header it answers');
     }
-    if (this.sessions.size >= this.o.maxSessions || this.closing) return jsonRpcError(res, 503, -32000, 'Too many open sessions; retry later');
+    if (this.closing) return jsonRpcError(res, 503, -32000, 'The daemon is stopping; retry later');
+    const room = this.pool.makeRoom(caller.principal);
+    if ('refused' in room) return refuse(res, room.refused);
+    for (const old of room.evicted) void this.evict(old);
     const session = this.open(caller);
+    this.pool.add(session);
     this.track(session, res);
-    await session.server.connect(session.transport);
-    return session.transport.handleRequest(req, res, body);
+    try {
+      await session.server.connect(session.transport);
+      await session.transport.handleRequest(req, res, body);
+    } finally {
+      // An initialize the transport refused (a bad header, say) opened no session: its place goes back.
+      if (session.transport.sessionId === undefined) this.pool.release(session);
+    }
   }
 
   /** Ends tool calls under way and closes every session. Idempotent. */
@@ -123,6 +139,7 @@ export class McpFrontDoor {
     const session: Session = {
       server,
       subject: caller.subject,
+      holder: { keyId: caller.principal.keyId, orgId: caller.principal.orgId },
       open: 0,
       lastActive: this.o.clock.now(),
       transport: new StreamableHTTPServerTransport({
@@ -135,8 +152,7 @@ export class McpFrontDoor {
       }),
     };
     session.transport.onclose = () => {
-      const id = session.transport.sessionId;
-      if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
+      this.forget(session);
     };
     session.transport.onerror = (err) => this.o.logger.debug({ err }, 'MCP transport refused a request');
     return session;
@@ -176,6 +192,20 @@ export class McpFrontDoor {
     }
   }
 
+  /** Takes a session out of the index and the pool; safe to call again. */
+  private forget(session: Session): void {
+    const id = session.transport.sessionId;
+    if (id !== undefined && this.sessions.get(id) === session) this.sessions.delete(id);
+    this.pool.release(session);
+  }
+
+  /** Closes an idle session to make room for another of its caller: it answers 404 from now on. */
+  private async evict(session: Session): Promise<void> {
+    this.forget(session);
+    this.o.logger.debug({ keyId: session.holder.keyId }, 'MCP session closed to make room for another of its caller');
+    await this.closeSession(session);
+  }
+
   private async closeSession(session: Session): Promise<void> {
     try {
       await session.transport.close();
@@ -195,6 +225,19 @@ export class McpFrontDoor {
   }
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+/**
+ * An initialize beyond a limit, answered in the transport's shape (a JSON-RPC error, as every answer of `/mcp` is)
+ * with the HTTP status that says whose limit it is: 429 for the caller's own quota, 503 for the installation's;
+ * both with Retry-After, since a session of the caller's may end or go idle.
+ */
+function refuse(res: ServerResponse, refusal: SessionRefusal): void {
+  const message =
+    refusal.scope === 'installation'
+      ? `The daemon has the most MCP sessions open that ${refusal.key} allows (${refusal.limit}); retry later`
+      : `This ${refusal.scope === 'key' ? 'API key' : 'organisation'} has the most MCP sessions open that ${refusal.key} allows (${refusal.limit}) and none is idle; end one (DELETE /mcp with its Mcp-Session-Id) or retry later`;
+  jsonRpcError(res, refusal.scope === 'installation' ? 503 : 429, -32000, message, { 'Retry-After': String(SESSION_RETRY_S) });
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

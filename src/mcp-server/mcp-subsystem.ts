@@ -73,7 +73,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
     logger: mcpLogger,
     clock,
     version: packageVersion(),
-    maxSessions: config['mcp.max_sessions'],
+    sessionLimits: { total: config['mcp.max_sessions'], perKey: config['mcp.sessions_per_key'], perOrg: config['mcp.sessions_per_org'] },
     sessionIdleMs: config['mcp.session_idle_s'] * 1000,
     replayEvents: MCP_REPLAY_EVENTS,
     allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),

@@ -3,8 +3,13 @@ import { IDEMPOTENCY_WINDOW_MS } from '../runs/idempotency-window.js';
 import type { RetentionKindName } from '../store/retention-store.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** An OAuth client nobody has signed in with is kept a day (docs/mcp.md): long enough to finish signing in. */
+const UNUSED_CLIENT_MS = DAY_MS;
 
-/** How long rows of a kind are kept, in milliseconds from their creation; null keeps them forever. */
+/**
+ * How long rows of a kind are kept, in milliseconds from their creation (for sign-ins, from their expiry); null
+ * keeps them forever.
+ */
 export function keepMs(kind: RetentionKindName, config: Config): number | null {
   switch (kind) {
     case 'runs':
@@ -21,6 +26,11 @@ export function keepMs(kind: RetentionKindName, config: Config): number | null {
     case 'idempotency_keys':
       // A promise of the API, not a setting.
       return IDEMPOTENCY_WINDOW_MS;
+    case 'mcp_unused_clients':
+      return UNUSED_CLIENT_MS;
+    case 'mcp_sign_ins':
+      // An expired sign-in can only be refused: it goes as soon as it has expired.
+      return 0;
     default:
       return assertNever(kind);
   }

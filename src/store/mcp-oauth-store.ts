@@ -31,19 +31,23 @@ export class McpOAuthStore {
     const grantList = mcpGrantColumns.names.map((n) => `g.${n}`).join(', ');
     this.s = {
       client: raw(db, `SELECT ${mcpClientColumns.selectList} FROM mcp_clients WHERE id = @id`),
-      // A registration nobody signed in with is dropped after a while: dynamic registration is open to anyone.
-      dropUnused: db.prepare<{ before: string }>(
-        `DELETE FROM mcp_clients WHERE created_at < @before
-           AND NOT EXISTS (SELECT 1 FROM mcp_grants g WHERE g.client_id = mcp_clients.id)
-           AND NOT EXISTS (SELECT 1 FROM mcp_consents c WHERE c.client_id = mcp_clients.id)`,
+      // Dynamic registration is open to anyone: the clients nobody signed in with are a bounded set (retention drops
+      // them after a day; registration drops the oldest beyond mcp.max_unused_clients), read through a partial index.
+      unusedClients: db.prepare<[], number>('SELECT COUNT(*) FROM mcp_clients WHERE signed_in_at IS NULL').pluck(),
+      dropOldestUnused: db.prepare<{ n: number }>(
+        'DELETE FROM mcp_clients WHERE id IN (SELECT id FROM mcp_clients WHERE signed_in_at IS NULL ORDER BY id LIMIT @n)',
       ),
+      signedIn: db.prepare<{ id: string; at: string }>('UPDATE mcp_clients SET signed_in_at = @at WHERE id = @id AND signed_in_at IS NULL'),
       consentByHandle: raw(db, `SELECT ${mcpConsentColumns.selectList} FROM mcp_consents WHERE handle_hash = @hash AND expires_at > @now`),
       consentByUserCode: raw(db, `SELECT ${mcpConsentColumns.selectList} FROM mcp_consents WHERE user_code_hash = @hash AND expires_at > @now`),
       approveConsent: db.prepare<{ hash: Buffer; key_id: string; now: number }>(
         'UPDATE mcp_consents SET approved_key_id = @key_id WHERE handle_hash = @hash AND approved_key_id IS NULL AND expires_at > @now',
       ),
       deleteConsent: db.prepare<{ hash: Buffer }>('DELETE FROM mcp_consents WHERE handle_hash = @hash'),
-      purgeConsents: db.prepare<{ now: number }>('DELETE FROM mcp_consents WHERE expires_at <= @now'),
+      consentsOfClient: db.prepare<{ client_id: string }, number>('SELECT COUNT(*) FROM mcp_consents WHERE client_id = @client_id').pluck(),
+      dropOldestConsents: db.prepare<{ client_id: string; n: number }>(
+        'DELETE FROM mcp_consents WHERE rowid IN (SELECT rowid FROM mcp_consents WHERE client_id = @client_id ORDER BY expires_at LIMIT @n)',
+      ),
       grant: raw(db, `SELECT ${mcpGrantColumns.selectList} FROM mcp_grants WHERE id = @id`),
       grants: raw(db, `SELECT ${grantList}, c.name FROM mcp_grants g JOIN mcp_clients c ON c.id = g.client_id ORDER BY g.id`),
       grantsOfOrg: raw(db, `SELECT ${grantList}, c.name FROM mcp_grants g JOIN mcp_clients c ON c.id = g.client_id WHERE g.org_id = @org_id ORDER BY g.id`),
@@ -65,7 +69,7 @@ export class McpOAuthStore {
     };
   }
 
-  insertClient(row: McpClientRow): void {
+  insertClient(_uow: UnitOfWork, row: McpClientRow): void {
     this.db.prepare(mcpClientColumns.insertSql(row)).run(row);
   }
 
@@ -74,13 +78,28 @@ export class McpOAuthStore {
     return values && mcpClientColumns.row(values);
   }
 
-  /** Deletes clients registered before `before` that have neither a grant nor a sign-in under way. */
-  dropUnusedClients(before: string): number {
-    return this.s.dropUnused.run({ before }).changes;
+  /** Clients nobody has signed in with. */
+  unusedClients(): number {
+    return this.s.unusedClients.get()!;
   }
 
-  insertConsent(row: McpConsentRow): void {
+  /** Deletes the `n` oldest clients nobody has signed in with, and their sign-ins under way. */
+  dropOldestUnusedClients(_uow: UnitOfWork, n: number): number {
+    return this.s.dropOldestUnused.run({ n }).changes;
+  }
+
+  insertConsent(_uow: UnitOfWork, row: McpConsentRow): void {
     this.db.prepare(mcpConsentColumns.insertSql(row)).run(row);
+  }
+
+  /** The client's sign-ins, under way or expired and not purged yet. */
+  consentsOfClient(clientId: string): number {
+    return this.s.consentsOfClient.get({ client_id: clientId })!;
+  }
+
+  /** Ends the client's `n` sign-ins that expire first (the oldest). */
+  dropOldestConsents(_uow: UnitOfWork, clientId: string, n: number): void {
+    this.s.dropOldestConsents.run({ client_id: clientId, n });
   }
 
   consentByHandle(hash: Buffer, now: number): McpConsentRow | undefined {
@@ -103,12 +122,10 @@ export class McpOAuthStore {
     return this.s.deleteConsent.run({ hash: handleHash }).changes > 0;
   }
 
-  purgeConsents(now: number): void {
-    this.s.purgeConsents.run({ now });
-  }
-
+  /** Inserts a grant; its client's first takes the client out of the unused ones for good (`signed_in_at`). */
   insertGrant(_uow: UnitOfWork, row: McpGrantRow): void {
     this.db.prepare(mcpGrantColumns.insertSql(row)).run(row);
+    this.s.signedIn.run({ id: row.client_id, at: row.created_at });
   }
 
   grant(id: string): McpGrantRow | undefined {

@@ -12,6 +12,8 @@ export const mcpClientColumns = defineColumns('mcp_clients', {
   secret_hash: fixed<Buffer | null>(),
   metadata: fixed<string>(),
   created_at: fixed<string>(),
+  /** When someone first signed in with the client (its first grant); null for a client nobody has used. */
+  signed_in_at: patchable<string | null>(null),
 });
 export type McpClientRow = RowOf<typeof mcpClientColumns>;
 

@@ -85,6 +85,17 @@ export const RETENTION_KINDS = [
     // Attachment rows go by their foreign key's cascade, once their files are gone.
     file: { root: 'mailAttachments', of: { table: 'email_attachments', column: 'received_id' }, path: 'path', bytes: 'bytes' },
   },
+  {
+    // OAuth clients nobody has signed in with: registration is open to anyone (issue 21). Their sign-ins under way go
+    // by their foreign key's cascade.
+    name: 'mcp_unused_clients',
+    table: 'mcp_clients',
+    key: 'id',
+    age: { by: 'id', prefix: 'mcpc' },
+    done: 'signed_in_at IS NULL',
+  },
+  // Sign-ins on the MCP consent page (authorization requests), by their expiry rather than their creation.
+  { name: 'mcp_sign_ins', table: 'mcp_consents', key: 'rowid', age: { by: 'epoch-ms', column: 'expires_at' } },
 ] as const satisfies readonly RetentionKindSpec[];
 
 export type RetentionKindName = (typeof RETENTION_KINDS)[number]['name'];

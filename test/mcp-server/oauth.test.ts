@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDataDirectory } from '../../src/admin-services.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import type { McpGrantInfo } from '../../src/mcp-server/oauth-server/grants-service.js';
-import { startApiDaemon } from '../api/harness.js';
+import { startApiDaemon, withStore } from '../api/harness.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { INITIALIZE, rpc } from './harness.js';
 import {
@@ -31,6 +31,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await d?.cleanup();
 });
+
+/** OAuth clients nobody has signed in with, as the daemon's database holds them. */
+function unusedClients(): number {
+  return withStore(d, (store) => store.mcpOAuth.unusedClients());
+}
 
 function grantsOf(client: Registered): Promise<McpGrantInfo[]> {
   return withDataDirectory(d.home, {}, ({ mcpGrants }) => mcpGrants.list().filter((g) => g.client_id === client.client_id));
@@ -87,11 +92,36 @@ describe('POST /oauth/register', () => {
     ['http to another host', 'http://example.com/cb', 'invalid_redirect_uri'],
     ['a fragment', 'https://example.com/cb#x', 'invalid_redirect_uri'],
     ['javascript:', 'javascript:alert(1)', 'invalid_redirect_uri'],
+    ['view-source:', 'view-source:https://example.com/cb', 'invalid_redirect_uri'],
+    ['filesystem:', 'filesystem:https://example.com/temporary/cb', 'invalid_redirect_uri'],
     ['no URI at all', 'not a uri', 'invalid_redirect_uri'],
   ])('refuses a redirect URI with %s', async (_what, uri, error) => {
     const res = await register(d.url, { redirect_uris: [uri] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error, error_description: expect.any(String) });
+  });
+
+  it.each([
+    ['logo_uri', { logo_uri: `https://example.com/${'x'.repeat(2000)}` }],
+    ['client_uri', { client_uri: `https://example.com/${'x'.repeat(2000)}` }],
+    ['scope', { scope: 's'.repeat(1001) }],
+    ['contacts', { contacts: [`${'c'.repeat(320)}@example.com`] }],
+    ['client_name', { client_name: 'n'.repeat(201) }],
+    ['jwks', { jwks: { keys: [{ n: 'k'.repeat(4000) }] } }],
+  ])('refuses a %s over its bound with invalid_client_metadata naming it, storing nothing', async (member, metadata) => {
+    const before = unusedClients();
+    const res = await register(d.url, metadata);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringContaining(member) });
+    expect(unusedClients()).toBe(before);
+  });
+
+  it('refuses a body over 16 KiB with 413 in RFC 6749\'s error shape, storing nothing', async () => {
+    const before = unusedClients();
+    const res = await register(d.url, { logo_uri: `https://example.com/${'x'.repeat(950 * 1024)}` });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: 'The request body is larger than 16 KiB' });
+    expect(unusedClients()).toBe(before);
   });
 
   it('refuses grant types it does not support', async () => {
@@ -159,6 +189,32 @@ describe('GET /oauth/authorize', () => {
     expect(back.searchParams.get('error')).toBe(error);
     expect(back.searchParams.get('state')).toBe('st-123');
     expect(back.searchParams.get('code')).toBeNull();
+  });
+});
+
+describe('GET /oauth/authorize, bounded (issue 21)', () => {
+  it('sends the browser back with invalid_request for a state over 1024 characters, and stores no sign-in', async () => {
+    const client = await registerClient(d.url);
+    const page = await openAuthorize(standardAuthorize(d.url, client, pkce().challenge, { state: 's'.repeat(15 * 1024) }));
+    expect(page.status).toBe(303);
+    const back = new URL(page.location!);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    expect(back.searchParams.get('error_description')).toContain('state');
+    expect(withStore(d, (store) => store.mcpOAuth.consentsOfClient(client.client_id))).toBe(0);
+    expect((await openAuthorize(standardAuthorize(d.url, client, pkce().challenge, { state: 's'.repeat(1024) }))).status).toBe(200);
+  });
+
+  it('keeps at most 10 sign-ins of one client under way: one more ends the oldest', async () => {
+    const client = await registerClient(d.url);
+    const pages = [];
+    for (let i = 0; i < 11; i++) pages.push(await openAuthorize(standardAuthorize(d.url, client, pkce().challenge)));
+    expect(pages.every((p) => p.status === 200 && p.request !== null)).toBe(true);
+    expect(withStore(d, (store) => store.mcpOAuth.consentsOfClient(client.client_id))).toBe(10);
+    const oldest = await submitConsent(d.url, { request: pages[0]!.request!, action: 'approve', api_key: d.key });
+    expect(oldest.status).toBe(400);
+    expect(oldest.html).toContain('This sign-in has expired');
+    const newest = await submitConsent(d.url, { request: pages[10]!.request!, action: 'approve', api_key: d.key });
+    expect(newest.status).toBe(303);
   });
 });
 
@@ -263,6 +319,16 @@ describe('POST /oauth/token', () => {
     expect(await grantsOf(client)).toMatchObject([{ revoked_at: expect.any(String) }]);
   });
 
+  it('refuses a code redeemed without code_verifier, and the code is then worth nothing: nothing is granted', async () => {
+    const client = await registerClient(d.url);
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(client, challenge);
+    const missing = await tokenRequest(d.url, { grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT_URI });
+    expect(missing).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: expect.stringContaining('code_verifier') } });
+    expect((await redeem(client, code, verifier)).body.error).toBe('invalid_grant');
+    expect(await grantsOf(client)).toMatchObject([{ revoked_at: expect.any(String) }]);
+  });
+
   it("refuses another client's code", async () => {
     const client = await registerClient(d.url);
     const thief = await registerClient(d.url);
@@ -283,6 +349,16 @@ describe('POST /oauth/token', () => {
     expect(await mcpStatus(next.body.access_token)).toBe(401);
     expect((await refresh(next.body.refresh_token)).status).toBe(400);
     expect(await grantsOf(t.client)).toMatchObject([{ revoked_at: expect.any(String), revoked_why: expect.stringContaining('used already') }]);
+  });
+
+  it('refuses a refresh for another resource with invalid_target, without using up the refresh token', async () => {
+    const t = await signIn(d.url, d.key);
+    const refresh = (extra: Record<string, string> = {}) => tokenRequest(d.url, { grant_type: 'refresh_token', client_id: t.client.client_id, refresh_token: t.refresh_token, ...extra });
+    const wrong = await refresh({ resource: 'http://127.0.0.1:9/mcp' });
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    const right = await refresh({ resource: `${d.url}/mcp` });
+    expect(right.status).toBe(200);
+    expect(await mcpStatus(right.body.access_token)).toBe(200);
   });
 
   it('stores no code, token, handle or client secret, only their hashes', async () => {

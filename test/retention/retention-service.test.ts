@@ -304,6 +304,26 @@ describe('RetentionService', () => {
     expect(store.idempotency.find(orgId, 'runs', 'recent', 0)).toBeDefined();
   });
 
+  it('purges sign-ins of the MCP consent page once they have expired, and keeps those under way', async () => {
+    const clientId = ids('mcpc');
+    const at = isoTime(clock.now());
+    store.transaction((uow) => {
+      store.mcpOAuth.insertClient(uow, { id: clientId, name: null, redirect_uris: '[]', auth_method: 'none', secret_hash: null, metadata: '{}', created_at: at, signed_in_at: null });
+      for (const [n, ttl] of [[1, 60_000], [2, 600_000]] as const) {
+        store.mcpOAuth.insertConsent(uow, {
+          handle_hash: Buffer.from([n]), user_code_hash: Buffer.from([n]), client_id: clientId, redirect_uri: 'http://127.0.0.1:1/cb', state: null,
+          code_challenge: 'c', resource: 'r', scope: 'mcp', approved_key_id: null, expires_at: clock.now() + ttl, created_at: at,
+        });
+      }
+    });
+    clock.advance(120_000);
+
+    await retention().purge();
+
+    expect(store.mcpOAuth.consentsOfClient(clientId)).toBe(1);
+    expect(store.mcpOAuth.consentByHandle(Buffer.from([2]), clock.now())).toBeDefined();
+  });
+
   it('keeps a kind forever when its days are 0', async () => {
     const id = run('succeeded');
     clock.advance(3650 * DAY);
@@ -322,7 +342,17 @@ describe('RetentionService', () => {
     const service = retention();
 
     const plan = service.plan();
-    expect(plan.map((p) => p.kind)).toEqual(['runs', 'events', 'artifacts', 'webhook_deliveries', 'idempotency_keys', 'sent_emails', 'received_emails']);
+    expect(plan.map((p) => p.kind)).toEqual([
+      'runs',
+      'events',
+      'artifacts',
+      'webhook_deliveries',
+      'idempotency_keys',
+      'sent_emails',
+      'received_emails',
+      'mcp_unused_clients',
+      'mcp_sign_ins',
+    ]);
     expect(plan.find((p) => p.kind === 'runs')).toMatchObject({ table: 'runs', keep_hours: 720, rows: 5 });
     expect(count('SELECT COUNT(*) FROM runs')).toBe(6);
     const purged = await service.purge();

@@ -1,20 +1,15 @@
-import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { isoTime } from '../../clock.js';
 import { OAuthServerError } from '../../errors.js';
-import { isLoopbackHost } from '../../loopback-host.js';
+import { RateLimiter } from '../../keys/rate-limiter.js';
 import type { Resources } from '../../resources.js';
 import type { ClientAuthMethod, McpClientRow } from '../../store/mcp-oauth-tables.js';
+import { clientAddressKey } from './client-address.js';
+import { parseClientMetadata } from './client-metadata.js';
 import type { OAuthParams } from './oauth-params.js';
 import { mintSecret, secretMatchesHash } from './oauth-secrets.js';
 
-const AUTH_METHODS: readonly ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
-const GRANT_TYPES = ['authorization_code', 'refresh_token'];
-const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2000;
-/** Schemes a redirect must never use: they run or read something in the browser rather than reach a client. */
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
-/** A registration nobody has signed in with is kept this long. */
-const UNUSED_CLIENT_MS = 24 * 3600 * 1000;
+const HOUR_MS = 3600 * 1000;
 
 /** A registered client as the endpoints use it. */
 export interface McpClient {
@@ -30,52 +25,49 @@ export interface McpClient {
  * endpoints (RFC 6749 §2.3). Public clients (`none`, what MCP clients register as) identify themselves by their
  * `client_id` and prove nothing else: PKCE binds their codes. Confidential clients get a secret, shown once in the
  * registration answer and stored only as a hash.
+ *
+ * Registration needs no credentials, so what it can store is bounded (issue 21): each member's size
+ * (`parseClientMetadata`), the registrations of one client address per hour (`mcp.registrations_per_hour`), and the
+ * clients nobody has signed in with (`mcp.max_unused_clients`: registering one more drops the oldest of them;
+ * retention drops them after a day).
  */
 export class ClientRegistry {
-  constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>) {}
+  private readonly registrations: RateLimiter;
 
-  register(body: unknown): OAuthClientInformationFull {
-    const parsed = OAuthClientMetadataSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.join('.');
-      throw new OAuthServerError(where.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata', `${where || 'The metadata'}: ${issue.message}`);
-    }
-    const metadata = parsed.data;
-    checkRedirectUris(metadata.redirect_uris);
-    const authMethod = (metadata.token_endpoint_auth_method ?? 'client_secret_basic') as ClientAuthMethod;
-    if (!AUTH_METHODS.includes(authMethod)) {
-      throw new OAuthServerError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
-    }
-    const grantTypes = metadata.grant_types ?? ['authorization_code'];
-    const unknownGrant = grantTypes.find((g) => !GRANT_TYPES.includes(g));
-    if (unknownGrant !== undefined) throw new OAuthServerError('invalid_client_metadata', `grant_types: ${unknownGrant} is not supported; use ${GRANT_TYPES.join(' and ')}`);
-    if (!grantTypes.includes('authorization_code')) throw new OAuthServerError('invalid_client_metadata', 'grant_types must include authorization_code');
-    const responseTypes = metadata.response_types ?? ['code'];
-    if (responseTypes.some((t) => t !== 'code')) throw new OAuthServerError('invalid_client_metadata', 'response_types: only code is supported');
-    if ((metadata.client_name?.length ?? 0) > 200) throw new OAuthServerError('invalid_client_metadata', 'client_name is longer than 200 characters');
+  constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'config'>) {
+    this.registrations = new RateLimiter(r.config['mcp.registrations_per_hour'], r.clock, HOUR_MS);
+  }
 
+  /** Registers a client for a request from `clientAddress` (the peer's IP address). */
+  register(body: unknown, clientAddress: string): OAuthClientInformationFull {
+    const checked = parseClientMetadata(body);
+    const wait = this.registrations.take(clientAddressKey(clientAddress));
+    if (wait > 0) {
+      const perHour = this.r.config['mcp.registrations_per_hour'];
+      throw new OAuthServerError('temporarily_unavailable', `Too many registrations from this address: mcp.registrations_per_hour allows ${perHour} an hour; retry after the Retry-After delay`, 429, {
+        'Retry-After': String(Math.ceil(wait)),
+      });
+    }
     const now = this.r.clock.now();
-    const secret = authMethod === 'none' ? null : mintSecret('client');
-    const answered = {
-      ...metadata,
-      token_endpoint_auth_method: authMethod,
-      grant_types: grantTypes,
-      response_types: responseTypes,
-    };
+    const secret = checked.authMethod === 'none' ? null : mintSecret('client');
     const row: McpClientRow = {
       id: this.r.ids('mcpc'),
-      name: metadata.client_name ?? null,
-      redirect_uris: JSON.stringify(metadata.redirect_uris),
-      auth_method: authMethod,
+      name: checked.name,
+      redirect_uris: JSON.stringify(checked.redirectUris),
+      auth_method: checked.authMethod,
       secret_hash: secret?.hash ?? null,
-      metadata: JSON.stringify(answered),
+      metadata: JSON.stringify(checked.metadata),
       created_at: isoTime(now),
+      signed_in_at: null,
     };
-    this.r.store.mcpOAuth.dropUnusedClients(isoTime(now - UNUSED_CLIENT_MS));
-    this.r.store.mcpOAuth.insertClient(row);
+    const maxUnused = this.r.config['mcp.max_unused_clients'];
+    this.r.store.transaction((uow) => {
+      const over = this.r.store.mcpOAuth.unusedClients() - maxUnused + 1;
+      if (over > 0) this.r.store.mcpOAuth.dropOldestUnusedClients(uow, over);
+      this.r.store.mcpOAuth.insertClient(uow, row);
+    });
     return {
-      ...answered,
+      ...checked.metadata,
       client_id: row.id,
       client_id_issued_at: Math.floor(now / 1000),
       ...(secret === null ? {} : { client_secret: secret.value, client_secret_expires_at: 0 }),
@@ -124,25 +116,6 @@ export class ClientRegistry {
 function toClient(row: McpClientRow): McpClient {
   const metadata = JSON.parse(row.metadata) as { grant_types: string[] };
   return { id: row.id, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[], authMethod: row.auth_method, grantTypes: metadata.grant_types };
-}
-
-/**
- * OAuth 2.1 §2.3.1 and RFC 8252: an https redirect anywhere; http only to the loopback interface (native apps
- * listen there); private-use schemes of native apps (`cursor://...`); never a fragment or a scheme that runs in the
- * browser.
- */
-function checkRedirectUris(uris: string[]): void {
-  if (uris.length === 0) throw new OAuthServerError('invalid_redirect_uri', 'redirect_uris must name at least one URI');
-  if (uris.length > MAX_REDIRECT_URIS) throw new OAuthServerError('invalid_redirect_uri', `redirect_uris may name at most ${MAX_REDIRECT_URIS} URIs`);
-  for (const uri of uris) {
-    if (uri.length > MAX_URI_LENGTH) throw new OAuthServerError('invalid_redirect_uri', `A redirect URI is longer than ${MAX_URI_LENGTH} characters`);
-    const url = new URL(uri);
-    if (url.hash !== '' || uri.includes('#')) throw new OAuthServerError('invalid_redirect_uri', `${uri}: a redirect URI must not have a fragment`);
-    if (FORBIDDEN_SCHEMES.has(url.protocol)) throw new OAuthServerError('invalid_redirect_uri', `${uri}: the ${url.protocol} scheme is not allowed`);
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      throw new OAuthServerError('invalid_redirect_uri', `${uri}: http is allowed only to a loopback address (127.0.0.1, [::1], localhost); use https`);
-    }
-  }
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | null {

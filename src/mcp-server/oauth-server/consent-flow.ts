@@ -11,6 +11,13 @@ import { hashSecret, mintSecret, S256_CHALLENGE, userCodeOf } from './oauth-secr
 
 /** The one scope: everything the front door's tools do, under the caps of the key the grant acts under. */
 export const MCP_SCOPE = 'mcp';
+/** The longest `state` kept with a sign-in (issue 21: anyone could store 15 KB per request). */
+const MAX_STATE_LENGTH = 1024;
+/**
+ * Sign-ins of one client under way at once; one more ends the oldest (a page reloaded, most likely). With clients
+ * bounded, this bounds what the authorization endpoint, which needs no credentials, can store.
+ */
+const MAX_SIGN_INS_PER_CLIENT = 10;
 
 /** What the authorization endpoint answers: a page, or the browser sent back to the client. */
 export type AuthorizeOutcome = { kind: 'page'; status: number; html: string } | { kind: 'redirect'; location: string };
@@ -59,6 +66,7 @@ export class ConsentFlow {
     let state: string | undefined;
     try {
       state = params.get('state');
+      if (state !== undefined && state.length > MAX_STATE_LENGTH) throw new OAuthServerError('invalid_request', `state is longer than ${MAX_STATE_LENGTH} characters`);
       if (params.require('response_type') !== 'code') throw new OAuthServerError('unsupported_response_type', 'Only response_type=code is supported');
       const challenge = params.get('code_challenge');
       if (challenge === undefined) throw new OAuthServerError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
@@ -133,8 +141,11 @@ export class ConsentFlow {
       expires_at: now + this.r.config['mcp.consent_ttl_s'] * 1000,
       created_at: isoTime(now),
     };
-    this.r.store.mcpOAuth.purgeConsents(now);
-    this.r.store.mcpOAuth.insertConsent(consent);
+    this.r.store.transaction((uow) => {
+      const over = this.r.store.mcpOAuth.consentsOfClient(client.id) - MAX_SIGN_INS_PER_CLIENT + 1;
+      if (over > 0) this.r.store.mcpOAuth.dropOldestConsents(uow, client.id, over);
+      this.r.store.mcpOAuth.insertConsent(uow, consent);
+    });
     return { handle: handle.value, consent };
   }
 

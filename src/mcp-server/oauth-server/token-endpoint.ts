@@ -1,7 +1,7 @@
 import { isoTime } from '../../clock.js';
 import { OAuthServerError } from '../../errors.js';
 import type { Resources } from '../../resources.js';
-import type { McpGrantRow } from '../../store/mcp-oauth-tables.js';
+import type { McpCodeRow, McpGrantRow } from '../../store/mcp-oauth-tables.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import type { McpEndpoints } from '../endpoints.js';
 import type { AccessTokenVerifier, McpCaller } from '../mcp-authenticator.js';
@@ -25,10 +25,11 @@ type Decision = { tokens: TokenResponse } | { refused: OAuthServerError };
  * The token endpoint (authorization code with PKCE S256, and rotating refresh tokens), the revocation endpoint
  * (RFC 7009), and the resource server's check of access tokens for `/mcp`.
  *
- * A code is good for one attempt: any failure to redeem it (a wrong verifier or redirect URI, another resource, a
- * second use) revokes the grant it would have bought, so nothing is granted and a stolen code is worth nothing. A
- * refresh token is good for one refresh; presenting a rotated one again revokes the grant and all its tokens
- * (OAuth 2.1 §4.3.1), because one of its two holders is not the client.
+ * A code is good for one attempt: any failure to redeem it (a wrong or missing verifier or redirect URI, another
+ * resource, a second use) revokes the grant it would have bought, so nothing is granted and a stolen code is worth
+ * nothing. A refresh token is good for one refresh; presenting a rotated one again revokes the grant and all its
+ * tokens (OAuth 2.1 §4.3.1), because one of its two holders is not the client. A refresh for another resource is
+ * refused before the token is used.
  */
 export class TokenEndpoint implements AccessTokenVerifier {
   constructor(
@@ -83,8 +84,9 @@ export class TokenEndpoint implements AccessTokenVerifier {
 
   private redeemCode(params: OAuthParams, client: McpClient): TokenResponse {
     const code = params.require('code');
-    const redirectUri = params.require('redirect_uri');
-    const verifier = params.require('code_verifier');
+    // Missing parameters are refusals of the attempt like wrong ones: the code is spent either way.
+    const redirectUri = params.get('redirect_uri');
+    const verifier = params.get('code_verifier');
     const resource = params.get('resource');
     const hash = hashSecret(code);
     const row = this.r.store.mcpOAuth.code(hash);
@@ -94,21 +96,8 @@ export class TokenEndpoint implements AccessTokenVerifier {
     return this.decide((uow) => {
       this.r.store.mcpOAuth.purgeExpired(uow, now);
       const fresh = this.r.store.mcpOAuth.useCode(uow, hash, now);
-      const refusal = !fresh
-        ? 'The authorization code was used already; its grant is revoked'
-        : row.expires_at <= now
-          ? 'The authorization code has expired'
-          : grant.client_id !== client.id
-            ? 'The authorization code was issued to another client'
-            : grant.revoked_at !== null
-              ? 'The grant of this authorization code has been revoked'
-              : redirectUri !== row.redirect_uri
-                ? 'redirect_uri differs from the authorization request\'s'
-                : !pkceMatches(verifier, row.code_challenge)
-                  ? 'code_verifier does not match the code_challenge'
-                  : null;
-      if (refusal !== null) return this.refuse(uow, grant, new OAuthServerError('invalid_grant', refusal));
-      if (resource !== undefined && resource !== grant.resource) return this.refuse(uow, grant, new OAuthServerError('invalid_target', `The code was issued for the resource ${grant.resource}`));
+      const refusal = redemptionRefusal({ fresh, code: row, grant, client, redirectUri, verifier, resource, now });
+      if (refusal !== null) return this.refuse(uow, grant, refusal);
       return { tokens: this.issue(uow, grant, client, now) };
     });
   }
@@ -122,11 +111,12 @@ export class TokenEndpoint implements AccessTokenVerifier {
     const now = this.r.clock.now();
     return this.decide((uow) => {
       if (grant.revoked_at !== null) return { refused: new OAuthServerError('invalid_grant', 'The grant of this refresh token has been revoked') };
+      // RFC 8707: a resource the grant is not for is refused before the token is used, so the client may try again.
+      if (resource !== undefined && resource !== grant.resource) return { refused: new OAuthServerError('invalid_target', `The grant is for the resource ${grant.resource}`) };
       if (!this.r.store.mcpOAuth.useToken(uow, hash, now)) {
         return this.refuse(uow, grant, new OAuthServerError('invalid_grant', 'The refresh token was used already; its grant is revoked'));
       }
       if (row.expires_at <= now) return { refused: new OAuthServerError('invalid_grant', 'The refresh token has expired; sign in again') };
-      if (resource !== undefined && resource !== grant.resource) return { refused: new OAuthServerError('invalid_target', `The grant is for the resource ${grant.resource}`) };
       this.r.store.mcpOAuth.purgeExpired(uow, now);
       return { tokens: this.issue(uow, grant, client, now) };
     });
@@ -158,4 +148,31 @@ export class TokenEndpoint implements AccessTokenVerifier {
     this.r.store.mcpOAuth.touchGrant(uow, grant.id, isoTime(now));
     return { access_token: access.value, token_type: 'Bearer', expires_in: accessTtlS, ...(refresh === undefined ? {} : { refresh_token: refresh }), scope: grant.scope };
   }
+}
+
+interface Redemption {
+  /** Whether this attempt is the code's first. */
+  fresh: boolean;
+  code: McpCodeRow;
+  grant: McpGrantRow;
+  client: McpClient;
+  redirectUri: string | undefined;
+  verifier: string | undefined;
+  resource: string | undefined;
+  now: number;
+}
+
+/** Why an attempt to redeem a code fails, or null when it succeeds. Every failure spends the code. */
+function redemptionRefusal(a: Redemption): OAuthServerError | null {
+  const invalidGrant = (description: string) => new OAuthServerError('invalid_grant', description);
+  if (!a.fresh) return invalidGrant('The authorization code was used already; its grant is revoked');
+  if (a.code.expires_at <= a.now) return invalidGrant('The authorization code has expired');
+  if (a.grant.client_id !== a.client.id) return invalidGrant('The authorization code was issued to another client');
+  if (a.grant.revoked_at !== null) return invalidGrant('The grant of this authorization code has been revoked');
+  if (a.redirectUri === undefined) return new OAuthServerError('invalid_request', 'The parameter redirect_uri is missing; the code is spent and its grant revoked');
+  if (a.redirectUri !== a.code.redirect_uri) return invalidGrant("redirect_uri differs from the authorization request's");
+  if (a.verifier === undefined) return new OAuthServerError('invalid_request', 'The parameter code_verifier is missing (PKCE is required); the code is spent and its grant revoked');
+  if (!pkceMatches(a.verifier, a.code.code_challenge)) return invalidGrant('code_verifier does not match the code_challenge');
+  if (a.resource !== undefined && a.resource !== a.grant.resource) return new OAuthServerError('invalid_target', `The code was issued for the resource ${a.grant.resource}`);
+  return null;
 }
