@@ -13,6 +13,7 @@ import { MailAttachments } from '../../src/mail/inbound/attachments.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { RetentionService } from '../../src/retention/retention-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
+import { runLifecycle } from '../../src/runs/state-machine.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { EmailStatus } from '../../src/store/emails-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -73,8 +74,8 @@ describe('RetentionService', () => {
         prompt: 'p', inputs: '{}', model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
         status: 'queued', created_at: at, updated_at: at,
       });
-      if (status !== 'queued') store.runs.setStatus(uow, id, 'queued', 'running', {});
-      if (status !== 'queued' && status !== 'running') store.runs.setStatus(uow, id, 'running', status, { finished_at: at });
+      if (status !== 'queued') store.runs.setStatus(uow, id, runLifecycle.move('queued', 'running'), {});
+      if (status !== 'queued' && status !== 'running') store.runs.setStatus(uow, id, runLifecycle.move('running', status), { finished_at: at });
     });
     for (const seq of [1, 2]) {
       store.steps.insert({
