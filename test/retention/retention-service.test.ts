@@ -13,6 +13,7 @@ import { MailAttachments } from '../../src/mail/inbound/attachments.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { RetentionService } from '../../src/retention/retention-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
+import { recipientLifecycle } from '../../src/mail/outbound/email-lifecycle.js';
 import { runLifecycle } from '../../src/runs/state-machine.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { EmailStatus } from '../../src/store/emails-store.js';
@@ -214,7 +215,7 @@ describe('RetentionService', () => {
     expect(store.emails.claimDue('w', clock.now(), clock.now() + 1000)?.email_id).toBe(id);
     store.transaction((uow) =>
       store.emails.recordAttempt(uow, 'w', id, {
-        recipients: [{ address: 'ann@example.test', status: result, detail: null }],
+        recipients: [{ address: 'ann@example.test', move: recipientLifecycle.move(store.emails.recipients(id)[0]!.status, result), detail: null }],
         nextAttemptAt: result === 'delivered' ? null : clock.now() + 1000 * DAY,
         lastError: null,
         updatedAt: isoTime(clock.now()),
