@@ -15,6 +15,7 @@ import { RetentionService } from '../../src/retention/retention-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { recipientLifecycle } from '../../src/mail/outbound/email-lifecycle.js';
 import { runLifecycle } from '../../src/runs/state-machine.js';
+import { deliveryLifecycle } from '../../src/webhooks/delivery-lifecycle.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { EmailStatus } from '../../src/store/emails-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -168,8 +169,8 @@ describe('RetentionService', () => {
       const claimed = store.webhooks.claimDue('w', clock.now(), clock.now() + 1000)!;
       expect(claimed.id).toBe(id);
       store.transaction((uow) =>
-        store.webhooks.recordAttempt(uow, 'w', { delivery_id: id, attempt: 1, status_code: 500, latency_ms: 1, error: 'x', created_at: isoTime(clock.now()) }, {
-          status: outcome, next_attempt_at: outcome === 'pending' ? clock.now() + 1000 * DAY : null, last_status_code: 500, last_error: 'x', updated_at: isoTime(clock.now()),
+        store.webhooks.recordAttempt(uow, 'w', { delivery_id: id, attempt: 1, status_code: 500, latency_ms: 1, error: 'x', created_at: isoTime(clock.now()) }, deliveryLifecycle.move('pending', outcome), {
+          next_attempt_at: outcome === 'pending' ? clock.now() + 1000 * DAY : null, last_status_code: 500, last_error: 'x', updated_at: isoTime(clock.now()),
         }),
       );
       return id;
