@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { connectionColumns, type ConnectionPatch, type ConnectionRow, type NewConnectionRow } from './connections-table.js';
+import type { StatusMove } from '../lifecycle.js';
+import { connectionColumns, type AuthStatus, type ConnectionPatch, type ConnectionRow, type NewConnectionRow } from './connections-table.js';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -27,6 +28,7 @@ export class ConnectionsStore {
   private readonly s;
   private readonly insertCache = new Map<string, Database.Statement<NewConnectionRow>>();
   private readonly patchCache = new Map<string, Database.Statement<Record<string, unknown>>>();
+  private readonly authCache = new Map<string, Database.Statement<Record<string, unknown>, unknown[]>>();
 
   constructor(private readonly db: Db) {
     this.s = {
@@ -118,6 +120,23 @@ export class ConnectionsStore {
       stmt.run({ ...patch, id, org_id: orgId });
     }
     return this.get(orgId, id);
+  }
+
+  /**
+   * Compare-and-set of `auth_status`, with the columns that change with it: only while the connection is still in
+   * `move.from`. Answers the row after, or undefined when it was not (or is gone).
+   */
+  setAuthStatus(_uow: UnitOfWork, orgId: string, id: string, move: StatusMove<AuthStatus>, patch: ConnectionPatch): ConnectionRow | undefined {
+    const names = connectionColumns.patchedNames(patch);
+    const sig = names.join(',');
+    let stmt = this.authCache.get(sig);
+    if (!stmt) {
+      const sets = ['auth_status = @to', ...names.map((c) => `${c} = @${c}`)].join(', ');
+      stmt = raw(this.db, `UPDATE connections SET ${sets} WHERE id = @id AND org_id = @org_id AND auth_status = @from RETURNING ${COLUMNS}`);
+      this.authCache.set(sig, stmt);
+    }
+    const values = stmt.get({ ...patch, id, org_id: orgId, from: move.from, to: move.to });
+    return values && connectionColumns.row(values);
   }
 
   /** Deletes the connection, its sealed secret and its links. */
