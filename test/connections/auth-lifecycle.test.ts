@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoTime, systemClock } from '../../src/clock.js';
 import { authLifecycle } from '../../src/connections/auth-lifecycle.js';
-import { createIdFactory } from '../../src/ids.js';
+import type { IdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import type { AuthStatus } from '../../src/store/connections-table.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { movesOf, walkEveryMove } from '../fixtures/lifecycle-walk.js';
-import { tempDir } from '../fixtures/temp-dir.js';
+import { orgStore } from '../fixtures/org-store.js';
 
 /**
  * What checks, refreshes, connect flows and secrets do to auth_status (issue 20). Never: an expired connection
@@ -20,22 +20,18 @@ const AUTH_MOVES = [
 ];
 
 describe('the connection auth_status lifecycle', () => {
-  let dir: ReturnType<typeof tempDir>;
+  let db: ReturnType<typeof orgStore>;
   let store: Store;
   let orgId: string;
-  const ids = createIdFactory();
+  let ids: IdFactory;
   const at = isoTime(Date.parse('2026-06-01T12:00:00.000Z'));
   const later = isoTime(Date.parse('2026-06-01T12:05:00.000Z'));
 
   beforeEach(() => {
-    dir = tempDir('errand-auth-lifecycle-');
-    store = openStore(`${dir.path}/errand.db`);
-    orgId = new OrgsService({ store, clock: systemClock, ids }).create('connections').id;
+    db = orgStore('errand-auth-lifecycle-');
+    ({ store, orgId, ids } = db);
   });
-  afterEach(() => {
-    store.close();
-    dir.remove();
-  });
+  afterEach(() => db.remove());
 
   function connection(status: AuthStatus): string {
     const id = ids('conn');

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isoTime, systemClock } from '../../src/clock.js';
-import { createIdFactory } from '../../src/ids.js';
-import { OrgsService } from '../../src/orgs/orgs-service.js';
+import { isoTime } from '../../src/clock.js';
+import type { IdFactory } from '../../src/ids.js';
 import type { DeliveryStatus } from '../../src/store/webhooks-store.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { deliveryLifecycle } from '../../src/webhooks/delivery-lifecycle.js';
 import { movesOf, walkEveryMove } from '../fixtures/lifecycle-walk.js';
-import { tempDir } from '../fixtures/temp-dir.js';
+import { orgStore } from '../fixtures/org-store.js';
 
 /** Each attempt ends a pending delivery or schedules the next; a redelivery gives a finished one one more attempt. */
 const DELIVERY_MOVES = ['failed>pending', 'pending>failed', 'pending>pending', 'pending>succeeded', 'succeeded>pending'];
@@ -14,21 +13,17 @@ const DELIVERY_MOVES = ['failed>pending', 'pending>failed', 'pending>pending', '
 const WORKER = 'whw_test';
 
 describe('the webhook delivery lifecycle', () => {
-  let dir: ReturnType<typeof tempDir>;
+  let db: ReturnType<typeof orgStore>;
   let store: Store;
   let orgId: string;
-  const ids = createIdFactory();
+  let ids: IdFactory;
   const now = Date.parse('2026-06-01T12:00:00.000Z');
 
   beforeEach(() => {
-    dir = tempDir('errand-delivery-lifecycle-');
-    store = openStore(`${dir.path}/errand.db`);
-    orgId = new OrgsService({ store, clock: systemClock, ids }).create('hooks').id;
+    db = orgStore('errand-delivery-lifecycle-');
+    ({ store, orgId, ids } = db);
   });
-  afterEach(() => {
-    store.close();
-    dir.remove();
-  });
+  afterEach(() => db.remove());
 
   /** A delivery in `status`, leased to WORKER as if an attempt were under way. */
   function delivery(status: DeliveryStatus): string {

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isoTime, systemClock } from '../../../src/clock.js';
-import { createIdFactory } from '../../../src/ids.js';
+import { isoTime } from '../../../src/clock.js';
+import type { IdFactory } from '../../../src/ids.js';
 import { emailLifecycle, recipientLifecycle } from '../../../src/mail/outbound/email-lifecycle.js';
-import { OrgsService } from '../../../src/orgs/orgs-service.js';
 import type { EmailStatus, RecipientStatus } from '../../../src/store/emails-store.js';
-import { openStore, type Store } from '../../../src/store/store.js';
+import type { Store } from '../../../src/store/store.js';
 import { movesOf, walkEveryMove } from '../../fixtures/lifecycle-walk.js';
-import { tempDir } from '../../fixtures/temp-dir.js';
+import { orgStore } from '../../fixtures/org-store.js';
 
 /** The moves of a message's status (issue 20): the approval's decision, and a scheduled send going out. */
 const EMAIL_MOVES = ['pending_approval>rejected', 'pending_approval>scheduled', 'pending_approval>sent', 'scheduled>sent'];
@@ -19,22 +18,18 @@ const RECIPIENT_MOVES = [
 ];
 
 describe('the email lifecycles', () => {
-  let dir: ReturnType<typeof tempDir>;
+  let db: ReturnType<typeof orgStore>;
   let store: Store;
   let orgId: string;
-  const ids = createIdFactory();
+  let ids: IdFactory;
   const at = isoTime(Date.parse('2026-06-01T12:00:00.000Z'));
   const later = isoTime(Date.parse('2026-06-01T12:05:00.000Z'));
 
   beforeEach(() => {
-    dir = tempDir('errand-email-lifecycle-');
-    store = openStore(`${dir.path}/errand.db`);
-    orgId = new OrgsService({ store, clock: systemClock, ids }).create('mail').id;
+    db = orgStore('errand-email-lifecycle-');
+    ({ store, orgId, ids } = db);
   });
-  afterEach(() => {
-    store.close();
-    dir.remove();
-  });
+  afterEach(() => db.remove());
 
   /** A message in `status` to one recipient in `recipient`, on the outbound queue from `queueAt` (ms) if given; its id. */
   function message(status: EmailStatus, recipient: RecipientStatus = 'queued', queueAt: number | null = null): string {
