@@ -166,8 +166,8 @@ export class RunExecutor {
   private async end(run: RunRow, outcome: RunOutcome): Promise<void> {
     // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
     // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
-    const attempt = { runId: run.id, nowMs: this.r.clock.now(), leaseOwner: run.lease_owner };
-    const move = outcome.status === 'succeeded' ? runMoves.finish({ ...attempt, outcome }) : runMoves.fail({ ...attempt, outcome });
+    const ending = { runId: run.id, nowMs: this.r.clock.now(), leaseOwner: run.lease_owner };
+    const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
     await this.r.store.groupTransaction((uow) => this.deps.runs.apply(uow, move));
   }
 }
