@@ -9,8 +9,8 @@ export type RunSource = 'api' | 'schedule';
 /**
  * The columns of `runs`, the one place a run row is described. JSON members (inputs, output_schema, result, evidence,
  * connections, warnings) are stored as JSON text. `status` changes only through `RunsStore.setStatus`, and
- * `waiting_for` (what a running run waits for, issue 22) only through `RunsStore.setWaiting` and the moves that end
- * an attempt (runs/state-machine.ts).
+ * `waiting_for` (what a running run waits for, issue 22) only through `RunsStore.setWaiting` (pause, resume) and the
+ * moves that take a run out of `running`, which clear it (runs/state-machine.ts).
  */
 export const runColumns = defineColumns('runs', {
   id: fixed<string>(),
