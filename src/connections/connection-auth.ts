@@ -4,6 +4,7 @@ import type { EventType } from '../event-log/event-catalogue.js';
 import type { AuthStatus, ConnectionPatch, ConnectionRow } from '../store/connections-table.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
+import { authLifecycle } from './auth-lifecycle.js';
 import { toConnection } from './connection-record.js';
 
 export type ConnectionEvent = Extract<EventType, `connection.${string}`>;
@@ -40,9 +41,9 @@ export class ConnectionAuth {
     const before = this.o.store.connections.get(row.org_id, row.id);
     if (before === undefined) return undefined;
     const now = this.o.clock.now();
-    const after = this.o.store.connections.patch(row.org_id, row.id, {
+    // Undefined only when the connection was deleted: the unit of work's transaction holds the row since the read.
+    const after = this.o.store.connections.setAuthStatus(uow, row.org_id, row.id, authLifecycle.move(before.auth_status, change.status), {
       ...change.also,
-      auth_status: change.status,
       auth_detail: change.detail,
       auth_checked_at: isoTime(now),
       updated_at: isoTime(now),

@@ -1,6 +1,6 @@
-import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import type { RunsService } from '../runs/runs-service.js';
+import { runMoves } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { RunExecutor } from './run-executor.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
@@ -119,22 +119,8 @@ export class Dispatcher {
       while (claimed.length < room) {
         const next = this.r.store.runs.nextClaimable(maxPerOrg);
         if (!next) break;
-        const now = this.r.clock.now();
-        const attempt = Math.max(1, next.attempt);
-        const run = this.deps.runs.transition(
-          uow,
-          next.id,
-          'queued',
-          'running',
-          {
-            attempt,
-            lease_owner: this.options.instanceId,
-            lease_expires_at: now + this.leaseMs,
-            started_at: next.started_at ?? isoTime(now),
-            last_action: 'claimed by a worker',
-          },
-          `claimed by worker ${this.options.instanceId} (attempt ${attempt})`,
-        );
+        const move = runMoves.claim({ run: next, worker: this.options.instanceId, nowMs: this.r.clock.now(), leaseMs: this.leaseMs });
+        const run = this.deps.runs.apply(uow, move);
         if (run) claimed.push(run);
       }
       return claimed;
@@ -179,28 +165,12 @@ export class Dispatcher {
     for (const run of lapsed) {
       if (this.active.has(run.id)) continue;
       const attempt = Math.max(1, run.attempt);
-      const worker = run.lease_owner ?? '?';
       try {
-        if (attempt < maxAttempts) {
-          const patch = { attempt: attempt + 1, lease_owner: null, lease_expires_at: null, last_action: 're-queued after the daemon running it stopped' };
-          const description = `lease of worker ${worker} lapsed (the daemon running attempt ${attempt} stopped); re-queued as attempt ${attempt + 1}`;
-          this.r.store.transaction((uow) => this.deps.runs.transition(uow, run.id, 'running', 'queued', patch, description));
-          this.r.logger.warn({ runId: run.id, attempt: attempt + 1 }, 're-queued a run whose daemon died');
-        } else {
-          const patch = {
-            failure_reason: 'timeout',
-            failure_detail:
-              `the daemon running this run stopped during attempt ${attempt}, the last one allowed (limits.max_attempts is ${maxAttempts}); ` +
-              'it was not retried again',
-            finished_at: isoTime(this.r.clock.now()),
-            lease_owner: null,
-            lease_expires_at: null,
-            last_action: 'failed: timeout',
-          } as const;
-          const description = `lease of worker ${worker} lapsed on the last attempt; failed`;
-          this.r.store.transaction((uow) => this.deps.runs.transition(uow, run.id, 'running', 'failed', patch, description));
-          this.r.logger.warn({ runId: run.id, attempt }, 'failed a run whose daemon died on its last attempt');
-        }
+        const retry = attempt < maxAttempts;
+        const move = retry ? runMoves.requeue({ run }) : runMoves.fail({ lapsed: run, maxAttempts, nowMs: this.r.clock.now() });
+        if (this.r.store.transaction((uow) => this.deps.runs.apply(uow, move)) === null) continue;
+        if (retry) this.r.logger.warn({ runId: run.id, attempt: attempt + 1 }, 're-queued a run whose daemon died');
+        else this.r.logger.warn({ runId: run.id, attempt }, 'failed a run whose daemon died on its last attempt');
       } catch (err) {
         this.r.logger.error({ err, runId: run.id }, 'could not recover a lapsed run');
       }

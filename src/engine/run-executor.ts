@@ -13,7 +13,8 @@ import type { RunRow } from '../store/runs-table.js';
 import { AgentLoop } from './agent-loop.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
-import { failedOutcome, outcomePatch, type RunOutcome } from '../runs/run-outcome.js';
+import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
+import { runMoves } from '../runs/state-machine.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
@@ -163,13 +164,11 @@ export class RunExecutor {
 
   /** Committed with the other writes of the same turn: runs that fail on a precheck end many at a time. */
   private async end(run: RunRow, outcome: RunOutcome): Promise<void> {
-    const to = outcome.status;
-    const description = outcome.status === 'succeeded' ? 'the agent finished with a result' : `failed (${outcome.reason}): ${outcome.detail}`;
     // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
     // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
-    const leaseOwner = run.lease_owner ?? undefined;
-    const patch = outcomePatch(outcome, this.r.clock.now());
-    await this.r.store.groupTransaction((uow) => this.deps.runs.transition(uow, run.id, 'running', to, patch, description, { leaseOwner }));
+    const ending = { runId: run.id, nowMs: this.r.clock.now(), leaseOwner: run.lease_owner };
+    const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
+    await this.r.store.groupTransaction((uow) => this.deps.runs.apply(uow, move));
   }
 }
 

@@ -19,7 +19,7 @@ import { fillPlaceholders } from './placeholders.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import type { CreateJobRunBody, CreateRunBody, RunListQuery } from './run-schemas.js';
-import { canTransition, IllegalTransitionError } from './state-machine.js';
+import { runMoves, type RunMove } from './state-machine.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
@@ -199,27 +199,43 @@ export class RunsService {
       if (isTerminal(run.status)) {
         throw new ConflictError('run_not_cancellable', `Run ${id} already ended as ${run.status}; only queued or running runs can be cancelled`);
       }
-      const patch = { finished_at: isoTime(this.r.clock.now()), lease_owner: null, lease_expires_at: null, last_action: 'cancelled' };
-      const changed = this.r.store.transaction((uow) => this.transition(uow, run.id, run.status, 'cancelled', patch, 'cancelled by request'));
+      const move = runMoves.cancel({ runId: run.id, from: run.status, nowMs: this.r.clock.now() });
+      const changed = this.r.store.transaction((uow) => this.apply(uow, move));
       if (changed) return this.envelope(changed);
       // The engine moved the run between our read and our write; look again.
     }
   }
 
   /**
-   * The one way a run's status changes, inside the caller's unit of work (its own transaction, or a group commit):
-   * checked against the transition table, compare-and-set on the current status, with its event row and the
-   * transition hooks; `run.transitioned` is announced once the unit has committed. Returns the updated row, or
-   * null when the run was no longer in `from` (or, given `leaseOwner`, no longer leased by that worker).
+   * The one way a run changes status or what it waits for: a named move of `runMoves` (state-machine.ts), applied
+   * inside the caller's unit of work (its own transaction, or a group commit) as a compare-and-set on where the move
+   * starts. A status move writes its event row and runs the transition hooks; `run.transitioned` is announced once
+   * the unit has committed. pause and resume announce nothing: the status stays `running`, and a `run.status` from
+   * running to running would tell consumers of a change that did not happen. Returns the updated row, or null when
+   * the run was no longer where the move starts (or no longer leased by the move's worker).
    */
-  transition(uow: UnitOfWork, runId: string, from: RunStatus, to: RunStatus, patch: RunPatch, description: string, options: { leaseOwner?: string } = {}): RunRow | null {
-    if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+  apply(uow: UnitOfWork, move: RunMove): RunRow | null {
     const at = isoTime(this.r.clock.now());
-    const settled = isTerminal(to) ? this.options.settleUsage?.(runId) : undefined;
-    const after = this.r.store.runs.setStatus(uow, runId, from, to, { ...patch, ...settled, updated_at: at }, options.leaseOwner);
-    if (!after) return null;
-    this.recordChange(uow, { run: after, from, to }, description);
-    return after;
+    switch (move.kind) {
+      case 'status': {
+        const { from, to } = move.status;
+        const settled = isTerminal(to) ? this.options.settleUsage?.(move.runId) : undefined;
+        const after = this.r.store.runs.setStatus(uow, move.runId, move.status, { ...move.patch, ...settled, updated_at: at }, move.leaseOwner);
+        if (!after) return null;
+        this.recordChange(uow, { run: after, from, to }, move.description);
+        return after;
+      }
+      case 'wait': {
+        const after = this.r.store.runs.setWaiting(uow, move.runId, { during: move.during, waitingFor: move.waitingFor, leaseOwner: move.leaseOwner, updatedAt: at });
+        if (!after) return null;
+        uow.afterCommit(() => this.r.logger.info({ runId: move.runId }, move.description));
+        return after;
+      }
+      default: {
+        const never: never = move;
+        throw new Error(`unknown run move ${JSON.stringify(never)}`);
+      }
+    }
   }
 
   /** The logged event, the hooks and the announcement of a status change (or of a creation, from null). */

@@ -1,10 +1,14 @@
 import type Database from 'better-sqlite3';
-import { connectionColumns, type ConnectionPatch, type ConnectionRow, type NewConnectionRow } from './connections-table.js';
+import type { StatusMove } from '../lifecycle.js';
+import { connectionColumns, type AuthStatus, type ConnectionPatch, type ConnectionRow, type NewConnectionRow } from './connections-table.js';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
 const COLUMNS = connectionColumns.selectList;
+
+/** Where a link's flow stands (connections/oauth-client/link-lifecycle.ts). */
+export type LinkStatus = 'pending' | 'opened' | 'answered' | 'authenticated' | 'failed';
 
 export interface ConnectionLinkRow {
   id: string;
@@ -17,8 +21,8 @@ export interface ConnectionLinkRow {
   opened_at: string | null;
   finished_at: string | null;
   created_at: string;
-  /** How the flow ended, once it has: the connection authenticated, or why it was not. */
-  outcome: 'authenticated' | 'failed' | null;
+  status: LinkStatus;
+  /** Why the flow failed, once it has. */
   outcome_detail: string | null;
 }
 
@@ -27,6 +31,7 @@ export class ConnectionsStore {
   private readonly s;
   private readonly insertCache = new Map<string, Database.Statement<NewConnectionRow>>();
   private readonly patchCache = new Map<string, Database.Statement<Record<string, unknown>>>();
+  private readonly authCache = new Map<string, Database.Statement<Record<string, unknown>, unknown[]>>();
 
   constructor(private readonly db: Db) {
     this.s = {
@@ -42,17 +47,18 @@ export class ConnectionsStore {
       ),
       delete: db.prepare<{ id: string; org_id: string }>('DELETE FROM connections WHERE id = @id AND org_id = @org_id'),
       insertLink: db.prepare(
-        `INSERT INTO connection_links (id, org_id, connection_id, redirect_url, state_hash, verifier_enc, expires_at, opened_at, finished_at, created_at)
-         VALUES (@id, @org_id, @connection_id, @redirect_url, NULL, NULL, @expires_at, NULL, NULL, @created_at)`,
+        `INSERT INTO connection_links (id, org_id, connection_id, redirect_url, state_hash, verifier_enc, expires_at, opened_at, finished_at, created_at, status)
+         VALUES (@id, @org_id, @connection_id, @redirect_url, NULL, NULL, @expires_at, NULL, NULL, @created_at, 'pending')`,
       ),
       getLink: db.prepare<{ id: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE id = @id'),
       orgLink: db.prepare<{ id: string; org_id: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE id = @id AND org_id = @org_id'),
-      endLink: db.prepare<{ id: string; outcome: string; outcome_detail: string | null }>(
-        'UPDATE connection_links SET outcome = @outcome, outcome_detail = @outcome_detail WHERE id = @id AND outcome IS NULL',
+      endLink: db.prepare<{ id: string; from: LinkStatus; to: LinkStatus; outcome_detail: string | null }>(
+        'UPDATE connection_links SET status = @to, outcome_detail = @outcome_detail WHERE id = @id AND status = @from',
       ),
       linkByState: db.prepare<{ state_hash: string }, ConnectionLinkRow>('SELECT * FROM connection_links WHERE state_hash = @state_hash'),
-      openLink: db.prepare<{ id: string; state_hash: string; verifier_enc: string; opened_at: string; now: number }>(
-        'UPDATE connection_links SET state_hash = @state_hash, verifier_enc = @verifier_enc, opened_at = @opened_at WHERE id = @id AND opened_at IS NULL AND expires_at > @now',
+      openLink: db.prepare<{ id: string; from: LinkStatus; to: LinkStatus; state_hash: string; verifier_enc: string; opened_at: string; now: number }>(
+        `UPDATE connection_links SET status = @to, state_hash = @state_hash, verifier_enc = @verifier_enc, opened_at = @opened_at
+         WHERE id = @id AND status = @from AND expires_at > @now`,
       ),
       claimRefresh: db.prepare<{ connection_id: string; holder: string; now: number; until: number }>(
         `INSERT INTO connection_refresh_leases (connection_id, holder, until) VALUES (@connection_id, @holder, @until)
@@ -62,8 +68,8 @@ export class ConnectionsStore {
         'SELECT 1 AS held FROM connection_refresh_leases WHERE connection_id = @connection_id AND until > @now',
       ),
       releaseRefresh: db.prepare<{ connection_id: string; holder: string }>('DELETE FROM connection_refresh_leases WHERE connection_id = @connection_id AND holder = @holder'),
-      finishLink: db.prepare<{ id: string; finished_at: string }>(
-        'UPDATE connection_links SET finished_at = @finished_at, verifier_enc = NULL WHERE id = @id AND finished_at IS NULL',
+      finishLink: db.prepare<{ id: string; from: LinkStatus; to: LinkStatus; finished_at: string }>(
+        'UPDATE connection_links SET status = @to, finished_at = @finished_at, verifier_enc = NULL WHERE id = @id AND status = @from',
       ),
     };
   }
@@ -120,6 +126,23 @@ export class ConnectionsStore {
     return this.get(orgId, id);
   }
 
+  /**
+   * Compare-and-set of `auth_status`, with the columns that change with it: only while the connection is still in
+   * `move.from`. Answers the row after, or undefined when it was not (or is gone).
+   */
+  setAuthStatus(_uow: UnitOfWork, orgId: string, id: string, move: StatusMove<AuthStatus>, patch: ConnectionPatch): ConnectionRow | undefined {
+    const names = connectionColumns.patchedNames(patch);
+    const sig = names.join(',');
+    let stmt = this.authCache.get(sig);
+    if (!stmt) {
+      const sets = ['auth_status = @to', ...names.map((c) => `${c} = @${c}`)].join(', ');
+      stmt = raw(this.db, `UPDATE connections SET ${sets} WHERE id = @id AND org_id = @org_id AND auth_status = @from RETURNING ${COLUMNS}`);
+      this.authCache.set(sig, stmt);
+    }
+    const values = stmt.get({ ...patch, id, org_id: orgId, from: move.from, to: move.to });
+    return values && connectionColumns.row(values);
+  }
+
   /** Deletes the connection, its sealed secret and its links. */
   delete(orgId: string, id: string): boolean {
     return this.s.delete.run({ id, org_id: orgId }).changes > 0;
@@ -138,18 +161,24 @@ export class ConnectionsStore {
     return this.s.orgLink.get({ id, org_id: orgId });
   }
 
-  /** Records how a link's flow ended, in the unit of work that records what it did to the connection; the first outcome stands. */
-  endLink(_uow: UnitOfWork, id: string, outcome: 'authenticated' | 'failed', detail: string | null): void {
-    this.s.endLink.run({ id, outcome, outcome_detail: detail });
+  /**
+   * Records how a link's flow ended, in the unit of work that records what it did to the connection; false when it
+   * was no longer in `move.from` (the first outcome stands).
+   */
+  endLink(_uow: UnitOfWork, id: string, move: StatusMove<LinkStatus>, detail: string | null): boolean {
+    return this.s.endLink.run({ id, from: move.from, to: move.to, outcome_detail: detail }).changes > 0;
   }
 
   linkByState(stateHash: string): ConnectionLinkRow | undefined {
     return this.s.linkByState.get({ state_hash: stateHash });
   }
 
-  /** Marks an unused, unexpired link opened, with its flow's state and sealed verifier; false when it was used or expired. */
-  openLink(id: string, stateHash: string, verifierEnc: string, openedAt: string, nowMs: number): boolean {
-    return this.s.openLink.run({ id, state_hash: stateHash, verifier_enc: verifierEnc, opened_at: openedAt, now: nowMs }).changes > 0;
+  /**
+   * Opens an unexpired link in `move.from`, with its flow's state and sealed verifier; false when it was no longer
+   * there (used) or has expired.
+   */
+  openLink(id: string, move: StatusMove<LinkStatus>, flow: { stateHash: string; verifierEnc: string; openedAt: string }, nowMs: number): boolean {
+    return this.s.openLink.run({ id, from: move.from, to: move.to, state_hash: flow.stateHash, verifier_enc: flow.verifierEnc, opened_at: flow.openedAt, now: nowMs }).changes > 0;
   }
 
   /** Takes the lease on refreshing a connection's tokens until `untilMs`; false while another holder's lease runs. */
@@ -167,9 +196,9 @@ export class ConnectionsStore {
     this.s.releaseRefresh.run({ connection_id: connectionId, holder });
   }
 
-  /** Marks an opened link finished and forgets its verifier; false when it had already finished. */
-  finishLink(_uow: UnitOfWork, id: string, finishedAt: string): boolean {
-    return this.s.finishLink.run({ id, finished_at: finishedAt }).changes > 0;
+  /** Takes the provider's answer to a link's flow once, forgetting its verifier; false when it was no longer in `move.from`. */
+  finishLink(_uow: UnitOfWork, id: string, move: StatusMove<LinkStatus>, finishedAt: string): boolean {
+    return this.s.finishLink.run({ id, from: move.from, to: move.to, finished_at: finishedAt }).changes > 0;
   }
 }
 

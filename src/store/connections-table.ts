@@ -6,7 +6,8 @@ export type AuthStatus = 'authenticated' | 'pending' | 'failed' | 'expired';
 
 /**
  * The columns of `connections`, described once. `headers` is JSON text; `secret_enc` is sealed by `SecretBox` with
- * the connection's id as associated data and never leaves the connections service in any other form.
+ * the connection's id as associated data and never leaves the connections service in any other form. `auth_status`
+ * changes only through `ConnectionsStore.setAuthStatus`, with a move of its lifecycle (connections/auth-lifecycle.ts).
  */
 export const connectionColumns = defineColumns('connections', {
   id: fixed<string>(),
@@ -21,7 +22,7 @@ export const connectionColumns = defineColumns('connections', {
   transport: patchable<McpTransport | null>(null),
   headers: patchable<string | null>(null),
   provider: fixed<string | null>(),
-  auth_status: patchable<AuthStatus>(),
+  auth_status: fixed<AuthStatus>(),
   auth_detail: patchable<string | null>(null),
   auth_checked_at: patchable<string | null>(null),
   token_expires_at: patchable<number | null>(null),

@@ -1,3 +1,4 @@
+import type { StatusMove } from '../lifecycle.js';
 import { defineColumns, fixed, patchable, type RowOf } from './columns.js';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';
@@ -59,7 +60,7 @@ export interface QueueRow {
 
 /** What one delivery attempt changes: recipients' states, and when to try again (null: nothing left to send). */
 export interface AttemptRecord {
-  recipients: { address: string; status: RecipientStatus; detail: string | null }[];
+  recipients: { address: string; move: StatusMove<RecipientStatus>; detail: string | null }[];
   nextAttemptAt: number | null;
   lastError: string | null;
   updatedAt: string;
@@ -98,8 +99,8 @@ export class EmailsStore {
         'INSERT INTO email_recipients (email_id, address, kind, status, detail, updated_at) VALUES (@email_id, @address, @kind, @status, @detail, @updated_at)',
       ),
       recipients: db.prepare<{ email_id: string }, RecipientRow>('SELECT * FROM email_recipients WHERE email_id = @email_id ORDER BY rowid'),
-      setRecipient: db.prepare<{ email_id: string; address: string; status: RecipientStatus; detail: string | null; updated_at: string }>(
-        'UPDATE email_recipients SET status = @status, detail = @detail, updated_at = @updated_at WHERE email_id = @email_id AND address = @address',
+      setRecipient: db.prepare<{ email_id: string; address: string; from: RecipientStatus; to: RecipientStatus; detail: string | null; updated_at: string }>(
+        'UPDATE email_recipients SET status = @to, detail = @detail, updated_at = @updated_at WHERE email_id = @email_id AND address = @address AND status = @from',
       ),
       enqueue: db.prepare<{ email_id: string; at: number }>('INSERT INTO email_queue (email_id, next_attempt_at) VALUES (@email_id, @at)'),
       // One statement picks and leases, so two workers (or two daemons on one file) never send the same message.
@@ -179,17 +180,18 @@ export class EmailsStore {
     return this.s.sentSince.get({ org_id: orgId, since: sinceIso }) ?? 0;
   }
 
-  /** Compare-and-set of a message's status; false when it was no longer `from`. */
-  setStatus(_uow: UnitOfWork, id: string, from: EmailStatus, to: EmailStatus, updatedAt: string): boolean {
-    return this.s.setStatus.run({ id, from, to, updated_at: updatedAt }).changes > 0;
+  /** Compare-and-set of a message's status; false when it was no longer `move.from`. */
+  setStatus(_uow: UnitOfWork, id: string, move: StatusMove<EmailStatus>, updatedAt: string): boolean {
+    return this.s.setStatus.run({ id, from: move.from, to: move.to, updated_at: updatedAt }).changes > 0;
   }
 
   recipients(emailId: string): RecipientRow[] {
     return this.s.recipients.all({ email_id: emailId });
   }
 
-  setRecipientStatus(_uow: UnitOfWork, emailId: string, address: string, status: RecipientStatus, detail: string | null, updatedAt: string): boolean {
-    return this.s.setRecipient.run({ email_id: emailId, address, status, detail, updated_at: updatedAt }).changes > 0;
+  /** Compare-and-set of a recipient's status; false when it was no longer `move.from`. */
+  setRecipientStatus(_uow: UnitOfWork, emailId: string, address: string, move: StatusMove<RecipientStatus>, detail: string | null, updatedAt: string): boolean {
+    return this.s.setRecipient.run({ email_id: emailId, address, from: move.from, to: move.to, detail, updated_at: updatedAt }).changes > 0;
   }
 
   enqueue(_uow: UnitOfWork, emailId: string, atMs: number): void {
@@ -219,13 +221,14 @@ export class EmailsStore {
    * Records what an attempt did to the recipients, and reschedules the message or takes it off the queue. False
    * when `owner` no longer held the lease (another worker took over): then nothing is written.
    */
-  recordAttempt(_uow: UnitOfWork, owner: string, emailId: string, record: AttemptRecord): boolean {
+  recordAttempt(uow: UnitOfWork, owner: string, emailId: string, record: AttemptRecord): boolean {
     const held =
       record.nextAttemptAt === null
         ? this.s.dequeue.run({ email_id: emailId, owner }).changes > 0
         : this.s.reschedule.run({ email_id: emailId, owner, at: record.nextAttemptAt, last_error: record.lastError }).changes > 0;
     if (!held) return false;
-    for (const r of record.recipients) this.s.setRecipient.run({ email_id: emailId, address: r.address, status: r.status, detail: r.detail, updated_at: record.updatedAt });
+    // A recipient a report moved meanwhile (a bounce that came back during a retry) keeps what the report said.
+    for (const r of record.recipients) this.setRecipientStatus(uow, emailId, r.address, r.move, r.detail, record.updatedAt);
     return true;
   }
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StatusMove } from '../lifecycle.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { DataVersion } from './data-version.js';
 import type { Db } from './database.js';
@@ -67,6 +68,7 @@ export class RunsStore {
         "UPDATE runs SET lease_expires_at = @expires_at WHERE id = @id AND lease_owner = @owner AND status = 'running'",
       ),
       lapsed: raw(db, `SELECT ${COLUMNS} FROM runs INDEXED BY runs_running WHERE status = 'running' AND lease_expires_at < @now ORDER BY id`),
+      wait: { set: waitStatements(db, 'IS NULL'), clear: waitStatements(db, 'IS NOT NULL') },
     };
   }
 
@@ -146,26 +148,38 @@ export class RunsStore {
   }
 
   /**
-   * Compare-and-set of the status: succeeds only if the run is still in `from` (and, given `leaseOwner`, still
+   * Compare-and-set of the status: succeeds only if the run is still in `move.from` (and, given `leaseOwner`, still
    * leased by that worker), and answers the updated row. It runs inside the unit of work that also records the
    * event, so a state change, its event and the organisation's count of active runs are never apart.
    */
-  setStatus(_uow: UnitOfWork, id: string, from: RunStatus, to: RunStatus, patch: RunPatch, leaseOwner?: string): RunRow | undefined {
+  setStatus(_uow: UnitOfWork, id: string, move: StatusMove<RunStatus>, patch: RunPatch, leaseOwner: string | null = null): RunRow | undefined {
     this.rows.drop(id);
     const names = runColumns.patchedNames(patch);
-    const sig = `${names.join(',')}|${leaseOwner === undefined ? '' : 'owner'}`;
+    const sig = `${names.join(',')}|${leaseOwner === null ? '' : 'owner'}`;
     let stmt = this.casCache.get(sig);
     if (!stmt) {
       const sets = ['status = @to', ...names.map((c) => `${c} = @${c}`)].join(', ');
-      const owner = leaseOwner === undefined ? '' : ' AND lease_owner = @lease_owner_was';
+      const owner = leaseOwner === null ? '' : ' AND lease_owner = @lease_owner_was';
       stmt = raw(this.db, `UPDATE runs SET ${sets} WHERE id = @id AND status = @from${owner} RETURNING ${COLUMNS}`);
       this.casCache.set(sig, stmt);
     }
+    const { from, to } = move;
     const values = stmt.get({ ...patch, id, from, to, lease_owner_was: leaseOwner });
     if (!values) return undefined;
     const row = runColumns.row(values);
     if (isTerminal(from) !== isTerminal(to)) this.s.addActive.run({ delta: isTerminal(to) ? -1 : 1, org_id: row.org_id });
     return row;
+  }
+
+  /**
+   * Sets what a run in `during` waits for (pause: only one waiting for nothing) or clears it (resume, null: only one
+   * that waits); given `leaseOwner`, only while that worker holds it. Answers the updated row.
+   */
+  setWaiting(_uow: UnitOfWork, id: string, change: { during: RunStatus; waitingFor: string | null; leaseOwner: string | null; updatedAt: string }): RunRow | undefined {
+    this.rows.drop(id);
+    const stmt = this.s.wait[change.waitingFor === null ? 'clear' : 'set'][change.leaseOwner === null ? 'any' : 'owner'];
+    const values = stmt.get({ id, status: change.during, waiting_for: change.waitingFor, updated_at: change.updatedAt, lease_owner_was: change.leaseOwner });
+    return values && runColumns.row(values);
   }
 
   /** Drops deleted runs from the row cache (retention deletes them in batches, outside this store). */
@@ -187,6 +201,12 @@ export class RunsStore {
     return stmt.run({ ...patch, id, status_is: status }).changes > 0;
   }
 
+}
+
+/** pause's (`waiting_for IS NULL`) or resume's (`IS NOT NULL`) compare-and-set, with and without the lease. */
+function waitStatements(db: Db, waiting: 'IS NULL' | 'IS NOT NULL') {
+  const sql = `UPDATE runs SET waiting_for = @waiting_for, updated_at = @updated_at WHERE id = @id AND status = @status AND waiting_for ${waiting}`;
+  return { any: raw(db, `${sql} RETURNING ${COLUMNS}`), owner: raw(db, `${sql} AND lease_owner = @lease_owner_was RETURNING ${COLUMNS}`) };
 }
 
 /** A statement answering rows as arrays of values, built into rows by `runColumns.row`. */

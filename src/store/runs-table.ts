@@ -8,7 +8,9 @@ export type RunSource = 'api' | 'schedule';
 
 /**
  * The columns of `runs`, the one place a run row is described. JSON members (inputs, output_schema, result, evidence,
- * connections, warnings) are stored as JSON text. `status` changes only through `RunsStore.setStatus`.
+ * connections, warnings) are stored as JSON text. `status` changes only through `RunsStore.setStatus`, and
+ * `waiting_for` (what a running run waits for, issue 22) only through `RunsStore.setWaiting` (pause, resume) and the
+ * moves that take a run out of `running`, which clear it (runs/state-machine.ts).
  */
 export const runColumns = defineColumns('runs', {
   id: fixed<string>(),
@@ -38,6 +40,7 @@ export const runColumns = defineColumns('runs', {
   cost_usd: patchable<number>(0),
   step_count: patchable<number>(0),
   last_action: patchable<string | null>(null),
+  waiting_for: patchable<string | null>(null),
   lease_owner: patchable<string | null>(null),
   lease_expires_at: patchable<number | null>(null),
   created_at: fixed<string>(),

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { StatusMove } from '../lifecycle.js';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -61,9 +62,8 @@ export interface DeliveryFilter extends PageQuery {
   failedOnly: boolean;
 }
 
-/** What a finished attempt changes on its delivery. */
+/** What a finished attempt changes on its delivery besides the status. */
 export interface AttemptOutcome {
-  status: DeliveryStatus;
   next_attempt_at: number | null;
   last_status_code: number | null;
   last_error: string | null;
@@ -104,14 +104,14 @@ export class WebhooksStore {
         'INSERT INTO webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, created_at) VALUES (@delivery_id, @attempt, @status_code, @latency_ms, @error, @created_at)',
       ),
       finishAttempt: db.prepare(
-        `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at, manual = 0,
+        `UPDATE webhook_deliveries SET status = @to, attempts = attempts + 1, next_attempt_at = @next_attempt_at, manual = 0,
            last_status_code = @last_status_code, last_error = @last_error, lease_owner = NULL, lease_expires_at = NULL, updated_at = @updated_at
-         WHERE id = @id AND lease_owner = @owner`,
+         WHERE id = @id AND lease_owner = @owner AND status = @from`,
       ),
       attempts: db.prepare<{ delivery_id: string }, WebhookAttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = @delivery_id ORDER BY id'),
       redeliverFinished: db.prepare(
-        `UPDATE webhook_deliveries SET status = 'pending', manual = 1, next_attempt_at = @now, updated_at = @updated_at
-         WHERE id = @id AND org_id = @org_id AND status <> 'pending'`,
+        `UPDATE webhook_deliveries SET status = @to, manual = 1, next_attempt_at = @now, updated_at = @updated_at
+         WHERE id = @id AND org_id = @org_id AND status = @from`,
       ),
       getEndpoint: db.prepare<{ org_id: string }, OrgWebhookEndpointRow>('SELECT * FROM org_webhook_endpoints WHERE org_id = @org_id'),
       setEndpoint: db.prepare<OrgWebhookEndpointRow>(
@@ -181,24 +181,37 @@ export class WebhooksStore {
 
   /**
    * Records an attempt and its outcome. Returns false when `owner` no longer held the lease (it ran out and
-   * another worker took over); the attempt is still recorded, since it was made.
+   * another worker took over) or the delivery was no longer in `move.from`; the attempt is still recorded, since it
+   * was made.
    */
-  recordAttempt(_uow: UnitOfWork, owner: string, attempt: Omit<WebhookAttemptRow, 'id'>, outcome: AttemptOutcome): boolean {
+  recordAttempt(_uow: UnitOfWork, owner: string, attempt: Omit<WebhookAttemptRow, 'id'>, move: StatusMove<DeliveryStatus>, outcome: AttemptOutcome): boolean {
     this.s.insertAttempt.run(attempt);
-    return this.s.finishAttempt.run({ id: attempt.delivery_id, owner, ...outcome }).changes > 0;
+    return (
+      this.s.finishAttempt.run({
+        id: attempt.delivery_id,
+        owner,
+        from: move.from,
+        to: move.to,
+        next_attempt_at: outcome.next_attempt_at,
+        last_status_code: outcome.last_status_code,
+        last_error: outcome.last_error,
+        updated_at: outcome.updated_at,
+      }).changes > 0
+    );
   }
 
   attempts(deliveryId: string): WebhookAttemptRow[] {
     return this.s.attempts.all({ delivery_id: deliveryId });
   }
 
-  /**
-   * Makes a delivery due at `nowMs`. A finished one gets one manual attempt; a pending one just stops waiting
-   * for its back-off. Returns false when no such delivery exists in the organisation.
-   */
-  requestRedelivery(orgId: string, id: string, nowMs: number, updatedAt: string): boolean {
-    const params = { id, org_id: orgId, now: nowMs, updated_at: updatedAt };
-    return this.s.redeliverFinished.run(params).changes > 0 || this.s.redeliverPending.run(params).changes > 0;
+  /** Gives a finished delivery one manual attempt, due at `nowMs`; false when it was no longer in `move.from`. */
+  redeliver(orgId: string, id: string, move: StatusMove<DeliveryStatus>, nowMs: number, updatedAt: string): boolean {
+    return this.s.redeliverFinished.run({ id, org_id: orgId, from: move.from, to: move.to, now: nowMs, updated_at: updatedAt }).changes > 0;
+  }
+
+  /** Makes a pending delivery due at `nowMs` instead of at the end of its back-off; false when it is not pending. */
+  hurry(orgId: string, id: string, nowMs: number, updatedAt: string): boolean {
+    return this.s.redeliverPending.run({ id, org_id: orgId, now: nowMs, updated_at: updatedAt }).changes > 0;
   }
 
   orgEndpoint(orgId: string): OrgWebhookEndpointRow | undefined {

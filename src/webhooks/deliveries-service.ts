@@ -3,6 +3,7 @@ import { NotFoundError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { Page } from '../store/page.js';
 import type { DeliveryStatus, WebhookAttemptRow, WebhookDeliveryRow, WebhooksStore } from '../store/webhooks-store.js';
+import { deliveryLifecycle } from './delivery-lifecycle.js';
 
 export interface WebhookAttempt {
   attempt: number;
@@ -73,7 +74,16 @@ export class DeliveriesService {
    */
   redeliver(orgId: string, id: string): WebhookDelivery {
     const now = this.o.clock.now();
-    if (!this.o.store.requestRedelivery(orgId, id, now, isoTime(now))) throw new NotFoundError('webhook delivery', id);
+    for (;;) {
+      const row = this.o.store.getDelivery(orgId, id);
+      if (!row) throw new NotFoundError('webhook delivery', id);
+      const due =
+        row.status === 'pending'
+          ? this.o.store.hurry(orgId, id, now, isoTime(now))
+          : this.o.store.redeliver(orgId, id, deliveryLifecycle.move(row.status, 'pending'), now, isoTime(now));
+      if (due) break;
+      // An attempt ended it, or another redelivery started it, between our read and our write; look again.
+    }
     this.o.events.emit('webhook.enqueued', { deliveryId: id });
     return toDelivery(this.o.store.getDelivery(orgId, id)!);
   }

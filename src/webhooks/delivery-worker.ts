@@ -9,6 +9,7 @@ import type { EventBus } from '../events.js';
 import { DueWorkLoop } from '../runtime/due-work-loop.js';
 import type { Store } from '../store/store.js';
 import type { AttemptOutcome, DeliveryStatus, WebhookDeliveryRow } from '../store/webhooks-store.js';
+import { deliveryLifecycle } from './delivery-lifecycle.js';
 import { sendWebhook, type SendResult } from './http-sender.js';
 import { delayBeforeAttempt, parseRetryAfter } from './retry-policy.js';
 import { signWebhook } from './signer.js';
@@ -115,7 +116,7 @@ export class DeliveryWorker {
       created_at: isoTime(startedAt),
     };
     this.o.store.transaction((uow) => {
-      this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, outcome);
+      this.o.store.webhooks.recordAttempt(uow, this.owner, attempt, deliveryLifecycle.move(row.status, outcome.status), outcome);
       this.o.announcer.announce(uow, {
         type: 'webhook.attempted',
         orgId: row.org_id,
@@ -155,7 +156,7 @@ export class DeliveryWorker {
     }
   }
 
-  private outcome(row: WebhookDeliveryRow, result: SendResult, nowMs: number): AttemptOutcome {
+  private outcome(row: WebhookDeliveryRow, result: SendResult, nowMs: number): AttemptOutcome & { status: DeliveryStatus } {
     const base = { last_status_code: result.statusCode, last_error: result.error, updated_at: isoTime(nowMs) };
     if (result.error === null) return { ...base, status: 'succeeded', next_attempt_at: null };
     if (result.statusCode === 410) {

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { isoTime, systemClock } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { KeysService } from '../../src/keys/keys-service.js';
+import { runLifecycle } from '../../src/runs/state-machine.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -133,9 +134,9 @@ export function finishRun(d: TestDaemon, runId: string, to: Extract<RunStatus, '
   withStore(d, (store) => {
     const at = isoTime(Date.now());
     store.transaction((uow) => {
-      expect(store.runs.setStatus(uow, runId, 'queued', 'running', { started_at: at, attempt: 1, updated_at: at })?.status).toBe('running');
+      expect(store.runs.setStatus(uow, runId, runLifecycle.move('queued', 'running'), { started_at: at, attempt: 1, updated_at: at })?.status).toBe('running');
       const patch = to === 'failed' ? ({ failure_reason: 'timeout', failure_detail: 'set up by the test' } as const) : ({ result: '{"ok":true}', confidence: 'high' } as const);
-      expect(store.runs.setStatus(uow, runId, 'running', to, { ...patch, finished_at: at, updated_at: at })?.status).toBe(to);
+      expect(store.runs.setStatus(uow, runId, runLifecycle.move('running', to), { ...patch, finished_at: at, updated_at: at })?.status).toBe(to);
     });
   });
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { dataPaths } from '../../src/runtime/paths.js';
+import { runLifecycle } from '../../src/runs/state-machine.js';
 import { openStore } from '../../src/store/store.js';
 import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
@@ -36,8 +37,8 @@ function oldRuns(n: number, daysAgo: number): string[] {
           id, org_id: daemon.orgId, key_id: null, project_id: projectId, job_id: null, name: null, source: 'api', prompt: 'p', inputs: '{}',
           model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, status: 'queued', created_at: at, updated_at: at,
         });
-        store.runs.setStatus(uow, id, 'queued', 'running', {});
-        store.runs.setStatus(uow, id, 'running', 'succeeded', { finished_at: at });
+        store.runs.setStatus(uow, id, runLifecycle.move('queued', 'running'), {});
+        store.runs.setStatus(uow, id, runLifecycle.move('running', 'succeeded'), { finished_at: at });
         return id;
       }),
     );

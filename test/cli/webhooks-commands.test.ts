@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdFactory } from '../../src/ids.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { openStore } from '../../src/store/store.js';
+import { deliveryLifecycle } from '../../src/webhooks/delivery-lifecycle.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
 import { runCli } from './run-cli.js';
@@ -49,7 +50,8 @@ function seedDeliveries(): { failed: string; pending: string; runId: string } {
         uow,
         'test',
         { delivery_id: claimed.id, attempt: 1, status_code: 410, latency_ms: 3, error: null, created_at: at },
-        { status: 'failed', next_attempt_at: null, last_status_code: 410, last_error: 'HTTP 410', updated_at: at },
+        deliveryLifecycle.move(claimed.status, 'failed'),
+        { next_attempt_at: null, last_status_code: 410, last_error: 'HTTP 410', updated_at: at },
       );
       webhooks.insertDelivery(row(pending, now + 86_400_000));
     });

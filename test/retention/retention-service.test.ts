@@ -13,6 +13,9 @@ import { MailAttachments } from '../../src/mail/inbound/attachments.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { RetentionService } from '../../src/retention/retention-service.js';
 import { dataPaths } from '../../src/runtime/paths.js';
+import { recipientLifecycle } from '../../src/mail/outbound/email-lifecycle.js';
+import { runLifecycle } from '../../src/runs/state-machine.js';
+import { deliveryLifecycle } from '../../src/webhooks/delivery-lifecycle.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { EmailStatus } from '../../src/store/emails-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -73,8 +76,8 @@ describe('RetentionService', () => {
         prompt: 'p', inputs: '{}', model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
         status: 'queued', created_at: at, updated_at: at,
       });
-      if (status !== 'queued') store.runs.setStatus(uow, id, 'queued', 'running', {});
-      if (status !== 'queued' && status !== 'running') store.runs.setStatus(uow, id, 'running', status, { finished_at: at });
+      if (status !== 'queued') store.runs.setStatus(uow, id, runLifecycle.move('queued', 'running'), {});
+      if (status !== 'queued' && status !== 'running') store.runs.setStatus(uow, id, runLifecycle.move('running', status), { finished_at: at });
     });
     for (const seq of [1, 2]) {
       store.steps.insert({
@@ -166,8 +169,8 @@ describe('RetentionService', () => {
       const claimed = store.webhooks.claimDue('w', clock.now(), clock.now() + 1000)!;
       expect(claimed.id).toBe(id);
       store.transaction((uow) =>
-        store.webhooks.recordAttempt(uow, 'w', { delivery_id: id, attempt: 1, status_code: 500, latency_ms: 1, error: 'x', created_at: isoTime(clock.now()) }, {
-          status: outcome, next_attempt_at: outcome === 'pending' ? clock.now() + 1000 * DAY : null, last_status_code: 500, last_error: 'x', updated_at: isoTime(clock.now()),
+        store.webhooks.recordAttempt(uow, 'w', { delivery_id: id, attempt: 1, status_code: 500, latency_ms: 1, error: 'x', created_at: isoTime(clock.now()) }, deliveryLifecycle.move('pending', outcome), {
+          next_attempt_at: outcome === 'pending' ? clock.now() + 1000 * DAY : null, last_status_code: 500, last_error: 'x', updated_at: isoTime(clock.now()),
         }),
       );
       return id;
@@ -213,7 +216,7 @@ describe('RetentionService', () => {
     expect(store.emails.claimDue('w', clock.now(), clock.now() + 1000)?.email_id).toBe(id);
     store.transaction((uow) =>
       store.emails.recordAttempt(uow, 'w', id, {
-        recipients: [{ address: 'ann@example.test', status: result, detail: null }],
+        recipients: [{ address: 'ann@example.test', move: recipientLifecycle.move(store.emails.recipients(id)[0]!.status, result), detail: null }],
         nextAttemptAt: result === 'delivered' ? null : clock.now() + 1000 * DAY,
         lastError: null,
         updatedAt: isoTime(clock.now()),

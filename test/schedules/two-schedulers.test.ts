@@ -1,50 +1,18 @@
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SpendCaps } from '../../src/billing/caps.js';
-import { PriceTable } from '../../src/billing/prices.js';
 import { isoTime, systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config/load.js';
-import { EventBus } from '../../src/events.js';
 import { createIdFactory } from '../../src/ids.js';
-import { JobsService } from '../../src/jobs/jobs-service.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
-import { ProjectsService } from '../../src/projects/projects-service.js';
-import type { Resources } from '../../src/resources.js';
-import { RunsService } from '../../src/runs/runs-service.js';
-import { UserSchemas } from '../../src/runs/user-schemas.js';
-import { EventAnnouncer } from '../../src/event-log/event-announcer.js';
-import { EventLog } from '../../src/event-log/event-log.js';
+import type { RunsService } from '../../src/runs/runs-service.js';
 import { Scheduler } from '../../src/schedules/scheduler.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { inProcessRuns } from '../fixtures/in-process-runs.js';
 import { tempDir } from '../fixtures/temp-dir.js';
-import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 
-/** The real RunsService over its own connection to the shared file: what a second daemon would have. */
+/** What a second daemon on the same file would have. */
 function daemonLike(home: string): { store: Store; runs: RunsService } {
-  const store = openStore(join(home, 'errand.db'));
-  const r: Resources = {
-    store,
-    clock: systemClock,
-    logger: pino({ level: 'silent' }),
-    events: new EventBus(),
-    config: loadConfig({ home, env: {} }),
-    ids: createIdFactory(),
-    home,
-  };
-  const schemas = new UserSchemas({ budgetMs: 5_000 });
-  const projects = new ProjectsService(r);
-  const checkCallbackUrl = async () => undefined;
-  const eventLog = new EventLog({ store: store.events, clock: r.clock, events: r.events });
-  const outbox = new WebhookOutbox({ store: store.webhooks, clock: r.clock, ids: r.ids, events: r.events, retryScheduleS: [0] });
-  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
-  const jobs = new JobsService(r, projects, schemas, { checkCallbackUrl, announcer });
-  const runs = new RunsService(
-    r,
-    { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), announcer },
-    { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl, startCost: () => ({ usd: 0, sandboxSeconds: 0, inputTokens: 0, outputTokens: 0 }) },
-  );
-  return { store, runs };
+  const { r, runs } = inProcessRuns(home);
+  return { store: r.store, runs };
 }
 
 describe('two schedulers on one database (two daemons)', () => {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { createIdFactory } from '../../src/ids.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
+import { runLifecycle } from '../../src/runs/state-machine.js';
+import type { RunPatch } from '../../src/store/runs-table.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
@@ -31,8 +33,8 @@ describe('RunsStore', () => {
     return id;
   }
 
-  const setStatus = (...args: Parameters<Store['runs']['setStatus']> extends [unknown, ...infer Rest] ? Rest : never) =>
-    store.transaction((uow) => store.runs.setStatus(uow, ...args));
+  const setStatus = (id: string, from: RunStatus, to: RunStatus, patch: RunPatch, leaseOwner?: string) =>
+    store.transaction((uow) => store.runs.setStatus(uow, id, runLifecycle.move(from, to), patch, leaseOwner));
 
   const counted = (orgId: string) =>
     (store.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE org_id = ? AND status IN ('queued', 'running')").get(orgId) as { n: number }).n;

@@ -19,6 +19,7 @@ import { openStore, type Store } from '../../src/store/store.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
 import type { RunRow } from '../../src/store/runs-table.js';
 import { WebhooksStore } from '../../src/store/webhooks-store.js';
+import { runLifecycle } from '../../src/runs/state-machine.js';
 import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { SigningSecrets } from '../../src/webhooks/signing-secrets.js';
@@ -179,7 +180,7 @@ export class Harness {
       attempt: 1, warnings: '[]', created_at: now, updated_at: now,
     }));
     this.store.transaction((uow) => {
-      this.store.runs.setStatus(uow, id, 'running', to, { finished_at: now, updated_at: now, result: to === 'succeeded' ? '{"answer":42}' : null });
+      this.store.runs.setStatus(uow, id, runLifecycle.move('running', to), { finished_at: now, updated_at: now, result: to === 'succeeded' ? '{"answer":42}' : null });
       this.runEnd({ run: this.store.runs.getById(id)!, from: 'running', to }, uow);
       if (options.failAfterHook) throw new Error('the transaction fails after the hook');
     });

@@ -13,6 +13,7 @@ import { checkEnvVarName } from '../connection-input.js';
 import type { CreateLinkBody } from '../connection-schemas.js';
 import type { ConnectionSecrets } from '../connection-secrets.js';
 import type { ConnectPage, ConnectPages } from './connect-pages.js';
+import { linkLifecycle } from './link-lifecycle.js';
 import { OAuthClient, OAuthClientError, TOKEN_REQUEST_TIMEOUT_MS, type TokenSet } from './oauth-client.js';
 
 /** The spec's "short-lived": a link is opened within 15 minutes, and the flow it starts finishes within 15 more. */
@@ -118,14 +119,22 @@ export class HostedConnect {
       detail,
       expires_at: isoTime(until),
     });
-    if (link.outcome !== null) return answer(link.outcome, link.outcome_detail);
-    if (link.finished_at !== null) {
-      // The provider has answered: the daemon is finishing the flow, or stopped before it could.
-      if (now < Date.parse(link.finished_at) + FINISHING_MS) return answer('opened', null);
-      return answer('failed', 'the sign-in was interrupted before it finished; make a new link');
+    switch (link.status) {
+      case 'authenticated':
+      case 'failed':
+        return answer(link.status, link.outcome_detail);
+      case 'answered':
+        // The daemon is finishing the flow, or stopped before it could.
+        if (now < Date.parse(link.finished_at!) + FINISHING_MS) return answer('opened', null);
+        return answer('failed', 'the sign-in was interrupted before it finished; make a new link');
+      case 'pending':
+      case 'opened':
+        return answer(now >= until ? 'expired' : link.status, null);
+      default: {
+        const never: never = link.status;
+        throw new Error(`unknown connect link status ${String(never)}`);
+      }
     }
-    if (now >= until) return answer('expired', null);
-    return answer(link.opened_at === null ? 'pending' : 'opened', null);
   }
 
   /** The page a link opens: what will happen, and a button that starts the flow. Opening it uses nothing up. */
@@ -148,7 +157,8 @@ export class HostedConnect {
     const state = OAuthClient.newState();
     const verifier = OAuthClient.newVerifier();
     const now = this.r.clock.now();
-    if (!this.r.store.connections.openLink(linkId, hashState(state), this.deps.box.seal(verifier, linkId), isoTime(now), now)) {
+    const flow = { stateHash: hashState(state), verifierEnc: this.deps.box.seal(verifier, linkId), openedAt: isoTime(now) };
+    if (!this.r.store.connections.openLink(linkId, linkLifecycle.move('pending', 'opened'), flow, now)) {
       return { kind: 'page', page: this.usedPage() };
     }
     const url = await found.client.authorizationUrl({ redirectUri: this.callbackUrl(), state, verifier });
@@ -164,7 +174,7 @@ export class HostedConnect {
     if (connection === undefined) return { kind: 'page', page: this.deps.pages.problem(410, 'The connection is gone', 'It was deleted while you were signing in.') };
     const verifier = this.deps.box.open(link.verifier_enc, link.id);
     // Used up before the code is exchanged: a reload of this page, or a replayed redirect, is refused.
-    const finished = this.r.store.transaction((uow) => this.r.store.connections.finishLink(uow, link.id, isoTime(this.r.clock.now())));
+    const finished = this.r.store.transaction((uow) => this.r.store.connections.finishLink(uow, link.id, linkLifecycle.move('opened', 'answered'), isoTime(this.r.clock.now())));
     if (!finished) return { kind: 'page', page: this.usedPage() };
     if (Date.parse(link.opened_at) + CONNECT_LINK_VALIDITY_S * 1000 <= this.r.clock.now()) {
       return this.failed(link, connection, 'the sign-in took longer than 15 minutes');
@@ -188,7 +198,7 @@ export class HostedConnect {
         also: { secret_enc: secretEnc, token_expires_at: tokens.expiresAt },
         announce: true,
       });
-      this.r.store.connections.endLink(uow, link.id, 'authenticated', null);
+      this.r.store.connections.endLink(uow, link.id, linkLifecycle.move('answered', 'authenticated'), null);
     });
     if (link.redirect_url !== null) return { kind: 'redirect', location: backTo(link.redirect_url, connection.id, 'authenticated', null) };
     return { kind: 'page', page: this.deps.pages.done({ provider: client.provider.name, connection: connection.name }) };
@@ -198,7 +208,7 @@ export class HostedConnect {
     this.r.store.transaction((uow) => {
       // A connection that already worked keeps its tokens when connecting again fails; the link says it failed.
       if (connection.auth_status !== 'authenticated') this.deps.auth.recordIn(uow, connection, { status: 'failed', detail: `hosted connect failed: ${reason}` });
-      this.r.store.connections.endLink(uow, link.id, 'failed', reason);
+      this.r.store.connections.endLink(uow, link.id, linkLifecycle.move('answered', 'failed'), reason);
     });
     if (link.redirect_url !== null) return { kind: 'redirect', location: backTo(link.redirect_url, connection.id, 'failed', reason) };
     return { kind: 'page', page: this.deps.pages.problem(400, 'The connection was not made', `Connecting failed: ${reason}.`) };
@@ -215,7 +225,7 @@ export class HostedConnect {
     const link = this.r.store.connections.getLink(linkId);
     const connection = link === undefined ? undefined : this.r.store.connections.get(link.org_id, link.connection_id);
     if (link === undefined || connection === undefined) return this.deps.pages.problem(410, 'This link no longer works', 'Its connection was deleted.');
-    if (link.opened_at !== null) return this.usedPage();
+    if (link.status !== 'pending') return this.usedPage();
     const client = connection.provider === null ? undefined : this.deps.clients.get(connection.provider);
     if (client === undefined) return this.deps.pages.problem(410, 'This provider is not available', 'The operator no longer offers it.');
     return { link, connection, client };

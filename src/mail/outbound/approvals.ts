@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import type { EventBus } from '../../events.js';
 import type { EmailRow, EmailStatus } from '../../store/emails-store.js';
 import type { Store } from '../../store/store.js';
+import { emailLifecycle, recipientLifecycle } from './email-lifecycle.js';
 
 export interface PendingEmail {
   id: string;
@@ -62,7 +63,7 @@ export class Approvals {
       const sendAt = email.send_at === null ? now : Date.parse(email.send_at);
       const to: EmailStatus = sendAt > now ? 'scheduled' : 'sent';
       this.o.store.transaction((uow) => {
-        if (!this.o.store.emails.setStatus(uow, id, 'pending_approval', to, isoTime(now))) throw decided(id);
+        if (!this.o.store.emails.setStatus(uow, id, emailLifecycle.move('pending_approval', to), isoTime(now))) throw decided(id);
         this.o.store.emails.enqueue(uow, id, Math.max(now, sendAt));
         uow.afterCommit(() => this.o.events.emit('email.queued', { emailId: id }));
       });
@@ -74,9 +75,9 @@ export class Approvals {
     const at = isoTime(this.o.clock.now());
     return this.decide(id, () => {
       this.o.store.transaction((uow) => {
-        if (!this.o.store.emails.setStatus(uow, id, 'pending_approval', 'rejected', at)) throw decided(id);
+        if (!this.o.store.emails.setStatus(uow, id, emailLifecycle.move('pending_approval', 'rejected'), at)) throw decided(id);
         for (const r of this.o.store.emails.recipients(id)) {
-          if (r.status === 'queued') this.o.store.emails.setRecipientStatus(uow, id, r.address, 'rejected', 'the send was rejected by an administrator', at);
+          if (r.status === 'queued') this.o.store.emails.setRecipientStatus(uow, id, r.address, recipientLifecycle.move(r.status, 'rejected'), 'the send was rejected by an administrator', at);
         }
       });
       return 'rejected';

@@ -7,6 +7,7 @@ import type { EmailRow, QueueRow, RecipientStatus } from '../../store/emails-sto
 import type { Store } from '../../store/store.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import type { MailObserver, OutboundRecipientResult } from '../mail-observer.js';
+import { emailLifecycle, recipientLifecycle } from './email-lifecycle.js';
 import type { MailTransport, RecipientOutcome } from './mail-transport.js';
 
 /** Recipients an attempt is made for: never tried, or deferred by the relay before. */
@@ -88,11 +89,16 @@ export class OutboundWorker {
     const deferred = outcomes.filter((o) => o.outcome === 'deferred');
     const delayS = deferred.length === 0 ? null : (this.o.retryScheduleS[queued.attempts] ?? null);
     const givenUp = deferred.length > 0 && delayS === null;
-    const recipients = outcomes.map((o) => ({
-      address: o.address,
-      status: statusOf(o, givenUp),
-      detail: givenUp && o.outcome === 'deferred' ? `gave up after ${queued.attempts + 1} attempts; last answer: ${o.detail ?? 'none'}` : o.detail,
-    }));
+    const was = new Map(pending.map((r) => [r.address, r.status]));
+    const recipients = outcomes.map((o) => {
+      const status = statusOf(o, givenUp);
+      return {
+        address: o.address,
+        status,
+        move: recipientLifecycle.move(was.get(o.address)!, status),
+        detail: givenUp && o.outcome === 'deferred' ? `gave up after ${queued.attempts + 1} attempts; last answer: ${o.detail ?? 'none'}` : o.detail,
+      };
+    });
     const lastError = deferred[0]?.detail ?? null;
     const recorded = store.transaction((uow) => {
       const held = store.emails.recordAttempt(uow, this.owner, queued.email_id, {
@@ -103,7 +109,7 @@ export class OutboundWorker {
       });
       if (!held || email === undefined) return false;
       // A scheduled message is sent once its time has come.
-      if (email.status === 'scheduled') store.emails.setStatus(uow, email.id, 'scheduled', 'sent', isoTime(now));
+      if (email.status === 'scheduled') store.emails.setStatus(uow, email.id, emailLifecycle.move('scheduled', 'sent'), isoTime(now));
       for (const o of outcomes) if (o.outcome === 'bounced') this.o.onBounced(uow, email, o.address, o.detail);
       return true;
     });

@@ -1,13 +1,14 @@
 import { isoTime, type Clock } from '../../clock.js';
 import { NotFoundError } from '../../errors.js';
 import type { ListResponse } from '../../pagination.js';
-import type { EmailRow } from '../../store/emails-store.js';
+import type { EmailRow, RecipientStatus } from '../../store/emails-store.js';
 import type { Store } from '../../store/store.js';
 import type { SuppressionRow } from '../../store/suppressions-store.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import { normalizeAddress } from '../addresses.js';
 import type { SuppressionListQuery } from '../email-schemas.js';
 import type { EventAnnouncer } from '../../event-log/event-announcer.js';
+import { recipientLifecycle } from './email-lifecycle.js';
 
 export interface Suppression {
   object: 'email_suppression';
@@ -56,7 +57,7 @@ export class Suppressions {
     const address = normalizeAddress(recipient);
     const at = isoTime(this.o.clock.now());
     const detail = [bounce.status, bounce.diagnostic].filter((p) => p !== null && p !== '').join(' ') || 'hard bounce';
-    this.o.store.emails.setRecipientStatus(uow, email.id, address, 'bounced', detail, at);
+    this.mark(uow, email, address, 'bounced', detail, at);
     this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'bounce', detail, email_id: email.id, created_at: at });
     this.o.announcer.announce(uow, {
       type: 'email.bounced',
@@ -81,7 +82,7 @@ export class Suppressions {
     const at = isoTime(this.o.clock.now());
     if (address !== null) {
       const detail = `complaint (${complaint.feedbackType})`;
-      this.o.store.emails.setRecipientStatus(uow, email.id, address, 'complained', detail, at);
+      this.mark(uow, email, address, 'complained', detail, at);
       this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'complaint', detail, email_id: email.id, created_at: at });
     }
     this.o.announcer.announce(uow, {
@@ -99,6 +100,16 @@ export class Suppressions {
       },
       verbatimJson: email.metadata,
     });
+  }
+
+  /**
+   * Moves the recipient to `to` where its lifecycle allows: a recipient the relay refused is already bounced by the
+   * attempt that heard it, and a second report, or a complaint about a bounced recipient, leaves it as it was.
+   */
+  private mark(uow: UnitOfWork, email: EmailRow, address: string, to: RecipientStatus, detail: string, at: string): void {
+    const was = this.o.store.emails.recipients(email.id).find((r) => r.address === address)?.status;
+    if (was === undefined || !recipientLifecycle.canMove(was, to)) return;
+    this.o.store.emails.setRecipientStatus(uow, email.id, address, recipientLifecycle.move(was, to), detail, at);
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoTime, type Clock } from '../../../src/clock.js';
 import { HostedConnect, type HostedConnectDeps } from '../../../src/connections/oauth-client/hosted-connect.js';
+import { linkLifecycle } from '../../../src/connections/oauth-client/link-lifecycle.js';
 import { createIdFactory } from '../../../src/ids.js';
 import { OrgsService } from '../../../src/orgs/orgs-service.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
@@ -52,8 +53,9 @@ describe('HostedConnect.linkStatus', () => {
   });
 
   const status = () => hosted.linkStatus(orgId, linkId);
-  const open = () => expect(store.connections.openLink(linkId, 'state-hash', 'sealed-verifier', isoTime(clock.t), clock.t)).toBe(true);
-  const finish = () => expect(store.transaction((uow) => store.connections.finishLink(uow, linkId, isoTime(clock.t)))).toBe(true);
+  const open = () =>
+    expect(store.connections.openLink(linkId, linkLifecycle.move('pending', 'opened'), { stateHash: 'state-hash', verifierEnc: 'sealed-verifier', openedAt: isoTime(clock.t) }, clock.t)).toBe(true);
+  const finish = () => expect(store.transaction((uow) => store.connections.finishLink(uow, linkId, linkLifecycle.move('opened', 'answered'), isoTime(clock.t)))).toBe(true);
 
   it('is pending until opened, and expired once its signature is (in whole seconds, as POST answered)', () => {
     expect(status()).toEqual({ object: 'connection_link', id: linkId, connection_id: connectionId, status: 'pending', detail: null, expires_at: '2026-06-01T12:15:00.000Z' });
@@ -73,8 +75,8 @@ describe('HostedConnect.linkStatus', () => {
   it('says what the flow ended as, however late it is asked', () => {
     open();
     finish();
-    store.transaction((uow) => store.connections.endLink(uow, linkId, 'failed', 'the provider said: access_denied'));
-    store.transaction((uow) => store.connections.endLink(uow, linkId, 'authenticated', null));
+    store.transaction((uow) => store.connections.endLink(uow, linkId, linkLifecycle.move('answered', 'failed'), 'the provider said: access_denied'));
+    store.transaction((uow) => store.connections.endLink(uow, linkId, linkLifecycle.move('answered', 'authenticated'), null));
     clock.t += 60 * MINUTE;
     expect(status()).toMatchObject({ status: 'failed', detail: 'the provider said: access_denied' });
   });

@@ -110,6 +110,9 @@ describe('a recipient the relay refuses for good', () => {
     try {
       const sent = await send(d, { to: 'refused@example.test', subject: 'Hi', text: 'hi' });
       expect(await webhook('email.bounced', sent.message_id)).toMatchObject({ recipient: 'refused@example.test', status: '5.1.1', source: 'relay' });
+      // Bounced once, by the attempt that heard the relay: the recipient keeps the relay's own words.
+      const email = await waitForEmail(d, sent.message_id, (e) => e.recipients[0].status === 'bounced', 'the bounce');
+      expect(email.recipients[0].detail).toMatch(/^550 5\.1\.1 mailbox unavailable/);
     } finally {
       sink.rcpt = () => null;
     }
