@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config/load.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
+import { readNetwork } from '../src/network/network.js';
 import { OrgsService } from '../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
 import { SecretBox } from '../src/secrets/secret-box.js';
@@ -74,6 +75,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
     events: bus,
     eventLog: new EventLog({ store: store.events, clock: systemClock, events: bus }),
     config,
+    guard: (await readNetwork(config)).guard,
     concurrency,
   });
   worker.start();

@@ -48,6 +48,7 @@ import { coreTools } from '../src/mcp-server/tools/core-tools.js';
 import { emailTools } from '../src/mcp-server/tools/email-tools.js';
 import { RunWaiter } from '../src/mcp-server/tools/run-waiter.js';
 import { McpToolRegistry } from '../src/mcp-server/tools/tool-registry.js';
+import { openNetwork } from '../src/network/network.js';
 import { packageVersion } from '../src/package-root.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import { RetentionJob } from '../src/retention/retention-job.js';
@@ -69,9 +70,8 @@ import { StatusService } from '../src/status/status-service.js';
 import { StepsService } from '../src/steps/steps-service.js';
 import { openStore } from '../src/store/store.js';
 import { WalCheckpointer } from '../src/store/wal-checkpointer.js';
-import { DeliveryWorker, targetPolicy } from '../src/webhooks/delivery-worker.js';
+import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
-import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
 import { buildApp } from './app.js';
 import { MetricsServer } from './metrics-server.js';
 
@@ -121,8 +121,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   };
   const address = new PublicAddress(config.public_url, config['server.host'], config['server.port']);
   const publicUrl = () => address.get();
-  const policy = targetPolicy(config);
-  const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
+  const network = await openNetwork(config, logger);
+  const checkCallbackUrl = (url: string, param: string): Promise<void> => network.guard.check(url, param);
   // Read again when `errand secrets rotate-key` replaces the key file while the daemon runs.
   const keyring = loadMasterKeyring({ home: options.home, env: options.env });
   const masterKey = keyring.current().key;
@@ -161,13 +161,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     outbox,
     eventLog,
     checkCallbackUrl,
+    dns: network.dns,
     linkSigner,
     publicUrl,
     ...(metrics ? { observer: metrics.mailObserver } : {}),
   });
 
   // Connections: what runs may use, and the MCP servers whose tools they are offered.
-  const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
+  const mcpOptions = { guard: network.guard, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
   const connectionAuth = new ConnectionAuth({ store, clock, eventLog, outbox });
   const connectionSecrets = new ConnectionSecrets(box);
   const oauthProviders = new Map(
@@ -232,6 +233,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events: resources.events,
     eventLog,
     config,
+    guard: network.guard,
     ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });
   const retentionLogger = logger.child({ component: 'retention' });
@@ -385,6 +387,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         await metricsServer?.close();
         metrics?.close();
         await checkpointer.close();
+        network.close();
         store.close();
       })();
       return closing;

@@ -19,11 +19,20 @@ const FOREIGN_ENV: Partial<Record<ConfigKey, string>> = {
   'openai.base_url': 'OPENAI_BASE_URL',
 };
 
+/**
+ * Keys that were renamed, with their new names: a file, variable or flag that still sets one is refused with the new
+ * name rather than ignored, since ignoring `mail.dns_servers` would send lookups to another resolver unnoticed.
+ */
+const RENAMED_KEYS: Record<string, ConfigKey> = { 'mail.dns_servers': 'dns.servers' };
+
 export function loadConfig(options: LoadConfigOptions): Config {
   const env = options.env ?? process.env;
+  for (const [old, renamed] of Object.entries(RENAMED_KEYS)) {
+    if ((env[envName(old)] ?? '') !== '') throw new ConfigError(envName(old), `was renamed ${envName(renamed)} (${renamed})`);
+  }
   const file = readConfigFile(join(options.home, CONFIG_FILE));
   for (const key of Object.keys(options.flags ?? {})) {
-    if (!(key in CONFIG_KEYS)) throw new ConfigError(key, 'is not a configuration key');
+    if (!(key in CONFIG_KEYS)) throw unknownKey(key, '');
   }
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]) {
@@ -52,9 +61,14 @@ function readConfigFile(path: string): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   flatten(parsed as Record<string, unknown>, '', flat);
   for (const key of Object.keys(flat)) {
-    if (!(key in CONFIG_KEYS)) throw new ConfigError(key, `is not a configuration key (in ${path})`);
+    if (!(key in CONFIG_KEYS)) throw unknownKey(key, ` (in ${path})`);
   }
   return flat;
+}
+
+function unknownKey(key: string, where: string): ConfigError {
+  const renamed = RENAMED_KEYS[key];
+  return new ConfigError(key, renamed === undefined ? `is not a configuration key${where}` : `was renamed ${renamed}${where}`);
 }
 
 /** Accepts both `{"sandbox": {"driver": "docker"}}` and `{"sandbox.driver": "docker"}`. */

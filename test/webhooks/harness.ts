@@ -8,6 +8,7 @@ import type { Config } from '../../src/config/schema.js';
 import { EventLog } from '../../src/event-log/event-log.js';
 import { EventBus } from '../../src/events.js';
 import { createIdFactory } from '../../src/ids.js';
+import { allowsPrivateTargets } from '../../src/network/target-guard.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../../src/secrets/master-key.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
@@ -19,6 +20,7 @@ import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { SigningSecrets } from '../../src/webhooks/signing-secrets.js';
 import { tempDir } from '../fixtures/temp-dir.js';
+import { testGuard } from '../fixtures/test-guard.js';
 
 export interface ReceivedRequest {
   path: string;
@@ -153,6 +155,7 @@ export class Harness {
       events: this.events,
       eventLog: this.eventLog,
       config: this.config,
+      guard: testGuard({ allowPrivate: allowsPrivateTargets(this.config) }),
       ...options,
     });
     this.workers.push(w);

@@ -156,7 +156,7 @@ export class IdentityService {
     };
   }
 
-  /** Checks the sending domain's MX through `mail.dns_servers` and records whether it passed. */
+  /** Checks the sending domain's MX through `dns.servers` and records whether it passed. */
   async verifyDomain(orgId: string): Promise<DomainCheck> {
     const found = this.find(orgId);
     if (found === null) throw new NotFoundError('email identity', orgId);
