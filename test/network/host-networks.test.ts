@@ -75,4 +75,18 @@ describe.skipIf(problem !== null)('HostNetworks', () => {
     `);
     expect(seen).toEqual({ before: null, added: expect.stringContaining('directly connected'), removed: null });
   });
+
+  it("without iproute2, says why and refuses the networks and addresses of the host's interfaces instead", async () => {
+    const script = `
+      const { HostNetworks } = await import(${JSON.stringify(MODULE)});
+      const networks = await HostNetworks.read();
+      const refusal = (a) => networks.forbidden().refusal(a)?.name ?? null;
+      process.stdout.write(JSON.stringify({ unreadable: networks.unreadable, own: refusal('8.8.4.4'), neighbour: refusal('8.8.4.9'), outside: refusal('8.8.8.8') }));
+    `;
+    // The address is set up with `ip`; the module then runs with no `ip` on its PATH.
+    const setUp = 'ip link set lo up && ip addr add 8.8.4.4/24 dev lo && PATH=/nonexistent exec "$0" --input-type=module -e "$1"';
+    const { stdout } = await execa('unshare', ['--net', '--', 'sh', '-c', setUp, process.execPath, script]);
+    const host = expect.stringContaining('directly connected');
+    expect(JSON.parse(stdout)).toEqual({ unreadable: expect.stringMatching(/ip/), own: host, neighbour: host, outside: null });
+  });
 });
