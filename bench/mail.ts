@@ -181,7 +181,7 @@ export async function runMailBench(replies = 1000, connections = 8, rounds = 3, 
   const daemon = await startDaemon({
     ERRAND_MAIL_RELAY_DOMAIN: RELAY,
     ERRAND_MAIL_INBOUND_PORT: '0',
-    ERRAND_MAIL_DNS_SERVERS: dns.server,
+    ERRAND_DNS_SERVERS: dns.server,
     ERRAND_MAIL_SMTP_URL: `smtp://127.0.0.1:${sinkPort}`,
     ERRAND_MAIL_INBOUND_MESSAGES_PER_MINUTE: '10000000',
     ERRAND_MAIL_INBOUND_CONNECTIONS_PER_IP: String(connections * 4),

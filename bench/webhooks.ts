@@ -18,6 +18,7 @@ import { EventAnnouncer } from '../src/event-log/event-announcer.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
+import { readNetwork } from '../src/network/network.js';
 import { OrgsService } from '../src/orgs/orgs-service.js';
 import { loadMasterKey } from '../src/secrets/master-key.js';
 import { SecretBox } from '../src/secrets/secret-box.js';
@@ -75,6 +76,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
     events: bus,
     announcer: new EventAnnouncer({ log: new EventLog({ store: store.events, clock: systemClock, events: bus }), webhooks: outbox, store }),
     config,
+    guard: (await readNetwork(config)).guard,
     concurrency,
   });
   worker.start();

@@ -31,11 +31,10 @@ import { sandboxesSubsystem } from '../src/sandbox/sandboxes-subsystem.js';
 import { schedulesSubsystem } from '../src/schedules/schedules-subsystem.js';
 import { loadMasterKeyring } from '../src/secrets/master-key.js';
 import { SecretBox } from '../src/secrets/secret-box.js';
+import { networkSubsystem } from '../src/network/network-subsystem.js';
 import { storageSubsystem } from '../src/store/storage-subsystem.js';
 import { SubsystemList } from '../src/subsystem.js';
-import { targetPolicy } from '../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../src/webhooks/outbox.js';
-import { checkWebhookTarget } from '../src/webhooks/target-guard.js';
 import { webhooksSubsystem } from '../src/webhooks/webhooks-subsystem.js';
 import { httpSubsystem } from './http-subsystem.js';
 
@@ -88,8 +87,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Shared by several subsystems.
   const address = new PublicAddress(config.public_url, config['server.host'], config['server.port']);
   const publicUrl = () => address.get();
-  const policy = targetPolicy(config);
-  const checkCallbackUrl = (url: string, param: string): Promise<void> => checkWebhookTarget(url, policy, param);
+  const network = await networkSubsystem(config, logger);
+  const { guard, dns } = network.services;
+  const checkCallbackUrl = (url: string, param: string): Promise<void> => guard.check(url, param);
   // Read again when `errand secrets rotate-key` replaces the key file while the daemon runs.
   const keyring = loadMasterKeyring({ home: options.home, env: options.env });
   const masterKey = keyring.current().key;
@@ -120,12 +120,13 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     box,
     announcer,
     checkCallbackUrl,
+    dns,
     linkSigner,
     publicUrl,
     ...(metrics ? { observer: metrics.mailObserver } : {}),
   });
   // Before the sandboxes: an unusable oauth.providers is reported before a driver starts anything.
-  const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, policy, checkCallbackUrl, publicUrl });
+  const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, guard, checkCallbackUrl, publicUrl });
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
   const engine = engineSubsystem({
     resources,
@@ -144,7 +145,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     driver: sandboxes.services.driver,
   });
   const { runs } = engine.services;
-  const webhooks = webhooksSubsystem({ resources, announcer, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identities, metrics });
+  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identities, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
   const eventStreams = eventStreamsSubsystem({ resources, eventLog, runs });
@@ -203,6 +204,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     [
       // Last: everything writes to the store.
       storage,
+      // Every part that calls out resolves and checks its targets through it.
+      network,
       // It records what the other parts do, to the end.
       metricsListener,
       // After the API has drained (requests' schemas) and the engine has stopped (runs' outputs).

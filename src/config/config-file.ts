@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { replacePrivateFile } from '../runtime/private-files.js';
 import { CONFIG_KEYS } from './schema.js';
+import { unknownKey } from './renamed-keys.js';
 
 /** `config.json` in the data directory: the lowest layer of the configuration, written by the operator. */
 export const CONFIG_FILE = 'config.json';
@@ -16,7 +17,7 @@ export function readConfigFile(path: string): JsonObject {
   const flat: JsonObject = {};
   flatten(parsed, '', flat);
   for (const key of Object.keys(flat)) {
-    if (!(key in CONFIG_KEYS)) throw new ConfigError(key, `is not a configuration key (in ${path})`);
+    if (!(key in CONFIG_KEYS)) throw unknownKey(key, ` (in ${path})`);
   }
   return flat;
 }

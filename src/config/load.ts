@@ -6,6 +6,7 @@ import { SecretBox } from '../secrets/secret-box.js';
 import { CONFIG_FILE, readConfigFile } from './config-file.js';
 import { CONFIG_KEYS, envName, fileEnvName, isSecretKey, SECRET_KEYS, type Config, type ConfigKey, type KeySpec } from './schema.js';
 import { SealedConfig, SEALED_CONFIG_FILE } from './sealed-config.js';
+import { RENAMED_KEYS, unknownKey } from './renamed-keys.js';
 
 export interface LoadConfigOptions {
   /** The data directory; its `config.json` is the lowest layer, its sealed secrets the next. */
@@ -69,9 +70,12 @@ export function loadConfig(options: LoadConfigOptions): Config {
  */
 export function resolveConfig(options: LoadConfigOptions): ResolvedConfig {
   const env = options.env ?? process.env;
+  for (const [old, renamed] of Object.entries(RENAMED_KEYS)) {
+    if ((env[envName(old)] ?? '') !== '') throw new ConfigError(envName(old), `was renamed ${envName(renamed)} (${renamed})`);
+  }
   const file = readConfigFile(join(options.home, CONFIG_FILE));
   for (const key of Object.keys(options.flags ?? {})) {
-    if (!(key in CONFIG_KEYS)) throw new ConfigError(key, 'is not a configuration key');
+    if (!(key in CONFIG_KEYS)) throw unknownKey(key, '');
     if (isSecretKey(key)) {
       throw new ConfigError(key, `is a secret, which a flag would show in ps and shell history: use errand config set-secret ${key}, ${envName(key)} or ${fileEnvName(key)}`);
     }

@@ -93,6 +93,12 @@ export const CONFIG_KEYS = {
     description: 'Delay before each attempt, in seconds, comma-separated; jitter of up to 10% is added.',
   },
   'webhooks.allow_private_targets': { type: 'boolean', default: false, description: 'Let webhook targets be http, loopback, private or link-local (implied by dev).' },
+  'dns.servers': {
+    type: 'string',
+    default: null,
+    nullable: true,
+    description: "DNS servers of every lookup: hosts of callback, webhook and MCP URLs, SPF, DKIM, DMARC and MX records, SMTP clients' names; comma-separated ip or ip:port; default the system's.",
+  },
 
   'events.heartbeat_s': {
     type: 'integer',
@@ -181,7 +187,6 @@ export const CONFIG_KEYS = {
   'mail.inbound_max_clients': { type: 'integer', default: 200, min: 1, max: 100_000, description: 'SMTP connections open at once, from all clients.' },
   'mail.inbound_connections_per_ip': { type: 'integer', default: 20, min: 1, max: 100_000, description: 'SMTP connections one client address may hold open at once; more are answered 421.' },
   'mail.inbound_messages_per_minute': { type: 'integer', default: 600, min: 1, max: 10_000_000, description: 'Messages one client address may send per minute; more are answered 451 (try later).' },
-  'mail.dns_servers': { type: 'string', default: null, nullable: true, description: 'DNS servers for SPF, DKIM, DMARC and MX lookups, comma-separated ip or ip:port; default the system\'s.' },
   'mail.daily_send_cap': { type: 'integer', default: 1000, min: 0, max: 100_000_000, description: 'Recipients an organisation may send to per UTC day; beyond it POST emails answers 400 send_cap_reached.' },
   'mail.max_recipients': { type: 'integer', default: 50, min: 1, max: 10_000, description: 'Recipients (to, cc and bcc together) of one message.' },
   'retention.runs_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a finished run is kept, with its steps and spend entries, counted from its creation; 0 keeps runs forever.' },

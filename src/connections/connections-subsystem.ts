@@ -5,7 +5,7 @@ import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Subsystem } from '../subsystem.js';
-import type { TargetPolicy } from '../webhooks/target-guard.js';
+import type { TargetGuard } from '../network/target-guard.js';
 import { ConnectionAuth } from './connection-auth.js';
 import { ConnectionSecrets } from './connection-secrets.js';
 import { ConnectionsService } from './connections-service.js';
@@ -27,7 +27,7 @@ export interface ConnectionsSubsystemDeps {
   masterKey: Buffer;
   announcer: EventAnnouncer;
   /** Where MCP servers and callback targets may be. */
-  policy: TargetPolicy;
+  guard: TargetGuard;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
   publicUrl: () => string;
 }
@@ -46,9 +46,9 @@ export interface ConnectionsServices {
  * `oauth.providers`, before anything is started.
  */
 export function connectionsSubsystem(deps: ConnectionsSubsystemDeps): Subsystem<ConnectionsServices> {
-  const { resources, projects, box, announcer, policy, publicUrl } = deps;
+  const { resources, projects, box, announcer, guard, publicUrl } = deps;
   const { store, clock, config, logger } = resources;
-  const mcpOptions = { policy, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
+  const mcpOptions = { guard, connectTimeoutMs: config['connections.mcp_connect_timeout_s'] * 1000, version: packageVersion() };
   const connectionAuth = new ConnectionAuth({ store, clock, announcer });
   const connectionSecrets = new ConnectionSecrets(box);
   const oauthProviders = new Map(

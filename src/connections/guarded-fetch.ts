@@ -1,12 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { assertDeliverableUrl, pinnedLookup, type TargetPolicy } from '../webhooks/target-guard.js';
+import type { TargetGuard } from '../network/target-guard.js';
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface GuardedFetchOptions {
-  policy: TargetPolicy;
+  guard: TargetGuard;
   /** Ends every request of this fetch, in flight or streaming (a session closed, a run stopped). */
   signal?: AbortSignal;
   /** Sees the status of every response, before its body: how a session learns that a server answered 401 or 403. */
@@ -16,19 +16,19 @@ export interface GuardedFetchOptions {
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /**
- * A `fetch` for servers a caller named (remote MCP servers): it connects only where the webhook target guard
+ * A `fetch` for servers a caller named (remote MCP servers): it connects only where the target guard
  * allows, checked on the address the socket actually connects to (so a DNS answer that changed since the URL was
  * accepted is caught), never follows redirects, and streams the response body (MCP's SSE streams). Built on
  * node:http because the global fetch cannot be given a lookup of our own.
  */
 export function guardedFetch(options: GuardedFetchOptions): FetchLike {
-  const lookup = pinnedLookup(options.policy, 'url');
+  const lookup = options.guard.lookup('url');
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       let url: URL;
       try {
         url = new URL(input instanceof URL ? input.href : input);
-        assertDeliverableUrl(url, options.policy, 'url');
+        options.guard.assertDeliverable(url, 'url');
       } catch (err) {
         reject(err);
         return;

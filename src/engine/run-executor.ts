@@ -190,9 +190,17 @@ function failureReasonOf(err: ProviderError): FailureReason {
   }
 }
 
-/** A failure's detail can quote a server's or a program's words, which can hold a secret of the run. */
+/**
+ * A failure's detail can quote a server's or a program's words, and a result or the evidence's matched text what a
+ * page or a program showed the model; any of them can hold a secret of the run (issue 21, item 7).
+ */
 function maskedOutcome(outcome: RunOutcome, mask: SecretMask): RunOutcome {
-  return outcome.status === 'failed' ? { ...outcome, detail: mask.text(outcome.detail), warnings: outcome.warnings.map((w) => mask.text(w)) } : outcome;
+  if (mask.isEmpty) return outcome;
+  const warnings = outcome.warnings.map((w) => mask.text(w));
+  const evidence = outcome.evidence === null ? null : { ...outcome.evidence, matched_text: outcome.evidence.matched_text === null ? null : mask.text(outcome.evidence.matched_text) };
+  return outcome.status === 'failed'
+    ? { ...outcome, detail: mask.text(outcome.detail), warnings, evidence }
+    : { ...outcome, result: mask.value(outcome.result), warnings, evidence };
 }
 
 function describeReason(reason: unknown): string {

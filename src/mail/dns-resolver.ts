@@ -1,4 +1,4 @@
-import { Resolver } from 'node:dns/promises';
+import type { HostResolver } from '../network/host-resolver.js';
 
 /** Answers kept this long; SPF, DKIM and DMARC records change rarely, and every reply of a thread asks again. */
 const CACHE_MS = 60_000;
@@ -9,20 +9,17 @@ const DEFINITE_NEGATIVE = new Set(['ENOTFOUND', 'ENODATA']);
 type Answer = { ok: true; value: unknown } | { ok: false; error: Error };
 
 /**
- * The DNS lookups of mail (SPF, DKIM and DMARC verdicts, MX checks of sending domains), through the servers named
- * by `mail.dns_servers` or the system's, with a small cache. `resolve` has the shape mailauth takes as its resolver
- * (that of `dns.promises.resolve`).
+ * The DNS lookups of mail (SPF, DKIM and DMARC verdicts, MX checks of sending domains), through the daemon's
+ * `HostResolver` (`dns.servers`), with a small cache. `resolve` has the shape mailauth takes as its resolver (that of
+ * `dns.promises.resolve`).
  */
 export class MailResolver {
-  private readonly resolver = new Resolver({ timeout: 3_000, tries: 2 });
   private readonly cache = new Map<string, { at: number; answer: Answer }>();
 
   constructor(
-    servers: readonly string[],
+    private readonly dns: HostResolver,
     private readonly now: () => number = Date.now,
-  ) {
-    if (servers.length > 0) this.resolver.setServers([...servers]);
-  }
+  ) {}
 
   readonly resolve = (name: string, rrtype = 'A'): Promise<any> => this.lookup(name, rrtype, false);
 
@@ -34,7 +31,7 @@ export class MailResolver {
     if (!fresh && cached !== undefined && now - cached.at < CACHE_MS) return settle(cached.answer);
     let answer: Answer;
     try {
-      answer = { ok: true, value: await this.resolver.resolve(name, rrtype as 'TXT') };
+      answer = { ok: true, value: await this.dns.records(name, rrtype) };
     } catch (err) {
       const error = err as NodeJS.ErrnoException;
       if (!DEFINITE_NEGATIVE.has(error.code ?? '')) throw error;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createPrivateKey } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import { isLoopbackHost } from '../loopback-host.js';
@@ -34,8 +33,6 @@ export interface MailSettings {
   maxClients: number;
   connectionsPerIp: number;
   messagesPerMinute: number;
-  /** `ip` or `ip:port` entries; empty means the system's resolvers. */
-  dnsServers: string[];
   dailySendCap: number;
   maxRecipients: number;
 }
@@ -68,7 +65,6 @@ export function readMailSettings(config: MailConfig): MailSettings {
     maxClients: config['mail.inbound_max_clients'],
     connectionsPerIp: config['mail.inbound_connections_per_ip'],
     messagesPerMinute: config['mail.inbound_messages_per_minute'],
-    dnsServers: readDnsServers(config['mail.dns_servers']),
     dailySendCap: config['mail.daily_send_cap'],
     maxRecipients: config['mail.max_recipients'],
   };
@@ -143,18 +139,4 @@ function readTls(config: MailConfig): { cert: string; key: string } | null {
     }
   };
   return { cert: read('mail.inbound_tls_cert_path', certPath), key: read('mail.inbound_tls_key_path', keyPath) };
-}
-
-function readDnsServers(value: string | null): string[] {
-  if (value === null) return [];
-  const servers = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  for (const server of servers) {
-    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
-    const plain = /^([^:]+)(?::(\d+))?$/.exec(server);
-    const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : isIP(server) === 6 ? [server, undefined] : plain ? [plain[1]!, plain[2]] : ['', undefined];
-    if (isIP(host) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
-      throw new ConfigError('mail.dns_servers', `must be IP addresses, each optionally with :port, got ${JSON.stringify(server)}`);
-    }
-  }
-  return servers;
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { LinkSigner } from '../artifacts/link-signer.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
+import type { HostResolver } from '../network/host-resolver.js';
 import type { ToolSource } from '../agent-tools/agent-tool.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
@@ -32,6 +33,8 @@ import { Suppressions } from './outbound/suppressions.js';
 export interface MailSystemDeps {
   resources: Resources;
   settings: MailSettings;
+  /** Every lookup of mail: records, and the names of SMTP clients. */
+  dns: HostResolver;
   /** Derives the key of the tokens in reply addresses. */
   masterKey: Buffer;
   /** Seals identities' webhook secrets (under the keyring, so that `errand secrets rotate-key` reaches them). */
@@ -69,7 +72,7 @@ export interface MailSystem {
 export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const { resources: r, settings } = deps;
   const observer = deps.observer ?? unobservedMail;
-  const resolver = new MailResolver(settings.dnsServers, () => r.clock.now());
+  const resolver = new MailResolver(deps.dns, () => r.clock.now());
   const tokens = new MailTokens(deps.masterKey);
   const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
   const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
@@ -112,6 +115,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
           settings,
           logger: r.logger.child({ component: 'mail-in' }),
           observer,
+          dns: deps.dns,
           resolver: new RecipientResolver({ store: r.store, tokens, relayDomain: settings.relayDomain }),
           processor: new InboundProcessor({
             store: r.store,

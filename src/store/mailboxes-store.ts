@@ -36,6 +36,14 @@ export const identityColumns = defineColumns('email_identities', {
 export type IdentityRow = RowOf<typeof identityColumns>;
 export type IdentityPatch = PatchOf<typeof identityColumns>;
 
+/** A username its organisation let go of: only that organisation may take it again. */
+export const retiredUsernameColumns = defineColumns('retired_usernames', {
+  username: fixed<string>(),
+  org_id: fixed<string>(),
+  retired_at: fixed<string>(),
+});
+export type RetiredUsernameRow = RowOf<typeof retiredUsernameColumns>;
+
 export class MailboxesStore {
   private readonly s;
   private readonly cache: StatementCache;
@@ -57,6 +65,9 @@ export class MailboxesStore {
       deleteInbox: db.prepare<{ id: string; org_id: string }>(`DELETE FROM mailboxes WHERE id = @id AND org_id = @org_id AND kind = 'inbox'`),
       identity: db.prepare<{ org_id: string }, unknown[]>(`SELECT ${identityColumns.selectList} FROM email_identities WHERE org_id = @org_id`).raw(),
       identityByDomain: db.prepare<{ domain: string }, unknown[]>(`SELECT ${identityColumns.selectList} FROM email_identities WHERE domain = @domain`).raw(),
+      retired: db.prepare<{ username: string }, unknown[]>(`SELECT ${retiredUsernameColumns.selectList} FROM retired_usernames WHERE username = @username`).raw(),
+      // The first organisation to let a username go keeps it: only it may take the username again.
+      retire: db.prepare<RetiredUsernameRow>('INSERT INTO retired_usernames (username, org_id, retired_at) VALUES (@username, @org_id, @retired_at) ON CONFLICT (username) DO NOTHING'),
     };
   }
 
@@ -96,6 +107,17 @@ export class MailboxesStore {
 
   deleteInbox(_uow: UnitOfWork, orgId: string, id: string): boolean {
     return this.s.deleteInbox.run({ id, org_id: orgId }).changes > 0;
+  }
+
+  /** Records that `row.org_id` let `row.username` go. */
+  retireUsername(_uow: UnitOfWork, row: RetiredUsernameRow): void {
+    this.s.retire.run(row);
+  }
+
+  /** Who let `username` go, and when; undefined for a username never released. */
+  retiredUsername(username: string): RetiredUsernameRow | undefined {
+    const v = this.s.retired.get({ username });
+    return v && retiredUsernameColumns.row(v);
   }
 
   identity(orgId: string): IdentityRow | undefined {

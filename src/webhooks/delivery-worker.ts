@@ -6,6 +6,7 @@ import { isoTime, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { EventBus } from '../events.js';
+import type { TargetGuard } from '../network/target-guard.js';
 import { DueWorkLoop } from '../runtime/due-work-loop.js';
 import type { Store } from '../store/store.js';
 import type { AttemptOutcome, DeliveryStatus, WebhookDeliveryRow } from '../store/webhooks-store.js';
@@ -13,9 +14,8 @@ import { deliveryLifecycle } from './delivery-lifecycle.js';
 import { sendWebhook, type SendResult } from './http-sender.js';
 import { delayBeforeAttempt, parseRetryAfter } from './retry-policy.js';
 import { signWebhook } from './signer.js';
-import type { TargetPolicy } from './target-guard.js';
 
-export type WebhookConfig = Pick<Config, 'dev' | 'webhooks.timeout_s' | 'webhooks.retry_schedule_s' | 'webhooks.allow_private_targets'>;
+export type WebhookConfig = Pick<Config, 'webhooks.timeout_s' | 'webhooks.retry_schedule_s'>;
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -29,6 +29,8 @@ export interface DeliveryWorkerOptions {
   /** Announces each attempt's outcome (`webhook.attempted`) on the organisation's event stream. */
   announcer: EventAnnouncer;
   config: WebhookConfig;
+  /** Checks every target again as it connects: settings may have changed since an event was queued. */
+  guard: TargetGuard;
   /** Attempts in flight at once. */
   concurrency?: number;
   /** Longest sleep between looks at the outbox, for work another process added (a CLI redelivery). */
@@ -36,11 +38,6 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
   /** Told of every attempt once it is recorded: the delivery's status after it and the receiver's time (metrics). */
   onAttempt?: (status: DeliveryStatus, latencyMs: number) => void;
-}
-
-/** Whether `dev` or `webhooks.allow_private_targets` lets webhooks reach http and non-public addresses. */
-export function targetPolicy(config: Pick<Config, 'dev' | 'webhooks.allow_private_targets'>): TargetPolicy {
-  return { allowPrivate: config.dev || config['webhooks.allow_private_targets'] };
 }
 
 /** Sends what the outbox holds, in a `DueWorkLoop` woken by `webhook.enqueued`. */
@@ -99,7 +96,7 @@ export class DeliveryWorker {
       result = await sendWebhook(row.url, row.payload, {
         headers,
         timeoutMs: this.o.config['webhooks.timeout_s'] * 1000,
-        policy: targetPolicy(this.o.config),
+        guard: this.o.guard,
         agents: this.agents,
       });
     } catch (err) {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { assertDeliverableUrl, ForbiddenTargetError, pinnedLookup, type TargetPolicy } from './target-guard.js';
+import { ForbiddenTargetError, type TargetGuard } from '../network/target-guard.js';
 
 export interface SendResult {
   /** The receiver's status code, or null when no response arrived (refused target, network error, timeout). */
@@ -17,7 +17,7 @@ export interface SendResult {
 export interface SendOptions {
   headers: Record<string, string>;
   timeoutMs: number;
-  policy: TargetPolicy;
+  guard: TargetGuard;
   agents: { http: http.Agent; https: https.Agent };
 }
 
@@ -26,7 +26,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * POSTs one webhook. Never follows redirects (a 3xx is a failed attempt: the redirect target was never
- * checked), and connects only to addresses the target policy allows, checked on the resolved address itself.
+ * checked), and connects only to addresses the target guard allows, checked on the resolved address itself.
  */
 export function sendWebhook(url: string, body: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
@@ -36,7 +36,7 @@ export function sendWebhook(url: string, body: string, options: SendOptions): Pr
   let target: URL;
   try {
     target = new URL(url);
-    assertDeliverableUrl(target, options.policy);
+    options.guard.assertDeliverable(target);
   } catch (err) {
     return Promise.resolve(failed((err as Error).message, true));
   }
@@ -46,7 +46,7 @@ export function sendWebhook(url: string, body: string, options: SendOptions): Pr
     const req = (isHttps ? https : http).request(target, {
       method: 'POST',
       agent: isHttps ? options.agents.https : options.agents.http,
-      lookup: pinnedLookup(options.policy),
+      lookup: options.guard.lookup(),
       headers: {
         ...options.headers,
         'content-type': 'application/json',

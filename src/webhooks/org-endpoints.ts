@@ -1,6 +1,6 @@
 import { isoTime, type Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
-import { checkWebhookTarget, type TargetPolicy } from './target-guard.js';
+import type { TargetGuard } from '../network/target-guard.js';
 
 export interface OrgWebhookEndpoint {
   object: 'webhook_endpoint';
@@ -22,8 +22,8 @@ export class OrgWebhookEndpoints {
     return { object: 'webhook_endpoint', org_id: orgId, url: row?.url ?? null, updated_at: row?.updated_at ?? null };
   }
 
-  async set(orgId: string, url: string, policy: TargetPolicy): Promise<OrgWebhookEndpoint> {
-    await checkWebhookTarget(url, policy, 'url');
+  async set(orgId: string, url: string, guard: TargetGuard): Promise<OrgWebhookEndpoint> {
+    await guard.check(url, 'url');
     this.o.store.webhooks.setOrgEndpoint({ org_id: orgId, url, updated_at: isoTime(this.o.clock.now()) });
     return this.get(orgId);
   }

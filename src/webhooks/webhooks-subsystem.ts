@@ -1,4 +1,5 @@
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
+import type { TargetGuard } from '../network/target-guard.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Resources } from '../resources.js';
 import type { Subsystem } from '../subsystem.js';
@@ -12,6 +13,7 @@ interface SecretsOfOrgs {
 export interface WebhooksSubsystemDeps {
   resources: Resources;
   announcer: EventAnnouncer;
+  guard: TargetGuard;
   signingSecrets: SecretsOfOrgs;
   emailSigningSecrets: SecretsOfOrgs;
   metrics: Metrics | null;
@@ -22,7 +24,7 @@ export interface WebhooksSubsystemDeps {
  * connections), this worker after the identities whose secrets sign email webhooks.
  */
 export function webhooksSubsystem(deps: WebhooksSubsystemDeps): Subsystem {
-  const { resources, announcer, signingSecrets, emailSigningSecrets, metrics } = deps;
+  const { resources, announcer, guard, signingSecrets, emailSigningSecrets, metrics } = deps;
   const { store, clock, logger, config } = resources;
   const webhookWorker = new DeliveryWorker({
     store,
@@ -33,6 +35,7 @@ export function webhooksSubsystem(deps: WebhooksSubsystemDeps): Subsystem {
     events: resources.events,
     announcer,
     config,
+    guard,
     ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });
   return {

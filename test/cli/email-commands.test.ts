@@ -20,7 +20,7 @@ const cli = (...args: string[]) => runCli(['--home', d.home, ...args], { env: { 
 beforeAll(async () => {
   sink = await SmtpSink.start();
   dns = await LoopbackDns.start();
-  d = await startDaemon({ env: mailEnv({ sink, env: { ERRAND_MAIL_DNS_SERVERS: dns.server, ERRAND_MAIL_MX_HOST: `mx.${RELAY}` } }) });
+  d = await startDaemon({ env: mailEnv({ sink, env: { ERRAND_DNS_SERVERS: dns.server, ERRAND_MAIL_MX_HOST: `mx.${RELAY}` } }) });
 });
 
 afterAll(async () => {
@@ -101,7 +101,7 @@ describe('errand email suppressions', () => {
 });
 
 describe('errand email domain', () => {
-  it('sets a sending domain, verifies its MX through mail.dns_servers, and prints the records to publish', async () => {
+  it('sets a sending domain, verifies its MX through dns.servers, and prints the records to publish', async () => {
     expect((await cli('email', 'domain', 'set', 'example.org')).code).toBe(0);
     const before = await cli('email', 'domain', 'verify');
     expect(before.code).toBe(1);

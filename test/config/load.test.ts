@@ -145,6 +145,15 @@ describe('bad values name the key', () => {
     expect(configError(() => loadConfig({ home: home.path, env: {}, flags: { 'limits.nope': 1 } })).key).toBe('limits.nope');
   });
 
+  it('mail.dns_servers, renamed dns.servers when it came to serve every lookup, is refused with the new name wherever it is set', () => {
+    writeFile({ mail: { dns_servers: '127.0.0.1:53' } });
+    expect(configError(() => loadConfig({ home: home.path, env: {} })).message).toMatch(/mail.dns_servers: was renamed dns.servers/);
+    writeFile({});
+    expect(configError(() => loadConfig({ home: home.path, env: { ERRAND_MAIL_DNS_SERVERS: '127.0.0.1:53' } })).message).toContain('ERRAND_DNS_SERVERS');
+    expect(configError(() => loadConfig({ home: home.path, env: {}, flags: { 'mail.dns_servers': '127.0.0.1:53' } })).message).toContain('was renamed dns.servers');
+    expect(loadConfig({ home: home.path, env: { ERRAND_DNS_SERVERS: '127.0.0.1:53' } })['dns.servers']).toBe('127.0.0.1:53');
+  });
+
   it('a config file that is not a JSON object is refused, naming the file', () => {
     writeFile('{ not json');
     expect(configError(() => loadConfig({ home: home.path, env: {} })).message).toContain('config.json');

@@ -22,8 +22,33 @@ const TOKEN = 'svc_7Qm2xL9pR4tW8zK1';
 const MCP_TOKEN = 'mcp_tok_Hk38sLq0Zp2V';
 const PASSWORD = 'Shop-pw_93kQz!x7';
 const CLIENT_SECRET = 'oauth-client-secret-Zu61Wd';
+/** A token with the characters URLs encode. */
+const SPECIAL_TOKEN = 'tok/en+with=spe&cial:chars!';
 /** Every secret the suite gives the daemon (the provider's tokens are added as it issues them). */
-const SECRETS = [TOKEN, MCP_TOKEN, PASSWORD, CLIENT_SECRET, 'unnamed_secret_value_1', 'org_wide_value_123', 'project_value_456', 'rotated-by-the-server'];
+const SECRETS = [TOKEN, MCP_TOKEN, PASSWORD, CLIENT_SECRET, SPECIAL_TOKEN, 'unnamed_secret_value_1', 'org_wide_value_123', 'project_value_456', 'rotated-by-the-server'];
+
+/**
+ * What task code that prints a secret encoded shows, worked out here independently of the mask: base64 and base64url
+ * with and without padding, hex in both cases, the URL encodings, the reversed value, and a stretch of the base64 of
+ * text that holds the secret at each of the three offsets it can take in a 3-byte group.
+ */
+function encodedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  const embedded = [0, 1, 2].map((offset) => Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').slice(4, -4));
+  return [
+    bytes.toString('base64'),
+    bytes.toString('base64').replace(/=+$/, ''),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+    bytes.toString('hex').toUpperCase(),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+    [...secret].reverse().join(''),
+    ...embedded,
+    ...embedded.map((form) => form.replace(/\+/g, '-').replace(/\//g, '_')),
+  ];
+}
 
 let h: EngineHarness;
 let mcp: EverythingFixture;
@@ -128,6 +153,42 @@ describe('token connections', () => {
     expect(h.model.requests.length - start).toBe(2);
     const steps = (await o.api('GET', `/v1/runs/${run.task_id}/steps`)).body.data;
     expect(steps.find((s: { name: string }) => s.name === 'run_code.python').output).toContain('token: [secret:svc]');
+  });
+
+  it('are masked in the forms code prints them in: base64, hex, URL-encoded, reversed, inside longer base64, astride a cut (issue 21, item 7)', async () => {
+    const o = org('tokens-encoded');
+    await created(o.api, { name: 'enc', type: 'token', secret: TOKEN, env_var_name: 'ENC_TOKEN' });
+    await created(o.api, { name: 'special', type: 'token', secret: SPECIAL_TOKEN, env_var_name: 'ENC_SPECIAL' });
+    const code = [
+      'import os, sys, base64, urllib.parse',
+      "t = os.environ['ENC_TOKEN']; s = os.environ['ENC_SPECIAL']; b = t.encode()",
+      // Astride where the code tool cuts long output (5 000 characters in), and far longer than what is kept.
+      "sys.stdout.write('x' * 4995 + t + 'y' * 25000 + '\\n')",
+      "print('b64:', base64.b64encode(b).decode())",
+      "print('b64url:', base64.urlsafe_b64encode(b).decode().rstrip('='))",
+      "print('hex:', b.hex().upper())",
+      "print('rev:', t[::-1])",
+      "for n in range(3): print('basic%d:' % n, base64.b64encode(b'u' * n + b'user:' + b).decode())",
+      "print('url:', urllib.parse.quote(s, safe=''))",
+      "print('form:', urllib.parse.urlencode({'k': s}))",
+    ].join('\n');
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('run_code', { language: 'python', code }),
+      // A model that re-encodes what it was given: the result is masked too.
+      toolUse('finish', { result: { echoed: Buffer.from(TOKEN).toString('base64'), hex: Buffer.from(TOKEN).toString('hex') }, confidence: 'high' }),
+    ]);
+    const run = await o.run({ prompt: 'Print the tokens encoded', connections: ['enc', 'special'] });
+    expect(run).toMatchObject({ status: 'succeeded', result: { echoed: '[secret:enc]', hex: '[secret:enc]' } });
+    const seen = toolResults(h.model.requests[start + 1]!)[0]!.text;
+    expect(seen).toMatch(/x{100}\[secret:enc\]\n…\[\d+ characters omitted\]…\n/);
+    for (const label of ['b64', 'b64url', 'hex', 'rev', 'basic0', 'basic1', 'basic2']) expect(seen, label).toMatch(new RegExp(`${label}: \\S*\\[secret:enc\\]`));
+    for (const label of ['url', 'form']) expect(seen, label).toMatch(new RegExp(`${label}: \\S*\\[secret:special\\]`));
+    const steps = JSON.stringify((await o.api('GET', `/v1/runs/${run.task_id}/steps`)).body.data);
+    for (const form of [...encodedForms(TOKEN), ...encodedForms(SPECIAL_TOKEN), TOKEN.slice(0, 5)]) {
+      expect(seen.includes(form), `the model read ${form}`).toBe(false);
+      expect(steps.includes(form), `a step holds ${form}`).toBe(false);
+    }
   });
 
   it('apply without being named, as every enabled connection in scope does', async () => {
@@ -558,9 +619,9 @@ describe('no secret anywhere', () => {
     ];
     expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
     expect(bodies.length).toBeGreaterThan(50);
-    for (const secret of secrets) {
-      for (const place of places) expect(place.text.includes(secret), `${place.where} hold a secret`).toBe(false);
-      for (const file of files) expect(file.bytes.includes(Buffer.from(secret)), `${file.where} holds a secret`).toBe(false);
+    for (const secret of [...secrets, ...encodedForms(TOKEN), ...encodedForms(SPECIAL_TOKEN)]) {
+      for (const place of places) expect(place.text.includes(secret), `${place.where} hold ${secret}`).toBe(false);
+      for (const file of files) expect(file.bytes.includes(Buffer.from(secret)), `${file.where} holds ${secret}`).toBe(false);
     }
   });
 });

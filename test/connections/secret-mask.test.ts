@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MIN_ENCODED_SECRET_LENGTH } from '../../src/connections/secret-forms.js';
 import { SecretMask } from '../../src/connections/secret-mask.js';
 
 describe('SecretMask', () => {
@@ -28,8 +29,86 @@ describe('SecretMask', () => {
     expect(nested.text('my-secret1-and-more / secret1')).toBe('[secret:long] / [secret:short]');
   });
 
+  it('masks every character of two secrets printed so that they share characters', () => {
+    const overlapping = new SecretMask([
+      { name: 'first', value: 'tok-AAAA-1111' },
+      { name: 'second', value: '1111-BBBB-tok2' },
+    ]);
+    expect(overlapping.text('<tok-AAAA-1111-BBBB-tok2>')).toBe('<[secret:second]>');
+  });
+
   it('changes nothing without secrets', () => {
     expect(SecretMask.none.isEmpty).toBe(true);
     expect(SecretMask.none.text('abc')).toBe('abc');
+  });
+});
+
+describe('SecretMask on encoded secrets (issue 21, item 7)', () => {
+  const TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+  const SPECIAL = 'p@ss/w0rd+key=&"x y"!';
+  const mask = new SecretMask([
+    { name: 'gh', value: TOKEN },
+    { name: 'pw', value: SPECIAL },
+  ]);
+  const bytes = Buffer.from(TOKEN);
+
+  it.each([
+    ['base64', bytes.toString('base64')],
+    ['base64 without padding', bytes.toString('base64').replace(/=+$/, '')],
+    ['base64url', bytes.toString('base64url')],
+    ['base64url with padding', bytes.toString('base64').replace(/\+/g, '-').replace(/\//g, '_')],
+    ['hex', bytes.toString('hex')],
+    ['HEX', bytes.toString('hex').toUpperCase()],
+    ['reversed', [...TOKEN].reverse().join('')],
+  ])('masks the %s form whole', (_form, encoded) => {
+    expect(mask.text(`value: ${encoded}.`)).toBe('value: [secret:gh].');
+  });
+
+  it.each([
+    ['encodeURIComponent', encodeURIComponent(SPECIAL)],
+    ['RFC 3986, strictly', encodeURIComponent(SPECIAL).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+    ['a form body', new URLSearchParams({ k: SPECIAL }).toString().slice(2)],
+    ['lower-case hex digits', encodeURIComponent(SPECIAL).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())],
+  ])('masks the URL-encoded form (%s)', (_form, encoded) => {
+    expect(mask.text(`?k=${encoded}&next=1`)).toBe('?k=[secret:pw]&next=1');
+  });
+
+  it('masks the base64 of longer text holding the secret, at every offset and in both alphabets, leaving no stretch of it', () => {
+    for (let before = 0; before < 6; before++) {
+      for (let after = 0; after < 4; after++) {
+        const text = Buffer.concat([Buffer.from('Authorization: Bearer '.slice(0, 16 + before)), bytes, Buffer.from('\r\nAccept: */*'.slice(0, after))]);
+        for (const encoding of ['base64', 'base64url'] as const) {
+          const masked = mask.text(text.toString(encoding));
+          expect(masked, `${encoding}, ${before} bytes before, ${after} after`).toContain('[secret:gh]');
+          // Whatever is left of the encoded text decodes to no part of the token longer than the two bytes at its edges.
+          const left = masked.split('[secret:gh]').map((part) => Buffer.from(part, encoding).toString('latin1')).join('|');
+          for (let i = 0; i + 3 <= TOKEN.length; i++) expect(left.includes(TOKEN.slice(i, i + 3)), `${encoding}: ${TOKEN.slice(i, i + 3)} left in ${left}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('masks the hex of longer text holding the secret, as xxd -p prints it', () => {
+    const dump = Buffer.from(`token=${TOKEN};`).toString('hex');
+    expect(mask.text(dump)).toBe(`${Buffer.from('token=').toString('hex')}[secret:gh]${Buffer.from(';').toString('hex')}`);
+  });
+
+  it('masks the part of a secret left on either side of a cut in long output', () => {
+    const cut = (head: string, tail: string) => `${head}\n…[12 345 characters omitted]…\n${tail}`;
+    expect(mask.text(cut(`xxxx${TOKEN.slice(0, 9)}`, `${TOKEN.slice(-7)}yyyy`))).toBe(cut('xxxx[secret:gh]', '[secret:gh]yyyy'));
+    const hex = bytes.toString('hex');
+    expect(mask.text(cut(`dump ${hex.slice(0, 30)}`, 'rest'))).toBe(cut('dump [secret:gh]', 'rest'));
+    // Three characters say too little to be worth garbling text for; a cut elsewhere is left as it is.
+    expect(mask.text(cut(`head ${TOKEN.slice(0, 3)}`, 'tail'))).toBe(cut(`head ${TOKEN.slice(0, 3)}`, 'tail'));
+  });
+
+  it(`masks a secret shorter than ${MIN_ENCODED_SECRET_LENGTH} characters only as it is, so that its encodings do not garble ordinary text`, () => {
+    const short = new SecretMask([{ name: 'pin', value: 'abc123' }]);
+    expect(short.text('pin abc123')).toBe('pin [secret:pin]');
+    for (const form of ['321cba', Buffer.from('abc123').toString('base64'), Buffer.from('abc123').toString('hex')]) expect(short.text(`x ${form}`)).toBe(`x ${form}`);
+  });
+
+  it('masks the result of a model that re-encoded a secret, inside JSON values', () => {
+    expect(mask.value({ echoed: bytes.toString('base64'), nested: [bytes.toString('hex')] })).toEqual({ echoed: '[secret:gh]', nested: ['[secret:gh]'] });
   });
 });

@@ -8,13 +8,13 @@ import { execa } from 'execa';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+import { connectedNetworks, readHostRoutes } from '../../src/network/host-routes.js';
 import { installationId } from '../../src/runtime/installation-id.js';
 import { currentProcessIdentity, type ProcessIdentity } from '../../src/runtime/process-identity.js';
 import { hostDebianMirror } from '../../src/sandbox/docker/apt-mirror.js';
 import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
 import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels } from '../../src/sandbox/docker/labels.js';
-import { readConnectedNetworks } from '../../src/sandbox/docker/host-routes.js';
 import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
@@ -323,7 +323,7 @@ print(json.dumps({"found": found, "uid": os.getuid(), "supervisor": supervisor, 
 
     it('drops the host’s connected networks and gateways, read from its routes and followed as they change', async () => {
       const dropRule = (network: string) => `-A ${FORWARD_CHAIN} -d ${network} -j DROP`;
-      const connected = await readConnectedNetworks();
+      const connected = connectedNetworks(await readHostRoutes(4), 4);
       expect(driver.firewall.connectedNetworks).toEqual(connected);
       const rules = await listSandboxFirewallRules();
       for (const network of connected) expect(rules).toContain(dropRule(network));

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ForbiddenAddresses } from '../../src/network/forbidden-addresses.js';
+import { FORBIDDEN_IPV4_RANGES } from '../../src/network/forbidden-ranges.js';
 import { FORWARD_CHAIN, INPUT_CHAIN, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 
 /**
@@ -78,5 +80,16 @@ describe('sandboxFirewallRules', () => {
     const drops = dropped(sandboxFirewallRules({ ...options, connectedNetworks: ['192.0.2.0/24', '203.0.113.64/28', '198.19.7.1/32', '8.8.4.0/24'] }).rules);
     expect(drops).toEqual(expect.arrayContaining(['203.0.113.64/28', '198.19.7.1/32', '8.8.4.0/24']));
     expect(drops.filter((drop) => drop === '192.0.2.0/24')).toHaveLength(1);
+  });
+
+  it('drops the IPv4 ranges the URL guard refuses, from the one list, and the guard refuses every address it drops (issue 21, item 5)', () => {
+    const drops = dropped(sandboxFirewallRules(options).rules);
+    expect(drops).toEqual(FORBIDDEN_IPV4_RANGES.map(({ range }) => range));
+    const guard = new ForbiddenAddresses();
+    const quad = (n: number) => [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+    for (const drop of drops) {
+      const { base, prefix } = parse(drop);
+      for (const address of [quad(base), quad(base + 2 ** (32 - prefix) - 1)]) expect(guard.refusal(address), `${address} in ${drop}`).not.toBeNull();
+    }
   });
 });

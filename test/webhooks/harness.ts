@@ -9,6 +9,7 @@ import { EventAnnouncer } from '../../src/event-log/event-announcer.js';
 import { EventLog } from '../../src/event-log/event-log.js';
 import { EventBus } from '../../src/events.js';
 import { createIdFactory } from '../../src/ids.js';
+import { allowsPrivateTargets } from '../../src/network/target-guard.js';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import type { RunEnvelope } from '../../src/runs/envelope.js';
 import type { TransitionHook } from '../../src/runs/run-change.js';
@@ -24,6 +25,7 @@ import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import { SigningSecrets } from '../../src/webhooks/signing-secrets.js';
 import { tempDir } from '../fixtures/temp-dir.js';
+import { testGuard } from '../fixtures/test-guard.js';
 
 export interface ReceivedRequest {
   path: string;
@@ -164,6 +166,7 @@ export class Harness {
       events: this.events,
       announcer: this.announcer,
       config: this.config,
+      guard: testGuard({ allowPrivate: allowsPrivateTargets(this.config) }),
       ...options,
     });
     this.workers.push(w);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../../src/config/load.js';
 import { webhookEventsTo } from '../../../src/event-log/event-catalogue.js';
-import { targetPolicy } from '../../../src/webhooks/delivery-worker.js';
+import { readNetwork } from '../../../src/network/network.js';
 import type { OrgWebhookEndpoint } from '../../../src/webhooks/org-endpoints.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { withWebhookServices } from './webhook-services.js';
@@ -42,14 +42,15 @@ function orgOf(cmd: Command): string | undefined {
 
 export async function webhookEndpoint(ctx: CliContext, action: EndpointAction, org: string | undefined): Promise<void> {
   // The target guard follows the configuration of the data directory (config.json, ERRAND_DEV,
-  // ERRAND_WEBHOOKS_ALLOW_PRIVATE_TARGETS), as the daemon's does; the daemon checks again on every delivery.
-  const policy = action.kind === 'set' ? targetPolicy(loadConfig({ home: ctx.home, env: ctx.env })) : null;
+  // ERRAND_WEBHOOKS_ALLOW_PRIVATE_TARGETS, ERRAND_DNS_SERVERS), as the daemon's does; the daemon checks again on
+  // every delivery.
+  const guard = action.kind === 'set' ? (await readNetwork(loadConfig({ home: ctx.home, env: ctx.env }))).guard : null;
   const result = await withWebhookServices(ctx.home, ctx.env, org, ({ orgId, endpoints }): OrgWebhookEndpoint | Promise<OrgWebhookEndpoint> => {
     switch (action.kind) {
       case 'show':
         return endpoints.get(orgId);
       case 'set':
-        return endpoints.set(orgId, action.url, policy!);
+        return endpoints.set(orgId, action.url, guard!);
       case 'clear':
         return endpoints.clear(orgId);
       default: {

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTransport } from '../../store/connections-table.js';
-import type { TargetPolicy } from '../../webhooks/target-guard.js';
+import type { TargetGuard } from '../../network/target-guard.js';
 import { guardedFetch } from '../guarded-fetch.js';
 
 /** Where and how to reach one MCP server; `headers` already have `${SECRET}` substituted. */
@@ -15,7 +15,7 @@ export interface McpEndpoint {
 }
 
 export interface McpSessionOptions {
-  policy: TargetPolicy;
+  guard: TargetGuard;
   /** The longest connecting (and initializing, and listing tools) may take. */
   connectTimeoutMs: number;
   /** Ends the session's requests (the run stopped). */
@@ -79,7 +79,7 @@ export class McpSession {
     const statuses: number[] = [];
     const onLimit = (): void => abort.abort(limit.reason);
     limit.addEventListener('abort', onLimit, { once: true });
-    const fetch = guardedFetch({ policy: options.policy, signal: abort.signal, onStatus: (s) => statuses.push(s) });
+    const fetch = guardedFetch({ guard: options.guard, signal: abort.signal, onStatus: (s) => statuses.push(s) });
     const url = new URL(endpoint.url);
     const requestInit: RequestInit = { headers: endpoint.headers };
     const transport: Transport =

@@ -8,6 +8,7 @@ import { isReservedUsername, usernameFromName } from '../addresses.js';
 import type { ConfigureIdentityBody } from '../email-schemas.js';
 import { isDomainName, type MailSettings } from '../mail-settings.js';
 import type { DomainCheck, SendingDomains } from './sending-domain.js';
+import { assertUsernameFree, isUsernameFree, usernameTaken } from './username-claims.js';
 
 /** How long the previous identity secret keeps signing after a rotation, as for run-webhook secrets. */
 export const IDENTITY_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -93,7 +94,7 @@ export class IdentityService {
       const found = this.find(orgId);
       if (found === null) {
         const username = body.username ?? this.freeUsername(orgId);
-        this.assertFree(username, null);
+        assertUsernameFree(store.mailboxes, orgId, username, null);
         if (domain) this.assertDomainFree(domain, orgId);
         const mailboxId = this.r.ids('inb');
         store.mailboxes.insert(uow, {
@@ -121,7 +122,10 @@ export class IdentityService {
         return;
       }
       const { identity, mailbox } = found;
-      if (body.username !== undefined && body.username !== mailbox.username) this.assertFree(body.username, mailbox.id);
+      if (body.username !== undefined && body.username !== mailbox.username) {
+        assertUsernameFree(store.mailboxes, orgId, body.username, mailbox.id);
+        store.mailboxes.retireUsername(uow, { username: mailbox.username, org_id: orgId, retired_at: at });
+      }
       store.mailboxes.patch(uow, mailbox.id, {
         ...(body.username === undefined ? {} : { username: body.username }),
         ...(body.callback_url === undefined ? {} : { callback_url: body.callback_url }),
@@ -150,7 +154,7 @@ export class IdentityService {
     };
   }
 
-  /** Checks the sending domain's MX through `mail.dns_servers` and records whether it passed. */
+  /** Checks the sending domain's MX through `dns.servers` and records whether it passed. */
   async verifyDomain(orgId: string): Promise<DomainCheck> {
     const found = this.find(orgId);
     if (found === null) throw new NotFoundError('email identity', orgId);
@@ -225,14 +229,9 @@ export class IdentityService {
     const tail = orgId.slice(-6);
     const base = usernameFromName(org?.name ?? '') ?? `org-${tail}`;
     for (const candidate of [base, `${base.slice(0, 25)}-${tail}`]) {
-      if (this.r.store.mailboxes.byUsername(candidate) === undefined) return candidate;
+      if (isUsernameFree(this.r.store.mailboxes, orgId, candidate)) return candidate;
     }
     return `org-${orgId.slice(-26)}`;
-  }
-
-  private assertFree(username: string, ownMailboxId: string | null): void {
-    const holder = this.r.store.mailboxes.byUsername(username);
-    if (holder !== undefined && holder.id !== ownMailboxId) throw usernameTaken(username);
   }
 
   private assertDomainFree(domain: string, orgId: string): void {
@@ -253,10 +252,6 @@ export function requireIdentity(found: { identity: IdentityRow; mailbox: Mailbox
 
 export function notConfigured(why: string): InvalidRequestError {
   return new InvalidRequestError('email_not_configured', `Email is not configured: ${why}`);
-}
-
-export function usernameTaken(username: string): ConflictError {
-  return new ConflictError('username_taken', `The username '${username}' is taken or reserved`, { param: 'username' });
 }
 
 function checkDomain(value: string, relay: string): string {

@@ -5,8 +5,9 @@ import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '..
 import type { Resources } from '../../resources.js';
 import type { MailboxRow } from '../../store/mailboxes-store.js';
 import { isReservedUsername } from '../addresses.js';
-import { notConfigured, requireIdentity, usernameTaken, type IdentityService } from './identity-service.js';
+import { notConfigured, requireIdentity, type IdentityService } from './identity-service.js';
 import type { CreateInboxBody, UpdateInboxBody } from './inbox-schemas.js';
+import { assertUsernameFree, usernameTaken } from './username-claims.js';
 
 export interface Inbox {
   id: string;
@@ -49,7 +50,7 @@ export class InboxesService {
       updated_at: at,
     };
     this.r.store.transaction((uow) => {
-      if (this.r.store.mailboxes.byUsername(row.username) !== undefined) throw usernameTaken(row.username);
+      assertUsernameFree(this.r.store.mailboxes, orgId, row.username, null);
       this.r.store.mailboxes.insert(uow, row);
     });
     return this.describe(row, identity.domain_verified_at === null ? null : identity.domain);
@@ -78,10 +79,17 @@ export class InboxesService {
     return this.get(orgId, id);
   }
 
-  /** Its address stops receiving (550), replies to its messages too; its sent messages stay readable. */
+  /**
+   * Its address stops receiving (550), replies to its messages too; its sent messages stay readable. The username
+   * is retired: only this organisation may take it again.
+   */
   delete(orgId: string, id: string): { id: string; object: 'inbox'; deleted: true } {
-    const deleted = this.r.store.transaction((uow) => this.r.store.mailboxes.deleteInbox(uow, orgId, id));
-    if (!deleted) throw new NotFoundError('inbox', id);
+    const at = isoTime(this.r.clock.now());
+    this.r.store.transaction((uow) => {
+      const row = this.row(orgId, id);
+      this.r.store.mailboxes.deleteInbox(uow, orgId, id);
+      this.r.store.mailboxes.retireUsername(uow, { username: row.username, org_id: orgId, retired_at: at });
+    });
     return { id, object: 'inbox', deleted: true };
   }
 

@@ -24,7 +24,7 @@ export interface SmtpClient {
 
 /**
  * SPF, DKIM and DMARC verdicts of an inbound message, by mailauth (4.x, which runs on Node 20), resolving through
- * `mail.dns_servers`. They are reported, not enforced: the correlation token is what makes a reply trusted, and the
+ * `dns.servers`. They are reported, not enforced: the correlation token is what makes a reply trusted, and the
  * caller decides what a failing verdict means to it. ARC and BIMI are not evaluated.
  */
 export class AuthChecker {

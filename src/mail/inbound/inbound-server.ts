@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { HostResolver } from '../../network/host-resolver.js';
 import { InboundLimits } from './inbound-limits.js';
 import type { InboundProcessor } from './inbound-processor.js';
 import type { InboundRefusal, MailObserver } from '../mail-observer.js';
@@ -18,6 +19,8 @@ export interface InboundServerOptions {
   processor: InboundProcessor;
   /** Told of every message stored and of everything refused. */
   observer: MailObserver;
+  /** Where the names of connecting clients are looked up (`dns.servers`), never the system's resolver behind it. */
+  dns: Pick<HostResolver, 'reverse'>;
 }
 
 /**
@@ -47,6 +50,8 @@ export class InboundServer {
       // A closing daemon waits this long for transactions in flight before it cuts them.
       closeTimeout: 5_000,
       logger: false,
+      // smtp-server's own reverse lookup would ask the system's resolver (issue 21, item 8).
+      resolver: { reverse: (ip, callback) => void o.dns.reverse(ip).then((names) => callback(null, names), (err: Error) => callback(err)) },
       onConnect: (session, callback) => {
         if (!this.limits.connect(session.remoteAddress)) return callback(this.refuse('too_many_connections', 421, '4.7.0 Too many connections from your address; try later'));
         callback();

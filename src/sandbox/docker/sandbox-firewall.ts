@@ -1,37 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { execa } from 'execa';
+import { FORBIDDEN_IPV4_RANGES } from '../../network/forbidden-ranges.js';
 import { SandboxError } from '../sandbox-error.js';
 
 /** Traffic that sandboxes send to the host itself (any of its addresses) goes through this chain, from INPUT. */
 export const INPUT_CHAIN = 'ERRAND-SANDBOX-IN';
 /** Traffic that sandboxes send elsewhere goes through this chain, from Docker's DOCKER-USER chain. */
 export const FORWARD_CHAIN = 'ERRAND-SANDBOX-FWD';
-
-/**
- * Destinations a sandbox must never reach, whatever the host's routes: every range of the IANA IPv4 Special-Purpose
- * Address Registry that is not globally reachable, and multicast. The registry's globally reachable entries
- * (192.31.196.0/24 and 192.175.48.0/24 for AS112, 192.52.193.0/24 for AMT) stay open like the rest of the internet;
- * the two anycast addresses inside 192.0.0.0/24 that are globally reachable (PCP and TURN) are dropped with their
- * block, since no task needs them.
- */
-export const SPECIAL_PURPOSE_RANGES = [
-  { range: '0.0.0.0/8', name: '"this network"' },
-  { range: '10.0.0.0/8', name: 'private use' },
-  { range: '100.64.0.0/10', name: 'shared address space (carrier-grade NAT)' },
-  { range: '127.0.0.0/8', name: 'loopback' },
-  { range: '169.254.0.0/16', name: 'link local (cloud metadata at 169.254.169.254)' },
-  { range: '172.16.0.0/12', name: 'private use' },
-  { range: '192.0.0.0/24', name: 'IETF protocol assignments' },
-  { range: '192.0.2.0/24', name: 'documentation (TEST-NET-1)' },
-  { range: '192.88.99.0/24', name: 'deprecated 6to4 relay anycast, and 6a44 relay anycast' },
-  { range: '192.168.0.0/16', name: 'private use' },
-  { range: '198.18.0.0/15', name: 'benchmarking' },
-  { range: '198.51.100.0/24', name: 'documentation (TEST-NET-2)' },
-  { range: '203.0.113.0/24', name: 'documentation (TEST-NET-3)' },
-  { range: '224.0.0.0/4', name: 'multicast' },
-  { range: '240.0.0.0/4', name: 'reserved, and the limited broadcast address' },
-] as const;
 
 export interface FirewallOptions {
   /** The sandbox network's bridge interface. */
@@ -49,8 +25,8 @@ export interface FirewallOptions {
 /**
  * The rules that isolate sandboxes, as `iptables -S` prints them. Replies to connections the host opened (the
  * daemon talking to a supervisor) are let through first; everything else a sandbox sends to the host is refused, and
- * forwarded traffic to the special-purpose ranges and to the host's connected networks is dropped, except DNS to the
- * host's own resolvers.
+ * forwarded traffic to the special-purpose ranges (the IPv4 ranges the URL guard refuses too, `forbidden-ranges.ts`)
+ * and to the host's connected networks is dropped, except DNS to the host's own resolvers.
  */
 export function sandboxFirewallRules(options: FirewallOptions): { inputHook: string; forwardHook: string; rules: string[] } {
   const nameservers = options.nameservers ?? hostNameservers();
@@ -63,7 +39,7 @@ export function sandboxFirewallRules(options: FirewallOptions): { inputHook: str
       `-A ${FORWARD_CHAIN} -d ${ip}/32 -p udp -m udp --dport 53 -j RETURN`,
       `-A ${FORWARD_CHAIN} -d ${ip}/32 -p tcp -m tcp --dport 53 -j RETURN`,
     ]),
-    ...[...new Set([...SPECIAL_PURPOSE_RANGES.map(({ range }) => range), ...options.connectedNetworks])].map(
+    ...[...new Set([...FORBIDDEN_IPV4_RANGES.map(({ range }) => range), ...options.connectedNetworks])].map(
       (range) => `-A ${FORWARD_CHAIN} -d ${range} -j DROP`,
     ),
     `-A ${FORWARD_CHAIN} -j RETURN`,

@@ -125,3 +125,45 @@ describe('POST /v1/inboxes/{id}/messages', () => {
     expectError(await d.api('POST', `/v1/inboxes/${temp.id}/messages`, { to: 'y@example.test', subject: 'x', text: 'x' }), 404, { type: 'not_found_error' });
   });
 });
+
+describe('a released username (issue 21, item 6)', () => {
+  it('is refused to another organisation with 409 username_retired, so replies to the first one\'s sends never reach it', async () => {
+    const first = d.createOrgWithKey('harbor');
+    await configureIdentity(d, {}, first.key);
+    const inbox = (await d.api('POST', '/v1/inboxes', { username: 'harbor-sales' }, { key: first.key })).body;
+    const sent = await d.api('POST', `/v1/inboxes/${inbox.id}/messages`, { to: 'lead@example.test', subject: 'Quote', text: 'Here.' }, { key: first.key });
+    expect(sent.status).toBe(202);
+    let outgoing = sink.messages.find((m) => m.raw.toString().includes(sent.body.message_id));
+    while (outgoing === undefined) outgoing = (await sink.waitFor(sink.messages.length + 1)).find((m) => m.raw.toString().includes(sent.body.message_id));
+    const messageIdHeader = /^Message-ID: (<[^>]+>)/im.exec(outgoing.raw.toString())![1]!;
+    expect((await d.api('DELETE', `/v1/inboxes/${inbox.id}`, undefined, { key: first.key })).status).toBe(200);
+
+    const second = d.createOrgWithKey('elsewhere-traders');
+    await configureIdentity(d, {}, second.key);
+    expectError(await d.api('POST', '/v1/inboxes', { username: 'harbor-sales' }, { key: second.key }), 409, { type: 'conflict_error', code: 'username_retired', param: 'username' });
+    expectError(await d.api('POST', '/v1/emails/identity', { username: 'harbor-sales' }, { key: second.key }), 409, { type: 'conflict_error', code: 'username_retired', param: 'username' });
+
+    // A reply that ignores Reply-To and goes to the inbox's own address, threaded to the first organisation's send.
+    const reply = await swaks(['--to', `harbor-sales@${RELAY}`, '--header', `In-Reply-To: ${messageIdHeader}`, '--header', 'Subject: Re: Quote', '--body', 'Deal.']);
+    expect(reply.output).toMatch(/<\*\* 550 /);
+
+    const back = await d.api('POST', '/v1/inboxes', { username: 'harbor-sales' }, { key: first.key });
+    expect(back.status).toBe(201);
+    expect(back.body.address).toBe(`harbor-sales@${RELAY}`);
+  });
+
+  it("retires the identity's old username when it is renamed: another organisation cannot take it, nor is it made up for one", async () => {
+    const first = d.createOrgWithKey('lighthouse');
+    expect((await configureIdentity(d, {}, first.key)).username).toBe('lighthouse');
+    expect((await configureIdentity(d, { username: 'lighthouse-hq' }, first.key)).username).toBe('lighthouse-hq');
+
+    const namesake = d.createOrgWithKey('lighthouse.');
+    const made = await configureIdentity(d, {}, namesake.key);
+    expect(made.username).not.toBe('lighthouse');
+    expect(made.username).toMatch(/^lighthouse-/);
+    expectError(await d.api('POST', '/v1/emails/identity', { username: 'lighthouse' }, { key: namesake.key }), 409, { type: 'conflict_error', code: 'username_retired' });
+    expectError(await d.api('POST', '/v1/inboxes', { username: 'lighthouse' }, { key: namesake.key }), 409, { type: 'conflict_error', code: 'username_retired' });
+
+    expect((await configureIdentity(d, { username: 'lighthouse' }, first.key)).username).toBe('lighthouse');
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   dns.set(SENDER_DOMAIN, 'TXT', ['v=spf1 ip4:127.0.0.1 -all']);
   dns.set(`s1._domainkey.${SENDER_DOMAIN}`, 'TXT', [`v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`]);
   dns.set(`_dmarc.${SENDER_DOMAIN}`, 'TXT', ['v=DMARC1; p=reject']);
-  d = await startDaemon({ env: mailEnv({ sink, env: { ERRAND_MAIL_DNS_SERVERS: dns.server, ERRAND_MAIL_MAX_MESSAGE_BYTES: String(48 * 1024 * 1024) } }) });
+  d = await startDaemon({ env: mailEnv({ sink, env: { ERRAND_DNS_SERVERS: dns.server, ERRAND_MAIL_MAX_MESSAGE_BYTES: String(48 * 1024 * 1024) } }) });
   port = await smtpPortOf(d);
   receiver = await WebhookReceiver.start([]);
   identitySecret = (await configureIdentity(d, { callback_url: receiver.url('/mail') })).webhook_secret;
@@ -180,6 +181,25 @@ describe('mail the installation does not receive', () => {
   });
 });
 
+describe('the name of a connecting client', () => {
+  it('is looked up through dns.servers, not the system resolver (issue 21, item 8)', async () => {
+    dns.set('1.0.0.127.in-addr.arpa', 'PTR', ['client.sender.test']);
+    const asked = await dns.questionsDuring(async () => {
+      const socket = connect(port, '127.0.0.1');
+      try {
+        const greeting = await new Promise<string>((resolve, reject) => {
+          socket.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+          socket.once('error', reject);
+        });
+        expect(greeting).toMatch(/^220 /);
+      } finally {
+        socket.end('QUIT\r\n');
+      }
+    });
+    expect(asked).toContain('PTR 1.0.0.127.in-addr.arpa');
+  });
+});
+
 describe('attachments', () => {
   it('of 30 MB arrive as a signed download link in a small, complete webhook', async () => {
     const sent = await send(d, { to: `big@${SENDER_DOMAIN}`, subject: 'Send the file', text: 'please' });
@@ -239,7 +259,7 @@ describe('a daemon with tight inbound limits and a certificate', () => {
     small = await startDaemon({
       env: mailEnv({
         env: {
-          ERRAND_MAIL_DNS_SERVERS: dns.server,
+          ERRAND_DNS_SERVERS: dns.server,
           ERRAND_MAIL_MAX_MESSAGE_BYTES: '65536',
           ERRAND_MAIL_INBOUND_MESSAGES_PER_MINUTE: '4',
           ERRAND_MAIL_INBOUND_TLS_CERT_PATH: cert,

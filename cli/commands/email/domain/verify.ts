@@ -6,7 +6,7 @@ import { examples } from '../../../help.js';
 export function registerDomainVerify(domain: Command): void {
   domain
     .command('verify')
-    .description("check the sending domain's MX record (through mail.dns_servers) and print the DNS records to publish")
+    .description("check the sending domain's MX record (through dns.servers) and print the DNS records to publish")
     .addHelpText('after', examples('errand email domain verify', 'errand email domain verify --json'))
     .addHelpText('after', '\nExit status: 0 when the MX record names this installation, 1 when it does not yet.')
     .action(async (_flags: unknown, cmd: Command) => {
