@@ -12,13 +12,13 @@ import type { Suppression } from '../src/mail/outbound/suppressions.js';
 import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
-import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../src/runs/runs-service.js';
+import type { CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service.js';
 import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
-export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
+export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
 
@@ -103,6 +103,12 @@ export class ApiClient {
   }
   createJobRun(jobId: string, body: CreateJobRunBody): Promise<RunAccepted> {
     return this.request('POST', `/v1/jobs/${seg(jobId)}/runs`, { body });
+  }
+  checkRun(body: CreateRunBody): Promise<RunCheck> {
+    return this.request('POST', '/v1/runs/check', { body });
+  }
+  checkJobRun(jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
+    return this.request('POST', `/v1/jobs/${seg(jobId)}/runs/check`, { body });
   }
   listRuns(query: ListQuery & { job_id?: string } = {}): Promise<ListPage<RunEnvelope>> {
     return this.request('GET', '/v1/runs', { query: { ...query } });

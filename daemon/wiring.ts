@@ -23,6 +23,7 @@ import type { Config } from '../src/config/schema.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { createProvider } from '../src/engine/providers/create-provider.js';
 import { FirstCallBound } from '../src/engine/first-call-bound.js';
+import { modelProviderProblem, runProblems } from '../src/engine/run-problems.js';
 import { RunExecutor } from '../src/engine/run-executor.js';
 import { SandboxMeters } from '../src/engine/sandbox-meter.js';
 import { ToolRegistry } from '../src/engine/tools/registry.js';
@@ -217,6 +218,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       checkCallbackUrl,
       settleUsage: (runId) => meters.settle(runId),
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
+      runProblems: (run) => runProblems(provider, runConnections, run),
     },
   );
   runs.addTransitionHook(outbox.onTransition);
@@ -337,7 +339,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     admin,
     runs,
     app,
-    modelProviderProblem: provider.unusableReason() === null ? null : `${provider.unusableReason()} (models.provider is ${provider.name})`,
+    modelProviderProblem: modelProviderProblem(provider),
     async start() {
       checkpointer.start();
       await app.listen({ host: config['server.host'], port: config['server.port'] });

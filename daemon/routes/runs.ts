@@ -13,10 +13,27 @@ export const runRoutes: FastifyPluginAsync<{ runs: RunsService }> = async (app, 
     { schema: { ...s.create, response: { ...s.create.response, ...errors }, tags, summary: 'Start a run from a prompt' } },
     async (req, reply) => accepted(reply, await runs.create(principalOf(req), req.body)),
   );
+  app.post<{ Body: CreateRunBody }>(
+    '/runs/check',
+    {
+      schema: {
+        ...s.check,
+        response: { ...s.check.response, ...errors },
+        tags,
+        summary: 'Check a run without starting it: what POST /runs would answer (its refusals, billing and warnings), nothing created',
+      },
+    },
+    (req) => runs.check(principalOf(req), req.body),
+  );
   app.post<{ Params: { id: string }; Body: CreateJobRunBody | undefined }>(
     '/jobs/:id/runs',
     { schema: { ...s.createForJob, response: { ...s.createForJob.response, ...errors }, tags, summary: 'Start a run of a job' } },
     async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body ?? {})),
+  );
+  app.post<{ Params: { id: string }; Body: CreateJobRunBody | undefined }>(
+    '/jobs/:id/runs/check',
+    { schema: { ...s.checkForJob, response: { ...s.checkForJob.response, ...errors }, tags, summary: 'Check a run of a job without starting it' } },
+    (req) => runs.checkForJob(principalOf(req), req.params.id, req.body ?? {}),
   );
   app.get<{ Querystring: ListQuery & { job_id?: string } }>('/runs', { schema: { ...s.list, tags, summary: 'List recent runs' } }, (req) =>
     runs.list(principalOf(req).orgId, req.query),

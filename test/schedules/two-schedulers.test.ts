@@ -38,7 +38,7 @@ function daemonLike(home: string): { store: Store; runs: RunsService } {
   const runs = new RunsService(
     r,
     { projects, jobs, schemas, caps: new SpendCaps(r), prices: new PriceTable(r.config), eventLog },
-    { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl, startCost: () => ({ usd: 0, sandboxSeconds: 0, inputTokens: 0, outputTokens: 0 }) },
+    { publicUrl: () => 'http://127.0.0.1:1', linkScreenshot: (id) => id, checkCallbackUrl, startCost: () => ({ usd: 0, sandboxSeconds: 0, inputTokens: 0, outputTokens: 0 }), runProblems: () => [] },
   );
   return { store, runs };
 }
