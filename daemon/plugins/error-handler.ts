@@ -10,12 +10,17 @@ import {
   RouteNotFoundError,
   UnsupportedMediaTypeError,
 } from '../../src/errors.js';
+import { closestName } from '../../src/text/closest-name.js';
 
 interface ValidationIssue {
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
+  /** The schema holding the failed keyword (Ajv's `verbose`): its `properties` are the members an unknown one may have meant. */
+  parentSchema?: { properties?: Record<string, unknown> };
+  /** The value that failed (Ajv's `verbose`). */
+  data?: unknown;
 }
 
 /**
@@ -93,11 +98,14 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
   if (issue.keyword === 'additionalProperties') {
     const name = String(issue.params.additionalProperty);
     const param = [...path, name].join('.');
-    return new InvalidRequestError(context === 'body' ? 'unknown_parameter' : 'invalid_request', `Unknown ${where} '${param}'`, { param });
+    const meant = closestName(name, Object.keys(issue.parentSchema?.properties ?? {}));
+    const suggestion = meant === null ? '' : `; did you mean '${[...path, meant].join('.')}'?`;
+    return new InvalidRequestError(context === 'body' ? 'unknown_parameter' : 'invalid_request', `Unknown ${where} '${param}'${suggestion}`, { param });
   }
   if (issue.keyword === 'required') {
-    const param = [...path, String(issue.params.missingProperty)].join('.');
-    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'`, { param });
+    const missing = String(issue.params.missingProperty);
+    const param = [...path, missing].join('.');
+    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'${typoOf(issue, missing, path)}`, { param });
   }
   const param = path.join('.');
   if (param === '') return new InvalidRequestError('invalid_body', `The request body ${issue.message ?? 'is invalid'}`);
@@ -106,6 +114,15 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
     `${capitalise(where)} '${param}' ${issue.message ?? 'is invalid'}${allowedValues(issue)}`,
     { param },
   );
+}
+
+/** `; did you mean to send 'promt' as 'prompt'?` when a member the schema does not know is a typo of the missing one. */
+function typoOf(issue: ValidationIssue, missing: string, path: string[]): string {
+  const data = issue.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return '';
+  const known = issue.parentSchema?.properties ?? {};
+  const typo = Object.keys(data).find((name) => !Object.hasOwn(known, name) && closestName(name, [missing]) !== null);
+  return typo === undefined ? '' : `; did you mean to send '${[...path, typo].join('.')}' as '${[...path, missing].join('.')}'?`;
 }
 
 function allowedValues(issue: ValidationIssue): string {
