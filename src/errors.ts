@@ -57,6 +57,14 @@ export class RequestTimeoutError extends InvalidRequestError {
   override readonly status = 408;
 }
 
+/** A known path asked with a method it does not take; `Allow` lists those it does (RFC 9110 §15.5.6). */
+export class MethodNotAllowedError extends InvalidRequestError {
+  override readonly status = 405;
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super('method_not_allowed', `${path} does not take ${method}; it takes ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } });
+  }
+}
+
 export class AuthenticationError extends ErrandError {
   readonly type = 'authentication_error';
   readonly status = 401;

@@ -5,6 +5,7 @@ import {
   ErrandError,
   InternalError,
   InvalidRequestError,
+  MethodNotAllowedError,
   OAuthServerError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -41,10 +42,25 @@ const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, 
     if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
     sendError(request, reply, mapped);
   });
-  app.setNotFoundHandler({ preHandler: authenticate }, (request, reply) => {
-    sendError(request, reply, new RouteNotFoundError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+  // A discovery document the daemon does not publish is simply absent, for anyone: OAuth and OpenID clients probe
+  // /.well-known/ paths without credentials and read a 404 as "not offered" (issue 21, item 15).
+  const unlessWellKnown: preHandlerHookHandler = function (request, reply, done) {
+    if (request.url.startsWith('/.well-known/')) return done();
+    return authenticate.call(this, request, reply, done);
+  };
+  app.setNotFoundHandler({ preHandler: unlessWellKnown }, (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    sendError(
+      request,
+      reply,
+      allowed.length > 0 ? new MethodNotAllowedError(request.method, path, allowed) : new RouteNotFoundError('route_not_found', `No route ${request.method} ${path}`),
+    );
   });
 };
+
+/** The methods a path may be asked with; HEAD comes with every GET route. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ErrandError): void {
   void reply
