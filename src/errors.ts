@@ -78,11 +78,18 @@ export class QuotaError extends ErrandError {
   readonly status = 402;
 }
 
-export class NotFoundError extends ErrandError {
+/** `resource_missing` in words of its own, for a resource that has no id of its caller's to name (the organisation's identity). */
+export class ResourceMissingError extends ErrandError {
   readonly type = 'not_found_error';
   readonly status = 404;
+  constructor(message: string, param?: string) {
+    super('resource_missing', message, param === undefined ? {} : { param });
+  }
+}
+
+export class NotFoundError extends ResourceMissingError {
   constructor(resource: string, id: string, param?: string) {
-    super('resource_missing', `No such ${resource}: '${id}'`, param === undefined ? {} : { param });
+    super(`No such ${resource}: '${id}'`, param);
   }
 }
 

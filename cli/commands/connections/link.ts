@@ -78,7 +78,7 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
     }
   } catch (err) {
     if (!abort.signal.aborted) throw err;
-    ctx.out.note(`stopped waiting; the link works until ${clock(link.expires_at)} (errand connections get ${link.connection_id})`);
+    ctx.out.note(`stopped waiting; the link works until ${clock(link.expires_at)} (${ctx.cliName} connections get ${link.connection_id})`);
     throw new SilentExit(130);
   } finally {
     process.off('SIGINT', onInt);

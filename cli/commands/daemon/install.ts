@@ -93,7 +93,7 @@ export async function installDaemon(ctx: CliContext, o: InstallOptions): Promise
   ctx.out.result(installed, () => {
     ctx.out.line(`wrote ${o.unitPath} (errandd as ${user} on ${home})`);
     if (envFileWritten) ctx.out.line(`wrote ${o.envFile} (0600): put the model key in it`);
-    ctx.out.note(`then: systemctl daemon-reload && systemctl enable --now ${unitName(o.unitPath)}; logs: errand daemon logs -f --home ${home}`);
+    ctx.out.note(`then: systemctl daemon-reload && systemctl enable --now ${unitName(o.unitPath)}; logs: ${ctx.cliName} daemon logs -f --home ${home}`);
   });
   return installed;
 }

@@ -41,7 +41,7 @@ export function registerGc(program: Command): void {
 export async function gc(ctx: CliContext, options: GcOptions): Promise<GcResult> {
   const paths = dataPaths(ctx.home);
   if (options.vacuum && !options.dryRun && readDaemonState(paths.daemonState) !== null) {
-    throw new UserError(`--vacuum rewrites the whole database: stop the daemon first (errand daemon stop --home ${ctx.home})`);
+    throw new UserError(`--vacuum rewrites the whole database: stop the daemon first (${ctx.cliName} daemon stop --home ${ctx.home})`);
   }
   const config = loadConfig({ home: ctx.home, env: ctx.env });
   const store = openStore(paths.database);
