@@ -9,6 +9,7 @@ import { openStore } from '../../../src/store/store.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { plural } from '../../../src/text/plural.js';
 
 export interface GcOptions {
   dryRun: boolean;
@@ -54,7 +55,7 @@ export async function gc(ctx: CliContext, options: GcOptions): Promise<GcResult>
     ctx.out.result(result, () => {
       ctx.out.table(plan, [
         { header: 'KIND', value: (p) => p.kind },
-        { header: 'KEPT', value: (p) => (p.keep_hours === null ? 'forever' : p.keep_hours % 24 === 0 ? `${p.keep_hours / 24} days` : `${p.keep_hours} hours`) },
+        { header: 'KEPT', value: (p) => (p.keep_hours === null ? 'forever' : p.keep_hours % 24 === 0 ? plural(p.keep_hours / 24, 'day') : plural(p.keep_hours, 'hour')) },
         { header: 'OLDER THAN', value: (p) => p.older_than ?? '-' },
         { header: options.dryRun ? 'WOULD GO' : 'WENT', value: (p) => (purged === null ? p.rows : (purged.find((k) => k.kind === p.kind)?.rows ?? 0)) },
         { header: 'FILE BYTES', value: (p) => p.bytes },

@@ -1,5 +1,6 @@
 import type { AuthStatus } from '../../store/connections-table.js';
 import { McpFailure, McpSession, type McpEndpoint, type McpSessionOptions } from './mcp-session.js';
+import { plural } from '../../text/plural.js';
 
 export interface McpCheckResult {
   status: Extract<AuthStatus, 'authenticated' | 'failed'>;
@@ -19,7 +20,7 @@ export async function checkMcpServer(endpoint: McpEndpoint, options: McpSessionO
   }
   await session.close();
   const over = session.transport === 'http' ? 'streamable HTTP' : 'HTTP+SSE';
-  return { status: 'authenticated', detail: `connected over ${over}; ${session.tools.length} tool${session.tools.length === 1 ? '' : 's'}` };
+  return { status: 'authenticated', detail: `connected over ${over}; ${plural(session.tools.length, 'tool')}` };
 }
 
 export function failureDetail(err: unknown): string {
