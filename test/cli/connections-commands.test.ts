@@ -96,6 +96,16 @@ describe('errand connections link', () => {
     expect(linked.json()).toMatchObject({ object: 'connection_link', connection_id: expect.stringMatching(/^conn_/), url: expect.stringContaining('/v1/connect/clk_') });
   });
 
+  it("says until when the link works with its date and zone, in the terminal's time", async () => {
+    const linked = await runCli(['connections', 'link', '--provider', 'acme', '--name', 'acme-zone', '--env-var-name', 'ZONE_TOKEN', '--no-wait'], { env: { ...env(), TZ: 'Asia/Kolkata' } });
+    expect(linked.code, linked.stderr).toBe(0);
+    const until = /before (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC\+05:30 \(Asia\/\w+\) to connect acme/.exec(linked.stderr);
+    expect(until, linked.stderr).not.toBeNull();
+    // 15 minutes from now, as the clock in Kolkata reads it.
+    const expected = new Date(Date.now() + 15 * 60_000 + 5.5 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(Math.abs(Date.parse(`${until![1]!.replace(' ', 'T')}Z`) - Date.parse(`${expected.replace(' ', 'T')}:00Z`))).toBeLessThanOrEqual(90_000);
+  });
+
   it('prints the URL, waits while someone approves in a browser, and ends when the connection is authenticated', async () => {
     const linking = await startLink();
     expect(linking.url).toMatch(/\/v1\/connect\/clk_\w+\?expires=\d+&sig=/);
