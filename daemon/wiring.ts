@@ -194,6 +194,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     checkOAuth: async (row) => {
       await refresher.fresh(row, { force: true });
     },
+    lapsed: (row) => hostedConnect.lapsed(row),
   });
   const hostedConnect = new HostedConnect(resources, {
     projects,

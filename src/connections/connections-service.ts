@@ -25,6 +25,8 @@ export interface ConnectionsServiceDeps {
   checkMcp: (endpoint: McpEndpoint) => Promise<McpCheckResult>;
   /** Makes an oauth connection's token fresh (refreshing it when it is about to expire) and says how that went. */
   checkOAuth: (row: ConnectionRow) => Promise<void>;
+  /** The row once its connect links are taken into account: expired when every link of a pending one lapsed (HostedConnect). */
+  lapsed: (row: ConnectionRow) => ConnectionRow;
 }
 
 /** The connections API: records without secrets, write-only secrets, and the checks behind `auth_status`. */
@@ -35,7 +37,7 @@ export class ConnectionsService {
   ) {}
 
   list(orgId: string, q: ListQuery): ListResponse<Connection> {
-    return toListResponse(this.r.store.connections.list(orgId, pageQuery(q)), toConnection);
+    return toListResponse(this.r.store.connections.list(orgId, pageQuery(q)), (row) => toConnection(this.deps.lapsed(row)));
   }
 
   get(orgId: string, id: string): Connection {
@@ -45,7 +47,7 @@ export class ConnectionsService {
   row(orgId: string, id: string): ConnectionRow {
     const row = this.r.store.connections.get(orgId, id);
     if (row === undefined) throw new NotFoundError('connection', id);
-    return row;
+    return this.deps.lapsed(row);
   }
 
   async create(orgId: string, body: CreateConnectionBody): Promise<Connection> {

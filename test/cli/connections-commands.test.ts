@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoTime } from '../../src/clock.js';
+import { createIdFactory } from '../../src/ids.js';
+import { withStore } from '../api/harness.js';
 import { closedPort } from '../engine/harness.js';
 import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
@@ -109,6 +112,8 @@ describe('errand connections link', () => {
   it('prints the URL, waits while someone approves in a browser, and ends when the connection is authenticated', async () => {
     const linking = await startLink();
     expect(linking.url).toMatch(/\/v1\/connect\/clk_\w+\?expires=\d+&sig=/);
+    // Once it has looked at the link unopened: signing in before its first look would race it.
+    await expect.poll(linking.stderr, { timeout: 10_000 }).toContain('waiting for someone to open the link and approve');
     expect((await fetch(linking.url)).status).toBe(200);
     expect((await signIn(linking.url)).status).toBe(200);
 
@@ -132,5 +137,20 @@ describe('errand connections link', () => {
     } finally {
       provider.denyWith = null;
     }
+  });
+
+  it('shows a connection whose link expired unused as expired, not pending forever', async () => {
+    const { connectionId } = withStore(daemon, (store) => {
+      const ids = createIdFactory();
+      const id = ids('conn');
+      const at = isoTime(Date.now() - 20 * 60_000);
+      store.connections.insert({ id, org_id: daemon.orgId, project_id: null, name: 'acme-lapsed', type: 'oauth', env_var_name: 'LAPSED_TOKEN', provider: 'acme', auth_status: 'pending', created_at: at, updated_at: at });
+      store.connections.insertLink({ id: ids('clk'), org_id: daemon.orgId, connection_id: id, redirect_url: null, expires_at: Date.now() - 5 * 60_000, created_at: at });
+      return { connectionId: id };
+    });
+    const got = await cli(['connections', 'get', 'acme-lapsed', '--json']);
+    expect(got.json()).toMatchObject({ id: connectionId, auth_status: 'expired', auth_detail: expect.stringContaining('its connect link expired before anyone connected it') });
+    const listed = (await daemon.api('GET', '/v1/connections?limit=200')).body.data.find((c: { id: string }) => c.id === connectionId);
+    expect(listed.auth_status).toBe('expired');
   });
 });
