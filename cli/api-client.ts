@@ -1,4 +1,5 @@
 import type { Connection } from '../src/connections/connection-record.js';
+import type { ConnectionTools } from '../src/connections/connection-tools.js';
 import type { CreateConnectionBody, CreateLinkBody, UpdateConnectionBody } from '../src/connections/connection-schemas.js';
 import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oauth-client/hosted-connect.js';
 import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service.js';
@@ -19,7 +20,7 @@ import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
-export type { Connection, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
+export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
@@ -175,6 +176,9 @@ export class ApiClient {
   }
   deleteConnection(id: string): Promise<Deleted> {
     return this.request('DELETE', `/v1/connections/${seg(id)}`);
+  }
+  connectionTools(id: string): Promise<ConnectionTools> {
+    return this.request('GET', `/v1/connections/${seg(id)}/tools`);
   }
   checkConnection(id: string): Promise<Connection> {
     return this.request('POST', `/v1/connections/${seg(id)}/check`);
