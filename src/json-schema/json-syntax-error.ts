@@ -68,49 +68,38 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
       digits('a digit in the exponent');
     }
   };
+  /** An object's members or an array's items: `item` each, separated by commas, up to `close`. */
+  const sequence = (close: '}' | ']', item: () => void): void => {
+    i++;
+    space();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      item();
+      space();
+      if (text[i] === ',') i++;
+      else if (text[i] === close) {
+        i++;
+        return;
+      } else expected(`',' or '${close}'`);
+    }
+  };
+  const member = (): void => {
+    space();
+    if (text[i] !== '"') expected('a member name in double quotes');
+    string();
+    space();
+    if (text[i] !== ':') expected("':' after the member name");
+    i++;
+    value();
+  };
   const value = (): void => {
     space();
     const c = text[i];
-    if (c === '{') {
-      i++;
-      space();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        if (text[i] !== '"') expected('a member name in double quotes');
-        string();
-        space();
-        if (text[i] !== ':') expected("':' after the member name");
-        i++;
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return;
-        } else expected("',' or '}'");
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return;
-        } else expected("',' or ']'");
-      }
-    }
+    if (c === '{') return sequence('}', member);
+    if (c === '[') return sequence(']', value);
     if (c === '"') return string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
     for (const word of ['true', 'false', 'null']) {
