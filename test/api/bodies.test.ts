@@ -139,12 +139,22 @@ describe('unknown routes and URLs', () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing'],
       ['GET', '/v2/runs'],
-      ['PUT', '/v1/runs'],
-      ['DELETE', '/v1/runs'],
-      ['POST', '/v1/runs/run_01jd0000000000000000000000'],
       ['GET', '/'],
     ] as const) {
       expectError(await d.api(method, path), 404, { type: 'not_found_error', code: 'route_not_found' });
+    }
+  });
+
+  // These were 404 too until issue 21 (item 15): the path exists, only the method does not.
+  it('answer a known path asked with another method 405 method_not_allowed in the shared shape, with Allow', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', '/v1/runs', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/runs', 'GET, HEAD, POST'],
+      ['POST', '/v1/runs/run_01jd0000000000000000000000', 'GET, HEAD'],
+    ] as const) {
+      const res = await d.api(method, path);
+      expectError(res, 405, { type: 'invalid_request_error', code: 'method_not_allowed' });
+      expect(res.headers.get('allow')).toBe(allow);
     }
   });
 
