@@ -17,17 +17,12 @@
  * and runs a warm-up first (2 s in the first round, 1 s after, when the servers' code is already optimised).
  * Targets (issue 2): GET /v1/runs/{id} at >= 50% of the bare hello-world's requests/s, POST /v1/runs at >= 25%.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startHangingModel, type HangingModel } from '../test/fixtures/hanging-model.js';
 import { startChild, stopChild, type Child } from './child-process.js';
-import { firstKey } from './first-key.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ERRANDD = join(ROOT, 'bin', 'errandd');
+import { keyOf, startErrandd, stopErrandd, type Errandd } from './errandd.js';
 
 const BARE_SERVER = `
 import Fastify from 'fastify';
@@ -64,44 +59,13 @@ export interface ApiBenchResult {
   bareForFailing: Measurement;
 }
 
-/** A child whose first line said `listening on <url>`. */
-interface Server extends Child {
-  url: string;
-}
-
-async function startServer(args: string[], env: NodeJS.ProcessEnv, stderrFile?: string): Promise<Server> {
-  const child = await startChild(args, env, stderrFile);
-  return { ...child, url: child.listening };
-}
-
-interface Daemon extends Server {
-  home: string;
+interface Daemon extends Errandd {
   headers: Record<string, string>;
 }
 
 async function startDaemon(env: Record<string, string>): Promise<Daemon> {
-  const home = mkdtempSync(join(tmpdir(), 'errand-bench-api-'));
-  const child = await startServer(
-    [ERRANDD, '--port', '0', '--home', home],
-    {
-      ...process.env,
-      ERRAND_HOME: home,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: '',
-      ERRAND_SANDBOX_DRIVER: 'local',
-      ERRAND_LIMITS_MAX_PENDING_RUNS: '1000000',
-      ERRAND_LIMITS_REQUESTS_PER_MINUTE: '1000000',
-      ...env,
-    },
-    join(home, 'errandd.log'),
-  );
-  const key = await firstKey(child.lines);
-  return { ...child, home, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
-}
-
-async function stopDaemon(d: Daemon): Promise<void> {
-  await stopChild(d);
-  rmSync(d.home, { recursive: true, force: true });
+  const d = await startErrandd({ env });
+  return { ...d, headers: { authorization: `Bearer ${keyOf(d)}`, 'content-type': 'application/json' } };
 }
 
 /** User plus system CPU time of a process in ms, from /proc (clock ticks are 10 ms on Linux). */
@@ -143,12 +107,12 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>): Promise
 export async function runApiBench(seconds = 2, connections = 50, rounds = 15): Promise<ApiBenchResult> {
   const common = { connections, duration: seconds, pipelining: 1 };
   const firstWarmup = Math.min(2, seconds);
-  let bare: Server | null = null;
+  let bare: Child | null = null;
   let model: HangingModel | null = null;
   let daemon: Daemon | null = null;
   let failing: Daemon | null = null;
   try {
-    bare = await startServer(['--input-type=module', '-e', BARE_SERVER], process.env);
+    bare = await startChild(['--input-type=module', '-e', BARE_SERVER], process.env);
     model = await startHangingModel();
     daemon = await startDaemon(model.env);
     const { url, headers } = daemon;
@@ -166,7 +130,7 @@ export async function runApiBench(seconds = 2, connections = 50, rounds = 15): P
     for (let i = 0; i < rounds; i++) {
       const warmup = i === 0 ? firstWarmup : Math.min(1, seconds);
       result.push({
-        bare: await measure('bare Fastify GET /', bare, { ...common, url: `${bare.url}/` }, warmup),
+        bare: await measure('bare Fastify GET /', bare, { ...common, url: `${bare.listening}/` }, warmup),
         getRun: await measure('GET /v1/runs/{id}', daemon, { ...common, url: `${url}/v1/runs/${runId}`, headers }, warmup),
         // No idempotency_key: every request creates a run.
         postRun: await measure('POST /v1/runs', daemon, { ...common, url: `${url}/v1/runs`, method: 'POST', headers, body: POST_BODY }, warmup),
@@ -174,7 +138,7 @@ export async function runApiBench(seconds = 2, connections = 50, rounds = 15): P
     }
 
     failing = await startDaemon({});
-    const bareForFailing = await measure('bare Fastify GET /', bare, { ...common, url: `${bare.url}/` }, firstWarmup);
+    const bareForFailing = await measure('bare Fastify GET /', bare, { ...common, url: `${bare.listening}/` }, firstWarmup);
     const postEngineFailing = await measure(
       'POST, engine failing',
       failing,
@@ -183,9 +147,10 @@ export async function runApiBench(seconds = 2, connections = 50, rounds = 15): P
     );
     return { rounds: result, postEngineFailing, bareForFailing };
   } finally {
-    if (failing) await stopDaemon(failing);
-    if (daemon) await stopDaemon(daemon);
+    if (failing) await stopErrandd(failing);
+    // The model first: the run it holds then fails at once, instead of holding the daemon's stop for its grace period.
     await model?.close();
+    if (daemon) await stopErrandd(daemon);
     if (bare) await stopChild(bare);
   }
 }

@@ -14,53 +14,11 @@
  * an idle daemon. "fan-out": `subscribers` clients, runs created 8 at a time: events per second delivered in total
  * and the latency under that load.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createParser } from 'eventsource-parser';
-import { parseFirstStartNotice } from '../src/runtime/first-start-notice.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ERRANDD = join(ROOT, 'bin', 'errandd');
-
-interface Daemon {
-  url: string;
-  key: string;
-  proc: ChildProcess;
-  home: string;
-}
-
-async function startDaemon(): Promise<Daemon> {
-  const home = mkdtempSync(join(tmpdir(), 'errand-bench-events-'));
-  const proc = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home, '--dev'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: '',
-      ERRAND_SANDBOX_DRIVER: 'local',
-      ERRAND_LIMITS_MAX_PENDING_RUNS: '1000000',
-      ERRAND_LIMITS_REQUESTS_PER_MINUTE: '1000000',
-      ERRAND_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', openSync(join(home, 'errandd.log'), 'a')],
-  });
-  let url: string | undefined;
-  let key: string | undefined;
-  for await (const line of createInterface({ input: proc.stdout! })) {
-    url ??= /^listening on (http:\/\/\S+)$/.exec(line)?.[1];
-    key ??= parseFirstStartNotice(line)?.key;
-    if (url !== undefined && key !== undefined) break;
-  }
-  if (url === undefined || key === undefined) throw new Error(`errandd did not start; see ${join(home, 'errandd.log')}`);
-  return { url, key, proc, home };
-}
+import { keyOf, startErrandd, stopErrandd, type Errandd } from './errandd.js';
 
 interface Subscriber {
   /** Latency of each event, ms. */
@@ -69,9 +27,9 @@ interface Subscriber {
   close(): void;
 }
 
-async function subscribe(d: Daemon, onEvent: (type: string, data: any, createdAtMs: number) => void = () => undefined): Promise<Subscriber> {
+async function subscribe(d: Errandd, onEvent: (type: string, data: any, createdAtMs: number) => void = () => undefined): Promise<Subscriber> {
   const abort = new AbortController();
-  const res = await fetch(`${d.url}/v1/events`, { headers: { authorization: `Bearer ${d.key}`, accept: 'text/event-stream' }, signal: abort.signal });
+  const res = await fetch(`${d.url}/v1/events`, { headers: { authorization: `Bearer ${keyOf(d)}`, accept: 'text/event-stream' }, signal: abort.signal });
   if (res.status !== 200 || res.body === null) throw new Error(`GET /v1/events answered ${res.status}`);
   const sub: Subscriber = { latencies: [], received: 0, close: () => abort.abort() };
   const parser = createParser({
@@ -117,7 +75,7 @@ export interface EventsBenchResult {
 }
 
 export async function runEventsBench(runs = 200, subscribers = 100): Promise<EventsBenchResult> {
-  const d = await startDaemon();
+  const d = await startErrandd({ dev: true, env: { ERRAND_LOG_LEVEL: 'warn' } });
   // The webhook receiver: when each run's webhook arrived.
   const webhookAt = new Map<string, number>();
   let onWebhook: (runId: string) => void = () => undefined;
@@ -139,7 +97,7 @@ export async function runEventsBench(runs = 200, subscribers = 100): Promise<Eve
   const createRun = async (): Promise<string> => {
     const res = await fetch(`${d.url}/v1/runs`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${keyOf(d)}`, 'content-type': 'application/json' },
       body: JSON.stringify({ prompt: 'bench', callback_url: callbackUrl }),
     });
     if (res.status !== 202) throw new Error(`POST /v1/runs answered ${res.status}: ${await res.text()}`);
@@ -219,11 +177,8 @@ export async function runEventsBench(runs = 200, subscribers = 100): Promise<Eve
     );
     return result;
   } finally {
-    const exited = once(d.proc, 'exit');
-    d.proc.kill('SIGTERM');
-    await exited;
+    await stopErrandd(d);
     receiver.close();
-    rmSync(d.home, { recursive: true, force: true });
   }
 }
 

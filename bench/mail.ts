@@ -15,20 +15,15 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { LoopbackDns } from '../test/fixtures/dns-server.js';
-import { startChild, stopChild, type Child } from './child-process.js';
-import { firstKey } from './first-key.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ERRANDD = join(ROOT, 'bin', 'errandd');
+import { startChild, stopChild } from './child-process.js';
+import { keyOf, startErrandd, stopErrandd, type Errandd } from './errandd.js';
 const RELAY = 'relay.bench';
 const SENDER = 'sender.bench';
 
@@ -42,39 +37,10 @@ server.listen(0, '127.0.0.1', () => process.stdout.write('listening on ' + serve
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-interface Daemon extends Child {
-  home: string;
-  url: string;
-  key: string;
-  smtpPort: number;
-}
-
-async function startDaemon(env: Record<string, string>): Promise<Daemon> {
-  const home = mkdtempSync(join(tmpdir(), 'errand-bench-mail-'));
-  const child = await startChild(
-    [ERRANDD, '--port', '0', '--home', home, '--dev'],
-    { ...process.env, ERRAND_HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local', ERRAND_LOG_LEVEL: 'warn', ...env },
-    join(home, 'errandd.log'),
-  );
-  const url = child.listening;
-  const key = await firstKey(child.lines);
-  let smtpPort = 0;
-  for (let i = 0; i < 200 && smtpPort === 0; i++) {
-    try {
-      const state = JSON.parse(readFileSync(join(home, 'errandd.json'), 'utf8')) as { pid: number; smtp?: string };
-      if (state.pid === child.proc.pid) smtpPort = Number(state.smtp?.split(':').at(-1) ?? 0);
-    } catch {
-      // Not written yet.
-    }
-    if (smtpPort === 0) await new Promise((r) => setTimeout(r, 25));
-  }
-  return { ...child, home, url, key, smtpPort };
-}
-
-async function api(d: Daemon, method: string, path: string, body?: unknown): Promise<any> {
+async function api(d: Errandd, method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${d.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${d.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${keyOf(d)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const json = await res.json();
@@ -178,17 +144,22 @@ export async function runMailBench(replies = 1000, connections = 8, rounds = 3, 
 
   const bare = await startChild(['--input-type=module', '-e', BARE_SMTP], process.env);
   const barePort = Number(bare.listening);
-  const daemon = await startDaemon({
-    ERRAND_MAIL_RELAY_DOMAIN: RELAY,
-    ERRAND_MAIL_INBOUND_PORT: '0',
-    ERRAND_DNS_SERVERS: dns.server,
-    ERRAND_MAIL_SMTP_URL: `smtp://127.0.0.1:${sinkPort}`,
-    ERRAND_MAIL_INBOUND_MESSAGES_PER_MINUTE: '10000000',
-    ERRAND_MAIL_INBOUND_CONNECTIONS_PER_IP: String(connections * 4),
-    ERRAND_MAIL_DAILY_SEND_CAP: '100000000',
-    ERRAND_LIMITS_REQUESTS_PER_MINUTE: '1000000',
-    ERRAND_WEBHOOKS_RETRY_SCHEDULE_S: '3600',
+  const daemon = await startErrandd({
+    dev: true,
+    smtp: true,
+    env: {
+      ERRAND_LOG_LEVEL: 'warn',
+      ERRAND_MAIL_RELAY_DOMAIN: RELAY,
+      ERRAND_MAIL_INBOUND_PORT: '0',
+      ERRAND_DNS_SERVERS: dns.server,
+      ERRAND_MAIL_SMTP_URL: `smtp://127.0.0.1:${sinkPort}`,
+      ERRAND_MAIL_INBOUND_MESSAGES_PER_MINUTE: '10000000',
+      ERRAND_MAIL_INBOUND_CONNECTIONS_PER_IP: String(connections * 4),
+      ERRAND_MAIL_DAILY_SEND_CAP: '100000000',
+      ERRAND_WEBHOOKS_RETRY_SCHEDULE_S: '3600',
+    },
   });
+  const smtpPort = daemon.smtpPort!;
   try {
     await api(daemon, 'POST', '/v1/emails/identity', { username: 'shop', callback_url: 'http://127.0.0.1:9/hook' });
     // One send whose correlation address the replies go to.
@@ -199,10 +170,10 @@ export async function runMailBench(replies = 1000, connections = 8, rounds = 3, 
     const result: RoundResult[] = [];
     // A first short pass of each warms both servers' code up.
     await blast(barePort, Math.min(200, replies), connections, () => replyTo, dkimKey, inReplyTo);
-    await blast(daemon.smtpPort, Math.min(200, replies), connections, () => replyTo, dkimKey, inReplyTo);
+    await blast(smtpPort, Math.min(200, replies), connections, () => replyTo, dkimKey, inReplyTo);
     for (let i = 0; i < rounds; i++) {
       const b = await measure(bare.proc, () => blast(barePort, replies, connections, () => replyTo, dkimKey, inReplyTo), replies);
-      const dd = await measure(daemon.proc, () => blast(daemon.smtpPort, replies, connections, () => replyTo, dkimKey, inReplyTo), replies);
+      const dd = await measure(daemon.proc, () => blast(smtpPort, replies, connections, () => replyTo, dkimKey, inReplyTo), replies);
       result.push({ bare: b.perSecond, daemon: dd.perSecond, bareCpuMs: b.cpuMs, daemonCpuMs: dd.cpuMs });
     }
 
@@ -225,8 +196,7 @@ export async function runMailBench(replies = 1000, connections = 8, rounds = 3, 
     const daemonMedian = median(result.map((r) => r.daemon));
     return { rounds: result, bareRepliesPerSecond: bareMedian, daemonRepliesPerSecond: daemonMedian, ratio: median(result.map((r) => r.daemon / r.bare)), sendsPerSecond };
   } finally {
-    await stopChild(daemon);
-    rmSync(daemon.home, { recursive: true, force: true });
+    await stopErrandd(daemon);
     await stopChild(bare);
     await new Promise<void>((resolve) => sink.close(() => resolve()));
     await dns.close();

@@ -1,40 +1,28 @@
 /**
  * What a retention purge costs the API: POST /v1/runs latency (p50, p99) while the daemon purges a backlog of old
  * runs, against the same daemon's latency on the same database without a purge, in the same bench run:
- *   npm run build && npx tsx bench/retention.ts [runs=1000000] [seconds=5] [connections=10]
+ *   npm run build && npx tsx bench/retention.ts [runs=1000000] [seconds=5] [connections=10] [rounds=5]
  * A data directory is seeded with `runs` finished runs 40 days old (rows of about a kilobyte). Then the compiled
- * daemon runs on it twice: first with `retention.runs_days=0` (nothing is due), measured in rounds; then with the
+ * daemon runs on it twice: first with `retention.runs_days=0` (nothing is due), measured in `rounds` rounds; then with the
  * default 30 days, whose first retention pass starts at once, measured in rounds until its log says the pass is
  * over (runs purged, space given back); then once more after it. A round that ended after the pass is not counted
  * as "during". The daemon has no model key, so its engine claims each POSTed run and fails it at once: the queue
  * stays short, and what is measured is the API beside the purge, not a queue growing by thousands of runs a second.
  * Medians of the rounds are printed, and the ratios of "during" to "without".
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { isoTime } from '../src/clock.js';
 import { createIdFactory } from '../src/ids.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { openStore } from '../src/store/store.js';
-import { firstKey } from './first-key.js';
+import { keyOf, startErrandd, stopErrandd, type Errandd } from './errandd.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ERRANDD = join(ROOT, 'bin', 'errandd');
 const DAY = 24 * 3600 * 1000;
 const POST_BODY = JSON.stringify({ prompt: 'Find the opening hours of {{place}}', inputs: { place: 'the library' } });
-
-interface Daemon {
-  url: string;
-  proc: ChildProcess;
-  /** The rest of its stdout (a first start prints the organisation and its key after the address). */
-  lines: AsyncIterableIterator<string>;
-}
 
 interface Latency {
   p50Ms: number;
@@ -51,34 +39,9 @@ export interface RetentionBenchResult {
   purgeSeconds: number;
 }
 
-async function startDaemon(home: string, env: Record<string, string>, log: string): Promise<Daemon> {
-  const proc = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ERRAND_HOME: home,
-      ERRAND_LOG_LEVEL: 'info',
-      ERRAND_LIMITS_MAX_PENDING_RUNS: '1000000',
-      ERRAND_LIMITS_REQUESTS_PER_MINUTE: '1000000',
-      ERRAND_SANDBOX_DRIVER: 'local',
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', openSync(log, 'a')],
-  });
-  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  const m = /^listening on (http:\/\/\S+)$/.exec(first.value ?? '');
-  if (!m) throw new Error(`unexpected first line from errandd: ${first.value}`);
-  return { url: m[1]!, proc, lines };
-}
-
-async function stop(d: Daemon): Promise<void> {
-  if (d.proc.exitCode !== null) return;
-  const done = once(d.proc, 'exit');
-  d.proc.kill('SIGTERM');
-  await done;
+/** The daemon on the bench's data directory, logging at info (the purge's end is read from its log). */
+function startDaemon(home: string, env: Record<string, string>, logFile: string): Promise<Errandd> {
+  return startErrandd({ home, env: { ERRAND_LOG_LEVEL: 'info', ...env }, logFile });
 }
 
 /** `runs` finished runs made 40 days ago, written in large transactions with the daemon stopped. */
@@ -109,7 +72,7 @@ function seed(home: string, runs: number): void {
   }
 }
 
-async function measure(d: Daemon, key: string, seconds: number, connections: number): Promise<Latency> {
+async function measure(d: Errandd, key: string, seconds: number, connections: number): Promise<Latency> {
   const r = await autocannon({
     url: `${d.url}/v1/runs`,
     method: 'POST',
@@ -123,27 +86,27 @@ async function measure(d: Daemon, key: string, seconds: number, connections: num
 
 const purged = (log: string) => readFileSync(log, 'utf8').includes('"msg":"retention pass finished"');
 
-export async function runRetentionBench(runs = 1_000_000, seconds = 5, connections = 10): Promise<RetentionBenchResult> {
+export async function runRetentionBench(runs = 1_000_000, seconds = 5, connections = 10, rounds = 5): Promise<RetentionBenchResult> {
   const home = mkdtempSync(join(tmpdir(), 'errand-bench-retention-'));
-  let daemon: Daemon | null = null;
+  let daemon: Errandd | null = null;
   try {
     // The first start makes the organisation and prints its key.
-    daemon = await startDaemon(home, { ERRAND_RETENTION_RUNS_DAYS: '0' }, join(home, 'first.log'));
-    const key = await firstKey(daemon.lines);
-    await stop(daemon);
+    daemon = await startDaemon(home, { ERRAND_RETENTION_RUNS_DAYS: '0' }, 'first.log');
+    const key = keyOf(daemon);
+    await stopErrandd(daemon);
     const seeding = performance.now();
     seed(home, runs);
     process.stderr.write(`seeded ${runs} runs in ${((performance.now() - seeding) / 1000).toFixed(1)} s (${(statSync(dataPaths(home).database).size / 1e6).toFixed(0)} MB)\n`);
 
-    daemon = await startDaemon(home, { ERRAND_RETENTION_RUNS_DAYS: '0' }, join(home, 'without.log'));
-    await measure(daemon, key, 2, connections);
+    daemon = await startDaemon(home, { ERRAND_RETENTION_RUNS_DAYS: '0' }, 'without.log');
+    await measure(daemon, key, Math.min(2, seconds), connections);
     const without: Latency[] = [];
-    for (let i = 0; i < 5; i++) without.push(await measure(daemon, key, seconds, connections));
-    await stop(daemon);
+    for (let i = 0; i < rounds; i++) without.push(await measure(daemon, key, seconds, connections));
+    await stopErrandd(daemon);
 
-    const log = join(home, 'purging.log');
     const started = performance.now();
-    daemon = await startDaemon(home, {}, log);
+    daemon = await startDaemon(home, {}, 'purging.log');
+    const log = daemon.log;
     const during: Latency[] = [];
     let purgeSeconds = Number.NaN;
     while (!purged(log)) {
@@ -155,7 +118,7 @@ export async function runRetentionBench(runs = 1_000_000, seconds = 5, connectio
     const after = await measure(daemon, key, seconds, connections);
     return { runs, without, during, after, purgeSeconds };
   } finally {
-    if (daemon) await stop(daemon);
+    if (daemon) await stopErrandd(daemon);
     rmSync(home, { recursive: true, force: true });
   }
 }
@@ -170,14 +133,15 @@ function report(r: RetentionBenchResult): void {
     `${name.padEnd(22)} p50 ${median(ls.map((l) => l.p50Ms)).toFixed(1).padStart(6)} ms   p99 ${median(ls.map((l) => l.p99Ms)).toFixed(1).padStart(6)} ms   ${median(ls.map((l) => l.requestsPerSecond)).toFixed(0).padStart(6)} req/s   (${ls.length} rounds, non-2xx ${ls.reduce((a, l) => a + l.non2xx, 0)})`;
   console.log(`POST /v1/runs beside a retention purge of ${r.runs} runs`);
   console.log(line('without a purge', r.without));
-  console.log(line('during the purge', r.during));
+  // A small purge can end before the first round under it does: no round is then counted as "during".
+  console.log(r.during.length === 0 ? 'during the purge       no round: the purge ended before the first one did' : line('during the purge', r.during));
   console.log(line('after it', [r.after]));
   const ratio = (f: (l: Latency) => number) => (median(r.during.map(f)) / median(r.without.map(f))).toFixed(2);
-  console.log(`during / without: p50 x${ratio((l) => l.p50Ms)}, p99 x${ratio((l) => l.p99Ms)}, req/s x${ratio((l) => l.requestsPerSecond)}`);
+  if (r.during.length > 0) console.log(`during / without: p50 x${ratio((l) => l.p50Ms)}, p99 x${ratio((l) => l.p99Ms)}, req/s x${ratio((l) => l.requestsPerSecond)}`);
   console.log(`the purge took ${r.purgeSeconds.toFixed(1)} s under load (${(r.runs / r.purgeSeconds).toFixed(0)} runs/s)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [runs, seconds, connections] = process.argv.slice(2).map(Number);
-  report(await runRetentionBench(runs || undefined, seconds || undefined, connections || undefined));
+  const [runs, seconds, connections, rounds] = process.argv.slice(2).map(Number);
+  report(await runRetentionBench(runs || undefined, seconds || undefined, connections || undefined, rounds || undefined));
 }

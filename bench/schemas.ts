@@ -9,13 +9,7 @@
  * then during A's requests; the figures that count are B's latency and throughput during A's requests as ratios of
  * the baseline of the same round, and their medians over the rounds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { systemClock } from '../src/clock.js';
 import { createIdFactory } from '../src/ids.js';
@@ -23,39 +17,7 @@ import { KeysService } from '../src/keys/keys-service.js';
 import { OrgsService } from '../src/orgs/orgs-service.js';
 import { dataPaths } from '../src/runtime/paths.js';
 import { openStore } from '../src/store/store.js';
-
-const ERRANDD = fileURLToPath(new URL('../bin/errandd', import.meta.url));
-
-interface Daemon {
-  url: string;
-  home: string;
-  proc: ChildProcess;
-  key: string;
-}
-
-async function startDaemon(): Promise<Daemon> {
-  const home = mkdtempSync(join(tmpdir(), 'errand-bench-schemas-'));
-  const proc = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home], {
-    env: { ...process.env, ERRAND_HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local', ERRAND_LIMITS_REQUESTS_PER_MINUTE: '1000000' },
-    stdio: ['ignore', 'pipe', openSync(join(home, 'errandd.log'), 'a')],
-  });
-  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
-  const first = (await lines.next()).value as string;
-  const m = /^listening on (http:\/\/\S+)$/.exec(first);
-  if (!m) throw new Error(`unexpected first line: ${first}`);
-  await lines.next();
-  const key = (await lines.next()).value as string;
-  return { url: m[1]!, home, proc, key };
-}
-
-async function stopDaemon(d: Daemon): Promise<void> {
-  if (d.proc.exitCode === null) {
-    const done = once(d.proc, 'exit');
-    d.proc.kill('SIGTERM');
-    await done;
-  }
-  rmSync(d.home, { recursive: true, force: true });
-}
+import { keyOf, startErrandd, stopErrandd, type Errandd } from './errandd.js';
 
 function createOrgWithKey(home: string, name: string): string {
   const store = openStore(dataPaths(home).database);
@@ -68,7 +30,7 @@ function createOrgWithKey(home: string, name: string): string {
   }
 }
 
-async function api(d: Daemon, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function api(d: Errandd, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${d.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -91,12 +53,12 @@ async function poll(url: string, key: string, seconds: number, connections: numb
 }
 
 /** Organisation A's costly requests, one after the other until `stop`; answers their statuses and error codes. */
-async function costlyRequests(d: Daemon, jobId: string, stop: { done: boolean }): Promise<string[]> {
+async function costlyRequests(d: Errandd, jobId: string, stop: { done: boolean }): Promise<string[]> {
   const inputs = { xs: new Array(400_000).fill(0) };
   const bigEnum = { type: 'object', properties: { city: { enum: Array.from({ length: 50_000 }, (_, i) => `city number ${i}`) } } };
   const seen: string[] = [];
   for (let i = 0; !stop.done; i++) {
-    const res = i % 2 === 0 ? await api(d, d.key, 'POST', `/v1/jobs/${jobId}/runs`, { inputs }) : await api(d, d.key, 'POST', '/v1/runs', { prompt: 'p', output_schema: bigEnum });
+    const res = i % 2 === 0 ? await api(d, keyOf(d), 'POST', `/v1/jobs/${jobId}/runs`, { inputs }) : await api(d, keyOf(d), 'POST', '/v1/runs', { prompt: 'p', output_schema: bigEnum });
     seen.push(`${res.status} ${res.body.error?.code ?? ''}`.trim());
   }
   return seen;
@@ -109,15 +71,15 @@ interface Round {
 }
 
 export async function runSchemaBench(seconds = 5, connections = 10, rounds = 3): Promise<Round[]> {
-  const d = await startDaemon();
+  const d = await startErrandd();
   try {
     const pollerKey = createOrgWithKey(d.home, 'poller');
     const run = await api(d, pollerKey, 'POST', '/v1/runs', { prompt: 'polled' });
     const pollUrl = `${d.url}/v1/runs/${run.body.task_id}`;
-    const project = (await api(d, d.key, 'GET', '/v1/projects')).body.data[0].id;
+    const project = (await api(d, keyOf(d), 'GET', '/v1/projects')).body.data[0].id;
     // Every item fails 100 branches of the anyOf before the last: 400,000 items cost far more than the budget.
     const branches = Array.from({ length: 100 }, (_, i) => ({ type: 'integer', minimum: 10 * i + 1_000_000, maximum: 10 * i + 1_000_005 }));
-    const job = await api(d, d.key, 'POST', '/v1/jobs', {
+    const job = await api(d, keyOf(d), 'POST', '/v1/jobs', {
       project_id: project,
       name: 'costly',
       prompt: 'p',
@@ -137,7 +99,7 @@ export async function runSchemaBench(seconds = 5, connections = 10, rounds = 3):
     }
     return result;
   } finally {
-    await stopDaemon(d);
+    await stopErrandd(d);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Connection } from '../src/connections/connection-record.js';
+import type { ConnectionTools } from '../src/connections/connection-tools.js';
 import type { CreateConnectionBody, CreateLinkBody, UpdateConnectionBody } from '../src/connections/connection-schemas.js';
 import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oauth-client/hosted-connect.js';
 import type { CreateJobBody, UpdateJobBody } from '../src/jobs/job-schemas.js';
@@ -15,14 +16,14 @@ import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
 import type { CreateJobRunBody, CreateRunBody } from '../src/runs/run-schemas.js';
-import type { RunAccepted } from '../src/runs/runs-service.js';
+import type { RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service.js';
 import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
-export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
-export type { Connection, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
+export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
+export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
@@ -107,6 +108,12 @@ export class ApiClient {
   createJobRun(jobId: string, body: CreateJobRunBody): Promise<RunAccepted> {
     return this.request('POST', `/v1/jobs/${seg(jobId)}/runs`, { body });
   }
+  checkRun(body: CreateRunBody): Promise<RunCheck> {
+    return this.request('POST', '/v1/runs/check', { body });
+  }
+  checkJobRun(jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
+    return this.request('POST', `/v1/jobs/${seg(jobId)}/runs/check`, { body });
+  }
   listRuns(query: ListQuery & { job_id?: string } = {}): Promise<ListPage<RunEnvelope>> {
     return this.request('GET', '/v1/runs', { query: { ...query } });
   }
@@ -172,6 +179,9 @@ export class ApiClient {
   }
   deleteConnection(id: string): Promise<Deleted> {
     return this.request('DELETE', `/v1/connections/${seg(id)}`);
+  }
+  connectionTools(id: string): Promise<ConnectionTools> {
+    return this.request('GET', `/v1/connections/${seg(id)}/tools`);
   }
   checkConnection(id: string): Promise<Connection> {
     return this.request('POST', `/v1/connections/${seg(id)}/check`);

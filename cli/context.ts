@@ -16,7 +16,7 @@ export interface CliContext extends GlobalOptions {
   env: NodeJS.ProcessEnv;
   /** Progress may be drawn live on stderr (redrawn in place): it is a terminal, outside CI. Otherwise it is plain lines. */
   interactive: boolean;
-  /** How the user runs this CLI (`errand` or `npx errand`), for the commands that hints name. */
+  /** How the user ran this CLI (`errand`, `npx errand`, `./bin/errand`), for the commands that hints name. */
   cliName: string;
   /** The API client, resolved when first asked for, so admin commands work without a daemon or key. */
   api(): ApiClient;

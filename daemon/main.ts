@@ -130,7 +130,8 @@ export async function main(argv: string[]): Promise<number> {
   // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
   process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}${warning}`);
   const smtp = daemon.smtpAddress();
-  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }) });
+  const log = logFile === null ? null : resolve(home, logFile);
+  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }), log });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
   if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
 

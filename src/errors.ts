@@ -57,6 +57,14 @@ export class RequestTimeoutError extends InvalidRequestError {
   override readonly status = 408;
 }
 
+/** A known path asked with a method it does not take; `Allow` lists those it does (RFC 9110 §15.5.6). */
+export class MethodNotAllowedError extends InvalidRequestError {
+  override readonly status = 405;
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super('method_not_allowed', `${path} does not take ${method}; it takes ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } });
+  }
+}
+
 export class AuthenticationError extends ErrandError {
   readonly type = 'authentication_error';
   readonly status = 401;
@@ -70,11 +78,18 @@ export class QuotaError extends ErrandError {
   readonly status = 402;
 }
 
-export class NotFoundError extends ErrandError {
+/** `resource_missing` in words of its own, for a resource that has no id of its caller's to name (the organisation's identity). */
+export class ResourceMissingError extends ErrandError {
   readonly type = 'not_found_error';
   readonly status = 404;
+  constructor(message: string, param?: string) {
+    super('resource_missing', message, param === undefined ? {} : { param });
+  }
+}
+
+export class NotFoundError extends ResourceMissingError {
   constructor(resource: string, id: string, param?: string) {
-    super('resource_missing', `No such ${resource}: '${id}'`, param === undefined ? {} : { param });
+    super(`No such ${resource}: '${id}'`, param);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimitError } from '../../src/errors.js';
+import { AuthenticationError, RateLimitError } from '../../src/errors.js';
 import type { KeysService, Principal } from '../../src/keys/keys-service.js';
 import type { RateLimiter } from '../../src/keys/rate-limiter.js';
 
@@ -52,7 +52,22 @@ function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : '';
+  if (m) return m[1];
+  throw schemeProblem(header);
+}
+
+/** What is wrong with an Authorization header that is not `Bearer <key>`, without repeating the key (issue 21, item 15). */
+function schemeProblem(header: string): AuthenticationError {
+  const value = header.trim();
+  if (value.startsWith('ek_')) {
+    return new AuthenticationError('invalid_api_key', 'The Authorization header holds an API key without its scheme: send "Authorization: Bearer ek_..."');
+  }
+  // Only a short word followed by credentials is read as a scheme: a lone token may itself be a secret.
+  const scheme = /^([A-Za-z][\w-]{0,19})\s+\S/.exec(value)?.[1];
+  if (scheme !== undefined && scheme.toLowerCase() !== 'bearer') {
+    return new AuthenticationError('invalid_api_key', `The Authorization header uses the ${scheme} scheme; API keys go as "Authorization: Bearer <API_KEY>"`);
+  }
+  return new AuthenticationError('invalid_api_key', 'The Authorization header is not "Bearer <API_KEY>"');
 }
 
 /** The authenticated principal of a request on a non-public route. */

@@ -5,6 +5,7 @@ import {
   ErrandError,
   InternalError,
   InvalidRequestError,
+  MethodNotAllowedError,
   OAuthServerError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -18,12 +19,17 @@ declare module 'fastify' {
     oauthErrors?: boolean;
   }
 }
+import { closestName } from '../../src/text/closest-name.js';
 
 interface ValidationIssue {
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
+  /** The schema holding the failed keyword (Ajv's `verbose`): its `properties` are the members an unknown one may have meant. */
+  parentSchema?: { properties?: Record<string, unknown> };
+  /** The value that failed (Ajv's `verbose`). */
+  data?: unknown;
 }
 
 /**
@@ -45,10 +51,25 @@ const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, 
     if (request.routeOptions.config.oauthErrors) return sendOAuthError(reply, asOAuthError(mapped));
     sendError(request, reply, mapped);
   });
-  app.setNotFoundHandler({ preHandler: authenticate }, (request, reply) => {
-    sendError(request, reply, new RouteNotFoundError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+  // A discovery document the daemon does not publish is simply absent, for anyone: OAuth and OpenID clients probe
+  // /.well-known/ paths without credentials and read a 404 as "not offered" (issue 21, item 15).
+  const unlessWellKnown: preHandlerHookHandler = function (request, reply, done) {
+    if (request.url.startsWith('/.well-known/')) return done();
+    return authenticate.call(this, request, reply, done);
+  };
+  app.setNotFoundHandler({ preHandler: unlessWellKnown }, (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    sendError(
+      request,
+      reply,
+      allowed.length > 0 ? new MethodNotAllowedError(request.method, path, allowed) : new RouteNotFoundError('route_not_found', `No route ${request.method} ${path}`),
+    );
   });
 };
+
+/** The methods a path may be asked with; HEAD comes with every GET route. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ErrandError): void {
   void reply
@@ -109,11 +130,14 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
   if (issue.keyword === 'additionalProperties') {
     const name = String(issue.params.additionalProperty);
     const param = [...path, name].join('.');
-    return new InvalidRequestError(context === 'body' ? 'unknown_parameter' : 'invalid_request', `Unknown ${where} '${param}'`, { param });
+    const meant = closestName(name, Object.keys(issue.parentSchema?.properties ?? {}));
+    const suggestion = meant === null ? '' : `; did you mean '${[...path, meant].join('.')}'?`;
+    return new InvalidRequestError(context === 'body' ? 'unknown_parameter' : 'invalid_request', `Unknown ${where} '${param}'${suggestion}`, { param });
   }
   if (issue.keyword === 'required') {
-    const param = [...path, String(issue.params.missingProperty)].join('.');
-    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'`, { param });
+    const missing = String(issue.params.missingProperty);
+    const param = [...path, missing].join('.');
+    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'${typoOf(issue, missing, path)}`, { param });
   }
   const param = path.join('.');
   if (param === '') return new InvalidRequestError('invalid_body', `The request body ${issue.message ?? 'is invalid'}`);
@@ -122,6 +146,15 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
     `${capitalise(where)} '${param}' ${issue.message ?? 'is invalid'}${allowedValues(issue)}`,
     { param },
   );
+}
+
+/** `; did you mean to send 'promt' as 'prompt'?` when a member the schema does not know is a typo of the missing one. */
+function typoOf(issue: ValidationIssue, missing: string, path: string[]): string {
+  const data = issue.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return '';
+  const known = issue.parentSchema?.properties ?? {};
+  const typo = Object.keys(data).find((name) => !Object.hasOwn(known, name) && closestName(name, [missing]) !== null);
+  return typo === undefined ? '' : `; did you mean to send '${[...path, typo].join('.')}' as '${[...path, missing].join('.')}'?`;
 }
 
 function allowedValues(issue: ValidationIssue): string {

@@ -4,6 +4,7 @@ import { InvalidRequestError } from '../../src/errors.js';
 import { errorResponseSchema } from '../../src/http-schemas/common.js';
 import { createAjv } from '../../src/json-schema/create-ajv.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/json-schema/json-depth.js';
+import { jsonSyntaxError } from '../../src/json-schema/json-syntax-error.js';
 import { compileQueryValidator } from '../query-string.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -22,8 +23,9 @@ declare module 'fastify' {
  * that one whose members are all optional accepts a bare POST and one with required members names the missing one.
  */
 const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
-  const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
-  const urlAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
+  // verbose: an error carries the schema it failed in, whose members an unknown one may be a typo of.
+  const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true });
+  const urlAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true });
   bodyAjv.addSchema(errorResponseSchema);
   urlAjv.addSchema(errorResponseSchema);
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -44,7 +46,10 @@ const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
     if (jsonDepth(text) > MAX_JSON_DEPTH) {
       return done(new InvalidRequestError('invalid_body', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`), undefined);
     }
-    parseJson(req, text, done);
+    parseJson(req, text, (err, body) => {
+      if (err === null) return done(null, body);
+      done((err as { statusCode?: number }).statusCode === 400 ? invalidJson(text, err) : err, undefined);
+    });
   });
 
   const defaultBody: preValidationHookHandler = (request, _reply, done) => {
@@ -57,5 +62,12 @@ const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
     route.preValidation = existing === undefined ? [defaultBody] : [defaultBody, ...(Array.isArray(existing) ? existing : [existing])];
   });
 };
+
+/** 400 invalid_json saying where the text stops being JSON; a body that is JSON but refused (`__proto__`) says why. */
+function invalidJson(text: string, err: Error): InvalidRequestError {
+  const at = jsonSyntaxError(text);
+  if (at === null) return new InvalidRequestError('invalid_json', `The body is refused: ${err.message}`);
+  return new InvalidRequestError('invalid_json', `The body is not valid JSON: ${at.problem} at line ${at.line}, column ${at.column} (character ${at.offset})`);
+}
 
 export default fp(jsonBodyPlugin, { name: 'json-body' });

@@ -41,4 +41,9 @@ export const connectionRoutes: RoutePlugin<{ connections: ConnectionsService; ho
     { schema: { ...s.check, tags, summary: 'Check a connection now (mcp: connect and list tools; oauth: refresh the token) and answer its status' } },
     (req) => connections.check(principalOf(req).orgId, req.params.id),
   );
+  app.get<{ Params: { id: string } }>(
+    '/connections/:id/tools',
+    { schema: { ...s.tools, tags, summary: "An mcp connection's tools as runs are offered them: connects now, like a check, and records its status" } },
+    (req) => connections.tools(principalOf(req).orgId, req.params.id),
+  );
 };

@@ -14,9 +14,26 @@ export const runRoutes: RoutePlugin<{ runs: RunsService }> = async (app, { runs 
     async (req, reply) => accepted(reply, await runs.create(principalOf(req), req.body)),
   );
   app.post(
+    '/runs/check',
+    {
+      schema: {
+        ...s.check,
+        response: { ...s.check.response, ...errors },
+        tags,
+        summary: 'Check a run without starting it: what POST /runs would answer (its refusals, billing and warnings), nothing created',
+      },
+    },
+    (req) => runs.check(principalOf(req), req.body),
+  );
+  app.post(
     '/jobs/:id/runs',
     { schema: { ...s.createForJob, response: { ...s.createForJob.response, ...errors }, tags, summary: 'Start a run of a job' } },
     async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body)),
+  );
+  app.post(
+    '/jobs/:id/runs/check',
+    { schema: { ...s.checkForJob, response: { ...s.checkForJob.response, ...errors }, tags, summary: 'Check a run of a job without starting it' } },
+    (req) => runs.checkForJob(principalOf(req), req.params.id, req.body),
   );
   app.get('/runs', { schema: { ...s.list, tags, summary: 'List recent runs' } }, (req) =>
     runs.list(principalOf(req).orgId, req.query),

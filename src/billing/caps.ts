@@ -71,8 +71,8 @@ export class SpendCaps {
     };
   }
 
-  /** 402 when either cap is already reached, or what is left is less than what the run needs to start. */
-  assertCanStart(orgId: string, keyId: string | null, need: StartNeed): void {
+  /** 402 when either cap is already reached, or what is left is less than what the run needs to start; else the budget. */
+  assertCanStart(orgId: string, keyId: string | null, need: StartNeed): Budget {
     const b = this.budget(orgId, keyId);
     if (b.keyRemainingUsd !== null && b.keyRemainingUsd <= 0) {
       throw new QuotaError('monthly_cap_reached', "This API key has reached its monthly spend cap (monthly_cap_usd); it resets on the 1st (UTC)");
@@ -86,6 +86,7 @@ export class SpendCaps {
         `Only ${b.remainingUsd} USD is left under the ${b.bindingCap === 'monthly_cap' ? "key's monthly" : "organisation's daily"} cap, less than the ${need.usd} USD ${need.what()}`,
       );
     }
+    return b;
   }
 }
 

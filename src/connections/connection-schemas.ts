@@ -138,6 +138,32 @@ export const connectionLinkStatusSchema = {
   },
 } as const;
 
+export const connectionToolsSchema = {
+  type: 'object',
+  required: ['object', 'connection_id', 'auth_status', 'auth_detail', 'data'],
+  properties: {
+    object: { type: 'string', const: 'connection_tools' },
+    connection_id: { type: 'string' },
+    auth_status: { type: 'string', enum: ['authenticated', 'pending', 'failed', 'expired'], description: 'What connecting now showed; also recorded on the connection.' },
+    auth_detail: nullableString,
+    data: {
+      type: 'array',
+      description: 'The tools runs are offered, in the order the server listed them; none when the server could not be used.',
+      items: {
+        type: 'object',
+        required: ['name', 'tool', 'title', 'description', 'input_schema'],
+        properties: {
+          name: { type: 'string', description: 'The name runs see: <connection>__<tool>.' },
+          tool: { type: 'string', description: "The server's own name for it." },
+          title: nullableString,
+          description: nullableString,
+          input_schema: { type: 'object', additionalProperties: true },
+        },
+      },
+    },
+  },
+} as const;
+
 export const connectionRouteSchemas = {
   list: { querystring: listQuery('conn'), response: { 200: listResponse(connectionSchema) } },
   create: { body: createConnectionBody, response: { 201: connectionSchema } },
@@ -145,6 +171,7 @@ export const connectionRouteSchemas = {
   update: { params: idParam('conn'), body: updateConnectionBody, response: { 200: connectionSchema } },
   delete: { params: idParam('conn'), response: { 200: deletedResponse('connection') } },
   check: { params: idParam('conn'), response: { 200: connectionSchema } },
+  tools: { params: idParam('conn'), response: { 200: connectionToolsSchema } },
   link: { body: createLinkBody, response: { 201: connectionLinkSchema } },
   linkStatus: { params: idParam('clk'), response: { 200: connectionLinkStatusSchema } },
 } as const;

@@ -8,10 +8,12 @@ import { fromJson, toJson } from '../store/json-columns.js';
 import type { ConnectionAuth } from './connection-auth.js';
 import { checkEnvVarName, checkHeaders, checkMcpUrl, refuseMembersOfOtherTypes } from './connection-input.js';
 import { toConnection, type Connection } from './connection-record.js';
+import type { ConnectionTools } from './connection-tools.js';
 import type { CreateConnectionBody, UpdateConnectionBody } from './connection-schemas.js';
 import type { ConnectionSecrets } from './connection-secrets.js';
 import { mcpEndpointOf } from './mcp-client/mcp-endpoint.js';
 import type { McpCheckResult } from './mcp-client/mcp-check.js';
+import { uniqueToolName } from './mcp-client/mcp-tool-name.js';
 import type { McpEndpoint } from './mcp-client/mcp-session.js';
 import { SecretMask } from './secret-mask.js';
 
@@ -25,6 +27,8 @@ export interface ConnectionsServiceDeps {
   checkMcp: (endpoint: McpEndpoint) => Promise<McpCheckResult>;
   /** Makes an oauth connection's token fresh (refreshing it when it is about to expire) and says how that went. */
   checkOAuth: (row: ConnectionRow) => Promise<void>;
+  /** The row once its connect links are taken into account: expired when every link of a pending one lapsed (HostedConnect). */
+  lapsed: (row: ConnectionRow) => ConnectionRow;
 }
 
 /** The connections API: records without secrets, write-only secrets, and the checks behind `auth_status`. */
@@ -35,7 +39,7 @@ export class ConnectionsService {
   ) {}
 
   list(orgId: string, q: ListQuery): ListResponse<Connection> {
-    return toListResponse(this.r.store.connections.list(orgId, pageQuery(q)), toConnection);
+    return toListResponse(this.r.store.connections.list(orgId, pageQuery(q)), (row) => toConnection(this.deps.lapsed(row)));
   }
 
   get(orgId: string, id: string): Connection {
@@ -45,7 +49,7 @@ export class ConnectionsService {
   row(orgId: string, id: string): ConnectionRow {
     const row = this.r.store.connections.get(orgId, id);
     if (row === undefined) throw new NotFoundError('connection', id);
-    return row;
+    return this.deps.lapsed(row);
   }
 
   async create(orgId: string, body: CreateConnectionBody): Promise<Connection> {
@@ -66,7 +70,7 @@ export class ConnectionsService {
     const id = this.r.ids('conn');
     const hasSecret = body.secret !== undefined;
     // Checked before it is stored, so that a new connection starts with what its check showed, announcing nothing.
-    const status = body.type === 'token' ? tokenStatus(hasSecret) : await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null);
+    const status = body.type === 'token' ? tokenStatus(hasSecret) : (await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null)).status;
     const now = isoTime(this.r.clock.now());
     const row: NewConnectionRow = {
       id,
@@ -149,16 +153,46 @@ export class ConnectionsService {
 
   /** Connects to an mcp connection's server and records what that showed (also after a run's call was refused). */
   async checkRow(row: ConnectionRow): Promise<ConnectionRow> {
-    const secret = this.deps.secrets.secretOf(row);
-    const result = await this.checkEndpoint(row.name, mcpEndpointOf(row, secret), secret);
-    return this.deps.auth.record(row, { status: result.auth_status, detail: result.auth_detail }) ?? row;
+    return (await this.connectRow(row)).row;
   }
 
-  private async checkEndpoint(name: string, endpoint: McpEndpoint, secret: string | null): Promise<{ auth_status: AuthStatus; auth_detail: string }> {
+  /**
+   * GET /connections/{id}/tools: connects to an mcp connection's server now, as a check does (recording what that
+   * showed), and answers the tools runs would be offered, under the names runs see (issue 21, item 15).
+   */
+  async tools(orgId: string, id: string): Promise<ConnectionTools> {
+    const row = this.row(orgId, id);
+    if (row.type !== 'mcp') {
+      throw new InvalidRequestError('not_an_mcp_connection', `${row.name} is a ${row.type} connection: only mcp connections offer runs tools`);
+    }
+    const { row: after, tools, mask } = await this.connectRow(row);
+    const taken = new Set<string>();
+    const data = tools.map((tool) => ({
+      name: uniqueToolName(row.name, tool.name, taken),
+      tool: tool.name,
+      title: tool.title ?? null,
+      description: tool.description ?? null,
+      input_schema: tool.inputSchema as Record<string, unknown>,
+    }));
+    return { object: 'connection_tools', connection_id: row.id, auth_status: after.auth_status, auth_detail: after.auth_detail, data: mask.value(data) };
+  }
+
+  private async connectRow(row: ConnectionRow): Promise<{ row: ConnectionRow; tools: McpCheckResult['tools']; mask: SecretMask }> {
+    const secret = this.deps.secrets.secretOf(row);
+    const { status, tools, mask } = await this.checkEndpoint(row.name, mcpEndpointOf(row, secret), secret);
+    const after = this.deps.auth.record(row, { status: status.auth_status, detail: status.auth_detail }) ?? row;
+    return { row: after, tools, mask };
+  }
+
+  private async checkEndpoint(
+    name: string,
+    endpoint: McpEndpoint,
+    secret: string | null,
+  ): Promise<{ status: { auth_status: AuthStatus; auth_detail: string }; tools: McpCheckResult['tools']; mask: SecretMask }> {
     const result = await this.deps.checkMcp(endpoint);
-    // A server's error text may quote what it was sent.
-    const detail = new SecretMask(secret === null ? [] : [{ name, value: secret }]).text(result.detail);
-    return { auth_status: result.status, auth_detail: detail };
+    // A server's error text, and what it says of its tools, may quote what it was sent.
+    const mask = new SecretMask(secret === null ? [] : [{ name, value: secret }]);
+    return { status: { auth_status: result.status, auth_detail: mask.text(result.detail) }, tools: result.tools, mask };
   }
 
   private async checkUrl(url: string): Promise<void> {

@@ -56,25 +56,6 @@ export function connectionsSubsystem(deps: ConnectionsSubsystemDeps): Subsystem<
   );
   const refresher = new TokenRefresher({ store, clock, secrets: connectionSecrets, auth: connectionAuth, clients: oauthProviders, logger: logger.child({ component: 'oauth' }) });
   const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: (row) => refresher.fresh(row) });
-  const connections = new ConnectionsService(resources, {
-    projects,
-    secrets: connectionSecrets,
-    auth: connectionAuth,
-    checkTarget: deps.checkCallbackUrl,
-    checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
-    checkOAuth: async (row) => {
-      await refresher.fresh(row, { force: true });
-    },
-  });
-  const toolSource = new McpToolSource({
-    connections: runConnections,
-    secrets: connectionSecrets,
-    auth: connectionAuth,
-    session: mcpOptions,
-    callTimeoutMs: config['connections.mcp_call_timeout_s'] * 1000,
-    recheck: (row) => connections.checkRow(store.connections.get(row.org_id, row.id) ?? row),
-    logger: logger.child({ component: 'mcp' }),
-  });
   const hostedConnect = new HostedConnect(resources, {
     projects,
     secrets: connectionSecrets,
@@ -84,6 +65,26 @@ export function connectionsSubsystem(deps: ConnectionsSubsystemDeps): Subsystem<
     signer: new LinkSigner(deps.masterKey, { purpose: 'errand connect links v1', validityS: CONNECT_LINK_VALIDITY_S }),
     pages: new ConnectPages(),
     publicUrl,
+  });
+  const connections = new ConnectionsService(resources, {
+    projects,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    checkTarget: deps.checkCallbackUrl,
+    checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
+    checkOAuth: async (row) => {
+      await refresher.fresh(row, { force: true });
+    },
+    lapsed: (row) => hostedConnect.lapsed(row),
+  });
+  const toolSource = new McpToolSource({
+    connections: runConnections,
+    secrets: connectionSecrets,
+    auth: connectionAuth,
+    session: mcpOptions,
+    callTimeoutMs: config['connections.mcp_call_timeout_s'] * 1000,
+    recheck: (row) => connections.checkRow(store.connections.get(row.org_id, row.id) ?? row),
+    logger: logger.child({ component: 'mcp' }),
   });
   return { name: 'connections', services: { connections, hostedConnect, runConnections, toolSource } };
 }

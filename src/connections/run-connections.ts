@@ -42,22 +42,42 @@ export class RunConnections {
   constructor(private readonly o: RunConnectionsDeps) {}
 
   applicable(run: RunRow): ApplicableConnections {
-    const byName = new Map<string, ConnectionRow>();
-    // Organisation-wide first, so that the project's connection of the same name replaces it.
-    const rows = this.o.store.connections.inScope(run.org_id, run.project_id).sort((a, b) => Number(a.project_id !== null) - Number(b.project_id !== null));
-    for (const row of rows) byName.set(row.name, row);
+    const byName = this.inScope(run.org_id, run.project_id);
     const named = new Set(fromJson<string[]>(run.connections) ?? []);
-    const problems: string[] = [];
-    for (const name of named) {
-      const row = byName.get(name);
-      const problem = row === undefined ? 'does not exist in this organisation or the run\'s project' : unusable(row);
-      if (problem !== null) problems.push(`the connection '${name}', which ${problem}`);
-    }
+    const problems = this.problemsOf(byName, named);
     return {
       rows: [...byName.values()].filter((row) => row.is_enabled === 1),
       named,
       refusal: problems.length === 0 ? null : `the run needs ${problems.join('; ')}`,
     };
+  }
+
+  /**
+   * Why each connection a run in this scope names cannot be used, as things stand: `the connection 'x', which does
+   * not exist ...`. Asked when a run is admitted, to warn the caller of a run that will fail (issue 21, item 14).
+   */
+  namedProblems(orgId: string, projectId: string, names: readonly string[]): string[] {
+    // Most runs name none: then creating one costs no query here.
+    if (names.length === 0) return [];
+    return this.problemsOf(this.inScope(orgId, projectId), new Set(names));
+  }
+
+  /** The connections in a run's scope by name: organisation-wide first, so that the project's one of the same name replaces it. */
+  private inScope(orgId: string, projectId: string): Map<string, ConnectionRow> {
+    const byName = new Map<string, ConnectionRow>();
+    const rows = this.o.store.connections.inScope(orgId, projectId).sort((a, b) => Number(a.project_id !== null) - Number(b.project_id !== null));
+    for (const row of rows) byName.set(row.name, row);
+    return byName;
+  }
+
+  private problemsOf(byName: ReadonlyMap<string, ConnectionRow>, named: ReadonlySet<string>): string[] {
+    const problems: string[] = [];
+    for (const name of named) {
+      const row = byName.get(name);
+      const problem = row === undefined ? "does not exist in this organisation or the run's project" : unusable(row);
+      if (problem !== null) problems.push(`the connection '${name}', which ${problem}`);
+    }
+    return problems;
   }
 
   /** The credentials of a run, refreshing oauth tokens that are about to expire; or why the run cannot start. */

@@ -20,6 +20,7 @@ import type { Subsystem } from '../subsystem.js';
 import { Dispatcher } from './dispatcher.js';
 import { FirstCallBound } from './first-call-bound.js';
 import { createProvider } from './providers/create-provider.js';
+import { modelProviderProblem, runProblems } from './run-problems.js';
 import { RunExecutor } from './run-executor.js';
 import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -59,6 +60,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: deps.toolSources });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
+  const provider = createProvider({ config, env: deps.env });
   const runs: RunsService = new RunsService(
     resources,
     { projects, jobs, schemas, caps, prices, announcer },
@@ -68,13 +70,13 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       checkCallbackUrl: deps.checkCallbackUrl,
       settleUsage: (runId) => meters.settle(runId),
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
+      runProblems: (run) => runProblems(provider, deps.connections, run),
     },
   );
   // A run's end, with its final envelope, is announced in the unit of work of its terminal transition.
   runs.addTransitionHook(runEndEvents(announcer, (row) => runs.envelope(row)));
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
-  const provider = createProvider({ config, env: deps.env });
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
@@ -83,7 +85,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const unusable = provider.unusableReason();
   return {
     name: 'engine',
-    services: { runs, steps, status, modelProviderProblem: unusable === null ? null : `${unusable} (models.provider is ${provider.name})` },
+    services: { runs, steps, status, modelProviderProblem: modelProviderProblem(provider) },
     async start() {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();

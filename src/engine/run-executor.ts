@@ -15,6 +15,8 @@ import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
 import { runMoves } from '../runs/state-machine.js';
+import { problemsDetail, runProblems } from './run-problems.js';
+import { fromJson } from '../store/json-columns.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
@@ -135,17 +137,17 @@ export class RunExecutor {
     }
   }
 
-  /** Failures that need no sandbox, no connection and no model call. */
+  /**
+   * Failures that need no sandbox, no connection and no model call: every reason there is, so that fixing the first
+   * does not merely reveal the next (issue 21, item 14).
+   */
   private precheck(run: RunRow): RunOutcome | null {
-    const unusable = this.deps.provider.unusableReason();
-    if (unusable !== null) {
-      return failedOutcome(
-        'auth_required',
-        `no model provider is configured on the daemon: ${unusable} (models.provider is ${this.deps.provider.name}). ` +
-          "This is a setting of the daemon's operator, not a login the task's site needs; `errand doctor` checks it.",
-      );
-    }
-    return null;
+    const problems = runProblems(this.deps.provider, this.deps.connections, {
+      orgId: run.org_id,
+      projectId: run.project_id,
+      connections: fromJson<string[]>(run.connections) ?? [],
+    });
+    return problems.length === 0 ? null : failedOutcome('auth_required', problemsDetail(problems));
   }
 
   /** What an exception means for the run, or null when the run must be left as it is (already ended, or to be re-queued). */

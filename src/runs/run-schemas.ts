@@ -58,14 +58,40 @@ export const billingHintSchema = {
   },
 } as const;
 
+const runWarnings = {
+  type: 'array',
+  description: 'What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap.',
+  items: {
+    type: 'object',
+    required: ['code', 'message', 'param'],
+    properties: {
+      code: { type: 'string', enum: ['no_model_provider', 'connection_unusable', 'estimate_exceeds_cap'] },
+      message: { type: 'string' },
+      param: nullableString,
+    },
+  },
+} as const;
+
 export const runAcceptedSchema = {
   type: 'object',
-  required: ['task_id', 'status', 'poll_url', 'billing'],
+  required: ['task_id', 'status', 'poll_url', 'billing', 'warnings'],
   properties: {
     task_id: { type: 'string' },
     status: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
     poll_url: { type: 'string', format: 'uri' },
     billing: billingHintSchema,
+    warnings: runWarnings,
+  },
+} as const;
+
+export const runCheckSchema = {
+  type: 'object',
+  required: ['object', 'replay_of', 'billing', 'warnings'],
+  properties: {
+    object: { type: 'string', const: 'run_check' },
+    replay_of: { ...nullableString, description: 'The run its idempotency_key would answer again, or null when a new run would be created.' },
+    billing: billingHintSchema,
+    warnings: runWarnings,
   },
 } as const;
 
@@ -120,7 +146,9 @@ export const envelopeSchema = {
 
 export const runRouteSchemas = {
   create: { body: createRunBody, response: { 202: runAcceptedSchema } },
+  check: { body: createRunBody, response: { 200: runCheckSchema } },
   createForJob: { params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
+  checkForJob: { params: idParam('job'), body: createJobRunBody, response: { 200: runCheckSchema } },
   list: {
     querystring: listQuery('run', { job_id: idQueryParam('job', 'Only runs of this job.') }),
     response: { 200: listResponse(envelopeSchema) },

@@ -1,5 +1,5 @@
 import { billingHint, type BillingHint, type StartCost, type StartCostOf } from '../billing/estimate.js';
-import type { SpendCaps, StartNeed } from '../billing/caps.js';
+import type { Budget, SpendCaps, StartNeed } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
@@ -9,6 +9,7 @@ import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
+import type { RunProblem, RunScope } from '../engine/run-problems.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
@@ -24,11 +25,33 @@ import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
 
+/**
+ * Something the caller should know about a run it was allowed to start (issue 21, item 14): a reason it will fail at
+ * once as things stand (no model provider, a connection it names that cannot be used), or an estimate above what
+ * is left under a cap. Refusals are 4xx instead; these do not stop the run from being created.
+ */
+export interface RunWarning {
+  code: 'no_model_provider' | 'connection_unusable' | 'estimate_exceeds_cap';
+  message: string;
+  param: string | null;
+}
+
 export interface RunAccepted {
   task_id: string;
   status: RunStatus;
   poll_url: string;
   billing: BillingHint;
+  /** For a replay, as they stand now while the run is queued (like its status), and none once it has started. */
+  warnings: RunWarning[];
+}
+
+/** POST /runs/check: what POST /runs would answer for the same body, without creating anything. */
+export interface RunCheck {
+  object: 'run_check';
+  /** The run an idempotency key would replay, or null when a new run would be created. */
+  replay_of: string | null;
+  billing: BillingHint;
+  warnings: RunWarning[];
 }
 
 export interface CreatedRun {
@@ -50,6 +73,8 @@ export interface RunsServiceOptions {
   settleUsage?: (runId: string) => RunPatch;
   /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
   startCost: StartCostOf;
+  /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
+  runProblems: (run: RunScope) => RunProblem[];
 }
 
 interface NewRun {
@@ -78,6 +103,11 @@ type RunSpec = Omit<NewRun, 'idempotency'> & {
   body: { idempotency_key?: string };
 };
 
+/** What admitting a run came to: the earlier run of its idempotency key, or a new run (none written for a check). */
+type Admission =
+  | { kind: 'replay'; run: RunRow; billing: BillingHint; warnings: RunWarning[] }
+  | { kind: 'new'; runId: string | null; billing: BillingHint; warnings: RunWarning[] };
+
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
   /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
@@ -104,40 +134,27 @@ export class RunsService {
 
   /** POST /runs */
   async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
-    const projectId = body.project_id ?? this.defaultProject(principal.orgId);
-    if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
-    return this.admit(
-      this.prepare({
-        orgId: principal.orgId,
-        keyId: principal.keyId,
-        monthlyCapUsd: principal.monthlyCapUsd,
-        source: 'api',
-        projectId,
-        jobId: null,
-        name: body.name ?? null,
-        prompt: body.prompt,
-        inputs: body.inputs ?? {},
-        inputSchema: null,
-        model: body.model ?? DEFAULT_MODEL,
-        outputSchema: body.output_schema ?? null,
-        callbackUrl: body.callback_url ?? null,
-        connections: body.connections ?? [],
-        timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
-        idempotencyKey: body.idempotency_key,
-        scope: 'runs',
-        body,
-      }),
-    );
+    return this.created(await this.admit(this.prepare(this.runSpec(principal, body)), 'write'));
+  }
+
+  /** POST /runs/check: the same checks, refusals and warnings as POST /runs, and nothing written. */
+  async check(principal: Principal, body: CreateRunBody): Promise<RunCheck> {
+    return checked(await this.admit(this.prepare(this.runSpec(principal, body)), 'check'));
   }
 
   /** POST /jobs/{id}/runs */
   async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
-    return this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key));
+    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'write'));
+  }
+
+  /** POST /jobs/{id}/runs/check */
+  async checkForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
+    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'check'));
   }
 
   /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
   async createScheduledRun(orgId: string, jobId: string, body: { inputs?: Record<string, unknown>; callback_url?: string }, idempotencyKey: string): Promise<CreatedRun> {
-    return this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey));
+    return this.created(await this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey), 'write'));
   }
 
   /**
@@ -146,7 +163,7 @@ export class RunsService {
    */
   async rerun(principal: Principal, id: string): Promise<CreatedRun> {
     const run = this.row(principal.orgId, id);
-    return this.admit({
+    return this.created(await this.admit({
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
@@ -162,7 +179,7 @@ export class RunsService {
       connections: fromJson<string[]>(run.connections) ?? [],
       timeoutS: run.timeout_s,
       idempotency: null,
-    });
+    }, 'write'));
   }
 
   list(orgId: string, q: RunListQuery): ListResponse<RunEnvelope> {
@@ -246,6 +263,32 @@ export class RunsService {
     uow.afterCommit(() => this.r.events.emit('run.transitioned', { runId: run.id, orgId: run.org_id, from, to }));
   }
 
+  /** A POST /runs body as a run: the default project unless it names one of the organisation's. */
+  private runSpec(principal: Principal, body: CreateRunBody): RunSpec {
+    const projectId = body.project_id ?? this.defaultProject(principal.orgId);
+    if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
+    return {
+      orgId: principal.orgId,
+      keyId: principal.keyId,
+      monthlyCapUsd: principal.monthlyCapUsd,
+      source: 'api',
+      projectId,
+      jobId: null,
+      name: body.name ?? null,
+      prompt: body.prompt,
+      inputs: body.inputs ?? {},
+      inputSchema: null,
+      model: body.model ?? DEFAULT_MODEL,
+      outputSchema: body.output_schema ?? null,
+      callbackUrl: body.callback_url ?? null,
+      connections: body.connections ?? [],
+      timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
+      idempotencyKey: body.idempotency_key,
+      scope: 'runs',
+      body,
+    };
+  }
+
   private prepareJobRun(
     orgId: string,
     keyId: string | null,
@@ -315,21 +358,25 @@ export class RunsService {
     };
   }
 
-  /** The callback target is checked last, and only when there is one: it is a DNS lookup. */
-  private admit(prepared: NewRun | Promise<NewRun>): Promise<CreatedRun> {
-    if (prepared instanceof Promise) return prepared.then((run) => this.admit(run));
+  /**
+   * The callback target is checked last, and only when there is one: it is a DNS lookup. `check` runs every check
+   * and writes nothing (POST /runs/check).
+   */
+  private admit(prepared: NewRun | Promise<NewRun>, mode: 'write' | 'check'): Promise<Admission> {
+    if (prepared instanceof Promise) return prepared.then((run) => this.admit(run, mode));
     const run = prepared;
-    if (!run.callbackUrl) return this.accept(run);
-    return this.options.checkCallbackUrl(run.callbackUrl, 'callback_url').then(() => this.accept(run));
+    if (!run.callbackUrl) return this.accept(run, mode);
+    return this.options.checkCallbackUrl(run.callbackUrl, 'callback_url').then(() => this.accept(run, mode));
   }
 
   /** Writes the run, or answers the earlier run of the same idempotency key; caps and limits checked in the same transaction. */
-  private async accept(n: NewRun): Promise<CreatedRun> {
+  private async accept(n: NewRun, mode: 'write' | 'check'): Promise<Admission> {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
     const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
-    return store.groupTransaction((uow): CreatedRun => {
+    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections });
+    return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
         if (prior) {
@@ -339,11 +386,13 @@ export class RunsService {
             });
           }
           const run = store.runs.getById(prior.run_id)!;
-          const priorHint = billingHint(this.deps.prices, run.model, run.timeout_s, n.monthlyCapUsd);
-          return { body: { task_id: run.id, status: run.status, poll_url: this.pollUrl(run.id), billing: priorHint }, replayed: true };
+          const billing = billingHint(this.deps.prices, run.model, run.timeout_s, n.monthlyCapUsd);
+          // As they stand now, like its status; a run that has started has nothing left to warn of.
+          const warnings = run.status === 'queued' ? runWarnings(problems, billing, this.deps.caps.budget(n.orgId, n.keyId)) : [];
+          return { kind: 'replay', run, billing, warnings };
         }
       }
-      this.deps.caps.assertCanStart(n.orgId, n.keyId, need);
+      const budget = this.deps.caps.assertCanStart(n.orgId, n.keyId, need);
       const active = store.runs.countActive(n.orgId);
       if (active >= config['limits.max_pending_runs']) {
         throw new RateLimitError(
@@ -352,6 +401,8 @@ export class RunsService {
           5,
         );
       }
+      const warnings = runWarnings(problems, hint, budget);
+      if (mode === 'check') return { kind: 'new', runId: null, billing: hint, warnings };
       const at = isoTime(nowMs);
       const id = this.r.ids('run');
       const row: NewRunRow = {
@@ -378,9 +429,48 @@ export class RunsService {
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
       }
-      return { body: { task_id: id, status: 'queued', poll_url: this.pollUrl(id), billing: hint }, replayed: false };
+      return { kind: 'new', runId: id, billing: hint, warnings };
     });
   }
+
+  /** The 202 body of an admitted run. */
+  private created(a: Admission): CreatedRun {
+    if (a.kind === 'replay') return { body: { task_id: a.run.id, status: a.run.status, poll_url: this.pollUrl(a.run.id), billing: a.billing, warnings: a.warnings }, replayed: true };
+    if (a.runId === null) throw new Error('a checked run was answered as created');
+    return { body: { task_id: a.runId, status: 'queued', poll_url: this.pollUrl(a.runId), billing: a.billing, warnings: a.warnings }, replayed: false };
+  }
+}
+
+function checked(a: Admission): RunCheck {
+  return a.kind === 'replay'
+    ? { object: 'run_check', replay_of: a.run.id, billing: a.billing, warnings: a.warnings }
+    : { object: 'run_check', replay_of: null, billing: a.billing, warnings: a.warnings };
+}
+
+function runWarnings(problems: readonly RunProblem[], billing: BillingHint, budget: Budget): RunWarning[] {
+  return [...problems.map(problemWarning), ...estimateWarnings(billing, budget)];
+}
+
+function problemWarning(p: RunProblem): RunWarning {
+  return { code: p.code, message: `As things stand the run will fail at once with auth_required: ${p.detail}`, param: p.param };
+}
+
+/**
+ * The billing hint's high end above what is left under the tighter cap: a long run would be stopped when its next
+ * model call would cross the cap. Not a refusal: a short run fits, and the estimate is only an estimate.
+ */
+function estimateWarnings(hint: BillingHint, budget: Budget): RunWarning[] {
+  if (hint.estimated_cost_usd.high <= budget.remainingUsd) return [];
+  const cap = budget.bindingCap === 'monthly_cap' ? "the key's monthly cap (monthly_cap_usd)" : "the organisation's daily cap";
+  return [
+    {
+      code: 'estimate_exceeds_cap',
+      message:
+        `A long run on ${hint.model} may cost up to ${hint.estimated_cost_usd.high} USD (billing.estimated_cost_usd.high), more than the ${budget.remainingUsd} USD ` +
+        `left under ${cap}: the engine stops the run (timeout) before a model call that would cross it`,
+      param: null,
+    },
+  ];
 }
 
 /**

@@ -7,6 +7,8 @@ export interface DaemonState {
   started_at: string;
   /** `host:port` of the inbound SMTP server, when the daemon receives mail. */
   smtp?: string;
+  /** Its log file, or null when it logs to its standard error (a daemon run in the foreground); absent from older daemons. */
+  log?: string | null;
 }
 
 /**

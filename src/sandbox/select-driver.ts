@@ -32,7 +32,7 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
   try {
     const status = await sandboxStatus({ docker, image });
     if (!status.engine.reachable) throw new SandboxError(`no Docker engine is reachable (${status.engine.error ?? 'no answer'})`);
-    if (!status.image.present) throw new SandboxError(`the sandbox image ${image} is missing; build it with \`npx errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
+    if (!status.image.present) throw new SandboxError(`the sandbox image ${image} is missing; build it with \`errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
     return await DockerDriver.start({
       docker,
       image,

@@ -68,6 +68,11 @@ export class ConnectionsStore {
         'SELECT 1 AS held FROM connection_refresh_leases WHERE connection_id = @connection_id AND until > @now',
       ),
       releaseRefresh: db.prepare<{ connection_id: string; holder: string }>('DELETE FROM connection_refresh_leases WHERE connection_id = @connection_id AND holder = @holder'),
+      liveLink: db.prepare<{ connection_id: string; now: number; opened_after: string }, { live: number }>(
+        // Unopened until its signature's whole second; opened, until its flow's time is up. Through the connection's index.
+        `SELECT 1 AS live FROM connection_links WHERE connection_id = @connection_id AND status IN ('pending', 'opened', 'answered')
+           AND ((opened_at IS NULL AND expires_at / 1000 * 1000 > @now) OR (opened_at IS NOT NULL AND opened_at > @opened_after)) LIMIT 1`,
+      ),
       finishLink: db.prepare<{ id: string; from: LinkStatus; to: LinkStatus; finished_at: string }>(
         'UPDATE connection_links SET status = @to, finished_at = @finished_at, verifier_enc = NULL WHERE id = @id AND status = @from',
       ),
@@ -194,6 +199,11 @@ export class ConnectionsStore {
   /** Gives up a refresh lease, if `holder` still holds it. */
   releaseRefresh(connectionId: string, holder: string): void {
     this.s.releaseRefresh.run({ connection_id: connectionId, holder });
+  }
+
+  /** Whether a link of the connection can still be used, or its flow still finish: unopened and unexpired, or opened after `openedAfter`. */
+  hasLiveLink(connectionId: string, nowMs: number, openedAfter: string): boolean {
+    return this.s.liveLink.get({ connection_id: connectionId, now: nowMs, opened_after: openedAfter }) !== undefined;
   }
 
   /** Takes the provider's answer to a link's flow once, forgetting its verifier; false when it was no longer in `move.from`. */

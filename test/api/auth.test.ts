@@ -79,6 +79,34 @@ describe('authentication', () => {
     expectError(await d.api('GET', '/v1/nothing-here'), 404, { type: 'not_found_error', code: 'route_not_found' });
   });
 
+  it('says how to send a key given without its Bearer scheme, or with another scheme, never repeating it', async () => {
+    const bare = await d.api('GET', '/v1/projects', undefined, { key: null, headers: { authorization: d.key } });
+    expect401(bare, 'invalid_api_key');
+    expect(bare.body.error.message).toBe('The Authorization header holds an API key without its scheme: send "Authorization: Bearer ek_..."');
+    const basic = await d.api('GET', '/v1/projects', undefined, { key: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(basic.body.error.message).toBe('The Authorization header uses the Basic scheme; API keys go as "Authorization: Bearer <API_KEY>"');
+    const lone = await d.api('GET', '/v1/projects', undefined, { key: null, headers: { authorization: 'sk-ant-not-a-scheme' } });
+    expect(JSON.stringify(lone.body)).not.toContain('sk-ant');
+  });
+
+  it('answers 405 with Allow for a known path asked with a method it does not take (401 without a key)', async () => {
+    const put = await d.api('PUT', '/v1/runs', { prompt: 'x' });
+    expectError(put, 405, { type: 'invalid_request_error', code: 'method_not_allowed' });
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(put.body.error.message).toBe('/v1/runs does not take PUT; it takes GET, HEAD, POST');
+    const del = await d.api('DELETE', '/v1/runs/run_01jd0000000000000000000000');
+    expectError(del, 405, { type: 'invalid_request_error', code: 'method_not_allowed' });
+    expect(del.headers.get('allow')).toBe('GET, HEAD');
+    expect401(await d.api('PUT', '/v1/runs', { prompt: 'x' }, { key: null }));
+    expectError(await d.api('PUT', '/v1/nothing-here'), 404, { type: 'not_found_error', code: 'route_not_found' });
+  });
+
+  it('answers 404 without a key for a discovery document it does not publish', async () => {
+    const res = await d.api('GET', '/.well-known/openid-configuration', undefined, { key: null });
+    expectError(res, 404, { type: 'not_found_error', code: 'route_not_found' });
+    expect((await d.api('GET', '/.well-known/oauth-authorization-server', undefined, { key: null })).status).toBe(200);
+  });
+
   it('checks the key before the body: a bad body without a key is 401', async () => {
     expect401(await d.api('POST', `/v1/jobs/${jobId}/runs`, { bogus: true }, { key: null }));
   });

@@ -72,6 +72,21 @@ describe('400 invalid_json', () => {
     }
   });
 
+  it('says where the text stops being JSON: what was expected there, its line and column', async () => {
+    const cases: [string, string][] = [
+      ['{"prompt": "hi" "model": "opus"}', `expected ',' or '}', found "\\"" at line 1, column 17 (character 16)`],
+      ['{\n  "prompt": "x",\n}', 'expected a member name in double quotes, found "}" at line 3, column 1 (character 19)'],
+      ['{"prompt": "x", "inputs": [1, x]}', 'expected a value, found "x" at line 1, column 31 (character 30)'],
+      ['{"prompt": "x"', "expected ',' or '}', found the end of the body at line 1, column 15 (character 14)"],
+      ['{"prompt": "x"} {}', '"{" after the end of the JSON value at line 1, column 17 (character 16)'],
+    ];
+    for (const [raw, where] of cases) {
+      const res = await d.api('POST', '/v1/runs', undefined, { headers: { 'content-type': 'application/json' }, raw });
+      expectInvalid(res, undefined, 'invalid_json');
+      expect(res.body.error.message).toBe(`The body is not valid JSON: ${where}`);
+    }
+  });
+
   it('for prototype-poisoning members, which are refused rather than stripped', async () => {
     for (const raw of ['{"prompt":"x","__proto__":{"polluted":true}}', '{"prompt":"x","inputs":{"constructor":{"prototype":{"polluted":true}}}}']) {
       const res = await d.api('POST', '/v1/runs', undefined, { headers: { 'content-type': 'application/json' }, raw });
@@ -124,12 +139,22 @@ describe('unknown routes and URLs', () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing'],
       ['GET', '/v2/runs'],
-      ['PUT', '/v1/runs'],
-      ['DELETE', '/v1/runs'],
-      ['POST', '/v1/runs/run_01jd0000000000000000000000'],
       ['GET', '/'],
     ] as const) {
       expectError(await d.api(method, path), 404, { type: 'not_found_error', code: 'route_not_found' });
+    }
+  });
+
+  // These were 404 too until issue 21 (item 15): the path exists, only the method does not.
+  it('answer a known path asked with another method 405 method_not_allowed in the shared shape, with Allow', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', '/v1/runs', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/runs', 'GET, HEAD, POST'],
+      ['POST', '/v1/runs/run_01jd0000000000000000000000', 'GET, HEAD'],
+    ] as const) {
+      const res = await d.api(method, path);
+      expectError(res, 405, { type: 'invalid_request_error', code: 'method_not_allowed' });
+      expect(res.headers.get('allow')).toBe(allow);
     }
   });
 
@@ -153,5 +178,30 @@ describe('unknown routes and URLs', () => {
     const res = await rawRequest(d.url, { method: 'GET', path: '/v1/runs/..%2F..%2Fetc%2Fpasswd', headers: { authorization: `Bearer ${d.key}` } });
     expect(res.status).toBe(404);
     expectErrorShape(res);
+  });
+});
+
+describe('400 for a member the schema does not know', () => {
+  it('suggests the member it most likely meant', async () => {
+    const res = await d.api('POST', '/v1/runs', { prompt: 'x', modle: 'opus' });
+    expectInvalid(res, 'modle', 'unknown_parameter');
+    expect(res.body.error.message).toBe("Unknown member 'modle'; did you mean 'model'?");
+    const nested = await d.api('POST', '/v1/jobs', { project_id: projectId, name: 'n', prompt: 'p', schedule: { cron: '* * * * *', timezon: 'UTC' } });
+    expectInvalid(nested, 'schedule.timezon', 'unknown_parameter');
+    expect(nested.body.error.message).toBe("Unknown member 'schedule.timezon'; did you mean 'schedule.timezone'?");
+  });
+
+  it('names the typo when it leaves a required member missing, and suggests nothing unlike any member', async () => {
+    const typo = await d.api('POST', '/v1/runs', { promt: 'x' });
+    expectInvalid(typo, 'prompt', 'missing_parameter');
+    expect(typo.body.error.message).toBe("Missing required member 'prompt'; did you mean to send 'promt' as 'prompt'?");
+    const unlike = await d.api('POST', '/v1/runs', { prompt: 'x', colour: 'blue' });
+    expect(unlike.body.error.message).toBe("Unknown member 'colour'");
+  });
+
+  it('suggests for query parameters too', async () => {
+    const res = await d.api('GET', '/v1/runs?limt=5');
+    expectInvalid(res, 'limt', 'invalid_request');
+    expect(res.body.error.message).toBe("Unknown query parameter 'limt'; did you mean 'limit'?");
   });
 });

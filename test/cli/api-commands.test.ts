@@ -162,6 +162,31 @@ describe('errand runs', () => {
     expect(twice.json().status).toBe('cancelled');
   });
 
+  it('prints the warnings of a run that will fail on stderr, and keeps them in the --json output as the API answered them', async () => {
+    const human = await cli('runs', 'create', 'Use the CRM', '--connection', 'nosuch');
+    expect(human.code).toBe(0);
+    expect(human.stderr).toContain("warning: As things stand the run will fail at once with auth_required: the run needs the connection 'nosuch', which does not exist");
+    const json = await cli('runs', 'create', 'Use the CRM', '--connection', 'nosuch', '--json');
+    expect(json.json().warnings).toEqual([{ code: 'connection_unusable', message: expect.stringContaining("'nosuch'"), param: 'connections' }]);
+    expect(json.stderr).toContain("warning: As things stand the run will fail at once with auth_required: the run needs the connection 'nosuch'");
+  });
+
+  it('checks a run with --check: its estimate and warnings, and nothing created', async () => {
+    const before = (await daemon.api('GET', '/v1/runs?limit=200')).body.data.length;
+    const res = await cli('runs', 'create', 'Use the CRM', '--connection', 'nosuch', '--model', 'opus', '--check');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^check: +passed: the run would be created$/m);
+    expect(res.stdout).toMatch(/^estimate: +\$[\d.]+–\$[\d.]+ .* on opus/m);
+    expect(res.stderr).toContain("warning: As things stand the run will fail at once with auth_required: the run needs the connection 'nosuch'");
+    const json = (await cli('runs', 'create', 'Use the CRM', '--check', '--json')).json();
+    expect(json).toMatchObject({ object: 'run_check', replay_of: null, warnings: [] });
+    const refused = await cli('runs', 'create', 'x', '--output-schema', '{"type":"nonsense"}', '--check');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/\(invalid_output_schema, output_schema\)/);
+    expect((await daemon.api('GET', '/v1/runs?limit=200')).body.data.length).toBe(before);
+    expect((await cli('runs', 'create', 'x', '--check', '--wait')).code).toBe(2);
+  });
+
   it('shows a 400 with its param for a bad output schema', async () => {
     const res = await cli('runs', 'create', '--prompt', 'x', '--output-schema', '{"type":"nonsense"}');
     expect(res.code).toBe(1);

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoTime } from '../../src/clock.js';
+import { createIdFactory } from '../../src/ids.js';
+import { withStore } from '../api/harness.js';
 import { closedPort } from '../engine/harness.js';
 import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
@@ -96,9 +99,21 @@ describe('errand connections link', () => {
     expect(linked.json()).toMatchObject({ object: 'connection_link', connection_id: expect.stringMatching(/^conn_/), url: expect.stringContaining('/v1/connect/clk_') });
   });
 
+  it("says until when the link works with its date and zone, in the terminal's time", async () => {
+    const linked = await runCli(['connections', 'link', '--provider', 'acme', '--name', 'acme-zone', '--env-var-name', 'ZONE_TOKEN', '--no-wait'], { env: { ...env(), TZ: 'Asia/Kolkata' } });
+    expect(linked.code, linked.stderr).toBe(0);
+    const until = /before (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC\+05:30 \(Asia\/\w+\) to connect acme/.exec(linked.stderr);
+    expect(until, linked.stderr).not.toBeNull();
+    // 15 minutes from now, as the clock in Kolkata reads it.
+    const expected = new Date(Date.now() + 15 * 60_000 + 5.5 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(Math.abs(Date.parse(`${until![1]!.replace(' ', 'T')}Z`) - Date.parse(`${expected.replace(' ', 'T')}:00Z`))).toBeLessThanOrEqual(90_000);
+  });
+
   it('prints the URL, waits while someone approves in a browser, and ends when the connection is authenticated', async () => {
     const linking = await startLink();
     expect(linking.url).toMatch(/\/v1\/connect\/clk_\w+\?expires=\d+&sig=/);
+    // Once it has looked at the link unopened: signing in before its first look would race it.
+    await expect.poll(linking.stderr, { timeout: 10_000 }).toContain('waiting for someone to open the link and approve');
     expect((await fetch(linking.url)).status).toBe(200);
     expect((await signIn(linking.url)).status).toBe(200);
 
@@ -122,5 +137,20 @@ describe('errand connections link', () => {
     } finally {
       provider.denyWith = null;
     }
+  });
+
+  it('shows a connection whose link expired unused as expired, not pending forever', async () => {
+    const { connectionId } = withStore(daemon, (store) => {
+      const ids = createIdFactory();
+      const id = ids('conn');
+      const at = isoTime(Date.now() - 20 * 60_000);
+      store.connections.insert({ id, org_id: daemon.orgId, project_id: null, name: 'acme-lapsed', type: 'oauth', env_var_name: 'LAPSED_TOKEN', provider: 'acme', auth_status: 'pending', created_at: at, updated_at: at });
+      store.connections.insertLink({ id: ids('clk'), org_id: daemon.orgId, connection_id: id, redirect_url: null, expires_at: Date.now() - 5 * 60_000, created_at: at });
+      return { connectionId: id };
+    });
+    const got = await cli(['connections', 'get', 'acme-lapsed', '--json']);
+    expect(got.json()).toMatchObject({ id: connectionId, auth_status: 'expired', auth_detail: expect.stringContaining('its connect link expired before anyone connected it') });
+    const listed = (await daemon.api('GET', '/v1/connections?limit=200')).body.data.find((c: { id: string }) => c.id === connectionId);
+    expect(listed.auth_status).toBe('expired');
   });
 });

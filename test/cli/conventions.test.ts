@@ -1,6 +1,10 @@
+import { symlinkSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../engine/harness.js';
 import { startHangingModel, type HangingModel } from '../fixtures/hanging-model.js';
+import { tempDir } from '../fixtures/temp-dir.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { runCli } from './run-cli.js';
 
@@ -71,9 +75,40 @@ describe('usage errors', () => {
 });
 
 describe('hints', () => {
-  it('name a command that works: npx errand in the repository', async () => {
-    const res = await runCli(['--home', `${daemon.home}/nowhere`, 'runs', 'list']);
+  // The way the user ran the CLI, again: `npx errand` outside the repository fetches an unrelated package (issue 21, item 15).
+  const ERRAND = fileURLToPath(new URL('../../bin/errand', import.meta.url));
+  const nowhere = () => `${daemon.home}/nowhere`;
+  // The suite itself may run under npx, whose marker the CLI would inherit.
+  const notThroughNpx = { npm_command: undefined };
+
+  it('name the script as it was run, relative to the working directory below which it is', async () => {
+    const res = await runCli(['--home', nowhere(), 'runs', 'list'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), env: notThroughNpx });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain("'npx errand daemon start'");
+    expect(res.stderr).toContain("'./bin/errand daemon start'");
+    expect(res.stderr).not.toContain('npx');
+  });
+
+  it('name the script by its whole path from anywhere else, never npx errand', async () => {
+    const elsewhere = tempDir('errand-elsewhere-');
+    try {
+      const res = await runCli(['--home', nowhere(), 'runs', 'list'], { cwd: elsewhere.path, env: notThroughNpx });
+      expect(res.stderr).toContain(`'${ERRAND} daemon start'`);
+      expect(res.stderr).not.toContain('npx');
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
+  it('name errand when that name on the PATH is this CLI, and npx errand when npx ran it', async () => {
+    const bin = tempDir('errand-path-');
+    try {
+      symlinkSync(ERRAND, join(bin.path, 'errand'));
+      const linked = await runCli(['--home', nowhere(), 'runs', 'list'], { cwd: bin.path, env: { ...notThroughNpx, PATH: `${bin.path}${delimiter}${process.env.PATH ?? ''}` } });
+      expect(linked.stderr).toContain("'errand daemon start'");
+    } finally {
+      bin.remove();
+    }
+    const npx = await runCli(['--home', nowhere(), 'runs', 'list'], { env: { npm_command: 'exec' } });
+    expect(npx.stderr).toContain("'npx errand daemon start'");
   });
 });

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { unitPathProblems } from '../../cli/commands/daemon/systemd-unit.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { cleanEnv, runCli } from './run-cli.js';
 
@@ -17,6 +18,7 @@ function words(line: string): string[] {
 }
 
 const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+const hasErrandUser = spawnSync('id', ['-u', 'errand']).status === 0;
 
 describe('errand daemon install', () => {
   it('prints a unit that runs errandd as the given user, restarts it on failure, and reads an environment file', async () => {
@@ -76,5 +78,43 @@ describe('errand daemon install', () => {
     const forced = await runCli([...args, '--force', '--json']);
     expect(forced.json()).toMatchObject({ env_file_written: false });
     expect(readFileSync(envFile, 'utf8')).toBe('ANTHROPIC_API_KEY=kept\n');
+  });
+
+  it('runs errandd as a system user of its own by default, whoever runs the command, and says how to make it', async () => {
+    const res = await runCli(['--home', '/srv/errand-data', 'daemon', 'install', '--print'], { env: { SUDO_USER: 'alice' } });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^User=errand$/m);
+    if (!hasErrandUser) {
+      expect(res.stderr).toContain('warning: there is no user errand on this machine');
+      expect(res.stderr).toContain('sudo useradd --system --home-dir /srv/errand-data --shell /usr/sbin/nologin errand');
+      expect(res.stderr).toContain('sudo install -d -m 0700 -o errand -g errand /srv/errand-data');
+    }
+  });
+
+  it('warns on stderr, and in --json, when the data directory is under a /tmp that PrivateTmp=yes hides from the service', async () => {
+    for (const hidden of ['/tmp', '/var/tmp']) {
+      const res = await runCli(['--home', `${hidden}/errand-install-probe`, 'daemon', 'install', '--print', '--user', 'errandsvc']);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(/^PrivateTmp=yes$/m);
+      expect(res.stderr).toContain(`warning: the data directory ${hidden}/errand-install-probe is under ${hidden}, which the unit's PrivateTmp=yes hides from errandd`);
+    }
+    const json = await runCli(['--home', '/tmp/errand-install-probe', 'daemon', 'install', '--print', '--user', 'errandsvc', '--json']);
+    expect(json.json().warnings).toContainEqual(expect.stringMatching(/^the data directory \/tmp\/errand-install-probe is under \/tmp, which the unit's PrivateTmp=yes hides/));
+  });
+
+  it('warns when the data directory is under a directory ProtectSystem=full makes read-only, and not when it is elsewhere', async () => {
+    const readOnly = await runCli(['--home', '/etc/errand', 'daemon', 'install', '--print', '--user', 'errandsvc']);
+    expect(readOnly.stderr).toContain("warning: the data directory /etc/errand is under /etc, which the unit's ProtectSystem=full makes read-only");
+    const fine = await runCli(['--home', '/srv/errand-data', 'daemon', 'install', '--print', '--user', 'errandsvc']);
+    expect(fine.stderr).not.toMatch(/the data directory \/srv\/errand-data is under/);
+  });
+
+  it('names a node binary or errandd script under /tmp, where ExecStart would not find them', () => {
+    expect(unitPathProblems({ home: '/srv/errand-data', node: '/usr/bin/node', script: '/opt/errand/bin/errandd' })).toEqual([]);
+    const problems = unitPathProblems({ home: '/srv/errand-data', node: '/tmp/node-v20/bin/node', script: '/var/tmp/errand/bin/errandd' });
+    expect(problems).toEqual([
+      expect.stringMatching(/^the node binary \/tmp\/node-v20\/bin\/node is under \/tmp, which the unit's PrivateTmp=yes hides from errandd: ExecStart would fail/),
+      expect.stringMatching(/^errandd's script \/var\/tmp\/errand\/bin\/errandd is under \/var\/tmp, which the unit's PrivateTmp=yes hides/),
+    ]);
   });
 });

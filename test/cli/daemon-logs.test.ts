@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RotatingLogFile } from '../../daemon/rotating-log-file.js';
@@ -7,6 +9,7 @@ import { tempDir } from '../fixtures/temp-dir.js';
 import { cleanEnv, runCli } from './run-cli.js';
 
 const ERRAND = fileURLToPath(new URL('../../bin/errand', import.meta.url));
+const ERRANDD = fileURLToPath(new URL('../../bin/errandd', import.meta.url));
 const home = tempDir('errand-daemon-logs-');
 const env = { ERRAND_SANDBOX_DRIVER: 'local', ERRAND_LOG_LEVEL: 'info' };
 const cli = (...args: string[]) => runCli(['--home', home.path, ...args], { env });
@@ -57,6 +60,23 @@ describe('errand daemon logs', () => {
     } finally {
       child.kill('SIGINT');
       log.close();
+      other.remove();
+    }
+  });
+
+  it('says that a daemon in the foreground logs to its standard error, instead of finding no lines', async () => {
+    const other = tempDir('errand-daemon-logs-');
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', other.path], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+      expect(first.value).toMatch(/^listening on /);
+      const res = await runCli(['--home', other.path, 'daemon', 'logs'], { env });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`error: the daemon running on ${other.path} (pid ${child.pid}) writes its log to its standard error, not to a file`);
+      expect(res.stderr).not.toContain('no log lines');
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
       other.remove();
     }
   });

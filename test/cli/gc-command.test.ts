@@ -60,6 +60,8 @@ describe('errand gc', () => {
     const human = await cli('gc', '--dry-run');
     expect(human.stdout.split('\n')[0]).toMatch(/^KIND\s+KEPT\s+OLDER THAN\s+WOULD GO\s+FILE BYTES$/);
     expect(human.stdout).toMatch(/^runs\s+30 days\s+\S+\s+5\s+0$/m);
+    // One of a unit is singular (issue 21, item 15: it said "1 days").
+    expect(human.stdout).toMatch(/^idempotency_keys\s+1 day\s/m);
     expect(human.stderr).toContain('dry run: nothing was purged');
   });
 

@@ -17,6 +17,8 @@ export interface CliResult {
 
 export interface RunCliOptions {
   env?: Record<string, string | undefined>;
+  /** The working directory (default: the test's). */
+  cwd?: string;
   input?: string;
   signal?: AbortSignal;
 }
@@ -39,6 +41,7 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     const child = spawn(process.execPath, [ERRAND, ...args], {
       env: cleanEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     let stdout = '';

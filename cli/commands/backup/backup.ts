@@ -6,6 +6,7 @@ import { systemClock } from '../../../src/clock.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { plural } from '../../../src/text/plural.js';
 
 export function registerBackup(program: Command): void {
   program
@@ -24,7 +25,7 @@ export async function backup(ctx: CliContext, file: string, force: boolean): Pro
   const summary = await takeBackup({ home: ctx.home, env: ctx.env, file, clock: systemClock });
   ctx.out.result(summary, () => {
     ctx.out.line(`backed up ${ctx.home} as of ${summary.taken_at} into ${summary.file}`);
-    ctx.out.line(`database ${summary.database_bytes} bytes (schema ${summary.schema_version}), ${summary.files} files of ${summary.file_bytes} bytes`);
+    ctx.out.line(`database ${plural(summary.database_bytes, 'byte')} (schema ${summary.schema_version}), ${plural(summary.files, 'file')} of ${plural(summary.file_bytes, 'byte')}`);
     ctx.out.note('the master key is not in the backup: keep a copy of it apart from the backups (docs/operations.md)');
     if (summary.plain_secrets_left_out.length > 0) {
       ctx.out.warn(

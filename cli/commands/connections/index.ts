@@ -5,6 +5,7 @@ import { registerConnectionsDelete } from './delete.js';
 import { registerConnectionsGet } from './get.js';
 import { registerConnectionsLink } from './link.js';
 import { registerConnectionsList } from './list.js';
+import { registerConnectionsTools } from './tools.js';
 import { registerConnectionsUpdate } from './update.js';
 import { examples } from '../../help.js';
 
@@ -16,5 +17,6 @@ export function registerConnections(program: Command): void {
   registerConnectionsUpdate(connections);
   registerConnectionsDelete(connections);
   registerConnectionsCheck(connections);
+  registerConnectionsTools(connections);
   registerConnectionsLink(connections);
 }

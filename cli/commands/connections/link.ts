@@ -3,6 +3,7 @@ import type { ApiClient, ConnectionLink, ConnectionLinkStatus, CreateLinkBody } 
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
+import { localTime } from '../../local-time.js';
 import { examples } from '../../help.js';
 
 interface LinkFlags {
@@ -48,7 +49,7 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
   const link = await api.createConnectionLink(options.body);
   ctx.out.result(link, () => {
     ctx.out.line(link.url);
-    ctx.out.note(`open the link above in a browser before ${clock(link.expires_at)} to connect ${options.body.provider}; it works once`);
+    ctx.out.note(`open the link above in a browser before ${localTime(link.expires_at)} to connect ${options.body.provider}; it works once`);
   });
   if (!options.wait) return;
   const abort = new AbortController();
@@ -78,7 +79,7 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
     }
   } catch (err) {
     if (!abort.signal.aborted) throw err;
-    ctx.out.note(`stopped waiting; the link works until ${clock(link.expires_at)} (errand connections get ${link.connection_id})`);
+    ctx.out.note(`stopped waiting; the link works until ${localTime(link.expires_at)} (${ctx.cliName} connections get ${link.connection_id})`);
     throw new SilentExit(130);
   } finally {
     process.off('SIGINT', onInt);
@@ -124,10 +125,6 @@ async function waitForFlow(ctx: CliContext, api: ApiClient, link: ConnectionLink
   } finally {
     if (live && shown !== '') process.stderr.write('\r\x1b[2K');
   }
-}
-
-function clock(iso: string): string {
-  return new Date(iso).toLocaleTimeString();
 }
 
 function minutes(ms: number): string {

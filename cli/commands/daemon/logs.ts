@@ -1,5 +1,8 @@
 import { Option, type Command } from 'commander';
 import { prettyFactory } from 'pino-pretty';
+import { readDaemonState } from '../../../src/runtime/daemon-state.js';
+import { dataPaths } from '../../../src/runtime/paths.js';
+import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
 import { follow, lastLines } from './log-reader.js';
@@ -26,7 +29,17 @@ export function registerDaemonLogs(daemon: Command): void {
 }
 
 export async function daemonLogs(ctx: CliContext, options: LogsOptions): Promise<void> {
-  const log = daemonLogFile(ctx.home, ctx.env);
+  const running = readDaemonState(dataPaths(ctx.home).daemonState);
+  if (running?.log === null) {
+    // A daemon in the foreground (errandd, errand daemon run) writes no file: its log is on the terminal it runs in.
+    throw new UserError(
+      `the daemon running on ${ctx.home} (pid ${running.pid}) writes its log to its standard error, not to a file: it is in the terminal ` +
+        `that runs it. Started with '${ctx.cliName} daemon start', or with log.file set, it logs to a file this command reads.`,
+      'log_on_stderr',
+    );
+  }
+  // The running daemon's own file first: it may have been started with another log.file than the configuration's now.
+  const log = typeof running?.log === 'string' ? { path: running.log } : daemonLogFile(ctx.home, ctx.env);
   const pretty = prettyFactory({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname,service' });
   // Lines that are not JSON (what Node prints of a crash) are shown as they are.
   const print = (line: string) => {

@@ -151,7 +151,7 @@ export async function checkActiveRunCounts({ home, env }: DoctorInput): Promise<
   const drift = await withDataDirectory(home, env, ({ orgs }) => orgs.activeRunCountDrift());
   if (drift.length === 0) return { check, level: 'ok', detail: 'every organisation\'s count of queued and running runs matches its runs' };
   const list = drift.map((d) => `${d.org_id} keeps ${d.kept}, has ${d.counted}`).join('; ');
-  return { check, level: 'warn', detail: `${list} (the daemon recounts at its next start: errand daemon stop && errand daemon start)` };
+  return { check, level: 'warn', detail: `${list} (the daemon recounts at its next start: ${cliName()} daemon stop && ${cliName()} daemon start)` };
 }
 
 /** Without a daemon: whether this host could run docker sandboxes. */

@@ -28,5 +28,5 @@ export async function approval(ctx: CliContext, options: { required?: boolean; o
     if (options.required !== undefined) emailApprovals.setRequired(orgId, options.required);
     return { org_id: orgId, require_approval: emailApprovals.isRequired(orgId) };
   });
-  ctx.out.result(result, () => ctx.out.line(`sends of ${result.org_id} ${result.require_approval ? "wait for approval ('errand email approve <id>')" : 'go out without approval'}`));
+  ctx.out.result(result, () => ctx.out.line(`sends of ${result.org_id} ${result.require_approval ? `wait for approval ('${ctx.cliName} email approve <id>')` : 'go out without approval'}`));
 }

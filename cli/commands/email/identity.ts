@@ -41,7 +41,7 @@ export async function identity(ctx: CliContext, flags: IdentityFlags): Promise<v
     try {
       shown = await api.getIdentity();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) throw new UserError("the organisation has no email identity yet; allocate it with 'errand email identity --allocate'");
+      if (err instanceof ApiError && err.status === 404) throw new UserError(`the organisation has no email identity yet; allocate it with '${ctx.cliName} email identity --allocate'`);
       throw err;
     }
     return printIdentity(ctx, shown);

@@ -9,6 +9,7 @@ import { openStore } from '../../../src/store/store.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { plural } from '../../../src/text/plural.js';
 
 export interface GcOptions {
   dryRun: boolean;
@@ -41,7 +42,7 @@ export function registerGc(program: Command): void {
 export async function gc(ctx: CliContext, options: GcOptions): Promise<GcResult> {
   const paths = dataPaths(ctx.home);
   if (options.vacuum && !options.dryRun && readDaemonState(paths.daemonState) !== null) {
-    throw new UserError(`--vacuum rewrites the whole database: stop the daemon first (errand daemon stop --home ${ctx.home})`);
+    throw new UserError(`--vacuum rewrites the whole database: stop the daemon first (${ctx.cliName} daemon stop --home ${ctx.home})`);
   }
   const config = loadConfig({ home: ctx.home, env: ctx.env });
   const store = openStore(paths.database);
@@ -54,7 +55,7 @@ export async function gc(ctx: CliContext, options: GcOptions): Promise<GcResult>
     ctx.out.result(result, () => {
       ctx.out.table(plan, [
         { header: 'KIND', value: (p) => p.kind },
-        { header: 'KEPT', value: (p) => (p.keep_hours === null ? 'forever' : p.keep_hours % 24 === 0 ? `${p.keep_hours / 24} days` : `${p.keep_hours} hours`) },
+        { header: 'KEPT', value: (p) => (p.keep_hours === null ? 'forever' : p.keep_hours % 24 === 0 ? plural(p.keep_hours / 24, 'day') : plural(p.keep_hours, 'hour')) },
         { header: 'OLDER THAN', value: (p) => p.older_than ?? '-' },
         { header: options.dryRun ? 'WOULD GO' : 'WENT', value: (p) => (purged === null ? p.rows : (purged.find((k) => k.kind === p.kind)?.rows ?? 0)) },
         { header: 'FILE BYTES', value: (p) => p.bytes },

@@ -51,12 +51,12 @@ export async function approve(ctx: CliContext, options: ApproveOptions): Promise
 /** The id of the key the CLI itself uses, checked against the data directory: approving needs a key that works. */
 async function cliKeyId(ctx: CliContext): Promise<string> {
   const token = ctx.env.ERRAND_API_KEY || readCredentials(dataPaths(ctx.home).credentials)?.api_key;
-  if (!token) throw new UserError("no API key to approve under: pass --key <key id> (see 'errand keys list'), or set one with 'errand login'");
+  if (!token) throw new UserError(`no API key to approve under: pass --key <key id> (see '${ctx.cliName} keys list'), or set one with '${ctx.cliName} login'`);
   return withDataDirectory(ctx.home, ctx.env, ({ keys }) => {
     try {
       return keys.authenticate(token).keyId;
     } catch {
-      throw new UserError("the CLI's API key is not valid on this data directory; pass --key <key id> (see 'errand keys list')");
+      throw new UserError(`the CLI's API key is not valid on this data directory; pass --key <key id> (see '${ctx.cliName} keys list')`);
     }
   });
 }

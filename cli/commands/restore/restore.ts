@@ -5,6 +5,7 @@ import { systemClock } from '../../../src/clock.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { plural } from '../../../src/text/plural.js';
 
 export function registerRestore(program: Command): void {
   program
@@ -27,7 +28,7 @@ export async function restore(ctx: CliContext, file: string, force: boolean): Pr
     throw err;
   }
   ctx.out.result(summary, () => {
-    ctx.out.line(`restored the backup of ${summary.taken_at} into ${summary.home} (${summary.files} files)`);
+    ctx.out.line(`restored the backup of ${summary.taken_at} into ${summary.home} (${plural(summary.files, 'file')})`);
     if (summary.replaced_into !== null) ctx.out.line(`what was there is in ${summary.replaced_into}`);
     if (summary.kept_config) ctx.out.note("this data directory's configuration (config.json, sealed-config.json) was kept; the backup's was not restored");
     if (summary.master_key === 'missing') {

@@ -5,10 +5,14 @@ import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { collect, integerFlag, parseKeyValues, readJsonObject, readText } from '../../flag-parsers.js';
 import { examples, OUTPUT_SCHEMA_HELP } from '../../help.js';
-import { printAccepted } from './envelope-view.js';
+import { printAccepted, printCheck, printWarnings } from './envelope-view.js';
 import { followToEnvelope } from './wait-for-run.js';
 
-export type CreateRunOptions = { kind: 'prompt'; body: CreateRunBody; wait: boolean } | { kind: 'job'; jobId: string; body: CreateJobRunBody; wait: boolean };
+export type CreateRunOptions = ({ kind: 'prompt'; body: CreateRunBody } | { kind: 'job'; jobId: string; body: CreateJobRunBody }) & {
+  wait: boolean;
+  /** Only check: what creating the run would answer (refusals, estimate, warnings), nothing created. */
+  check: boolean;
+};
 
 export interface CreateRunFlags {
   prompt?: string;
@@ -25,6 +29,7 @@ export interface CreateRunFlags {
   connection?: string[];
   timeoutS?: number;
   wait?: boolean;
+  check?: boolean;
 }
 
 export function registerRunsCreate(runs: Command): void {
@@ -46,6 +51,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
+    .addOption(new Option('--check', 'only check the run: the refusals, estimate and warnings creating it would give; nothing is created').conflicts('wait'))
     .addHelpText('after', '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).')
     .addHelpText(
       'after',
@@ -54,6 +60,7 @@ export function registerRunsCreate(runs: Command): void {
         'errand runs create --prompt-file task.md --output-schema @schema.json --json',
         "echo 'Summarise https://example.com' | errand runs create - --wait",
         'errand runs create --job job_01... --input-json @inputs.json --idempotency-key order-17',
+        "errand runs create 'Check the order page' --connection shop --model opus --check",
       ),
     )
     .action(async (prompt: string | undefined, flags: CreateRunFlags, c: Command) => {
@@ -73,9 +80,10 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
   };
   const wait = flags.wait === true;
+  const check = flags.check === true;
   if (flags.job !== undefined) {
     if (prompt !== undefined) throw new UsageError('a job brings its own prompt: give either a prompt or --job, not both');
-    return { kind: 'job', jobId: flags.job, body: common, wait };
+    return { kind: 'job', jobId: flags.job, body: common, wait, check };
   }
   const body: CreateRunBody = {
     prompt: promptOf(prompt, flags),
@@ -83,7 +91,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.project === undefined ? {} : { project_id: flags.project }),
   };
-  return { kind: 'prompt', body, wait };
+  return { kind: 'prompt', body, wait, check };
 }
 
 /** The prompt from exactly one of: the argument ('-' for stdin), --prompt, --prompt-file. */
@@ -98,11 +106,16 @@ function promptOf(argument: string | undefined, flags: CreateRunFlags): string {
 
 export async function createRun(ctx: CliContext, options: CreateRunOptions): Promise<void> {
   const api = ctx.api();
+  if (options.check) {
+    printCheck(ctx, options.kind === 'job' ? await api.checkJobRun(options.jobId, options.body) : await api.checkRun(options.body));
+    return;
+  }
   const accepted: RunAccepted = options.kind === 'job' ? await api.createJobRun(options.jobId, options.body) : await api.createRun(options.body);
   if (!options.wait) {
     printAccepted(ctx, accepted);
     return;
   }
+  printWarnings(ctx, accepted.warnings);
   if (!ctx.json) ctx.out.note(`started ${accepted.task_id}; following it until it ends (Ctrl-C stops following, not the run)`);
   await followToEnvelope(ctx, accepted.task_id);
 }

@@ -1,4 +1,4 @@
-import type { RunAccepted, RunEnvelope } from '../../api-client.js';
+import type { RunAccepted, RunCheck, RunEnvelope, RunWarning } from '../../api-client.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
 
@@ -48,15 +48,35 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
 
 export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {
   ctx.out.result(accepted, () => {
-    const b = accepted.billing;
-    const cap = b.monthly_cap_usd === null ? 'no monthly cap on this key' : `monthly cap $${b.monthly_cap_usd.toFixed(2)}`;
     ctx.out.fields([
       ['run', accepted.task_id],
       ['status', accepted.status],
       ['poll', accepted.poll_url],
-      ['estimate', `$${b.estimated_cost_usd.low}–$${b.estimated_cost_usd.high} (${b.estimated_credits.low}–${b.estimated_credits.high} credits) on ${b.model}; ${cap}`],
+      ['estimate', estimateOf(accepted.billing)],
     ]);
   });
+  printWarnings(ctx, accepted.warnings);
+}
+
+/** `runs create --check`: what creating the run would do. */
+export function printCheck(ctx: CliContext, check: RunCheck): void {
+  ctx.out.result(check, () => {
+    ctx.out.fields([
+      ['check', check.replay_of === null ? 'passed: the run would be created' : `passed: its idempotency key would answer ${check.replay_of} again`],
+      ['estimate', estimateOf(check.billing)],
+    ]);
+  });
+  printWarnings(ctx, check.warnings);
+}
+
+/** On stderr, with --json too (where they are also in the JSON): a run that will fail should not pass unnoticed. */
+export function printWarnings(ctx: CliContext, warnings: readonly RunWarning[]): void {
+  for (const w of warnings) ctx.out.warn(w.message);
+}
+
+function estimateOf(b: RunAccepted['billing']): string {
+  const cap = b.monthly_cap_usd === null ? 'no monthly cap on this key' : `monthly cap $${b.monthly_cap_usd.toFixed(2)}`;
+  return `$${b.estimated_cost_usd.low}–$${b.estimated_cost_usd.high} (${b.estimated_credits.low}–${b.estimated_credits.high} credits) on ${b.model}; ${cap}`;
 }
 
 /** `reason: detail`, with the detail left out when it only repeats the reason ("not_found: not_found"). */

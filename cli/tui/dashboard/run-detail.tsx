@@ -4,6 +4,7 @@ import { stepAction } from '../../run-progress.js';
 import type { RunDetail } from './dashboard-data.js';
 import { fit, money } from './format.js';
 import { statusColor } from './status-colors.js';
+import { plural } from '../../../src/text/plural.js';
 
 export interface DetailLine {
   text: string;
@@ -27,7 +28,7 @@ export function detailLines(detail: RunDetail, cliName: string): DetailLine[] {
     const result = JSON.stringify(e.result, null, 2).split('\n');
     lines.push({ text: `result (confidence ${e.confidence ?? '-'}):`, bold: true });
     for (const l of result.slice(0, RESULT_LINES)) lines.push({ text: `  ${l}` });
-    if (result.length > RESULT_LINES) lines.push({ text: `  … ${result.length - RESULT_LINES} more lines (${cliName} runs get ${e.task_id} --json)`, color: 'gray' });
+    if (result.length > RESULT_LINES) lines.push({ text: `  … ${plural(result.length - RESULT_LINES, 'more line')} (${cliName} runs get ${e.task_id} --json)`, color: 'gray' });
   }
   lines.push(...evidenceLines(e, cliName));
   for (const w of e.warnings) lines.push({ text: `warning: ${w}`, color: 'yellow' });

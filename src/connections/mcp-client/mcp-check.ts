@@ -1,9 +1,13 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthStatus } from '../../store/connections-table.js';
 import { McpFailure, McpSession, type McpEndpoint, type McpSessionOptions } from './mcp-session.js';
+import { plural } from '../../text/plural.js';
 
 export interface McpCheckResult {
   status: Extract<AuthStatus, 'authenticated' | 'failed'>;
   detail: string;
+  /** The tools the server listed (none when it could not be used). */
+  tools: readonly Tool[];
 }
 
 /**
@@ -15,11 +19,11 @@ export async function checkMcpServer(endpoint: McpEndpoint, options: McpSessionO
   try {
     session = await McpSession.open(endpoint, options);
   } catch (err) {
-    return { status: 'failed', detail: failureDetail(err) };
+    return { status: 'failed', detail: failureDetail(err), tools: [] };
   }
   await session.close();
   const over = session.transport === 'http' ? 'streamable HTTP' : 'HTTP+SSE';
-  return { status: 'authenticated', detail: `connected over ${over}; ${session.tools.length} tool${session.tools.length === 1 ? '' : 's'}` };
+  return { status: 'authenticated', detail: `connected over ${over}; ${plural(session.tools.length, 'tool')}`, tools: session.tools };
 }
 
 export function failureDetail(err: unknown): string {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -17,6 +16,7 @@ import { failureDetail } from './mcp-check.js';
 import { mcpResultContent } from './mcp-content.js';
 import { mcpEndpointOf } from './mcp-endpoint.js';
 import { McpFailure, McpSession, type McpSessionOptions } from './mcp-session.js';
+import { uniqueToolName } from './mcp-tool-name.js';
 
 export interface McpToolSourceDeps {
   connections: RunConnections;
@@ -29,8 +29,6 @@ export interface McpToolSourceDeps {
   logger: Logger;
 }
 
-/** Model APIs take tool names of letters, digits, _ and -, at most 64 long. */
-const TOOL_NAME_LIMIT = 64;
 const DESCRIPTION_LIMIT = 1_000;
 
 /**
@@ -139,15 +137,4 @@ export class McpToolSource implements ToolSource {
   private maskFor(row: ConnectionRow): SecretMask {
     return new SecretMask(this.o.secrets.valuesOf(row).map((value) => ({ name: row.name, value })));
   }
-}
-
-/** `<connection>__<tool>` in the characters model APIs accept, shortened with a hash when too long, unique per connection. */
-export function uniqueToolName(connection: string, tool: string, taken: Set<string>): string {
-  let name = `${connection}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  if (name.length > TOOL_NAME_LIMIT || taken.has(name)) {
-    const hash = createHash('sha256').update(tool).digest('hex').slice(0, 8);
-    name = `${name.slice(0, TOOL_NAME_LIMIT - 9)}_${hash}`;
-  }
-  taken.add(name);
-  return name;
 }

@@ -137,6 +137,18 @@ export class HostedConnect {
     }
   }
 
+  /**
+   * The connection as it stands once its links are taken into account: a pending oauth connection whose every
+   * connect link has lapsed (not opened in time, or opened and not finished in time) is expired, since only a new
+   * link can connect it (issue 21, item 15: it stayed pending forever). Read wherever connections are answered.
+   */
+  lapsed(row: ConnectionRow): ConnectionRow {
+    if (row.type !== 'oauth' || row.auth_status !== 'pending') return row;
+    const now = this.r.clock.now();
+    if (this.r.store.connections.hasLiveLink(row.id, now, isoTime(now - CONNECT_LINK_VALIDITY_S * 1000))) return row;
+    return this.deps.auth.record(row, { status: 'expired', detail: 'its connect link expired before anyone connected it; a new link connects it (POST /v1/connections/links)' }) ?? row;
+  }
+
   /** The page a link opens: what will happen, and a button that starts the flow. Opening it uses nothing up. */
   startPage(linkId: string, query: Partial<SignedQuery>): ConnectPage {
     const found = this.usableLink(linkId, query);

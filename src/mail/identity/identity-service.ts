@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isoTime } from '../../clock.js';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../../errors.js';
+import { ConflictError, InvalidRequestError, ResourceMissingError } from '../../errors.js';
 import type { Resources } from '../../resources.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { IdentityPatch, IdentityRow, MailboxRow } from '../../store/mailboxes-store.js';
@@ -68,7 +68,7 @@ export class IdentityService {
   /** GET /emails/identity */
   get(orgId: string): EmailIdentity {
     const found = this.find(orgId);
-    if (found === null) throw new NotFoundError('email identity', orgId);
+    if (found === null) throw noIdentity();
     return this.describe(found.identity, found.mailbox);
   }
 
@@ -157,7 +157,7 @@ export class IdentityService {
   /** Checks the sending domain's MX through `dns.servers` and records whether it passed. */
   async verifyDomain(orgId: string): Promise<DomainCheck> {
     const found = this.find(orgId);
-    if (found === null) throw new NotFoundError('email identity', orgId);
+    if (found === null) throw noIdentity();
     const domain = found.identity.domain;
     if (domain === null) throw new InvalidRequestError('no_sending_domain', 'The identity has no sending domain: set one with POST /v1/emails/identity {"domain": ...}', { param: 'domain' });
     if (this.o.domains === null) throw notConfigured('this installation has no mail.relay_domain');
@@ -270,4 +270,12 @@ function secretContext(orgId: string): string {
 
 function mintSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * The organisation has none yet. Not "No such email identity: '<org id>'": the id is the caller's organisation's,
+ * not an identity's, and read by another organisation it looked like one (issue 21, item 15).
+ */
+function noIdentity(): ResourceMissingError {
+  return new ResourceMissingError('The organisation has no email identity yet; POST /v1/emails/identity allocates one');
 }

@@ -9,6 +9,7 @@ import type { UnitOfWork } from '../../store/unit-of-work.js';
 import type { MailObserver, OutboundRecipientResult } from '../mail-observer.js';
 import { emailLifecycle, recipientLifecycle } from './email-lifecycle.js';
 import type { MailTransport, RecipientOutcome } from './mail-transport.js';
+import { plural } from '../../text/plural.js';
 
 /** Recipients an attempt is made for: never tried, or deferred by the relay before. */
 const SENDABLE: ReadonlySet<RecipientStatus> = new Set(['queued', 'deferred']);
@@ -96,7 +97,7 @@ export class OutboundWorker {
         address: o.address,
         status,
         move: recipientLifecycle.move(was.get(o.address)!, status),
-        detail: givenUp && o.outcome === 'deferred' ? `gave up after ${queued.attempts + 1} attempts; last answer: ${o.detail ?? 'none'}` : o.detail,
+        detail: givenUp && o.outcome === 'deferred' ? `gave up after ${plural(queued.attempts + 1, 'attempt')}; last answer: ${o.detail ?? 'none'}` : o.detail,
       };
     });
     const lastError = deferred[0]?.detail ?? null;

@@ -13,6 +13,7 @@ import { notConfigured, requireIdentity, type IdentityService } from '../identit
 import { canSend, type MailSettings } from '../mail-settings.js';
 import type { MailTokens } from '../mail-tokens.js';
 import { buildMime } from './mime-builder.js';
+import { plural } from '../../text/plural.js';
 
 export interface SentEmail {
   body: EmailSendResult;
@@ -247,7 +248,7 @@ export class SendService {
     if (sent + recipients > cap) {
       throw new InvalidRequestError(
         'send_cap_reached',
-        `The organisation has sent to ${sent} recipients today (UTC); this message's ${recipients} would pass the daily cap of ${cap} (mail.daily_send_cap)`,
+        `The organisation has sent to ${plural(sent, 'recipient')} today (UTC); this message's ${recipients} would pass the daily cap of ${cap} (mail.daily_send_cap)`,
       );
     }
   }

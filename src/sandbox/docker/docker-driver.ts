@@ -84,7 +84,7 @@ export class DockerDriver implements SandboxDriver {
       throw new SandboxError(`no Docker engine is reachable: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!(await imageExists(options.docker, options.image))) {
-      throw new SandboxError(`the sandbox image ${options.image} is missing; build it with \`npx errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
+      throw new SandboxError(`the sandbox image ${options.image} is missing; build it with \`errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
     }
     const installation = installationId(options.home);
     const network = await ensureSandboxNetwork(options.docker);

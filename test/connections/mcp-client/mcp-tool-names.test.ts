@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uniqueToolName } from '../../../src/connections/mcp-client/mcp-tool-source.js';
+import { uniqueToolName } from '../../../src/connections/mcp-client/mcp-tool-name.js';
 
 describe('uniqueToolName', () => {
   it('is <connection>__<tool>', () => {

@@ -1,11 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoTime, type Clock } from '../../../src/clock.js';
+import { ConnectionAuth } from '../../../src/connections/connection-auth.js';
 import { HostedConnect, type HostedConnectDeps } from '../../../src/connections/oauth-client/hosted-connect.js';
 import { linkLifecycle } from '../../../src/connections/oauth-client/link-lifecycle.js';
+import { EventAnnouncer } from '../../../src/event-log/event-announcer.js';
+import { EventLog } from '../../../src/event-log/event-log.js';
+import { EventBus } from '../../../src/events.js';
 import { createIdFactory } from '../../../src/ids.js';
 import { OrgsService } from '../../../src/orgs/orgs-service.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
 import { openStore, type Store } from '../../../src/store/store.js';
+import { WebhookOutbox } from '../../../src/webhooks/outbox.js';
 import { tempDir } from '../../fixtures/temp-dir.js';
 
 const START = Date.parse('2026-06-01T12:00:00.250Z');
@@ -95,5 +100,86 @@ describe('HostedConnect.linkStatus', () => {
     const other = new OrgsService({ store, clock, ids }).create('other').id;
     expect(() => hosted.linkStatus(other, linkId)).toThrow(expect.objectContaining({ status: 404, code: 'resource_missing' }));
     expect(() => hosted.linkStatus(orgId, 'clk_nope')).toThrow(expect.objectContaining({ status: 404 }));
+  });
+});
+
+/** A pending connection whose links have all lapsed is expired when it is read (issue 21, item 15), and only then. */
+describe('HostedConnect.lapsed', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: Store;
+  let clock: FakeClock;
+  let hosted: HostedConnect;
+  let eventLog: EventLog;
+  let orgId: string;
+  const ids = createIdFactory();
+
+  beforeEach(() => {
+    dir = tempDir('errand-link-lapse-');
+    store = openStore(dataPaths(dir.path).database);
+    clock = new FakeClock(START);
+    orgId = new OrgsService({ store, clock, ids }).create('lapser').id;
+    const events = new EventBus();
+    eventLog = new EventLog({ store: store.events, clock, events });
+    const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids, events, retryScheduleS: [1] });
+    const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
+    hosted = new HostedConnect({ store, clock, ids }, { auth: new ConnectionAuth({ store, clock, announcer }) } as unknown as HostedConnectDeps);
+  });
+  afterEach(() => {
+    store.close();
+    dir.remove();
+  });
+
+  function connection(type: 'oauth' | 'token' = 'oauth', authStatus: 'pending' | 'authenticated' = 'pending'): string {
+    const id = ids('conn');
+    store.connections.insert({
+      id, org_id: orgId, project_id: null, name: `c${id.slice(-6)}`, type, env_var_name: `T_${id.slice(-6).toUpperCase()}`, provider: type === 'oauth' ? 'acme' : null,
+      auth_status: authStatus, created_at: isoTime(clock.t), updated_at: isoTime(clock.t),
+    });
+    return id;
+  }
+  function link(connectionId: string): string {
+    const id = ids('clk');
+    store.connections.insertLink({ id, org_id: orgId, connection_id: connectionId, redirect_url: null, expires_at: clock.t + 15 * MINUTE, created_at: isoTime(clock.t) });
+    return id;
+  }
+  const read = (id: string) => hosted.lapsed(store.connections.get(orgId, id)!);
+  const expiredEvents = () => store.events.orgAfter(orgId, 0, 100).filter((e) => e.type === 'connection.expired');
+
+  it('keeps a pending connection pending while its link can be opened, and expires it, announcing it, once the link lapsed', () => {
+    const id = connection();
+    link(id);
+    clock.t += 15 * MINUTE - 1000;
+    expect(read(id).auth_status).toBe('pending');
+    clock.t += 1000;
+    expect(read(id)).toMatchObject({ auth_status: 'expired', auth_detail: 'its connect link expired before anyone connected it; a new link connects it (POST /v1/connections/links)' });
+    expect(store.connections.get(orgId, id)!.auth_status).toBe('expired');
+    expect(expiredEvents()).toHaveLength(1);
+  });
+
+  it('keeps it pending while the flow of an opened link can still finish, then expires it', () => {
+    const id = connection();
+    const opened = link(id);
+    clock.t += 10 * MINUTE;
+    expect(store.connections.openLink(opened, linkLifecycle.move('pending', 'opened'), { stateHash: 'state', verifierEnc: 'verifier', openedAt: isoTime(clock.t) }, clock.t)).toBe(true);
+    clock.t += 14 * MINUTE;
+    expect(read(id).auth_status).toBe('pending');
+    clock.t += MINUTE;
+    expect(read(id).auth_status).toBe('expired');
+  });
+
+  it('keeps it pending while a newer link of it is live, and leaves authenticated and token connections alone', () => {
+    const id = connection();
+    link(id);
+    clock.t += 10 * MINUTE;
+    link(id);
+    clock.t += 10 * MINUTE;
+    expect(read(id).auth_status).toBe('pending');
+    const connected = connection('oauth', 'authenticated');
+    link(connected);
+    const token = connection('token');
+    clock.t += 60 * MINUTE;
+    expect(read(connected).auth_status).toBe('authenticated');
+    expect(read(token).auth_status).toBe('pending');
+    expect(expiredEvents()).toHaveLength(0);
   });
 });

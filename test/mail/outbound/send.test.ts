@@ -44,6 +44,17 @@ describe('the email identity', () => {
     expectError(await d.api('GET', '/v1/emails/identity'), 404, { type: 'not_found_error' });
   });
 
+  it("answers another organisation that has none with 404 in words of its own, never an id as if it were the identity's", async () => {
+    await configureIdentity(d, {});
+    const other = d.createOrgWithKey('No Mail Yet');
+    const res = await d.api('GET', '/v1/emails/identity', undefined, { key: other.key });
+    expectError(res, 404, { type: 'not_found_error', code: 'resource_missing' });
+    expect(res.body.error.message).toBe('The organisation has no email identity yet; POST /v1/emails/identity allocates one');
+    expect(res.body.error.message).not.toContain(other.orgId);
+    const verify = await d.api('POST', '/v1/emails/identity/domain/verify', undefined, { key: other.key });
+    expect(verify.body.error.message).toBe('The organisation has no email identity yet; POST /v1/emails/identity allocates one');
+  });
+
   it("is allocated on the first POST as <org handle>@<relay domain>, with a webhook_secret only POST shows", async () => {
     const identity = await configureIdentity(d, {});
     expect(identity).toMatchObject({ object: 'email_identity', address: `default@${RELAY}`, username: 'default', callback_url: null, domain: null, require_approval: false });

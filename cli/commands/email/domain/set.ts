@@ -15,5 +15,5 @@ export function registerDomainSet(domain: Command): void {
 
 export async function setDomain(ctx: CliContext, name: string): Promise<void> {
   const identity = await ctx.api().configureIdentity({ domain: name });
-  ctx.out.result(identity, () => ctx.out.line(`sending domain set to ${name}; publish its records and run 'errand email domain verify'`));
+  ctx.out.result(identity, () => ctx.out.line(`sending domain set to ${name}; publish its records and run '${ctx.cliName} email domain verify'`));
 }
