@@ -10,13 +10,14 @@ import { orgStore } from '../fixtures/org-store.js';
 
 /**
  * What checks, refreshes, connect flows and secrets do to auth_status (issue 20). Never: an expired connection
- * expiring again (a refresh leaves it alone), or anything but a token connection losing its secret (pending).
+ * expiring again (a refresh leaves it alone), or anything but a token connection losing its secret (pending). A
+ * pending connection expires when its connect links lapsed unused (issue 21, item 15).
  */
 const AUTH_MOVES = [
   'authenticated>authenticated', 'authenticated>expired', 'authenticated>failed', 'authenticated>pending',
   'expired>authenticated', 'expired>failed',
   'failed>authenticated', 'failed>expired', 'failed>failed',
-  'pending>authenticated', 'pending>failed', 'pending>pending',
+  'pending>authenticated', 'pending>expired', 'pending>failed', 'pending>pending',
 ];
 
 describe('the connection auth_status lifecycle', () => {
