@@ -5,7 +5,7 @@ import type { Job, CreateJobBody, UpdateJobBody } from '../src/jobs/jobs-service
 import type { EmailRecord, EmailSendResult } from '../src/mail/outbound/email-record.js';
 import type { ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity/identity-service.js';
 import type { CreateInboxBody, Inbox, UpdateInboxBody } from '../src/mail/identity/inboxes-service.js';
-import type { ReceivedEmail } from '../src/mail/inbound/received-record.js';
+import type { ListedReceivedEmail, ReceivedEmailRecord, ReceivedEmailsQuery } from '../src/mail/inbound/received-emails.js';
 import type { SendEmailBody } from '../src/mail/outbound/send-service.js';
 import type { DomainCheck } from '../src/mail/identity/sending-domain.js';
 import type { Suppression } from '../src/mail/outbound/suppressions.js';
@@ -20,7 +20,7 @@ import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
-export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
+export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, ReceivedEmailsQuery, SendEmailBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
   object: 'list';
@@ -192,7 +192,10 @@ export class ApiClient {
   rawEmail(id: string): Promise<string> {
     return this.request('GET', `/v1/emails/${seg(id)}/raw`);
   }
-  getReceivedEmail(id: string): Promise<ReceivedEmail & { metadata: unknown }> {
+  listReceivedEmails(query: ReceivedEmailsQuery = {}): Promise<ListPage<ListedReceivedEmail>> {
+    return this.request('GET', '/v1/emails/received', { query: { ...query } });
+  }
+  getReceivedEmail(id: string): Promise<ReceivedEmailRecord> {
     return this.request('GET', `/v1/emails/received/${seg(id)}`);
   }
   getIdentity(): Promise<EmailIdentity> {

@@ -3,7 +3,7 @@ import { emailRouteSchemas as s } from '../../src/mail/email-schemas.js';
 import type { MailAttachments } from '../../src/mail/inbound/attachments.js';
 import type { ConfigureIdentityBody, IdentityService } from '../../src/mail/identity/identity-service.js';
 import { rawJsonMember } from '../../src/mail/raw-json-member.js';
-import type { ReceivedEmails } from '../../src/mail/inbound/received-emails.js';
+import type { ReceivedEmails, ReceivedEmailsQuery } from '../../src/mail/inbound/received-emails.js';
 import type { SendEmailBody, SendService, SentEmail } from '../../src/mail/outbound/send-service.js';
 import type { Suppressions } from '../../src/mail/outbound/suppressions.js';
 import type { ListQuery } from '../../src/pagination.js';
@@ -47,6 +47,11 @@ export const emailRoutes: FastifyPluginAsync<{
     '/emails/suppressions/:address',
     { schema: { ...s.deleteSuppression, tags, summary: 'Send to a suppressed recipient again' } },
     (req) => suppressions.remove(principalOf(req).orgId, req.params.address),
+  );
+  app.get<{ Querystring: ReceivedEmailsQuery }>(
+    '/emails/received',
+    { schema: { ...s.listReceived, tags, summary: 'List received emails, newest first (without their bodies), by inbox, run or time' } },
+    (req) => receivedEmails.list(principalOf(req).orgId, req.query),
   );
   app.get<{ Params: { id: string } }>(
     '/emails/received/:id',

@@ -1,4 +1,4 @@
-import { idParam, listQuery, listResponse, nullableString, signedLinkQuery, timestamp } from '../http-schemas/common.js';
+import { idParam, idQueryParam, listQuery, listResponse, nullableString, signedLinkQuery, timestamp } from '../http-schemas/common.js';
 import { USERNAME_PATTERN } from './addresses.js';
 
 /** An address as a caller gives one: the bare address, no display name. */
@@ -223,6 +223,21 @@ export const receivedEmailSchema = {
   },
 } as const;
 
+/** The bodies a list of received mail leaves out (up to 256 KiB each): GET /emails/received/{id} has them. */
+const BODIES: readonly string[] = ['text', 'html'];
+
+export const listedReceivedEmailSchema = {
+  type: 'object',
+  required: receivedEmailSchema.required.filter((m) => !BODIES.includes(m)),
+  properties: Object.fromEntries(Object.entries(receivedEmailSchema.properties).filter(([m]) => !BODIES.includes(m))),
+} as const;
+
+const receivedFilters = {
+  inbox: idQueryParam('inb', 'Only mail to this inbox.'),
+  run: idQueryParam('run', "Only mail to this run's address."),
+  since: { type: 'string', format: 'date-time', description: 'Only mail received at or after this time (RFC 3339).' },
+} as const;
+
 const errorResponse = { $ref: 'ErrorResponse#' } as const;
 
 export const emailRouteSchemas = {
@@ -233,6 +248,7 @@ export const emailRouteSchemas = {
   getIdentity: { response: { 200: identitySchema } },
   configureIdentity: { body: configureIdentityBodySchema, response: { 200: identityWithSecretSchema } },
   verifyDomain: { response: { 200: domainCheckSchema } },
+  listReceived: { querystring: listQuery('msg', receivedFilters), response: { 200: listResponse(listedReceivedEmailSchema) } },
   getReceived: { params: idParam('msg'), response: { 200: receivedEmailSchema } },
   getAttachment: {
     params: idParam('att'),
