@@ -41,6 +41,16 @@ async function press(app: ReturnType<typeof start>, ...keys: string[]) {
   }
 }
 
+const RUN_C = 'run_cccccccccccccccccccccccccc';
+
+/** A run created elsewhere: the daemon announces it on the stream, the dashboard shows it at the top. */
+async function newRunArrives(source: FakeSource, app: ReturnType<typeof start>): Promise<string> {
+  source.runs.unshift(envelope(RUN_C, { status: 'queued', name: 'fresh one' }));
+  source.push('run.status', RUN_C, { run_id: RUN_C, from: null, to: 'queued', description: 'accepted' });
+  await frameWhere(app, (f) => f.includes('fresh one'));
+  return RUN_C;
+}
+
 function twoRuns(): FakeSource {
   const source = new FakeSource();
   source.runs = [envelope(RUN_B, { name: 'price watch', model: 'haiku' }), envelope(RUN_A, { status: 'succeeded', result: { price: 19.99 }, confidence: 'high' })];
@@ -86,10 +96,7 @@ describe('Dashboard', () => {
     const app = start(source);
     await frameWhere(app, (f) => f.includes('price watch'));
     await press(app, 'j');
-    const runC = 'run_cccccccccccccccccccccccccc';
-    source.runs.unshift(envelope(runC, { status: 'queued', name: 'fresh one' }));
-    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
-    await frameWhere(app, (f) => f.includes('fresh one'));
+    await newRunArrives(source, app);
     await press(app, '\r');
     await frameWhere(app, (f) => f.includes(`${RUN_A}  succeeded`));
   });
@@ -98,10 +105,7 @@ describe('Dashboard', () => {
     const source = twoRuns();
     const app = start(source);
     await frameWhere(app, (f) => f.includes('price watch'));
-    const runC = 'run_cccccccccccccccccccccccccc';
-    source.runs.unshift(envelope(runC, { status: 'queued', name: 'fresh one' }));
-    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
-    await frameWhere(app, (f) => f.includes('fresh one'));
+    const runC = await newRunArrives(source, app);
     await press(app, '\r');
     await frameWhere(app, (f) => f.includes(`${runC}  queued`));
     await press(app, ESC, 'j', '\r');
