@@ -9,7 +9,7 @@ import type { ConfigureIdentityBody, SendEmailBody } from '../src/mail/email-sch
 import type { EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity/identity-service.js';
 import type { CreateInboxBody, UpdateInboxBody } from '../src/mail/identity/inbox-schemas.js';
 import type { Inbox } from '../src/mail/identity/inboxes-service.js';
-import type { ReceivedEmail } from '../src/mail/inbound/received-record.js';
+import type { ListedReceivedEmail, ReceivedEmailRecord } from '../src/mail/inbound/received-emails.js';
 import type { DomainCheck } from '../src/mail/identity/sending-domain.js';
 import type { Suppression } from '../src/mail/outbound/suppressions.js';
 import type { Project } from '../src/projects/projects-service.js';
@@ -24,7 +24,7 @@ import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
-export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
+export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
   object: 'list';
@@ -37,6 +37,9 @@ export interface ListQuery {
   limit?: number;
   cursor?: string;
 }
+
+/** What `GET /v1/emails/received` filters by: an inbox's id, a run's id, an RFC 3339 time. */
+export type ReceivedEmailsQuery = ListQuery & { inbox?: string; run?: string; since?: string };
 
 export interface Deleted {
   id: string;
@@ -205,7 +208,10 @@ export class ApiClient {
   rawEmail(id: string): Promise<string> {
     return this.request('GET', `/v1/emails/${seg(id)}/raw`);
   }
-  getReceivedEmail(id: string): Promise<ReceivedEmail & { metadata: unknown }> {
+  listReceivedEmails(query: ReceivedEmailsQuery = {}): Promise<ListPage<ListedReceivedEmail>> {
+    return this.request('GET', '/v1/emails/received', { query: { ...query } });
+  }
+  getReceivedEmail(id: string): Promise<ReceivedEmailRecord> {
     return this.request('GET', `/v1/emails/received/${seg(id)}`);
   }
   getIdentity(): Promise<EmailIdentity> {

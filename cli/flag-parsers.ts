@@ -17,6 +17,20 @@ export function nonNegativeNumberFlag(value: string): number {
   return n;
 }
 
+const AGO = /^(\d+)([smhd])$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A point in time given as an RFC 3339 time (`2026-11-25T09:00:00Z`) or as how long ago (`30m`, `2h`, `7d`), as ISO. */
+export function sinceFlag(now: () => number = Date.now) {
+  return (value: string): string => {
+    const ago = AGO.exec(value.trim());
+    if (ago !== null) return new Date(now() - Number(ago[1]) * UNIT_MS[ago[2] as keyof typeof UNIT_MS]).toISOString();
+    const at = Date.parse(value);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) throw new InvalidArgumentError('expected an RFC 3339 time (2026-11-25T09:00:00Z) or how long ago (30m, 2h, 7d)');
+    return new Date(at).toISOString();
+  };
+}
+
 /** Lets a flag repeat: `--input a=1 --input b=2`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -127,9 +127,13 @@ export async function main(argv: string[]): Promise<number> {
       : `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
         'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n') +
     (plainSecrets === null ? '' : `WARNING: ${plainSecrets}.\n`);
+  const mail = daemon.mailStatus();
+  // Where mail comes in is what an MX record or a port redirect must point at (issue 21, item 11).
+  const receiving = mail.receiving === null ? '' : `receiving mail for *@${mail.relay_domain} on ${mail.receiving} (SMTP)\n`;
+  const mailWarning = mail.relay_domain !== null && mail.problem !== null ? `WARNING: ${mail.problem}; set it and restart errandd (README.md, "Email").\n` : '';
   // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
-  process.stdout.write(`listening on ${url}\n${first ? firstStartNotice(first, paths.credentials) : ''}${warning}`);
-  const smtp = daemon.smtpAddress();
+  process.stdout.write(`listening on ${url}\n${receiving}${first ? firstStartNotice(first, paths.credentials) : ''}${warning}${mailWarning}`);
+  const smtp = mail.receiving;
   const log = logFile === null ? null : resolve(home, logFile);
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }), log });
   logger.info({ url, home, dev: config.dev }, 'daemon started');

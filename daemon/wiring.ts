@@ -18,6 +18,7 @@ import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { mailSubsystems } from '../src/mail/mail-subsystems.js';
 import { readMailSettings } from '../src/mail/mail-settings.js';
+import type { MailStatus } from '../src/mail/mail-status.js';
 import { mcpSubsystem } from '../src/mcp-server/mcp-subsystem.js';
 import { Metrics } from '../src/metrics/metrics.js';
 import { metricsSubsystem } from '../src/metrics/metrics-subsystem.js';
@@ -58,8 +59,8 @@ export interface Daemon {
   modelProviderProblem: string | null;
   /** Listens and starts background work; resolves to the address. */
   start(): Promise<string>;
-  /** `host:port` of the inbound SMTP server once started, or null when the daemon receives no mail. */
-  smtpAddress(): string | null;
+  /** How the daemon does email: where its SMTP server listens once started (null when it receives no mail). */
+  mailStatus(): MailStatus;
   /** Stops taking requests, drains in-flight ones, stops background work, closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -143,6 +144,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     toolSources: mail.services.runTools === null ? [connections.services.toolSource] : [connections.services.toolSource, mail.services.runTools],
     connections: connections.services.runConnections,
     driver: sandboxes.services.driver,
+    mailStatus: () => mail.status(),
   });
   const { runs } = engine.services;
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identities, metrics });
@@ -243,7 +245,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       await parts.start();
       return http.services.url()!;
     },
-    smtpAddress: () => mail.receiving.services.smtpAddress(),
+    mailStatus: () => mail.status(),
     close: () => parts.close(),
   };
 }

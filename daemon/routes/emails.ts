@@ -51,6 +51,11 @@ export const emailRoutes: RoutePlugin<{
     (req) => suppressions.remove(principalOf(req).orgId, req.params.address),
   );
   app.get(
+    '/emails/received',
+    { schema: { ...s.listReceived, tags, summary: 'List received emails, newest first (without their bodies), by inbox, run or time' } },
+    (req) => receivedEmails.list(principalOf(req).orgId, req.query),
+  );
+  app.get(
     '/emails/received/:id',
     { schema: { ...s.getReceived, tags, summary: 'A received email as its webhook carried it, with fresh attachment links' } },
     (req) => receivedEmails.get(principalOf(req).orgId, req.params.id),

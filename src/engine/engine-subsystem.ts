@@ -14,6 +14,7 @@ import { runEndEvents } from '../runs/run-end-events.js';
 import { RunsService } from '../runs/runs-service.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import type { SandboxDriver } from '../sandbox/driver.js';
+import type { MailStatus } from '../mail/mail-status.js';
 import { StatusService } from '../status/status-service.js';
 import { StepsService } from '../steps/steps-service.js';
 import type { Subsystem } from '../subsystem.js';
@@ -43,6 +44,8 @@ export interface EngineSubsystemDeps {
   toolSources: readonly ToolSource[];
   connections: RunConnections;
   driver: SandboxDriver;
+  /** How the daemon does email, for GET /v1/status. */
+  mailStatus: () => MailStatus;
 }
 
 export interface EngineServices {
@@ -80,7 +83,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
-  const status = new StatusService(resources, { provider, driver, version: packageVersion() });
+  const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 
   const unusable = provider.unusableReason();
   return {

@@ -1,5 +1,5 @@
 import type { Validated } from '../http-schemas/validated.js';
-import { idParam, listQuery, listResponse, nullableString, signedLinkQuery, timestamp } from '../http-schemas/common.js';
+import { idParam, idQueryParam, listQuery, listResponse, nullableString, signedLinkQuery, timestamp } from '../http-schemas/common.js';
 import { USERNAME_PATTERN } from './addresses.js';
 
 /** An address as a caller gives one: the bare address, no display name. */
@@ -224,6 +224,21 @@ export const receivedEmailSchema = {
   },
 } as const;
 
+/** The bodies a list of received mail leaves out (up to 256 KiB each): GET /emails/received/{id} has them. */
+const BODIES: readonly string[] = ['text', 'html'];
+
+export const listedReceivedEmailSchema = {
+  type: 'object',
+  required: receivedEmailSchema.required.filter((m) => !BODIES.includes(m)),
+  properties: Object.fromEntries(Object.entries(receivedEmailSchema.properties).filter(([m]) => !BODIES.includes(m))),
+} as const;
+
+const receivedFilters = {
+  inbox: idQueryParam('inb', 'Only mail to this inbox.'),
+  run: idQueryParam('run', "Only mail to this run's address."),
+  since: { type: 'string', format: 'date-time', description: 'Only mail received at or after this time (RFC 3339).' },
+} as const;
+
 const errorResponse = { $ref: 'ErrorResponse#' } as const;
 
 export const emailRouteSchemas = {
@@ -234,6 +249,7 @@ export const emailRouteSchemas = {
   getIdentity: { response: { 200: identitySchema } },
   configureIdentity: { body: configureIdentityBodySchema, response: { 200: identityWithSecretSchema } },
   verifyDomain: { response: { 200: domainCheckSchema } },
+  listReceived: { querystring: listQuery('msg', receivedFilters), response: { 200: listResponse(listedReceivedEmailSchema) } },
   getReceived: { params: idParam('msg'), response: { 200: receivedEmailSchema } },
   getAttachment: {
     params: idParam('att'),
@@ -272,3 +288,4 @@ export const emailRouteSchemas = {
 export type SendEmailBody = Validated<typeof sendEmailBodySchema>;
 export type ConfigureIdentityBody = Validated<typeof configureIdentityBodySchema>;
 export type SuppressionListQuery = Validated<typeof emailRouteSchemas.listSuppressions.querystring>;
+export type ReceivedEmailsQuery = Validated<typeof emailRouteSchemas.listReceived.querystring>;

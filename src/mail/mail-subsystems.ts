@@ -1,4 +1,5 @@
 import type { Subsystem } from '../subsystem.js';
+import { mailStatus, type MailStatus } from './mail-status.js';
 import { createMailSystem, type MailSystem, type MailSystemDeps } from './mail-system.js';
 
 /**
@@ -12,6 +13,8 @@ export interface MailSubsystems {
   sending: Subsystem;
   /** The SMTP server, when the installation receives mail; `smtpAddress()` is its `host:port` once listening. */
   receiving: Subsystem<{ smtpAddress(): string | null }>;
+  /** How the daemon does email: its settings, and where it receives once listening. */
+  status(): MailStatus;
 }
 
 export function mailSubsystems(deps: MailSystemDeps): MailSubsystems {
@@ -40,5 +43,6 @@ export function mailSubsystems(deps: MailSystemDeps): MailSubsystems {
       },
       close: () => mail.inbound?.close(),
     },
+    status: () => mailStatus(mail.settings, smtp),
   };
 }

@@ -79,7 +79,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
     allowedOrigins: (config['mcp.allowed_origins'] ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   });
   const oauthClients = new ClientRegistry(resources);
-  const consent = new ConsentFlow(resources, { clients: oauthClients, keys, endpoints: mcpEndpoints, pages: new ConsentPages() });
+  const consent = new ConsentFlow(resources, { clients: oauthClients, keys, endpoints: mcpEndpoints, pages: new ConsentPages(mcpTools.consent()) });
   const tokens = new TokenEndpoint(resources, { clients: oauthClients, endpoints: mcpEndpoints });
   const mcpAuth = new McpAuthenticator({ keys, rateLimiter: deps.rateLimiter, endpoints: mcpEndpoints, accessTokens: tokens });
   return {

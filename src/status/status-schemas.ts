@@ -4,7 +4,7 @@ const nullableBoolean = { type: ['boolean', 'null'] } as const;
 
 export const statusSchema = {
   type: 'object',
-  required: ['object', 'version', 'started_at', 'model_provider', 'sandbox', 'spend', 'runs'],
+  required: ['object', 'version', 'started_at', 'model_provider', 'sandbox', 'spend', 'runs', 'email'],
   properties: {
     object: { type: 'string', const: 'status' },
     version: { type: 'string' },
@@ -58,6 +58,18 @@ export const statusSchema = {
       properties: {
         active: { type: 'integer', description: "The caller's organisation's queued plus running runs." },
         max_pending: { type: 'integer', description: 'How many it may have before POST /v1/runs answers 429.' },
+      },
+    },
+    email: {
+      type: 'object',
+      required: ['relay_domain', 'sending', 'relay', 'receiving', 'mx_host', 'problem'],
+      properties: {
+        relay_domain: { ...nullableString, description: "mail.relay_domain: the domain of the installation's addresses; null when email is off." },
+        sending: { type: 'string', enum: ['smtp', 'capture', 'off'], description: 'How mail leaves: through mail.smtp_url, kept in the data directory, or not at all.' },
+        relay: { ...nullableString, description: "The relay's host:port, without credentials." },
+        receiving: { ...nullableString, description: "Where the daemon's SMTP server takes mail (host:port); null when it receives none." },
+        mx_host: { ...nullableString, description: 'The host MX records must name for mail to reach it (mail.mx_host).' },
+        problem: { ...nullableString, description: 'What keeps email from working, naming the setting; null when nothing does.' },
       },
     },
   },

@@ -1,5 +1,6 @@
 import { isoTime } from '../clock.js';
 import type { ModelProvider, ProviderProbe } from '../engine/providers/provider.js';
+import type { MailStatus } from '../mail/mail-status.js';
 import type { Resources } from '../resources.js';
 import type { SandboxDriver } from '../sandbox/driver.js';
 
@@ -37,12 +38,14 @@ export interface DaemonStatus {
   spend: { today_usd: number; daily_cap_usd: number };
   /** The caller's organisation: its queued plus running runs against the most it may have. */
   runs: { active: number; max_pending: number };
+  email: MailStatus;
 }
 
 export interface StatusServiceOptions {
   provider: ModelProvider;
   driver: SandboxDriver;
   version: string;
+  mail: () => MailStatus;
   /** Longest wait for the model API's answer. */
   probeTimeoutMs?: number;
 }
@@ -89,6 +92,7 @@ export class StatusService {
       },
       spend: { today_usd: caps.orgSpentTodayUsd, daily_cap_usd: caps.orgDailyCapUsd ?? this.r.config['limits.org_daily_cap_usd'] },
       runs: { active: this.r.store.runs.countActive(orgId), max_pending: this.r.config['limits.max_pending_runs'] },
+      email: this.o.mail(),
     };
   }
 

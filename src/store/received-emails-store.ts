@@ -1,5 +1,7 @@
+import type Database from 'better-sqlite3';
 import { defineColumns, fixed, type RowOf } from './columns.js';
 import type { Db } from './database.js';
+import { toPage, type Page, type PageQuery } from './page.js';
 import { StatementCache } from './statement-cache.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
@@ -28,6 +30,20 @@ export const receivedEmailColumns = defineColumns('received_emails', {
 });
 export type ReceivedEmailRow = RowOf<typeof receivedEmailColumns>;
 
+/**
+ * A list of received mail: the organisation's, or one inbox's or one run's, received at or after `since` (an ISO
+ * time) when given. `sinceId` is the smallest id minted at `since`: ids are minted when a message is stored, so every
+ * message received since then is in that range of the index, and `since` itself trims the range's first millisecond.
+ */
+export interface ReceivedFilter extends PageQuery {
+  mailboxId: string | null;
+  runId: string | null;
+  since: { at: string; sinceId: string } | null;
+}
+
+/** Every column but the bodies, which a list leaves out (they may be 256 KiB each; GET by id has them). */
+const LISTED_COLUMNS = receivedEmailColumns.names.map((n) => (n === 'text' ? "'' AS text" : n === 'html' ? 'NULL AS html' : n)).join(', ');
+
 /** A file of a received message, at `path` under the data directory's `mail/attachments/`. */
 export interface AttachmentRow {
   id: string;
@@ -50,8 +66,10 @@ export interface RunMailboxRow {
 export class ReceivedEmailsStore {
   private readonly s;
   private readonly cache: StatementCache;
+  /** The list's statements by text (test/store/query-plans.test.ts reads their plans here). */
+  private readonly listCache = new Map<string, Database.Statement<Record<string, unknown>, unknown[]>>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.cache = new StatementCache(db);
     const c = receivedEmailColumns.selectList;
     this.s = {
@@ -70,6 +88,29 @@ export class ReceivedEmailsStore {
       ),
       runMailbox: db.prepare<{ token: string }, RunMailboxRow>('SELECT * FROM run_mailboxes WHERE token = @token'),
     };
+  }
+
+  /** Newest first, without `text` and `html`; one statement per combination of filters, each through its index. */
+  list(orgId: string, q: ReceivedFilter): Page<ReceivedEmailRow> {
+    const where = ['org_id = @org_id'];
+    if (q.mailboxId !== null) where.push('mailbox_id = @mailbox_id');
+    if (q.runId !== null) where.push('run_id = @run_id');
+    if (q.since !== null) where.push('id >= @since_id', 'received_at >= @since');
+    if (q.cursor !== null) where.push('id < @cursor');
+    // A run's mail through the run's index, also with an inbox given (which the planner would look up instead).
+    const index = q.runId !== null ? 'INDEXED BY received_emails_run ' : '';
+    const sql = `SELECT ${LISTED_COLUMNS} FROM received_emails ${index}WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+    const params: Record<string, unknown> = { org_id: orgId, limit: q.limit + 1 };
+    if (q.mailboxId !== null) params.mailbox_id = q.mailboxId;
+    if (q.runId !== null) params.run_id = q.runId;
+    if (q.since !== null) Object.assign(params, { since_id: q.since.sinceId, since: q.since.at });
+    if (q.cursor !== null) params.cursor = q.cursor;
+    let stmt = this.listCache.get(sql);
+    if (stmt === undefined) {
+      stmt = this.db.prepare<Record<string, unknown>, unknown[]>(sql).raw();
+      this.listCache.set(sql, stmt);
+    }
+    return toPage(stmt.all(params).map((v) => receivedEmailColumns.row(v)), q.limit);
   }
 
   insert(_uow: UnitOfWork, row: ReceivedEmailRow, attachments: readonly AttachmentRow[]): void {

@@ -76,6 +76,22 @@ describe('errand daemon start|status|stop', () => {
     expect((await cli('daemon', 'stop', '--json')).json()).toEqual({ stopped: true, pid: startedPid });
   });
 
+  it('says where a daemon that receives mail takes it (issue 21, item 11)', async () => {
+    const other = tempDir('errand-daemon-cli-');
+    const mail = ['--set', 'mail.relay_domain=relay.test', '--set', 'mail.inbound_port=0', '--set', 'mail.transport=capture'];
+    try {
+      const started = await runCli(['--home', other.path, 'daemon', 'start', '--port', '0', ...mail], { env });
+      expect(started.code, started.stderr).toBe(0);
+      const line = /^receiving mail for \*@relay\.test on (127\.0\.0\.1:\d+) \(SMTP\)$/m.exec(started.stderr);
+      expect(line, started.stderr).not.toBeNull();
+      const state = JSON.parse(readFileSync(join(other.path, 'errandd.json'), 'utf8'));
+      expect(state.smtp).toBe(line![1]);
+      expect((await runCli(['--home', other.path, 'daemon', 'stop'], { env })).code).toBe(0);
+    } finally {
+      other.remove();
+    }
+  });
+
   it('reports a daemon that cannot start, with its own message', async () => {
     const other = tempDir('errand-daemon-cli-');
     try {

@@ -43,6 +43,32 @@ describe('errand email identity', () => {
   });
 });
 
+describe('errand email received', () => {
+  it('lists received mail newest first, filtered by time and inbox, and email show prints a received message', async () => {
+    const port = await smtpPortOf(d);
+    await new Promise<void>((resolve, reject) =>
+      execFile('swaks', ['--server', `127.0.0.1:${port}`, '--from', 'ada@other.test', '--to', `default@${RELAY}`, '--header', 'Subject: Hello from Ada', '--body', 'Is this thing on?'], (err, out) =>
+        err === null ? resolve() : reject(new Error(out)),
+      ),
+    );
+    const listed = (await cli('email', 'received', '--json')).json();
+    expect(listed.data[0]).toMatchObject({ kind: 'message', from: 'ada@other.test', subject: 'Hello from Ada' });
+    const table = await cli('email', 'received', '--since', '1h');
+    expect(table.stdout).toMatch(/^ID\s+KIND\s+FROM\s+SUBJECT\s+TO\s+RECEIVED$/m);
+    expect(table.stdout).toMatch(/msg_\w+\s+message\s+ada@other\.test\s+Hello from Ada\s+default@relay\.test/);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    expect((await cli('email', 'received', '--since', later, '--json')).json().data).toEqual([]);
+    expect((await cli('email', 'received', '--inbox', 'inb_01aaaaaaaaaaaaaaaaaaaaaaaa', '--json')).json().data).toEqual([]);
+    const bad = await cli('email', 'received', '--since', 'last tuesday');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('expected an RFC 3339 time');
+    const shown = await cli('email', 'show', listed.data[0].message_id);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^from:\s+ada@other\.test$/m);
+    expect(shown.stdout).toContain('Is this thing on?');
+  });
+});
+
 describe('errand email send, list and show', () => {
   it('sends from files and flags, lists it, shows its recipients and its raw message', async () => {
     const body = join(d.home, 'body.md');

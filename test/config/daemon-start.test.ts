@@ -175,3 +175,25 @@ describe('errandd with a secret in config.json in plain text (issue 21)', () => 
     }
   });
 });
+
+describe('errandd with email', () => {
+  it('says where it receives mail, and warns when sends have no relay, naming the setting and the restart', async () => {
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: 'k', ERRAND_SANDBOX_DRIVER: 'local', ERRAND_MAIL_RELAY_DOMAIN: 'relay.test', ERRAND_MAIL_INBOUND_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const seen: string[] = [];
+      while (!seen.some((l) => l.startsWith('WARNING: '))) seen.push((await lines.next()).value as string);
+      expect(seen[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect(seen[1]).toMatch(/^receiving mail for \*@relay\.test on 127\.0\.0\.1:\d+ \(SMTP\)$/);
+      expect(seen.filter((l) => l.startsWith('WARNING: '))).toEqual([
+        'WARNING: mail.smtp_url is not set (and mail.transport is not capture): sends are refused with email_not_configured; set it and restart errandd (README.md, "Email").',
+      ]);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});

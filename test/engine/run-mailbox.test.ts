@@ -82,6 +82,10 @@ describe("a run's mailbox", () => {
 
     const events = withStore(h.daemon, (store) => new EventLog({ store: store.events, clock: systemClock, events: new EventBus() }).runEvents(runId, 0, 100));
     expect(events.filter((e) => e.type === 'email.received').map((e) => (e.data as any).subject)).toEqual(['Our newsletter', 'Your sign-in code']);
+    // The organisation lists the run's mail by the run (issue 21, item 11), newest first.
+    const listed = (await h.daemon.api('GET', `/v1/emails/received?run=${runId}`)).body.data;
+    expect(listed.map((m: any) => m.subject)).toEqual(['Your sign-in code', 'Our newsletter']);
+    expect(listed[0]).toMatchObject({ kind: 'run', run_id: runId, inbox_id: null, to: [address] });
 
     // The run has ended: its address refuses mail at RCPT.
     await expect(mailTo(address, 'Too late', 'x')).rejects.toMatchObject({ responseCode: 550 });

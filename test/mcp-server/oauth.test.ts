@@ -6,7 +6,7 @@ import { dataPaths } from '../../src/runtime/paths.js';
 import type { McpGrantInfo } from '../../src/mcp-server/oauth-server/grants-service.js';
 import { startApiDaemon, withStore } from '../api/harness.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
-import { INITIALIZE, rpc } from './harness.js';
+import { connectWithKey, INITIALIZE, rpc } from './harness.js';
 import {
   consentWithKey,
   openAuthorize,
@@ -158,6 +158,24 @@ describe('GET /oauth/authorize', () => {
     expect(page.request).toMatch(/^emh_/);
     expect(page.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect(page.html).toMatch(/<label for="api_key">/);
+  });
+
+  it('lists everything the grant lets the client do, one line for each tool tools/list offers, grouped', async () => {
+    const client = await registerClient(d.url);
+    const page = await openAuthorize(standardAuthorize(d.url, client, pkce().challenge));
+    const mcp = await connectWithKey(d.url, d.key);
+    const offered = (await mcp.listTools()).tools.map((t) => t.name);
+    await mcp.close();
+    const listed = [...page.html.matchAll(/<li data-tool="([a-z_]+)">[^<]+<\/li>/g)].map((m) => m[1]);
+    expect(listed.sort()).toEqual([...offered].sort());
+    // Mail that cannot be recalled and accounts connected are said in so many words, each under its own heading.
+    const headings = [...page.html.matchAll(/<h2 class="group-(\w+)">([^<]+)<\/h2>/g)].map((m) => [m[1], m[2]]);
+    expect(headings.map(([group]) => group)).toEqual(['act', 'send_mail', 'connect', 'read']);
+    expect(headings[1]![1]).toMatch(/cannot be recalled/);
+    const sendMail = page.html.slice(page.html.indexOf('group-send_mail'), page.html.indexOf('group-connect'));
+    expect(sendMail).toContain('data-tool="send_email"');
+    const connect = page.html.slice(page.html.indexOf('group-connect'), page.html.indexOf('group-read'));
+    expect(connect).toContain('data-tool="connect_link"');
   });
 
   it('shows an error page, and sends nothing to the client, for a redirect URI that differs by one character', async () => {

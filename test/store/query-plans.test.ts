@@ -83,6 +83,13 @@ describe('query plans', () => {
         for (const cursor of [null, 'whd_x']) store.webhooks.listDeliveries('org_x', { runId, failedOnly, cursor, limit: 5 });
       }
     }
+    for (const mailboxId of [null, 'inb_x']) {
+      for (const runId of [null, 'run_x']) {
+        for (const since of [null, { at: '2026-01-01T00:00:00.000Z', sinceId: 'msg_x' }]) {
+          for (const cursor of [null, 'msg_y']) store.receivedEmails.list('org_x', { mailboxId, runId, since, cursor, limit: 5 });
+        }
+      }
+    }
   });
   afterAll(() => {
     store.close();
@@ -148,6 +155,7 @@ describe('query plans', () => {
     const names = statementsOf(store).map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(['runs.s.first', 'runs.s.jobAfter', 'projects.pageAfter', 'jobs.pages.projectAfter', 'events.s.orgAfter']));
     expect(names.filter((n) => n.startsWith('webhooks.listCache['))).toHaveLength(8);
+    expect(names.filter((n) => n.startsWith('receivedEmails.listCache['))).toHaveLength(16);
   });
 
   it('reads through an index in every statement of the store', () => {

@@ -19,6 +19,8 @@ export interface DaemonStarted {
   log: string;
   /** On a data directory's first start: the organisation and key the daemon created (shown once). */
   first_start: { org_id: string | null; key: string } | null;
+  /** Where its SMTP server takes mail (`host:port`), or null when it receives none. */
+  smtp: string | null;
   /** What errandd warned about as it started (no model provider). */
   warnings: string[];
 }
@@ -74,10 +76,13 @@ export async function startDaemon(ctx: CliContext, flags: DaemonFlags): Promise<
   child.unref();
 
   const warnings = stdout.split('\n').filter((l) => l.startsWith('WARNING: ')).map((l) => l.slice('WARNING: '.length));
-  const started: DaemonStarted = { pid: state.pid, url: state.url, log: log.path, first_start: announcementOf(stdout)?.first_start ?? null, warnings };
+  const started: DaemonStarted = { pid: state.pid, url: state.url, log: log.path, first_start: announcementOf(stdout)?.first_start ?? null, smtp: state.smtp ?? null, warnings };
   ctx.out.result(started, () => {
     ctx.out.line(state.url);
     ctx.out.note(`errandd started (pid ${started.pid}); log: ${started.log}`);
+    // errandd's own words: they name the relay domain too.
+    const receiving = stdout.split('\n').find((l) => l.startsWith('receiving mail '));
+    if (receiving !== undefined) ctx.out.note(receiving);
     if (started.first_start) {
       ctx.out.note(`first start: created organisation "default" (${started.first_start.org_id}) and its first API key, shown once and saved for the CLI:`);
       ctx.out.line(started.first_start.key);

@@ -128,6 +128,17 @@ export function checkDaemonSandbox(status: DaemonStatus): CheckResult[] {
   return results;
 }
 
+/** Email as the daemon does it: off, or how mail leaves and where it comes in (what an MX record must reach). */
+export function checkDaemonEmail(status: DaemonStatus): CheckResult {
+  const e = status.email;
+  const check = 'email';
+  if (e.relay_domain === null) return { check, level: 'ok', detail: 'off (set mail.relay_domain and mail.smtp_url, then restart the daemon, to send and receive mail: README.md, "Email")' };
+  const receiving = e.receiving === null ? 'receives no mail (mail.inbound_enabled is off)' : `receives mail for *@${e.relay_domain} on ${e.receiving} (SMTP; MX records name ${e.mx_host})`;
+  if (e.problem !== null) return { check, level: 'warn', detail: `${e.problem}; ${receiving}` };
+  const sending = e.sending === 'capture' ? 'keeps sent mail in the data directory (mail.transport=capture: nothing leaves)' : `sends through ${e.relay}`;
+  return { check, level: e.sending === 'capture' ? 'warn' : 'ok', detail: `${sending}; ${receiving}` };
+}
+
 /**
  * Without a daemon: whether one started from this shell (`errand daemon start` passes it its environment) could
  * call a model. Names the setting that is missing; never prints a key.

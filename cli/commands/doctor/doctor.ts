@@ -7,6 +7,7 @@ import {
   checkApiKey,
   checkConfig,
   checkDaemon,
+  checkDaemonEmail,
   checkDaemonModelProvider,
   checkDaemonSandbox,
   checkDataDir,
@@ -20,7 +21,7 @@ import {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description("check the set-up: data directory, configuration, the running daemon's model provider and sandboxes (asked through GET /v1/status), API key (exit 1 if any check fails)")
+    .description("check the set-up: data directory, configuration, the running daemon's model provider, sandboxes and email (asked through GET /v1/status), API key (exit 1 if any check fails)")
     .addHelpText('after', examples('errand doctor', 'errand doctor --json | jq \'.checks[] | select(.level != "ok")\''))
     .action(async (_flags: unknown, cmd: Command) => {
       await doctor(contextOf(cmd));
@@ -40,7 +41,7 @@ export async function doctor(ctx: CliContext): Promise<CheckResult[]> {
   // What runs will meet is the running daemon's business, not this shell's: ask it when it answers.
   const reported = key.api === null ? null : await daemonStatusOf(key.api);
   if (reported !== null && 'status' in reported) {
-    results.push(checkDaemonModelProvider(reported.status), ...checkDaemonSandbox(reported.status));
+    results.push(checkDaemonModelProvider(reported.status), ...checkDaemonSandbox(reported.status), checkDaemonEmail(reported.status));
   } else if (reported !== null) {
     results.push({ check: 'daemon status', level: 'fail', detail: `the daemon did not report its status (GET /v1/status): ${reported.problem}` });
   } else if (config) {

@@ -1,4 +1,4 @@
-import type { EmailRecord } from '../../api-client.js';
+import type { EmailRecord, ReceivedEmailRecord } from '../../api-client.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
 
@@ -33,5 +33,27 @@ export function printEmail(ctx: CliContext, email: EmailRecord): void {
       { header: 'STATUS', value: (r) => r.status },
       { header: 'DETAIL', value: (r) => r.detail, max: 70 },
     ]);
+  });
+}
+
+export function printReceivedEmail(ctx: CliContext, email: ReceivedEmailRecord): void {
+  ctx.out.result(email, () => {
+    ctx.out.fields([
+      ['id', email.message_id],
+      ['kind', email.kind],
+      ['from', email.from_name === null ? email.from : `${email.from_name} <${email.from}>`],
+      ['to', email.to.join(', ')],
+      ['subject', email.subject],
+      ['in reply to', email.in_reply_to],
+      ['inbox', email.inbox_id],
+      ['run', email.run_id],
+      ['auth', `spf ${email.auth.spf}, dkim ${email.auth.dkim}, dmarc ${email.auth.dmarc}`],
+      ['attachments', email.attachments.map((a) => `${a.filename ?? a.id} (${a.size} bytes)`).join(', ')],
+      ['metadata', email.metadata === null ? null : JSON.stringify(email.metadata)],
+      ['received', email.received_at],
+    ]);
+    ctx.out.line();
+    ctx.out.line(email.text.trimEnd());
+    if (email.truncated) ctx.out.note('(the message was cut at 256 KiB)');
   });
 }

@@ -4,10 +4,12 @@ import { paginate, type ApiClient } from '../../api-client.js';
 import type { CliContext } from '../../context.js';
 import { followEvents } from '../../event-stream.js';
 import { organisationOfKey } from '../../key-organisation.js';
-import type { Deliveries, DashboardSource, JobView } from './source.js';
+import type { Deliveries, DashboardSource, JobView, MailItem, MailRecord } from './source.js';
 
 /** How many recent runs the dashboard loads when it starts; later ones arrive through the event stream. */
 const RECENT_RUNS = 100;
+/** How many of the most recent messages received, and of those sent, the email pane shows. */
+const RECENT_MAIL = 100;
 
 /** The dashboard's source in `errand tui`: the API, and the data directory for webhook deliveries. */
 export function apiSource(ctx: CliContext): DashboardSource {
@@ -47,6 +49,17 @@ export function apiSource(ctx: CliContext): DashboardSource {
       const connections = [];
       for await (const c of paginate((q) => api.listConnections(q))) connections.push(c);
       return connections;
+    },
+    async listMail() {
+      const [received, sent] = await Promise.all([api.listReceivedEmails({ limit: RECENT_MAIL }), api.listEmails({ limit: RECENT_MAIL })]);
+      const items: MailItem[] = [
+        ...received.data.map((email) => ({ direction: 'in' as const, id: email.message_id, at: email.received_at, email })),
+        ...sent.data.map((email) => ({ direction: 'out' as const, id: email.id, at: email.created_at, email })),
+      ];
+      return items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+    },
+    async readMail(item): Promise<MailRecord> {
+      return item.direction === 'in' ? { direction: 'in', email: await api.getReceivedEmail(item.id) } : { direction: 'out', email: await api.getEmail(item.id) };
     },
   };
 }

@@ -4,7 +4,7 @@ import { isRunEndEvent } from '../../../src/event-log/event-catalogue.js';
 import { stepAction } from '../../run-progress.js';
 import type { StreamedStep } from '../../run-updates.js';
 import type { RunStatus } from '../../../src/vocabulary/run-status.js';
-import type { Connection as ConnectionRecord, DaemonStatus, Deliveries, JobView } from './source.js';
+import type { Connection as ConnectionRecord, DaemonStatus, Deliveries, JobView, MailItem, MailRecord } from './source.js';
 
 /** One line of the runs pane. */
 export interface RunSummary {
@@ -18,14 +18,29 @@ export interface RunSummary {
   cost_usd: number;
   steps: number;
   last_action: string | null;
+  /**
+   * The id of the last event of the stream applied to the row (0: none). A read of the run asked before that event
+   * may answer the run as it was before it, and must not roll the row back (issue 21, item 12).
+   */
+  lastEventId: number;
 }
 
 /** The run the detail view shows: its envelope and steps, null until read. */
 export interface RunDetail {
+  kind: 'run';
   runId: string;
   envelope: RunEnvelope | null;
   steps: RunStep[];
 }
+
+/** The message the detail view shows, null until read. */
+export interface MailDetail {
+  kind: 'mail';
+  ref: Pick<MailItem, 'direction' | 'id'>;
+  record: MailRecord | null;
+}
+
+export type Detail = RunDetail | MailDetail;
 
 export type Connection = 'connecting' | 'connected' | 'reconnecting';
 
@@ -34,23 +49,32 @@ export interface DashboardData {
   /** Newest first. */
   runs: RunSummary[];
   runsLoaded: boolean;
-  detail: RunDetail | null;
+  detail: Detail | null;
   jobs: JobView[] | null;
   deliveries: Deliveries | null;
   connections: ConnectionRecord[] | null;
+  /** Received and sent, newest first. */
+  mail: MailItem[] | null;
   status: DaemonStatus | null;
   connection: Connection;
 }
 
-export const EMPTY_DATA: DashboardData = { runs: [], runsLoaded: false, detail: null, jobs: null, deliveries: null, connections: null, status: null, connection: 'connecting' };
+export const EMPTY_DATA: DashboardData = { runs: [], runsLoaded: false, detail: null, jobs: null, deliveries: null, connections: null, mail: null, status: null, connection: 'connecting' };
 
+/**
+ * What the dashboard learns. A read of runs carries `asOf`, the id of the last event the dashboard had applied when
+ * it asked: what the read answers is at least that recent, and may be older than events applied since.
+ */
 export type DataAction =
-  | { type: 'runs.loaded'; runs: RunEnvelope[] }
-  | { type: 'run.loaded'; run: RunEnvelope }
+  | { type: 'runs.loaded'; runs: RunEnvelope[]; asOf: number }
+  | { type: 'run.loaded'; run: RunEnvelope; asOf: number }
   | { type: 'event'; event: StreamEvent }
   | { type: 'detail.opened'; runId: string }
-  | { type: 'detail.loaded'; envelope: RunEnvelope; steps: RunStep[] }
+  | { type: 'detail.loaded'; envelope: RunEnvelope; steps: RunStep[]; asOf: number }
+  | { type: 'mail.opened'; ref: MailDetail['ref'] }
+  | { type: 'mail.read'; record: MailRecord }
   | { type: 'detail.closed' }
+  | { type: 'mail.loaded'; mail: MailItem[] }
   | { type: 'jobs.loaded'; jobs: JobView[] }
   | { type: 'deliveries.loaded'; deliveries: Deliveries }
   | { type: 'connections.loaded'; connections: ConnectionRecord[] }
@@ -61,21 +85,38 @@ export type DataAction =
 export function reduceData(data: DashboardData, action: DataAction): DashboardData {
   switch (action.type) {
     case 'runs.loaded': {
-      // Runs the stream announced while the list was being read stay; the list fills in the rest.
+      // A listed run the stream has told of since the list was asked keeps the row the stream made (it is read
+      // again, see staleReads); every other listed run takes the list's answer.
+      const listed = new Map(action.runs.map((r) => [r.task_id, r]));
+      const runs = data.runs.map((r) => {
+        const read = listed.get(r.id);
+        return read === undefined || r.lastEventId > action.asOf ? r : { ...summaryOf(read), lastEventId: r.lastEventId };
+      });
       const known = new Set(data.runs.map((r) => r.id));
-      return { ...data, runsLoaded: true, runs: [...data.runs, ...action.runs.filter((r) => !known.has(r.task_id)).map(summaryOf)] };
+      return { ...data, runsLoaded: true, runs: [...runs, ...action.runs.filter((r) => !known.has(r.task_id)).map((r) => summaryOf(r))] };
     }
     case 'run.loaded':
-      return { ...data, runs: data.runs.map((r) => (r.id === action.run.task_id ? { ...summaryOf(action.run), status: r.status, steps: Math.max(r.steps, action.run.progress.steps) } : r)) };
+      return { ...data, runs: data.runs.map((r) => (r.id !== action.run.task_id || r.lastEventId > action.asOf ? r : { ...summaryOf(action.run), lastEventId: r.lastEventId })) };
     case 'event':
       return applyEvent(data, action.event);
     case 'detail.opened':
-      return { ...data, detail: { runId: action.runId, envelope: null, steps: [] } };
+      return { ...data, detail: { kind: 'run', runId: action.runId, envelope: null, steps: [] } };
     case 'detail.loaded': {
-      if (data.detail?.runId !== action.envelope.task_id) return data;
+      const detail = data.detail;
+      if (detail?.kind !== 'run' || detail.runId !== action.envelope.task_id) return data;
       // Steps the stream delivered while the list was being read are kept.
       const listed = new Set(action.steps.map((s) => s.id));
-      return { ...data, detail: { ...data.detail, envelope: action.envelope, steps: [...action.steps, ...data.detail.steps.filter((s) => !listed.has(s.id))] } };
+      const steps = [...action.steps, ...detail.steps.filter((s) => !listed.has(s.id))];
+      const behind = (data.runs.find((r) => r.id === detail.runId)?.lastEventId ?? 0) > action.asOf;
+      return { ...data, detail: { ...detail, envelope: behind ? detail.envelope : action.envelope, steps } };
+    }
+    case 'mail.opened':
+      return { ...data, detail: { kind: 'mail', ref: action.ref, record: null } };
+    case 'mail.read': {
+      const detail = data.detail;
+      const id = action.record.direction === 'in' ? action.record.email.message_id : action.record.email.id;
+      if (detail?.kind !== 'mail' || detail.ref.id !== id) return data;
+      return { ...data, detail: { ...detail, record: action.record } };
     }
     case 'detail.closed':
       return { ...data, detail: null };
@@ -85,6 +126,8 @@ export function reduceData(data: DashboardData, action: DataAction): DashboardDa
       return { ...data, deliveries: action.deliveries };
     case 'connections.loaded':
       return { ...data, connections: action.connections };
+    case 'mail.loaded':
+      return { ...data, mail: action.mail };
     case 'status.loaded':
       return { ...data, status: action.status };
     case 'connection':
@@ -96,28 +139,48 @@ export function reduceData(data: DashboardData, action: DataAction): DashboardDa
   }
 }
 
+/**
+ * The runs a read answered that must be read again: those the stream told of after the read was asked, whose
+ * answer may be older than the row (a run that failed at once, read while it was being claimed).
+ */
+export function staleReads(data: DashboardData, action: DataAction): string[] {
+  const behind = (runId: string, asOf: number) => (data.runs.find((r) => r.id === runId)?.lastEventId ?? 0) > asOf;
+  switch (action.type) {
+    case 'runs.loaded':
+      return action.runs.map((r) => r.task_id).filter((id) => behind(id, action.asOf));
+    case 'run.loaded':
+      return behind(action.run.task_id, action.asOf) ? [action.run.task_id] : [];
+    case 'detail.loaded':
+      return data.detail?.kind === 'run' && data.detail.runId === action.envelope.task_id && behind(action.envelope.task_id, action.asOf) ? [action.envelope.task_id] : [];
+    default:
+      return [];
+  }
+}
+
 function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
   const runId = event.run_id;
   if (isEventOf(event, 'run.status') && runId !== null) {
     const to = event.data.to;
     const exists = data.runs.some((r) => r.id === runId);
     const runs = exists
-      ? data.runs.map((r) => (r.id === runId ? { ...r, status: to } : r))
-      : [{ id: runId, status: to, model: null, name: null, job_id: null, created_at: event.created_at, cost_usd: 0, steps: 0, last_action: null }, ...data.runs];
+      ? data.runs.map((r) => (r.id === runId ? { ...r, status: to, lastEventId: event.id } : r))
+      : [{ id: runId, status: to, model: null, name: null, job_id: null, created_at: event.created_at, cost_usd: 0, steps: 0, last_action: null, lastEventId: event.id }, ...data.runs];
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, status: to })) };
   }
   if (isEventOf(event, 'run.step') && runId !== null) {
     const step: StreamedStep = event.data;
-    const runs = data.runs.map((r) => (r.id === runId ? { ...r, cost_usd: step.run_cost_usd, steps: r.steps + 1, last_action: stepAction(step) } : r));
+    const runs = data.runs.map((r) => (r.id === runId ? { ...r, cost_usd: step.run_cost_usd, steps: r.steps + 1, last_action: stepAction(step), lastEventId: event.id } : r));
     let detail = data.detail;
-    if (detail?.runId === runId && !detail.steps.some((s) => s.id === step.id)) detail = { ...detail, steps: [...detail.steps, step] };
+    if (detail?.kind === 'run' && detail.runId === runId && !detail.steps.some((s) => s.id === step.id)) detail = { ...detail, steps: [...detail.steps, step] };
     return { ...data, runs, detail };
   }
   if (isRunEndEvent(event.type) && runId !== null) {
     const envelope = event.data as RunEnvelope;
+    const ended = { ...summaryOf(envelope), lastEventId: event.id };
     const exists = data.runs.some((r) => r.id === runId);
-    const runs = exists ? data.runs.map((r) => (r.id === runId ? summaryOf(envelope) : r)) : [summaryOf(envelope), ...data.runs];
-    return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, () => envelope) };
+    const runs = exists ? data.runs.map((r) => (r.id === runId ? ended : r)) : [ended, ...data.runs];
+    const detail = data.detail?.kind === 'run' && data.detail.runId === runId ? { ...data.detail, envelope } : data.detail;
+    return { ...data, runs, detail };
   }
   if (isEventOf(event, 'webhook.attempted') && data.deliveries?.kind === 'list') {
     const a = event.data;
@@ -137,11 +200,12 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
   return data;
 }
 
-function withDetailEnvelope(detail: RunDetail | null, runId: string, change: (e: RunEnvelope) => RunEnvelope): RunDetail | null {
-  if (detail?.runId !== runId || detail.envelope === null) return detail;
+function withDetailEnvelope(detail: Detail | null, runId: string, change: (e: RunEnvelope) => RunEnvelope): Detail | null {
+  if (detail?.kind !== 'run' || detail.runId !== runId || detail.envelope === null) return detail;
   return { ...detail, envelope: change(detail.envelope) };
 }
 
+/** A row from a read of the run; the stream has applied nothing to it yet. */
 export function summaryOf(e: RunEnvelope): RunSummary {
   return {
     id: e.task_id,
@@ -153,17 +217,23 @@ export function summaryOf(e: RunEnvelope): RunSummary {
     cost_usd: e.usage.cost_usd,
     steps: e.progress.steps,
     last_action: e.progress.last_action,
+    lastEventId: 0,
   };
 }
 
-/** Whether an event calls for reading something again: a run the stream introduced, new deliveries, a firing. */
-export function followUpOf(data: DashboardData, event: StreamEvent): 'run' | 'deliveries' | 'jobs' | 'status' | null {
+/**
+ * Whether an event calls for reading something again: a run the stream introduced (by its creation, or by an event of
+ * a run the list did not hold), new deliveries, a firing, mail.
+ */
+export function followUpOf(data: DashboardData, event: StreamEvent): 'run' | 'deliveries' | 'jobs' | 'status' | 'mail' | null {
   if (isEventOf(event, 'run.status') && event.data.from === null) return 'run';
+  if (isEventOf(event, 'run.status') && data.runsLoaded && !data.runs.some((r) => r.id === event.run_id)) return 'run';
   if (isEventOf(event, 'webhook.attempted')) {
     const id = event.data.delivery_id;
     return data.deliveries?.kind === 'list' && !data.deliveries.items.some((d) => d.id === id) ? 'deliveries' : null;
   }
   if (event.type.startsWith('schedule.')) return 'jobs';
+  if (event.type.startsWith('email.')) return data.mail === null ? null : 'mail';
   if (event.type === 'run.step' || isRunEndEvent(event.type)) return 'status';
   return null;
 }

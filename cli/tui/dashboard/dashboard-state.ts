@@ -1,14 +1,19 @@
-import { EMPTY_DATA, reduceData, type DashboardData, type DataAction } from './dashboard-data.js';
+import { EMPTY_DATA, reduceData, staleReads, type DashboardData, type DataAction, type MailDetail } from './dashboard-data.js';
 import { connectionMatches } from './connections-pane.js';
 import { deliveryMatches } from './deliveries-pane.js';
+import { detailLinesOf } from './detail-lines.js';
+import { detailRows } from './detail-view.js';
 import { jobMatches } from './jobs-pane.js';
+import { mailMatches } from './mail-pane.js';
 import { PANES, type PaneId } from './panes.js';
-import { detailLines } from './run-detail.js';
 import { runMatches } from './runs-pane.js';
 
 /** What a key asks for that the state cannot do by itself: the dashboard carries these out and reports back. */
 export type Effect =
   | { kind: 'open'; runId: string }
+  /** Reads a run again: an earlier read of it may be older than what the stream has told since. */
+  | { kind: 'read-run'; runId: string }
+  | { kind: 'open-mail'; ref: MailDetail['ref'] }
   | { kind: 'cancel'; runId: string }
   | { kind: 'rerun'; runId: string }
   | { kind: 'redeliver'; deliveryId: string }
@@ -18,7 +23,12 @@ export type Mode = { kind: 'browse' } | { kind: 'filter'; draft: string } | { ki
 
 export interface UiState {
   pane: PaneId;
-  /** The highlighted item of each pane, by id, so that it stays put when items arrive above it. */
+  /**
+   * The highlighted item of each pane: null for the top row, which then follows what arrives (the newest run, as a
+   * list watched from its top does in k9s); an item's id once a key moved the highlight off the top, which then stays
+   * on that item as others arrive above it (as htop's highlight stays on its process), so that enter, c and r act
+   * on what was chosen (issue 21, item 12).
+   */
   selection: Record<PaneId, string | null>;
   filters: Record<PaneId, string>;
   mode: Mode;
@@ -36,7 +46,15 @@ export interface DashboardState {
 
 export const INITIAL_STATE: DashboardState = {
   data: EMPTY_DATA,
-  ui: { pane: 'runs', selection: { runs: null, jobs: null, webhooks: null, connections: null }, filters: { runs: '', jobs: '', webhooks: '', connections: '' }, mode: { kind: 'browse' }, scroll: 0, message: null, effects: [] },
+  ui: {
+    pane: 'runs',
+    selection: { runs: null, jobs: null, webhooks: null, connections: null, email: null },
+    filters: { runs: '', jobs: '', webhooks: '', connections: '', email: '' },
+    mode: { kind: 'browse' },
+    scroll: 0,
+    message: null,
+    effects: [],
+  },
 };
 
 /** The key facts the dashboard acts on (Ink's `Key`, reduced to what is used). */
@@ -63,7 +81,8 @@ export function keyPresses(input: string, key: Omit<KeyPress, 'input'>): KeyPres
   return [...input].map((ch) => (ch === '\r' || ch === '\n' ? { input: '', return: true } : { input: ch }));
 }
 
-export type DashboardAction = DataAction | { type: 'key'; key: KeyPress; bodyHeight: number } | { type: 'message'; text: string | null } | { type: 'effects.taken'; count: number };
+/** A key, with the size of the pane's body (the detail view scrolls by its rows at that width). */
+export type DashboardAction = DataAction | { type: 'key'; key: KeyPress; body: { width: number; height: number } } | { type: 'message'; text: string | null } | { type: 'effects.taken'; count: number };
 
 /**
  * The whole dashboard as one reducer, keys included, so that each key acts on the state it follows (however fast
@@ -72,13 +91,15 @@ export type DashboardAction = DataAction | { type: 'key'; key: KeyPress; bodyHei
 export function reduceDashboard(state: DashboardState, action: DashboardAction): DashboardState {
   switch (action.type) {
     case 'key':
-      return selectionShown(onKey(state, action.key, action.bodyHeight));
+      return selectionShown(onKey(state, action.key, action.body));
     case 'message':
       return { ...state, ui: { ...state.ui, message: action.text } };
     case 'effects.taken':
       return { ...state, ui: { ...state.ui, effects: state.ui.effects.slice(action.count) } };
-    default:
-      return { data: reduceData(state.data, action), ui: pinSelection(state) };
+    default: {
+      const again = staleReads(state.data, action).map((runId): Effect => (action.type === 'detail.loaded' ? { kind: 'open', runId } : { kind: 'read-run', runId }));
+      return { data: reduceData(state.data, action), ui: again.length === 0 ? state.ui : { ...state.ui, effects: [...state.ui.effects, ...again] } };
+    }
   }
 }
 
@@ -90,22 +111,8 @@ function selectionShown(state: DashboardState): DashboardState {
   const pane = state.ui.pane;
   const ids = visibleIds(state, pane);
   const selected = state.ui.selection[pane];
-  if (ids.length === 0 || (selected !== null && ids.includes(selected))) return state;
+  if (ids.length === 0 || selected === null || ids.includes(selected)) return state;
   return { ...state, ui: { ...state.ui, selection: { ...state.ui.selection, [pane]: ids[0]! } } };
-}
-
-/**
- * The UI with each pane's highlight held on the item it is on: until a key moves it, it is on the first item by
- * default, and a run arriving above must not take it (enter would then open another run than the one highlighted).
- */
-function pinSelection(state: DashboardState): UiState {
-  let selection = state.ui.selection;
-  for (const { id: pane } of PANES) {
-    if (selection[pane] !== null) continue;
-    const first = visibleIds(state, pane)[0];
-    if (first !== undefined) selection = { ...selection, [pane]: first };
-  }
-  return selection === state.ui.selection ? state.ui : { ...state.ui, selection };
 }
 
 /** The items of a pane after its filter, as ids (what moving and selecting act on). */
@@ -120,6 +127,8 @@ export function visibleIds(state: DashboardState, pane: PaneId): string[] {
       return (state.data.deliveries?.kind === 'list' ? state.data.deliveries.items : []).filter((d) => deliveryMatches(d, filter)).map((d) => d.id);
     case 'connections':
       return (state.data.connections ?? []).filter((c) => connectionMatches(c, filter)).map((c) => c.id);
+    case 'email':
+      return (state.data.mail ?? []).filter((m) => mailMatches(m, filter)).map((m) => m.id);
     default: {
       const unknown: never = pane;
       throw new Error(`unknown pane ${String(unknown)}`);
@@ -127,14 +136,14 @@ export function visibleIds(state: DashboardState, pane: PaneId): string[] {
   }
 }
 
-/** The index of the highlighted item among the pane's visible ones (the first when none is chosen), or -1. */
+/** The index of the highlighted item among the pane's visible ones (the top one when none is chosen), or -1. */
 export function selectedIndex(state: DashboardState, pane: PaneId): number {
   const ids = visibleIds(state, pane);
   if (ids.length === 0) return -1;
   return Math.max(0, ids.indexOf(state.ui.selection[pane] ?? ''));
 }
 
-function onKey(state: DashboardState, key: KeyPress, bodyHeight: number): DashboardState {
+function onKey(state: DashboardState, key: KeyPress, body: { width: number; height: number }): DashboardState {
   const ui = state.ui;
   const set = (change: Partial<UiState>): DashboardState => ({ ...state, ui: { ...ui, ...change } });
   const ask = (question: string, effect: Effect) => set({ mode: { kind: 'confirm', question, effect } });
@@ -158,12 +167,12 @@ function onKey(state: DashboardState, key: KeyPress, bodyHeight: number): Dashbo
   if (detail !== null) {
     if (key.escape) return { ui: browsing.ui, data: reduceData(state.data, { type: 'detail.closed' }) };
     if (key.downArrow || key.input === 'j') {
-      const last = Math.max(0, detailLines(detail, '').length - bodyHeight);
+      const last = Math.max(0, detailRows(detailLinesOf(detail, ''), body.width).length - body.height);
       return set({ message: null, scroll: Math.min(ui.scroll + 1, last) });
     }
     if (key.upArrow || key.input === 'k') return set({ message: null, scroll: Math.max(0, ui.scroll - 1) });
-    if (key.input === 'c') return ask(`cancel ${detail.runId}? y/n`, { kind: 'cancel', runId: detail.runId });
-    if (key.input === 'r') return ask(`start a new run of what ${detail.runId} was asked? y/n`, { kind: 'rerun', runId: detail.runId });
+    if (detail.kind === 'run' && key.input === 'c') return ask(`cancel ${detail.runId}? y/n`, { kind: 'cancel', runId: detail.runId });
+    if (detail.kind === 'run' && key.input === 'r') return ask(`start a new run of what ${detail.runId} was asked? y/n`, { kind: 'rerun', runId: detail.runId });
     return browsing;
   }
 
@@ -178,7 +187,8 @@ function onKey(state: DashboardState, key: KeyPress, bodyHeight: number): Dashbo
   if (key.downArrow || key.input === 'j' || key.upArrow || key.input === 'k') {
     if (index < 0) return browsing;
     const next = Math.min(ids.length - 1, Math.max(0, index + (key.downArrow || key.input === 'j' ? 1 : -1)));
-    return set({ message: null, selection: { ...ui.selection, [ui.pane]: ids[next]! } });
+    // Back at the top, the highlight follows the top row again.
+    return set({ message: null, selection: { ...ui.selection, [ui.pane]: next === 0 ? null : ids[next]! } });
   }
   if (key.input === '/') return set({ message: null, mode: { kind: 'filter', draft: ui.filters[ui.pane] } });
   if (key.escape) return set({ message: null, filters: { ...ui.filters, [ui.pane]: '' } });
@@ -190,5 +200,11 @@ function onKey(state: DashboardState, key: KeyPress, bodyHeight: number): Dashbo
     if (key.input === 'r') return ask(`start a new run of what ${id} was asked? y/n`, { kind: 'rerun', runId: id });
   }
   if (ui.pane === 'webhooks' && key.input === 'r') return ask(`send ${id} again? y/n`, { kind: 'redeliver', deliveryId: id });
+  if (ui.pane === 'email' && key.return) {
+    const item = state.data.mail?.find((m) => m.id === id);
+    if (item === undefined) return browsing;
+    const ref = { direction: item.direction, id: item.id };
+    return { ui: { ...browsing.ui, scroll: 0, effects: [...ui.effects, { kind: 'open-mail', ref }] }, data: reduceData(state.data, { type: 'mail.opened', ref }) };
+  }
   return browsing;
 }

@@ -5,11 +5,13 @@ import { followUpOf } from './dashboard-data.js';
 import { INITIAL_STATE, keyPresses, reduceDashboard, selectedIndex, type DashboardState, type Effect } from './dashboard-state.js';
 import { ConnectionsPane, connectionMatches } from './connections-pane.js';
 import { DeliveriesPane, deliveryMatches } from './deliveries-pane.js';
+import { detailLinesOf } from './detail-lines.js';
+import { DetailView, detailRows } from './detail-view.js';
 import { fit } from './format.js';
 import { Header } from './header.js';
 import { JobsPane, jobMatches } from './jobs-pane.js';
+import { MailPane, mailMatches } from './mail-pane.js';
 import type { PaneId } from './panes.js';
-import { detailLines, RunDetailView } from './run-detail.js';
 import { RunsPane, runMatches } from './runs-pane.js';
 import type { DashboardSource } from './source.js';
 import { StatusBar } from './status-bar.js';
@@ -25,18 +27,25 @@ export interface DashboardProps {
 /** Lines that are not the pane's: the tabs, the help or message line, the status bar, and one left empty. */
 const CHROME_LINES = 4;
 
-const HELP: Record<PaneId | 'detail', string> = {
+const HELP: Record<PaneId | 'run' | 'mail', string> = {
   runs: '↑↓/jk move · enter open · c cancel · r re-run · / filter · tab pane · q quit',
   jobs: '↑↓/jk move · / filter · tab pane · q quit',
   webhooks: '↑↓/jk move · r redeliver · / filter · tab pane · q quit',
   connections: '↑↓/jk move · / filter · tab pane · q quit',
-  detail: '↑↓/jk scroll · c cancel · r re-run · esc back · q quit',
+  email: '↑↓/jk move · enter open · / filter · tab pane · q quit',
+  run: '↑↓/jk scroll · c cancel · r re-run · esc back · q quit',
+  mail: '↑↓/jk scroll · esc back · q quit',
 };
 
 /**
  * `errand tui`: owns the dashboard's state (one reducer, keys included) and its one live connection, the
  * organisation's event stream; the panes are pure. Reads happen when a pane is shown and when an event says
  * something changed: nothing polls. The frame is one line shorter than the terminal and follows its size.
+ *
+ * The runs are listed once the stream is connected, never before: the stream starts at the daemon's latest event,
+ * so a list read before it could miss a run's end for good (issue 21, item 12). Each read of runs carries the id
+ * of the last event applied when it was asked, so that an answer older than the stream's news is read again
+ * instead of rolling a row back.
  */
 export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   const { exit } = useApp();
@@ -44,6 +53,8 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   const [state, dispatch] = useReducer(reduceDashboard, INITIAL_STATE);
   const stateRef = useRef<DashboardState>(state);
   stateRef.current = state;
+  /** The id of the last event handed to the reducer: how recent a read asked now is, at least. */
+  const lastEvent = useRef(0);
   const [clock, setClock] = useState(now());
   const bodyHeight = Math.max(1, rows - CHROME_LINES);
 
@@ -53,6 +64,14 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   const loadConnections = useCallback(
     () => source.listConnections().then((connections) => dispatch({ type: 'connections.loaded', connections }), report('could not list connections')),
     [source, report],
+  );
+  const loadMail = useCallback(() => source.listMail().then((mail) => dispatch({ type: 'mail.loaded', mail }), report('could not list mail')), [source, report]);
+  const readRun = useCallback(
+    (runId: string) => {
+      const asOf = lastEvent.current;
+      source.getRun(runId).then((run) => dispatch({ type: 'run.loaded', run, asOf }), () => undefined);
+    },
+    [source],
   );
   const statusTimer = useRef<NodeJS.Timeout | null>(null);
   const loadStatus = useCallback(() => {
@@ -73,17 +92,27 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   }, [now]);
 
   useEffect(() => {
-    source.listRuns().then((runs) => dispatch({ type: 'runs.loaded', runs }), report('could not list runs'));
     source.status().then((status) => dispatch({ type: 'status.loaded', status }), () => undefined);
     const abort = new AbortController();
+    let listed = false;
+    const onConnection = (connection: 'connected' | 'reconnecting') => {
+      dispatch({ type: 'connection', state: connection });
+      // A reconnection resumes the stream after its last event: the list is read once, at the first connection.
+      if (connection !== 'connected' || listed) return;
+      listed = true;
+      const asOf = lastEvent.current;
+      source.listRuns().then((runs) => dispatch({ type: 'runs.loaded', runs, asOf }), report('could not list runs'));
+    };
     void (async () => {
       try {
-        for await (const event of source.events(abort.signal, (state) => dispatch({ type: 'connection', state }))) {
+        for await (const event of source.events(abort.signal, onConnection)) {
           const followUp = followUpOf(stateRef.current.data, event);
           dispatch({ type: 'event', event });
-          if (followUp === 'run' && event.run_id !== null) source.getRun(event.run_id).then((run) => dispatch({ type: 'run.loaded', run }), () => undefined);
+          lastEvent.current = event.id;
+          if (followUp === 'run' && event.run_id !== null) readRun(event.run_id);
           else if (followUp === 'deliveries') void loadDeliveries();
           else if (followUp === 'jobs' && stateRef.current.data.jobs !== null) void loadJobs();
+          else if (followUp === 'mail') void loadMail();
           else if (followUp === 'status') loadStatus();
         }
       } catch (err) {
@@ -91,7 +120,7 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
       }
     })();
     return () => abort.abort();
-  }, [source, report, loadDeliveries, loadJobs, loadStatus]);
+  }, [source, report, loadDeliveries, loadJobs, loadMail, loadStatus, readRun]);
 
   const pane = state.ui.pane;
   // Read again each time the pane is shown: a job or schedule edited elsewhere announces nothing on the stream.
@@ -99,17 +128,26 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
     if (pane === 'jobs') void loadJobs();
     if (pane === 'webhooks') void loadDeliveries();
     if (pane === 'connections') void loadConnections();
-  }, [pane, loadJobs, loadDeliveries, loadConnections]);
+    if (pane === 'email') void loadMail();
+  }, [pane, loadJobs, loadDeliveries, loadConnections, loadMail]);
 
   const carryOut = useCallback(
     (effect: Effect): void => {
       const done = (text: string) => dispatch({ type: 'message', text });
       switch (effect.kind) {
-        case 'open':
+        case 'open': {
+          const asOf = lastEvent.current;
           Promise.all([source.getRun(effect.runId), source.runSteps(effect.runId)]).then(
-            ([envelope, steps]) => dispatch({ type: 'detail.loaded', envelope, steps }),
+            ([envelope, steps]) => dispatch({ type: 'detail.loaded', envelope, steps, asOf }),
             report(`could not read ${effect.runId}`),
           );
+          return;
+        }
+        case 'read-run':
+          readRun(effect.runId);
+          return;
+        case 'open-mail':
+          source.readMail(effect.ref).then((record) => dispatch({ type: 'mail.read', record }), report(`could not read ${effect.ref.id}`));
           return;
         case 'cancel':
           source.cancelRun(effect.runId).then((e) => done(`cancelled ${e.task_id}`), report('could not cancel'));
@@ -132,7 +170,7 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
         }
       }
     },
-    [source, report, loadDeliveries, exit],
+    [source, report, loadDeliveries, readRun, exit],
   );
 
   const effects = state.ui.effects;
@@ -143,13 +181,13 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   }, [effects, carryOut]);
 
   useInput((input, key) => {
-    for (const press of keyPresses(input, key)) dispatch({ type: 'key', key: press, bodyHeight });
+    for (const press of keyPresses(input, key)) dispatch({ type: 'key', key: press, body: { width: columns, height: bodyHeight } });
   });
 
   const { data, ui } = state;
   const selected = selectedIndex(state, pane);
   const paneBody = (): ReactElement => {
-    if (data.detail !== null) return <RunDetailView lines={detailLines(data.detail, cliName)} scroll={ui.scroll} width={columns} height={bodyHeight} />;
+    if (data.detail !== null) return <DetailView rows={detailRows(detailLinesOf(data.detail, cliName), columns)} scroll={ui.scroll} width={columns} height={bodyHeight} />;
     switch (pane) {
       case 'runs':
         return <RunsPane runs={data.runs.filter((r) => runMatches(r, ui.filters.runs))} selected={selected} width={columns} height={bodyHeight} now={clock} loaded={data.runsLoaded} />;
@@ -175,6 +213,8 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
             now={clock}
           />
         );
+      case 'email':
+        return <MailPane mail={data.mail === null ? null : data.mail.filter((m) => mailMatches(m, ui.filters.email))} selected={selected} width={columns} height={bodyHeight} now={clock} />;
       default: {
         const unknown: never = pane;
         throw new Error(`unknown pane ${String(unknown)}`);
@@ -190,7 +230,7 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
         ? { text: `filter: ${mode.draft}▏ (enter keeps it, esc clears it)`, color: 'cyan' }
         : ui.message !== null
           ? { text: ui.message, color: 'white' }
-          : { text: HELP[data.detail === null ? pane : 'detail'], color: 'gray' };
+          : { text: HELP[data.detail === null ? pane : data.detail.kind], color: 'gray' };
 
   return (
     <Box flexDirection="column" width={columns} height={rows - 1}>

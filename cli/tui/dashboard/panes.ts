@@ -7,6 +7,7 @@ export const PANES = [
   { id: 'jobs', title: 'Jobs', key: '2' },
   { id: 'webhooks', title: 'Webhooks', key: '3' },
   { id: 'connections', title: 'Connections', key: '4' },
+  { id: 'email', title: 'Email', key: '5' },
 ] as const;
 
 export type PaneId = (typeof PANES)[number]['id'];

@@ -1,9 +1,9 @@
-import type { Connection, Job, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
+import type { Connection, EmailRecord, Job, ListedReceivedEmail, ReceivedEmailRecord, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
 import type { StreamEvent } from '../../event-stream.js';
 import type { DaemonStatus } from '../../../src/status/status-service.js';
 import type { WebhookDelivery } from '../../../src/webhooks/deliveries-service.js';
 
-export type { Connection, DaemonStatus, WebhookDelivery };
+export type { Connection, DaemonStatus, EmailRecord, ListedReceivedEmail, ReceivedEmailRecord, WebhookDelivery };
 
 /** A job with when its schedule fires next, for the jobs pane. */
 export interface JobView extends Job {
@@ -12,6 +12,12 @@ export interface JobView extends Job {
 
 /** Deliveries, or why they cannot be shown (they are read from the data directory, which may not be here). */
 export type Deliveries = { kind: 'list'; items: WebhookDelivery[] } | { kind: 'unavailable'; reason: string };
+
+/** A message of the email pane: received (`in`) or sent (`out`), with when it was (received or sent). */
+export type MailItem = { direction: 'in'; id: string; at: string; email: ListedReceivedEmail } | { direction: 'out'; id: string; at: string; email: EmailRecord };
+
+/** A message read whole, for the detail view. */
+export type MailRecord = { direction: 'in'; email: ReceivedEmailRecord } | { direction: 'out'; email: EmailRecord };
 
 /**
  * Everything the dashboard reads and does, behind one interface: the API (and the data directory for webhook
@@ -30,4 +36,7 @@ export interface DashboardSource {
   redeliver(id: string): Promise<WebhookDelivery>;
   status(): Promise<DaemonStatus>;
   listConnections(): Promise<Connection[]>;
+  /** The most recent mail received and sent, newest first. */
+  listMail(): Promise<MailItem[]>;
+  readMail(item: Pick<MailItem, 'direction' | 'id'>): Promise<MailRecord>;
 }

@@ -83,7 +83,7 @@ export class IdentityService {
   /** POST /emails/identity: allocates the identity on the first call, then changes what the body names. */
   async configure(orgId: string, body: ConfigureIdentityBody): Promise<EmailIdentityWithSecret> {
     const relay = this.o.settings.relayDomain;
-    if (relay === null) throw notConfigured('this installation has no mail.relay_domain');
+    if (relay === null) throw installationNotConfigured('relay_domain');
     if (typeof body.callback_url === 'string') await this.o.checkCallbackUrl(body.callback_url, 'callback_url');
     if (body.username !== undefined && isReservedUsername(body.username)) throw usernameTaken(body.username);
     const domain = body.domain === undefined || body.domain === null ? body.domain : checkDomain(body.domain, relay);
@@ -160,7 +160,7 @@ export class IdentityService {
     if (found === null) throw noIdentity();
     const domain = found.identity.domain;
     if (domain === null) throw new InvalidRequestError('no_sending_domain', 'The identity has no sending domain: set one with POST /v1/emails/identity {"domain": ...}', { param: 'domain' });
-    if (this.o.domains === null) throw notConfigured('this installation has no mail.relay_domain');
+    if (this.o.domains === null) throw installationNotConfigured('relay_domain');
     const check = await this.o.domains.check(domain);
     const at = isoTime(this.r.clock.now());
     this.r.store.transaction((uow) => {
@@ -246,12 +246,25 @@ export class IdentityService {
 
 /** Sending or making an inbox before the identity exists: email is not set up for the organisation. */
 export function requireIdentity(found: { identity: IdentityRow; mailbox: MailboxRow } | null): { identity: IdentityRow; mailbox: MailboxRow } {
-  if (found === null) throw notConfigured('the organisation has no email identity yet: POST /v1/emails/identity allocates it');
+  if (found === null) {
+    throw new InvalidRequestError('email_not_configured', 'Email is not configured: the organisation has no email identity yet: POST /v1/emails/identity allocates it');
+  }
   return found;
 }
 
-export function notConfigured(why: string): InvalidRequestError {
-  return new InvalidRequestError('email_not_configured', `Email is not configured: ${why}`);
+/**
+ * Email that the installation cannot do: names the settings its operator sets and that the daemon reads them only
+ * at start, since whoever meets this error is rarely the operator and needs words to pass on (issue 21, item 11).
+ */
+export function installationNotConfigured(missing: 'relay_domain' | 'relay'): InvalidRequestError {
+  const what =
+    missing === 'relay_domain'
+      ? 'this installation has no mail.relay_domain. Its operator sets mail.relay_domain (the domain of its addresses) and mail.smtp_url (the relay mail leaves through; or mail.transport=capture to try email without sending anything)'
+      : 'this installation has no outbound relay. Its operator sets mail.smtp_url (smtp://user:password@host:587; or mail.transport=capture to try email without sending anything)';
+  return new InvalidRequestError(
+    'email_not_configured',
+    `Email is not configured: ${what}, in config.json, as ERRAND_MAIL_* variables or with errandd --set, then restarts the daemon, which reads them only at start (README.md, "Email")`,
+  );
 }
 
 function checkDomain(value: string, relay: string): string {

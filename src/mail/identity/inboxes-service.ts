@@ -5,7 +5,7 @@ import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '..
 import type { Resources } from '../../resources.js';
 import type { MailboxRow } from '../../store/mailboxes-store.js';
 import { isReservedUsername } from '../addresses.js';
-import { notConfigured, requireIdentity, type IdentityService } from './identity-service.js';
+import { installationNotConfigured, requireIdentity, type IdentityService } from './identity-service.js';
 import type { CreateInboxBody, UpdateInboxBody } from './inbox-schemas.js';
 import { assertUsernameFree, usernameTaken } from './username-claims.js';
 
@@ -106,7 +106,7 @@ export class InboxesService {
 
   private describe(row: MailboxRow, verifiedDomain: string | null): Inbox {
     const domain = verifiedDomain ?? this.o.identities.relayDomain();
-    if (domain === null) throw notConfigured('this installation has no mail.relay_domain');
+    if (domain === null) throw installationNotConfigured('relay_domain');
     return {
       id: row.id,
       object: 'inbox',

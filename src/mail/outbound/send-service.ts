@@ -9,7 +9,7 @@ import type { SendEmailBody } from '../email-schemas.js';
 import { renderBody } from './body-rendering.js';
 import type { DkimSigner } from './dkim-signer.js';
 import type { EmailSendResult, ReplyTo } from './email-record.js';
-import { notConfigured, requireIdentity, type IdentityService } from '../identity/identity-service.js';
+import { installationNotConfigured, requireIdentity, type IdentityService } from '../identity/identity-service.js';
 import { canSend, type MailSettings } from '../mail-settings.js';
 import type { MailTokens } from '../mail-tokens.js';
 import { buildMime } from './mime-builder.js';
@@ -92,9 +92,7 @@ export class SendService {
   private validate(request: SendRequest): Validation {
     const { orgId, inboxId, body } = request;
     if (!canSend(this.o.settings)) {
-      throw notConfigured(
-        this.o.settings.relayDomain === null ? 'this installation has no mail.relay_domain' : 'this installation has no outbound relay (mail.smtp_url), and mail.transport is not capture',
-      );
+      throw installationNotConfigured(this.o.settings.relayDomain === null ? 'relay_domain' : 'relay');
     }
     const { identity, mailbox: identityMailbox } = requireIdentity(this.o.identities.find(orgId));
     const mailbox = inboxId === null ? identityMailbox : this.inbox(orgId, inboxId);

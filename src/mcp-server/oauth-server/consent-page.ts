@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../package-root.js';
+import type { ConsentSection } from '../tools/tool-consent.js';
 
 /** What the consent page shows for one sign-in. */
 export interface ConsentView {
@@ -18,16 +19,20 @@ export interface ConsentView {
 
 /**
  * The pages of the authorization endpoint, plain HTML from `templates/mcp-server/` with every value HTML-escaped: the
- * consent page (an API key field, the one-time code for `errand mcp approve`, Allow and Deny), and a page for a
- * message when there is nowhere safe to send the browser back to.
+ * consent page (what the grant lets the client do, an API key field, the one-time code for `errand mcp approve`,
+ * Allow and Deny), and a page for a message when there is nowhere safe to send the browser back to.
  */
 export class ConsentPages {
   private readonly consent: string;
   private readonly message: string;
+  /** The capabilities' HTML, the same for every sign-in: made once. */
+  private readonly capabilities: string;
 
-  constructor(templatesDir: string = join(packageRoot(), 'templates', 'mcp-server')) {
+  /** `capabilities` are what the MCP tool registry offers (`McpToolRegistry.consent()`). */
+  constructor(capabilities: readonly ConsentSection[], templatesDir: string = join(packageRoot(), 'templates', 'mcp-server')) {
     this.consent = readFileSync(join(templatesDir, 'consent.html'), 'utf8');
     this.message = readFileSync(join(templatesDir, 'message.html'), 'utf8');
+    this.capabilities = capabilities.map(sectionHtml).join('\n');
   }
 
   consentPage(view: ConsentView): string {
@@ -39,12 +44,18 @@ export class ConsentPages {
       user_code: escape(view.userCode),
       expires_at: escape(view.expiresAt),
       notice: view.notice === null ? '' : `<p class="notice" role="alert">${escape(view.notice)}</p>`,
+      capabilities: this.capabilities,
     });
   }
 
   messagePage(title: string, message: string): string {
     return fill(this.message, { title: escape(title), message: escape(message) });
   }
+}
+
+function sectionHtml(section: ConsentSection): string {
+  const items = section.items.map((i) => `  <li data-tool="${escape(i.tool)}">${escape(i.grants)}</li>`).join('\n');
+  return `<h2 class="group-${escape(section.group)}">${escape(section.heading)}</h2>\n<ul>\n${items}\n</ul>`;
 }
 
 function fill(template: string, values: Record<string, string>): string {

@@ -10,6 +10,7 @@ export function cancelRunTool(deps: { runs: RunsService }): McpTool<{ task_id: s
       'Cancelling a cancelled run answers it again; a run that already succeeded or failed cannot be cancelled',
       '(the error says so).',
     ].join(' '),
+    consent: { group: 'act', grants: 'cancel the organisation\'s queued and running runs' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

@@ -13,6 +13,7 @@ export function checkConnectionTool(deps: { connections: ConnectionsService }): 
       'auth_required or a connection\'s status looks stale. A pending oauth connection stays pending until the person',
       'finishes signing in through its connect_link URL; failed or expired ones need a new connect_link.',
     ].join(' '),
+    consent: { group: 'connect', grants: 'check a connection now: connect to its MCP server, or get a fresh token from its provider' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

@@ -28,6 +28,7 @@ export function connectLinkTool(deps: { hostedConnect: HostedConnect }): McpTool
       'the same provider and name connects that connection again. An unknown provider is refused with the names',
       'of those configured.',
     ].join(' '),
+    consent: { group: 'connect', grants: 'start connecting an account at a provider the operator configured, through a sign-in link' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

@@ -16,6 +16,7 @@ export function getConnectLinkTool(deps: { hostedConnect: HostedConnect }): McpT
       'expires_at says when). Poll it every few seconds after connect_link until the status is authenticated,',
       'failed or expired.',
     ].join(' '),
+    consent: { group: 'read', grants: 'follow a sign-in started with a connect link' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

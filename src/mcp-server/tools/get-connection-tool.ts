@@ -12,6 +12,7 @@ export function getConnectionTool(deps: { connections: ConnectionsService }): Mc
       'To follow a connect_link, poll get_connect_link instead: a connection connected again stays authenticated',
       'with its earlier tokens while the new sign-in is under way, and after it fails.',
     ].join(' '),
+    consent: { group: 'read', grants: 'read one connection\'s status (never its secret)' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

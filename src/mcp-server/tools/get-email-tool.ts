@@ -12,6 +12,7 @@ export function getEmailTool(deps: { sentEmails: SentEmails }): McpTool<{ email_
       'bounced, complained, failed, suppressed, rejected) and its detail. Poll it to follow a delivery; a few',
       'seconds between polls is plenty.',
     ].join(' '),
+    consent: { group: 'read', grants: 'read an email the organisation sent, with its delivery to each recipient' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

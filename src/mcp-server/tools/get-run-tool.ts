@@ -11,6 +11,7 @@ export function getRunTool(deps: { runs: RunsService }): McpTool<{ task_id: stri
       'failure_detail, usage (tokens, duration, cost in USD) and progress (steps so far, last action).',
       'Poll it for a run that run_task answered before it ended; a few seconds between polls is plenty.',
     ].join(' '),
+    consent: { group: 'read', grants: 'read any run of the organisation: its prompt, result, evidence, failure and cost' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

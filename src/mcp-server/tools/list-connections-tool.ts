@@ -13,6 +13,7 @@ export function listConnectionsTool(deps: { connections: ConnectionsService }): 
       'is_enabled, has_secret and auth_status (authenticated, pending, failed, expired) with auth_detail saying why.',
       'Secrets are never shown. Answers {data, has_more, next_cursor}; pass next_cursor as cursor for the next page.',
     ].join(' '),
+    consent: { group: 'read', grants: 'list the organisation\'s connections and whether they work (never their secrets)' },
     inputSchema: { type: 'object', additionalProperties: false, properties: pageProperties('conn') },
     annotations: { title: 'List connections', readOnlyHint: true, openWorldHint: false },
     call: (input, ctx) => deps.connections.list(ctx.principal.orgId, { limit: input.limit ?? 20, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) }),

@@ -11,6 +11,7 @@ export function listEmailsTool(deps: { sentEmails: SentEmails }): McpTool<{ limi
       'recipients with their delivery status, ...). Answers {data, has_more, next_cursor}; pass next_cursor as',
       'cursor for the next page.',
     ].join(' '),
+    consent: { group: 'read', grants: 'list the emails the organisation sent' },
     inputSchema: { type: 'object', additionalProperties: false, properties: pageProperties('msg') },
     annotations: { title: 'List sent emails', readOnlyHint: true, openWorldHint: false },
     call: (input, ctx) => deps.sentEmails.list(ctx.principal.orgId, { limit: input.limit ?? 20, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) }),

@@ -11,6 +11,7 @@ export function listJobsTool(deps: { jobs: JobsService }): McpTool<{ project_id?
       '(the inputs run_job needs), output_schema and schedule. Answers {data, has_more, next_cursor}; pass',
       'next_cursor as cursor for the next page.',
     ].join(' '),
+    consent: { group: 'read', grants: 'list the organisation\'s jobs, with their prompts and schedules' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

@@ -10,6 +10,7 @@ export function listProjectsTool(deps: { projects: ProjectsService }): McpTool<{
       'Lists the organisation\'s projects, newest first. Projects group jobs; the "API Runs" project (is_default) holds',
       'runs started without a project_id. Answers {data, has_more, next_cursor}; pass next_cursor as cursor for the next page.',
     ].join(' '),
+    consent: { group: 'read', grants: 'list the organisation\'s projects' },
     inputSchema: { type: 'object', additionalProperties: false, properties: pageProperties('proj') },
     annotations: { title: 'List projects', readOnlyHint: true, openWorldHint: false },
     call: (input, ctx) => deps.projects.list(ctx.principal.orgId, { limit: input.limit ?? 20, ...(input.cursor === undefined ? {} : { cursor: input.cursor }) }),

@@ -10,6 +10,7 @@ export function listRunsTool(deps: { runs: RunsService }): McpTool<{ job_id?: st
       'Lists the organisation\'s runs, newest first, as task envelopes (status, result, usage, ...), optionally only',
       'those of one job. Answers {data, has_more, next_cursor}; pass next_cursor as cursor for the next page.',
     ].join(' '),
+    consent: { group: 'read', grants: 'list the organisation\'s runs' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

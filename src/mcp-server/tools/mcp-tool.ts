@@ -1,5 +1,6 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../keys/keys-service.js';
+import type { ToolConsent } from './tool-consent.js';
 
 /** What a tool call may use: who is calling, when to stop, and a way to report progress. */
 export interface McpToolContext {
@@ -26,6 +27,8 @@ export interface McpTool<Input = Record<string, unknown>> {
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  /** What calling it lets a client do, as the consent page words it for the person who allows the client. */
+  readonly consent: ToolConsent;
   readonly inputSchema: Tool['inputSchema'];
   readonly annotations: ToolAnnotations;
   call(input: Input, ctx: McpToolContext): Promise<object> | object;

@@ -21,6 +21,7 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
       'envelope once the run ends, or its task_id and status when it takes longer than wait_seconds (then call get_run).',
       'inputs fill the job prompt\'s {{placeholders}}; the members the job\'s input_schema requires must be given.',
     ].join(' '),
+    consent: { group: 'act', grants: 'run the organisation\'s saved jobs' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

@@ -22,6 +22,7 @@ export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWai
       'The call waits up to wait_seconds for the run; a longer run is answered with its task_id and status, and you',
       'get its result with get_run. Every run is billed to the signed-in organisation and counts against its caps.',
     ].join(' '),
+    consent: { group: 'act', grants: 'start tasks, which an agent works on in a sandbox with a web browser and code' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

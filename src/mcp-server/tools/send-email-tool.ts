@@ -29,6 +29,7 @@ export function sendEmailTool(deps: { emails: SendService; sentEmails: SentEmail
       'Refused with email_not_configured when the installation or the organisation has no email set up, and with',
       'send_cap_reached, too_many_recipients or all_recipients_suppressed as the message says.',
     ].join(' '),
+    consent: { group: 'send_mail', grants: 'send email from the organisation\'s address to any recipient' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ErrandError } from '../../errors.js';
 import { createAjv } from '../../json-schema/create-ajv.js';
 import type { McpTool, McpToolContext } from './mcp-tool.js';
+import { consentSections, type ConsentSection } from './tool-consent.js';
 
 interface Entry {
   tool: McpTool<any>;
@@ -43,6 +44,11 @@ export class McpToolRegistry {
       inputSchema: tool.inputSchema,
       annotations: tool.annotations,
     }));
+  }
+
+  /** What a grant lets a client do, from the same tools `list()` serves: what the consent page shows. */
+  consent(): ConsentSection[] {
+    return consentSections([...this.byName.values()].map(({ tool }) => tool));
   }
 
   async call(name: string, args: Record<string, unknown> | undefined, ctx: McpToolContext): Promise<CallToolResult> {

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../../cli/tui/dashboard/dashboard.js';
-import { connection, delivery, envelope, FakeSource, job, modelProvider, status, step } from './fake-source.js';
+import { connection, delivery, envelope, FakeSource, job, modelProvider, receivedMail, sentMail, status, step } from './fake-source.js';
 
 const RUN_A = 'run_aaaaaaaaaaaaaaaaaaaaaaaaaa';
 const RUN_B = 'run_bbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -21,9 +21,12 @@ function start(source: FakeSource) {
   return app;
 }
 
-/** Waits until the last frame satisfies `probe` (renders are asynchronous: data arrives through promises). */
+/**
+ * Waits until the last frame satisfies `probe` (renders are asynchronous: data arrives through promises), for up to
+ * 5 s: a machine busy with other suites can take seconds between two frames.
+ */
 async function frameWhere(app: ReturnType<typeof start>, probe: (frame: string) => boolean): Promise<string> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 500; i++) {
     const frame = app.lastFrame() ?? '';
     if (probe(frame)) return frame;
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -38,6 +41,16 @@ async function press(app: ReturnType<typeof start>, ...keys: string[]) {
   }
 }
 
+const RUN_C = 'run_cccccccccccccccccccccccccc';
+
+/** A run created elsewhere: the daemon announces it on the stream, the dashboard shows it at the top. */
+async function newRunArrives(source: FakeSource, app: ReturnType<typeof start>): Promise<string> {
+  source.runs.unshift(envelope(RUN_C, { status: 'queued', name: 'fresh one' }));
+  source.push('run.status', RUN_C, { run_id: RUN_C, from: null, to: 'queued', description: 'accepted' });
+  await frameWhere(app, (f) => f.includes('fresh one'));
+  return RUN_C;
+}
+
 function twoRuns(): FakeSource {
   const source = new FakeSource();
   source.runs = [envelope(RUN_B, { name: 'price watch', model: 'haiku' }), envelope(RUN_A, { status: 'succeeded', result: { price: 19.99 }, confidence: 'high' })];
@@ -46,13 +59,14 @@ function twoRuns(): FakeSource {
 }
 
 describe('Dashboard', () => {
-  it('lists the runs with status, age, model, cost and last action, and the status bar', async () => {
+  it('lists the runs with status, age, model, cost, the whole run id, name and last action, and the status bar', async () => {
     const app = start(twoRuns());
     const frame = await frameWhere(app, (f) => f.includes('price watch') && f.includes('spend today'));
     const lines = frame.split('\n');
-    expect(lines[0]).toMatch(/errand\s+1 Runs\s+2 Jobs\s+3 Webhooks/);
-    expect(lines[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+STEPS\s+RUN\s+LAST ACTION/);
-    expect(lines[2]).toMatch(/^running\s+1m haiku\s+\$0\.0123\s+2 price watch\s+browser\.navigate https:\/\/shop\.test/);
+    expect(lines[0]).toMatch(/errand\s+1 Runs\s+2 Jobs\s+3 Webhooks\s+4 Connections\s+5 Email/);
+    // At 100 columns the step count gives way, so that the id is whole.
+    expect(lines[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+RUN\s+NAME\s+LAST ACTION/);
+    expect(lines[2]).toMatch(/^running\s+1m haiku\s+\$0\.0123 run_bbbbbbbbbbbbbbbbbbbbbbbbbb price watch\s+browser\.navigate https:\/\/…/);
     expect(lines[3]).toMatch(/^succeeded\s+1m sonnet .* run_aaaa/);
     expect(frame).toContain('● daemon ok · spend today $1.25 / $100 · sandbox docker pool 1/2 · 1 active');
   });
@@ -70,23 +84,105 @@ describe('Dashboard', () => {
     source.push('run.status', runC, { run_id: runC, from: 'queued', to: 'running', description: 'claimed' });
     source.push('run.step', runC, { ...step(runC, 1, { name: 'run_code.python', input: { code: 'print(1)' } }), run_cost_usd: 0.5 });
     frame = await frameWhere(app, (f) => f.includes('$0.5000'));
-    expect(frame.split('\n')[2]).toMatch(/^running .*\$0\.5000\s+1 fresh one\s+run_code\.python print\(1\)/);
+    expect(frame.split('\n')[2]).toMatch(/^running .*\$0\.5000 run_cccccccccccccccccccccccccc fresh one\s+run_code\.python print\(1\)/);
 
     source.push('run.failed', runC, envelope(runC, { status: 'failed', name: 'fresh one', model: 'opus', failure_reason: 'timeout' }));
     frame = await frameWhere(app, (f) => /^failed .*fresh one/m.test(f));
     expect(source.calls).toEqual([`getRun ${runC}`]);
   });
 
-  it('keeps the highlight on the run it is on when a new run arrives above it, so that enter opens that run', async () => {
+  it('keeps the highlight on the run it was moved to when a new run arrives above it, so that enter opens that run', async () => {
     const source = twoRuns();
     const app = start(source);
     await frameWhere(app, (f) => f.includes('price watch'));
-    const runC = 'run_cccccccccccccccccccccccccc';
-    source.runs.unshift(envelope(runC, { status: 'queued', name: 'fresh one' }));
-    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
-    await frameWhere(app, (f) => f.includes('fresh one'));
+    await press(app, 'j');
+    await newRunArrives(source, app);
     await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_A}  succeeded`));
+  });
+
+  it('follows the newest run while the highlight is at the top, and j moves down from it at once (issue 21, item 12)', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    const runC = await newRunArrives(source, app);
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${runC}  queued`));
+    await press(app, ESC, 'j', '\r');
     await frameWhere(app, (f) => f.includes(`${RUN_B}  running`));
+  });
+
+  it('lists the runs only once the event stream is connected, so that a run that ends in between is not left running (issue 21, item 12)', async () => {
+    const source = new FakeSource();
+    source.runs = [envelope(RUN_A, { progress: { steps: 0, last_action: 'claimed by a worker' } })];
+    const connect = source.holdConnection();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('connecting'));
+    // The run fails before the stream starts: the stream, which starts at the daemon's latest event, never tells of it.
+    source.runs = [envelope(RUN_A, { status: 'failed', failure_reason: 'auth_required', progress: { steps: 0, last_action: 'failed: auth_required' } })];
+    source.push('run.status', RUN_A, { run_id: RUN_A, from: 'running', to: 'failed', description: 'no model provider' });
+    connect();
+    const frame = await frameWhere(app, (f) => f.includes(RUN_A));
+    expect(frame).toMatch(new RegExp(`^failed .*${RUN_A}\\s+failed: auth_required`, 'm'));
+  });
+
+  it('keeps a run that failed at once as it ended, though a read of it asked before answers after (issue 21, item 12)', async () => {
+    const source = new FakeSource();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('no runs yet'));
+    const runC = 'run_cccccccccccccccccccccccccc';
+    // The daemon answers the read the stream's creation event calls for while a worker claims the run...
+    source.runs = [envelope(runC, { name: 'fails fast', progress: { steps: 0, last_action: 'claimed by a worker' } })];
+    const release = source.holdReads();
+    source.push('run.status', runC, { run_id: runC, from: null, to: 'queued', description: 'accepted' });
+    await frameWhere(app, () => source.calls.includes(`getRun ${runC}`));
+    // ...and the answer arrives after the stream has told that the run failed.
+    const failed = envelope(runC, { status: 'failed', name: 'fails fast', failure_reason: 'auth_required', progress: { steps: 0, last_action: 'failed: auth_required' } });
+    source.runs = [failed];
+    source.push('run.status', runC, { run_id: runC, from: 'queued', to: 'running', description: 'claimed' });
+    source.push('run.status', runC, { run_id: runC, from: 'running', to: 'failed', description: 'no model provider' });
+    source.push('run.failed', runC, failed);
+    await frameWhere(app, (f) => f.includes('failed: auth_required'));
+    release();
+    const frame = await frameWhere(app, (f) => f.includes('claimed by a worker') || source.calls.filter((c) => c === `getRun ${runC}`).length === 2);
+    expect(frame).toMatch(new RegExp(`^failed .*${runC} fails fast\\s+failed: auth_required`, 'm'));
+    expect(frame).not.toContain('claimed by a worker');
+  });
+
+  it('shows a run opened as it ends as it ended, though the read of it answers late (issue 21, item 12)', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    const release = source.holdReads();
+    await press(app, '\r');
+    // The read is asked while the run is still running...
+    await frameWhere(app, (f) => f.includes(`${RUN_B}: loading`) && source.calls.includes(`getRun ${RUN_B}`));
+    // ...and it ends before the answer arrives.
+    const failed = envelope(RUN_B, { status: 'failed', name: 'price watch', model: 'haiku', failure_reason: 'timeout', failure_detail: 'the run took longer than 600 s' });
+    source.runs = [failed, ...source.runs.slice(1)];
+    source.push('run.failed', RUN_B, failed);
+    await frameWhere(app, (f) => f.includes(`${RUN_B}  failed`));
+    release();
+    const frame = await frameWhere(app, (f) => f.includes(`${RUN_B}  running`) || source.calls.filter((c) => c === `getRun ${RUN_B}`).length === 2);
+    expect(frame).toContain(`${RUN_B}  failed`);
+    expect(frame).toContain('failure: timeout: the run took longer than 600 s');
+  });
+
+  it('wraps a long failure_detail in the detail view, and scrolls to its end (issue 21, item 12)', async () => {
+    const source = new FakeSource();
+    const detail = `no model provider is configured on the daemon: ${'ANTHROPIC_API_KEY is not set in the daemon\'s environment. '.repeat(6)}The end.`;
+    source.runs = [envelope(RUN_A, { status: 'failed', failure_reason: 'auth_required', failure_detail: detail })];
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes(RUN_A));
+    await press(app, '\r');
+    const frame = await frameWhere(app, (f) => f.includes('steps (0)'));
+    const rows = frame.split('\n');
+    const first = rows.findIndex((l) => l.startsWith('failure: auth_required: no model provider'));
+    const last = rows.findIndex((l) => l.endsWith('The end.'));
+    expect(first).toBeGreaterThan(0);
+    expect(last).toBeGreaterThan(first);
+    expect(rows.slice(first, last + 1).map((l, i) => (i === 0 ? l : l.slice(2))).join(' ').replace(/^failure: auth_required: /, '')).toBe(detail);
+    expect(rows.every((l) => l.length <= 100)).toBe(true);
   });
 
   it('opens a run with enter (result, steps, live steps) and goes back with esc', async () => {
@@ -206,6 +302,42 @@ describe('Dashboard', () => {
     expect(frame).toContain('the provider refused the refresh');
   });
 
+  it('shows mail received and sent, newest first, opens each, and reads it again when mail arrives (issue 21, item 11)', async () => {
+    const source = twoRuns();
+    const reply = receivedMail('msg_in00000000000000000000000a');
+    const sent = sentMail('msg_out0000000000000000000000a');
+    const { text, html, ...listedReply } = reply;
+    source.mail = [
+      { direction: 'in', id: reply.message_id, at: reply.received_at, email: listedReply },
+      { direction: 'out', id: sent.id, at: sent.created_at, email: sent },
+    ];
+    source.mailRecords.set(reply.message_id, { direction: 'in', email: reply });
+    source.mailRecords.set(sent.id, { direction: 'out', email: sent });
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '5');
+    let frame = await frameWhere(app, (f) => f.includes('Lunch on Friday'));
+    expect(frame).toMatch(/^DIR\s+AGE\s+WHAT\s+MESSAGE\s+FROM \/ TO\s+SUBJECT/m);
+    expect(frame).toMatch(/^in\s+1m reply\s+msg_in00000000000000000000000a ada@example\.test\s+Re: Lunch on Friday\?/m);
+    expect(frame).toMatch(/^out\s+1h sent 0\/1\s+msg_out0000000000000000000000a ada@example\.test\s+Lunch on Friday\?/m);
+
+    await press(app, '\r');
+    frame = await frameWhere(app, (f) => f.includes('Yes, 12:30 works!'));
+    expect(frame).toContain('msg_in00000000000000000000000a  received reply  from Ada <ada@example.test>');
+    expect(frame).toContain('auth: spf pass · dkim pass · dmarc pass');
+    expect(frame).toContain('> Shall we?');
+    expect(frame).toContain('esc back');
+    await press(app, ESC, 'j', '\r');
+    frame = await frameWhere(app, (f) => f.includes('recipients (1)'));
+    // The relay's answer is shown whole, over as many rows as it takes.
+    expect(frame).toMatch(/ada@example\.test \(to\) bounced: 550 5\.1\.1 no such mailbox here, .*\n {2}.*goes on and on/);
+    await press(app, ESC);
+
+    const calls = source.calls.filter((c) => c === 'listMail').length;
+    source.push('email.received', null, { message_id: 'msg_in00000000000000000000000b' });
+    await frameWhere(app, () => source.calls.filter((c) => c === 'listMail').length === calls + 1);
+  });
+
   it('says in the status bar when the spend has reached the cap and when there is no model provider', async () => {
     const source = twoRuns();
     source.statusValue = status({
@@ -230,6 +362,8 @@ describe('Dashboard', () => {
     const app = start(twoRuns());
     await frameWhere(app, (f) => f.includes('price watch'));
     await press(app, 'q');
+    // Once quit, the app has let go of the keyboard (it listens no more); on a busy machine that takes a while.
+    for (let i = 0; i < 500 && app.stdin.listenerCount('readable') > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const frames = app.frames.length;
     await press(app, 'j');
     expect(app.frames.length).toBe(frames);

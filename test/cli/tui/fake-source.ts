@@ -1,10 +1,16 @@
 import type { Job, RunAccepted, RunEnvelope, RunStep } from '../../../cli/api-client.js';
 import type { StreamEvent } from '../../../cli/event-stream.js';
-import type { Connection, DaemonStatus, Deliveries, DashboardSource, JobView, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
+import type { Connection, DaemonStatus, Deliveries, DashboardSource, EmailRecord, JobView, MailItem, MailRecord, ReceivedEmailRecord, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
 
-/** A dashboard source for component tests: canned answers, events pushed by the test, every action recorded. */
+/**
+ * A dashboard source for component tests: canned answers, events pushed by the test, every action recorded. Like the
+ * daemon's stream, the event stream starts when it connects: events pushed before are not delivered. A read of a run
+ * answers the run as it is when the read is asked, even when the answer is held back (`holdReads`).
+ */
 export class FakeSource implements DashboardSource {
   runs: RunEnvelope[] = [];
+  mail: MailItem[] = [];
+  mailRecords = new Map<string, MailRecord>();
   steps = new Map<string, RunStep[]>();
   jobs: JobView[] = [];
   deliveryList: WebhookDelivery[] = [];
@@ -14,14 +20,38 @@ export class FakeSource implements DashboardSource {
   private readonly queue: StreamEvent[] = [];
   private wake: (() => void) | null = null;
   private nextEventId = 1;
+  private connected = false;
+  private connection: Promise<void> = Promise.resolve();
+  private heldReads: Promise<void> | null = null;
 
-  /** Sends an event down the stream, as the daemon would. */
+  /** Sends an event down the stream, as the daemon would; before the stream is connected it is lost, as there. */
   push(type: string, runId: string | null, data: unknown): void {
-    this.queue.push({ id: this.nextEventId++, object: 'event', type, run_id: runId, created_at: new Date().toISOString(), data });
+    const event: StreamEvent = { id: this.nextEventId++, object: 'event', type, run_id: runId, created_at: new Date().toISOString(), data };
+    if (!this.connected) return;
+    this.queue.push(event);
     this.wake?.();
   }
 
+  /** Keeps the stream from connecting until the answered function is called. */
+  holdConnection(): () => void {
+    let release!: () => void;
+    this.connection = new Promise((resolve) => (release = resolve));
+    return release;
+  }
+
+  /** Holds the answers of run reads asked from now on (each the run as it was when asked) until the answered function is called. */
+  holdReads(): () => void {
+    let release!: () => void;
+    this.heldReads = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.heldReads = null;
+      release();
+    };
+  }
+
   async *events(signal: AbortSignal, onConnection: (state: 'connected' | 'reconnecting') => void): AsyncIterable<StreamEvent> {
+    await this.connection;
+    this.connected = true;
     onConnection('connected');
     while (!signal.aborted) {
       const event = this.queue.shift();
@@ -43,6 +73,7 @@ export class FakeSource implements DashboardSource {
     this.calls.push(`getRun ${id}`);
     const run = this.runs.find((r) => r.task_id === id);
     if (!run) throw new Error(`no run ${id}`);
+    if (this.heldReads !== null) await this.heldReads;
     return run;
   }
   async runSteps(id: string) {
@@ -76,6 +107,18 @@ export class FakeSource implements DashboardSource {
     this.calls.push('listConnections');
     return this.connections;
   }
+
+  async listMail(): Promise<MailItem[]> {
+    this.calls.push('listMail');
+    return this.mail;
+  }
+
+  async readMail(ref: Pick<MailItem, 'direction' | 'id'>): Promise<MailRecord> {
+    this.calls.push(`readMail ${ref.id}`);
+    const record = this.mailRecords.get(ref.id);
+    if (!record) throw new Error(`no message ${ref.id}`);
+    return record;
+  }
 }
 
 export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
@@ -87,6 +130,7 @@ export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
     sandbox: { driver: 'docker', isolated: true, image: 'errand-sandbox:0.1.0', warm_pool: { ready: 1, size: 2 }, firewall: { installed: true, detail: 'installed' } },
     spend: { today_usd: 1.25, daily_cap_usd: 100 },
     runs: { active: 1, max_pending: 100 },
+    email: { relay_domain: null, sending: 'off', relay: null, receiving: null, mx_host: null, problem: 'mail.relay_domain is not set: email is off' },
     ...overrides,
   };
 }
@@ -212,4 +256,58 @@ export function delivery(id: string, overrides: Partial<WebhookDelivery> = {}): 
     updated_at: new Date().toISOString(),
     ...overrides,
   };
+}
+
+export function receivedMail(id: string, overrides: Partial<ReceivedEmailRecord> = {}): ReceivedEmailRecord {
+  return {
+    message_id: id,
+    in_reply_to: 'msg_sent000000000000000000000',
+    correlation_token: 'tok',
+    from: 'ada@example.test',
+    to: ['default+tok@relay.test'],
+    subject: 'Re: Lunch on Friday?',
+    text: 'Yes, 12:30 works!\n\nOn Wed, Errand wrote:\n> Shall we?',
+    html: null,
+    reply_text: 'Yes, 12:30 works!',
+    received_at: new Date(Date.now() - 60_000).toISOString(),
+    object: 'received_email',
+    kind: 'reply',
+    inbox_id: null,
+    run_id: null,
+    from_name: 'Ada',
+    message_id_header: '<a@example.test>',
+    in_reply_to_header: '<m@relay.test>',
+    auth: { spf: 'pass', dkim: 'pass', dmarc: 'pass' },
+    attachments: [],
+    truncated: false,
+    metadata: { thread: 'lunch-1' },
+    ...overrides,
+  } as ReceivedEmailRecord;
+}
+
+export function sentMail(id: string, overrides: Partial<EmailRecord> = {}): EmailRecord {
+  return {
+    id,
+    object: 'email',
+    message_id: id,
+    inbox_id: null,
+    status: 'sent',
+    from_address: 'default@relay.test',
+    from_name: 'Acme',
+    subject: 'Lunch on Friday?',
+    to: ['ada@example.test'],
+    cc: [],
+    bcc: [],
+    reply_to: { address: 'default+tok@relay.test', reason: 'relay_fallback', detail: 'no sending domain' },
+    correlation_token: 'tok',
+    message_id_header: '<m@relay.test>',
+    metadata: null,
+    client_id: null,
+    send_at: null,
+    suppressed: [],
+    recipients: [{ address: 'ada@example.test', kind: 'to', status: 'bounced', detail: '550 5.1.1 no such mailbox here, and a long explanation from the receiving server that goes on and on', updated_at: new Date().toISOString() }],
+    created_at: new Date(Date.now() - 3_600_000).toISOString(),
+    updated_at: new Date().toISOString(),
+    ...overrides,
+  } as EmailRecord;
 }

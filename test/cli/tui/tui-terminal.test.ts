@@ -42,9 +42,8 @@ async function createRun(prompt: string, name: string): Promise<string> {
   return res.body.task_id;
 }
 
-/** The rows of the runs pane that show runs named `name`, top first. */
-const rowsOf = (screen: string, name: string) => screen.split('\n').filter((l) => l.includes(` ${name} `));
-const rowOf = (screen: string, name: string) => rowsOf(screen, name)[0] ?? '';
+/** The row of the runs pane that shows the run `id` (whole: ids are never cut), or ''. */
+const rowOf = (screen: string, id: string) => screen.split('\n').find((l) => l.includes(` ${id} `)) ?? '';
 const FIRST = 'six times seven';
 const SECOND = 'another one';
 
@@ -58,11 +57,12 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await firstTurn.arrived;
 
     const t = await errand(['tui']);
-    let screen = await t.waitFor((s) => rowOf(s, FIRST).includes('running') && s.includes('● daemon ok · spend today'));
+    let screen = await t.waitFor((s) => rowOf(s, first).includes('running') && s.includes('● daemon ok · spend today'));
     const lines = screen.split('\n');
     expect(lines[0]).toMatch(/^ errand\s+1 Runs\s+2 Jobs\s+3 Webhooks/);
-    expect(lines[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+STEPS\s+RUN\s+LAST ACTION/);
-    expect(rowOf(screen, FIRST)).toMatch(/^running\s+\d+s\s+sonnet\s+\$0\.0000\s+0 six times seven\s+waiting for the model/);
+    // At 80 columns the run's id is whole; the step count, model, age and cost give way (issue 21, item 12).
+    expect(lines[1]).toMatch(/^STATUS\s+RUN\s+NAME\s+LAST ACTION/);
+    expect(rowOf(screen, first)).toMatch(new RegExp(`^running\\s+${first} six times s…\\s+waiting for the model`));
     // The status bar is the frame's last line, one above the terminal's last row, and no line is wider than 80.
     expect(lines[22]).toMatch(/^● daemon ok · spend today \$0\.0000 \/ \$100 · sandbox local · 1 active/);
     expect(lines.every((l) => l.length <= 80)).toBe(true);
@@ -70,8 +70,8 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
 
     // A step: the row's cost, step count and last action change, with no key pressed.
     firstTurn.release();
-    screen = await t.waitFor((s) => /run_code\.python print\(6 \* …$/.test(rowOf(s, FIRST)));
-    expect(rowOf(screen, FIRST)).toMatch(/^running\s+\d+s\s+sonnet\s+\$0\.\d{4}\s+[1-3] six times seven/);
+    screen = await t.waitFor((s) => /run_code\.python print\(6 \*…$/.test(rowOf(s, first)));
+    expect(rowOf(screen, first)).toMatch(new RegExp(`^running\\s+${first} six times s…`));
     // Only the lines that changed were written: no screen clear, no whole frame.
     const drawn = t.output().slice(drawnBefore.length);
     expect(drawn).not.toContain('\u001B[2J');
@@ -80,11 +80,11 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     // A run created elsewhere appears at the top.
     model.script([hold(finish('never sent'))]);
     const second = await createRun('Another one', SECOND);
-    screen = await t.waitFor((s) => rowOf(s, SECOND) !== '');
-    expect(screen.split('\n')[2]).toContain(SECOND);
+    screen = await t.waitFor((s) => rowOf(s, second) !== '');
+    expect(screen.split('\n')[2]).toContain(second);
 
-    // enter opens the selected run (the first: the selection stays on it while rows arrive above).
-    await t.keys('Enter');
+    // The highlight followed the new run to the top; j moves it down to the first at once, and enter opens that.
+    await t.keys('j', 'Enter');
     screen = await t.waitFor((s) => s.startsWith(` errand`) && s.includes(`${first}  running`) && s.includes('steps ('));
     expect(screen).toMatch(/\n {2}1 model claude-sonnet-4-6 · 10\/5 tok/);
     expect(screen).toMatch(/\n {2}2 run_code\.python print\(6 \* 7\)/);
@@ -101,18 +101,18 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await t.type('running');
     screen = await t.waitFor((s) => s.includes('filter: running'));
     await t.keys('Enter');
-    screen = await t.waitFor((s) => rowOf(s, FIRST) === '' && rowOf(s, SECOND) !== '');
+    screen = await t.waitFor((s) => rowOf(s, first) === '' && rowOf(s, second) !== '');
     expect(screen.split('\n')[0]).toMatch(/\/running$/);
 
     // c cancels the selected run, asking first; it leaves the filtered list, and esc clears the filter.
     await t.keys('c');
     await t.waitFor((s) => s.includes(`cancel ${second}? y/n`));
     await t.keys('y');
-    await t.waitFor((s) => s.includes(`cancelled ${second}`) && rowOf(s, SECOND) === '');
+    await t.waitFor((s) => s.includes(`cancelled ${second}`) && rowOf(s, second) === '');
     expect((await daemon.api('GET', `/v1/runs/${second}`)).body.status).toBe('cancelled');
     await t.keys('Escape');
-    screen = await t.waitFor((s) => rowOf(s, FIRST) !== '');
-    expect(rowOf(screen, SECOND)).toMatch(/^cancelled /);
+    screen = await t.waitFor((s) => rowOf(s, first) !== '');
+    expect(rowOf(screen, second)).toMatch(/^cancelled /);
 
     // r re-runs the highlighted run (still the cancelled one): a new run of the same task, at the top.
     model.script([toolUse('finish', { result: { again: true }, confidence: 'high' })]);
@@ -121,8 +121,8 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await t.keys('y');
     screen = await t.waitFor((s) => /started run_\w+ \(a re-run of /.test(s));
     const rerun = /started (run_\w+) \(a re-run of/.exec(screen)![1]!;
-    screen = await t.waitFor((s) => rowsOf(s, SECOND).length === 2);
-    expect(screen.split('\n')[2]).toMatch(/^(queued|running|succeeded)\s.* another one /);
+    screen = await t.waitFor((s) => rowOf(s, rerun) !== '');
+    expect(screen.split('\n')[2]).toMatch(new RegExp(`^(queued|running|succeeded)\\s+${rerun} another one `));
     expect((await daemon.api('GET', `/v1/runs/${rerun}`)).body.name).toBe(SECOND);
 
     // 2 shows jobs with their schedules, 3 webhook deliveries.
@@ -144,9 +144,15 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await t.keys('1');
     await t.waitFor((s) => s.includes('LAST ACTION'));
 
-    // A resize redraws at the new size: the status bar moves to the new last row but one.
+    // A resize redraws at the new size: the status bar moves to the new last row but one. At 100 columns the model,
+    // age and cost come back beside the whole id; at 120 the step count too.
     await t.resize(100, 30);
     screen = await t.waitFor((s) => (s.split('\n')[28] ?? '').startsWith('● daemon ok'));
+    expect(screen.split('\n')[1]).toMatch(/^STATUS\s+AGE\s+MODEL\s+COST\s+RUN\s+NAME\s+LAST ACTION/);
+    expect(rowOf(screen, first)).toMatch(new RegExp(`^succeeded\\s+\\d+[sm]\\s+sonnet\\s+\\$0\\.\\d{4} ${first} six times s…\\s+finished`));
+    await t.resize(120, 30);
+    screen = await t.waitFor((s) => /^STATUS\s+AGE\s+MODEL\s+COST\s+STEPS\s+RUN\s+NAME\s+LAST ACTION/m.test(s));
+    expect(rowOf(screen, first)).toMatch(new RegExp(`^succeeded\\s+\\d+[sm]\\s+sonnet\\s+\\$0\\.\\d{4}\\s+4 ${first} six times seven\\s+finished`));
     await t.resize(80, 24);
     screen = await t.waitFor((s) => (s.split('\n')[22] ?? '').startsWith('● daemon ok') && (s.split('\n')[28] ?? '') === '');
 
@@ -189,5 +195,31 @@ describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
     expect(lines).toContain(`${id}: status succeeded (the agent finished with a result)`);
     expect(lines.filter((l) => l.startsWith(`${id}: step `))).toHaveLength(4);
     expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
+  });
+});
+
+describe.skipIf(!hasTmux())('errand tui on a daemon without a model provider (issue 21, item 12)', () => {
+  it('shows four runs created at once, as the dashboard starts, as the API has them: failed with auth_required', async () => {
+    const keyless = await startDaemon({ env: { ERRAND_SANDBOX_DRIVER: 'local', ANTHROPIC_API_KEY: '' } });
+    try {
+      term = await TmuxTerminal.start([process.execPath, ERRAND, '--home', keyless.home, 'tui'], {
+        env: { ERRAND_API_URL: keyless.url, ERRAND_API_KEY: keyless.key, TERM: 'xterm-256color' },
+        columns: 100,
+        rows: 24,
+      });
+      const created = await Promise.all([1, 2, 3, 4].map((n) => keyless.api('POST', '/v1/runs', { prompt: `quick ${n}` })));
+      const ids: string[] = created.map((r) => r.body.task_id);
+      for (const id of ids) {
+        for (;;) {
+          const run = (await keyless.api('GET', `/v1/runs/${id}`)).body;
+          if (run.status === 'failed') break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      const screen = await term.waitFor((s) => ids.every((id) => /^failed\s.*failed: auth_required$/.test(rowOf(s, id))));
+      expect(screen).not.toContain('claimed by a worker');
+    } finally {
+      await keyless.cleanup();
+    }
   });
 });

@@ -1,21 +1,18 @@
-import { Box, Text } from 'ink';
 import type { RunEnvelope, RunStep } from '../../api-client.js';
 import { stepAction } from '../../run-progress.js';
 import type { RunDetail } from './dashboard-data.js';
-import { fit, money } from './format.js';
+import type { DetailLine } from './detail-view.js';
+import { money } from './format.js';
 import { statusColor } from './status-colors.js';
 import { plural } from '../../../src/text/plural.js';
 
-export interface DetailLine {
-  text: string;
-  color?: string;
-  bold?: boolean;
-}
-
 const RESULT_LINES = 8;
 
-/** Everything the detail view can show of a run, as lines; the view shows a window of them. Pure. */
-export function detailLines(detail: RunDetail, cliName: string): DetailLine[] {
+/**
+ * Everything the detail view can show of a run, as lines; the view shows a window of them. What is cut nowhere else
+ * (the failure's detail, warnings, the evidence's text) wraps. Pure.
+ */
+export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[] {
   const e = detail.envelope;
   if (e === null) return [{ text: `${detail.runId}: loading…` }];
   const lines: DetailLine[] = [
@@ -23,7 +20,7 @@ export function detailLines(detail: RunDetail, cliName: string): DetailLine[] {
     { text: [e.job_id ? `job ${e.job_id}` : `project ${e.project_id}`, `created ${e.created_at.slice(0, 19).replace('T', ' ')}`, e.attempt > 1 ? `attempt ${e.attempt}` : null].filter(Boolean).join(' · ') },
     { text: `usage: ${e.usage.input_tokens} in / ${e.usage.output_tokens} out tokens · ${money(e.usage.cost_usd)}${e.usage.duration_ms === null ? '' : ` · ${(e.usage.duration_ms / 1000).toFixed(1)} s`}` },
   ];
-  if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red' });
+  if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
   if (e.result !== null) {
     const result = JSON.stringify(e.result, null, 2).split('\n');
     lines.push({ text: `result (confidence ${e.confidence ?? '-'}):`, bold: true });
@@ -31,7 +28,7 @@ export function detailLines(detail: RunDetail, cliName: string): DetailLine[] {
     if (result.length > RESULT_LINES) lines.push({ text: `  … ${plural(result.length - RESULT_LINES, 'more line')} (${cliName} runs get ${e.task_id} --json)`, color: 'gray' });
   }
   lines.push(...evidenceLines(e, cliName));
-  for (const w of e.warnings) lines.push({ text: `warning: ${w}`, color: 'yellow' });
+  for (const w of e.warnings) lines.push({ text: `warning: ${w}`, color: 'yellow', wraps: true });
   lines.push({ text: `steps (${detail.steps.length})`, bold: true });
   for (const s of detail.steps) lines.push(stepLine(s));
   return lines;
@@ -40,7 +37,7 @@ export function detailLines(detail: RunDetail, cliName: string): DetailLine[] {
 function evidenceLines(e: RunEnvelope, cliName: string): DetailLine[] {
   if (e.evidence === null) return [];
   const lines: DetailLine[] = [];
-  if (e.evidence.matched_text) lines.push({ text: `evidence: "${e.evidence.matched_text}"` });
+  if (e.evidence.matched_text) lines.push({ text: `evidence: "${e.evidence.matched_text}"`, wraps: true });
   if (e.evidence.screenshot_url) lines.push({ text: `screenshot: ${cliName} runs open ${e.task_id}` });
   return lines;
 }
@@ -49,24 +46,4 @@ function stepLine(s: RunStep): DetailLine {
   const tokens = s.kind === 'model' ? ` · ${s.usage.input_tokens}/${s.usage.output_tokens} tok` : '';
   const cost = s.usage.cost_usd > 0 ? ` · ${money(s.usage.cost_usd)}` : '';
   return { text: `${String(s.seq).padStart(3)} ${stepAction(s)}${tokens} · ${(s.duration_ms / 1000).toFixed(1)} s${cost}`, ...(s.is_error ? { color: 'red' } : {}) };
-}
-
-export interface RunDetailViewProps {
-  lines: readonly DetailLine[];
-  scroll: number;
-  width: number;
-  height: number;
-}
-
-/** A window of the detail lines, from `scroll`, each cut to the width. */
-export function RunDetailView({ lines, scroll, width, height }: RunDetailViewProps) {
-  return (
-    <Box flexDirection="column" height={height} width={width}>
-      {lines.slice(scroll, scroll + height).map((l, i) => (
-        <Text key={scroll + i} color={l.color} bold={l.bold ?? false} wrap="truncate">
-          {fit(l.text, width)}
-        </Text>
-      ))}
-    </Box>
-  );
 }
