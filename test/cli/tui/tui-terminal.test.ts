@@ -121,7 +121,8 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
     await t.keys('y');
     screen = await t.waitFor((s) => /started run_\w+ \(a re-run of /.test(s));
     const rerun = /started (run_\w+) \(a re-run of/.exec(screen)![1]!;
-    screen = await t.waitFor((s) => rowOf(s, rerun) !== '');
+    // The stream shows the row at once; its name arrives with the read that follows.
+    screen = await t.waitFor((s) => rowOf(s, rerun).includes(' another one '));
     expect(screen.split('\n')[2]).toMatch(new RegExp(`^(queued|running|succeeded)\\s+${rerun} another one `));
     expect((await daemon.api('GET', `/v1/runs/${rerun}`)).body.name).toBe(SECOND);
 
