@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import type { Clock } from './clock.js';
-import { systemClock } from './clock.js';
+import { pino } from 'pino';
+import { systemClock, type Clock } from './clock.js';
+import { loadConfig } from './config/load.js';
 import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
 import { Approvals } from './mail/outbound/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
+import { RetentionService } from './retention/retention-service.js';
 import { dataPaths } from './runtime/paths.js';
 import { rotateMasterKey, type RotationReport } from './secrets/key-rotation.js';
 import { loadMasterKeyring, type MasterKeyring } from './secrets/master-key.js';
@@ -64,6 +66,21 @@ export async function withDataDirectory<T>(home: string, env: NodeJS.ProcessEnv,
   const store = openStore(dataPaths(home).database);
   try {
     return await fn(createAdminServices({ store, clock: systemClock, ids: createIdFactory(), events: new EventBus(), masterKey: () => loadMasterKeyring({ home, env }) }));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `errand gc`: the retention service on the data directory's store, with the installation's retention windows, for
+ * one command; beside a running daemon too (its purge goes in the same short batches as the daemon's).
+ */
+export async function withRetention<T>(home: string, env: NodeJS.ProcessEnv, fn: (retention: RetentionService) => T | Promise<T>): Promise<T> {
+  const config = loadConfig({ home, env });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const store = openStore(dataPaths(home).database);
+  try {
+    return await fn(new RetentionService({ store, clock: systemClock, logger: pino({ level: 'silent' }), config, home }));
   } finally {
     store.close();
   }

@@ -154,6 +154,14 @@ export class RetentionService {
     return removed;
   }
 
+  /**
+   * Rewrites the whole database file so that it gives every free page back (`errand gc --vacuum`), and makes later
+   * passes vacuum incrementally. It holds the write lock until it is done: only with the daemon stopped.
+   */
+  vacuumFully(): void {
+    this.r.store.retention.vacuumFully();
+  }
+
   /** Incremental vacuum until no free page is left, in paced steps; nothing when the file does not vacuum that way. */
   private async giveBackSpace(signal: AbortSignal | undefined): Promise<void> {
     const store = this.r.store;

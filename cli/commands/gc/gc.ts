@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-import { pino } from 'pino';
-import { systemClock } from '../../../src/clock.js';
-import { loadConfig } from '../../../src/config/load.js';
-import { RetentionService, type PurgedKind, type RetentionPlanItem } from '../../../src/retention/retention-service.js';
+import { withRetention } from '../../../src/admin-services.js';
+import type { PurgedKind, RetentionPlanItem } from '../../../src/retention/retention-service.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
-import { openStore } from '../../../src/store/store.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -44,13 +41,10 @@ export async function gc(ctx: CliContext, options: GcOptions): Promise<GcResult>
   if (options.vacuum && !options.dryRun && readDaemonState(paths.daemonState) !== null) {
     throw new UserError(`--vacuum rewrites the whole database: stop the daemon first (${ctx.cliName} daemon stop --home ${ctx.home})`);
   }
-  const config = loadConfig({ home: ctx.home, env: ctx.env });
-  const store = openStore(paths.database);
-  try {
-    const retention = new RetentionService({ store, clock: systemClock, logger: pino({ level: 'silent' }), config, home: ctx.home });
+  return withRetention(ctx.home, ctx.env, async (retention) => {
     const plan = retention.plan();
     const purged = options.dryRun ? null : await retention.purge();
-    if (options.vacuum && !options.dryRun) store.retention.vacuumFully();
+    if (options.vacuum && !options.dryRun) retention.vacuumFully();
     const result: GcResult = { dry_run: options.dryRun, plan, purged, vacuumed: options.vacuum && !options.dryRun };
     ctx.out.result(result, () => {
       ctx.out.table(plan, [
@@ -64,7 +58,5 @@ export async function gc(ctx: CliContext, options: GcOptions): Promise<GcResult>
       if (result.vacuumed) ctx.out.note('the database file was rewritten');
     });
     return result;
-  } finally {
-    store.close();
-  }
+  });
 }
