@@ -66,9 +66,9 @@ export interface Daemon {
 }
 
 /**
- * Builds every part of the daemon once, explicitly (no module-level state anywhere): first what several parts
- * share, then each subsystem from its factory, in the order their services are needed; then the list of them, in
- * the order they start.
+ * Builds every part of the daemon once, explicitly (no module-level state; docs/architecture.md, Why these choices):
+ * first what several parts share, then each subsystem from its factory, in the order their services are needed;
+ * then the list of them, in the order they start.
  */
 export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config, logger } = options;
