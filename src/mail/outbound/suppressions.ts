@@ -57,8 +57,7 @@ export class Suppressions {
     const address = normalizeAddress(recipient);
     const at = isoTime(this.o.clock.now());
     const detail = [bounce.status, bounce.diagnostic].filter((p) => p !== null && p !== '').join(' ') || 'hard bounce';
-    this.mark(uow, email, address, 'bounced', detail, at);
-    this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'bounce', detail, email_id: email.id, created_at: at });
+    this.suppress(uow, email, address, 'bounce', detail, at);
     this.o.announcer.announce(uow, {
       type: 'email.bounced',
       orgId: email.org_id,
@@ -82,8 +81,7 @@ export class Suppressions {
     const at = isoTime(this.o.clock.now());
     if (address !== null) {
       const detail = `complaint (${complaint.feedbackType})`;
-      this.mark(uow, email, address, 'complained', detail, at);
-      this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason: 'complaint', detail, email_id: email.id, created_at: at });
+      this.suppress(uow, email, address, 'complaint', detail, at);
     }
     this.o.announcer.announce(uow, {
       type: 'email.complained',
@@ -100,6 +98,12 @@ export class Suppressions {
       },
       verbatimJson: email.metadata,
     });
+  }
+
+  /** Marks the recipient (bounced or complained) and puts its address on the organisation's list. */
+  private suppress(uow: UnitOfWork, email: EmailRow, address: string, reason: 'bounce' | 'complaint', detail: string, at: string): void {
+    this.mark(uow, email, address, reason === 'bounce' ? 'bounced' : 'complained', detail, at);
+    this.o.store.suppressions.add(uow, { org_id: email.org_id, address, reason, detail, email_id: email.id, created_at: at });
   }
 
   /**
