@@ -38,7 +38,7 @@ beforeAll(async () => {
       env: {
         ANTHROPIC_BASE_URL: model.baseUrl,
         ANTHROPIC_API_KEY: MODEL_KEY,
-        ERRAND_MAIL_DNS_SERVERS: dns.server,
+        ERRAND_DNS_SERVERS: dns.server,
         ERRAND_OAUTH_PROVIDERS: JSON.stringify({ acme: provider.config('acme-client-secret-for-events') }),
         ERRAND_WEBHOOKS_RETRY_SCHEDULE_S: '0,1',
       },
