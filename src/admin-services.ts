@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { EventLog } from './event-log/event-log.js';
 import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
+import { IdentitySecrets } from './mail/identity/identity-secrets.js';
 import { Approvals } from './mail/outbound/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { dataPaths } from './runtime/paths.js';
@@ -13,20 +15,24 @@ import { loadMasterKeyring, type MasterKeyring } from './secrets/master-key.js';
 import { SecretBox } from './secrets/secret-box.js';
 import { openStore, type Store } from './store/store.js';
 import { DeliveriesService } from './webhooks/deliveries-service.js';
+import { EventWebhooks } from './webhooks/event-webhooks.js';
 import { OrgWebhookEndpoints } from './webhooks/org-endpoints.js';
 import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, and the
- * approval of organisations' email sends. The daemon builds the same services from its resources; the CLI's admin
+ * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, events'
+ * webhooks with the secrets that sign them (`errand listen`), and the approval of organisations' email sends. The daemon builds the same services from its resources; the CLI's admin
  * commands get them from `withDataDirectory`.
  */
 export interface AdminServices {
   orgs: OrgsService;
   keys: KeysService;
   signingSecrets: SigningSecrets;
+  /** The secrets of email webhooks (the identities'). */
+  identitySecrets: IdentitySecrets;
   deliveries: DeliveriesService;
+  eventWebhooks: EventWebhooks;
   mcpGrants: McpGrantsService;
   webhookEndpoints: OrgWebhookEndpoints;
   emailApprovals: Approvals;
@@ -42,11 +48,17 @@ export interface AdminServicesDeps {
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
+  const box = new SecretBox(deps.masterKey);
+  const signingSecrets = new SigningSecrets({ store: deps.store, box, clock: deps.clock });
+  const identitySecrets = new IdentitySecrets({ store: deps.store, box, clock: deps.clock });
+  const log = new EventLog({ store: deps.store.events, clock: deps.clock, events: deps.events });
   return {
     orgs: new OrgsService(deps),
     keys: new KeysService(deps),
-    signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
+    signingSecrets,
+    identitySecrets,
     deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
+    eventWebhooks: new EventWebhooks({ log, secrets: { org: (orgId) => signingSecrets.signingSecrets(orgId), email: (orgId) => identitySecrets.signingSecrets(orgId) } }),
     mcpGrants: new McpGrantsService(deps),
     webhookEndpoints: new OrgWebhookEndpoints({ store: deps.store, clock: deps.clock }),
     emailApprovals: new Approvals({ store: deps.store, clock: deps.clock, events: deps.events }),

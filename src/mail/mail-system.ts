@@ -11,6 +11,7 @@ import { AuthChecker } from './inbound/auth-verdicts.js';
 import { CaptureTransport } from './outbound/capture-transport.js';
 import { DkimSigner } from './outbound/dkim-signer.js';
 import { MailResolver } from './dns-resolver.js';
+import { IdentitySecrets } from './identity/identity-secrets.js';
 import { IdentityService } from './identity/identity-service.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundServer } from './inbound/inbound-server.js';
@@ -55,6 +56,8 @@ export interface MailSystem {
   resolver: MailResolver;
   tokens: MailTokens;
   identities: IdentityService;
+  /** The secrets that sign email webhooks. */
+  identitySecrets: IdentitySecrets;
   emails: SendService;
   sentEmails: SentEmails;
   suppressions: Suppressions;
@@ -76,7 +79,8 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const tokens = new MailTokens(deps.masterKey);
   const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
   const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
-  const identities = new IdentityService(r, { settings, box: deps.box, domains, checkCallbackUrl: deps.checkCallbackUrl });
+  const identitySecrets = new IdentitySecrets({ store: r.store, box: deps.box, clock: r.clock });
+  const identities = new IdentityService(r, { settings, secrets: identitySecrets, domains, checkCallbackUrl: deps.checkCallbackUrl });
   const suppressions = new Suppressions({ store: r.store, clock: r.clock, announcer: deps.announcer });
   const signer = new DkimSigner(settings.dkim, settings.relayDomain);
   const emails = new SendService(r, { settings, identities, tokens, signer });
@@ -134,7 +138,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     inbound === null || settings.relayDomain === null
       ? null
       : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
-  return { settings, resolver, tokens, identities, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, runTools };
+  return { settings, resolver, tokens, identities, identitySecrets, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, runTools };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */
