@@ -16,13 +16,17 @@ import { SecretBox } from './secrets/secret-box.js';
 import { openStore, type Store } from './store/store.js';
 import { DeliveriesService } from './webhooks/deliveries-service.js';
 import { EventWebhooks } from './webhooks/event-webhooks.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
+import { TestWebhooks } from './webhooks/test-webhooks.js';
+import type { SignerSecrets } from './webhooks/webhook-signers.js';
 import { OrgWebhookEndpoints } from './webhooks/org-endpoints.js';
 import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, events'
- * webhooks with the secrets that sign them (`errand listen`), and the approval of organisations' email sends. The daemon builds the same services from its resources; the CLI's admin
+ * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, sample
+ * webhooks, events' webhooks with the secrets that sign them (`errand listen`), and the approval of organisations'
+ * email sends. The daemon builds the same services from its resources; the CLI's admin
  * commands get them from `withDataDirectory`.
  */
 export interface AdminServices {
@@ -33,6 +37,7 @@ export interface AdminServices {
   identitySecrets: IdentitySecrets;
   deliveries: DeliveriesService;
   eventWebhooks: EventWebhooks;
+  testWebhooks: TestWebhooks;
   mcpGrants: McpGrantsService;
   webhookEndpoints: OrgWebhookEndpoints;
   emailApprovals: Approvals;
@@ -51,14 +56,20 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
   const box = new SecretBox(deps.masterKey);
   const signingSecrets = new SigningSecrets({ store: deps.store, box, clock: deps.clock });
   const identitySecrets = new IdentitySecrets({ store: deps.store, box, clock: deps.clock });
+  const secrets: SignerSecrets = { org: (orgId) => signingSecrets.signingSecrets(orgId), email: (orgId) => identitySecrets.signingSecrets(orgId) };
   const log = new EventLog({ store: deps.store.events, clock: deps.clock, events: deps.events });
+  const deliveries = new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events });
+  // A sample is asked for now, so its first attempt is due at once; the worker takes any retries from the daemon's
+  // own webhooks.retry_schedule_s.
+  const outbox = new WebhookOutbox({ store: deps.store.webhooks, clock: deps.clock, ids: deps.ids, events: deps.events, retryScheduleS: [0] });
   return {
     orgs: new OrgsService(deps),
     keys: new KeysService(deps),
     signingSecrets,
     identitySecrets,
-    deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
-    eventWebhooks: new EventWebhooks({ log, secrets: { org: (orgId) => signingSecrets.signingSecrets(orgId), email: (orgId) => identitySecrets.signingSecrets(orgId) } }),
+    deliveries,
+    eventWebhooks: new EventWebhooks({ log, secrets }),
+    testWebhooks: new TestWebhooks({ store: deps.store, clock: deps.clock, ids: deps.ids, outbox, deliveries, secrets }),
     mcpGrants: new McpGrantsService(deps),
     webhookEndpoints: new OrgWebhookEndpoints({ store: deps.store, clock: deps.clock }),
     emailApprovals: new Approvals({ store: deps.store, clock: deps.clock, events: deps.events }),

@@ -59,6 +59,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'email *': 'test/cli/email-commands.test.ts (a daemon with mail)',
   'inboxes *': 'test/cli/email-commands.test.ts (a daemon with mail)',
   'webhooks endpoint *': 'test/cli/webhooks-commands.test.ts',
+  'webhooks test': 'test/cli/webhooks-test-command.test.ts (a daemon with mail, and a receiver)',
   'secrets rotate-key': 'test/cli/secrets-commands.test.ts (its own data directory)',
   'daemon logs': 'test/cli/daemon-logs.test.ts (a daemon writing a log file)',
   'daemon install': 'test/cli/daemon-install.test.ts (a unit file checked by systemd-analyze)',
