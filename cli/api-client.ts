@@ -4,7 +4,7 @@ import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oa
 import type { CreateJobBody, UpdateJobBody } from '../src/jobs/job-schemas.js';
 import type { Job } from '../src/jobs/jobs-service.js';
 import type { EmailRecord, EmailSendResult } from '../src/mail/outbound/email-record.js';
-import type { ConfigureIdentityBody, SendEmailBody } from '../src/mail/email-schemas.js';
+import type { ConfigureIdentityBody, SendEmailBody, SimulateReplyBody } from '../src/mail/email-schemas.js';
 import type { EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity/identity-service.js';
 import type { CreateInboxBody, UpdateInboxBody } from '../src/mail/identity/inbox-schemas.js';
 import type { Inbox } from '../src/mail/identity/inboxes-service.js';
@@ -23,7 +23,7 @@ import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
-export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, DomainCheck, Suppression };
+export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ReceivedEmail, SendEmailBody, SimulateReplyBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
   object: 'list';
@@ -197,6 +197,9 @@ export class ApiClient {
   }
   getReceivedEmail(id: string): Promise<ReceivedEmail & { metadata: unknown }> {
     return this.request('GET', `/v1/emails/received/${seg(id)}`);
+  }
+  simulateReply(id: string, body: SimulateReplyBody): Promise<ReceivedEmail & { metadata: unknown }> {
+    return this.request('POST', `/v1/emails/${seg(id)}/simulate_reply`, { body });
   }
   getIdentity(): Promise<EmailIdentity> {
     return this.request('GET', '/v1/emails/identity');

@@ -183,6 +183,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         identities: mail.services.identities,
         suppressions: mail.services.suppressions,
         receivedEmails: mail.services.received,
+        simulatedReplies: mail.services.simulatedReplies,
         mailAttachments: mail.services.attachments,
         inboxes: mail.services.inboxes,
       },

@@ -224,6 +224,17 @@ export const receivedEmailSchema = {
   },
 } as const;
 
+/** POST /emails/{id}/simulate_reply: the reply a recipient could have written. */
+export const simulateReplyBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    text: { type: 'string', maxLength: BODY_MAX, description: 'The reply (default: a line saying it is simulated).' },
+    html: { type: 'string', maxLength: BODY_MAX, description: 'An HTML part beside the text.' },
+    from: { ...emailAddress, description: "Who replies (default: the send's first recipient)." },
+  },
+} as const;
+
 const errorResponse = { $ref: 'ErrorResponse#' } as const;
 
 export const emailRouteSchemas = {
@@ -235,6 +246,7 @@ export const emailRouteSchemas = {
   configureIdentity: { body: configureIdentityBodySchema, response: { 200: identityWithSecretSchema } },
   verifyDomain: { response: { 200: domainCheckSchema } },
   getReceived: { params: idParam('msg'), response: { 200: receivedEmailSchema } },
+  simulateReply: { params: idParam('msg'), body: simulateReplyBodySchema, response: { 201: receivedEmailSchema } },
   getAttachment: {
     params: idParam('att'),
     querystring: signedLinkQuery,
@@ -271,4 +283,5 @@ export const emailRouteSchemas = {
 /** The body of POST /emails, and of POST /inboxes/{id}/messages. */
 export type SendEmailBody = Validated<typeof sendEmailBodySchema>;
 export type ConfigureIdentityBody = Validated<typeof configureIdentityBodySchema>;
+export type SimulateReplyBody = Validated<typeof simulateReplyBodySchema>;
 export type SuppressionListQuery = Validated<typeof emailRouteSchemas.listSuppressions.querystring>;

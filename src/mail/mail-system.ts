@@ -23,6 +23,7 @@ import { noRelayTransport, type MailTransport } from './outbound/mail-transport.
 import { OutboundWorker } from './outbound/outbound-worker.js';
 import { ReceivedEmails } from './inbound/received-emails.js';
 import { RecipientResolver } from './inbound/recipient-resolver.js';
+import { SimulatedReplies } from './inbound/simulated-replies.js';
 import { runMailboxTools } from './run-mailbox/run-mailbox-tools.js';
 import { RunMailboxes } from './run-mailbox/run-mailboxes.js';
 import { SendService } from './outbound/send-service.js';
@@ -68,6 +69,8 @@ export interface MailSystem {
   inboxes: InboxesService;
   /** Null when the installation receives no mail (no relay domain, or `mail.inbound_enabled` off). */
   inbound: InboundServer | null;
+  /** Replies fed through the inbound path on request (`POST /v1/emails/{id}/simulate_reply`). */
+  simulatedReplies: SimulatedReplies;
   /** The agent's mail tools; null when the installation receives no mail. */
   runTools: ToolSource | null;
 }
@@ -112,14 +115,10 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     publicUrl: deps.publicUrl,
   });
   const received = new ReceivedEmails({ store: r.store, attachments });
-  const inbound =
+  const receiving =
     settings.relayDomain === null || !settings.inboundEnabled
       ? null
-      : new InboundServer({
-          settings,
-          logger: r.logger.child({ component: 'mail-in' }),
-          observer,
-          dns: deps.dns,
+      : {
           resolver: new RecipientResolver({ store: r.store, tokens, relayDomain: settings.relayDomain }),
           processor: new InboundProcessor({
             store: r.store,
@@ -132,13 +131,16 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
             announcer: deps.announcer,
             suppressions,
           }),
-        });
+        };
+  const inbound =
+    receiving === null ? null : new InboundServer({ settings, logger: r.logger.child({ component: 'mail-in' }), observer, dns: deps.dns, ...receiving });
+  const simulatedReplies = new SimulatedReplies({ store: r.store, clock: r.clock, inbound: receiving, received });
   const inboxes = new InboxesService(r, { identities, checkCallbackUrl: deps.checkCallbackUrl });
   const runTools =
     inbound === null || settings.relayDomain === null
       ? null
       : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
-  return { settings, resolver, tokens, identities, identitySecrets, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, runTools };
+  return { settings, resolver, tokens, identities, identitySecrets, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, simulatedReplies, runTools };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */

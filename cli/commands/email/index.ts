@@ -8,6 +8,7 @@ import { registerEmailPending } from './pending.js';
 import { registerEmailReject } from './reject.js';
 import { registerEmailSend } from './send.js';
 import { registerEmailShow } from './show.js';
+import { registerEmailSimulateReply } from './simulate-reply.js';
 import { registerEmailSuppressions } from './suppressions/index.js';
 import { examples } from '../../help.js';
 
@@ -16,6 +17,7 @@ export function registerEmail(program: Command): void {
   registerEmailSend(email);
   registerEmailList(email);
   registerEmailShow(email);
+  registerEmailSimulateReply(email);
   registerEmailIdentity(email);
   registerEmailDomain(email);
   registerEmailSuppressions(email);
