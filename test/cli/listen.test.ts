@@ -3,7 +3,7 @@ import { tempDir } from '../fixtures/temp-dir.js';
 import { createRun, startEngine, type EngineHarness } from '../engine/harness.js';
 import { toolUse } from '../fixtures/scripted-anthropic.js';
 import { SmtpSink } from '../fixtures/smtp-sink.js';
-import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { rotateSigningSecret, signingSecretOf, verifiesAlone, WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { configureIdentity, mailIn, RELAY, smtpPortOf } from '../mail/harness.js';
 import { runCli, spawnCli } from './run-cli.js';
 
@@ -71,9 +71,10 @@ describe('errand listen --forward-to', () => {
     const local = await WebhookReceiver.start([orgSecret, identity.webhook_secret]);
     try {
       const listen = spawnCli(['--home', h.daemon.home, 'listen', '--forward-to', local.url('/local'), '--limit', '2', '--json'], { env: env() });
-      await listen.waitFor(({ stderr }) => stderr.includes('ready: forwarding'));
-      expect(listen.stderr()).toContain(`signed with ${hintOf(orgSecret)} (the organisation's secret`);
-      expect(listen.stderr()).toContain(`signed with ${hintOf(identity.webhook_secret)} (the identity's webhook_secret`);
+      // Said once it is ready, one line per secret: which events it signs, and whose it is.
+      await listen.waitFor(({ stderr }) => stderr.includes('ready: forwarding') && stderr.includes('email.complained: signed with'));
+      expect(listen.stderr()).toContain(`connection.expired: signed with ${hintOf(orgSecret)}, the organisation's secret`);
+      expect(listen.stderr()).toContain(`email.received, email.bounced, email.complained: signed with ${hintOf(identity.webhook_secret)}, the identity's webhook_secret`);
 
       h.model.script([toolUse('finish', { result: { answer: 4 }, confidence: 'high' })]);
       await createRun(h.daemon, { prompt: 'Four', callback_url: receiver.url('/prod-runs') });
@@ -106,6 +107,23 @@ describe('errand listen --forward-to', () => {
     } finally {
       await local.close();
     }
+  });
+
+  it('follows a rotation while it listens: it signs with both secrets, as the delivery worker does, and says so', async () => {
+    const before = signingSecretOf(h.daemon.home, h.daemon.orgId);
+    const listen = spawnCli(['--home', h.daemon.home, 'listen', '--forward-to', receiver.url('/rotated'), '--events', 'run.completed', '--limit', '1'], { env: env() });
+    await listen.waitFor(({ stderr }) => stderr.includes(`run.completed: signed with ${hintOf(before)}`));
+    const after = rotateSigningSecret(h.daemon.home, h.daemon.orgId).secret;
+    h.model.script([toolUse('finish', { result: { answer: 5 }, confidence: 'high' })]);
+    await createRun(h.daemon, { prompt: 'Five' });
+    expect(await listen.exited).toBe(0);
+
+    expect(listen.stderr()).toContain(`run.completed: now signed with ${hintOf(after)}, the organisation's secret (errand webhooks secret); the previous one, ${hintOf(before)}, signs beside it`);
+    const [forwarded] = receiver.at('/rotated');
+    const signatures = String(forwarded!.headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    expect(verifiesAlone(forwarded!, signatures[0]!, after)).toBe(true);
+    expect(verifiesAlone(forwarded!, signatures[1]!, before)).toBe(true);
   });
 
   it('refuses, naming the data directory, when it does not hold the API key (it signs with the secret kept there)', async () => {

@@ -191,7 +191,7 @@ class SecretNotes {
     for (const [signer, signed] of bySigner) this.tell(signer, this.webhooks.secrets(this.orgId, signer), signed.join(', '), '');
     if (unsent.length > 0) {
       const secret = this.webhooks.secrets(this.orgId, 'org')[0];
-      this.ctx.out.note(`${unsent.join(', ')}: no webhook in production; forwarded as {"event", "data"} with webhook-id evt_log_<id>, signed with ${secret === undefined ? 'nothing' : hintOf(secret)} (${signerName('org')})`);
+      this.ctx.out.note(`${unsent.join(', ')}: no webhook in production; forwarded as {"event", "data"} with webhook-id evt_log_<id>, signed with ${secret === undefined ? 'nothing' : hintOf(secret)}, ${signerName('org')}`);
     }
   }
 
@@ -205,11 +205,11 @@ class SecretNotes {
     const [newest, previous] = secrets;
     this.told.set(signer, { secret: newest ?? '', types });
     if (newest === undefined) {
-      this.ctx.out.note(`${types}: not forwarded while nothing signs them (${signerName(signer)} does not exist yet)`);
+      this.ctx.out.note(`${types}: not forwarded until something signs them: ${signerName(signer)} does not exist yet`);
       return;
     }
     const also = previous === undefined ? '' : `; the previous one, ${hintOf(previous)}, signs beside it until its rotation window ends`;
-    this.ctx.out.note(`${types}: ${now}signed with ${hintOf(newest)} (${signerName(signer)})${also}`);
+    this.ctx.out.note(`${types}: ${now}signed with ${hintOf(newest)}, ${signerName(signer)}${also}`);
   }
 }
 
