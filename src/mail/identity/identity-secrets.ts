@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { IdentityRow } from '../../store/mailboxes-store.js';
 import type { Store } from '../../store/store.js';
+import { mintSecret } from '../../webhooks/signing-secrets.js';
 
 /** How long the previous identity secret keeps signing after a rotation, as for run-webhook secrets. */
 export const IDENTITY_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ export class IdentitySecrets {
 
   /** A new secret, sealed for the organisation's identity. */
   mint(orgId: string): string {
-    return this.o.box.seal(`whsec_${randomBytes(32).toString('base64')}`, secretContext(orgId));
+    return this.o.box.seal(mintSecret(), secretContext(orgId));
   }
 
   /** The identity's current secret. */
