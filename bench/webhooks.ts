@@ -16,6 +16,7 @@ import { systemClock, isoTime } from '../src/clock.js';
 import { loadConfig } from '../src/config/load.js';
 import { EventAnnouncer } from '../src/event-log/event-announcer.js';
 import { EventLog } from '../src/event-log/event-log.js';
+import { webhookBody } from '../src/event-log/webhook-body.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { readNetwork } from '../src/network/network.js';
@@ -74,16 +75,16 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
     clock: systemClock,
     logger: pino({ level: 'silent' }),
     events: bus,
-    announcer: new EventAnnouncer({ log: new EventLog({ store: store.events, clock: systemClock, events: bus }), webhooks: outbox, store }),
+    announcer: new EventAnnouncer({ log: new EventLog({ store: store.events, clock: systemClock, events: bus }), webhooks: outbox, store, ids }),
     config,
     guard: (await readNetwork(config)).guard,
     concurrency,
   });
   worker.start();
 
-  const dataJson = JSON.stringify({ task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) });
+  const payload = webhookBody('run.completed', JSON.stringify({ task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) }));
   const enqueue = (uow: UnitOfWork) => {
-    const id = outbox.enqueue(uow, { orgId, runId: null, event: 'run.completed', url, dataJson, signer: 'org' });
+    const id = outbox.enqueue(uow, { orgId, runId: null, event: 'run.completed', url, webhookId: ids('evt'), payload, signer: 'org' });
     enqueuedAt.set(webhooks.getDelivery(orgId, id)!.event_id, performance.now());
   };
   const allArrived = (n: number) => new Promise<void>((resolve) => {

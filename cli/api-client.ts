@@ -5,7 +5,7 @@ import type { ConnectionLink, ConnectionLinkStatus } from '../src/connections/oa
 import type { CreateJobBody, UpdateJobBody } from '../src/jobs/job-schemas.js';
 import type { Job } from '../src/jobs/jobs-service.js';
 import type { EmailRecord, EmailSendResult } from '../src/mail/outbound/email-record.js';
-import type { ConfigureIdentityBody, SendEmailBody } from '../src/mail/email-schemas.js';
+import type { ConfigureIdentityBody, SendEmailBody, SimulateReplyBody } from '../src/mail/email-schemas.js';
 import type { EmailIdentity, EmailIdentityWithSecret } from '../src/mail/identity/identity-service.js';
 import type { CreateInboxBody, UpdateInboxBody } from '../src/mail/identity/inbox-schemas.js';
 import type { Inbox } from '../src/mail/identity/inboxes-service.js';
@@ -24,7 +24,7 @@ import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
-export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, DomainCheck, Suppression };
+export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, SimulateReplyBody, DomainCheck, Suppression };
 
 export interface ListPage<T> {
   object: 'list';
@@ -213,6 +213,9 @@ export class ApiClient {
   }
   getReceivedEmail(id: string): Promise<ReceivedEmailRecord> {
     return this.request('GET', `/v1/emails/received/${seg(id)}`);
+  }
+  simulateReply(id: string, body: SimulateReplyBody): Promise<ReceivedEmailRecord> {
+    return this.request('POST', `/v1/emails/${seg(id)}/simulate_reply`, { body });
   }
   getIdentity(): Promise<EmailIdentity> {
     return this.request('GET', '/v1/emails/identity');

@@ -8,6 +8,7 @@ import type { MailAttachments } from '../src/mail/inbound/attachments.js';
 import type { IdentityService } from '../src/mail/identity/identity-service.js';
 import type { InboxesService } from '../src/mail/identity/inboxes-service.js';
 import type { ReceivedEmails } from '../src/mail/inbound/received-emails.js';
+import type { SimulatedReplies } from '../src/mail/inbound/simulated-replies.js';
 import type { SendService } from '../src/mail/outbound/send-service.js';
 import type { SentEmails } from '../src/mail/outbound/sent-emails.js';
 import type { Suppressions } from '../src/mail/outbound/suppressions.js';
@@ -42,6 +43,7 @@ export interface ApiServices extends McpServices {
   identities: IdentityService;
   suppressions: Suppressions;
   receivedEmails: ReceivedEmails;
+  simulatedReplies: SimulatedReplies;
   mailAttachments: MailAttachments;
   inboxes: InboxesService;
 }

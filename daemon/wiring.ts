@@ -107,7 +107,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Its delivery worker is the webhooks subsystem.
   const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids: resources.ids, events: resources.events, retryScheduleS: config['webhooks.retry_schedule_s'] });
   // Every event goes through it: into the log and, as the catalogue says, the outbox, in its cause's unit of work.
-  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
+  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store, ids: resources.ids });
   const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, announcer });
   // Off unless metrics.port is set: then the parts below report to it.
   const metrics = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events });
@@ -147,7 +147,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     mailStatus: () => mail.status(),
   });
   const { runs } = engine.services;
-  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identities, metrics });
+  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
   const eventStreams = eventStreamsSubsystem({ resources, eventLog, runs });
@@ -185,6 +185,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         identities: mail.services.identities,
         suppressions: mail.services.suppressions,
         receivedEmails: mail.services.received,
+        simulatedReplies: mail.services.simulatedReplies,
         mailAttachments: mail.services.attachments,
         inboxes: mail.services.inboxes,
       },

@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import { loadConfig } from './config/load.js';
+import { EventLog } from './event-log/event-log.js';
 import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
+import { IdentitySecrets } from './mail/identity/identity-secrets.js';
 import { Approvals } from './mail/outbound/approvals.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { RetentionService } from './retention/retention-service.js';
@@ -15,20 +17,29 @@ import { loadMasterKeyring, type MasterKeyring } from './secrets/master-key.js';
 import { SecretBox } from './secrets/secret-box.js';
 import { openStore, type Store } from './store/store.js';
 import { DeliveriesService } from './webhooks/deliveries-service.js';
+import { EventWebhooks } from './webhooks/event-webhooks.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
+import { TestWebhooks } from './webhooks/test-webhooks.js';
+import type { SignerSecrets } from './webhooks/webhook-signers.js';
 import { OrgWebhookEndpoints } from './webhooks/org-endpoints.js';
 import { SigningSecrets } from './webhooks/signing-secrets.js';
 
 /**
  * What an installation's administrator works with, on the data directory itself and never over HTTP (keys are not
- * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, and the
- * approval of organisations' email sends. The daemon builds the same services from its resources; the CLI's admin
+ * minted through the API): organisations, API keys, webhook signing secrets, deliveries and endpoints, sample
+ * webhooks, events' webhooks with the secrets that sign them (`errand listen`), and the approval of organisations'
+ * email sends. The daemon builds the same services from its resources; the CLI's admin
  * commands get them from `withDataDirectory`.
  */
 export interface AdminServices {
   orgs: OrgsService;
   keys: KeysService;
   signingSecrets: SigningSecrets;
+  /** The secrets of email webhooks (the identities'). */
+  identitySecrets: IdentitySecrets;
   deliveries: DeliveriesService;
+  eventWebhooks: EventWebhooks;
+  testWebhooks: TestWebhooks;
   mcpGrants: McpGrantsService;
   webhookEndpoints: OrgWebhookEndpoints;
   emailApprovals: Approvals;
@@ -44,11 +55,23 @@ export interface AdminServicesDeps {
 }
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
+  const box = new SecretBox(deps.masterKey);
+  const signingSecrets = new SigningSecrets({ store: deps.store, box, clock: deps.clock });
+  const identitySecrets = new IdentitySecrets({ store: deps.store, box, clock: deps.clock });
+  const secrets: SignerSecrets = { org: (orgId) => signingSecrets.signingSecrets(orgId), email: (orgId) => identitySecrets.signingSecrets(orgId) };
+  const log = new EventLog({ store: deps.store.events, clock: deps.clock, events: deps.events });
+  const deliveries = new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events });
+  // A sample is asked for now, so its first attempt is due at once; the worker takes any retries from the daemon's
+  // own webhooks.retry_schedule_s.
+  const outbox = new WebhookOutbox({ store: deps.store.webhooks, clock: deps.clock, ids: deps.ids, events: deps.events, retryScheduleS: [0] });
   return {
     orgs: new OrgsService(deps),
     keys: new KeysService(deps),
-    signingSecrets: new SigningSecrets({ store: deps.store, box: new SecretBox(deps.masterKey), clock: deps.clock }),
-    deliveries: new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events }),
+    signingSecrets,
+    identitySecrets,
+    deliveries,
+    eventWebhooks: new EventWebhooks({ log, secrets }),
+    testWebhooks: new TestWebhooks({ store: deps.store, clock: deps.clock, ids: deps.ids, outbox, deliveries, secrets }),
     mcpGrants: new McpGrantsService(deps),
     webhookEndpoints: new OrgWebhookEndpoints({ store: deps.store, clock: deps.clock }),
     emailApprovals: new Approvals({ store: deps.store, clock: deps.clock, events: deps.events }),

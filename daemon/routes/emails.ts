@@ -4,6 +4,7 @@ import type { MailAttachments } from '../../src/mail/inbound/attachments.js';
 import type { IdentityService } from '../../src/mail/identity/identity-service.js';
 import { rawJsonMember } from '../../src/mail/raw-json-member.js';
 import type { ReceivedEmails } from '../../src/mail/inbound/received-emails.js';
+import type { SimulatedReplies } from '../../src/mail/inbound/simulated-replies.js';
 import type { SendService, SentEmail } from '../../src/mail/outbound/send-service.js';
 import type { SentEmails } from '../../src/mail/outbound/sent-emails.js';
 import type { Suppressions } from '../../src/mail/outbound/suppressions.js';
@@ -19,7 +20,8 @@ export const emailRoutes: RoutePlugin<{
   suppressions: Suppressions;
   receivedEmails: ReceivedEmails;
   mailAttachments: MailAttachments;
-}> = async (app, { emails, sentEmails, identities, suppressions, receivedEmails, mailAttachments }) => {
+  simulatedReplies: SimulatedReplies;
+}> = async (app, { emails, sentEmails, identities, suppressions, receivedEmails, mailAttachments, simulatedReplies }) => {
   app.post('/emails', { schema: { ...s.send, tags, summary: "Send an email from the organisation's identity" } }, async (req, reply) => {
     const principal = principalOf(req);
     return sendAccepted(reply, await emails.send({ orgId: principal.orgId, keyId: principal.keyId, inboxId: null, body: req.body, metadataJson: metadataText(req) }));
@@ -82,6 +84,11 @@ export const emailRoutes: RoutePlugin<{
   );
   app.get('/emails/:id', { schema: { ...s.get, tags, summary: 'A sent email with the delivery state of each recipient' } }, (req) =>
     sentEmails.get(principalOf(req).orgId, req.params.id),
+  );
+  app.post(
+    '/emails/:id/simulate_reply',
+    { schema: { ...s.simulateReply, tags, summary: 'Feed a reply to a sent email through the inbound path, as if its recipient had answered (for trying the reply webhook)' } },
+    async (req, reply) => reply.status(201).send(await simulatedReplies.reply(principalOf(req).orgId, req.params.id, req.body)),
   );
   app.get(
     '/emails/:id/raw',

@@ -1,8 +1,11 @@
+import type { IdFactory } from '../ids.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import type { WebhookSigner } from '../store/webhooks-store.js';
-import { eventSpec, type EventCatalogue, type EventData, type EventSpec, type EventType, type WebhookTarget } from './event-catalogue.js';
-import type { EventLog } from './event-log.js';
+import { eventSpec, type EventCatalogue, type EventData, type EventSpec, type EventType } from './event-catalogue.js';
+import type { EventLog, EventWebhook } from './event-log.js';
+import { webhookAddress } from './webhook-address.js';
+import { webhookBody } from './webhook-body.js';
 
 type Spec<T extends EventType> = EventCatalogue[T];
 
@@ -16,12 +19,15 @@ type DataOf<T extends EventType> = Spec<T> extends { verbatim: infer M extends s
   ? { data: Omit<EventData<T>, M>; verbatimJson: string | null }
   : { data: EventData<T> };
 
+/** Made on request to try a receiver (`errand email simulate-reply`): its webhook's body says `"test": true`. */
+type TestMark = { test?: boolean };
+
 /**
  * One event as a producer announces it: a catalogued type, its data, and what its routing needs (the run it is
  * about, the run's callback_url, the mailbox). A type the catalogue lacks, or data its schema does not describe,
  * does not compile.
  */
-export type Announcement = { [T in EventType]: { type: T; orgId: string } & RunIdOf<T> & AddressOf<T> & DataOf<T> }[EventType];
+export type Announcement = { [T in EventType]: { type: T; orgId: string } & RunIdOf<T> & AddressOf<T> & DataOf<T> & TestMark }[EventType];
 
 /** Any announcement, as the announcer reads it: the catalogue says which members a type has. */
 interface AnyAnnouncement {
@@ -32,6 +38,7 @@ interface AnyAnnouncement {
   mailboxId?: string | null;
   data: object;
   verbatimJson?: string | null;
+  test?: boolean;
 }
 
 /** A webhook to deliver, as the announcer hands it to the outbox. */
@@ -40,8 +47,10 @@ export interface NewWebhook {
   runId: string | null;
   event: EventType;
   url: string;
-  /** The webhook's `data`, as JSON text. */
-  dataJson: string;
+  /** The `webhook-id` of every attempt. */
+  webhookId: string;
+  /** The body, byte for byte (`webhookBody`). */
+  payload: string;
   signer: WebhookSigner;
 }
 
@@ -55,11 +64,15 @@ export interface EventAnnouncerOptions {
   webhooks: WebhookQueue;
   /** Read for the addresses of webhooks that are not a run's. */
   store: Store;
+  /** Mints each webhook's `webhook-id`. */
+  ids: IdFactory;
 }
 
 /**
  * The one way an event is emitted: appended to the event log and, where the catalogue says so, written to the
  * webhook outbox, both in the caller's unit of work, so that an event exists exactly when its cause committed.
+ * An event with a webhook carries it in the log too (its id and body), address or not: `errand listen` forwards
+ * it from there, the same bytes and id as the delivery (issue 21, item 9).
  */
 export class EventAnnouncer {
   constructor(private readonly o: EventAnnouncerOptions) {}
@@ -68,33 +81,24 @@ export class EventAnnouncer {
     const event: AnyAnnouncement = announcement;
     const spec = eventSpec(event.type);
     const runId = event.runId ?? null;
-    this.o.log.append(uow, { orgId: event.orgId, runId, type: event.type, data: loggedData(spec, event) });
-    if (spec.webhook === null) return;
-    const url = this.addressOf(spec.webhook.to, event);
-    if (url === null || url === '') return;
-    const dataJson = spec.verbatim === undefined ? JSON.stringify(event.data) : withRawMember(event.data, spec.verbatim, event.verbatimJson ?? null);
-    this.o.webhooks.enqueue(uow, { orgId: event.orgId, runId, event: event.type, url, dataJson, signer: spec.webhook.signer });
+    const webhook = this.webhookOf(spec, event);
+    this.o.log.append(uow, { orgId: event.orgId, runId, type: event.type, data: loggedData(spec, event), webhook });
+    if (webhook === null || webhook.url === null) return;
+    this.o.webhooks.enqueue(uow, { orgId: event.orgId, runId, event: event.type, url: webhook.url, webhookId: webhook.id, payload: webhook.payload, signer: webhook.signer });
   }
 
-  private addressOf(target: WebhookTarget, event: AnyAnnouncement): string | null {
-    switch (target) {
-      case 'run_callback':
-        return event.callbackUrl ?? null;
-      case 'org_endpoint':
-        return this.o.store.webhooks.orgEndpoint(event.orgId)?.url ?? null;
-      case 'mailbox_callback': {
-        // Mail to a run's own address is the run's: its stream has it, and nobody else is told.
-        if (event.runId) return null;
-        const own = event.mailboxId == null ? undefined : this.o.store.mailboxes.get(event.orgId, event.mailboxId);
-        if (own?.callback_url) return own.callback_url;
-        return this.o.store.mailboxes.identityMailbox(event.orgId)?.callback_url ?? null;
-      }
-      default: {
-        const unknown: never = target;
-        throw new Error(`unknown webhook target ${String(unknown)}`);
-      }
-    }
+  /** The event's webhook, minted once for the log and the outbox alike; `url` null while no address is set. */
+  private webhookOf(spec: EventSpec, event: AnyAnnouncement): (EventWebhook & { url: string | null; signer: WebhookSigner }) | null {
+    if (spec.webhook === null) return null;
+    const address = webhookAddress(this.o.store, spec.webhook.to, event);
+    if (address === null) return null;
+    return { id: this.o.ids('evt'), payload: webhookBody(event.type, webhookData(spec, event), event.test), url: address.url, signer: spec.webhook.signer };
   }
+}
+
+/** The event's data as its webhook carries it, as JSON text: the verbatim member written as its sender wrote it. */
+function webhookData(spec: EventSpec, event: AnyAnnouncement): string {
+  return spec.verbatim === undefined ? JSON.stringify(event.data) : withRawMember(event.data, spec.verbatim, event.verbatimJson ?? null);
 }
 
 /** The event's data as the log keeps it: without `logOmits`, with the verbatim member parsed. */

@@ -228,8 +228,16 @@ export type EventData<T extends EventType> = Known<FromSchema<EventCatalogue[T][
 /** The data of an event of type `T` as the event log and the streams carry it. */
 export type LoggedEventData<T extends EventType> = EventCatalogue[T] extends { logOmits: readonly (infer M extends string)[] } ? Omit<EventData<T>, M> : EventData<T>;
 
+/** The types of events sent as webhooks. */
+export type WebhookEventType = { [T in EventType]: EventCatalogue[T]['webhook'] extends null ? never : T }[EventType];
+
+/** Whether events of `type` are sent as webhooks. */
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return isEventType(type) && eventSpec(type).webhook !== null;
+}
+
 /** The events sent as webhooks: what `errand listen` forwards unless told otherwise. */
-export const WEBHOOK_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter((t) => eventSpec(t).webhook !== null);
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = EVENT_TYPES.filter(isWebhookEventType);
 
 /** The events whose webhooks go to `target`. */
 export function webhookEventsTo(target: WebhookTarget): EventType[] {

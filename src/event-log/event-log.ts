@@ -11,6 +11,14 @@ export interface NewEvent {
   /** A type of the event catalogue (`EventAnnouncer` appends only those); readers also meet others, from other versions. */
   type: string;
   data: unknown;
+  /** The webhook the event carries (the catalogue's events with a webhook), minted by `EventAnnouncer`. */
+  webhook?: EventWebhook | null;
+}
+
+/** An event's webhook: its `webhook-id` and the body a receiver gets, the same whether or not it has an address. */
+export interface EventWebhook {
+  id: string;
+  payload: string;
 }
 
 /** An event as streams and readers see it. */
@@ -44,6 +52,8 @@ export class EventLog {
       type: event.type,
       data: JSON.stringify(event.data),
       created_at: isoTime(this.o.clock.now()),
+      webhook_id: event.webhook?.id ?? null,
+      webhook_payload: event.webhook?.payload ?? null,
     });
     uow.afterCommit(() => this.o.events.emit('event.logged', { id, orgId: event.orgId, runId }));
     return id;
@@ -52,6 +62,12 @@ export class EventLog {
   /** An organisation's events after `after` (an event id; 0 for the beginning), oldest first. */
   orgEvents(orgId: string, after: number, limit: number): LoggedEvent[] {
     return this.o.store.orgAfter(orgId, after, limit).map(toLogged);
+  }
+
+  /** The webhook of an organisation's event, with its type; null when it carries none. */
+  webhook(orgId: string, id: number): (EventWebhook & { type: string }) | null {
+    const row = this.o.store.webhook(orgId, id);
+    return row === undefined ? null : { type: row.type, id: row.webhook_id, payload: row.webhook_payload };
   }
 
   /** The newest event's id (0 when the log is empty): where a stream that wants only new events starts. */

@@ -239,6 +239,17 @@ const receivedFilters = {
   since: { type: 'string', format: 'date-time', description: 'Only mail received at or after this time (RFC 3339).' },
 } as const;
 
+/** POST /emails/{id}/simulate_reply: the reply a recipient could have written. */
+export const simulateReplyBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    text: { type: 'string', maxLength: BODY_MAX, description: 'The reply (default: a line saying it is simulated).' },
+    html: { type: 'string', maxLength: BODY_MAX, description: 'An HTML part beside the text.' },
+    from: { ...emailAddress, description: "Who replies (default: the send's first recipient)." },
+  },
+} as const;
+
 const errorResponse = { $ref: 'ErrorResponse#' } as const;
 
 export const emailRouteSchemas = {
@@ -251,6 +262,7 @@ export const emailRouteSchemas = {
   verifyDomain: { response: { 200: domainCheckSchema } },
   listReceived: { querystring: listQuery('msg', receivedFilters), response: { 200: listResponse(listedReceivedEmailSchema) } },
   getReceived: { params: idParam('msg'), response: { 200: receivedEmailSchema } },
+  simulateReply: { params: idParam('msg'), body: simulateReplyBodySchema, response: { 201: receivedEmailSchema } },
   getAttachment: {
     params: idParam('att'),
     querystring: signedLinkQuery,
@@ -287,5 +299,6 @@ export const emailRouteSchemas = {
 /** The body of POST /emails, and of POST /inboxes/{id}/messages. */
 export type SendEmailBody = Validated<typeof sendEmailBodySchema>;
 export type ConfigureIdentityBody = Validated<typeof configureIdentityBodySchema>;
+export type SimulateReplyBody = Validated<typeof simulateReplyBodySchema>;
 export type SuppressionListQuery = Validated<typeof emailRouteSchemas.listSuppressions.querystring>;
 export type ReceivedEmailsQuery = Validated<typeof emailRouteSchemas.listReceived.querystring>;

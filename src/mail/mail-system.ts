@@ -11,6 +11,7 @@ import { AuthChecker } from './inbound/auth-verdicts.js';
 import { CaptureTransport } from './outbound/capture-transport.js';
 import { DkimSigner } from './outbound/dkim-signer.js';
 import { MailResolver } from './dns-resolver.js';
+import { IdentitySecrets } from './identity/identity-secrets.js';
 import { IdentityService } from './identity/identity-service.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundServer } from './inbound/inbound-server.js';
@@ -22,6 +23,7 @@ import { noRelayTransport, type MailTransport } from './outbound/mail-transport.
 import { OutboundWorker } from './outbound/outbound-worker.js';
 import { ReceivedEmails } from './inbound/received-emails.js';
 import { RecipientResolver } from './inbound/recipient-resolver.js';
+import { SimulatedReplies } from './inbound/simulated-replies.js';
 import { runMailboxTools } from './run-mailbox/run-mailbox-tools.js';
 import { RunMailboxes } from './run-mailbox/run-mailboxes.js';
 import { SendService } from './outbound/send-service.js';
@@ -55,6 +57,8 @@ export interface MailSystem {
   resolver: MailResolver;
   tokens: MailTokens;
   identities: IdentityService;
+  /** The secrets that sign email webhooks. */
+  identitySecrets: IdentitySecrets;
   emails: SendService;
   sentEmails: SentEmails;
   suppressions: Suppressions;
@@ -65,6 +69,8 @@ export interface MailSystem {
   inboxes: InboxesService;
   /** Null when the installation receives no mail (no relay domain, or `mail.inbound_enabled` off). */
   inbound: InboundServer | null;
+  /** Replies fed through the inbound path on request (`POST /v1/emails/{id}/simulate_reply`). */
+  simulatedReplies: SimulatedReplies;
   /** The agent's mail tools; null when the installation receives no mail. */
   runTools: ToolSource | null;
 }
@@ -76,7 +82,8 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const tokens = new MailTokens(deps.masterKey);
   const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
   const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
-  const identities = new IdentityService(r, { settings, box: deps.box, domains, checkCallbackUrl: deps.checkCallbackUrl });
+  const identitySecrets = new IdentitySecrets({ store: r.store, box: deps.box, clock: r.clock });
+  const identities = new IdentityService(r, { settings, secrets: identitySecrets, domains, checkCallbackUrl: deps.checkCallbackUrl });
   const suppressions = new Suppressions({ store: r.store, clock: r.clock, announcer: deps.announcer });
   const signer = new DkimSigner(settings.dkim, settings.relayDomain);
   const emails = new SendService(r, { settings, identities, tokens, signer });
@@ -108,14 +115,10 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
     publicUrl: deps.publicUrl,
   });
   const received = new ReceivedEmails({ store: r.store, attachments });
-  const inbound =
+  const receiving =
     settings.relayDomain === null || !settings.inboundEnabled
       ? null
-      : new InboundServer({
-          settings,
-          logger: r.logger.child({ component: 'mail-in' }),
-          observer,
-          dns: deps.dns,
+      : {
           resolver: new RecipientResolver({ store: r.store, tokens, relayDomain: settings.relayDomain }),
           processor: new InboundProcessor({
             store: r.store,
@@ -128,13 +131,16 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
             announcer: deps.announcer,
             suppressions,
           }),
-        });
+        };
+  const inbound =
+    receiving === null ? null : new InboundServer({ settings, logger: r.logger.child({ component: 'mail-in' }), observer, dns: deps.dns, ...receiving });
+  const simulatedReplies = new SimulatedReplies({ store: r.store, clock: r.clock, inbound: receiving, received });
   const inboxes = new InboxesService(r, { identities, checkCallbackUrl: deps.checkCallbackUrl });
   const runTools =
     inbound === null || settings.relayDomain === null
       ? null
       : runMailboxTools(new RunMailboxes({ store: r.store, clock: r.clock, bus: r.events, tokens, relayDomain: settings.relayDomain }));
-  return { settings, resolver, tokens, identities, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, runTools };
+  return { settings, resolver, tokens, identities, identitySecrets, emails, sentEmails, suppressions, outbound, transport, received, attachments, inboxes, inbound, simulatedReplies, runTools };
 }
 
 /** The enhanced status code (RFC 3463) in a relay's answer, such as `5.1.1` in `550 5.1.1 no such user`. */

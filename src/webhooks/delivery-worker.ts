@@ -14,6 +14,7 @@ import { deliveryLifecycle } from './delivery-lifecycle.js';
 import { sendWebhook, type SendResult } from './http-sender.js';
 import { delayBeforeAttempt, parseRetryAfter } from './retry-policy.js';
 import { signWebhook } from './signer.js';
+import { secretsOf } from './webhook-signers.js';
 
 export type WebhookConfig = Pick<Config, 'webhooks.timeout_s' | 'webhooks.retry_schedule_s'>;
 
@@ -140,17 +141,13 @@ export class DeliveryWorker {
   }
 
   private secretsFor(row: WebhookDeliveryRow): readonly string[] {
-    switch (row.signer) {
-      case 'org':
-        return this.o.signingSecrets(row.org_id);
-      case 'email':
+    return secretsOf(row.signer, row.org_id, {
+      org: this.o.signingSecrets,
+      email: (orgId) => {
         if (this.o.emailSigningSecrets === undefined) throw new Error('no email signing secrets in this worker');
-        return this.o.emailSigningSecrets(row.org_id);
-      default: {
-        const never: never = row.signer;
-        throw new Error(`unknown webhook signer ${String(never)}`);
-      }
-    }
+        return this.o.emailSigningSecrets(orgId);
+      },
+    });
   }
 
   private outcome(row: WebhookDeliveryRow, result: SendResult, nowMs: number): AttemptOutcome & { status: DeliveryStatus } {

@@ -28,12 +28,12 @@ export class WebhookOutbox implements WebhookQueue {
     const id = this.o.ids('whd');
     this.o.store.insertDelivery({
       id,
-      event_id: this.o.ids('evt'),
+      event_id: webhook.webhookId,
       org_id: webhook.orgId,
       run_id: webhook.runId,
       event_type: webhook.event,
       url: webhook.url,
-      payload: `{"event":${JSON.stringify(webhook.event)},"data":${webhook.dataJson}}`,
+      payload: webhook.payload,
       signer: webhook.signer,
       next_attempt_at: now + (delayBeforeAttempt(1, this.o.retryScheduleS) ?? 0),
       created_at: isoTime(now),

@@ -77,6 +77,7 @@ export class SigningSecrets {
   }
 }
 
-function mintSecret(): string {
+/** A new Standard Webhooks secret, `whsec_<base64>`: what every kind of webhook is signed with. */
+export function mintSecret(): string {
   return `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
 }

@@ -28,7 +28,7 @@ describe('EventAnnouncer', () => {
     const ids = createIdFactory();
     const events = new EventBus();
     const outbox = new WebhookOutbox({ store: store.webhooks, clock: systemClock, ids, events, retryScheduleS: [0] });
-    announcer = new EventAnnouncer({ log: new EventLog({ store: store.events, clock: systemClock, events }), webhooks: outbox, store });
+    announcer = new EventAnnouncer({ log: new EventLog({ store: store.events, clock: systemClock, events }), webhooks: outbox, store, ids });
     orgId = new OrgsService({ store, clock: systemClock, ids }).create('acme').id;
   });
   afterEach(() => {
@@ -56,6 +56,31 @@ describe('EventAnnouncer', () => {
     ]);
     expect(JSON.parse(store.webhooks.getDelivery(orgId, deliveries()[0]!.id)!.payload)).toEqual({ event: 'connection.expired', data: { ...CONNECTION, auth_status: 'expired' } });
     expect(logged().map((e) => e.type)).toEqual(['connection.authenticated', 'connection.expired']);
+  });
+
+  it('gives an event with a webhook its id and body once, in the log with or without an address, and in the delivery when it has one', () => {
+    store.transaction((uow) => announcer.announce(uow, { type: 'connection.authenticated', orgId, data: CONNECTION }));
+    store.webhooks.setOrgEndpoint({ org_id: orgId, url: 'https://hooks.example.test/errand', updated_at: isoTime(Date.now()) });
+    store.transaction((uow) => announcer.announce(uow, { type: 'connection.expired', orgId, data: CONNECTION }));
+    const [unsent, sent] = store.events.orgAfter(orgId, 0, 100).map((e) => store.events.webhook(orgId, e.id));
+    expect(unsent).toEqual({ type: 'connection.authenticated', webhook_id: expect.stringMatching(/^evt_/), webhook_payload: JSON.stringify({ event: 'connection.authenticated', data: CONNECTION }) });
+    const delivery = store.webhooks.getDelivery(orgId, deliveries()[0]!.id)!;
+    expect(sent).toEqual({ type: 'connection.expired', webhook_id: delivery.event_id, webhook_payload: delivery.payload });
+    expect(unsent!.webhook_id).not.toBe(sent!.webhook_id);
+  });
+
+  it("carries no webhook for an event without one, nor for mail to a run's own address", () => {
+    const data = { run_id: 'run_1', from: null, to: 'queued', description: 'accepted' } as const;
+    store.transaction((uow) => announcer.announce(uow, { type: 'run.status', orgId, runId: 'run_1', data }));
+    const mail = {
+      message_id: 'msg_1', in_reply_to: null, correlation_token: null, from: 'ada@example.test', to: ['run-x@relay.test'], subject: 'Code', text: '1234', html: null,
+      reply_text: '1234', received_at: '2026-11-25T09:00:00.000Z', kind: 'run' as const, run_id: 'run_1',
+    };
+    store.transaction((uow) => announcer.announce(uow, { type: 'email.received', orgId, runId: 'run_1', mailboxId: null, data: mail, verbatimJson: null }));
+    expect(store.events.orgAfter(orgId, 0, 100).map((e) => [e.type, store.events.webhook(orgId, e.id)])).toEqual([
+      ['run.status', undefined],
+      ['email.received', undefined],
+    ]);
   });
 
   it('writes neither the event nor its webhook when the unit of work fails', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, eventSpec, isEventType, loggedDataSchema } from '../../src/event-log/event-catalogue.js';
 import { createAjv } from '../../src/json-schema/create-ajv.js';
-import type { EventRow } from '../../src/store/events-store.js';
+import type { EventRow, EventWebhookRow } from '../../src/store/events-store.js';
 import type { WebhookDeliveryRow } from '../../src/store/webhooks-store.js';
 import { withStore } from '../api/harness.js';
 import { LoopbackDns } from '../fixtures/dns-server.js';
@@ -75,10 +75,10 @@ function ended(runId: string): Promise<unknown> {
   });
 }
 
-/** Every event row of every organisation, and every webhook delivery, as the daemon stored them. */
-function stored(orgIds: string[]): { events: EventRow[]; deliveries: WebhookDeliveryRow[] } {
+/** Every event row of every organisation with the webhook it carries, and every webhook delivery, as the daemon stored them. */
+function stored(orgIds: string[]): { events: (EventRow & { webhook: EventWebhookRow | undefined })[]; deliveries: WebhookDeliveryRow[] } {
   return withStore(d, (store) => ({
-    events: orgIds.flatMap((orgId) => store.events.orgAfter(orgId, 0, 10_000)),
+    events: orgIds.flatMap((orgId) => store.events.orgAfter(orgId, 0, 10_000).map((e) => ({ ...e, webhook: store.events.webhook(orgId, e.id) }))),
     deliveries: orgIds.flatMap((orgId) => store.webhooks.listDeliveries(orgId, { runId: null, failedOnly: false, limit: 200, cursor: null }).items),
   }));
 }
@@ -163,5 +163,20 @@ describe('the event catalogue', () => {
     }
     expect(new Set(every.deliveries.map((x) => x.event_type))).toEqual(new Set(WEBHOOK_EVENT_TYPES));
     expect(receiver.unverified()).toEqual([]);
+
+    // Every event with a webhook carries it in the log (what errand listen forwards), and a delivery is that webhook.
+    for (const event of every.events) {
+      if (!isEventType(event.type)) continue;
+      const spec = eventSpec(event.type);
+      const hasWebhook = spec.webhook !== null && !(spec.webhook.to === 'mailbox_callback' && event.run_id !== null);
+      expect(event.webhook !== undefined, `event ${event.id} (${event.type}) carries a webhook`).toBe(hasWebhook);
+      if (event.webhook === undefined) continue;
+      const body = JSON.parse(event.webhook.webhook_payload) as { event: string; data: unknown };
+      expect(body.event).toBe(event.type);
+      const validate = ajv.compile(spec.data);
+      expect(validate(body.data) ? [] : validate.errors, `the webhook of event ${event.id} (${event.type})`).toEqual([]);
+    }
+    const carried = new Map(every.events.flatMap((e) => (e.webhook === undefined ? [] : [[e.webhook.webhook_id, e.webhook.webhook_payload]])));
+    for (const delivery of every.deliveries) expect(carried.get(delivery.event_id), `delivery ${delivery.id} (${delivery.event_type})`).toBe(delivery.payload);
   });
 });

@@ -147,7 +147,7 @@ export class Harness {
       events: this.events,
       retryScheduleS: this.config['webhooks.retry_schedule_s'],
     });
-    this.announcer = new EventAnnouncer({ log: this.eventLog, webhooks: this.outbox, store: this.store });
+    this.announcer = new EventAnnouncer({ log: this.eventLog, webhooks: this.outbox, store: this.store, ids: this.ids });
     // Three members keep the payload assertions short; webhooks-e2e checks the daemon's whole envelope.
     const envelope = (run: RunRow) => ({ task_id: run.id, status: run.status, result: run.result === null ? null : JSON.parse(run.result) }) as unknown as RunEnvelope;
     this.runEnd = runEndEvents(this.announcer, envelope);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { webhookBody } from '../../src/event-log/webhook-body.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { Harness, Receiver, waitFor } from './harness.js';
 
@@ -25,7 +26,7 @@ describe('WebhookOutbox', () => {
     h.events.on('webhook.enqueued', ({ deliveryId }) => seen.push(deliveryId));
     let inside = -1;
     h.store.transaction((uow) => {
-      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), dataJson: '{"task_id":"run_x"}', signer: 'org' });
+      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), webhookId: h.ids('evt'), payload: webhookBody('run.completed', '{"task_id":"run_x"}'), signer: 'org' });
       inside = seen.length;
     });
     expect(inside).toBe(0);

@@ -9,6 +9,7 @@ import { registerEmailReceived } from './received.js';
 import { registerEmailReject } from './reject.js';
 import { registerEmailSend } from './send.js';
 import { registerEmailShow } from './show.js';
+import { registerEmailSimulateReply } from './simulate-reply.js';
 import { registerEmailSuppressions } from './suppressions/index.js';
 import { examples } from '../../help.js';
 
@@ -18,6 +19,7 @@ export function registerEmail(program: Command): void {
   registerEmailList(email);
   registerEmailShow(email);
   registerEmailReceived(email);
+  registerEmailSimulateReply(email);
   registerEmailIdentity(email);
   registerEmailDomain(email);
   registerEmailSuppressions(email);

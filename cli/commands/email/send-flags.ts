@@ -72,7 +72,7 @@ export function printSendResult(ctx: CliContext, result: EmailSendResult): void 
 }
 
 /** A body given inline, or as `@path/to/file`. */
-function readText(value: string, flag: string): string {
+export function readText(value: string, flag: string): string {
   if (!value.startsWith('@')) return value;
   const path = value.slice(1);
   try {

@@ -1,17 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { isoTime } from '../../clock.js';
 import { ConflictError, InvalidRequestError, ResourceMissingError } from '../../errors.js';
 import type { Resources } from '../../resources.js';
-import type { SecretBox } from '../../secrets/secret-box.js';
 import type { IdentityPatch, IdentityRow, MailboxRow } from '../../store/mailboxes-store.js';
 import { isReservedUsername, usernameFromName } from '../addresses.js';
 import type { ConfigureIdentityBody } from '../email-schemas.js';
 import { isDomainName, type MailSettings } from '../mail-settings.js';
+import { IDENTITY_SECRET_OVERLAP_MS, type IdentitySecrets } from './identity-secrets.js';
 import type { DomainCheck, SendingDomains } from './sending-domain.js';
 import { assertUsernameFree, isUsernameFree, usernameTaken } from './username-claims.js';
-
-/** How long the previous identity secret keeps signing after a rotation, as for run-webhook secrets. */
-export const IDENTITY_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface EmailIdentity {
   object: 'email_identity';
@@ -48,7 +44,8 @@ export interface Sender {
 
 export interface IdentityServiceOptions {
   settings: MailSettings;
-  box: SecretBox;
+  /** The secrets that sign the identity's webhooks. */
+  secrets: IdentitySecrets;
   /** Null when mail is off (no relay domain). */
   domains: SendingDomains | null;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
@@ -110,7 +107,7 @@ export class IdentityService {
         store.mailboxes.insertIdentity(uow, {
           org_id: orgId,
           mailbox_id: mailboxId,
-          webhook_secret_enc: this.seal(orgId, mintSecret()),
+          webhook_secret_enc: this.o.secrets.mint(orgId),
           previous_secret_enc: null,
           previous_secret_expires_at: null,
           domain: domain ?? null,
@@ -139,7 +136,7 @@ export class IdentityService {
       }
       if (body.rotate_webhook_secret === true) {
         Object.assign(patch, {
-          webhook_secret_enc: this.seal(orgId, mintSecret()),
+          webhook_secret_enc: this.o.secrets.mint(orgId),
           previous_secret_enc: identity.webhook_secret_enc,
           previous_secret_expires_at: now + IDENTITY_SECRET_OVERLAP_MS,
         });
@@ -149,8 +146,8 @@ export class IdentityService {
     const { identity, mailbox } = this.find(orgId)!;
     return {
       ...this.describe(identity, mailbox),
-      webhook_secret: this.o.box.open(identity.webhook_secret_enc, secretContext(orgId)),
-      previous_webhook_secret_expires_at: this.previousSecret(identity, now) === null ? null : isoTime(identity.previous_secret_expires_at!),
+      webhook_secret: this.o.secrets.current(identity),
+      previous_webhook_secret_expires_at: this.o.secrets.previous(identity, now) === null ? null : isoTime(identity.previous_secret_expires_at!),
     };
   }
 
@@ -169,14 +166,6 @@ export class IdentityService {
       this.r.store.mailboxes.patchIdentity(uow, orgId, { domain_verified_at: check.verified ? at : null, updated_at: at });
     });
     return check;
-  }
-
-  /** Every secret that signs the organisation's email webhooks right now, newest first. */
-  signingSecrets(orgId: string): string[] {
-    const identity = this.r.store.mailboxes.identity(orgId);
-    if (identity === undefined) return [];
-    const previous = this.previousSecret(identity, this.r.clock.now());
-    return [this.o.box.open(identity.webhook_secret_enc, secretContext(orgId)), ...(previous === null ? [] : [previous])];
   }
 
   /** The From address and reply route of a message sent from `mailbox`. */
@@ -218,11 +207,6 @@ export class IdentityService {
     };
   }
 
-  private previousSecret(identity: IdentityRow, nowMs: number): string | null {
-    if (identity.previous_secret_enc === null || identity.previous_secret_expires_at === null || identity.previous_secret_expires_at <= nowMs) return null;
-    return this.o.box.open(identity.previous_secret_enc, secretContext(identity.org_id));
-  }
-
   /** A handle from the organisation's name, made unique with a suffix of its id when another organisation has it. */
   private freeUsername(orgId: string): string {
     const org = this.r.store.orgs.get(orgId);
@@ -239,9 +223,6 @@ export class IdentityService {
     if (holder !== undefined && holder.org_id !== orgId) throw new ConflictError('domain_taken', `Another organisation sends from ${domain}`, { param: 'domain' });
   }
 
-  private seal(orgId: string, secret: string): string {
-    return this.o.box.seal(secret, secretContext(orgId));
-  }
 }
 
 /** Sending or making an inbox before the identity exists: email is not set up for the organisation. */
@@ -256,14 +237,20 @@ export function requireIdentity(found: { identity: IdentityRow; mailbox: Mailbox
  * Email that the installation cannot do: names the settings its operator sets and that the daemon reads them only
  * at start, since whoever meets this error is rarely the operator and needs words to pass on (issue 21, item 11).
  */
-export function installationNotConfigured(missing: 'relay_domain' | 'relay'): InvalidRequestError {
-  const what =
-    missing === 'relay_domain'
-      ? 'this installation has no mail.relay_domain. Its operator sets mail.relay_domain (the domain of its addresses) and mail.smtp_url (the relay mail leaves through; or mail.transport=capture to try email without sending anything)'
-      : 'this installation has no outbound relay. Its operator sets mail.smtp_url (smtp://user:password@host:587; or mail.transport=capture to try email without sending anything)';
+export function installationNotConfigured(missing: 'relay_domain' | 'relay' | 'inbound'): InvalidRequestError {
+  const what = ((): string => {
+    switch (missing) {
+      case 'relay_domain':
+        return 'this installation has no mail.relay_domain. Its operator sets mail.relay_domain (the domain of its addresses) and mail.smtp_url (the relay mail leaves through; or mail.transport=capture to try email without sending anything)';
+      case 'relay':
+        return 'this installation has no outbound relay. Its operator sets mail.smtp_url (smtp://user:password@host:587; or mail.transport=capture to try email without sending anything)';
+      case 'inbound':
+        return 'this installation receives no mail. Its operator sets mail.relay_domain and leaves mail.inbound_enabled on';
+    }
+  })();
   return new InvalidRequestError(
     'email_not_configured',
-    `Email is not configured: ${what}, in config.json, as ERRAND_MAIL_* variables or with errandd --set, then restarts the daemon, which reads them only at start (README.md, "Email")`,
+    `Email is not configured: ${what}, in config.json or as ERRAND_MAIL_* variables (mail.smtp_url, a secret, with errand config set-secret), then restarts the daemon, which reads them only at start (README.md, "Email")`,
   );
 }
 
@@ -274,15 +261,6 @@ function checkDomain(value: string, relay: string): string {
     throw new InvalidRequestError('invalid_domain', `${domain} is this installation's relay domain; a sending domain is one of the organisation's own`, { param: 'domain' });
   }
   return domain;
-}
-
-/** The sealed secret is bound to its organisation and its purpose: it opens nowhere else. */
-function secretContext(orgId: string): string {
-  return `${orgId}:email-identity`;
-}
-
-function mintSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /**

@@ -17,7 +17,8 @@ import type { Suppressions } from '../outbound/suppressions.js';
 
 export interface InboundMessage {
   raw: Buffer;
-  client: SmtpClient;
+  /** Who sent it over SMTP; null for a reply simulated on request (`SimulatedReplies`), whose webhook says `"test": true`. */
+  client: SmtpClient | null;
   destinations: readonly Destination[];
 }
 
@@ -43,7 +44,8 @@ export interface InboundProcessorOptions {
 export class InboundProcessor {
   constructor(private readonly o: InboundProcessorOptions) {}
 
-  async process(message: InboundMessage): Promise<void> {
+  /** Answers the ids of the received messages, one per destination, in their order. */
+  async process(message: InboundMessage): Promise<string[]> {
     const reading = await readMessage(message.raw, message.client, this.o.auth);
     if (reading.authError !== null) this.o.logger.warn({ error: reading.authError }, 'could not take the SPF, DKIM and DMARC verdicts of a message');
     const receivedAt = isoTime(this.o.clock.now());
@@ -80,12 +82,14 @@ export class InboundProcessor {
         },
       });
     }
+    const simulated = message.client === null;
     this.o.store.transaction((uow) => {
       for (const p of prepared) {
         this.o.store.receivedEmails.insert(uow, p.row, p.attachments);
-        this.announce(uow, p.destination, p.row, p.email, p.attachments, reading.report);
+        this.announce(uow, p.destination, p.row, p.email, p.attachments, reading.report, simulated);
       }
     });
+    return prepared.map((p) => p.row.id);
   }
 
   /**
@@ -113,7 +117,7 @@ export class InboundProcessor {
     }
   }
 
-  private announce(uow: UnitOfWork, destination: Destination, row: ReceivedEmailRow, email: EmailRow | null, attachments: AttachmentRow[], report: Report | null): void {
+  private announce(uow: UnitOfWork, destination: Destination, row: ReceivedEmailRow, email: EmailRow | null, attachments: AttachmentRow[], report: Report | null, simulated: boolean): void {
     if ((row.kind === 'bounce' || row.kind === 'complaint') && email !== null && report !== null) {
       this.recordReport(uow, email, report);
       return;
@@ -127,6 +131,7 @@ export class InboundProcessor {
       mailboxId: row.mailbox_id,
       data,
       verbatimJson: email?.metadata ?? null,
+      test: simulated,
     });
     if (row.run_id !== null) {
       const runId = row.run_id;

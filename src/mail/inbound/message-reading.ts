@@ -34,11 +34,15 @@ export interface MessageReading {
   attachments: { filename: string | null; contentType: string; content: Buffer }[];
 }
 
+/** The verdicts of a message that no client sent (a simulated reply): nothing was checked, so nothing passed. */
+const UNCHECKED: AuthVerdicts = { spf: 'none', dkim: 'none', dmarc: 'none', spf_domain: null, dkim_domains: [], from_domain: null };
+
 /**
- * Reads a received message: parsed with mailparser, its SPF, DKIM and DMARC verdicts taken, its quoted history
- * stripped, and its delivery or feedback report read if it is one.
+ * Reads a received message: parsed with mailparser, its SPF, DKIM and DMARC verdicts taken (none for a message
+ * without an SMTP client, which is simulated), its quoted history stripped, and its delivery or feedback report read
+ * if it is one.
  */
-export async function readMessage(raw: Buffer, client: SmtpClient, auth: AuthChecker): Promise<MessageReading> {
+export async function readMessage(raw: Buffer, client: SmtpClient | null, auth: AuthChecker): Promise<MessageReading> {
   let parsed: ParsedMail;
   try {
     // mailparser's own HTML-to-text conversion is skipped: an HTML-only message's text comes from htmlToText below,
@@ -48,10 +52,13 @@ export async function readMessage(raw: Buffer, client: SmtpClient, auth: AuthChe
     throw new MalformedMessageError(`the message could not be parsed: ${(err as Error).message}`);
   }
   let authError: string | null = null;
-  const verdicts = await auth.check(raw, client).catch((err: unknown): AuthVerdicts => {
-    authError = (err as Error).message;
-    return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', spf_domain: null, dkim_domains: [], from_domain: null };
-  });
+  const verdicts =
+    client === null
+      ? UNCHECKED
+      : await auth.check(raw, client).catch((err: unknown): AuthVerdicts => {
+          authError = (err as Error).message;
+          return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', spf_domain: null, dkim_domains: [], from_domain: null };
+        });
   const fullHtml = typeof parsed.html === 'string' ? parsed.html : null;
   const fullText = parsed.text ?? (fullHtml === null ? '' : htmlToText(fullHtml.slice(0, HTML_TO_TEXT_LIMIT)));
   const sender = parsed.from?.value[0];
@@ -60,7 +67,7 @@ export async function readMessage(raw: Buffer, client: SmtpClient, auth: AuthChe
     messageId: parsed.messageId ?? null,
     inReplyTo: parsed.inReplyTo ?? null,
     references,
-    from: sender?.address ? normalizeAddress(sender.address) : client.sender,
+    from: sender?.address ? normalizeAddress(sender.address) : (client?.sender ?? ''),
     fromName: sender?.name ? sender.name : null,
     to: addressesOf(parsed.to),
     subject: parsed.subject ?? '',

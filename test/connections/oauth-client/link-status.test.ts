@@ -121,7 +121,7 @@ describe('HostedConnect.lapsed', () => {
     const events = new EventBus();
     eventLog = new EventLog({ store: store.events, clock, events });
     const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids, events, retryScheduleS: [1] });
-    const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store });
+    const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store, ids });
     hosted = new HostedConnect({ store, clock, ids }, { auth: new ConnectionAuth({ store, clock, announcer }) } as unknown as HostedConnectDeps);
   });
   afterEach(() => {

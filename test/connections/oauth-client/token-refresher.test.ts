@@ -56,7 +56,7 @@ describe('TokenRefresher', () => {
     const events = new EventBus();
     const eventLog = new EventLog({ store: on.events, clock: systemClock, events });
     const outbox = new WebhookOutbox({ store: on.webhooks, clock: systemClock, ids, events, retryScheduleS: [0] });
-    const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store: on });
+    const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store: on, ids });
     return new TokenRefresher({
       store: on,
       clock: systemClock,
