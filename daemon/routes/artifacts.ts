@@ -8,10 +8,12 @@ export const artifactRoutes: RoutePlugin<{ artifacts: ArtifactsService }> = asyn
     {
       // The signature is the authority: the link works without an API key (it goes into webhooks and emails).
       config: { public: true },
-      schema: { ...s.get, tags: ['Artifacts'], summary: 'Fetch an artifact (a screenshot) by its signed link', security: [] },
+      schema: { ...s.get, tags: ['Artifacts'], summary: 'Fetch an artifact (a screenshot, recording or trace) by its signed link', security: [] },
     },
     async (req, reply) => {
       const { artifact, body } = await artifacts.open(req.params.id, req.query);
+      // A trace is for the trace viewer, not the browser: saved under a name that says whose it is.
+      if (artifact.kind === 'trace') reply.header('content-disposition', `attachment; filename="${artifact.run_id}-trace.zip"`);
       return reply
         .type(artifact.content_type)
         .header('cache-control', 'private, max-age=3600')

@@ -11,7 +11,14 @@ export const artifactRouteSchemas = {
     params: idParam('art'),
     querystring: signedLinkQuery,
     response: {
-      200: { description: 'The artifact (a PNG screenshot).', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+      200: {
+        description: 'The artifact: a PNG screenshot, a WebM recording of the browser, or a Playwright trace (zip; open it with `errand runs open <id> --trace`).',
+        content: {
+          'image/png': { schema: { type: 'string', format: 'binary' } },
+          'video/webm': { schema: { type: 'string', format: 'binary' } },
+          'application/zip': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
       403: errorResponse,
       404: errorResponse,
       410: errorResponse,

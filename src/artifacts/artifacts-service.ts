@@ -10,6 +10,15 @@ import type { LinkSigner, SignedQuery } from './link-signer.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
+export type ArtifactKind = 'screenshot' | 'recording' | 'trace';
+
+/** What each kind of artifact is stored and served as. */
+export const ARTIFACT_FILES: Readonly<Record<ArtifactKind, { extension: string; contentType: string }>> = {
+  screenshot: { extension: 'png', contentType: 'image/png' },
+  recording: { extension: 'webm', contentType: 'video/webm' },
+  trace: { extension: 'zip', contentType: 'application/zip' },
+};
+
 export interface ArtifactsServiceOptions {
   signer: LinkSigner;
   /** Base of absolute links; a function because the port is known only once the daemon listens. */
@@ -35,22 +44,32 @@ export class ArtifactsService {
     this.root = dataPaths(r.home).artifacts;
   }
 
+  saveScreenshot(orgId: string, runId: string, png: Buffer, takenAtMs: number): Promise<ArtifactRow> {
+    return this.save(orgId, runId, 'screenshot', png, takenAtMs);
+  }
+
+  /** A run's recording: its video (WebM) or its Playwright trace (zip), kept and linked as screenshots are. */
+  saveRecording(orgId: string, runId: string, kind: 'recording' | 'trace', body: Buffer): Promise<ArtifactRow> {
+    return this.save(orgId, runId, kind, body, this.r.clock.now());
+  }
+
   /** Writes the file, then its row: a crash in between leaves an unreferenced file, never a row without one. */
-  async saveScreenshot(orgId: string, runId: string, png: Buffer, takenAtMs: number): Promise<ArtifactRow> {
+  private async save(orgId: string, runId: string, kind: ArtifactKind, body: Buffer, madeAtMs: number): Promise<ArtifactRow> {
     const id = this.r.ids('art');
-    const path = join(orgId, runId, `${id}.png`);
+    const { extension, contentType } = ARTIFACT_FILES[kind];
+    const path = join(orgId, runId, `${id}.${extension}`);
     const file = join(this.root, path);
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    await writeFile(file, png, { mode: 0o600 });
+    await writeFile(file, body, { mode: 0o600 });
     const row: ArtifactRow = {
       id,
       org_id: orgId,
       run_id: runId,
-      kind: 'screenshot',
+      kind,
       path,
-      content_type: 'image/png',
-      bytes: png.length,
-      created_at: isoTime(takenAtMs),
+      content_type: contentType,
+      bytes: body.length,
+      created_at: isoTime(madeAtMs),
     };
     this.r.store.artifacts.insert(row);
     return row;

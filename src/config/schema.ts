@@ -84,6 +84,11 @@ export const CONFIG_KEYS = {
   'sandbox.cpus': { type: 'number', default: 1, min: 0.1, max: 64, description: 'CPU limit of a sandbox container.' },
   'sandbox.pids_limit': { type: 'integer', default: 512, min: 16, max: 65_536, description: 'Process limit of a sandbox container.' },
   'sandbox.code_timeout_s': { type: 'integer', default: 60, min: 1, max: 3600, description: 'Longest one code tool call may run.' },
+  'recording.enabled': {
+    type: 'boolean',
+    default: true,
+    description: "Record every browser run (a Playwright trace and a WebM video, kept as the run's artifacts); false turns it off for every run, whatever its job or request says.",
+  },
   'sandbox.chromium_path': { type: 'string', default: '/usr/bin/chromium', description: 'Chromium used by the local driver.' },
 
   'webhooks.timeout_s': { type: 'integer', default: 15, min: 1, max: 120, description: 'A delivery not answered 2xx within this is a failed attempt.' },
@@ -191,7 +196,7 @@ export const CONFIG_KEYS = {
   'mail.max_recipients': { type: 'integer', default: 50, min: 1, max: 10_000, description: 'Recipients (to, cc and bcc together) of one message.' },
   'retention.runs_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a finished run is kept, with its steps and spend entries, counted from its creation; 0 keeps runs forever.' },
   'retention.events_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an entry of the event log (what live streams replay) is kept; 0 keeps them forever.' },
-  'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: 'Days a screenshot is kept, with its file; its links expire when it goes. 0 keeps them forever.' },
+  'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: 'Days a screenshot, recording or trace is kept, with its file; its links expire when it goes. 0 keeps them forever.' },
   'retention.webhook_deliveries_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a webhook delivery that is no longer retried is kept, with its attempts; 0 keeps them forever.' },
   'retention.emails_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an email is kept: a sent one, once no longer queued, with its recipients; a received one with its attachments and their files. 0 keeps them forever.' },
   'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },

@@ -51,6 +51,11 @@ export class SecretMask {
 
   static readonly none = new SecretMask([]);
 
+  /** Every form with its label, longest first: what a sandbox masks in a run's recording by itself. */
+  get allForms(): readonly Form[] {
+    return this.forms;
+  }
+
   get isEmpty(): boolean {
     return this.forms.length === 0;
   }

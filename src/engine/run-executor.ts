@@ -18,6 +18,7 @@ import { runMoves } from '../runs/state-machine.js';
 import { problemsDetail, runProblems } from './run-problems.js';
 import { fromJson } from '../store/json-columns.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
+import { RunRecording, withRecording, type RecordingIds } from './run-recording.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
@@ -73,6 +74,8 @@ export class RunExecutor {
     let meter: SandboxMeter | null = null;
     let sandbox: Sandbox | null = null;
     let tools: AttemptTools | null = null;
+    let recording: RunRecording | null = null;
+    let recorded: RecordingIds | null = null;
     let outcome: RunOutcome | null = null;
     try {
       // Connections first: a run that names one it cannot use fails before any model call or sandbox.
@@ -91,6 +94,10 @@ export class RunExecutor {
         recorder.lastAction('starting the sandbox');
         sandbox = await this.createSandbox(run, credentials, signal, logger);
         started.begin();
+        if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
+          recording = new RunRecording(run, sandbox, this.deps.artifacts, logger);
+          await recording.start(signal);
+        }
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
         const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
         outcome = await new AgentLoop({
@@ -113,13 +120,15 @@ export class RunExecutor {
     } finally {
       clearTimeout(timer);
       await tools?.close();
+      // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
+      if (recording !== null && outcome !== null) recorded = await recording.finish(mask);
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
       // the cancel itself: its shutdown is not billed.
       if (sandbox !== null) await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
       meter?.close();
     }
-    if (outcome !== null) await this.end(run, maskedOutcome(outcome, mask));
+    if (outcome !== null) await this.end(run, withRecording(maskedOutcome(outcome, mask), recorded, this.r.clock.now()));
     logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
   }
 

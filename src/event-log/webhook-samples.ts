@@ -11,7 +11,7 @@ function envelope(at: string): EventData<'run.completed'> {
     status: 'succeeded',
     result: { answer: 'A sample result' },
     confidence: 'high',
-    evidence: { screenshot_url: null, matched_text: 'A sample result', checked_at: at },
+    evidence: { screenshot_url: null, matched_text: 'A sample result', checked_at: at, recording_url: null, trace_url: null },
     failure_reason: null,
     failure_detail: null,
     warnings: [],

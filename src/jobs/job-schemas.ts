@@ -10,12 +10,16 @@ export const connectionNames = {
   items: { type: 'string', minLength: 1, maxLength: 200 },
   description: 'Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required.',
 } as const;
+export const recording = {
+  type: 'boolean',
+  description: 'false: no recording (trace and video) of the browser; default true, or the job\'s. recording.enabled off turns it off for every run.',
+} as const;
 export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
 
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule', 'recording', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -29,6 +33,7 @@ export const jobSchema = {
     connections: { type: 'array', items: { type: 'string' } },
     timeout_s: { type: ['integer', 'null'] },
     schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
+    recording: { type: 'boolean', description: 'Whether its runs record the browser unless a run says otherwise.' },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -49,6 +54,7 @@ const jobFields = {
   connections: { anyOf: [connectionNames, { type: 'null' }] },
   timeout_s: { anyOf: [timeoutS, { type: 'null' }] },
   schedule: nullableScheduleSchema,
+  recording,
 } as const;
 
 export const createJobBody = {

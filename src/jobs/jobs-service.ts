@@ -25,6 +25,7 @@ export interface Job {
   connections: string[];
   timeout_s: number | null;
   schedule: Schedule | null;
+  recording: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -75,6 +76,7 @@ export class JobsService {
       connections: toJson(body.connections ?? []),
       timeout_s: body.timeout_s ?? null,
       schedule: toJson(body.schedule && storedSchedule(body.schedule)),
+      recording: body.recording === false ? 0 : 1,
       created_at: now,
       updated_at: now,
     };
@@ -101,6 +103,7 @@ export class JobsService {
     if (body.output_schema !== undefined) changes.output_schema = toJson(body.output_schema);
     if (body.connections !== undefined) changes.connections = toJson(body.connections ?? []);
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
+    if (body.recording !== undefined) changes.recording = body.recording ? 1 : 0;
     if (body.schedule !== undefined) changes.schedule = toJson(body.schedule && storedSchedule(body.schedule));
     if (paused !== null) changes.schedule = JSON.stringify(paused);
     this.r.store.transaction((uow) => {
@@ -166,6 +169,7 @@ export function toJob(row: JobRow): Job {
     connections: fromJson<string[]>(row.connections) ?? [],
     timeout_s: row.timeout_s,
     schedule: scheduleOf(row.schedule),
+    recording: row.recording === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

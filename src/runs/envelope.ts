@@ -10,6 +10,9 @@ export interface StoredEvidence {
   artifact_id: string | null;
   matched_text: string | null;
   checked_at: string;
+  /** The run's recording (video and trace); absent in evidence stored before recordings existed. */
+  recording_artifact_id?: string | null;
+  trace_artifact_id?: string | null;
 }
 
 export interface RunEnvelope {
@@ -18,7 +21,14 @@ export interface RunEnvelope {
   status: RunStatus;
   result: Record<string, unknown> | null;
   confidence: Confidence | null;
-  evidence: { screenshot_url: string | null; matched_text: string | null; checked_at: string } | null;
+  evidence: {
+    screenshot_url: string | null;
+    matched_text: string | null;
+    checked_at: string;
+    /** Signed links to the run's video (WebM) and Playwright trace (zip); null when the run was not recorded. */
+    recording_url: string | null;
+    trace_url: string | null;
+  } | null;
   failure_reason: FailureReason | null;
   failure_detail: string | null;
   warnings: string[];
@@ -35,7 +45,7 @@ export interface RunEnvelope {
   progress: { steps: number; last_action: string | null };
 }
 
-/** Turns an evidence artifact into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
+/** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
 export type ScreenshotLinker = (artifactId: string) => string | null;
 
 export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number): RunEnvelope {
@@ -52,6 +62,8 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
       screenshot_url: ev.artifact_id ? linkScreenshot(ev.artifact_id) : null,
       matched_text: ev.matched_text,
       checked_at: ev.checked_at,
+      recording_url: ev.recording_artifact_id ? linkScreenshot(ev.recording_artifact_id) : null,
+      trace_url: ev.trace_artifact_id ? linkScreenshot(ev.trace_artifact_id) : null,
     },
     failure_reason: row.failure_reason,
     failure_detail: row.failure_detail,

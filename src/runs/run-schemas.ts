@@ -1,6 +1,6 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, recording, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
@@ -25,6 +25,7 @@ export const createRunBody = {
     idempotency_key: idempotencyKey,
     connections: connectionNames,
     timeout_s: timeoutS,
+    recording,
   },
 } as const;
 
@@ -39,6 +40,7 @@ export const createJobRunBody = {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     connections: connectionNames,
     timeout_s: timeoutS,
+    recording,
   },
 } as const;
 
@@ -112,8 +114,14 @@ export const envelopeSchema = {
     // A type list rather than anyOf: the response serializer then needs no schema check per response.
     evidence: {
       type: ['object', 'null'],
-      required: ['screenshot_url', 'matched_text', 'checked_at'],
-      properties: { screenshot_url: nullableString, matched_text: nullableString, checked_at: timestamp },
+      required: ['screenshot_url', 'matched_text', 'checked_at', 'recording_url', 'trace_url'],
+      properties: {
+        screenshot_url: nullableString,
+        matched_text: nullableString,
+        checked_at: timestamp,
+        recording_url: { ...nullableString, description: 'Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings).' },
+        trace_url: { ...nullableString, description: 'Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded.' },
+      },
     },
     failure_reason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
     failure_detail: nullableString,

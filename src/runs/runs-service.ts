@@ -92,6 +92,7 @@ interface NewRun {
   callbackUrl: string | null;
   connections: string[];
   timeoutS: number;
+  recording: boolean;
   idempotency: { scope: string; key: string; hash: string } | null;
 }
 
@@ -178,6 +179,7 @@ export class RunsService {
       callbackUrl: run.callback_url,
       connections: fromJson<string[]>(run.connections) ?? [],
       timeoutS: run.timeout_s,
+      recording: run.recording === 1,
       idempotency: null,
     }, 'write'));
   }
@@ -283,6 +285,7 @@ export class RunsService {
       callbackUrl: body.callback_url ?? null,
       connections: body.connections ?? [],
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
+      recording: body.recording ?? true,
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -315,6 +318,7 @@ export class RunsService {
       callbackUrl: body.callback_url ?? null,
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
+      recording: body.recording ?? job.recording === 1,
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -354,6 +358,7 @@ export class RunsService {
       callbackUrl: spec.callbackUrl,
       connections: spec.connections,
       timeoutS: spec.timeoutS,
+      recording: spec.recording,
       idempotency: spec.idempotencyKey === undefined ? null : { scope: spec.scope, key: spec.idempotencyKey, hash: requestHash(withoutIdempotencyKey(spec.body)) },
     };
   }
@@ -420,6 +425,7 @@ export class RunsService {
         callback_url: n.callbackUrl,
         connections: JSON.stringify(n.connections),
         timeout_s: n.timeoutS,
+        recording: n.recording ? 1 : 0,
         status: 'queued',
         created_at: at,
         updated_at: at,

@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, MaskForm } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -14,8 +14,19 @@ export interface Sandbox {
   readonly id: string;
   exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
   browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult>;
+  /** Records the browser (a Playwright trace, and a video of its frames) from its launch, or from now if it runs. */
+  startRecording(signal: AbortSignal): Promise<void>;
+  /** Ends the recording, with `mask`'s forms replaced in the trace; null when the browser was never recorded. */
+  finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null>;
   /** Stops everything the sandbox started and removes it; safe to call more than once. */
   destroy(): Promise<void>;
+}
+
+/** A finished recording: the trace zip, and the WebM video when one could be made (`detail` says why not). */
+export interface RecordingFiles {
+  trace: Buffer;
+  video: Buffer | null;
+  detail: string | null;
 }
 
 /** Whether the sandbox firewall is in place (docker driver). */

@@ -9,6 +9,10 @@
  *   POST /browser  BrowserRequest -> BrowserResult
  *   PUT  /files?path=REL  (raw bytes)  -> 204      (path relative to the workspace; no `..`)
  *   GET  /files?path=REL          -> raw bytes, 404 if absent
+ *   POST /recording/start  {}     -> 204      (record the browser: a Playwright trace from its launch, or from now)
+ *   POST /recording/finish RecordingFinishRequest -> RecordingResult   (stops it; long call, like /browser)
+ *   GET  /recording/trace         -> application/zip, 404 until a finish made one
+ *   GET  /recording/video         -> video/webm, 404 until a finish made one
  *
  * `/exec` and `/browser` answer 200 at once and send a space every 30 s until the JSON result (leading whitespace is
  * valid JSON), because fetch gives up on a response with no bytes for 300 s and code may run longer. So a failure
@@ -84,4 +88,26 @@ export interface HealthResponse {
   ok: true;
   version: string;
   browser: boolean;
+}
+
+/** A form a secret may take in the trace (as it is, JSON-escaped, URL-encoded, base64...), and what replaces it. */
+export interface MaskForm {
+  form: string;
+  label: string;
+}
+
+/**
+ * The body of POST /recording/finish: every form of every secret of the run, longest first (the daemon's
+ * `SecretMask`), which the supervisor replaces in every file of the trace before anyone can fetch it.
+ */
+export interface RecordingFinishRequest {
+  mask: MaskForm[];
+}
+
+export interface RecordingResult {
+  /** Null when nothing was recorded: recording was not started, or the browser never opened. */
+  trace: { bytes: number } | null;
+  /** The trace's screencast frames as a VP8 WebM; null without frames or when ffmpeg failed (`detail` says why). */
+  video: { bytes: number; frames: number } | null;
+  detail: string | null;
 }

@@ -1,4 +1,5 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, MaskForm, RecordingResult } from './protocol.js';
+import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
 export interface SupervisorClientOptions {
@@ -27,6 +28,21 @@ export class SupervisorClient {
 
   browser(request: BrowserRequest, signal?: AbortSignal): Promise<BrowserResult> {
     return this.json('POST', '/browser', request, signal);
+  }
+
+  async startRecording(signal?: AbortSignal): Promise<void> {
+    await this.request('POST', '/recording/start', undefined, {}, signal);
+  }
+
+  /** Stops the recording and fetches its files; null when nothing was recorded. */
+  async finishRecording(mask: readonly MaskForm[], signal?: AbortSignal): Promise<RecordingFiles | null> {
+    const result = await this.json<RecordingResult>('POST', '/recording/finish', { mask }, signal);
+    if (result.trace === null) return null;
+    const fetched = async (kind: 'trace' | 'video'): Promise<Buffer> => {
+      const response = await this.request('GET', `/recording/${kind}`, undefined, undefined, signal);
+      return Buffer.from(await this.read(response, (r) => r.arrayBuffer(), signal));
+    };
+    return { trace: await fetched('trace'), video: result.video === null ? null : await fetched('video'), detail: result.detail };
   }
 
   async putFile(path: string, content: Uint8Array, signal?: AbortSignal): Promise<void> {

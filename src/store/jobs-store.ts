@@ -16,13 +16,15 @@ export interface JobRow {
   connections: string | null;
   timeout_s: number | null;
   schedule: string | null;
+  /** 1: its runs record the browser unless they say otherwise; 0: they do not. */
+  recording: 0 | 1;
   created_at: string;
   updated_at: string;
 }
 
 type PageParams = { org_id: string; project_id: string | null; cursor: string | null; limit: number };
 
-export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule'] as const;
+export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule', 'recording'] as const;
 
 export class JobsStore {
   private readonly byId;
@@ -43,8 +45,8 @@ export class JobsStore {
       ),
     };
     this.insertStmt = db.prepare(
-      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, schedule, created_at, updated_at)
-       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @schedule, @created_at, @updated_at)`,
+      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, schedule, recording, created_at, updated_at)
+       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @schedule, @recording, @created_at, @updated_at)`,
     );
     this.deleteStmt = db.prepare<{ id: string; org_id: string }>('DELETE FROM jobs WHERE id = @id AND org_id = @org_id');
     this.scheduled = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE schedule IS NOT NULL ORDER BY id');

@@ -27,6 +27,8 @@ export const runColumns = defineColumns('runs', {
   callback_url: fixed<string | null>(),
   connections: fixed<string>(),
   timeout_s: fixed<number>(),
+  /** 1: the browser is recorded (unless recording.enabled is off); decided when the run is made. */
+  recording: fixed<0 | 1>(),
   status: fixed<RunStatus>(),
   attempt: patchable<number>(0),
   result: patchable<string | null>(null),

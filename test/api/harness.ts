@@ -113,7 +113,7 @@ export function holdRunSlot(d: TestDaemon, orgId: string): string {
         output_schema: null,
         callback_url: null,
         connections: '[]',
-        timeout_s: 600,
+        timeout_s: 600, recording: 1,
         status: 'running',
         attempt: 1,
         warnings: '[]',

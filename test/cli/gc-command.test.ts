@@ -35,7 +35,7 @@ function oldRuns(n: number, daysAgo: number): string[] {
         const id = ids('run');
         store.runs.insert(uow, {
           id, org_id: daemon.orgId, key_id: null, project_id: projectId, job_id: null, name: null, source: 'api', prompt: 'p', inputs: '{}',
-          model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, status: 'queued', created_at: at, updated_at: at,
+          model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, recording: 1, status: 'queued', created_at: at, updated_at: at,
         });
         store.runs.setStatus(uow, id, runLifecycle.move('queued', 'running'), {});
         store.runs.setStatus(uow, id, runLifecycle.move('running', 'succeeded'), { finished_at: at });

@@ -73,7 +73,7 @@ describe('RetentionService', () => {
     store.transaction((uow) => {
       store.runs.insert(uow, {
         id, org_id: orgId, key_id: keyId, project_id: store.projects.getDefault(orgId)!.id, job_id: null, name: null, source: 'api',
-        prompt: 'p', inputs: '{}', model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
+        prompt: 'p', inputs: '{}', model: 'haiku', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, recording: 1,
         status: 'queued', created_at: at, updated_at: at,
       });
       if (status !== 'queued') store.runs.setStatus(uow, id, runLifecycle.move('queued', 'running'), {});

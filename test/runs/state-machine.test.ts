@@ -96,7 +96,7 @@ describe('RunsService.apply', () => {
     r.store.transaction((uow) =>
       r.store.runs.insert(uow, {
         id, org_id: orgId, key_id: null, project_id: r.store.projects.getDefault(orgId)!.id, job_id: null, name: null, source: 'api',
-        prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, status,
+        prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, recording: 1, status,
         attempt: status === 'queued' ? 0 : 1, lease_owner: status === 'running' ? WORKER : null, waiting_for: stand === 'running, waiting' ? 'a person' : null,
         created_at: at, updated_at: at,
       }),

@@ -76,7 +76,7 @@ describe('Scheduler', () => {
     const now = isoTime(Date.now());
     store.jobs.insert({
       id, org_id: orgId, project_id: projectId, name: 'nightly', description: null, prompt: 'Check the site', model: 'haiku',
-      input_schema: null, output_schema: null, connections: null, timeout_s: null, schedule: JSON.stringify({ timezone: 'UTC', enabled: true, ...schedule }),
+      input_schema: null, output_schema: null, connections: null, timeout_s: null, recording: 1, schedule: JSON.stringify({ timezone: 'UTC', enabled: true, ...schedule }),
       created_at: now, updated_at: now,
     });
     return id;

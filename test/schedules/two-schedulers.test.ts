@@ -32,7 +32,7 @@ describe('two schedulers on one database (two daemons)', () => {
     const jobId = 'job_01m81zzzzzzzzzzzzzzzzzzzzz';
     a.store.jobs.insert({
       id: jobId, org_id: orgId, project_id: a.store.projects.getDefault(orgId)!.id, name: 'every second', description: null,
-      prompt: 'Check the site', model: 'haiku', input_schema: null, output_schema: null, connections: null, timeout_s: null,
+      prompt: 'Check the site', model: 'haiku', input_schema: null, output_schema: null, connections: null, timeout_s: null, recording: 1,
       schedule: JSON.stringify({ cron: '* * * * * *', timezone: 'UTC', enabled: true }), created_at: now, updated_at: now,
     });
     const logger = pino({ level: 'silent' });

@@ -27,7 +27,7 @@ describe('RunsStore', () => {
     const at = new Date().toISOString();
     store.transaction((uow) => store.runs.insert(uow, {
       id, org_id: orgId, key_id: null, project_id: store.projects.getDefault(orgId)!.id, job_id: null, name: null, source: 'api',
-      prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
+      prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, recording: 1,
       status, attempt: 0, warnings: '[]', created_at: at, updated_at: at,
     }));
     return id;
@@ -101,7 +101,7 @@ describe('RunsStore', () => {
     const inserted = store.transaction((uow) =>
       store.runs.insert(uow, {
         id, org_id: org, key_id: null, project_id: store.projects.getDefault(org)!.id, job_id: null, name: null, source: 'api',
-        prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60,
+        prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, recording: 1,
         status: 'queued', created_at: at, updated_at: at,
       }),
     );

@@ -179,7 +179,7 @@ export class Harness {
     const id = this.ids('run');
     this.store.transaction((uow) => this.store.runs.insert(uow, {
       id, org_id: this.orgId, key_id: null, project_id: this.projectId, job_id: null, name: null, source: 'api', prompt: 'Say hi',
-      inputs: '{}', model: 'haiku', output_schema: null, callback_url: callbackUrl, connections: '[]', timeout_s: 60, status: 'running',
+      inputs: '{}', model: 'haiku', output_schema: null, callback_url: callbackUrl, connections: '[]', timeout_s: 60, recording: 1, status: 'running',
       attempt: 1, warnings: '[]', created_at: now, updated_at: now,
     }));
     this.store.transaction((uow) => {

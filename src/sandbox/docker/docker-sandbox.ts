@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import type { Sandbox } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
+import type { RecordingFiles, Sandbox } from '../driver.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, MaskForm } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { SupervisorClient } from '../supervisor-client.js';
 import { isNotFound } from './image-exists.js';
@@ -34,6 +34,16 @@ export class DockerSandbox implements Sandbox {
   async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     this.assertAlive();
     return this.client.browser(request, signal);
+  }
+
+  async startRecording(signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.startRecording(signal);
+  }
+
+  async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
+    this.assertAlive();
+    return this.client.finishRecording(mask, signal);
   }
 
   /** Writes a file into the workspace (`path` relative to it). */

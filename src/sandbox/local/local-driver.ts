@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
 import { PRIVATE_DIR_MODE } from '../../runtime/private-files.js';
-import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
+import type { RecordingFiles, Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, MaskForm } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient } from '../supervisor-client.js';
 import { killMarkedProcesses, SANDBOX_MARKER_VARIABLE } from './process-sweep.js';
@@ -132,6 +132,16 @@ class LocalSandbox implements Sandbox {
   async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     this.assertAlive();
     return this.client.browser(request, signal);
+  }
+
+  async startRecording(signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.startRecording(signal);
+  }
+
+  async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
+    this.assertAlive();
+    return this.client.finishRecording(mask, signal);
   }
 
   destroy(): Promise<void> {

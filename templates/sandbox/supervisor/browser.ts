@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserRequest, BrowserResult, PageProblem } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
+import type { Recording } from './recording.js';
 import { fillSecretReferences } from './secret-references.js';
 import { runAs, type TaskUser } from './task-user.js';
 
@@ -73,6 +74,7 @@ export class BrowserSession {
   constructor(
     private readonly executablePath: string,
     private readonly user: TaskUser,
+    private readonly recording: Recording,
   ) {}
 
   get launched(): boolean {
@@ -80,7 +82,21 @@ export class BrowserSession {
   }
 
   run(action: BrowserRequest): Promise<BrowserResult> {
-    const result = this.queue.then(() => this.perform(action));
+    return this.inTurn(() => this.perform(action));
+  }
+
+  /** Records the browser from now on, or from its launch when it has not started yet (see recording.ts). */
+  startRecording(): Promise<void> {
+    return this.inTurn(() => this.recording.start(this.context));
+  }
+
+  /** Ends the recording after the actions before it, with `mask` applied to the trace. */
+  finishRecording(mask: readonly MaskForm[]): Promise<RecordingResult> {
+    return this.inTurn(() => this.recording.finish(this.context, mask));
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -91,6 +107,7 @@ export class BrowserSession {
     this.context = null;
     this.page = null;
     await context?.close().catch(() => undefined);
+    await this.recording.close();
     if (this.dir !== null) await runAs(this.user, 'rm', ['-rf', '--', this.dir]).catch(() => undefined);
   }
 
@@ -138,6 +155,13 @@ export class BrowserSession {
         return { text: `clicked ${action.selector ?? JSON.stringify(action.text)}` };
       }
       case 'type': {
+        // A field given a secret shows discs, as a password field does, in screenshots, the screencast and the
+        // recording's frames; the trace's copies of the value are masked when the recording finishes.
+        if (action.secrets !== undefined && Object.keys(action.secrets).length > 0) {
+          await page.locator(action.selector).first().evaluate((field) => {
+            (field as HTMLElement).style.setProperty('-webkit-text-security', 'disc', 'important');
+          }, undefined, { timeout: ACTION_TIMEOUT_MS });
+        }
         // Secrets go in here, at the last moment; the outcome says where it typed, never what.
         await page.fill(action.selector, fillSecretReferences(action.text, action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
         if (action.submit === true) {
@@ -194,6 +218,7 @@ export class BrowserSession {
         if (this.context === context) this.context = null;
       });
       this.context = context;
+      await this.recording.attach(context);
     }
     const page = this.context.pages().find((open) => !open.isClosed()) ?? (await this.context.newPage());
     page.on('response', (response) => {

@@ -3,7 +3,7 @@
  * built-ins and playwright-core, because it also runs inside the sandbox image.
  *
  *   node main.js --port 0 --host 127.0.0.1 --workspace DIR [--chromium PATH] [--run-as UID:GID]
- *                [--exit-on-stdin-close]     < {"token": ..., "env": {...}} on the first line
+ *                [--ffmpeg PATH] [--exit-on-stdin-close]     < {"token": ..., "env": {...}} on the first line
  *
  * The bearer token that drives it, and the run's environment for task code, come as the first line of its stdin
  * (`SupervisorHandover`), never in its environment or arguments: those of every process can be read through /proc
@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import type { SupervisorHandover } from '../../../src/sandbox/protocol.js';
 import { BrowserSession, chromiumLauncher } from './browser.js';
 import { Executor } from './exec.js';
+import { Recording } from './recording.js';
 import { createSupervisorServer } from './server.js';
 import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
 import { WorkspaceFiles } from './workspace-files.js';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       workspace: { type: 'string' },
       chromium: { type: 'string', default: '/usr/bin/chromium' },
+      // Encodes recordings (recording.ts); found on PATH unless named.
+      ffmpeg: { type: 'string', default: 'ffmpeg' },
       'run-as': { type: 'string' },
       'exit-on-stdin-close': { type: 'boolean', default: false },
     },
@@ -49,8 +52,9 @@ async function main(): Promise<void> {
   // The task user runs the code files and the Chromium launcher kept here; listing the directory it does not need.
   if (user !== null) await chmod(scratchDir, 0o711);
   const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
-  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user);
-  const server = createSupervisorServer({ token, workspace, executor, browser, files: new WorkspaceFiles(user) });
+  const recording = new Recording(values.ffmpeg);
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording);
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, files: new WorkspaceFiles(user) });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

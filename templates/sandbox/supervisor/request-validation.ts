@@ -1,4 +1,4 @@
-import type { BrowserRequest, CodeLanguage, ExecRequest } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, CodeLanguage, ExecRequest, RecordingFinishRequest } from '../../../src/sandbox/protocol.js';
 
 /** The request body did not match the protocol; answered with 400. */
 export class BadRequest extends Error {}
@@ -61,6 +61,27 @@ export function parseBrowserAction(body: unknown): BrowserRequest {
     default:
       throw new BadRequest('unknown browser action');
   }
+}
+
+/** A run's secrets come to a few dozen forms each; the cap keeps one request from making the masking quadratic. */
+const MAX_MASK_FORMS = 10_000;
+
+export function parseRecordingStart(body: unknown): void {
+  if (Object.keys(asObject(body)).length > 0) throw new BadRequest('recording/start takes an empty object');
+}
+
+export function parseRecordingFinish(body: unknown): RecordingFinishRequest {
+  const { mask, ...rest } = asObject(body);
+  if (Object.keys(rest).length > 0) throw new BadRequest(`unknown member ${Object.keys(rest)[0]}`);
+  if (!Array.isArray(mask) || mask.length > MAX_MASK_FORMS) throw new BadRequest(`mask must be an array of at most ${MAX_MASK_FORMS} forms`);
+  return {
+    mask: mask.map((item: unknown) => {
+      const value = asObject(item);
+      const form = requireString(value, 'form');
+      if (form === '') throw new BadRequest('a mask form must not be empty');
+      return { form, label: requireString(value, 'label') };
+    }),
+  };
 }
 
 function asObject(body: unknown): Record<string, unknown> {

@@ -1,11 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { HealthResponse } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
 import type { Executor } from './exec.js';
-import { BadRequest, parseBrowserAction, parseExecRequest } from './request-validation.js';
+import type { Recording } from './recording.js';
+import { BadRequest, parseBrowserAction, parseExecRequest, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 export const SUPERVISOR_VERSION = '1';
@@ -19,6 +21,7 @@ export interface SupervisorServerOptions {
   workspace: string;
   executor: Executor;
   browser: BrowserSession;
+  recording: Recording;
   files: WorkspaceFiles;
 }
 
@@ -58,6 +61,25 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
     case 'POST /browser': {
       const action = parseBrowserAction(await readJson(req));
       return sendLongJson(res, () => options.browser.run(action));
+    }
+    case 'POST /recording/start': {
+      parseRecordingStart(await readJson(req));
+      await options.browser.startRecording();
+      res.writeHead(204).end();
+      return;
+    }
+    case 'POST /recording/finish': {
+      const { mask } = parseRecordingFinish(await readJson(req));
+      return sendLongJson(res, () => options.browser.finishRecording(mask));
+    }
+    case 'GET /recording/trace':
+    case 'GET /recording/video': {
+      const kind = url.pathname === '/recording/trace' ? 'trace' : 'video';
+      const file = options.recording.file(kind);
+      if (file === null) throw new HttpError(404, 'not_found', `no ${kind}: the recording has not finished, or made none`);
+      res.writeHead(200, { 'content-type': kind === 'trace' ? 'application/zip' : 'video/webm' });
+      await pipeline(createReadStream(file), res);
+      return;
     }
     case 'PUT /files': {
       const path = workspacePath(options.workspace, url.searchParams.get('path'));

@@ -231,7 +231,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     input_schema: null,
     output_schema: null,
     connections: [],
-    timeout_s: null,
+    timeout_s: null, recording: true,
     schedule: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
