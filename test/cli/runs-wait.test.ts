@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servePages } from '../engine/harness.js';
 import { finish, hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
-import { runCli } from './run-cli.js';
+import { runCli, spawnCli } from './run-cli.js';
 
 const MODEL_KEY = 'test-model-key';
 let daemon: TestDaemon;
@@ -153,6 +153,47 @@ describe('errand runs watch, rerun and open', () => {
       const none = await cli(['runs', 'open', plain.task_id]);
       expect(none.code).toBe(1);
       expect(none.stderr).toContain(`${plain.task_id} has no evidence screenshot`);
+      const unrecorded = await cli(['runs', 'open', plain.task_id, '--recording']);
+      expect(unrecorded.code).toBe(1);
+      expect(unrecorded.stderr).toContain(`${plain.task_id} has no recording: it was not recorded`);
+    } finally {
+      await pages.close();
+    }
+  });
+
+  it('open --recording saves the video, --trace saves the trace and serves it in the trace viewer until interrupted', async () => {
+    const pages = await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shop</title><h1>Price: 3 EUR</h1>'));
+    try {
+      model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high' })]);
+      const run = (await cli(['runs', 'create', 'Price?', '--wait', '--json'])).json();
+      const video = join(daemon.home, 'run.webm');
+      expect((await cli(['runs', 'open', run.task_id, '--recording', '-o', video, '--json'])).json()).toMatchObject({
+        run_id: run.task_id,
+        artifact: 'recording',
+        path: video,
+        content_type: 'video/webm',
+      });
+      // WebM is Matroska: its EBML header.
+      expect(readFileSync(video).subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+
+      const both = await cli(['runs', 'open', run.task_id, '--recording', '--trace']);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/'--recording' cannot be used with option '--trace'/);
+
+      const trace = join(daemon.home, 'run-trace.zip');
+      const viewing = spawnCli(['--home', daemon.home, 'runs', 'open', run.task_id, '--trace', '-o', trace], { env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key, DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+      await viewing.waitFor(({ stderr }) => /trace viewer is at (\S+):/.test(stderr));
+      expect(viewing.stdout().trim()).toBe(trace);
+      expect(readFileSync(trace).subarray(0, 2).toString()).toBe('PK');
+      expect(viewing.stderr()).toContain('no display here');
+      const url = /trace viewer is at (\S+):/.exec(viewing.stderr())![1]!;
+      expect(new URL(url).hostname).toBe('127.0.0.1');
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(new URL(page.url).searchParams.get('trace')).toContain('run-trace.zip');
+      viewing.child.kill('SIGINT');
+      expect(await viewing.exited).toBe(0);
+      await expect(fetch(url)).rejects.toThrow();
     } finally {
       await pages.close();
     }

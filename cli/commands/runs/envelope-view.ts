@@ -35,6 +35,7 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
       ['last action', envelope.progress?.last_action],
       ['usage', `${u.input_tokens} in / ${u.output_tokens} out tokens, $${u.cost_usd.toFixed(4)}${u.duration_ms === null ? '' : `, ${(u.duration_ms / 1000).toFixed(1)} s`}`],
       ['evidence', envelope.evidence && [envelope.evidence.matched_text && `"${envelope.evidence.matched_text}"`, envelope.evidence.screenshot_url].filter(Boolean).join(' ')],
+      ['recording', envelope.evidence?.recording_url && `${ctx.cliName} runs open ${envelope.task_id} --recording (or --trace)`],
       ['created', envelope.created_at],
       ['finished', envelope.finished_at],
     ]);

@@ -1,18 +1,30 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { pathToFileURL } from 'node:url';
+import { Option, type Command } from 'commander';
+import type { RunEnvelope } from '../../../src/runs/envelope.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { hasDisplay, startTraceViewer } from '../../trace-viewer.js';
+
+/** What `runs open` fetches: the evidence screenshot, the run's video, or its Playwright trace. */
+export type OpenedArtifact = 'screenshot' | 'recording' | 'trace';
 
 export interface OpenRunOptions {
   id: string;
-  /** Where to save the screenshot; default `<run id>.png` in the current directory. */
+  /** Default: the screenshot. */
+  artifact?: OpenedArtifact;
+  /** Where to save it; default `<run id>.png`, `<run id>.webm` or `<run id>-trace.zip` in the current directory. */
   output?: string;
+  /** For a trace: serve it in the Playwright trace viewer until interrupted (not with --json). */
+  viewer?: boolean;
 }
 
 export interface SavedEvidence {
   run_id: string;
+  /** Which artifact was saved. */
+  artifact: OpenedArtifact;
   path: string;
   bytes: number;
   content_type: string;
@@ -20,39 +32,90 @@ export interface SavedEvidence {
   checked_at: string;
 }
 
+const ARTIFACTS: Record<OpenedArtifact, { what: string; file: (runId: string) => string; url: (evidence: NonNullable<RunEnvelope['evidence']>) => string | null }> = {
+  screenshot: { what: 'evidence screenshot', file: (id) => `${id}.png`, url: (e) => e.screenshot_url },
+  recording: { what: 'recording', file: (id) => `${id}.webm`, url: (e) => e.recording_url },
+  trace: { what: 'trace', file: (id) => `${id}-trace.zip`, url: (e) => e.trace_url },
+};
+
 export function registerRunsOpen(runs: Command): void {
   runs
     .command('open')
-    .description("save a run's evidence screenshot to a file and print its path")
+    .description("save a run's evidence screenshot, its recording (--recording) or its trace (--trace, then shown in the Playwright trace viewer)")
     .argument('<id>', 'run id (run_...)')
-    .option('-o, --output <path>', 'where to save it (default: ./<run id>.png)')
-    .addHelpText('after', examples('errand runs open run_01...', 'xdg-open "$(errand runs open run_01... -o /tmp/evidence.png)"'))
-    .action(async (id: string, flags: { output?: string }, c: Command) => {
-      await openRun(contextOf(c), { id, ...(flags.output === undefined ? {} : { output: flags.output }) });
+    .addOption(new Option('--recording', "save the run's video (WebM, plays in any current browser)").conflicts('trace'))
+    .option('--trace', "save the run's Playwright trace and serve it in the trace viewer until Ctrl-C")
+    .option('--no-viewer', 'with --trace: only save the trace (always so with --json)')
+    .option('-o, --output <path>', 'where to save it (default: ./<run id>.png, ./<run id>.webm or ./<run id>-trace.zip)')
+    .addHelpText(
+      'after',
+      examples(
+        'errand runs open run_01...',
+        'xdg-open "$(errand runs open run_01... -o /tmp/evidence.png)"',
+        'errand runs open run_01... --recording',
+        'errand runs open run_01... --trace            # the trace viewer, on a loopback port',
+        'errand runs open run_01... --trace --no-viewer -o run.zip',
+      ),
+    )
+    .action(async (id: string, flags: { output?: string; recording?: boolean; trace?: boolean; viewer: boolean }, c: Command) => {
+      const artifact: OpenedArtifact = flags.recording === true ? 'recording' : flags.trace === true ? 'trace' : 'screenshot';
+      await openRun(contextOf(c), { id, artifact, viewer: flags.viewer, ...(flags.output === undefined ? {} : { output: flags.output }) });
     });
 }
 
 export async function openRun(ctx: CliContext, options: OpenRunOptions): Promise<SavedEvidence> {
+  const artifact = options.artifact ?? 'screenshot';
+  const { what, file, url: urlOf } = ARTIFACTS[artifact];
   const envelope = await ctx.api().getRun(options.id);
-  const url = envelope.evidence?.screenshot_url ?? null;
-  if (url === null) {
-    const why = envelope.status === 'queued' || envelope.status === 'running' ? `it is ${envelope.status}; try again when it has ended` : `it ended ${envelope.status} without one`;
-    throw new UserError(`${envelope.task_id} has no evidence screenshot: ${why}`, 'no_evidence');
-  }
+  const url = envelope.evidence === null ? null : urlOf(envelope.evidence);
+  if (url === null) throw new UserError(`${envelope.task_id} has no ${what}: ${missingWhy(envelope, artifact)}`, 'no_evidence');
   // The link is signed: it needs no API key.
-  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new UserError(`could not download the screenshot of ${envelope.task_id}: HTTP ${res.status}`, 'evidence_unavailable');
+  const res = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+  if (!res.ok) throw new UserError(`could not download the ${what} of ${envelope.task_id}: HTTP ${res.status}`, 'evidence_unavailable');
   const bytes = Buffer.from(await res.arrayBuffer());
-  const path = resolve(options.output ?? `${envelope.task_id}.png`);
+  const path = resolve(options.output ?? file(envelope.task_id));
   writeFileSync(path, bytes);
   const saved: SavedEvidence = {
     run_id: envelope.task_id,
+    artifact,
     path,
     bytes: bytes.length,
     content_type: res.headers.get('content-type') ?? 'application/octet-stream',
     matched_text: envelope.evidence?.matched_text ?? null,
     checked_at: envelope.evidence!.checked_at,
   };
-  ctx.out.result(saved, () => ctx.out.line(path));
+  ctx.out.result(saved, () => {
+    ctx.out.line(path);
+    if (artifact === 'recording') ctx.out.note(`play it in a browser: ${pathToFileURL(path).href}`);
+  });
+  if (artifact === 'trace' && options.viewer !== false && !ctx.out.json) await showTrace(ctx, path);
   return saved;
+}
+
+function missingWhy(envelope: RunEnvelope, artifact: OpenedArtifact): string {
+  if (envelope.status === 'queued' || envelope.status === 'running') return `it is ${envelope.status}; try again when it has ended`;
+  if (artifact === 'screenshot') return `it ended ${envelope.status} without one`;
+  return `it was not recorded (it did not use the browser, recording was off for it, its job or this installation, or retention removed it)`;
+}
+
+/** Serves the trace in playwright-core's trace viewer until Ctrl-C, saying how to reach it where no window can open. */
+async function showTrace(ctx: CliContext, path: string): Promise<void> {
+  const viewer = await startTraceViewer(path);
+  if (hasDisplay()) {
+    ctx.out.note(`the trace viewer is at ${viewer.url} (your browser should open it); Ctrl-C stops it`);
+  } else {
+    const port = new URL(viewer.url).port;
+    ctx.out.note(
+      `no display here to open a browser in. The trace viewer is at ${viewer.url}: open it in a browser on this machine, ` +
+        `or from yours: ssh -L ${port}:127.0.0.1:${port} <this host>, then http://127.0.0.1:${port}. The trace is saved at ${path}; ` +
+        'Ctrl-C stops the viewer',
+    );
+  }
+  const stop = (): void => viewer.stop();
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  try {
+    await viewer.stopped;
+  } finally {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+  }
 }

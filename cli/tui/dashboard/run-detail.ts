@@ -39,6 +39,7 @@ function evidenceLines(e: RunEnvelope, cliName: string): DetailLine[] {
   const lines: DetailLine[] = [];
   if (e.evidence.matched_text) lines.push({ text: `evidence: "${e.evidence.matched_text}"`, wraps: true });
   if (e.evidence.screenshot_url) lines.push({ text: `screenshot: ${cliName} runs open ${e.task_id}` });
+  if (e.evidence.recording_url) lines.push({ text: `recording: ${cliName} runs open ${e.task_id} --recording (or --trace)` });
   return lines;
 }
 
