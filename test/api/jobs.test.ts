@@ -3,7 +3,7 @@ import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList } from './harness.js';
 
 const JOB_KEYS = [
-  'connections', 'created_at', 'description', 'id', 'input_schema', 'model', 'name', 'object', 'output_schema', 'project_id', 'prompt',
+  'connections', 'created_at', 'description', 'id', 'input_schema', 'model', 'name', 'object', 'output_schema', 'project_id', 'prompt', 'recording',
   'schedule', 'timeout_s', 'updated_at',
 ];
 
@@ -44,6 +44,7 @@ describe('POST /v1/jobs', () => {
       model: 'haiku',
       input_schema: inputSchema,
       output_schema: outputSchema,
+      recording: true,
     });
     expect(job.created_at).toMatch(ISO_MS);
     expect(job.updated_at).toMatch(ISO_MS);
