@@ -8,7 +8,9 @@
  *   daemon CPU     errandd's own user + system time over the run (/proc/<pid>/stat utime + stime)
  *   sandbox CPU    its reaped children's (cutime + cstime): the supervisor, Chromium and ffmpeg of the run's sandbox
  *
- * Each figure is the median over the runs of its mode, and the ratio on/off (goal: under 1.10).
+ * Each figure is the median over the runs of its mode, and the ratio on/off (goal: under 1.10). Recording costs a
+ * run a fixed part (stopping and encoding) and a part per action (snapshots, frames), so its share depends on how
+ * long the rest of the run takes: the model answers at once, or after `modelDelayMs` per turn as a real one would.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,7 +32,7 @@ interface Sample {
 }
 
 /** One turn per step of the run, chosen by how far its conversation has got. */
-function turnFor(pageUrl: string) {
+function turnFor(pageUrl: string, modelDelayMs: number) {
   const steps = [
     toolUse('browser', { action: 'navigate', url: pageUrl }),
     toolUse('browser', { action: 'type', selector: '#user', text: 'alice' }),
@@ -40,7 +42,10 @@ function turnFor(pageUrl: string) {
     toolUse('browser', { action: 'screenshot' }),
     toolUse('finish', { result: { done: true }, confidence: 'high' }),
   ];
-  return (request: AnthropicRequest) => steps[Math.min(steps.length - 1, Math.floor(request.body.messages.length / 2))]!;
+  return async (request: AnthropicRequest) => {
+    if (modelDelayMs > 0) await sleep(modelDelayMs);
+    return steps[Math.min(steps.length - 1, Math.floor(request.body.messages.length / 2))]!;
+  };
 }
 
 /** CPU milliseconds of a process: its own (utime + stime) and its reaped children's (cutime + cstime). */
@@ -67,7 +72,7 @@ async function servePage(): Promise<Server> {
 }
 
 /** Runs the same browser run `pairs` times with recording and `pairs` times without, alternating; prints the figures. */
-export async function recordingCost(pairs: number): Promise<void> {
+export async function recordingCost(pairs: number, modelDelayMs: number): Promise<void> {
   const tickMs = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
   const model = await startScriptedAnthropic({ apiKey: MODEL_KEY });
   const page = await servePage();
@@ -88,7 +93,7 @@ export async function recordingCost(pairs: number): Promise<void> {
     // One run of each first, unmeasured: the first browser launch and the first recording warm caches.
     for (let i = -2; i < pairs * 2; i++) {
       const recording = i % 2 === 0;
-      model.script(Array.from({ length: 7 }, () => turnFor(pageUrl)));
+      model.script(Array.from({ length: 7 }, () => turnFor(pageUrl, modelDelayMs)));
       const before = cpuOf(pid, tickMs);
       const accepted = await api('POST', '/v1/runs', { prompt: 'Send the form', recording });
       let run: any;
@@ -112,7 +117,8 @@ export async function recordingCost(pairs: number): Promise<void> {
     const on = median(samples.on.map(of));
     console.log(`  ${label.padEnd(14)} off ${off.toFixed(0).padStart(6)} ms   on ${on.toFixed(0).padStart(6)} ms   ratio ${(on / Math.max(off, 1)).toFixed(2)}`);
   };
-  console.log(`recording cost: the same browser run (7 steps), ${pairs} with recording and ${pairs} without, local driver; medians, and on/off (goal < 1.10)`);
+  const modelSays = modelDelayMs === 0 ? 'a model that answers at once' : `a model that answers in ${modelDelayMs} ms`;
+  console.log(`recording cost: the same browser run (7 steps, ${modelSays}), ${pairs} with recording and ${pairs} without, local driver; medians, and on/off (goal < 1.10)`);
   row('run duration', (s) => s.durationMs);
   row('daemon CPU', (s) => s.daemonCpuMs);
   row('sandbox CPU', (s) => s.sandboxCpuMs);

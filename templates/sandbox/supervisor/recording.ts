@@ -17,7 +17,11 @@ interface Frame {
   file: string;
   /** Milliseconds on the trace's monotonic clock. */
   timestamp: number;
+  width: number;
+  height: number;
 }
+
+type ZipBundle = typeof import('playwright-core/lib/utilsBundle');
 
 /**
  * A run's recording: a Playwright trace of the browser (actions, DOM snapshots, network, console, and the screencast
@@ -30,12 +34,19 @@ export class Recording {
   private traced: BrowserContext | null = null;
   private dir: string | null = null;
   private finished: { trace: string | null; video: string | null } = { trace: null, video: null };
+  /** playwright-core's zip reader and writer: loading them takes a good part of a second, so it starts with the recording. */
+  private zip: Promise<ZipBundle> | null = null;
 
   constructor(private readonly ffmpeg: string) {}
 
   /** From now on the browser is recorded: the one running now, or the next one launched. */
   async start(context: BrowserContext | null): Promise<void> {
     this.wanted = true;
+    if (this.zip === null) {
+      this.zip = import('playwright-core/lib/utilsBundle');
+      // Awaited by finish; a recording never finished must not leave a rejection unhandled.
+      this.zip.catch(() => undefined);
+    }
     if (context !== null) await this.attach(context);
   }
 
@@ -56,7 +67,7 @@ export class Recording {
     const raw = join(this.dir, 'raw-trace.zip');
     await traced.tracing.stop({ path: raw });
     const trace = join(this.dir, 'trace.zip');
-    const frames = await maskTrace(raw, trace, mask, join(this.dir, 'frames'));
+    const frames = await maskTrace(await (this.zip ??= import('playwright-core/lib/utilsBundle')), raw, trace, mask, join(this.dir, 'frames'));
     await rm(raw, { force: true });
     this.finished.trace = trace;
     const traceBytes = (await stat(trace)).size;
@@ -88,14 +99,13 @@ export class Recording {
  * frames (JPEGs, whose pixels no text search reaches: the page masks a secret's field instead, see browser.ts).
  * Answers the frames in time order, written to `framesDir` for the encoder.
  */
-async function maskTrace(source: string, target: string, mask: readonly MaskForm[], framesDir: string): Promise<Frame[]> {
-  const { yauzl, yazl } = await import('playwright-core/lib/utilsBundle');
+async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], framesDir: string): Promise<Frame[]> {
   await mkdir(framesDir, { recursive: true });
   const replacements = mask.map(({ form, label }) => ({ form: Buffer.from(form, 'utf8'), label: Buffer.from(label, 'utf8') }));
   const writer = new yazl.ZipFile();
   const written = pipeline(writer.outputStream, createWriteStream(target, { mode: 0o600 }));
   const frameFiles = new Set<string>();
-  const timestamps = new Map<string, number>();
+  const shown = new Map<string, Frame>();
   await new Promise<void>((resolve, reject) => {
     yauzl.open(source, { lazyEntries: true }, (openError, zip) => {
       if (openError !== null) return reject(openError);
@@ -116,7 +126,7 @@ async function maskTrace(source: string, target: string, mask: readonly MaskForm
                 writer.addBuffer(body, entry.fileName, { compress: false });
               } else {
                 const masked = replaceForms(body, replacements);
-                if (entry.fileName.endsWith('.trace')) for (const frame of screencastFrames(masked)) timestamps.set(frame.file, frame.timestamp);
+                if (entry.fileName.endsWith('.trace')) for (const frame of screencastFrames(masked)) shown.set(frame.file, frame);
                 writer.addBuffer(masked, entry.fileName);
               }
               zip.readEntry();
@@ -131,8 +141,8 @@ async function maskTrace(source: string, target: string, mask: readonly MaskForm
   await written;
   return [...frameFiles]
     .flatMap((file) => {
-      const timestamp = timestamps.get(file);
-      return timestamp === undefined ? [] : [{ file: frameName(file), timestamp }];
+      const frame = shown.get(file);
+      return frame === undefined ? [] : [{ ...frame, file: frameName(file) }];
     })
     .sort((a, b) => a.timestamp - b.timestamp);
 }
@@ -160,9 +170,11 @@ function screencastFrames(trace: Buffer): Frame[] {
   for (const line of trace.toString('utf8').split('\n')) {
     if (!line.includes('"screencast-frame"')) continue;
     try {
-      const event = JSON.parse(line) as { type?: unknown; file?: unknown; sha1?: unknown; timestamp?: unknown };
-      const file = typeof event.file === 'string' ? event.file : typeof event.sha1 === 'string' ? `resources/${event.sha1}` : null;
-      if (event.type === 'screencast-frame' && file !== null && typeof event.timestamp === 'number') frames.push({ file, timestamp: event.timestamp });
+      const event = JSON.parse(line) as { type?: unknown; file?: unknown; timestamp?: unknown; width?: unknown; height?: unknown };
+      const { file, timestamp, width, height } = event;
+      if (event.type === 'screencast-frame' && typeof file === 'string' && typeof timestamp === 'number' && typeof width === 'number' && typeof height === 'number') {
+        frames.push({ file, timestamp, width, height });
+      }
     } catch {
       // A line cut short by a crash: the frames before it still make a video.
     }
@@ -190,12 +202,15 @@ async function encodeVideo(ffmpeg: string, framesDir: string, frames: readonly F
   lines.push(`file '${frames.at(-1)!.file}'`);
   const list = join(framesDir, 'frames.ffconcat');
   await writeFile(list, `${lines.join('\n')}\n`);
+  // Frames of the viewport's size go in as they are; scaling, which costs as much again, only when sizes differ.
   const { width, height } = VIDEO_SIZE;
+  const fitted = frames.every((frame) => frame.width === width && frame.height === height);
+  const filters = fitted ? 'format=yuv420p' : `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,format=yuv420p`;
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     '-f', 'concat', '-safe', '0', '-i', list,
-    '-vf', `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,format=yuv420p`,
-    '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M', '-threads', '1',
+    '-vf', filters,
+    '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '16', '-b:v', '1M', '-threads', '1',
     '-fps_mode', 'vfr', '-an', '-y', target,
   ];
   await new Promise<void>((resolve, reject) => {
