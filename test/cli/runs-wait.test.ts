@@ -194,6 +194,11 @@ describe('errand runs watch, rerun and open', () => {
       viewing.child.kill('SIGINT');
       expect(await viewing.exited).toBe(0);
       await expect(fetch(url)).rejects.toThrow();
+
+      model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high' })]);
+      const quiet = (await cli(['runs', 'create', 'Price?', '--no-recording', '--wait', '--json'])).json();
+      expect(quiet.evidence).toMatchObject({ recording_url: null, trace_url: null });
+      expect(quiet.evidence.screenshot_url).not.toBeNull();
     } finally {
       await pages.close();
     }

@@ -19,6 +19,8 @@ export interface JobFieldFlags {
   outputSchema?: string;
   connection?: string[];
   timeoutS?: number;
+  /** Set only by --recording or --no-recording. */
+  recording?: boolean;
 }
 
 /** The flags shared by `jobs create` and `jobs update`. */
@@ -31,7 +33,9 @@ export function addJobFieldOptions(cmd: Command): Command {
     .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run')
     .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
     .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)
-    .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)));
+    .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)))
+    .option('--recording', "record the browser of this job's runs (the default)")
+    .option('--no-recording', "do not record the browser of this job's runs, unless a run asks to");
 }
 
 export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
@@ -44,6 +48,7 @@ export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
     ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
+    ...(flags.recording === undefined ? {} : { recording: flags.recording }),
   };
 }
 
@@ -78,6 +83,7 @@ export function printJob(ctx: CliContext, job: Job): void {
       ['output schema', job.output_schema && JSON.stringify(job.output_schema)],
       ['connections', job.connections.join(', ')],
       ['timeout s', job.timeout_s],
+      ['recording', job.recording ? 'on' : 'off'],
       ['schedule', job.schedule && `${job.schedule.cron} ${job.schedule.timezone}${job.schedule.enabled ? '' : ' (paused)'}`],
       ['created', job.created_at],
       ['updated', job.updated_at],

@@ -28,6 +28,8 @@ export interface CreateRunFlags {
   idempotencyKey?: string;
   connection?: string[];
   timeoutS?: number;
+  /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
+  recording?: boolean;
   wait?: boolean;
   check?: boolean;
 }
@@ -50,6 +52,8 @@ export function registerRunsCreate(runs: Command): void {
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
+    .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
+    .option('--no-recording', 'do not record the browser')
     .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
     .addOption(new Option('--check', 'only check the run: the refusals, estimate and warnings creating it would give; nothing is created').conflicts('wait'))
     .addHelpText('after', '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).')
@@ -78,6 +82,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.idempotencyKey === undefined ? {} : { idempotency_key: flags.idempotencyKey }),
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
+    ...(flags.recording === undefined ? {} : { recording: flags.recording }),
   };
   const wait = flags.wait === true;
   const check = flags.check === true;
