@@ -8,15 +8,18 @@ import type { BrowserContext } from 'playwright-core';
 import type { MaskForm, RecordingResult } from '../../../src/sandbox/protocol.js';
 import { CappedText } from './capped-text.js';
 
-/** The video's size: the browser's viewport; frames of another size are fitted into it. */
-const VIDEO_SIZE = { width: 1280, height: 800 };
 const SCREENCAST_PREFIX = 'screencast/';
+/** The video's size when its frames differ: the viewport's (templates/sandbox/supervisor/browser.ts). */
+const FITTED_SIZE: Size = { width: 1280, height: 800 };
 const FFMPEG_TIMEOUT_MS = 10 * 60 * 1000;
 
 interface Frame {
   file: string;
   /** Milliseconds on the trace's monotonic clock. */
   timestamp: number;
+}
+
+interface Size {
   width: number;
   height: number;
 }
@@ -67,14 +70,14 @@ export class Recording {
     const raw = join(this.dir, 'raw-trace.zip');
     await traced.tracing.stop({ path: raw });
     const trace = join(this.dir, 'trace.zip');
-    const frames = await maskTrace(await (this.zip ??= import('playwright-core/lib/utilsBundle')), raw, trace, mask, join(this.dir, 'frames'));
+    const { frames, size } = await maskTrace(await (this.zip ??= import('playwright-core/lib/utilsBundle')), raw, trace, mask, join(this.dir, 'frames'));
     await rm(raw, { force: true });
     this.finished.trace = trace;
     const traceBytes = (await stat(trace)).size;
     if (frames.length === 0) return { trace: { bytes: traceBytes }, video: null, detail: 'the trace has no screencast frames' };
     const video = join(this.dir, 'video.webm');
     try {
-      await encodeVideo(this.ffmpeg, join(this.dir, 'frames'), frames, video);
+      await encodeVideo(this.ffmpeg, join(this.dir, 'frames'), frames, size, video);
     } catch (error) {
       return { trace: { bytes: traceBytes }, video: null, detail: `the video could not be encoded: ${error instanceof Error ? error.message : String(error)}` };
     } finally {
@@ -97,15 +100,17 @@ export class Recording {
 /**
  * Copies the trace zip from `source` to `target` with every mask form replaced in every file but the screencast
  * frames (JPEGs, whose pixels no text search reaches: the page masks a secret's field instead, see browser.ts).
- * Answers the frames in time order, written to `framesDir` for the encoder.
+ * Answers the frames in time order, written to `framesDir` for the encoder, and the size of the first one, or null
+ * when the frames differ in size (the trace's events give the viewport's, not the frames').
  */
-async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], framesDir: string): Promise<Frame[]> {
+async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], framesDir: string): Promise<{ frames: Frame[]; size: Size | null }> {
   await mkdir(framesDir, { recursive: true });
   const replacements = mask.map(({ form, label }) => ({ form: Buffer.from(form, 'utf8'), label: Buffer.from(label, 'utf8') }));
   const writer = new yazl.ZipFile();
   const written = pipeline(writer.outputStream, createWriteStream(target, { mode: 0o600 }));
   const frameFiles = new Set<string>();
   const shown = new Map<string, Frame>();
+  const sizes = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     yauzl.open(source, { lazyEntries: true }, (openError, zip) => {
       if (openError !== null) return reject(openError);
@@ -122,6 +127,8 @@ async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: str
               const body = Buffer.concat(chunks);
               if (entry.fileName.startsWith(SCREENCAST_PREFIX)) {
                 frameFiles.add(entry.fileName);
+                const size = jpegSize(body);
+                sizes.add(size === null ? 'unknown' : `${size.width}x${size.height}`);
                 await writeFile(join(framesDir, frameName(entry.fileName)), body);
                 writer.addBuffer(body, entry.fileName, { compress: false });
               } else {
@@ -139,12 +146,27 @@ async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: str
   });
   writer.end();
   await written;
-  return [...frameFiles]
+  const frames = [...frameFiles]
     .flatMap((file) => {
       const frame = shown.get(file);
       return frame === undefined ? [] : [{ ...frame, file: frameName(file) }];
     })
     .sort((a, b) => a.timestamp - b.timestamp);
+  const [only] = sizes;
+  const [width, height] = sizes.size === 1 && only !== 'unknown' ? only!.split('x').map(Number) : [];
+  return { frames, size: width === undefined || height === undefined ? null : { width, height } };
+}
+
+/** A baseline or progressive JPEG's size, from its start-of-frame segment; null for anything else. */
+function jpegSize(jpeg: Buffer): Size | null {
+  if (jpeg.readUInt16BE(0) !== 0xffd8) return null;
+  for (let at = 2; at + 9 < jpeg.length; ) {
+    if (jpeg[at] !== 0xff) return null;
+    const marker = jpeg[at + 1]!;
+    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) return { height: jpeg.readUInt16BE(at + 5), width: jpeg.readUInt16BE(at + 7) };
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  return null;
 }
 
 /** Each form replaced by its label, longest forms first (the order the daemon sends them in). */
@@ -170,11 +192,9 @@ function screencastFrames(trace: Buffer): Frame[] {
   for (const line of trace.toString('utf8').split('\n')) {
     if (!line.includes('"screencast-frame"')) continue;
     try {
-      const event = JSON.parse(line) as { type?: unknown; file?: unknown; timestamp?: unknown; width?: unknown; height?: unknown };
-      const { file, timestamp, width, height } = event;
-      if (event.type === 'screencast-frame' && typeof file === 'string' && typeof timestamp === 'number' && typeof width === 'number' && typeof height === 'number') {
-        frames.push({ file, timestamp, width, height });
-      }
+      const event = JSON.parse(line) as { type?: unknown; file?: unknown; timestamp?: unknown };
+      const { file, timestamp } = event;
+      if (event.type === 'screencast-frame' && typeof file === 'string' && typeof timestamp === 'number') frames.push({ file, timestamp });
     } catch {
       // A line cut short by a crash: the frames before it still make a video.
     }
@@ -188,9 +208,11 @@ function frameName(file: string): string {
 
 /**
  * VP8 in WebM, which every current browser plays, each frame shown for as long as the page showed it. VP8 at
- * ffmpeg's realtime deadline costs far less CPU than H.264 or VP9 at their defaults on a run's few frames.
+ * ffmpeg's realtime deadline costs far less CPU than H.264 or VP9 at their defaults on a run's few frames. The video
+ * has the frames' size (Playwright's screencast fits the viewport in 800×800); frames of differing sizes, which
+ * scaling costs as much again as encoding, are fitted into the viewport's.
  */
-async function encodeVideo(ffmpeg: string, framesDir: string, frames: readonly Frame[], target: string): Promise<void> {
+async function encodeVideo(ffmpeg: string, framesDir: string, frames: readonly Frame[], size: Size | null, target: string): Promise<void> {
   const lines = ['ffconcat version 1.0'];
   frames.forEach((frame, i) => {
     const next = frames[i + 1];
@@ -202,10 +224,10 @@ async function encodeVideo(ffmpeg: string, framesDir: string, frames: readonly F
   lines.push(`file '${frames.at(-1)!.file}'`);
   const list = join(framesDir, 'frames.ffconcat');
   await writeFile(list, `${lines.join('\n')}\n`);
-  // Frames of the viewport's size go in as they are; scaling, which costs as much again, only when sizes differ.
-  const { width, height } = VIDEO_SIZE;
-  const fitted = frames.every((frame) => frame.width === width && frame.height === height);
-  const filters = fitted ? 'format=yuv420p' : `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,format=yuv420p`;
+  // VP8 in yuv420p needs even sides.
+  const even = size !== null && size.width % 2 === 0 && size.height % 2 === 0;
+  const { width, height } = even ? size : FITTED_SIZE;
+  const filters = even ? 'format=yuv420p' : `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,format=yuv420p`;
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     '-f', 'concat', '-safe', '0', '-i', list,
