@@ -1,16 +1,19 @@
 /**
  * A recording of every browser run (issue 22, item 1), on both sandbox drivers: a scripted agent logs in to a page
  * served inside its own sandbox, typing a secret by reference into a plain text field. The run's envelope links a
- * Playwright trace that shows the actions taken and holds the secret in none of its files, in none of the forms the
- * secret mask knows, and a WebM video that ffprobe reads; the links are signed, and a run, a job or the installation
+ * Playwright trace that shows the actions taken (in its files, and in the trace viewer playwright-core ships) and
+ * holds the secret in none of its files, in none of the forms the secret mask knows, and a WebM video that ffprobe reads; the links are signed, and a run, a job or the installation
  * that turns recording off has neither.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTraceViewer } from '../../cli/trace-viewer.js';
 import { secretForms } from '../../src/connections/secret-forms.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { probeVideo, traceEvents, zipEntries } from '../fixtures/recording-files.js';
+import { tempDir } from '../fixtures/temp-dir.js';
 import { toolUse } from '../fixtures/scripted-anthropic.js';
 import { createRun, startEngine, waitForRun, type EngineHarness } from './harness.js';
 
@@ -123,6 +126,28 @@ function recordingScenarios(driver: 'local' | 'docker', env: Record<string, stri
     const after = JSON.stringify(events.filter((e) => e.type === 'frame-snapshot' && e.snapshot.callId === fill!.callId));
     expect(after).toContain('-webkit-text-security: disc');
   });
+
+  it('opens in the trace viewer playwright-core ships, which lists the actions with the secret masked', async () => {
+    const dir = tempDir('errand-trace-view-');
+    writeFileSync(join(dir.path, 'trace.zip'), Buffer.from(await (await fetch(run.evidence.trace_url)).arrayBuffer()));
+    const viewer = await startTraceViewer(join(dir.path, 'trace.zip'));
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(viewer.url);
+      await page.getByText('Fill "[secret:shop]"').first().waitFor({ timeout: 30_000 });
+      const listed = await page.locator('body').innerText();
+      expect(listed).toContain('Navigate');
+      expect(listed).toContain('Fill "alice"');
+      expect(listed).toContain('Click');
+      expect(listed).not.toContain(PASSWORD);
+    } finally {
+      await browser.close();
+      viewer.stop();
+      await viewer.stopped;
+      dir.remove();
+    }
+  }, 90_000);
 
   it('makes a video a browser plays, of the frames the trace took', async () => {
     const video = Buffer.from(await (await fetch(run.evidence.recording_url)).arrayBuffer());
