@@ -95,7 +95,7 @@ export class RunExecutor {
         sandbox = await this.createSandbox(run, credentials, signal, logger);
         started.begin();
         if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
-          recording = new RunRecording(run, sandbox, this.deps.artifacts, logger);
+          recording = new RunRecording(run, sandbox, credentials, this.deps.artifacts, logger);
           await recording.start(signal);
         }
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
@@ -121,7 +121,7 @@ export class RunExecutor {
       clearTimeout(timer);
       await tools?.close();
       // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
-      if (recording !== null && outcome !== null) recorded = await recording.finish(mask);
+      if (recording !== null && outcome !== null) recorded = await recording.finish();
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
       // the cancel itself: its shutdown is not billed.

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
 import { isoTime } from '../clock.js';
-import type { SecretMask } from '../connections/secret-mask.js';
+import type { RunCredentials } from '../connections/run-connections.js';
+import { SecretMask } from '../connections/secret-mask.js';
 import type { RunOutcome } from '../runs/run-outcome.js';
 import type { Sandbox } from '../sandbox/driver.js';
 import type { RunRow } from '../store/runs-table.js';
@@ -22,12 +23,23 @@ export interface RecordingIds {
 export class RunRecording {
   private started = false;
 
+  /**
+   * The secrets the trace is masked for: those the sandbox holds already (typed by reference, or in its environment).
+   * The others (an OAuth token kept out of the environment, an MCP server's credential) never reach the sandbox, so
+   * they cannot be in its trace, and they are not sent there to be looked for.
+   */
+  private readonly mask: SecretMask;
+
   constructor(
     private readonly run: RunRow,
     private readonly sandbox: Sandbox,
+    credentials: RunCredentials,
     private readonly artifacts: ArtifactsService,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    const inEnvironment = new Set(Object.values(credentials.env));
+    this.mask = new SecretMask(credentials.secrets.filter((secret) => secret.typeable === true || inEnvironment.has(secret.value)));
+  }
 
   /** Whether a run records: the installation's `recording.enabled`, and the run's own choice (or its job's). */
   static wanted(run: RunRow, enabled: boolean): boolean {
@@ -44,11 +56,11 @@ export class RunRecording {
     }
   }
 
-  /** Stops the recording with every form of the run's secrets masked in the trace, and keeps its files. */
-  async finish(mask: SecretMask): Promise<RecordingIds | null> {
+  /** Stops the recording with every form of the sandbox's secrets masked in the trace, and keeps its files. */
+  async finish(): Promise<RecordingIds | null> {
     if (!this.started) return null;
     try {
-      const files = await this.sandbox.finishRecording(mask.allForms, AbortSignal.timeout(FINISH_TIMEOUT_MS));
+      const files = await this.sandbox.finishRecording(this.mask.allForms, AbortSignal.timeout(FINISH_TIMEOUT_MS));
       if (files === null) return null;
       if (files.detail !== null) this.logger.warn({ detail: files.detail }, 'the recording has no video');
       const { org_id: orgId, id: runId } = this.run;
