@@ -37,7 +37,10 @@ export class Recording {
   private traced: BrowserContext | null = null;
   private dir: string | null = null;
   private finished: { trace: string | null; video: string | null } = { trace: null, video: null };
-  /** playwright-core's zip reader and writer: loading them takes a good part of a second, so it starts with the recording. */
+  /**
+   * playwright-core's zip reader and writer: loading them takes a good part of a second, so it starts when the browser
+   * is first recorded, not at the finish (and not at all for a run that never opens the browser).
+   */
   private zip: Promise<ZipBundle> | null = null;
 
   constructor(private readonly ffmpeg: string) {}
@@ -45,11 +48,6 @@ export class Recording {
   /** From now on the browser is recorded: the one running now, or the next one launched. */
   async start(context: BrowserContext | null): Promise<void> {
     this.wanted = true;
-    if (this.zip === null) {
-      this.zip = import('playwright-core/lib/utilsBundle');
-      // Awaited by finish; a recording never finished must not leave a rejection unhandled.
-      this.zip.catch(() => undefined);
-    }
     if (context !== null) await this.attach(context);
   }
 
@@ -58,6 +56,11 @@ export class Recording {
     if (!this.wanted || this.traced === context) return;
     await context.tracing.start({ screenshots: true, snapshots: true });
     this.traced = context;
+    if (this.zip === null) {
+      this.zip = import('playwright-core/lib/utilsBundle');
+      // Awaited by finish; a recording never finished must not leave a rejection unhandled.
+      this.zip.catch(() => undefined);
+    }
   }
 
   /** Stops tracing, writes the masked trace and the video; answers what there is to fetch. */
