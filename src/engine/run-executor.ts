@@ -19,6 +19,7 @@ import { problemsDetail, runProblems } from './run-problems.js';
 import { fromJson } from '../store/json-columns.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
+import { RunTimer } from './run-time-limit.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 
@@ -68,7 +69,7 @@ export class RunExecutor {
       return;
     }
 
-    const timer = setTimeout(() => controller.abort(new TimeoutStop(run.timeout_s)), run.timeout_s * 1000);
+    const timer = new RunTimer(run.timeout_s * 1000, () => controller.abort(new TimeoutStop(run.timeout_s)));
     let mask = SecretMask.none;
     let meter: SandboxMeter | null = null;
     let sandbox: Sandbox | null = null;
@@ -97,7 +98,7 @@ export class RunExecutor {
           run,
           provider: this.deps.provider,
           tools,
-          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets },
+          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets, timeLimit: timer },
           recorder,
           evidence,
           signal,
@@ -111,7 +112,7 @@ export class RunExecutor {
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
-      clearTimeout(timer);
+      timer.stop();
       await tools?.close();
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by

@@ -11,11 +11,22 @@ export const connectionNames = {
   description: 'Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required.',
 } as const;
 export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
+export const humanTimeoutS = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 604_800,
+  description: 'Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s.',
+} as const;
+export const humanEmail = { type: 'string', format: 'email', maxLength: 320, description: 'Who is emailed when the agent asks for a person (needs email configured); a reply answers.' } as const;
+export const requireApproval = {
+  type: 'boolean',
+  description: 'A form is submitted only after a person approved it: the agent must ask with request_human, kind approve.',
+} as const;
 
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -28,6 +39,9 @@ export const jobSchema = {
     output_schema: nullableObject,
     connections: { type: 'array', items: { type: 'string' } },
     timeout_s: { type: ['integer', 'null'] },
+    human_timeout_s: { type: ['integer', 'null'] },
+    human_email: nullableString,
+    require_approval: { type: 'boolean' },
     schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
     created_at: timestamp,
     updated_at: timestamp,
@@ -48,6 +62,9 @@ const jobFields = {
   output_schema: schemaMember,
   connections: { anyOf: [connectionNames, { type: 'null' }] },
   timeout_s: { anyOf: [timeoutS, { type: 'null' }] },
+  human_timeout_s: { anyOf: [humanTimeoutS, { type: 'null' }] },
+  human_email: { anyOf: [humanEmail, { type: 'null' }] },
+  require_approval: requireApproval,
   schedule: nullableScheduleSchema,
 } as const;
 

@@ -1,9 +1,10 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, humanEmail, humanTimeoutS, requireApproval, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
+import { waitingForSchema } from '../human/waiting-for.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
 const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
@@ -25,6 +26,9 @@ export const createRunBody = {
     idempotency_key: idempotencyKey,
     connections: connectionNames,
     timeout_s: timeoutS,
+    human_timeout_s: humanTimeoutS,
+    human_email: humanEmail,
+    require_approval: requireApproval,
   },
 } as const;
 
@@ -39,6 +43,9 @@ export const createJobRunBody = {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     connections: connectionNames,
     timeout_s: timeoutS,
+    human_timeout_s: humanTimeoutS,
+    human_email: humanEmail,
+    require_approval: requireApproval,
   },
 } as const;
 
@@ -101,7 +108,7 @@ export const envelopeSchema = {
   type: 'object',
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
-    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress',
+    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -141,6 +148,7 @@ export const envelopeSchema = {
       required: ['steps', 'last_action'],
       properties: { steps: { type: 'integer' }, last_action: nullableString },
     },
+    waiting_for: waitingForSchema,
   },
 } as const;
 

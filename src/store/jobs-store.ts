@@ -15,6 +15,9 @@ export interface JobRow {
   output_schema: string | null;
   connections: string | null;
   timeout_s: number | null;
+  human_timeout_s: number | null;
+  human_email: string | null;
+  require_approval: number | null;
   schedule: string | null;
   created_at: string;
   updated_at: string;
@@ -22,7 +25,7 @@ export interface JobRow {
 
 type PageParams = { org_id: string; project_id: string | null; cursor: string | null; limit: number };
 
-export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule'] as const;
+export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule'] as const;
 
 export class JobsStore {
   private readonly byId;
@@ -43,8 +46,8 @@ export class JobsStore {
       ),
     };
     this.insertStmt = db.prepare(
-      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, schedule, created_at, updated_at)
-       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @schedule, @created_at, @updated_at)`,
+      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, human_timeout_s, human_email, require_approval, schedule, created_at, updated_at)
+       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @human_timeout_s, @human_email, @require_approval, @schedule, @created_at, @updated_at)`,
     );
     this.deleteStmt = db.prepare<{ id: string; org_id: string }>('DELETE FROM jobs WHERE id = @id AND org_id = @org_id');
     this.scheduled = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE schedule IS NOT NULL ORDER BY id');
