@@ -160,6 +160,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     rateLimiter,
     publicUrl,
     runs,
+    human: engine.services.human,
     jobs,
     projects,
     connections: connections.services.connections,

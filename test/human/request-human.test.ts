@@ -13,6 +13,7 @@ import { runCli } from '../cli/run-cli.js';
 import { createRun, sandboxDirsOf, startEngine, stepsOf, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { connectWithKey, structured, toolError as mcpError } from '../mcp-server/harness.js';
 
 let h: EngineHarness;
 let receiver: WebhookReceiver;
@@ -158,6 +159,34 @@ describe('request_human, answered through the CLI', () => {
     const late = await cli('runs', 'answer', runId, '--deny');
     expect(late.code).toBe(1);
     expect(late.stderr).toContain('waits for no person');
+  });
+});
+
+describe('request_human, answered through the MCP tool answer_run', () => {
+  it('denies an approval, and refuses another organisation and a run that waits for nothing', async () => {
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('request_human', { kind: 'approve', question: 'Submit the application form?' }),
+      toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'not approved' }),
+    ]);
+    const runId = await createRun(h.daemon, { prompt: 'Apply' });
+    const { waiting_for: w } = await waiting(runId);
+    const mine = await connectWithKey(h.daemon.url, h.daemon.key);
+    const theirs = await connectWithKey(h.daemon.url, otherKey);
+    try {
+      expect(mcpError(await theirs.callTool({ name: 'answer_run', arguments: { task_id: runId, approved: true } }))).toMatchObject({ type: 'not_found_error' });
+      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId } }))).toMatchObject({ code: 'missing_parameter', param: 'approved' });
+      const denied = structured(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, request_id: w.request_id, approved: false, note: 'not this one' } }));
+      expect(denied).toMatchObject({ task_id: runId, status: 'running', waiting_for: null });
+      await waitForRun(h.daemon, runId);
+      expect(answerIn(h.model.requests[start + 1]!).text).toMatch(
+        /^A person DENIED the approval \(key key_[0-9a-z]{26}, via mcp\)\. Do not go ahead; finish with what you have, or ask again with a different proposal\.\nTheir note: not this one$/,
+      );
+      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, approved: true } }))).toMatchObject({ type: 'conflict_error', code: 'not_waiting' });
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
   });
 });
 
