@@ -17,11 +17,14 @@ export interface JobRow {
   timeout_s: number | null;
   human_timeout_s: number | null;
   human_email: string | null;
-  require_approval: number | null;
+  require_approval: number;
   schedule: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** A job as inserted: what a person needs (issue 22, item 4) may be left out, as no one named. */
+export type NewJobRow = Omit<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval'> & Partial<Pick<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval'>>;
 
 type PageParams = { org_id: string; project_id: string | null; cursor: string | null; limit: number };
 
@@ -69,8 +72,8 @@ export class JobsStore {
     return this.scheduled.all();
   }
 
-  insert(row: JobRow): void {
-    this.insertStmt.run(row);
+  insert(row: NewJobRow): void {
+    this.insertStmt.run({ human_timeout_s: null, human_email: null, require_approval: 0, ...row });
   }
 
   update(orgId: string, id: string, changes: Partial<JobRow> & { updated_at: string }): boolean {

@@ -27,12 +27,12 @@ export const runColumns = defineColumns('runs', {
   callback_url: fixed<string | null>(),
   connections: fixed<string>(),
   timeout_s: fixed<number>(),
-  /** How long a person has to answer the agent (request_human); null: human.timeout_s. */
-  human_timeout_s: fixed<number | null>(),
-  /** Who is emailed when the agent asks for a person. */
-  human_email: fixed<string | null>(),
-  /** 1 when a form may be submitted only after a person approved (request_human, kind approve). */
-  require_approval: fixed<number>(),
+  /** How long a person has to answer the agent (request_human); null: human.timeout_s. Set when the run is created. */
+  human_timeout_s: patchable<number | null>(null),
+  /** Who is emailed when the agent asks for a person. Set when the run is created. */
+  human_email: patchable<string | null>(null),
+  /** 1 when a form may be submitted only after a person approved (request_human, kind approve). Set when the run is created. */
+  require_approval: patchable<number>(0),
   status: fixed<RunStatus>(),
   attempt: patchable<number>(0),
   result: patchable<string | null>(null),

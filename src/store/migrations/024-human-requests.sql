@@ -29,7 +29,7 @@ CREATE INDEX human_requests_email ON human_requests(email_id) WHERE email_id IS 
 -- on a run (its own, else its job's, resolved when the run is created; the wait's default is human.timeout_s).
 ALTER TABLE jobs ADD COLUMN human_timeout_s INTEGER;
 ALTER TABLE jobs ADD COLUMN human_email TEXT;
-ALTER TABLE jobs ADD COLUMN require_approval INTEGER;
+ALTER TABLE jobs ADD COLUMN require_approval INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN human_timeout_s INTEGER;
 ALTER TABLE runs ADD COLUMN human_email TEXT;
 ALTER TABLE runs ADD COLUMN require_approval INTEGER NOT NULL DEFAULT 0;

@@ -194,6 +194,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     model: 'sonnet',
     attempt: 1,
     progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
+    waiting_for: null,
     ...overrides,
   };
 }
@@ -232,6 +233,9 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     output_schema: null,
     connections: [],
     timeout_s: null,
+    human_timeout_s: null,
+    human_email: null,
+    require_approval: false,
     schedule: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
