@@ -83,6 +83,10 @@ export class FakeSource implements DashboardSource {
     this.calls.push(`cancel ${id}`);
     return { ...(await this.getRun(id)), status: 'cancelled' as const };
   }
+  async answerRun(id: string, body: object) {
+    this.calls.push(`answer ${id} ${JSON.stringify(body)}`);
+    return { ...(await this.getRun(id)), waiting_for: null };
+  }
   async rerun(id: string): Promise<RunAccepted> {
     this.calls.push(`rerun ${id}`);
     return { task_id: 'run_rerun0000000000000000000000', status: 'queued', poll_url: 'http://x', billing: {} as RunAccepted['billing'], warnings: [] };
