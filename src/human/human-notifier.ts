@@ -11,8 +11,11 @@ export interface HumanNotifier {
 const HOW_TO_REPLY = {
   answer: 'Reply to this email with your answer: the agent gets the text of your reply.',
   approve: 'Reply with "yes" to approve or "no" to refuse (the first word of your reply counts; the rest goes to the agent as a note).',
-  takeover: 'Open the live view below, do what is needed in the browser and hand back; or do it another way and reply to this email with what you did.',
+  takeover: 'Do what is needed in the live view below and hand back there, or reply to this email with what you did.',
 } as const;
+
+/** A takeover without a live view: the person can only do it another way (a code read out, a login made elsewhere). */
+const TAKEOVER_WITHOUT_LIVE_VIEW = 'No live view of this run can be offered: do what is needed another way and reply to this email with what you did.';
 
 /** Sent from the organisation's identity, as any send: so it is DKIM-signed, queued durably, and its replies correlate. */
 export function emailNotifier(emails: SendService): HumanNotifier {
@@ -24,7 +27,7 @@ export function emailNotifier(emails: SendService): HumanNotifier {
         '',
         waiting.question,
         '',
-        HOW_TO_REPLY[waiting.kind],
+        waiting.kind === 'takeover' && waiting.live_url === null ? TAKEOVER_WITHOUT_LIVE_VIEW : HOW_TO_REPLY[waiting.kind],
         ...(waiting.live_url === null ? [] : ['', `Live view: ${waiting.live_url}`]),
         '',
         `With an API key: POST ${answerUrl}, or errand runs answer ${run.id}.`,

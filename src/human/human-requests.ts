@@ -250,7 +250,7 @@ function checkFields(kind: HumanKind, body: HumanAnswerBody): void {
   const needs = kind === 'answer' ? 'answer' : kind === 'approve' ? 'approved' : null;
   for (const member of ['answer', 'approved'] as const) {
     if (member !== needs && body[member] !== undefined) {
-      throw new InvalidRequestError('invalid_parameter', `The run waits for ${kind === 'takeover' ? 'a takeover, which takes only `note`' : `${kind === 'answer' ? 'an answer' : 'an approval'}, not \`${member}\``}`, { param: member });
+      throw new InvalidRequestError('invalid_answer', `The run waits for ${kind === 'takeover' ? 'a takeover, which takes only `note`' : `${kind === 'answer' ? 'an answer' : 'an approval'}, not \`${member}\``}`, { param: member });
     }
   }
   if (needs !== null && body[needs] === undefined) {

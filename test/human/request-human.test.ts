@@ -94,7 +94,7 @@ describe('request_human, kind answer, answered through the API', () => {
     // Refusals: another organisation, the wrong member, the wrong request.
     expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'L' }, { key: otherKey }), 404, { type: 'not_found_error' });
     expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, {}), 'answer', 'missing_parameter');
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true }), 'approved', 'invalid_parameter');
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true }), 'approved', 'invalid_answer');
     expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'L', extra: 1 }), 'extra');
     expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: '' }), 'answer');
     expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: 'hr_00000000000000000000000000', answer: 'L' }), 409, {
@@ -146,7 +146,7 @@ describe('request_human, answered through the CLI', () => {
     expect(none.stderr).toContain('give one of --text <answer> (a question), --approve or --deny (an approval), --done (a takeover)');
     const wrong = await cli('runs', 'answer', runId, '--text', 'sure', '--json');
     expect(wrong.code).toBe(1);
-    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'invalid_parameter', param: 'answer', message: 'The run waits for an approval, not `answer`' });
+    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'invalid_answer', param: 'answer', message: 'The run waits for an approval, not `answer`' });
 
     const approved = await cli('runs', 'answer', runId, '--approve', '--note', 'within budget', '--json');
     expect(approved.code, approved.stderr).toBe(0);
@@ -199,7 +199,7 @@ describe('request_human, kind takeover', () => {
     ]);
     const runId = await createRun(h.daemon, { prompt: 'Check my orders' });
     const { waiting_for: w } = await waiting(runId);
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'done' }), 'answer', 'invalid_parameter');
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'done' }), 'answer', 'invalid_answer');
     expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: w.request_id, note: 'logged in as ada' })).status).toBe(200);
     await waitForRun(h.daemon, runId);
     expect(answerIn(h.model.requests[start + 1]!).text).toMatch(
