@@ -54,6 +54,7 @@ export function requestHumanTool(requests: Pick<HumanRequests, 'ask'>): AgentToo
         return { kind: 'finished', outcome: reply.outcome };
       }
       const text = answerText(reply.request);
+      ctx.recorder.lastAction(`a person answered (${input.kind})`);
       ctx.recorder.toolCall({ name: 'request_human', input: call.input, output: text, isError: false, durationMs });
       return { kind: 'result', content: textContent(text), isError: false };
     },

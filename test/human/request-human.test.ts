@@ -162,6 +162,26 @@ describe('request_human, answered through the CLI', () => {
   });
 });
 
+describe('errand runs create with the human flags, and errand runs answer --done', () => {
+  it('sets human_timeout_s on the run, and answers a takeover', async () => {
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('request_human', { kind: 'takeover', question: 'Solve the captcha', obstacle: 'captcha' }),
+      toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'none' }),
+    ]);
+    const created = await cli('runs', 'create', 'Look behind the captcha', '--human-timeout-s', '42', '--human-email', 'ada@example.test', '--no-require-approval', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const runId = created.json().task_id as string;
+    const { waiting_for: w } = await waiting(runId);
+    expect(Date.parse(w.expires_at) - Date.parse(w.asked_at)).toBe(42_000);
+    const done = await cli('runs', 'answer', runId, '--done', '--note', 'ticked the boxes', '--request', w.request_id);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/status:\s+running/);
+    await waitForRun(h.daemon, runId);
+    expect(answerIn(h.model.requests[start + 1]!).text).toContain('via cli).\nTheir note: ticked the boxes');
+  });
+});
+
 describe('request_human, answered through the MCP tool answer_run', () => {
   it('denies an approval, and refuses another organisation and a run that waits for nothing', async () => {
     const start = h.model.requests.length;
