@@ -27,7 +27,7 @@ import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';
 import { HumanRequests } from '../human/human-requests.js';
 import type { HumanNotifier } from '../human/human-notifier.js';
-import { humanTools } from '../human/request-human-tool.js';
+import { requestHumanTool } from '../human/request-human-tool.js';
 import type { LiveUrlOf } from '../human/waiting-for.js';
 
 export interface EngineSubsystemDeps {
@@ -88,7 +88,8 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const tools = new ToolRegistry({
     codeTimeoutS: config['sandbox.code_timeout_s'],
     schemas,
-    extraSources: [...deps.toolSources, humanTools(human)],
+    extraSources: deps.toolSources,
+    everyRunTools: [requestHumanTool(human)],
     submissionHold: (run) => run.require_approval === 1 && !human.hasApproval(run),
   });
   // Read by admission (startCost) only once the daemon takes requests.

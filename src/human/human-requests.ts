@@ -15,6 +15,9 @@ import type { HumanAnswerBody } from './human-schemas.js';
 import type { HumanNotifier } from './human-notifier.js';
 import type { LiveUrlOf, StoredWaitingFor } from './waiting-for.js';
 
+/** How often a waiting agent looks for an answer besides being told: a row read by its key. */
+const LOOK_EVERY_MS = 1000;
+
 /** What the agent asks (the request_human tool's input). */
 export interface HumanAsk {
   kind: HumanKind;
@@ -95,12 +98,16 @@ export class HumanRequests {
       if (run.human_email !== null) void this.notify(run, request.id, { ...waitingFor, live_url: liveUrl }, answerUrl, run.human_email);
       return await new Promise<HumanReply>((resolve, reject) => {
         let timer: NodeJS.Timeout | undefined;
+        // An answer committed by another process on the same data directory tells this one's bus nothing.
+        const poll = setInterval(() => look(), LOOK_EVERY_MS);
         const stopped = () => {
           clearTimeout(timer);
+          clearInterval(poll);
           reject(signal.reason);
         };
         const settle = (reply: HumanReply) => {
           clearTimeout(timer);
+          clearInterval(poll);
           signal.removeEventListener('abort', stopped);
           resolve(reply);
         };

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { toolError, type AgentTool, type ToolSource } from '../agent-tools/agent-tool.js';
+import { toolError, type AgentTool } from '../agent-tools/agent-tool.js';
 import { textContent } from '../agent-tools/tool-content.js';
 import type { HumanObstacle, HumanRequestRow } from '../store/human-requests-store.js';
 import type { HumanAsk, HumanRequests } from './human-requests.js';
@@ -7,12 +7,7 @@ import { HUMAN_KINDS, HUMAN_OBSTACLES } from './waiting-for.js';
 
 const QUESTION_MAX = 2_000;
 
-/** The request_human tool, given to every run: the agent asks for a person and waits for the answer. */
-export function humanTools(requests: HumanRequests): ToolSource {
-  const tool = requestHumanTool(requests);
-  return { open: async () => ({ tools: [tool], close: async () => undefined }) };
-}
-
+/** The request_human tool, which every run has: the agent asks for a person and waits for the answer. */
 export function requestHumanTool(requests: Pick<HumanRequests, 'ask'>): AgentTool<HumanAsk> {
   return {
     spec: {

@@ -16,6 +16,11 @@ export interface ToolRegistryOptions {
   schemas: UserSchemas;
   /** Sources wired by the daemon that need its services (connections, mail, request_human). */
   extraSources?: readonly ToolSource[];
+  /**
+   * Tools every run has that need the daemon's services (request_human): listed after the sources, and counted in
+   * what admission bounds a first model call with, as the standard ones are.
+   */
+  everyRunTools?: readonly AgentTool[];
   /** Whether the browser must refuse to submit a form for the run now (require_approval, not yet approved). */
   submissionHold?: SubmissionHold;
 }
@@ -35,11 +40,14 @@ export class ToolRegistry {
     this.sources = [
       fixedTools(...standard),
       ...(options.extraSources ?? []),
+      fixedTools(...(options.everyRunTools ?? [])),
       // Last, so that finishing is the last thing the system prompt lists.
       finishTools(options.schemas),
     ];
     // The finish tool's spec is the same whatever the run's output schema.
-    const everyRun = new AttemptTools([{ tools: [...standard, createFinishTool({ outputSchema: null, schemas: options.schemas })], close: async () => undefined }]);
+    const everyRun = new AttemptTools([
+      { tools: [...standard, ...(options.everyRunTools ?? []), createFinishTool({ outputSchema: null, schemas: options.schemas })], close: async () => undefined },
+    ]);
     this.everyRun = { specs: everyRun.specs, summaries: everyRun.summaries };
   }
 
