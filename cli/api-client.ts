@@ -15,6 +15,7 @@ import type { Suppression } from '../src/mail/outbound/suppressions.js';
 import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
+import type { HumanAnswerBody } from '../src/human/human-schemas.js';
 import type { CreateJobRunBody, CreateRunBody } from '../src/runs/run-schemas.js';
 import type { RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service.js';
 import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
@@ -22,7 +23,7 @@ import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
-export type { Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
+export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, SimulateReplyBody, DomainCheck, Suppression };
 
@@ -125,6 +126,9 @@ export class ApiClient {
   }
   cancelRun(id: string): Promise<RunEnvelope> {
     return this.request('POST', `/v1/runs/${seg(id)}/cancel`);
+  }
+  answerRun(id: string, body: HumanAnswerBody): Promise<RunEnvelope> {
+    return this.request('POST', `/v1/runs/${seg(id)}/human`, { body });
   }
   rerun(id: string): Promise<RunAccepted> {
     return this.request('POST', `/v1/runs/${seg(id)}/rerun`);

@@ -2,6 +2,7 @@ import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { ConnectionsService } from '../src/connections/connections-service.js';
 import type { HostedConnect } from '../src/connections/oauth-client/hosted-connect.js';
+import type { HumanRequests } from '../src/human/human-requests.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { MailAttachments } from '../src/mail/inbound/attachments.js';
@@ -31,6 +32,7 @@ export interface ApiServices extends McpServices {
   projects: ProjectsService;
   jobs: JobsService;
   runs: RunsService;
+  human: HumanRequests;
   steps: StepsService;
   artifacts: ArtifactsService;
   eventStreams: EventStreams;

@@ -14,6 +14,7 @@ import { EventLog } from '../src/event-log/event-log.js';
 import { eventStreamsSubsystem } from '../src/event-log/event-streams-subsystem.js';
 import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
+import { emailNotifier } from '../src/human/human-notifier.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { mailSubsystems } from '../src/mail/mail-subsystems.js';
@@ -145,6 +146,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     connections: connections.services.runConnections,
     driver: sandboxes.services.driver,
     mailStatus: () => mail.status(),
+    // No live view yet: the live part's liveUrlOf goes here (contracts.md, item 2).
+    human: { notifier: emailNotifier(mail.services.emails), liveUrlOf: () => null },
   });
   const { runs } = engine.services;
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
@@ -157,6 +160,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     rateLimiter,
     publicUrl,
     runs,
+    human: engine.services.human,
     jobs,
     projects,
     connections: connections.services.connections,
@@ -172,6 +176,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         projects,
         jobs,
         runs,
+        human: engine.services.human,
         steps: engine.services.steps,
         artifacts,
         eventStreams: eventStreams.services.eventStreams,

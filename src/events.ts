@@ -13,6 +13,10 @@ export interface ErrandEvents {
   'email.queued': [{ emailId: string }];
   /** Mail arrived at a run's address; the run's `wait_for_email` looks. */
   'email.run_received': [{ runId: string }];
+  /** A reply to one of the organisation's sends arrived (and was recorded as `received`); a person's request may be its send's. */
+  'email.replied': [{ orgId: string; emailId: string; receivedId: string }];
+  /** A person answered a run's request (request_human); the waiting agent looks. */
+  'human.answered': [{ requestId: string; runId: string }];
   /** Jobs with a schedule were created, changed or deleted (a project's deletion included); the scheduler re-reads them. */
   'jobs.changed': [{ orgId: string }];
 }

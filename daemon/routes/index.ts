@@ -5,6 +5,7 @@ import { eventRoutes } from './events.js';
 import { connectPageRoutes } from './connect-pages.js';
 import { connectionRoutes } from './connections.js';
 import { emailRoutes } from './emails.js';
+import { humanRoutes } from './human.js';
 import { inboxRoutes } from './inboxes.js';
 import { jobRoutes } from './jobs.js';
 import { mcpRoutes } from './mcp.js';
@@ -22,6 +23,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   projectRoutes,
   jobRoutes,
   runRoutes,
+  humanRoutes,
   stepRoutes,
   artifactRoutes,
   eventRoutes,

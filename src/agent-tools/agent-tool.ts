@@ -45,6 +45,14 @@ export interface ToolEvidence {
   giveUp(why: string, claim?: EvidenceClaim | null): Promise<RunOutcome>;
 }
 
+/**
+ * The run's time limit (`timeout_s`). A tool that waits for a person stops it while it waits (issue 22, item 4):
+ * `suspend` answers the function that starts it again, with the time that was left.
+ */
+export interface RunTimeLimit {
+  suspend(): () => void;
+}
+
 /** What a tool may use while it runs: the attempt's run, sandbox, recorder and evidence. */
 export interface ToolContext {
   run: RunRow;
@@ -56,6 +64,7 @@ export interface ToolContext {
   logger: Logger;
   /** The secrets of the run's connections, by connection name (the browser types them by reference). */
   secrets: readonly NamedSecret[];
+  timeLimit: RunTimeLimit;
 }
 
 /** The call as the model made it: its input is what a step records. */

@@ -59,6 +59,13 @@ export const CONFIG_KEYS = {
   'limits.requests_per_minute': { type: 'integer', default: 1200, min: 1, max: 1_000_000, description: 'Requests one API key may make per minute before 429 rate_limited.' },
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
+  'human.timeout_s': {
+    type: 'integer',
+    default: 900,
+    min: 1,
+    max: 604_800,
+    description: "Longest a run's agent waits for a person it asked (request_human) before the run fails; a job or run may override it.",
+  },
   'limits.lease_s': { type: 'integer', default: 30, min: 2, max: 3600, description: 'Lease a worker holds on a running run; renewed at a third of it.' },
   'limits.schema_check_ms': {
     type: 'integer',

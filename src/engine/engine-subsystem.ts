@@ -25,6 +25,10 @@ import { modelProviderProblem, runProblems } from './run-problems.js';
 import { RunExecutor } from './run-executor.js';
 import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';
+import { HumanRequests } from '../human/human-requests.js';
+import type { HumanNotifier } from '../human/human-notifier.js';
+import { requestHumanTool } from '../human/request-human-tool.js';
+import type { LiveUrlOf } from '../human/waiting-for.js';
 
 export interface EngineSubsystemDeps {
   resources: Resources;
@@ -46,12 +50,16 @@ export interface EngineSubsystemDeps {
   driver: SandboxDriver;
   /** How the daemon does email, for GET /v1/status. */
   mailStatus: () => MailStatus;
+  /** How a person the agent asks for is reached: emailed, and shown the run's live view (the live part's link). */
+  human: { notifier: HumanNotifier; liveUrlOf: LiveUrlOf };
 }
 
 export interface EngineServices {
   runs: RunsService;
   steps: StepsService;
   status: StatusService;
+  /** The agent's requests for a person and their answers (request_human, POST /v1/runs/{id}/human). */
+  human: HumanRequests;
   /** Why runs cannot call a model (the missing setting), or null when they can. */
   modelProviderProblem: string | null;
 }
@@ -60,8 +68,6 @@ export interface EngineServices {
 export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServices> {
   const { resources, projects, jobs, schemas, caps, prices, announcer, artifacts, driver } = deps;
   const { config, clock, logger } = resources;
-  const tools = new ToolRegistry({ codeTimeoutS: config['sandbox.code_timeout_s'], schemas, extraSources: deps.toolSources });
-  const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   const meters = new SandboxMeters(clock);
   const provider = createProvider({ config, env: deps.env });
   const runs: RunsService = new RunsService(
@@ -74,8 +80,20 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       settleUsage: (runId) => meters.settle(runId),
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
       runProblems: (run) => runProblems(provider, deps.connections, run),
+      liveUrlOf: deps.human.liveUrlOf,
     },
   );
+  const human = new HumanRequests(resources, { runs, announcer, publicUrl: deps.publicUrl, liveUrlOf: deps.human.liveUrlOf, notifier: deps.human.notifier });
+  runs.addTransitionHook(human.endHook);
+  const tools = new ToolRegistry({
+    codeTimeoutS: config['sandbox.code_timeout_s'],
+    schemas,
+    extraSources: deps.toolSources,
+    everyRunTools: [requestHumanTool(human)],
+    submissionHold: (run) => run.require_approval === 1 && !human.hasApproval(run),
+  });
+  // Read by admission (startCost) only once the daemon takes requests.
+  const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   // A run's end, with its final envelope, is announced in the unit of work of its terminal transition.
   runs.addTransitionHook(runEndEvents(announcer, (row) => runs.envelope(row)));
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
@@ -88,7 +106,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const unusable = provider.unusableReason();
   return {
     name: 'engine',
-    services: { runs, steps, status, modelProviderProblem: modelProviderProblem(provider) },
+    services: { runs, steps, status, human, modelProviderProblem: modelProviderProblem(provider) },
     async start() {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();

@@ -20,6 +20,7 @@ import { fromJson } from '../store/json-columns.js';
 import { RunRecorder, type StepEvents } from './run-recorder.js';
 import { RunRecording, withRecording, type RecordingIds } from './run-recording.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
+import { RunTimer } from './run-time-limit.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 
@@ -69,7 +70,7 @@ export class RunExecutor {
       return;
     }
 
-    const timer = setTimeout(() => controller.abort(new TimeoutStop(run.timeout_s)), run.timeout_s * 1000);
+    const timer = new RunTimer(run.timeout_s * 1000, () => controller.abort(new TimeoutStop(run.timeout_s)));
     let mask = SecretMask.none;
     let meter: SandboxMeter | null = null;
     let sandbox: Sandbox | null = null;
@@ -104,7 +105,7 @@ export class RunExecutor {
           run,
           provider: this.deps.provider,
           tools,
-          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets },
+          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets, timeLimit: timer },
           recorder,
           evidence,
           signal,
@@ -118,7 +119,7 @@ export class RunExecutor {
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
-      clearTimeout(timer);
+      timer.stop();
       await tools?.close();
       // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
       if (recording !== null && outcome !== null) recorded = await recording.finish();

@@ -4,6 +4,7 @@ import { nullableString, timestamp } from '../http-schemas/common.js';
 import { receivedEmailSchema } from '../mail/email-schemas.js';
 import { envelopeSchema, runStatus } from '../runs/run-schemas.js';
 import { stepSchema } from '../steps/step-schemas.js';
+import { humanAnsweredData, needsHumanData } from '../human/human-schemas.js';
 import type { WebhookSigner } from '../store/webhooks-store.js';
 import { RUN_STATUSES, type TerminalStatus } from '../vocabulary/run-status.js';
 
@@ -79,6 +80,21 @@ export const EVENT_CATALOGUE = {
       required: [...stepSchema.required, 'run_cost_usd'],
       properties: { ...stepSchema.properties, run_cost_usd: { type: 'number' } },
     },
+  },
+  'run.needs_human': {
+    description:
+      "The run's agent asked for a person (request_human) and waits: `{run_id, request_id, kind, question, asked_at, expires_at, live_url, answer_url}`; " +
+      'the run stays `running`, its `waiting_for` says the same.',
+    runId: 'always',
+    webhook: { to: 'run_callback', signer: 'org' },
+    data: needsHumanData,
+  },
+  'run.human_answered': {
+    description:
+      'A person answered what the agent asked, and the agent goes on: `{run_id, request_id, kind, answer, approved, note, answered_by, answered_via, answered_at}`.',
+    runId: 'always',
+    webhook: { to: 'run_callback', signer: 'org' },
+    data: humanAnsweredData,
   },
   'run.completed': { ...runEnd, endsRun: 'succeeded', description: 'The run succeeded: its final envelope, as `GET /v1/runs/{id}` answers it.' },
   'run.failed': { ...runEnd, endsRun: 'failed', description: 'The run failed: its final envelope.' },

@@ -25,6 +25,7 @@ function envelope(at: string): EventData<'run.completed'> {
     model: 'sonnet',
     attempt: 1,
     progress: { steps: 3, last_action: 'finished' },
+    waiting_for: null,
   };
 }
 
@@ -59,6 +60,27 @@ const metadata = { sample: true };
  * `test/event-log/webhook-samples.test.ts` checks each against the schema itself.
  */
 const SAMPLES: { [T in WebhookEventType]: (at: string) => EventData<T> } = {
+  'run.needs_human': (at) => ({
+    run_id: `run_${NONE}`,
+    request_id: `hr_${NONE}`,
+    kind: 'approve',
+    question: 'Place the order for 2 items, 41.90 EUR in total? (a sample)',
+    asked_at: at,
+    expires_at: at,
+    live_url: null,
+    answer_url: `https://errand.example.com/v1/runs/run_${NONE}/human`,
+  }),
+  'run.human_answered': (at) => ({
+    run_id: `run_${NONE}`,
+    request_id: `hr_${NONE}`,
+    kind: 'approve',
+    answer: null,
+    approved: true,
+    note: 'Go ahead (a sample).',
+    answered_by: `key key_${NONE}`,
+    answered_via: 'api',
+    answered_at: at,
+  }),
   'run.completed': envelope,
   'run.failed': (at) => ({
     ...envelope(at),

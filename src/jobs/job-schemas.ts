@@ -15,11 +15,22 @@ export const recording = {
   description: 'false: no recording (trace and video) of the browser; default true, or the job\'s. recording.enabled off turns it off for every run.',
 } as const;
 export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
+export const humanTimeoutS = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 604_800,
+  description: 'Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s.',
+} as const;
+export const humanEmail = { type: 'string', format: 'email', maxLength: 320, description: 'Who is emailed when the agent asks for a person (needs email configured); a reply answers.' } as const;
+export const requireApproval = {
+  type: 'boolean',
+  description: 'A form is submitted only after a person approved it: the agent must ask with request_human, kind approve.',
+} as const;
 
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule', 'recording', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -32,6 +43,9 @@ export const jobSchema = {
     output_schema: nullableObject,
     connections: { type: 'array', items: { type: 'string' } },
     timeout_s: { type: ['integer', 'null'] },
+    human_timeout_s: { type: ['integer', 'null'] },
+    human_email: nullableString,
+    require_approval: { type: 'boolean' },
     schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
     recording: { type: 'boolean', description: 'Whether its runs record the browser unless a run says otherwise.' },
     created_at: timestamp,
@@ -53,6 +67,9 @@ const jobFields = {
   output_schema: schemaMember,
   connections: { anyOf: [connectionNames, { type: 'null' }] },
   timeout_s: { anyOf: [timeoutS, { type: 'null' }] },
+  human_timeout_s: { anyOf: [humanTimeoutS, { type: 'null' }] },
+  human_email: { anyOf: [humanEmail, { type: 'null' }] },
+  require_approval: requireApproval,
   schedule: nullableScheduleSchema,
   recording,
 } as const;

@@ -24,6 +24,9 @@ export interface Job {
   output_schema: Record<string, unknown> | null;
   connections: string[];
   timeout_s: number | null;
+  human_timeout_s: number | null;
+  human_email: string | null;
+  require_approval: boolean;
   schedule: Schedule | null;
   recording: boolean;
   created_at: string;
@@ -75,6 +78,9 @@ export class JobsService {
       output_schema: toJson(body.output_schema),
       connections: toJson(body.connections ?? []),
       timeout_s: body.timeout_s ?? null,
+      human_timeout_s: body.human_timeout_s ?? null,
+      human_email: body.human_email ?? null,
+      require_approval: body.require_approval === true ? 1 : 0,
       schedule: toJson(body.schedule && storedSchedule(body.schedule)),
       recording: body.recording === false ? 0 : 1,
       created_at: now,
@@ -104,6 +110,9 @@ export class JobsService {
     if (body.connections !== undefined) changes.connections = toJson(body.connections ?? []);
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
     if (body.recording !== undefined) changes.recording = body.recording ? 1 : 0;
+    if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
+    if (body.human_email !== undefined) changes.human_email = body.human_email;
+    if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
     if (body.schedule !== undefined) changes.schedule = toJson(body.schedule && storedSchedule(body.schedule));
     if (paused !== null) changes.schedule = JSON.stringify(paused);
     this.r.store.transaction((uow) => {
@@ -168,6 +177,9 @@ export function toJob(row: JobRow): Job {
     output_schema: fromJson(row.output_schema),
     connections: fromJson<string[]>(row.connections) ?? [],
     timeout_s: row.timeout_s,
+    human_timeout_s: row.human_timeout_s,
+    human_email: row.human_email,
+    require_approval: row.require_approval === 1,
     schedule: scheduleOf(row.schedule),
     recording: row.recording === 1,
     created_at: row.created_at,

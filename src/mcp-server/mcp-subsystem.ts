@@ -19,6 +19,8 @@ import { ConsentPages } from './oauth-server/consent-page.js';
 import { TokenEndpoint } from './oauth-server/token-endpoint.js';
 import { connectionManagementTools } from './tools/connection-management-tools.js';
 import { coreTools } from './tools/core-tools.js';
+import { answerRunTool } from './tools/answer-run-tool.js';
+import type { HumanRequests } from '../human/human-requests.js';
 import { emailTools } from './tools/email-tools.js';
 import { RunWaiter } from './tools/run-waiter.js';
 import { McpToolRegistry } from './tools/tool-registry.js';
@@ -34,6 +36,7 @@ export interface McpSubsystemDeps {
   rateLimiter: RateLimiter;
   publicUrl: () => string;
   runs: RunsService;
+  human: HumanRequests;
   jobs: JobsService;
   projects: ProjectsService;
   connections: ConnectionsService;
@@ -62,6 +65,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
   const mcpTools = new McpToolRegistry(
     [
       ...coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }),
+      answerRunTool({ human: deps.human }),
       ...connectionManagementTools({ connections: deps.connections, hostedConnect: deps.hostedConnect }),
       ...emailTools({ emails: deps.emails, sentEmails: deps.sentEmails }),
     ],

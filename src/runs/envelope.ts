@@ -3,6 +3,7 @@ import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
+import { waitingForOf, type LiveUrlOf, type WaitingFor } from '../human/waiting-for.js';
 
 
 /** What the engine stores in `runs.evidence`; the envelope turns the artifact into a signed link. */
@@ -43,12 +44,14 @@ export interface RunEnvelope {
   attempt: number;
   /** How far a run has got, for progress displays: model and tool steps so far, and the latest action. */
   progress: { steps: number; last_action: string | null };
+  /** What the running run waits for: a person its agent asked (issue 22), or null. */
+  waiting_for: WaitingFor | null;
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
 export type ScreenshotLinker = (artifactId: string) => string | null;
 
-export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number): RunEnvelope {
+export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number, liveUrlOf: LiveUrlOf = () => null): RunEnvelope {
   const ev = fromJson<StoredEvidence>(row.evidence);
   const started = row.started_at === null ? null : Date.parse(row.started_at);
   const ended = row.finished_at === null ? nowMs : Date.parse(row.finished_at);
@@ -83,5 +86,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     model: row.model,
     attempt: row.attempt,
     progress: { steps: row.step_count, last_action: row.last_action },
+    waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, liveUrlOf),
   };
 }

@@ -1,9 +1,10 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, recording, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, humanEmail, humanTimeoutS, recording, requireApproval, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
+import { waitingForSchema } from '../human/waiting-for.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
 const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
@@ -26,6 +27,9 @@ export const createRunBody = {
     connections: connectionNames,
     timeout_s: timeoutS,
     recording,
+    human_timeout_s: humanTimeoutS,
+    human_email: humanEmail,
+    require_approval: requireApproval,
   },
 } as const;
 
@@ -41,6 +45,9 @@ export const createJobRunBody = {
     connections: connectionNames,
     timeout_s: timeoutS,
     recording,
+    human_timeout_s: humanTimeoutS,
+    human_email: humanEmail,
+    require_approval: requireApproval,
   },
 } as const;
 
@@ -103,7 +110,7 @@ export const envelopeSchema = {
   type: 'object',
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
-    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress',
+    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -149,6 +156,7 @@ export const envelopeSchema = {
       required: ['steps', 'last_action'],
       properties: { steps: { type: 'integer' }, last_action: nullableString },
     },
+    waiting_for: waitingForSchema,
   },
 } as const;
 

@@ -24,6 +24,7 @@ import { runMoves, type RunMove } from './state-machine.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
+import type { LiveUrlOf } from '../human/waiting-for.js';
 
 /**
  * Something the caller should know about a run it was allowed to start (issue 21, item 14): a reason it will fail at
@@ -75,6 +76,8 @@ export interface RunsServiceOptions {
   startCost: StartCostOf;
   /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
   runProblems: (run: RunScope) => RunProblem[];
+  /** A running run's live view, for `waiting_for.live_url` (the live part's; none by default). */
+  liveUrlOf?: LiveUrlOf;
 }
 
 interface NewRun {
@@ -93,7 +96,15 @@ interface NewRun {
   connections: string[];
   timeoutS: number;
   recording: boolean;
+  human: HumanSettings;
   idempotency: { scope: string; key: string; hash: string } | null;
+}
+
+/** Whom the agent's request_human asks, for how long, and whether a submission needs an approval (issue 22, item 4). */
+interface HumanSettings {
+  timeoutS: number | null;
+  email: string | null;
+  requireApproval: boolean;
 }
 
 /** A run as a request describes it, before its inputs and schemas are checked. */
@@ -180,6 +191,7 @@ export class RunsService {
       connections: fromJson<string[]>(run.connections) ?? [],
       timeoutS: run.timeout_s,
       recording: run.recording === 1,
+      human: { timeoutS: run.human_timeout_s, email: run.human_email, requireApproval: run.require_approval === 1 },
       idempotency: null,
     }, 'write'));
   }
@@ -200,7 +212,7 @@ export class RunsService {
   }
 
   envelope(row: RunRow): RunEnvelope {
-    return toEnvelope(row, this.options.linkScreenshot, this.r.clock.now());
+    return toEnvelope(row, this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf);
   }
 
   pollUrl(runId: string): string {
@@ -286,6 +298,7 @@ export class RunsService {
       connections: body.connections ?? [],
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? true,
+      human: { timeoutS: body.human_timeout_s ?? null, email: body.human_email ?? null, requireApproval: body.require_approval ?? false },
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -319,6 +332,11 @@ export class RunsService {
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? job.recording === 1,
+      human: {
+        timeoutS: body.human_timeout_s ?? job.human_timeout_s,
+        email: body.human_email ?? job.human_email,
+        requireApproval: body.require_approval ?? job.require_approval === 1,
+      },
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -359,6 +377,7 @@ export class RunsService {
       connections: spec.connections,
       timeoutS: spec.timeoutS,
       recording: spec.recording,
+      human: spec.human,
       idempotency: spec.idempotencyKey === undefined ? null : { scope: spec.scope, key: spec.idempotencyKey, hash: requestHash(withoutIdempotencyKey(spec.body)) },
     };
   }
@@ -426,6 +445,9 @@ export class RunsService {
         connections: JSON.stringify(n.connections),
         timeout_s: n.timeoutS,
         recording: n.recording ? 1 : 0,
+        human_timeout_s: n.human.timeoutS,
+        human_email: n.human.email,
+        require_approval: n.human.requireApproval ? 1 : 0,
         status: 'queued',
         created_at: at,
         updated_at: at,

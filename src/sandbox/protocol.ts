@@ -61,7 +61,14 @@ export type BrowserAction =
  * values of exactly those secrets. The supervisor puts them into the text just before it fills the field, so a
  * password reaches the page without passing through the model; no result ever repeats the text typed.
  */
-export type BrowserRequest = BrowserAction & { secrets?: Record<string, string> };
+export type BrowserRequest = BrowserAction & {
+  secrets?: Record<string, string>;
+  /**
+   * For click, type with submit, and press: refuse the action when it would submit a form (a submit control, or
+   * Enter in a form's field). The daemon sets it while the run needs a person's approval first (issue 22, item 4).
+   */
+  holdSubmit?: boolean;
+};
 
 /** Why a page could not be used, recognised by the supervisor so that the run can end as site_down or captcha. */
 export type PageProblem =

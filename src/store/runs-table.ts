@@ -29,6 +29,12 @@ export const runColumns = defineColumns('runs', {
   timeout_s: fixed<number>(),
   /** 1: the browser is recorded (unless recording.enabled is off); decided when the run is made. */
   recording: fixed<0 | 1>(),
+  /** How long a person has to answer the agent (request_human); null: human.timeout_s. Set when the run is created. */
+  human_timeout_s: patchable<number | null>(null),
+  /** Who is emailed when the agent asks for a person. Set when the run is created. */
+  human_email: patchable<string | null>(null),
+  /** 1 when a form may be submitted only after a person approved (request_human, kind approve). Set when the run is created. */
+  require_approval: patchable<number>(0),
   status: fixed<RunStatus>(),
   attempt: patchable<number>(0),
   result: patchable<string | null>(null),

@@ -6,6 +6,7 @@ import { EmailsStore } from './emails-store.js';
 import { EventsStore } from './events-store.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
+import { HumanRequestsStore } from './human-requests-store.js';
 import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';
@@ -44,6 +45,7 @@ export class Store {
   readonly receivedEmails: ReceivedEmailsStore;
   /** Purging what has been kept long enough (src/retention). */
   readonly retention: RetentionStore;
+  readonly humanRequests: HumanRequestsStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -68,6 +70,7 @@ export class Store {
     this.emails = new EmailsStore(db);
     this.suppressions = new SuppressionsStore(db);
     this.receivedEmails = new ReceivedEmailsStore(db);
+    this.humanRequests = new HumanRequestsStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }

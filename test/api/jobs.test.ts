@@ -3,8 +3,8 @@ import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList } from './harness.js';
 
 const JOB_KEYS = [
-  'connections', 'created_at', 'description', 'id', 'input_schema', 'model', 'name', 'object', 'output_schema', 'project_id', 'prompt', 'recording',
-  'schedule', 'timeout_s', 'updated_at',
+  'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'model', 'name', 'object', 'output_schema',
+  'project_id', 'prompt', 'recording', 'require_approval', 'schedule', 'timeout_s', 'updated_at',
 ];
 
 let d: TestDaemon;

@@ -179,6 +179,10 @@ describe('--json output', () => {
     expect(rerun.status).toBe('succeeded');
     expect(failed(await cli('runs', 'cancel', ids.rerun!), 1)).toMatchObject({ type: 'conflict_error' });
   });
+  command('runs answer', async () => {
+    // The run ended: it waits for no person, and the error is JSON on stderr (test/human/request-human.test.ts answers a waiting one).
+    expect(failed(await cli('runs', 'answer', ids.rerun!, '--text', 'late'), 1)).toMatchObject({ type: 'conflict_error', code: 'not_waiting' });
+  });
   command('jobs delete', async () => {
     expect(ok(await cli('jobs', 'delete', ids.job!))).toMatchObject({ id: ids.job, deleted: true });
   });

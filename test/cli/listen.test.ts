@@ -31,7 +31,7 @@ function hintOf(secret: string): string {
 describe('errand listen --forward-to', () => {
   it("forwards the organisation's webhook events to a local server, signed with its secret (Standard Webhooks)", async () => {
     const listen = spawnCli(['--home', h.daemon.home, 'listen', '--forward-to', receiver.url('/local'), '--limit', '2', '--json'], { env: env() });
-    await listen.waitFor(({ stderr }) => stderr.includes('ready: forwarding run.completed, run.failed, run.cancelled'));
+    await listen.waitFor(({ stderr }) => stderr.includes('ready: forwarding run.needs_human, run.human_answered, run.completed, run.failed, run.cancelled'));
 
     h.model.script([toolUse('finish', { result: { answer: 1 }, confidence: 'high' }), toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'no such page' })]);
     const succeeded = await createRun(h.daemon, { prompt: 'One' });

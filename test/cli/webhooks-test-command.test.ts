@@ -68,7 +68,7 @@ describe('errand webhooks test <event>', () => {
     expect(JSON.parse(guarded.stderr).error).toMatchObject({ code: 'invalid_callback_url', param: 'url' });
     const unknown = await cli('webhooks', 'test', 'run.status');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("'run.status' is invalid for argument 'event'. Allowed choices are run.completed");
+    expect(unknown.stderr).toContain("'run.status' is invalid for argument 'event'. Allowed choices are run.needs_human, run.human_answered, run.completed");
   });
 });
 

@@ -4,11 +4,14 @@ import { CONFIG_KEYS } from '../../src/config/schema.js';
 import { connectionManagementTools, type ConnectionManagementToolDeps } from '../../src/mcp-server/tools/connection-management-tools.js';
 import { coreTools, type CoreToolDeps } from '../../src/mcp-server/tools/core-tools.js';
 import { emailTools, type EmailToolDeps } from '../../src/mcp-server/tools/email-tools.js';
+import { answerRunTool } from '../../src/mcp-server/tools/answer-run-tool.js';
+import type { HumanRequests } from '../../src/human/human-requests.js';
 
 const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
 // Only the tools' descriptions and schemas are read here; their services are never called.
 const tools = [
   ...coreTools({ maxWaitS: CONFIG_KEYS['mcp.run_wait_s'].default } as CoreToolDeps),
+  answerRunTool({ human: {} as HumanRequests }),
   ...connectionManagementTools({} as ConnectionManagementToolDeps),
   ...emailTools({} as EmailToolDeps),
 ];

@@ -39,7 +39,7 @@ describe('a code task', () => {
     const [first, second] = h.model.requests.slice(start);
     expect(first!.body.messages[0]).toMatchObject({ role: 'user' });
     expect(JSON.stringify(first!.body.messages[0]!.content)).toContain('Compute six times seven with python');
-    expect(first!.body.tools!.map((t) => t.name)).toEqual(['browser', 'run_code', 'finish']);
+    expect(first!.body.tools!.map((t) => t.name)).toEqual(['browser', 'run_code', 'request_human', 'finish']);
     expect(String(first!.body.system)).toContain('"answer"');
     const [result] = toolResults(second!);
     expect(result).toMatchObject({ isError: false });

@@ -47,7 +47,7 @@ describe('an OpenAI-compatible provider', () => {
     const [first, second, , fourth] = model.requests;
     expect(first!.body.model).toBe('llama3.1:8b');
     expect(first!.body.messages[0]).toMatchObject({ role: 'system' });
-    expect(first!.body.tools!.map((t) => t.function.name)).toEqual(['browser', 'run_code', 'finish']);
+    expect(first!.body.tools!.map((t) => t.function.name)).toEqual(['browser', 'run_code', 'request_human', 'finish']);
     expect(toolMessages(second!)[0]!.content).toContain('stdout:\n1024');
     // The screenshot goes back as an image in a user message after the tool message.
     const lastUser = fourth!.body.messages.at(-1)!;

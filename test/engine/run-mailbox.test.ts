@@ -69,7 +69,7 @@ describe("a run's mailbox", () => {
     expect(run).toMatchObject({ status: 'succeeded', result: { code: '482913' }, evidence: { matched_text: 'Your code is 482913' } });
 
     const tools = h.model.requests[start]!.body.tools!.map((t) => t.name);
-    expect(tools).toEqual(['browser', 'run_code', 'email_address', 'wait_for_email', 'finish']);
+    expect(tools).toEqual(['browser', 'run_code', 'email_address', 'wait_for_email', 'request_human', 'finish']);
     const waited = toolResults(h.model.requests[start + 2]!)[0]!.text;
     expect(waited).toContain('Subject: Your sign-in code');
     expect(waited).toContain('- https://shop.test/magic?t=abc&u=1');

@@ -98,6 +98,12 @@ describe('the event catalogue', () => {
     expect((await d.api('POST', `/v1/runs/${cancelled}/cancel`)).status).toBe(200);
     await held.disconnected;
     await ended(cancelled);
+    // A person asked for (run.needs_human) and answering (run.human_answered).
+    model.script([toolUse('request_human', { kind: 'answer', question: 'Which one?' }), toolUse('finish', { result: { one: 'first' }, confidence: 'high', matched_text: 'The first' })]);
+    const asking = await createRun({ prompt: 'Ask a person', callback_url: receiver.url('/runs') });
+    await until('the run to wait for a person', async () => (await d.api('GET', `/v1/runs/${asking}`)).body.waiting_for !== null);
+    expect((await d.api('POST', `/v1/runs/${asking}/human`, { answer: 'The first' })).status).toBe(200);
+    await ended(asking);
     model.script(Array.from({ length: 5 }, SUCCEED));
     await ended(await createRun({ prompt: 'What is six times seven?', callback_url: receiver.url('/runs') }));
 

@@ -8,7 +8,7 @@ import { OUTPUT_SCHEMA_HELP } from '../../help.js';
 import type { Column } from '../../output.js';
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
-export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'schedule'] as const;
+export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'schedule'] as const;
 
 export interface JobFieldFlags {
   name?: string;
@@ -21,6 +21,9 @@ export interface JobFieldFlags {
   timeoutS?: number;
   /** Set only by --recording or --no-recording. */
   recording?: boolean;
+  humanEmail?: string;
+  humanTimeoutS?: number;
+  requireApproval?: boolean;
 }
 
 /** The flags shared by `jobs create` and `jobs update`. */
@@ -35,7 +38,11 @@ export function addJobFieldOptions(cmd: Command): Command {
     .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)
     .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser of this job's runs (the default)")
-    .option('--no-recording', "do not record the browser of this job's runs, unless a run asks to");
+    .option('--no-recording', "do not record the browser of this job's runs, unless a run asks to")
+    .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
+    .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
+    .option('--require-approval', "a form is submitted only after a person approved (the agent asks with request_human)")
+    .option('--no-require-approval', 'forms may be submitted without an approval');
 }
 
 export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
@@ -49,6 +56,9 @@ export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
     ...(flags.recording === undefined ? {} : { recording: flags.recording }),
+    ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
+    ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
+    ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
   };
 }
 
@@ -84,9 +94,20 @@ export function printJob(ctx: CliContext, job: Job): void {
       ['connections', job.connections.join(', ')],
       ['timeout s', job.timeout_s],
       ['recording', job.recording ? 'on' : 'off'],
+      ['a person', humanOf(job)],
       ['schedule', job.schedule && `${job.schedule.cron} ${job.schedule.timezone}${job.schedule.enabled ? '' : ' (paused)'}`],
       ['created', job.created_at],
       ['updated', job.updated_at],
     ]),
   );
+}
+
+/** Whom the agent's request_human reaches, and what a submission needs. */
+function humanOf(job: Job): string | null {
+  const parts = [
+    job.human_email === null ? null : `emails ${job.human_email}`,
+    job.human_timeout_s === null ? null : `waits ${job.human_timeout_s} s`,
+    job.require_approval ? 'approval required before a form is submitted' : null,
+  ].filter((p) => p !== null);
+  return parts.length === 0 ? null : parts.join('; ');
 }

@@ -30,6 +30,9 @@ export interface CreateRunFlags {
   timeoutS?: number;
   /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
   recording?: boolean;
+  humanEmail?: string;
+  humanTimeoutS?: number;
+  requireApproval?: boolean;
   wait?: boolean;
   check?: boolean;
 }
@@ -54,6 +57,10 @@ export function registerRunsCreate(runs: Command): void {
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
     .option('--no-recording', 'do not record the browser')
+    .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
+    .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
+    .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
+    .option('--no-require-approval', "forms may be submitted without an approval (overrides the job's)")
     .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
     .addOption(new Option('--check', 'only check the run: the refusals, estimate and warnings creating it would give; nothing is created').conflicts('wait'))
     .addHelpText('after', '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).')
@@ -83,6 +90,9 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
     ...(flags.recording === undefined ? {} : { recording: flags.recording }),
+    ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
+    ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
+    ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
   };
   const wait = flags.wait === true;
   const check = flags.check === true;

@@ -33,6 +33,7 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
       ['name', envelope.name],
       ['steps', envelope.progress?.steps],
       ['last action', envelope.progress?.last_action],
+      ['waiting for', waitingOf(envelope)],
       ['usage', `${u.input_tokens} in / ${u.output_tokens} out tokens, $${u.cost_usd.toFixed(4)}${u.duration_ms === null ? '' : `, ${(u.duration_ms / 1000).toFixed(1)} s`}`],
       ['evidence', envelope.evidence && [envelope.evidence.matched_text && `"${envelope.evidence.matched_text}"`, envelope.evidence.screenshot_url].filter(Boolean).join(' ')],
       ['recording', envelope.evidence?.recording_url && `${ctx.cliName} runs open ${envelope.task_id} --recording (or --trace)`],
@@ -73,6 +74,14 @@ export function printCheck(ctx: CliContext, check: RunCheck): void {
 /** On stderr, with --json too (where they are also in the JSON): a run that will fail should not pass unnoticed. */
 export function printWarnings(ctx: CliContext, warnings: readonly RunWarning[]): void {
   for (const w of warnings) ctx.out.warn(w.message);
+}
+
+/** What a running run waits for, and how to answer it. */
+function waitingOf(envelope: RunEnvelope): string | null {
+  const w = envelope.waiting_for;
+  if (w === null || w === undefined) return null;
+  const how = w.kind === 'answer' ? '--text <answer>' : w.kind === 'approve' ? '--approve | --deny' : '--done';
+  return `a person (${w.kind}): ${w.question} [until ${w.expires_at}; errand runs answer ${envelope.task_id} ${how}]${w.live_url === null ? '' : ` live view: ${w.live_url}`}`;
 }
 
 function estimateOf(b: RunAccepted['billing']): string {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples } from '../../help.js';
+import { registerRunsAnswer } from './answer.js';
 import { registerRunsCancel } from './cancel.js';
 import { registerRunsCreate } from './create.js';
 import { registerRunsGet } from './get.js';
@@ -17,6 +18,7 @@ export function registerRuns(program: Command): void {
   registerRunsGet(runs);
   registerRunsSteps(runs);
   registerRunsOpen(runs);
+  registerRunsAnswer(runs);
   registerRunsCancel(runs);
   registerRunsRerun(runs);
 }

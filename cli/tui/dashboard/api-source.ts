@@ -22,6 +22,7 @@ export function apiSource(ctx: CliContext): DashboardSource {
     getRun: (id) => api.getRun(id),
     runSteps: async (id) => (await api.listRunSteps(id)).data,
     cancelRun: (id) => api.cancelRun(id),
+    answerRun: (id, body) => api.answerRun(id, body),
     rerun: (id) => api.rerun(id),
     async listJobs() {
       const jobs: JobView[] = [];

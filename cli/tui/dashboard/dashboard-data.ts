@@ -167,6 +167,15 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
       : [{ id: runId, status: to, model: null, name: null, job_id: null, created_at: event.created_at, cost_usd: 0, steps: 0, last_action: null, lastEventId: event.id }, ...data.runs];
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, status: to })) };
   }
+  if (isEventOf(event, 'run.needs_human') && runId !== null) {
+    const { request_id, kind, question, asked_at, expires_at, live_url } = event.data;
+    const runs = data.runs.map((r) => (r.id === runId ? { ...r, last_action: `waiting for a person (${kind})`, lastEventId: event.id } : r));
+    return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, waiting_for: { request_id, kind, question, asked_at, expires_at, live_url } })) };
+  }
+  if (isEventOf(event, 'run.human_answered') && runId !== null) {
+    const runs = data.runs.map((r) => (r.id === runId ? { ...r, last_action: `answered by ${event.data.answered_by}`, lastEventId: event.id } : r));
+    return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, waiting_for: null })) };
+  }
   if (isEventOf(event, 'run.step') && runId !== null) {
     const step: StreamedStep = event.data;
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, cost_usd: step.run_cost_usd, steps: r.steps + 1, last_action: stepAction(step), lastEventId: event.id } : r));

@@ -7,6 +7,8 @@ import { jobMatches } from './jobs-pane.js';
 import { mailMatches } from './mail-pane.js';
 import { PANES, type PaneId } from './panes.js';
 import { runMatches } from './runs-pane.js';
+import type { HumanAnswerBody } from '../../api-client.js';
+import type { WaitingFor } from '../../../src/human/waiting-for.js';
 
 /** What a key asks for that the state cannot do by itself: the dashboard carries these out and reports back. */
 export type Effect =
@@ -15,11 +17,17 @@ export type Effect =
   | { kind: 'read-run'; runId: string }
   | { kind: 'open-mail'; ref: MailDetail['ref'] }
   | { kind: 'cancel'; runId: string }
+  | { kind: 'answer'; runId: string; body: HumanAnswerBody }
   | { kind: 'rerun'; runId: string }
   | { kind: 'redeliver'; deliveryId: string }
   | { kind: 'quit' };
 
-export type Mode = { kind: 'browse' } | { kind: 'filter'; draft: string } | { kind: 'confirm'; question: string; effect: Effect };
+export type Mode =
+  | { kind: 'browse' }
+  | { kind: 'filter'; draft: string }
+  | { kind: 'confirm'; question: string; effect: Effect }
+  /** Answering what a run waits for: the text of an answer as it is typed, or y/n for an approval. */
+  | { kind: 'answer'; runId: string; waiting: WaitingFor; draft: string };
 
 export interface UiState {
   pane: PaneId;
@@ -156,6 +164,7 @@ function onKey(state: DashboardState, key: KeyPress, body: { width: number; heig
     const draft = key.backspace || key.delete ? mode.draft.slice(0, -1) : key.ctrl || key.meta || key.input === '' ? mode.draft : mode.draft + key.input;
     return set({ mode: { kind: 'filter', draft }, filters: { ...ui.filters, [ui.pane]: draft } });
   }
+  if (mode.kind === 'answer') return onAnswerKey(mode, key, set, effect);
   if (mode.kind === 'confirm') {
     if (key.input === 'y') return effect(mode.effect, { mode: { kind: 'browse' }, message: '…' });
     return set({ mode: { kind: 'browse' }, message: 'nothing done' });
@@ -172,6 +181,13 @@ function onKey(state: DashboardState, key: KeyPress, body: { width: number; heig
     }
     if (key.upArrow || key.input === 'k') return set({ message: null, scroll: Math.max(0, ui.scroll - 1) });
     if (detail.kind === 'run' && key.input === 'c') return ask(`cancel ${detail.runId}? y/n`, { kind: 'cancel', runId: detail.runId });
+    if (detail.kind === 'run' && key.input === 'a') {
+      const waiting = detail.envelope?.waiting_for ?? null;
+      if (waiting === null) return set({ message: `${detail.runId} waits for no person` });
+      const request = { request_id: waiting.request_id };
+      if (waiting.kind === 'takeover') return ask(`done: "${waiting.question}"? y/n`, { kind: 'answer', runId: detail.runId, body: { ...request, note: 'done (said in the dashboard)' } });
+      return set({ message: null, mode: { kind: 'answer', runId: detail.runId, waiting, draft: '' } });
+    }
     if (detail.kind === 'run' && key.input === 'r') return ask(`start a new run of what ${detail.runId} was asked? y/n`, { kind: 'rerun', runId: detail.runId });
     return browsing;
   }
@@ -207,4 +223,23 @@ function onKey(state: DashboardState, key: KeyPress, body: { width: number; heig
     return { ui: { ...browsing.ui, scroll: 0, effects: [...ui.effects, { kind: 'open-mail', ref }] }, data: reduceData(state.data, { type: 'mail.opened', ref }) };
   }
   return browsing;
+}
+
+/** An answer typed (enter sends it, esc leaves), or an approval given with y or n (anything else leaves). */
+function onAnswerKey(
+  mode: Extract<Mode, { kind: 'answer' }>,
+  key: KeyPress,
+  set: (change: Partial<UiState>) => DashboardState,
+  effect: (e: Effect, change?: Partial<UiState>) => DashboardState,
+): DashboardState {
+  const send = (body: HumanAnswerBody) => effect({ kind: 'answer', runId: mode.runId, body: { request_id: mode.waiting.request_id, ...body } }, { mode: { kind: 'browse' }, message: '…' });
+  if (mode.waiting.kind === 'approve') {
+    if (key.input === 'y') return send({ approved: true });
+    if (key.input === 'n') return send({ approved: false });
+    return set({ mode: { kind: 'browse' }, message: 'nothing done' });
+  }
+  if (key.escape) return set({ mode: { kind: 'browse' }, message: 'nothing done' });
+  if (key.return) return mode.draft.trim() === '' ? set({ message: 'type an answer first, or esc' }) : send({ answer: mode.draft.trim() });
+  const draft = key.backspace || key.delete ? mode.draft.slice(0, -1) : key.ctrl || key.meta || key.input === '' ? mode.draft : mode.draft + key.input;
+  return set({ mode: { ...mode, draft } });
 }

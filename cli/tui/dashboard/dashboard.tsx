@@ -33,7 +33,7 @@ const HELP: Record<PaneId | 'run' | 'mail', string> = {
   webhooks: '↑↓/jk move · r redeliver · / filter · tab pane · q quit',
   connections: '↑↓/jk move · / filter · tab pane · q quit',
   email: '↑↓/jk move · enter open · / filter · tab pane · q quit',
-  run: '↑↓/jk scroll · c cancel · r re-run · esc back · q quit',
+  run: '↑↓/jk scroll · a answer (a run waiting for a person) · c cancel · r re-run · esc back · q quit',
   mail: '↑↓/jk scroll · esc back · q quit',
 };
 
@@ -152,6 +152,9 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
         case 'cancel':
           source.cancelRun(effect.runId).then((e) => done(`cancelled ${e.task_id}`), report('could not cancel'));
           return;
+        case 'answer':
+          source.answerRun(effect.runId, effect.body).then((e) => done(`answered ${e.task_id}`), report('could not answer'));
+          return;
         case 'rerun':
           source.rerun(effect.runId).then((a) => done(`started ${a.task_id} (a re-run of ${effect.runId})`), report('could not re-run'));
           return;
@@ -228,6 +231,10 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
       ? { text: mode.question, color: 'yellow' }
       : mode.kind === 'filter'
         ? { text: `filter: ${mode.draft}▏ (enter keeps it, esc clears it)`, color: 'cyan' }
+        : mode.kind === 'answer'
+          ? mode.waiting.kind === 'approve'
+            ? { text: `approve "${mode.waiting.question}"? y approve · n deny · any other key: nothing`, color: 'yellow' }
+            : { text: `answer: ${mode.draft}▏ (enter sends it, esc leaves)`, color: 'cyan' }
         : ui.message !== null
           ? { text: ui.message, color: 'white' }
           : { text: HELP[data.detail === null ? pane : data.detail.kind], color: 'gray' };

@@ -1,4 +1,4 @@
-import type { Connection, EmailRecord, Job, ListedReceivedEmail, ReceivedEmailRecord, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
+import type { Connection, EmailRecord, HumanAnswerBody, Job, ListedReceivedEmail, ReceivedEmailRecord, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
 import type { StreamEvent } from '../../event-stream.js';
 import type { DaemonStatus } from '../../../src/status/status-service.js';
 import type { WebhookDelivery } from '../../../src/webhooks/deliveries-service.js';
@@ -30,6 +30,8 @@ export interface DashboardSource {
   getRun(id: string): Promise<RunEnvelope>;
   runSteps(id: string): Promise<RunStep[]>;
   cancelRun(id: string): Promise<RunEnvelope>;
+  /** Answers what the run's agent asked a person (POST /v1/runs/{id}/human). */
+  answerRun(id: string, body: HumanAnswerBody): Promise<RunEnvelope>;
   rerun(id: string): Promise<RunAccepted>;
   listJobs(): Promise<JobView[]>;
   deliveries(): Promise<Deliveries>;

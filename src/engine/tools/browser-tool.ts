@@ -3,55 +3,73 @@ import type { BrowserAction, BrowserRequest } from '../../sandbox/protocol.js';
 import { browserResultText } from './browser-result.js';
 import { toolError, type AgentTool, type ToolContext } from '../../agent-tools/agent-tool.js';
 import { type ToolContent } from '../../agent-tools/tool-content.js';
+import type { RunRow } from '../../store/runs-table.js';
 
 export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'read_text', 'snapshot', 'screenshot'] as const;
 
+/**
+ * Whether the run may not submit a form now: it requires a person's approval (`require_approval`) and has none yet
+ * (issue 22, item 4). The supervisor then refuses a click on a submit control and Enter in a form's field.
+ */
+export type SubmissionHold = (run: RunRow) => boolean;
+
+/** The browser tool of runs that may submit forms freely. */
+export const browserTool: AgentTool<BrowserAction> = createBrowserTool(() => false);
+
 /** Drives the sandbox's Chromium; screenshots become artifacts the model can name as evidence. */
-export const browserTool: AgentTool<BrowserAction> = {
-  spec: {
-    name: 'browser',
-    description:
-      'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?} ' +
-      '(to type a stored secret such as a password without seeing it, write {{secret:<name>}} in the text); ' +
-      'press {key}; scroll {direction, amount?}; read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
-      'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
-      '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
-    inputSchema: {
-      type: 'object',
-      required: ['action'],
-      properties: {
-        action: { type: 'string', enum: [...BROWSER_ACTIONS] },
-        url: { type: 'string', description: 'navigate: an http or https URL.' },
-        selector: { type: 'string', description: 'click, type: a CSS or Playwright selector.' },
-        text: { type: 'string', description: 'click: visible text to click; type: the text to enter, where {{secret:<name>}} stands for a stored secret.' },
-        submit: { type: 'boolean', description: 'type: press Enter afterwards.' },
-        key: { type: 'string', description: 'press: a key name such as Enter, Tab, ArrowDown.' },
-        direction: { type: 'string', enum: ['up', 'down'], description: 'scroll: which way.' },
-        amount: { type: 'integer', minimum: 1, description: 'scroll: pixels (default one screen).' },
+export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction> {
+  return {
+    spec: {
+      name: 'browser',
+      description:
+        'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?} ' +
+        '(to type a stored secret such as a password without seeing it, write {{secret:<name>}} in the text); ' +
+        'press {key}; scroll {direction, amount?}; read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
+        'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
+        '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
+      inputSchema: {
+        type: 'object',
+        required: ['action'],
+        properties: {
+          action: { type: 'string', enum: [...BROWSER_ACTIONS] },
+          url: { type: 'string', description: 'navigate: an http or https URL.' },
+          selector: { type: 'string', description: 'click, type: a CSS or Playwright selector.' },
+          text: { type: 'string', description: 'click: visible text to click; type: the text to enter, where {{secret:<name>}} stands for a stored secret.' },
+          submit: { type: 'boolean', description: 'type: press Enter afterwards.' },
+          key: { type: 'string', description: 'press: a key name such as Enter, Tab, ArrowDown.' },
+          direction: { type: 'string', enum: ['up', 'down'], description: 'scroll: which way.' },
+          amount: { type: 'integer', minimum: 1, description: 'scroll: pixels (default one screen).' },
+        },
       },
     },
-  },
-  summary: 'browser: a headless Chromium with one tab (navigate, click, type, press, scroll, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.',
-  parse: parseBrowserInput,
-  async execute(action, ctx, call) {
-    const request = withSecrets(action, ctx);
-    if (typeof request === 'string') return toolError(ctx, `browser.${action.action}`, call.input, request);
-    ctx.recorder.lastAction(describeBrowserAction(action));
-    const started = performance.now();
-    const result = await ctx.sandbox.browser(request, ctx.signal);
-    ctx.evidence.noteBrowser(action, result);
-    let text = browserResultText(result);
-    let artifactId: string | null = null;
-    if (result.screenshot !== null) {
-      artifactId = await ctx.evidence.keepScreenshot(result.screenshot);
-      text = `screenshot id: ${artifactId} (name it as evidence_screenshot if it shows the answer)\n${text}`;
-    }
-    const content: ToolContent = [{ type: 'text', text }];
-    if (result.screenshot !== null) content.push({ type: 'image', mediaType: 'image/png', data: result.screenshot });
-    ctx.recorder.toolCall({ name: `browser.${action.action}`, input: call.input, output: text, isError: !result.ok, durationMs: performance.now() - started, artifactId });
-    return { kind: 'result', content, isError: !result.ok };
-  },
-};
+    summary: 'browser: a headless Chromium with one tab (navigate, click, type, press, scroll, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.',
+    parse: parseBrowserInput,
+    async execute(action, ctx, call) {
+      const withValues = withSecrets(action, ctx);
+      if (typeof withValues === 'string') return toolError(ctx, `browser.${action.action}`, call.input, withValues);
+      const request = mayHold(action) && hold(ctx.run) ? { ...withValues, holdSubmit: true } : withValues;
+      ctx.recorder.lastAction(describeBrowserAction(action));
+      const started = performance.now();
+      const result = await ctx.sandbox.browser(request, ctx.signal);
+      ctx.evidence.noteBrowser(action, result);
+      let text = browserResultText(result);
+      let artifactId: string | null = null;
+      if (result.screenshot !== null) {
+        artifactId = await ctx.evidence.keepScreenshot(result.screenshot);
+        text = `screenshot id: ${artifactId} (name it as evidence_screenshot if it shows the answer)\n${text}`;
+      }
+      const content: ToolContent = [{ type: 'text', text }];
+      if (result.screenshot !== null) content.push({ type: 'image', mediaType: 'image/png', data: result.screenshot });
+      ctx.recorder.toolCall({ name: `browser.${action.action}`, input: call.input, output: text, isError: !result.ok, durationMs: performance.now() - started, artifactId });
+      return { kind: 'result', content, isError: !result.ok };
+    },
+  };
+}
+
+/** The actions that can submit a form. */
+function mayHold(action: BrowserAction): boolean {
+  return action.action === 'click' || action.action === 'press' || (action.action === 'type' && action.submit === true);
+}
 
 const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
 

@@ -6,7 +6,7 @@ import type { ToolUseBlock } from '../providers/provider.js';
 import type { ToolSpec } from '../../agent-tools/tool-content.js';
 import { truncateEnd } from '../../agent-tools/truncate.js';
 import { fixedTools, toolError, type AgentTool, type ToolContext, type ToolOutcome, type ToolSet, type ToolSource } from '../../agent-tools/agent-tool.js';
-import { browserTool } from './browser-tool.js';
+import { browserTool, createBrowserTool, type SubmissionHold } from './browser-tool.js';
 import { codeTool } from './code-tool.js';
 import { createFinishTool, finishTools } from './finish-tool.js';
 
@@ -14,8 +14,15 @@ export interface ToolRegistryOptions {
   /** `sandbox.code_timeout_s`. */
   codeTimeoutS: number;
   schemas: UserSchemas;
-  /** Sources wired by the daemon that need its services (connections, mail). */
+  /** Sources wired by the daemon that need its services (connections, mail, request_human). */
   extraSources?: readonly ToolSource[];
+  /**
+   * Tools every run has that need the daemon's services (request_human): listed after the sources, and counted in
+   * what admission bounds a first model call with, as the standard ones are.
+   */
+  everyRunTools?: readonly AgentTool[];
+  /** Whether the browser must refuse to submit a form for the run now (require_approval, not yet approved). */
+  submissionHold?: SubmissionHold;
 }
 
 /**
@@ -29,15 +36,18 @@ export class ToolRegistry {
   readonly everyRun: { specs: ToolSpec[]; summaries: string[] };
 
   constructor(options: ToolRegistryOptions) {
-    const standard = [browserTool, codeTool(options.codeTimeoutS)];
+    const standard = [options.submissionHold === undefined ? browserTool : createBrowserTool(options.submissionHold), codeTool(options.codeTimeoutS)];
     this.sources = [
       fixedTools(...standard),
       ...(options.extraSources ?? []),
+      fixedTools(...(options.everyRunTools ?? [])),
       // Last, so that finishing is the last thing the system prompt lists.
       finishTools(options.schemas),
     ];
     // The finish tool's spec is the same whatever the run's output schema.
-    const everyRun = new AttemptTools([{ tools: [...standard, createFinishTool({ outputSchema: null, schemas: options.schemas })], close: async () => undefined }]);
+    const everyRun = new AttemptTools([
+      { tools: [...standard, ...(options.everyRunTools ?? []), createFinishTool({ outputSchema: null, schemas: options.schemas })], close: async () => undefined },
+    ]);
     this.everyRun = { specs: everyRun.specs, summaries: everyRun.summaries };
   }
 

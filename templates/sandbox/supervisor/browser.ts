@@ -150,6 +150,7 @@ export class BrowserSession {
               ? page.getByText(action.text)
               : null;
         if (target === null) throw new Error('click needs a selector or a text');
+        if (action.holdSubmit === true && (await target.first().evaluate(submitsForm, false, { timeout: ACTION_TIMEOUT_MS }))) throw new SubmissionHeld('this click');
         await target.first().click({ timeout: ACTION_TIMEOUT_MS });
         await settle(page);
         return { text: `clicked ${action.selector ?? JSON.stringify(action.text)}` };
@@ -164,6 +165,9 @@ export class BrowserSession {
         }
         // Secrets go in here, at the last moment; the outcome says where it typed, never what.
         await page.fill(action.selector, fillSecretReferences(action.text, action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
+        if (action.submit === true && action.holdSubmit === true && (await page.locator(action.selector).first().evaluate(submitsForm, true, { timeout: ACTION_TIMEOUT_MS }))) {
+          throw new SubmissionHeld('pressing Enter in this field');
+        }
         if (action.submit === true) {
           await page.press(action.selector, 'Enter', { timeout: ACTION_TIMEOUT_MS });
           await settle(page);
@@ -171,6 +175,9 @@ export class BrowserSession {
         return { text: `typed into ${action.selector}${action.submit === true ? ' and submitted' : ''}` };
       }
       case 'press':
+        if (action.holdSubmit === true && /^(Enter|NumpadEnter)$/.test(action.key) && (await focusedSubmits(page))) {
+          throw new SubmissionHeld(`pressing ${action.key} here`);
+        }
         await page.keyboard.press(action.key);
         await settle(page);
         return { text: `pressed ${action.key}` };
@@ -253,6 +260,38 @@ export class BrowserSession {
 /** Lets a navigation that an action started reach its first paint before the result describes the page. */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('domcontentloaded', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+}
+
+/** An action refused because it would submit a form before a person approved (`holdSubmit`). */
+class SubmissionHeld extends Error {
+  constructor(what: string) {
+    super(`held: ${what} would submit a form, and this run needs a person's approval first: ask with request_human (kind approve), then try again`);
+    this.name = 'SubmissionHeld';
+  }
+}
+
+/**
+ * Whether activating `el` submits a form: a submit control of a form (a button without a type is one), or, for
+ * Enter (`enter`), any single-line field of a form (implicit submission).
+ */
+function submitsForm(el: Element, enter: boolean): boolean {
+  const control = el.closest('button, input');
+  if (control === null) return false;
+  const { form, type } = control as HTMLButtonElement | HTMLInputElement;
+  if (form === null) return false;
+  if (type === 'submit' || type === 'image') return true;
+  return enter && control.tagName === 'INPUT' && !['button', 'checkbox', 'radio', 'reset', 'file', 'hidden', 'range', 'color'].includes(type);
+}
+
+/** Whether Enter in the focused element submits a form. */
+async function focusedSubmits(page: Page): Promise<boolean> {
+  const focused = await page.evaluateHandle(() => document.activeElement);
+  try {
+    const el = focused.asElement();
+    return el === null ? false : await el.evaluate(submitsForm, true);
+  } finally {
+    await focused.dispose();
+  }
 }
 
 function firstLine(error: unknown): string {

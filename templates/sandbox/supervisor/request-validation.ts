@@ -19,6 +19,14 @@ export function parseExecRequest(body: unknown): ExecRequest {
 
 export function parseBrowserAction(body: unknown): BrowserRequest {
   const value = asObject(body);
+  const hold = value.holdSubmit;
+  if (hold !== undefined && hold !== true) throw new BadRequest('holdSubmit is true or absent');
+  if (hold === true && value.action !== 'click' && value.action !== 'type' && value.action !== 'press') throw new BadRequest('holdSubmit comes only with click, type and press');
+  const action = parseAction(value);
+  return hold === true ? { ...action, holdSubmit: true } : action;
+}
+
+function parseAction(value: Record<string, unknown>): BrowserRequest {
   if (value.secrets !== undefined && value.action !== 'type') throw new BadRequest('secrets come only with a type action');
   switch (value.action) {
     case 'navigate': {

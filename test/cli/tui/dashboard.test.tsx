@@ -254,6 +254,36 @@ describe('Dashboard', () => {
     expect(source.calls.filter((c) => !c.startsWith('getRun'))).toEqual([`cancel ${RUN_B}`, `rerun ${RUN_B}`]);
   });
 
+  it('shows what a run waits for in its detail, follows run.needs_human and run.human_answered, and answers it with a (issue 22, item 4)', async () => {
+    const waiting = { request_id: 'hr_aaaaaaaaaaaaaaaaaaaaaaaaaa', kind: 'answer' as const, question: 'Which size, M or L?', asked_at: '2026-11-22T09:00:00.000Z', expires_at: '2026-11-22T09:15:00.000Z', live_url: null };
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`${RUN_B}  running`));
+    await press(app, 'a');
+    await frameWhere(app, (f) => f.includes(`${RUN_B} waits for no person`));
+
+    source.push('run.needs_human', RUN_B, { run_id: RUN_B, ...waiting, answer_url: 'http://x' });
+    let frame = await frameWhere(app, (f) => f.includes('waiting for a person (answer): Which size, M or L?'));
+    expect(frame).toContain(`until 2026-11-22 09:15:00 · a to answer here, or errand runs answer ${RUN_B}`);
+    await press(app, 'a', 'L', 'x', '\u007F');
+    await frameWhere(app, (f) => f.includes('answer: L▏'));
+    await press(app, '\r');
+    await frameWhere(app, (f) => f.includes(`answered ${RUN_B}`));
+    expect(source.calls.filter((c) => c.startsWith('answer'))).toEqual([`answer ${RUN_B} {"request_id":"hr_aaaaaaaaaaaaaaaaaaaaaaaaaa","answer":"L"}`]);
+
+    source.push('run.human_answered', RUN_B, { run_id: RUN_B, request_id: waiting.request_id, kind: 'answer', answer: 'L', approved: null, note: null, answered_by: 'key key_x', answered_via: 'api', answered_at: waiting.asked_at });
+    frame = await frameWhere(app, (f) => !f.includes('waiting for a person'));
+
+    source.push('run.needs_human', RUN_B, { run_id: RUN_B, ...waiting, kind: 'approve', question: 'Pay 10 EUR?', answer_url: 'http://x' });
+    await frameWhere(app, (f) => f.includes('waiting for a person (approve): Pay 10 EUR?'));
+    await press(app, 'a');
+    await frameWhere(app, (f) => f.includes('approve "Pay 10 EUR?"? y approve · n deny'));
+    await press(app, 'n');
+    await frameWhere(app, (f) => f.includes(`answered ${RUN_B}`) && source.calls.some((c) => c.includes('"approved":false')));
+  });
+
   it('shows jobs with their schedules and next firing, and webhook deliveries with redeliver', async () => {
     const source = twoRuns();
     source.jobs = [

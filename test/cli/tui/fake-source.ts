@@ -83,6 +83,10 @@ export class FakeSource implements DashboardSource {
     this.calls.push(`cancel ${id}`);
     return { ...(await this.getRun(id)), status: 'cancelled' as const };
   }
+  async answerRun(id: string, body: object) {
+    this.calls.push(`answer ${id} ${JSON.stringify(body)}`);
+    return { ...(await this.getRun(id)), waiting_for: null };
+  }
   async rerun(id: string): Promise<RunAccepted> {
     this.calls.push(`rerun ${id}`);
     return { task_id: 'run_rerun0000000000000000000000', status: 'queued', poll_url: 'http://x', billing: {} as RunAccepted['billing'], warnings: [] };
@@ -194,6 +198,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     model: 'sonnet',
     attempt: 1,
     progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
+    waiting_for: null,
     ...overrides,
   };
 }
@@ -231,7 +236,11 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     input_schema: null,
     output_schema: null,
     connections: [],
-    timeout_s: null, recording: true,
+    timeout_s: null,
+    recording: true,
+    human_timeout_s: null,
+    human_email: null,
+    require_approval: false,
     schedule: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',

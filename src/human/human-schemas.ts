@@ -1,0 +1,55 @@
+import type { Validated } from '../http-schemas/validated.js';
+import { idParam, nullableString, timestamp } from '../http-schemas/common.js';
+import { envelopeSchema } from '../runs/run-schemas.js';
+import { ANSWER_CHANNELS, HUMAN_KINDS } from './waiting-for.js';
+
+/** POST /v1/runs/{id}/human: kind answer needs `answer`; approve needs `approved`; takeover needs nothing. */
+export const humanAnswerBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    request_id: { type: 'string', minLength: 1, maxLength: 64, description: 'The request answered; refused with 409 request_mismatch when the run waits for another.' },
+    answer: { type: 'string', minLength: 1, maxLength: 10_000, description: 'kind answer: the reply the agent gets.' },
+    approved: { type: 'boolean', description: 'kind approve: true lets the agent go ahead, false tells it not to.' },
+    note: { type: 'string', maxLength: 10_000, description: 'What the person did or wants the agent to know (for a takeover: what was done in the browser).' },
+  },
+} as const;
+
+export const humanRouteSchemas = {
+  answer: { params: idParam('run'), body: humanAnswerBody, response: { 200: envelopeSchema } },
+} as const;
+
+/** The data of run.needs_human. */
+export const needsHumanData = {
+  type: 'object',
+  required: ['run_id', 'request_id', 'kind', 'question', 'asked_at', 'expires_at', 'live_url', 'answer_url'],
+  properties: {
+    run_id: { type: 'string' },
+    request_id: { type: 'string' },
+    kind: { type: 'string', enum: HUMAN_KINDS },
+    question: { type: 'string' },
+    asked_at: timestamp,
+    expires_at: timestamp,
+    live_url: nullableString,
+    answer_url: { type: 'string', description: 'POST /v1/runs/{id}/human of this run.' },
+  },
+} as const;
+
+/** The data of run.human_answered. */
+export const humanAnsweredData = {
+  type: 'object',
+  required: ['run_id', 'request_id', 'kind', 'answer', 'approved', 'note', 'answered_by', 'answered_via', 'answered_at'],
+  properties: {
+    run_id: { type: 'string' },
+    request_id: { type: 'string' },
+    kind: { type: 'string', enum: HUMAN_KINDS },
+    answer: nullableString,
+    approved: { type: ['boolean', 'null'] },
+    note: nullableString,
+    answered_by: { type: 'string', description: 'Who answered: an API key (`key <id>`), a live link, or an email address.' },
+    answered_via: { type: 'string', enum: ANSWER_CHANNELS },
+    answered_at: timestamp,
+  },
+} as const;
+
+export type HumanAnswerBody = Validated<typeof humanAnswerBody>;
