@@ -7,6 +7,7 @@ import { connectionRoutes } from './connections.js';
 import { emailRoutes } from './emails.js';
 import { inboxRoutes } from './inboxes.js';
 import { jobRoutes } from './jobs.js';
+import { liveRoutes } from './live.js';
 import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
@@ -22,6 +23,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   projectRoutes,
   jobRoutes,
   runRoutes,
+  liveRoutes,
   stepRoutes,
   artifactRoutes,
   eventRoutes,

@@ -7,6 +7,7 @@ import type { PriceTable } from '../billing/prices.js';
 import type { RunConnections } from '../connections/run-connections.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { JobsService } from '../jobs/jobs-service.js';
+import type { LiveRuns } from '../live/live-runs.js';
 import { packageVersion } from '../package-root.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
@@ -46,6 +47,10 @@ export interface EngineSubsystemDeps {
   driver: SandboxDriver;
   /** How the daemon does email, for GET /v1/status. */
   mailStatus: () => MailStatus;
+  /** Running attempts as the live view reaches them (filled by the executor). */
+  live: LiveRuns;
+  /** A running run's live link, for GET /v1/runs/{id}. */
+  liveUrlOf: (orgId: string, runId: string) => string | null;
 }
 
 export interface EngineServices {
@@ -74,6 +79,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       settleUsage: (runId) => meters.settle(runId),
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
       runProblems: (run) => runProblems(provider, deps.connections, run),
+      liveUrlOf: deps.liveUrlOf,
     },
   );
   // A run's end, with its final envelope, is announced in the unit of work of its terminal transition.
@@ -81,7 +87,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 

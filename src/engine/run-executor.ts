@@ -10,7 +10,9 @@ import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunRow } from '../store/runs-table.js';
+import type { LiveRuns } from '../live/live-runs.js';
 import { AgentLoop } from './agent-loop.js';
+import { ControlGate } from './control-gate.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
@@ -34,6 +36,8 @@ export interface RunExecutorDeps {
   /** Where a run's sandbox time is metered, so that a transition ending it can settle it (see SandboxMeter). */
   meters: SandboxMeters;
   connections: RunConnections;
+  /** Where the live view finds a running attempt's sandbox and control gate. */
+  live: LiveRuns;
 }
 
 /**
@@ -73,6 +77,7 @@ export class RunExecutor {
     let meter: SandboxMeter | null = null;
     let sandbox: Sandbox | null = null;
     let tools: AttemptTools | null = null;
+    let detachLive: (() => void) | null = null;
     let outcome: RunOutcome | null = null;
     try {
       // Connections first: a run that names one it cannot use fails before any model call or sandbox.
@@ -91,6 +96,8 @@ export class RunExecutor {
         recorder.lastAction('starting the sandbox');
         sandbox = await this.createSandbox(run, credentials, signal, logger);
         started.begin();
+        const gate = new ControlGate();
+        detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
         const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
         outcome = await new AgentLoop({
@@ -106,12 +113,14 @@ export class RunExecutor {
           config: this.r.config,
           clock: this.r.clock,
           chargeSandboxTime: () => started.charge(),
+          gate,
         }).run();
       }
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
       clearTimeout(timer);
+      detachLive?.();
       await tools?.close();
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by

@@ -25,6 +25,7 @@ function envelope(at: string): EventData<'run.completed'> {
     model: 'sonnet',
     attempt: 1,
     progress: { steps: 3, last_action: 'finished' },
+    live_url: null,
   };
 }
 

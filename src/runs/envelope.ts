@@ -33,6 +33,11 @@ export interface RunEnvelope {
   attempt: number;
   /** How far a run has got, for progress displays: model and tool steps so far, and the latest action. */
   progress: { steps: number; last_action: string | null };
+  /**
+   * The run's live view (a signed, short-lived link; docs/api.md, Live view): only in GET /v1/runs/{id} while the
+   * run is running, null everywhere else (lists, events, webhooks), since the link is a credential.
+   */
+  live_url: string | null;
 }
 
 /** Turns an evidence artifact into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
@@ -71,5 +76,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     model: row.model,
     attempt: row.attempt,
     progress: { steps: row.step_count, last_action: row.last_action },
+    live_url: null,
   };
 }

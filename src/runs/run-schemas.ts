@@ -102,6 +102,7 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress',
+    'live_url',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -140,6 +141,10 @@ export const envelopeSchema = {
       type: 'object',
       required: ['steps', 'last_action'],
       properties: { steps: { type: 'integer' }, last_action: nullableString },
+    },
+    live_url: {
+      ...nullableString,
+      description: 'While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise.',
     },
   },
 } as const;

@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -14,6 +14,10 @@ export interface Sandbox {
   readonly id: string;
   exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
   browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult>;
+  /** The browser's live view (`LiveFrame` events, protocol.ts), screencast only while such a stream is open. */
+  liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+  /** A person's input to the browser's page (takeover); SandboxError `no_page` before the browser has one. */
+  liveInput(input: LiveInput, signal: AbortSignal): Promise<void>;
   /** Stops everything the sandbox started and removes it; safe to call more than once. */
   destroy(): Promise<void>;
 }

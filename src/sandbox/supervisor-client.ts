@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput } from './protocol.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
 export interface SupervisorClientOptions {
@@ -36,6 +36,18 @@ export class SupervisorClient {
   async getFile(path: string, signal?: AbortSignal): Promise<Buffer> {
     const response = await this.request('GET', `/files?path=${encodeURIComponent(path)}`, undefined, undefined, signal);
     return Buffer.from(await this.read(response, (r) => r.arrayBuffer(), signal));
+  }
+
+  /** The live view's frames as the supervisor sends them (server-sent events), until `signal` aborts. */
+  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.request('GET', '/live/frames', undefined, undefined, signal);
+    if (response.body === null) throw new SandboxError('the supervisor sent no frame stream', { code: 'supervisor_error' });
+    return response.body;
+  }
+
+  async liveInput(input: LiveInput, signal?: AbortSignal): Promise<void> {
+    const response = await this.request('POST', '/live/input', undefined, input, signal);
+    await response.body?.cancel();
   }
 
   private async json<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined): Promise<T> {
@@ -112,6 +124,7 @@ const CODES_BY_STATUS: Record<number, SandboxErrorCode> = {
   400: 'bad_request',
   401: 'unauthorized',
   404: 'not_found',
+  409: 'no_page',
   413: 'payload_too_large',
 };
 

@@ -26,6 +26,7 @@ function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope>
     model: 'sonnet',
     attempt: 1,
     progress: { steps: 2, last_action: null },
+    live_url: null,
     ...overrides,
   };
 }

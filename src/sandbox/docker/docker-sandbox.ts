@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import type { Sandbox } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult } from '../protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { SupervisorClient } from '../supervisor-client.js';
 import { isNotFound } from './image-exists.js';
@@ -34,6 +34,16 @@ export class DockerSandbox implements Sandbox {
   async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     this.assertAlive();
     return this.client.browser(request, signal);
+  }
+
+  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    this.assertAlive();
+    return this.client.liveFrames(signal);
+  }
+
+  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.liveInput(input, signal);
   }
 
   /** Writes a file into the workspace (`path` relative to it). */

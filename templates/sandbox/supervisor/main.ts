@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import type { SupervisorHandover } from '../../../src/sandbox/protocol.js';
 import { BrowserSession, chromiumLauncher } from './browser.js';
 import { Executor } from './exec.js';
+import { LiveScreen } from './live-screen.js';
 import { createSupervisorServer } from './server.js';
 import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
 import { WorkspaceFiles } from './workspace-files.js';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   if (user !== null) await chmod(scratchDir, 0o711);
   const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
   const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user);
-  const server = createSupervisorServer({ token, workspace, executor, browser, files: new WorkspaceFiles(user) });
+  const server = createSupervisorServer({ token, workspace, executor, browser, live: new LiveScreen(browser), files: new WorkspaceFiles(user) });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

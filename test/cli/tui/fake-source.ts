@@ -194,6 +194,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     model: 'sonnet',
     attempt: 1,
     progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
+    live_url: null,
     ...overrides,
   };
 }
