@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePages } from '../engine/harness.js';
+import { servePages, until } from '../engine/harness.js';
 import { finish, hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { runCli } from './run-cli.js';
@@ -156,5 +156,28 @@ describe('errand runs watch, rerun and open', () => {
     } finally {
       await pages.close();
     }
+  });
+});
+
+describe('errand runs watch', () => {
+  it("prints a running run's live view link, which opens its live page", async () => {
+    const held = hold(toolUse('finish', { result: { done: true }, confidence: 'high' }));
+    model.script([held]);
+    const name = `watch-live-${Date.now()}`;
+    const created = await cli(['runs', 'create', 'Wait while I watch', '--name', name, '--json']);
+    expect(created.code).toBe(0);
+    const id = created.json().task_id as string;
+    await held.arrived;
+    const watching = cli(['runs', 'watch', id, '--json']);
+    // watch reads the run (and prints its link) before it opens the run's event stream; then the run may end.
+    await until('watch to follow the run', () => daemon.logs().includes(`/v1/runs/${id}/events`));
+    held.release();
+    const res = await watching;
+    expect(res.code).toBe(0);
+    const line = res.stderr.split('\n').find((l) => l.startsWith(`${id}: live view`));
+    expect(line).toBeDefined();
+    const url = new URL(/(http\S+)$/.exec(line!)![1]!);
+    expect(url.pathname).toBe(`/v1/runs/${id}/live`);
+    expect(url.searchParams.get('token')).toMatch(/^elv_/);
   });
 });

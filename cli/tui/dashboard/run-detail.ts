@@ -20,6 +20,7 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
     { text: [e.job_id ? `job ${e.job_id}` : `project ${e.project_id}`, `created ${e.created_at.slice(0, 19).replace('T', ' ')}`, e.attempt > 1 ? `attempt ${e.attempt}` : null].filter(Boolean).join(' · ') },
     { text: `usage: ${e.usage.input_tokens} in / ${e.usage.output_tokens} out tokens · ${money(e.usage.cost_usd)}${e.usage.duration_ms === null ? '' : ` · ${(e.usage.duration_ms / 1000).toFixed(1)} s`}` },
   ];
+  if (e.live_url !== null) lines.push({ text: `live view: ${e.live_url}`, color: 'cyan', wraps: true });
   if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
   if (e.result !== null) {
     const result = JSON.stringify(e.result, null, 2).split('\n');
