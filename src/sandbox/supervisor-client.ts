@@ -41,8 +41,21 @@ export class SupervisorClient {
   /** The live view's frames as the supervisor sends them (server-sent events), until `signal` aborts. */
   async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     const response = await this.request('GET', '/live/frames', undefined, undefined, signal);
-    if (response.body === null) throw new SandboxError('the supervisor sent no frame stream', { code: 'supervisor_error' });
-    return response.body;
+    const body = response.body;
+    if (body === null) throw new SandboxError('the supervisor sent no frame stream', { code: 'supervisor_error' });
+    // Undici cancels the body of a Response that is garbage-collected, and a stream of frames lives long after this
+    // call returns: the source of the stream handed out holds the Response.
+    const reader = body.getReader();
+    const source: UnderlyingDefaultSource<Uint8Array> & { response: Response } = {
+      response,
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    };
+    return new ReadableStream(source);
   }
 
   async liveInput(input: LiveInput, signal?: AbortSignal): Promise<void> {

@@ -27,6 +27,10 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
   'events.ts': { args: ['8', '2'], figures: [/^ {2}paced, 1 subscriber \(\d+ events\): transition -> subscriber p50 \d+ ms/m, /^ {2}fan-out, 2 subscribers: \d+ events\/s delivered/m] },
   'secret-mask.ts': { args: ['1'], figures: [/^ +1 +\d+ +1000000 +ten +[\d.]+ +[\d.]+ +[\d.]+x +\d+$/m, /^ +5 +\d+ +1000000 +ten +[\d.]+ +[\d.]+ +[\d.]+x +\d+$/m] },
   'tenant-abuse.ts': { args: ['.'], figures: [/^ {2}"registrationsIn3s": \d+,$/m, /^ {2}"otherOrgInitialize": \d+,$/m, /^ {2}"otherOrgStream": \d+$/m] },
+  'live.ts': {
+    args: ['10', '1'],
+    figures: [/^frame latency \(local driver, 10 changes, \d+ seen\): p50 \d+ ms, p99 \d+ ms/m, /^first page \((docker, warm pool|local), 1 runs\): POST -> first frame p50 \d+ ms; POST -> run started p50 \d+ ms; navigate step/m],
+  },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 

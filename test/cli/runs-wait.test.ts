@@ -180,4 +180,24 @@ describe('errand runs watch', () => {
     expect(url.pathname).toBe(`/v1/runs/${id}/live`);
     expect(url.searchParams.get('token')).toMatch(/^elv_/);
   });
+
+  it('revokes the live links of a run with runs live-revoke', async () => {
+    const held = hold(toolUse('finish', { result: { done: true }, confidence: 'high' }));
+    model.script([held]);
+    const created = await cli(['runs', 'create', 'Wait while I revoke', '--json']);
+    const id = created.json().task_id as string;
+    await held.arrived;
+    const token = new URL((await daemon.api('GET', `/v1/runs/${id}`)).body.live_url).searchParams.get('token')!;
+    const asLink = () => daemon.api('GET', `/v1/runs/${id}`, undefined, { key: null, headers: { authorization: `Bearer ${token}` } });
+    expect((await asLink()).status).toBe(200);
+    const res = await cli(['runs', 'live-revoke', id, '--json']);
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ object: 'live_revocation', run_id: id, control_released: false });
+    const refused = await asLink();
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('live_link_revoked');
+    const human = await cli(['runs', 'live-revoke', id]);
+    expect(human.stdout).toContain(`revoked the live links of ${id}`);
+    held.release();
+  });
 });

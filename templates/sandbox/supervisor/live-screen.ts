@@ -93,7 +93,7 @@ export class LiveScreen {
   private async startOn(page: Page): Promise<void> {
     try {
       const { cdp } = await this.sessionFor(page);
-      await cdp.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, everyNthFrame: 1 });
+      await startScreencast(cdp);
     } catch {
       // The page closed under us; the next page the session opens starts it again.
     }
@@ -136,8 +136,17 @@ export class LiveScreen {
       this.last = `event: frame\ndata: ${JSON.stringify(body)}\n\n`;
       for (const watcher of this.watchers) watcher(this.last);
     });
+    // A screencast started while a navigation commits (a new renderer taking over the page) can be lost: each
+    // navigation of the main frame starts it again while someone watches.
+    page.on('framenavigated', (navigated) => {
+      if (navigated === page.mainFrame() && this.watchers.size > 0 && this.session?.cdp === cdp) void startScreencast(cdp).catch(() => undefined);
+    });
     const session = { page, cdp };
     this.session = session;
     return session;
   }
+}
+
+function startScreencast(cdp: CDPSession): Promise<unknown> {
+  return cdp.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, everyNthFrame: 1 });
 }
