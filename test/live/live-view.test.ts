@@ -225,8 +225,14 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
   });
 
   it('hands back with a note: the agent goes on, is told what was done, and the run keeps a step', async () => {
+    // What the agent waits for is HUMAN's part (request_human); the page is checked against its contract: it shows
+    // a takeover request's question, and handing back answers it with the request's id and the note.
+    const answered = waitingFor(viewer, { request_id: 'hr_takeover', kind: 'takeover', question: 'Please press the button for me' });
+    await viewer.waitForFunction(() => document.getElementById('waiting-question')!.textContent === 'Please press the button for me');
     await viewer.fill('#note', NOTE);
     await viewer.click('#hand-back');
+    // The page renews its token from the state it polls: a fresh link of the same run.
+    expect(await answered).toEqual({ authorization: expect.stringMatching(new RegExp(`^Bearer elv_\\w+\\.${runId}\\.`)), body: { request_id: 'hr_takeover', note: NOTE } });
     afterHandBack = await heldFinish.arrived;
     const [read] = toolResults(afterHandBack);
     expect(read!.text).toContain('Clicked 1, typed: hi there');
@@ -238,6 +244,23 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
     expect(takeover).toMatchObject({ name: 'takeover', output: NOTE, is_error: false, input: { by: 'live link', revoked: false } });
     expect(Date.parse(takeover.input.ended_at)).toBeGreaterThanOrEqual(Date.parse(takeover.input.started_at));
     expect(takeover.duration_ms).toBe(Date.parse(takeover.input.ended_at) - Date.parse(takeover.input.started_at));
+  });
+
+  it('shows a question the agent asks and answers it through POST /v1/runs/{id}/human with the live token', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto((await d.api('GET', `/v1/runs/${runId}`)).body.live_url);
+      const answered = waitingFor(page, { request_id: 'hr_answer', kind: 'answer', question: 'What is the one-time code?' });
+      await page.waitForSelector('#answer-form', { state: 'visible' });
+      expect(await page.textContent('#waiting-kind')).toBe('answer');
+      await page.fill('#answer', '123456');
+      await page.click('#send-answer');
+      const { authorization, body } = await answered;
+      expect(authorization).toMatch(/^Bearer elv_/);
+      expect(body).toEqual({ request_id: 'hr_answer', answer: '123456' });
+    } finally {
+      await page.close();
+    }
   });
 
   it("revokes the run's links through the API; a fresh link works", async () => {
@@ -261,6 +284,28 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
     const frames = await withToken(`/v1/runs/${runId}/live/frames`);
     expect(frames.status).toBe(409);
     expect(frames.body.error.code).toBe('live_view_unavailable');
+  });
+}
+
+/**
+ * Makes the page see the run wait for `request` (HUMAN's `waiting_for`, which this branch's daemon does not set yet):
+ * the state it polls gets it; answers what the page then posts to /human, which is answered as the contract says.
+ */
+async function waitingFor(viewer: Page, request: { request_id: string; kind: string; question: string }): Promise<{ authorization: string | undefined; body: unknown }> {
+  const asked = new Date().toISOString();
+  const waiting = { ...request, asked_at: asked, expires_at: asked, live_url: null };
+  await viewer.route('**/live/state', async (route) => {
+    const response = await route.fetch();
+    const state = await response.json();
+    await route.fulfill({ response, json: { ...state, run: { ...state.run, waiting_for: waiting } } });
+  });
+  return new Promise((resolve) => {
+    void viewer.route('**/human', async (route) => {
+      const sent = route.request();
+      resolve({ authorization: sent.headers().authorization, body: sent.postDataJSON() });
+      await viewer.unroute('**/live/state');
+      await route.fulfill({ status: 200, json: {} });
+    });
   });
 }
 
