@@ -181,7 +181,8 @@
     if (message !== null) say(message);
   }
 
-  // Input: in the page's CSS pixels, scaled from where the frame is shown; sent in order.
+  // Input: in the page's CSS pixels, scaled from where the frame is shown; sent in order. Moves go at most ten a
+  // second, so that a person's pointer stays within the run's links' request rate (limits.requests_per_minute).
   function send(input) {
     if (controlId === null) return;
     const id = controlId;
@@ -219,7 +220,7 @@
     pressed = 'none';
   });
   screen.addEventListener('mousemove', (e) => {
-    if (controlId === null || e.timeStamp - lastMove < 50) return;
+    if (controlId === null || e.timeStamp - lastMove < 100) return;
     lastMove = e.timeStamp;
     send({ type: 'mouse', event: 'mouseMoved', ...at(e), button: pressed, clickCount: 0, modifiers: modifiers(e) });
   });
