@@ -45,8 +45,10 @@
       try {
         const response = await api('GET', '/live/frames');
         if (!response.ok) {
-          if (response.status !== 409) say(await problemOf(response));
-          if (response.status === 401 || response.status === 403 || response.status === 410) return stop('This link no longer works.');
+          const message = await problemOf(response);
+          if (response.status === 401 || response.status === 403 || response.status === 410) return stop(message);
+          // 409: the run has no sandbox yet, or no longer; the state says which.
+          if (response.status !== 409) say(message);
         } else {
           await readEvents(response.body);
         }
