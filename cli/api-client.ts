@@ -14,6 +14,7 @@ import type { DomainCheck } from '../src/mail/identity/sending-domain.js';
 import type { Suppression } from '../src/mail/outbound/suppressions.js';
 import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
+import type { LiveRevocation } from '../src/live/live-service.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
 import type { HumanAnswerBody } from '../src/human/human-schemas.js';
 import type { CreateJobRunBody, CreateRunBody } from '../src/runs/run-schemas.js';
@@ -129,6 +130,9 @@ export class ApiClient {
   }
   answerRun(id: string, body: HumanAnswerBody): Promise<RunEnvelope> {
     return this.request('POST', `/v1/runs/${seg(id)}/human`, { body });
+  }
+  revokeLiveLinks(id: string): Promise<LiveRevocation> {
+    return this.request('POST', `/v1/runs/${seg(id)}/live/revoke`, { body: {} });
   }
   rerun(id: string): Promise<RunAccepted> {
     return this.request('POST', `/v1/runs/${seg(id)}/rerun`);

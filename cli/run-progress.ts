@@ -20,6 +20,8 @@ export function advance(progress: RunProgress, update: RunUpdate): RunProgress {
       return { ...progress, steps: progress.steps + 1, costUsd: update.step.run_cost_usd, lastAction: stepAction(update.step) };
     case 'end':
       return { ...progress, status: update.envelope.status, costUsd: update.envelope.usage.cost_usd };
+    case 'live':
+      return progress;
     default: {
       const unknown: never = update;
       throw new Error(`unknown run update ${JSON.stringify(unknown)}`);
@@ -40,6 +42,8 @@ export function updateLine(update: RunUpdate): string | null {
     }
     case 'end':
       return null;
+    case 'live':
+      return `live view (a signed link, valid 30 min; runs get gives a fresh one): ${update.url}`;
     default: {
       const unknown: never = update;
       throw new Error(`unknown run update ${JSON.stringify(unknown)}`);
@@ -56,6 +60,7 @@ export function progressSummary(progress: RunProgress): string {
 /** What a step did, in a few words: the model it called, or the tool and the gist of its input. */
 export function stepAction(step: Pick<StreamedStep, 'kind' | 'name' | 'input'>): string {
   if (step.kind === 'model') return `model ${step.name}`;
+  if (step.kind === 'person') return `${step.name} by ${String((step.input as { by?: unknown } | null)?.by ?? 'a person')}`;
   const gist = inputGist(step.input);
   return gist === null ? step.name : `${step.name} ${gist}`;
 }

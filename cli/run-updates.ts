@@ -12,7 +12,9 @@ export interface StreamedStep extends RunStep {
 export type RunUpdate =
   | { kind: 'status'; from: RunStatus | null; to: RunStatus; description: string; at: string }
   | { kind: 'step'; step: StreamedStep; at: string }
-  | { kind: 'end'; envelope: RunEnvelope };
+  | { kind: 'end'; envelope: RunEnvelope }
+  /** The run's live view, once it runs (docs/api.md, Live view). */
+  | { kind: 'live'; url: string };
 
 /**
  * Follows a run through its event stream: every status change, every step once, and finally its envelope.
@@ -20,6 +22,15 @@ export type RunUpdate =
  */
 export async function* followRun(api: ApiClient, runId: string, options: FollowOptions = {}): AsyncGenerator<RunUpdate> {
   const steps = new Set<string>();
+  let liveShown = false;
+  const live = async (): Promise<RunUpdate | null> => {
+    if (liveShown) return null;
+    const url = (await api.getRun(runId, options.signal)).live_url;
+    liveShown = url !== null;
+    return url === null ? null : { kind: 'live', url };
+  };
+  const already = await live();
+  if (already !== null) yield already;
   for await (const event of followEvents(api, `/v1/runs/${encodeURIComponent(runId)}/events`, options)) {
     if (isRunEndEvent(event.type)) {
       yield { kind: 'end', envelope: event.data as RunEnvelope };
@@ -28,6 +39,10 @@ export async function* followRun(api: ApiClient, runId: string, options: FollowO
     if (isEventOf(event, 'run.status')) {
       const d = event.data;
       yield { kind: 'status', from: d.from, to: d.to, description: d.description, at: event.created_at };
+      if (d.to === 'running') {
+        const started = await live();
+        if (started !== null) yield started;
+      }
     } else if (isEventOf(event, 'run.step')) {
       const step: StreamedStep = event.data;
       if (steps.has(step.id)) continue;

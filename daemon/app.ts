@@ -53,7 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jsonBodyPlugin);
   await app.register(requestLogPlugin, { requestLog });
   if (deps.metrics) await app.register(httpMetricsPlugin, { metrics: deps.metrics });
-  await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.services.rateLimiter });
+  await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.services.rateLimiter, liveLinks: deps.services.liveLinks });
   await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });
   await app.register(openapiPlugin);
   await app.register(healthRoutes);

@@ -5,6 +5,8 @@ import type { HostedConnect } from '../src/connections/oauth-client/hosted-conne
 import type { HumanRequests } from '../src/human/human-requests.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
+import type { LiveLinks } from '../src/live/live-links.js';
+import type { LiveService } from '../src/live/live-service.js';
 import type { MailAttachments } from '../src/mail/inbound/attachments.js';
 import type { IdentityService } from '../src/mail/identity/identity-service.js';
 import type { InboxesService } from '../src/mail/identity/inboxes-service.js';
@@ -48,4 +50,6 @@ export interface ApiServices extends McpServices {
   simulatedReplies: SimulatedReplies;
   mailAttachments: MailAttachments;
   inboxes: InboxesService;
+  live: LiveService;
+  liveLinks: LiveLinks;
 }

@@ -16,6 +16,9 @@ import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { emailNotifier } from '../src/human/human-notifier.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
+import { LiveLinks } from '../src/live/live-links.js';
+import { LiveRuns } from '../src/live/live-runs.js';
+import { LiveService } from '../src/live/live-service.js';
 import { RateLimiter } from '../src/keys/rate-limiter.js';
 import { mailSubsystems } from '../src/mail/mail-subsystems.js';
 import { readMailSettings } from '../src/mail/mail-settings.js';
@@ -130,6 +133,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Before the sandboxes: an unusable oauth.providers is reported before a driver starts anything.
   const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, guard, checkCallbackUrl, publicUrl });
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
+  // The live view: links signed under the master key, and the running attempts the engine lists for it.
+  const liveLinks = new LiveLinks({ masterKey, clock, publicUrl, isRunning: (orgId, runId) => store.runs.get(orgId, runId)?.status === 'running' });
+  const liveRuns = new LiveRuns();
   const engine = engineSubsystem({
     resources,
     env: options.env ?? process.env,
@@ -146,10 +152,12 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     connections: connections.services.runConnections,
     driver: sandboxes.services.driver,
     mailStatus: () => mail.status(),
-    // No live view yet: the live part's liveUrlOf goes here (contracts.md, item 2).
-    human: { notifier: emailNotifier(mail.services.emails), liveUrlOf: () => null },
+    human: { notifier: emailNotifier(mail.services.emails) },
+    live: liveRuns,
+    liveUrlOf: (orgId, runId) => liveLinks.urlOf(orgId, runId),
   });
   const { runs } = engine.services;
+  const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps });
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
@@ -193,6 +201,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         simulatedReplies: mail.services.simulatedReplies,
         mailAttachments: mail.services.attachments,
         inboxes: mail.services.inboxes,
+        live,
+        liveLinks,
       },
       logger,
       accessLogger: options.accessLogger ?? logger,

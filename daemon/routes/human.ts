@@ -5,13 +5,6 @@ import type { AnswerChannel } from '../../src/store/human-requests-store.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Routes a run's live link may call for its one run (`params.id`), besides an API key (contracts.md, item 2). */
-    liveLink?: boolean;
-  }
-}
-
 const tags = ['Runs'];
 
 /** A person answers what a run's agent asked (request_human): issue 22, item 4. */
@@ -29,7 +22,8 @@ export const humanRoutes: RoutePlugin<{ human: HumanRequests }> = async (app, { 
     },
     (req) => {
       const principal = principalOf(req);
-      return human.answer(principal.orgId, req.params.id, req.body, { by: `key ${principal.keyId}`, via: channelOf(req) });
+      const answerer = req.liveLink === null ? { by: `key ${principal.keyId}`, via: channelOf(req) } : { by: 'live link', via: 'live' as const };
+      return human.answer(principal.orgId, req.params.id, req.body, answerer);
     },
   );
 };

@@ -8,6 +8,7 @@ import { emailRoutes } from './emails.js';
 import { humanRoutes } from './human.js';
 import { inboxRoutes } from './inboxes.js';
 import { jobRoutes } from './jobs.js';
+import { liveRoutes } from './live.js';
 import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
@@ -24,6 +25,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   jobRoutes,
   runRoutes,
   humanRoutes,
+  liveRoutes,
   stepRoutes,
   artifactRoutes,
   eventRoutes,

@@ -40,7 +40,8 @@ export const runRoutes: RoutePlugin<{ runs: RunsService }> = async (app, { runs 
   );
   // Plain functions where the service answers synchronously: an async handler costs a promise and a microtask
   // per request, and polling a run is the API's hottest call.
-  app.get('/runs/:id', { schema: { ...s.get, tags, summary: 'Poll a run: its task envelope' } }, (req) =>
+  // A live link may poll its own run (its page reads what the run waits for, and renews its link from live_url).
+  app.get('/runs/:id', { config: { liveLink: true }, schema: { ...s.get, tags, summary: 'Poll a run: its task envelope' } }, (req) =>
     runs.get(principalOf(req).orgId, req.params.id),
   );
   app.post(

@@ -6,6 +6,7 @@ import { isoTime } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { RunRow } from '../store/runs-table.js';
 import { holdBudget } from './budget-check.js';
+import type { ControlGate, Takeover } from './control-gate.js';
 import type { Evidence } from './evidence.js';
 import type { ContentBlock, Message, ModelProvider, ModelResponse, ToolResultBlock, ToolUseBlock } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
@@ -30,6 +31,8 @@ export interface AgentLoopOptions {
   clock: Clock;
   /** Charges the sandbox time used since the last charge; called before every model call. */
   chargeSandboxTime: () => void;
+  /** Shut while a person holds the browser (the live view's takeover): the agent waits there. */
+  gate: ControlGate;
 }
 
 /** One model call's result: the response, or the outcome of a run the spend caps stopped before the call. */
@@ -51,6 +54,8 @@ export class AgentLoop {
   private modelCalls = 0;
   /** Usage of the previous call and how many messages it was sent, for the next call's token bound. */
   private previous: { inputTokens: number; outputTokens: number; messageCount: number } | null = null;
+  /** What people did with the browser since the last model call, for the next call's user message. */
+  private readonly personNotes: string[] = [];
 
   constructor(private readonly o: AgentLoopOptions) {
     this.maxTokens = o.config['models.max_tokens'];
@@ -87,6 +92,7 @@ export class AgentLoop {
           results.push({ type: 'tool_result', toolUseId: use.id, content: [{ type: 'text', text }], isError: true });
           continue;
         }
+        await this.yieldToPerson();
         const outcome = await this.o.tools.call(use, this.o.context);
         switch (outcome.kind) {
           case 'finished':
@@ -111,6 +117,8 @@ export class AgentLoop {
   /** The next model response, or the outcome of a run the spend caps stop. */
   private async callModel(): Promise<ModelTurn> {
     const { run, recorder } = this.o;
+    await this.yieldToPerson();
+    this.addPersonNotes();
     this.o.chargeSandboxTime();
     const inputBound = this.inputTokenBound();
     const held = holdBudget(this.o.caps, this.o.prices, {
@@ -152,6 +160,27 @@ export class AgentLoop {
   }
 
   /**
+   * Waits while a person holds the browser, then records each finished takeover as a step and keeps a note of it
+   * for the model: the page may not be as the agent left it.
+   */
+  private async yieldToPerson(): Promise<void> {
+    const { gate, recorder } = this.o;
+    if (gate.holder !== null) recorder.lastAction('paused: a person has control of the browser');
+    await gate.pass(this.o.signal);
+    for (const takeover of gate.drain()) {
+      recorder.takeover(takeover);
+      this.personNotes.push(takeoverNote(takeover));
+    }
+  }
+
+  /** The notes go at the end of the user message the call sends (after any tool results, which must come first). */
+  private addPersonNotes(): void {
+    const last = this.messages.at(-1);
+    if (this.personNotes.length === 0 || last === undefined || last.role !== 'user') return;
+    last.content = [...last.content, ...this.personNotes.splice(0).map((text) => ({ type: 'text' as const, text }))];
+  }
+
+  /**
    * The most input tokens the next call can be billed for: the request's own size, or the previous call's
    * reported input and output plus what was added since, whichever is larger.
    */
@@ -161,6 +190,13 @@ export class AgentLoop {
     const added = messagesTokens(this.messages.slice(this.previous.messageCount + 1));
     return Math.max(fromRequest, this.previous.inputTokens + this.previous.outputTokens + added);
   }
+}
+
+function takeoverNote(t: Takeover): string {
+  const seconds = Math.round((t.endedAtMs - t.startedAtMs) / 1000);
+  const ended = t.revoked ? 'then their control was revoked' : 'then handed it back to you';
+  const said = t.note === null || t.note.trim() === '' ? 'They left no note.' : `Their note: ${t.note.trim()}`;
+  return `A person (${t.by}) took control of the browser at ${isoTime(t.startedAtMs)} for ${seconds} s, ${ended}. ${said} The page may have changed: look at it again before you go on.`;
 }
 
 function summarizeResponse(response: ModelResponse): string {

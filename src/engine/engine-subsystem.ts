@@ -7,6 +7,7 @@ import type { PriceTable } from '../billing/prices.js';
 import type { RunConnections } from '../connections/run-connections.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { JobsService } from '../jobs/jobs-service.js';
+import type { LiveRuns } from '../live/live-runs.js';
 import { packageVersion } from '../package-root.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
@@ -50,8 +51,12 @@ export interface EngineSubsystemDeps {
   driver: SandboxDriver;
   /** How the daemon does email, for GET /v1/status. */
   mailStatus: () => MailStatus;
-  /** How a person the agent asks for is reached: emailed, and shown the run's live view (the live part's link). */
-  human: { notifier: HumanNotifier; liveUrlOf: LiveUrlOf };
+  /** How a person the agent asks for is reached by email. */
+  human: { notifier: HumanNotifier };
+  /** Running attempts as the live view reaches them (filled by the executor). */
+  live: LiveRuns;
+  /** A running run's live link: GET /v1/runs/{id}, and what a person the agent asks for is shown. */
+  liveUrlOf: LiveUrlOf;
 }
 
 export interface EngineServices {
@@ -80,10 +85,10 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       settleUsage: (runId) => meters.settle(runId),
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
       runProblems: (run) => runProblems(provider, deps.connections, run),
-      liveUrlOf: deps.human.liveUrlOf,
+      liveUrlOf: deps.liveUrlOf,
     },
   );
-  const human = new HumanRequests(resources, { runs, announcer, publicUrl: deps.publicUrl, liveUrlOf: deps.human.liveUrlOf, notifier: deps.human.notifier });
+  const human = new HumanRequests(resources, { runs, announcer, publicUrl: deps.publicUrl, liveUrlOf: deps.liveUrlOf, notifier: deps.human.notifier });
   runs.addTransitionHook(human.endHook);
   const tools = new ToolRegistry({
     codeTimeoutS: config['sandbox.code_timeout_s'],
@@ -99,7 +104,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 

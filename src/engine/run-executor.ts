@@ -10,7 +10,9 @@ import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunRow } from '../store/runs-table.js';
+import type { LiveRuns } from '../live/live-runs.js';
 import { AgentLoop } from './agent-loop.js';
+import { ControlGate } from './control-gate.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
@@ -36,6 +38,8 @@ export interface RunExecutorDeps {
   /** Where a run's sandbox time is metered, so that a transition ending it can settle it (see SandboxMeter). */
   meters: SandboxMeters;
   connections: RunConnections;
+  /** Where the live view finds a running attempt's sandbox and control gate. */
+  live: LiveRuns;
 }
 
 /**
@@ -77,6 +81,7 @@ export class RunExecutor {
     let tools: AttemptTools | null = null;
     let recording: RunRecording | null = null;
     let recorded: RecordingIds | null = null;
+    let detachLive: (() => void) | null = null;
     let outcome: RunOutcome | null = null;
     try {
       // Connections first: a run that names one it cannot use fails before any model call or sandbox.
@@ -99,6 +104,8 @@ export class RunExecutor {
           recording = new RunRecording(run, sandbox, credentials, this.deps.artifacts, logger);
           await recording.start(signal);
         }
+        const gate = new ControlGate();
+        detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
         const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
         outcome = await new AgentLoop({
@@ -114,12 +121,14 @@ export class RunExecutor {
           config: this.r.config,
           clock: this.r.clock,
           chargeSandboxTime: () => started.charge(),
+          gate,
         }).run();
       }
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
       timer.stop();
+      detachLive?.();
       await tools?.close();
       // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
       if (recording !== null && outcome !== null) recorded = await recording.finish();

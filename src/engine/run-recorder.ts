@@ -11,6 +11,7 @@ import type { ModelAlias } from '../vocabulary/models.js';
 import type { ModelUsage } from './providers/provider.js';
 import { truncateEnd, truncateMiddle } from '../agent-tools/truncate.js';
 import type { ToolRecorder, ToolStep } from '../agent-tools/agent-tool.js';
+import type { Takeover } from './control-gate.js';
 
 /** What a step row keeps of a tool's input and output: enough to see what the agent did, bounded per step. */
 const STEP_INPUT_LIMIT = 8_000;
@@ -105,6 +106,22 @@ export class RunRecorder implements ToolRecorder {
     });
   }
 
+  /** A person's control of the browser (the live view's takeover): a step of kind `person`, who, when, how long. */
+  takeover(t: Takeover): void {
+    this.write({
+      kind: 'person',
+      name: 'takeover',
+      input: { by: t.by, started_at: isoTime(t.startedAtMs), ended_at: isoTime(t.endedAtMs), revoked: t.revoked },
+      output: t.note ?? '',
+      isError: false,
+      durationMs: t.endedAtMs - t.startedAtMs,
+      inputTokens: 0,
+      outputTokens: 0,
+      usd: 0,
+      artifactId: null,
+    });
+  }
+
   /** Charges sandbox time (no step row), in a transaction of its own; see SandboxMeter. */
   sandboxTime(seconds: number): void {
     this.r.store.transaction(() => {
@@ -126,7 +143,7 @@ export class RunRecorder implements ToolRecorder {
   }
 
   private write(
-    s: { kind: 'model' | 'tool'; name: string; input: unknown; output: string; isError: boolean; durationMs: number; inputTokens: number; outputTokens: number; usd: number; artifactId: string | null },
+    s: { kind: StepRow['kind']; name: string; input: unknown; output: string; isError: boolean; durationMs: number; inputTokens: number; outputTokens: number; usd: number; artifactId: string | null },
     usage: RunPatch = {},
   ): void {
     const { store } = this.r;

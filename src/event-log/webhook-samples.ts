@@ -26,6 +26,7 @@ function envelope(at: string): EventData<'run.completed'> {
     attempt: 1,
     progress: { steps: 3, last_action: 'finished' },
     waiting_for: null,
+    live_url: null,
   };
 }
 

@@ -46,6 +46,11 @@ export interface RunEnvelope {
   progress: { steps: number; last_action: string | null };
   /** What the running run waits for: a person its agent asked (issue 22), or null. */
   waiting_for: WaitingFor | null;
+  /**
+   * The run's live view (a signed, short-lived link; docs/api.md, Live view): only in GET /v1/runs/{id} while the
+   * run is running, null everywhere else (lists, events, webhooks), since the link is a credential.
+   */
+  live_url: string | null;
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
@@ -87,5 +92,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     attempt: row.attempt,
     progress: { steps: row.step_count, last_action: row.last_action },
     waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, liveUrlOf),
+    live_url: null,
   };
 }

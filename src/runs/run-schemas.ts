@@ -111,6 +111,8 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
+    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress',
+    'live_url',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -157,6 +159,10 @@ export const envelopeSchema = {
       properties: { steps: { type: 'integer' }, last_action: nullableString },
     },
     waiting_for: waitingForSchema,
+    live_url: {
+      ...nullableString,
+      description: 'While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise.',
+    },
   },
 } as const;
 

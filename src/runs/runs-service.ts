@@ -76,7 +76,7 @@ export interface RunsServiceOptions {
   startCost: StartCostOf;
   /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
   runProblems: (run: RunScope) => RunProblem[];
-  /** A running run's live view, for `waiting_for.live_url` (the live part's; none by default). */
+  /** The live view's link of a running run (src/live/live-links.ts): `live_url` in GET /v1/runs/{id}, and `waiting_for.live_url`. */
   liveUrlOf?: LiveUrlOf;
 }
 
@@ -201,8 +201,12 @@ export class RunsService {
     return toListResponse(page, (row) => this.envelope(row));
   }
 
+  /** The run's envelope with its live link while it runs: what polling a run answers. */
   get(orgId: string, id: string): RunEnvelope {
-    return this.envelope(this.row(orgId, id));
+    const row = this.row(orgId, id);
+    const envelope = this.envelope(row);
+    if (row.status === 'running' && this.options.liveUrlOf !== undefined) envelope.live_url = this.options.liveUrlOf(row.org_id, row.id);
+    return envelope;
   }
 
   row(orgId: string, id: string): RunRow {

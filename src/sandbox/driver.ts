@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, MaskForm } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -18,6 +18,10 @@ export interface Sandbox {
   startRecording(signal: AbortSignal): Promise<void>;
   /** Ends the recording, with `mask`'s forms replaced in the trace; null when the browser was never recorded. */
   finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null>;
+  /** The browser's live view (`LiveFrame` events, protocol.ts), screencast only while such a stream is open. */
+  liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+  /** A person's input to the browser's page (takeover); SandboxError `no_page` before the browser has one. */
+  liveInput(input: LiveInput, signal: AbortSignal): Promise<void>;
   /** Stops everything the sandbox started and removes it; safe to call more than once. */
   destroy(): Promise<void>;
 }

@@ -13,6 +13,8 @@
  *   POST /recording/finish RecordingFinishRequest -> RecordingResult   (stops it; long call, like /browser)
  *   GET  /recording/trace         -> application/zip, 404 until a finish made one
  *   GET  /recording/video         -> video/webm, 404 until a finish made one
+ *   GET  /live/frames             -> text/event-stream of `LiveFrame`s (event `frame`) while the client stays
+ *   POST /live/input   LiveInput  -> 204, 409 when no page is open
  *
  * `/exec` and `/browser` answer 200 at once and send a space every 30 s until the JSON result (leading whitespace is
  * valid JSON), because fetch gives up on a response with no bytes for 300 s and code may run longer. So a failure
@@ -118,3 +120,27 @@ export interface RecordingResult {
   video: { bytes: number; frames: number } | null;
   detail: string | null;
 }
+/**
+ * One frame of the live view (`GET /live/frames`, event `frame`): the JPEG as CDP's screencast sent it, and the size
+ * of the page's viewport in CSS pixels, which is what `LiveInput` coordinates are in. Before the browser has a page
+ * the stream sends an event `waiting` instead, with no data.
+ */
+export interface LiveFrame {
+  /** base64 JPEG */
+  jpeg: string;
+  width: number;
+  height: number;
+  url: string | null;
+}
+
+export type LiveMouseButton = 'none' | 'left' | 'middle' | 'right';
+
+/**
+ * What a person does on the live view, in the page's CSS pixels; the supervisor hands it to CDP's Input domain as
+ * it is (Input.dispatchMouseEvent, Input.dispatchKeyEvent, Input.insertText).
+ */
+export type LiveInput =
+  | { type: 'mouse'; event: 'mousePressed' | 'mouseReleased' | 'mouseMoved'; x: number; y: number; button: LiveMouseButton; clickCount: number; modifiers: number }
+  | { type: 'wheel'; x: number; y: number; deltaX: number; deltaY: number; modifiers: number }
+  | { type: 'key'; event: 'keyDown' | 'keyUp'; key: string; code: string; keyCode: number; text: string; modifiers: number }
+  | { type: 'text'; text: string };

@@ -9,6 +9,8 @@ export type SandboxErrorCode =
   | 'bad_request'
   | 'not_found'
   | 'payload_too_large'
+  /** The live view's input came before the browser had a page. */
+  | 'no_page'
   /** The supervisor failed while handling a valid request. */
   | 'supervisor_error'
   /** The sandbox was destroyed. */

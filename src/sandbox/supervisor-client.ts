@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, MaskForm, RecordingResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, RecordingResult } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
@@ -52,6 +52,31 @@ export class SupervisorClient {
   async getFile(path: string, signal?: AbortSignal): Promise<Buffer> {
     const response = await this.request('GET', `/files?path=${encodeURIComponent(path)}`, undefined, undefined, signal);
     return Buffer.from(await this.read(response, (r) => r.arrayBuffer(), signal));
+  }
+
+  /** The live view's frames as the supervisor sends them (server-sent events), until `signal` aborts. */
+  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.request('GET', '/live/frames', undefined, undefined, signal);
+    const body = response.body;
+    if (body === null) throw new SandboxError('the supervisor sent no frame stream', { code: 'supervisor_error' });
+    // Undici cancels the body of a Response that is garbage-collected, and a stream of frames lives long after this
+    // call returns: the source of the stream handed out holds the Response.
+    const reader = body.getReader();
+    const source: UnderlyingDefaultSource<Uint8Array> & { response: Response } = {
+      response,
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    };
+    return new ReadableStream(source);
+  }
+
+  async liveInput(input: LiveInput, signal?: AbortSignal): Promise<void> {
+    const response = await this.request('POST', '/live/input', undefined, input, signal);
+    await response.body?.cancel();
   }
 
   private async json<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined): Promise<T> {
@@ -128,6 +153,7 @@ const CODES_BY_STATUS: Record<number, SandboxErrorCode> = {
   400: 'bad_request',
   401: 'unauthorized',
   404: 'not_found',
+  409: 'no_page',
   413: 'payload_too_large',
 };
 

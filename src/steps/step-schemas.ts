@@ -9,7 +9,7 @@ export const stepSchema = {
     run_id: { type: 'string' },
     attempt: { type: 'integer', description: 'Which attempt of the run made this step (a run is retried when the daemon died under it).' },
     seq: { type: 'integer', description: 'Order within the attempt, from 1.' },
-    kind: { type: 'string', enum: ['model', 'tool'] },
+    kind: { type: 'string', enum: ['model', 'tool', 'person'] },
     name: { type: 'string', description: 'The model id for a model call; the tool and action for a tool call (browser.navigate, run_code.python, finish).' },
     input: { description: 'What the step was given: the tool input, or a summary of the model request.' },
     output: { ...nullableString, description: 'What the step produced, truncated.' },

@@ -9,7 +9,8 @@ export interface RunStep {
   run_id: string;
   attempt: number;
   seq: number;
-  kind: 'model' | 'tool';
+  /** `person`: a person's control of the browser through the live view. */
+  kind: 'model' | 'tool' | 'person';
   name: string;
   input: unknown;
   output: string | null;

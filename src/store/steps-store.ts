@@ -6,7 +6,8 @@ export interface StepRow {
   run_id: string;
   attempt: number;
   seq: number;
-  kind: 'model' | 'tool';
+  /** `person`: a person's control of the browser through the live view. */
+  kind: 'model' | 'tool' | 'person';
   name: string;
   input: string | null;
   output: string | null;

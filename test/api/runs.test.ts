@@ -7,6 +7,8 @@ const BILLING_KEYS = ['credit_usd_rate', 'estimated_cost_usd', 'estimated_credit
 const ENVELOPE_KEYS = [
   'attempt', 'confidence', 'created_at', 'evidence', 'failure_detail', 'failure_reason', 'finished_at', 'job_id', 'model', 'name', 'object',
   'progress', 'project_id', 'result', 'started_at', 'status', 'task_id', 'usage', 'waiting_for', 'warnings',
+  'attempt', 'confidence', 'created_at', 'evidence', 'failure_detail', 'failure_reason', 'finished_at', 'job_id', 'live_url', 'model', 'name', 'object',
+  'progress', 'project_id', 'result', 'started_at', 'status', 'task_id', 'usage', 'warnings',
 ];
 
 let d: TestDaemon;
@@ -229,6 +231,7 @@ describe('GET /v1/runs/{id}', () => {
       task_id: id,
       object: 'run',
       status: 'queued',
+      live_url: null,
       result: null,
       confidence: null,
       evidence: null,

@@ -28,8 +28,14 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
   'secret-mask.ts': { args: ['1'], figures: [/^ +1 +\d+ +1000000 +ten +[\d.]+ +[\d.]+ +[\d.]+x +\d+$/m, /^ +5 +\d+ +1000000 +ten +[\d.]+ +[\d.]+ +[\d.]+x +\d+$/m] },
   'tenant-abuse.ts': { args: ['.'], figures: [/^ {2}"registrationsIn3s": \d+,$/m, /^ {2}"otherOrgInitialize": \d+,$/m, /^ {2}"otherOrgStream": \d+$/m] },
   'live.ts': {
-    args: ['1', '0'],
-    figures: [/^ {2}run duration +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m, /^ {2}daemon CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m, /^ {2}sandbox CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m],
+    args: ['10', '1', '1', '0'],
+    figures: [
+      /^frame latency \(local driver, 10 changes, \d+ seen\): p50 \d+ ms, p99 \d+ ms/m,
+      /^first page \((docker, warm pool|local), 1 runs\): POST -> first frame p50 \d+ ms; POST -> run started p50 \d+ ms; navigate step/m,
+      /^ {2}run duration +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m,
+      /^ {2}daemon CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m,
+      /^ {2}sandbox CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m,
+    ],
   },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };

@@ -49,6 +49,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'daemon start': 'test/cli/daemon-commands.test.ts (its own data directory)',
   'daemon stop': 'test/cli/daemon-commands.test.ts (its own data directory)',
   'runs open': 'test/cli/runs-wait.test.ts (a run with an evidence screenshot)',
+  'runs live-revoke': 'test/cli/runs-wait.test.ts (a running run)',
   'mcp approve': 'test/cli/mcp-commands.test.ts (a code from the consent page)',
   'sandbox build': 'test/cli/sandbox-commands.test.ts (needs the Docker engine)',
   'sandbox status': 'test/cli/sandbox-commands.test.ts',

@@ -27,6 +27,7 @@ function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope>
     attempt: 1,
     progress: { steps: 2, last_action: null },
     waiting_for: null,
+    live_url: null,
     ...overrides,
   };
 }

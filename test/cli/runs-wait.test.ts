@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePages } from '../engine/harness.js';
+import { servePages, until } from '../engine/harness.js';
 import { finish, hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { runCli, spawnCli } from './run-cli.js';
@@ -202,5 +202,48 @@ describe('errand runs watch, rerun and open', () => {
     } finally {
       await pages.close();
     }
+  });
+});
+
+describe('errand runs watch', () => {
+  it("prints a running run's live view link, which opens its live page", async () => {
+    const held = hold(toolUse('finish', { result: { done: true }, confidence: 'high' }));
+    model.script([held]);
+    const name = `watch-live-${Date.now()}`;
+    const created = await cli(['runs', 'create', 'Wait while I watch', '--name', name, '--json']);
+    expect(created.code).toBe(0);
+    const id = created.json().task_id as string;
+    await held.arrived;
+    const watching = cli(['runs', 'watch', id, '--json']);
+    // watch reads the run (and prints its link) before it opens the run's event stream; then the run may end.
+    await until('watch to follow the run', () => daemon.logs().includes(`/v1/runs/${id}/events`));
+    held.release();
+    const res = await watching;
+    expect(res.code).toBe(0);
+    const line = res.stderr.split('\n').find((l) => l.startsWith(`${id}: live view`));
+    expect(line).toBeDefined();
+    const url = new URL(/(http\S+)$/.exec(line!)![1]!);
+    expect(url.pathname).toBe(`/v1/runs/${id}/live`);
+    expect(url.searchParams.get('token')).toMatch(/^elv_/);
+  });
+
+  it('revokes the live links of a run with runs live-revoke', async () => {
+    const held = hold(toolUse('finish', { result: { done: true }, confidence: 'high' }));
+    model.script([held]);
+    const created = await cli(['runs', 'create', 'Wait while I revoke', '--json']);
+    const id = created.json().task_id as string;
+    await held.arrived;
+    const token = new URL((await daemon.api('GET', `/v1/runs/${id}`)).body.live_url).searchParams.get('token')!;
+    const asLink = () => daemon.api('GET', `/v1/runs/${id}`, undefined, { key: null, headers: { authorization: `Bearer ${token}` } });
+    expect((await asLink()).status).toBe(200);
+    const res = await cli(['runs', 'live-revoke', id, '--json']);
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ object: 'live_revocation', run_id: id, control_released: false });
+    const refused = await asLink();
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('live_link_revoked');
+    const human = await cli(['runs', 'live-revoke', id]);
+    expect(human.stdout).toContain(`revoked the live links of ${id}`);
+    held.release();
   });
 });

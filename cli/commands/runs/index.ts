@@ -5,6 +5,7 @@ import { registerRunsCancel } from './cancel.js';
 import { registerRunsCreate } from './create.js';
 import { registerRunsGet } from './get.js';
 import { registerRunsList } from './list.js';
+import { registerRunsLiveRevoke } from './live-revoke.js';
 import { registerRunsOpen } from './open.js';
 import { registerRunsRerun } from './rerun.js';
 import { registerRunsSteps } from './steps.js';
@@ -21,4 +22,5 @@ export function registerRuns(program: Command): void {
   registerRunsAnswer(runs);
   registerRunsCancel(runs);
   registerRunsRerun(runs);
+  registerRunsLiveRevoke(runs);
 }

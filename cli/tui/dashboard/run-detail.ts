@@ -26,6 +26,7 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
     lines.push({ text: `until ${w.expires_at.slice(0, 19).replace('T', ' ')} · a to answer here, or ${cliName} runs answer ${e.task_id}`, color: 'yellow' });
     if (w.live_url !== null) lines.push({ text: `live view: ${w.live_url}`, wraps: true });
   }
+  if (e.live_url !== null) lines.push({ text: `live view: ${e.live_url}`, color: 'cyan', wraps: true });
   if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
   if (e.result !== null) {
     const result = JSON.stringify(e.result, null, 2).split('\n');

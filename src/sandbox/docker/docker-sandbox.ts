@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import type { RecordingFiles, Sandbox } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, MaskForm } from '../protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { SupervisorClient } from '../supervisor-client.js';
 import { isNotFound } from './image-exists.js';
@@ -44,6 +44,15 @@ export class DockerSandbox implements Sandbox {
   async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
     this.assertAlive();
     return this.client.finishRecording(mask, signal);
+  }
+  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    this.assertAlive();
+    return this.client.liveFrames(signal);
+  }
+
+  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.liveInput(input, signal);
   }
 
   /** Writes a file into the workspace (`path` relative to it). */

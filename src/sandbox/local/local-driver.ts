@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
 import { PRIVATE_DIR_MODE } from '../../runtime/private-files.js';
 import type { RecordingFiles, Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, MaskForm } from '../protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from '../protocol.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient } from '../supervisor-client.js';
 import { killMarkedProcesses, SANDBOX_MARKER_VARIABLE } from './process-sweep.js';
@@ -142,6 +142,15 @@ class LocalSandbox implements Sandbox {
   async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
     this.assertAlive();
     return this.client.finishRecording(mask, signal);
+  }
+  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    this.assertAlive();
+    return this.client.liveFrames(signal);
+  }
+
+  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.liveInput(input, signal);
   }
 
   destroy(): Promise<void> {

@@ -69,6 +69,8 @@ export class BrowserSession {
   private dir: string | null = null;
   /** Each launch gets a fresh profile: one a crashed browser left may still be locked. */
   private launches = 0;
+  /** Who wants to know when the page the agent works on changes (the live view). */
+  private readonly pageListeners = new Set<(page: Page) => void>();
 
   /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`). */
   constructor(
@@ -79,6 +81,17 @@ export class BrowserSession {
 
   get launched(): boolean {
     return this.context !== null;
+  }
+
+  /** The page the agent works on, or null before the first action opened one (or after a crash). */
+  get currentPage(): Page | null {
+    return this.page !== null && !this.page.isClosed() ? this.page : null;
+  }
+
+  /** Calls `listener` with every page the session opens from now on; answers the way to stop. */
+  onPage(listener: (page: Page) => void): () => void {
+    this.pageListeners.add(listener);
+    return () => this.pageListeners.delete(listener);
   }
 
   run(action: BrowserRequest): Promise<BrowserResult> {
@@ -233,6 +246,7 @@ export class BrowserSession {
     });
     this.page = page;
     this.status = null;
+    for (const listener of this.pageListeners) listener(page);
     return page;
   }
 

@@ -21,6 +21,7 @@ import type { SupervisorHandover } from '../../../src/sandbox/protocol.js';
 import { BrowserSession, chromiumLauncher } from './browser.js';
 import { Executor } from './exec.js';
 import { Recording } from './recording.js';
+import { LiveScreen } from './live-screen.js';
 import { createSupervisorServer } from './server.js';
 import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
 import { WorkspaceFiles } from './workspace-files.js';
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
   const recording = new Recording(values.ffmpeg);
   const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, files: new WorkspaceFiles(user) });
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files: new WorkspaceFiles(user) });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

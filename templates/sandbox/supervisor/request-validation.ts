@@ -1,4 +1,4 @@
-import type { BrowserRequest, CodeLanguage, ExecRequest, RecordingFinishRequest } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, RecordingFinishRequest } from '../../../src/sandbox/protocol.js';
 
 /** The request body did not match the protocol; answered with 400. */
 export class BadRequest extends Error {}
@@ -111,4 +111,80 @@ function requireString(value: Record<string, unknown>, key: string): string {
 
 function optionalString(value: Record<string, unknown>, key: string): string | undefined {
   return value[key] === undefined ? undefined : requireString(value, key);
+}
+
+const MOUSE_EVENTS = ['mousePressed', 'mouseReleased', 'mouseMoved'] as const;
+const MOUSE_BUTTONS = ['none', 'left', 'middle', 'right'] as const;
+const KEY_EVENTS = ['keyDown', 'keyUp'] as const;
+/** Far beyond any viewport, so that a coordinate is either on the page or a mistake. */
+const MAX_COORDINATE = 100_000;
+const MAX_TEXT = 10_000;
+
+export function parseLiveInput(body: unknown): LiveInput {
+  const value = asObject(body);
+  switch (value.type) {
+    case 'mouse':
+      return {
+        type: 'mouse',
+        event: oneOf(value, 'event', MOUSE_EVENTS),
+        x: coordinate(value, 'x'),
+        y: coordinate(value, 'y'),
+        button: oneOf(value, 'button', MOUSE_BUTTONS),
+        clickCount: integer(value, 'clickCount', 0, 3),
+        modifiers: integer(value, 'modifiers', 0, 15),
+      };
+    case 'wheel':
+      return {
+        type: 'wheel',
+        x: coordinate(value, 'x'),
+        y: coordinate(value, 'y'),
+        deltaX: delta(value, 'deltaX'),
+        deltaY: delta(value, 'deltaY'),
+        modifiers: integer(value, 'modifiers', 0, 15),
+      };
+    case 'key':
+      return {
+        type: 'key',
+        event: oneOf(value, 'event', KEY_EVENTS),
+        key: boundedString(value, 'key', 64),
+        code: boundedString(value, 'code', 64),
+        keyCode: integer(value, 'keyCode', 0, 255),
+        text: boundedString(value, 'text', 8),
+        modifiers: integer(value, 'modifiers', 0, 15),
+      };
+    case 'text':
+      return { type: 'text', text: boundedString(value, 'text', MAX_TEXT) };
+    default:
+      throw new BadRequest('type must be mouse, wheel, key or text');
+  }
+}
+
+function oneOf<T extends string>(value: Record<string, unknown>, key: string, allowed: readonly T[]): T {
+  const field = value[key];
+  if (!allowed.includes(field as T)) throw new BadRequest(`${key} must be one of ${allowed.join(', ')}`);
+  return field as T;
+}
+
+function integer(value: Record<string, unknown>, key: string, min: number, max: number): number {
+  const field = value[key];
+  if (typeof field !== 'number' || !Number.isInteger(field) || field < min || field > max) throw new BadRequest(`${key} must be an integer from ${min} to ${max}`);
+  return field;
+}
+
+function coordinate(value: Record<string, unknown>, key: string): number {
+  const field = value[key];
+  if (typeof field !== 'number' || !Number.isFinite(field) || field < 0 || field > MAX_COORDINATE) throw new BadRequest(`${key} must be a number from 0 to ${MAX_COORDINATE}`);
+  return field;
+}
+
+function delta(value: Record<string, unknown>, key: string): number {
+  const field = value[key];
+  if (typeof field !== 'number' || !Number.isFinite(field) || Math.abs(field) > MAX_COORDINATE) throw new BadRequest(`${key} must be a number of at most ${MAX_COORDINATE} either way`);
+  return field;
+}
+
+function boundedString(value: Record<string, unknown>, key: string, max: number): string {
+  const field = requireString(value, key);
+  if (field.length > max) throw new BadRequest(`${key} must be at most ${max} characters`);
+  return field;
 }

@@ -7,7 +7,8 @@ import type { HealthResponse } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
 import type { Executor } from './exec.js';
 import type { Recording } from './recording.js';
-import { BadRequest, parseBrowserAction, parseExecRequest, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
+import { BadRequest, parseBrowserAction, parseExecRequest, parseLiveInput, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
+import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 export const SUPERVISOR_VERSION = '1';
@@ -22,6 +23,7 @@ export interface SupervisorServerOptions {
   executor: Executor;
   browser: BrowserSession;
   recording: Recording;
+  live: LiveScreen;
   files: WorkspaceFiles;
 }
 
@@ -95,6 +97,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
       await pipeline(content, res);
       return;
     }
+    case 'GET /live/frames':
+      return streamFrames(res, options.live);
+    case 'POST /live/input': {
+      const input = parseLiveInput(await readJson(req));
+      try {
+        await options.live.input(input);
+      } catch (error) {
+        if (error instanceof NoPageError) throw new HttpError(409, 'no_page', error.message);
+        throw error;
+      }
+      res.writeHead(204).end();
+      return;
+    }
     default:
       throw new HttpError(404, 'not_found', `no route ${route}`);
   }
@@ -118,6 +133,40 @@ async function sendLongJson(res: ServerResponse, work: (signal: AbortSignal) => 
   } finally {
     clearInterval(keepalive);
   }
+}
+
+/**
+ * The live view's frames as server-sent events until the client hangs up. A client whose socket is full skips
+ * frames rather than queue them: once it drains it gets the newest one it missed, so a slow watcher sees fewer
+ * frames, never older ones, and never holds the supervisor's memory.
+ */
+function streamFrames(res: ServerResponse, live: LiveScreen): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  res.flushHeaders();
+  let skipped: string | null = null;
+  let full = false;
+  const send = (event: string): void => {
+    if (full) {
+      skipped = event;
+      return;
+    }
+    if (res.write(event)) return;
+    full = true;
+    res.once('drain', () => {
+      full = false;
+      const newest = skipped;
+      skipped = null;
+      if (newest !== null) send(newest);
+    });
+  };
+  const leave = live.watch(send);
+  const keepalive = setInterval(() => {
+    if (!full) res.write(':\n\n');
+  }, KEEPALIVE_MS);
+  res.on('close', () => {
+    clearInterval(keepalive);
+    leave();
+  });
 }
 
 /**

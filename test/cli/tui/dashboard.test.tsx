@@ -185,6 +185,19 @@ describe('Dashboard', () => {
     expect(rows.every((l) => l.length <= 100)).toBe(true);
   });
 
+  it("shows a running run's live view link and a person's takeover step in the detail view (issue 22)", async () => {
+    const source = new FakeSource();
+    const live = `http://127.0.0.1:7700/v1/runs/${RUN_A}/live?token=elv_org_x.${RUN_A}.0.1800000000.sig`;
+    source.runs = [envelope(RUN_A, { live_url: live })];
+    source.steps.set(RUN_A, [step(RUN_A, 1, { kind: 'person', name: 'takeover', input: { by: 'live link' } })]);
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes(RUN_A));
+    await press(app, '\r');
+    const frame = await frameWhere(app, (f) => f.includes('steps (1)'));
+    expect(frame.replace(/\n\s*/g, '')).toContain(`live view: ${live}`);
+    expect(frame).toMatch(/1 takeover by live link/);
+  });
+
   it('opens a run with enter (result, steps, live steps) and goes back with esc', async () => {
     const source = twoRuns();
     const app = start(source);

@@ -199,6 +199,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     attempt: 1,
     progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
     waiting_for: null,
+    live_url: null,
     ...overrides,
   };
 }

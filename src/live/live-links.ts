@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { LinkSigner } from '../artifacts/link-signer.js';
+import { LinkSignatureError } from '../artifacts/link-errors.js';
+import type { Clock } from '../clock.js';
+import { LiveLinkOtherRunError, LiveLinkRevokedError } from './live-errors.js';
+
+/** How long a live link works: long enough to answer a request for help, short enough that a leaked one dies soon. */
+export const LIVE_LINK_VALIDITY_S = 30 * 60;
+
+const PURPOSE = 'errand live links v1';
+const PREFIX = 'elv_';
+
+/** What a verified live link grants: its one run of its one organisation. */
+export interface LiveGrant {
+  orgId: string;
+  runId: string;
+}
+
+export interface LiveLinksOptions {
+  masterKey: Buffer;
+  clock: Clock;
+  /** Base of absolute links; a function because the port is known only once the daemon listens. */
+  publicUrl: () => string;
+  /** Whether the run is running, the only time it has a live view. */
+  isRunning: (orgId: string, runId: string) => boolean;
+}
+
+/**
+ * Live links: `<public_url>/v1/runs/<run>/live?token=<token>`, where the token (`elv_<org>.<run>.<generation>.
+ * <expires>.<sig>`) is signed like an artifact link (`LinkSigner`, a key of its own derived from the master key)
+ * over the organisation, the run, the run's revocation generation and a secret of this daemon's process. So a
+ * link is good for one run of one organisation, for `LIVE_LINK_VALIDITY_S`, until the run's links are revoked
+ * (the generation moves on) or the daemon restarts (links then get signed over another secret; GET /v1/runs/{id}
+ * hands out a fresh one).
+ */
+export class LiveLinks {
+  private readonly signer: LinkSigner;
+  private readonly boot = randomBytes(16).toString('base64url');
+  /** Runs whose links were revoked, and how many times: a link of an earlier generation is refused. */
+  private readonly generations = new Map<string, number>();
+
+  constructor(private readonly o: LiveLinksOptions) {
+    this.signer = new LinkSigner(o.masterKey, { purpose: PURPOSE, validityS: LIVE_LINK_VALIDITY_S });
+  }
+
+  /** The live link of a running run, or null when the run is not running (it has no live view then). */
+  urlOf(orgId: string, runId: string): string | null {
+    if (!this.o.isRunning(orgId, runId)) return null;
+    return `${this.o.publicUrl()}/v1/runs/${runId}/live?token=${this.token(orgId, runId)}`;
+  }
+
+  /** A fresh token for the run, valid for `LIVE_LINK_VALIDITY_S` from now. */
+  token(orgId: string, runId: string): string {
+    const generation = this.generations.get(runId) ?? 0;
+    const { expires, sig } = this.signer.queryFor(this.signed(orgId, runId, generation), this.o.clock.now());
+    return `${PREFIX}${orgId}.${runId}.${generation}.${expires}.${sig}`;
+  }
+
+  /** Whether `token` looks like a live link's token (as opposed to an API key). */
+  static isToken(token: string): boolean {
+    return token.startsWith(PREFIX);
+  }
+
+  /**
+   * What the token grants for `runId`: 403 for a token the daemon did not sign as it is (tampered, or made before a
+   * restart), 410 once it expired, 403 for another run's token or a revoked one.
+   */
+  verify(token: string, runId: string): LiveGrant {
+    const parts = token.startsWith(PREFIX) ? token.slice(PREFIX.length).split('.') : [];
+    if (parts.length !== 5) throw new LinkSignatureError();
+    const [orgId, linkRun, generationText, expiresText, sig] = parts as [string, string, string, string, string];
+    if (!/^\d{1,9}$/.test(generationText) || !/^\d{1,12}$/.test(expiresText)) throw new LinkSignatureError();
+    const generation = Number(generationText);
+    this.signer.verify(this.signed(orgId, linkRun, generation), { expires: Number(expiresText), sig }, this.o.clock.now());
+    if (linkRun !== runId) throw new LiveLinkOtherRunError(runId);
+    if (generation !== (this.generations.get(runId) ?? 0)) throw new LiveLinkRevokedError();
+    return { orgId, runId };
+  }
+
+  /** Every link of the run made so far stops working; links made from now on work. */
+  revoke(runId: string): void {
+    this.generations.set(runId, (this.generations.get(runId) ?? 0) + 1);
+  }
+
+  private signed(orgId: string, runId: string, generation: number): string {
+    return `${orgId}.${runId}.${generation}.${this.boot}`;
+  }
+}

@@ -1,0 +1,133 @@
+import { idParam, nullableString, timestamp } from '../http-schemas/common.js';
+import type { Validated } from '../http-schemas/validated.js';
+import { envelopeSchema } from '../runs/run-schemas.js';
+
+const modifiers = { type: 'integer', minimum: 0, maximum: 15, description: 'CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8.' } as const;
+const coordinate = (axis: string) => ({ type: 'number', minimum: 0, maximum: 100_000, description: `${axis} in the page's CSS pixels (LiveFrame width and height).` }) as const;
+const delta = { type: 'number', minimum: -100_000, maximum: 100_000 } as const;
+
+/** A person's input, as CDP's Input domain takes it (src/sandbox/protocol.ts, LiveInput). */
+export const liveInputSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'event', 'x', 'y', 'button', 'clickCount', 'modifiers'],
+      properties: {
+        type: { type: 'string', const: 'mouse' },
+        event: { type: 'string', enum: ['mousePressed', 'mouseReleased', 'mouseMoved'] },
+        x: coordinate('x'),
+        y: coordinate('y'),
+        button: { type: 'string', enum: ['none', 'left', 'middle', 'right'] },
+        clickCount: { type: 'integer', minimum: 0, maximum: 3 },
+        modifiers,
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'x', 'y', 'deltaX', 'deltaY', 'modifiers'],
+      properties: { type: { type: 'string', const: 'wheel' }, x: coordinate('x'), y: coordinate('y'), deltaX: delta, deltaY: delta, modifiers },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'event', 'key', 'code', 'keyCode', 'text', 'modifiers'],
+      properties: {
+        type: { type: 'string', const: 'key' },
+        event: { type: 'string', enum: ['keyDown', 'keyUp'] },
+        key: { type: 'string', maxLength: 64, description: 'KeyboardEvent.key' },
+        code: { type: 'string', maxLength: 64, description: 'KeyboardEvent.code' },
+        keyCode: { type: 'integer', minimum: 0, maximum: 255, description: 'The Windows virtual key code (KeyboardEvent.keyCode).' },
+        text: { type: 'string', maxLength: 8, description: 'What the key types ("" for keys that type nothing, "\\r" for Enter).' },
+        modifiers,
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'text'],
+      properties: { type: { type: 'string', const: 'text' }, text: { type: 'string', maxLength: 10_000, description: 'Inserted as if pasted.' } },
+    },
+  ],
+} as const;
+
+const controlId = { type: 'string', minLength: 1, maxLength: 64, description: 'What POST /v1/runs/{id}/live/control answered.' } as const;
+
+const liveControlSchema = {
+  type: 'object',
+  required: ['object', 'run_id', 'control_id', 'since'],
+  properties: { object: { type: 'string', const: 'live_control' }, run_id: { type: 'string' }, control_id: { type: 'string' }, since: timestamp },
+} as const;
+
+const handBackSchema = {
+  type: 'object',
+  required: ['object', 'run_id', 'started_at', 'ended_at', 'duration_ms'],
+  properties: {
+    object: { type: 'string', const: 'live_control_ended' },
+    run_id: { type: 'string' },
+    started_at: timestamp,
+    ended_at: timestamp,
+    duration_ms: { type: 'integer' },
+  },
+} as const;
+
+const stateSchema = {
+  type: 'object',
+  required: ['object', 'run', 'thought', 'control', 'viewers'],
+  properties: {
+    object: { type: 'string', const: 'live_state' },
+    run: envelopeSchema,
+    thought: { ...nullableString, description: "The text of the agent's latest model answer, or null." },
+    control: {
+      type: 'object',
+      required: ['held', 'since', 'by'],
+      properties: { held: { type: 'boolean' }, since: nullableString, by: nullableString },
+    },
+    viewers: { type: 'integer', description: 'Frame streams open on this run now.' },
+  },
+} as const;
+
+const revocationSchema = {
+  type: 'object',
+  required: ['object', 'run_id', 'revoked_at', 'control_released'],
+  properties: {
+    object: { type: 'string', const: 'live_revocation' },
+    run_id: { type: 'string' },
+    revoked_at: timestamp,
+    control_released: { type: 'boolean' },
+  },
+} as const;
+
+const frameStream = {
+  description:
+    'Server-sent events: `frame` with {jpeg (base64), width, height (the viewport in CSS pixels), url}, or `waiting` before the browser has a page. Ends when the run stops or its links are revoked.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+} as const;
+
+const noBody = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+export const liveRouteSchemas = {
+  frames: { params: idParam('run'), response: { 200: frameStream } },
+  state: { params: idParam('run'), response: { 200: stateSchema } },
+  take: { params: idParam('run'), body: noBody, response: { 200: liveControlSchema } },
+  handBack: {
+    params: idParam('run'),
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['control_id'],
+      properties: { control_id: controlId, note: { ...nullableString, maxLength: 2000, description: 'What the person did; told to the agent and kept in the step.' } },
+    },
+    response: { 200: handBackSchema },
+  },
+  input: {
+    params: idParam('run'),
+    body: { type: 'object', additionalProperties: false, required: ['control_id', 'input'], properties: { control_id: controlId, input: liveInputSchema } },
+    response: { 204: { description: 'Handed to the page.', type: 'null' } },
+  },
+  revoke: { params: idParam('run'), body: noBody, response: { 200: revocationSchema } },
+} as const;
+
+export type LiveInputBody = Validated<typeof liveRouteSchemas.input.body>;
+export type HandBackBody = Validated<typeof liveRouteSchemas.handBack.body>;

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { isoTime, type Clock } from '../clock.js';
+import { InvalidRequestError } from '../errors.js';
+import type { RunEnvelope } from '../runs/envelope.js';
+import type { RunsService } from '../runs/runs-service.js';
+import type { LiveInput } from '../sandbox/protocol.js';
+import { SandboxError } from '../sandbox/sandbox-error.js';
+import type { StepsStore } from '../store/steps-store.js';
+import { ControlHeldError, LiveViewUnavailableError, NotInControlError, TooManyViewersError } from './live-errors.js';
+import type { LiveLinks } from './live-links.js';
+import type { LiveRun, LiveRuns } from './live-runs.js';
+
+/** Frame streams one run's live view may have open at once, whoever opens them. */
+export const VIEWERS_PER_RUN = 4;
+/** A person's input that the supervisor has not taken in this long is dropped: a stuck page must not hold a request. */
+const INPUT_TIMEOUT_MS = 5_000;
+
+/** Who calls the live view: a live link's holder, or an API key of the run's organisation. */
+export interface LiveCaller {
+  orgId: string;
+  /** `live link`, or `API key <id>`: what a takeover step says about who held control. */
+  by: string;
+  viaLink: boolean;
+}
+
+export interface LiveControl {
+  object: 'live_control';
+  run_id: string;
+  /** The controller's proof, sent with each input and the hand-back; only the caller that took control gets it. */
+  control_id: string;
+  since: string;
+}
+
+export interface LiveHandBack {
+  object: 'live_control_ended';
+  run_id: string;
+  started_at: string;
+  ended_at: string;
+  duration_ms: number;
+}
+
+export interface LiveState {
+  object: 'live_state';
+  run: RunEnvelope;
+  /** The text of the agent's latest model answer (its reasoning before its tool calls), or null. */
+  thought: string | null;
+  control: { held: boolean; since: string | null; by: string | null };
+  viewers: number;
+}
+
+export interface LiveRevocation {
+  object: 'live_revocation';
+  run_id: string;
+  revoked_at: string;
+  /** Whether someone held control, which the revocation ended (the agent then goes on). */
+  control_released: boolean;
+}
+
+interface Viewer {
+  viaLink: boolean;
+  stop: AbortController;
+}
+
+/**
+ * The live view of running runs (docs/api.md, Live view): the browser's frames, a person's control of it (which
+ * pauses the agent through the attempt's ControlGate) and input, the page's state, and revocation of a run's links.
+ */
+export class LiveService {
+  private readonly viewers = new Map<string, Set<Viewer>>();
+
+  constructor(
+    private readonly deps: { clock: Clock; links: LiveLinks; live: LiveRuns; runs: RunsService; steps: StepsStore },
+  ) {}
+
+  /**
+   * The run's frames as server-sent events (`LiveFrame`, protocol.ts), relayed as the supervisor sends them, until
+   * the caller goes (`signal`), the attempt ends or the run's links are revoked (a live link's stream).
+   */
+  async frames(caller: LiveCaller, runId: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+    const live = this.liveRun(caller, runId);
+    const open = this.viewers.get(runId) ?? new Set<Viewer>();
+    if (open.size >= VIEWERS_PER_RUN) throw new TooManyViewersError(VIEWERS_PER_RUN);
+    const viewer: Viewer = { viaLink: caller.viaLink, stop: new AbortController() };
+    open.add(viewer);
+    this.viewers.set(runId, open);
+    const leave = (): void => {
+      open.delete(viewer);
+      if (open.size === 0 && this.viewers.get(runId) === open) this.viewers.delete(runId);
+    };
+    const until = AbortSignal.any([signal, live.ended, viewer.stop.signal]);
+    try {
+      return relay(await live.sandbox.liveFrames(until), until, leave);
+    } catch (error) {
+      leave();
+      if (until.aborted) throw new LiveViewUnavailableError(runId, 'any more: the run stopped');
+      throw error;
+    }
+  }
+
+  /** A person's input; only from whoever holds control (`control_id`). */
+  async input(caller: LiveCaller, runId: string, controlId: string, input: LiveInput): Promise<void> {
+    const live = this.liveRun(caller, runId);
+    if (!live.gate.holds(controlId)) throw new NotInControlError();
+    try {
+      await live.sandbox.liveInput(input, AbortSignal.any([live.ended, AbortSignal.timeout(INPUT_TIMEOUT_MS)]));
+    } catch (error) {
+      if (error instanceof SandboxError && error.code === 'no_page') throw new LiveViewUnavailableError(runId, 'page yet: the agent has not opened the browser');
+      if (error instanceof SandboxError && error.code === 'bad_request') throw new InvalidRequestError('invalid_input', error.message, { param: 'input' });
+      throw error;
+    }
+  }
+
+  /** Takes control of the run's browser; the agent waits from its next model or tool call until it is handed back. */
+  take(caller: LiveCaller, runId: string): LiveControl {
+    const live = this.liveRun(caller, runId);
+    const controlId = `ctl_${randomBytes(18).toString('base64url')}`;
+    const now = this.deps.clock.now();
+    if (!live.gate.take(caller.by, controlId, now)) throw new ControlHeldError(isoTime(live.gate.holder!.sinceMs));
+    return { object: 'live_control', run_id: runId, control_id: controlId, since: isoTime(now) };
+  }
+
+  /** Hands control back with a note of what was done; the agent goes on, told of it, and the run gets a step. */
+  handBack(caller: LiveCaller, runId: string, controlId: string, note: string | null): LiveHandBack {
+    const live = this.liveRun(caller, runId);
+    if (!live.gate.holds(controlId)) throw new NotInControlError();
+    const t = live.gate.release(this.deps.clock.now(), note, false)!;
+    return { object: 'live_control_ended', run_id: runId, started_at: isoTime(t.startedAtMs), ended_at: isoTime(t.endedAtMs), duration_ms: t.endedAtMs - t.startedAtMs };
+  }
+
+  /** What the live page shows besides the frames. */
+  state(caller: LiveCaller, runId: string): LiveState {
+    const run = this.deps.runs.get(caller.orgId, runId);
+    const live = this.deps.live.get(caller.orgId, runId);
+    const holder = live?.gate.holder ?? null;
+    return {
+      object: 'live_state',
+      run,
+      thought: this.thought(runId),
+      control: { held: holder !== null, since: holder === null ? null : isoTime(holder.sinceMs), by: holder?.by ?? null },
+      viewers: this.viewers.get(runId)?.size ?? 0,
+    };
+  }
+
+  /**
+   * Revokes every live link of the run made so far: their requests are refused from now on, their frame streams
+   * end, and control held through one is released. Works whatever the run's status (a no-op once it ended).
+   */
+  revoke(orgId: string, runId: string): LiveRevocation {
+    this.deps.runs.row(orgId, runId);
+    this.deps.links.revoke(runId);
+    const now = this.deps.clock.now();
+    const live = this.deps.live.get(orgId, runId);
+    const released = live?.gate.release(now, null, true) ?? null;
+    for (const viewer of this.viewers.get(runId) ?? []) if (viewer.viaLink) viewer.stop.abort();
+    return { object: 'live_revocation', run_id: runId, revoked_at: isoTime(now), control_released: released !== null };
+  }
+
+  private liveRun(caller: LiveCaller, runId: string): LiveRun {
+    const run = this.deps.runs.row(caller.orgId, runId);
+    const live = this.deps.live.get(caller.orgId, runId);
+    if (live !== null) return live;
+    throw new LiveViewUnavailableError(runId, run.status === 'running' ? 'yet: its sandbox is starting' : `: it is ${run.status}, and only a running run has one`);
+  }
+
+  private thought(runId: string): string | null {
+    const steps = this.deps.steps.forRun(runId);
+    for (let i = steps.length - 1; i >= 0; i -= 1) {
+      const step = steps[i]!;
+      if (step.kind !== 'model') continue;
+      const text = (step.output ?? '')
+        .split('\n')
+        .filter((line) => !line.startsWith('stop_reason: ') && !line.startsWith('tool_use '))
+        .join('\n')
+        .trim();
+      if (text !== '') return text;
+    }
+    return null;
+  }
+}
+
+/** The upstream stream, ended (not failed) when `until` aborts, and released when its reader goes. */
+async function* relay(stream: ReadableStream<Uint8Array>, until: AbortSignal, leave: () => void): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } catch (error) {
+    if (!until.aborted) throw error;
+  } finally {
+    leave();
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -1,0 +1,259 @@
+// The live view's page script (docs/api.md, Live view). Plain standard APIs (fetch streaming, no framework, no
+// third-party code): it works in current Chromium and Firefox. Its authority is the live link's token, which it
+// takes out of the address bar at once and sends as a bearer token; GET /live/state renews it while the run runs.
+'use strict';
+(() => {
+  const runId = document.body.dataset.run;
+  let token = new URLSearchParams(location.search).get('token') || '';
+  history.replaceState(null, '', location.pathname);
+
+  const $ = (id) => document.getElementById(id);
+  const screen = $('screen');
+  let frame = { width: 1280, height: 800 };
+  let controlId = null;
+  /** When this page took control: a state asked for before then may not know it yet. */
+  let tookAt = 0;
+  let running = true;
+  let waitingFor = null;
+  let inputs = Promise.resolve();
+
+  function api(method, path, body) {
+    const headers = { authorization: `Bearer ${token}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`/v1/runs/${runId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  }
+
+  async function problemOf(response) {
+    try {
+      const body = await response.json();
+      return (body && body.error && body.error.message) || `HTTP ${response.status}`;
+    } catch {
+      return `HTTP ${response.status}`;
+    }
+  }
+
+  function say(message) {
+    $('problem').hidden = message === null;
+    $('problem').textContent = message || '';
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // Frames: server-sent events read from a fetch stream (EventSource cannot send the token as a header).
+  async function watch() {
+    while (running) {
+      try {
+        const response = await api('GET', '/live/frames');
+        if (!response.ok) {
+          const message = await problemOf(response);
+          if (response.status === 401 || response.status === 403 || response.status === 410) return stop(message);
+          // 409: the run has no sandbox yet, or no longer; the state says which.
+          if (response.status !== 409) say(message);
+        } else {
+          await readEvents(response.body);
+        }
+      } catch {
+        // The connection broke; try again below.
+      }
+      await sleep(1000);
+    }
+  }
+
+  async function readEvents(body) {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffered += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffered.indexOf('\n\n')) !== -1) {
+        onEvent(buffered.slice(0, end));
+        buffered = buffered.slice(end + 2);
+      }
+    }
+  }
+
+  function onEvent(text) {
+    let type = 'message';
+    let data = '';
+    for (const line of text.split('\n')) {
+      if (line.startsWith('event: ')) type = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    if (type === 'waiting') {
+      $('screen-note').hidden = false;
+      $('screen-note').textContent = 'The agent has not opened the browser yet…';
+    } else if (type === 'frame') {
+      const f = JSON.parse(data);
+      frame = { width: f.width, height: f.height };
+      screen.src = `data:image/jpeg;base64,${f.jpeg}`;
+      $('screen-note').hidden = true;
+    }
+  }
+
+  // The run's state: status, step, thought, who controls the browser, what the agent waits for.
+  async function poll() {
+    while (running) {
+      try {
+        const asked = Date.now();
+        const response = await api('GET', '/live/state');
+        if (response.ok) show(await response.json(), asked);
+        else if (response.status === 401 || response.status === 403 || response.status === 410) stop(await problemOf(response));
+      } catch {
+        // Next round.
+      }
+      await sleep(1000);
+    }
+  }
+
+  function show(state, asked) {
+    const run = state.run;
+    if (run.live_url) token = new URL(run.live_url).searchParams.get('token') || token;
+    $('status').textContent = `${run.status}${state.control.held ? ' · paused: a person has control' : ''}`;
+    $('steps').textContent = String(run.progress.steps);
+    $('last-action').textContent = run.progress.last_action || '—';
+    $('thought').textContent = state.thought || '—';
+    const mine = controlId !== null;
+    $('take').disabled = state.control.held || run.status !== 'running';
+    $('control').textContent = mine ? 'You have control.' : state.control.held ? `${state.control.by} has control since ${state.control.since}.` : '';
+    if (mine && !state.control.held && asked > tookAt) lostControl('Your control ended (it was revoked).');
+    showWaiting(run.waiting_for || null);
+    if (run.status !== 'running') stop(`The run is ${run.status}.`);
+  }
+
+  function showWaiting(w) {
+    waitingFor = w;
+    $('waiting').hidden = w === null;
+    if (w === null) return;
+    $('waiting-kind').textContent = w.kind;
+    $('waiting-question').textContent = w.question;
+    $('answer-form').hidden = w.kind !== 'answer';
+    $('approve-form').hidden = w.kind !== 'approve';
+    $('takeover-hint').hidden = w.kind !== 'takeover';
+  }
+
+  function stop(message) {
+    running = false;
+    controlId = null;
+    $('take').disabled = true;
+    $('hand-back-form').hidden = true;
+    screen.classList.remove('controlled');
+    $('status').textContent = message;
+  }
+
+  async function answerHuman(fields) {
+    if (waitingFor === null) return;
+    const response = await api('POST', '/human', { request_id: waitingFor.request_id, ...fields });
+    say(response.ok ? null : await problemOf(response));
+  }
+
+  $('send-answer').addEventListener('click', () => void answerHuman({ answer: $('answer').value }));
+  $('approve').addEventListener('click', () => void answerHuman({ approved: true }));
+  $('reject').addEventListener('click', () => void answerHuman({ approved: false }));
+
+  $('take').addEventListener('click', async () => {
+    const response = await api('POST', '/live/control', {});
+    if (!response.ok) return say(await problemOf(response));
+    controlId = (await response.json()).control_id;
+    tookAt = Date.now();
+    say(null);
+    $('hand-back-form').hidden = false;
+    $('take').hidden = true;
+    screen.classList.add('controlled');
+    screen.focus();
+  });
+
+  $('hand-back').addEventListener('click', async () => {
+    const note = $('note').value;
+    await inputs;
+    const response = await api('POST', '/live/control/release', { control_id: controlId, note: note === '' ? null : note });
+    if (!response.ok) return say(await problemOf(response));
+    lostControl(null);
+    $('note').value = '';
+    if (waitingFor !== null && waitingFor.kind === 'takeover') await answerHuman({ note });
+  });
+
+  function lostControl(message) {
+    controlId = null;
+    $('hand-back-form').hidden = true;
+    $('take').hidden = false;
+    screen.classList.remove('controlled');
+    if (message !== null) say(message);
+  }
+
+  // Input: in the page's CSS pixels, scaled from where the frame is shown; sent in order. Moves go at most ten a
+  // second, so that a person's pointer stays within the run's links' request rate (limits.requests_per_minute).
+  function send(input) {
+    if (controlId === null) return;
+    const id = controlId;
+    inputs = inputs.then(async () => {
+      const response = await api('POST', '/live/input', { control_id: id, input });
+      if (!response.ok) say(await problemOf(response));
+    }).catch(() => undefined);
+  }
+
+  function at(event) {
+    const rect = screen.getBoundingClientRect();
+    const clamp = (v, max) => Math.min(Math.max(v, 0), max);
+    return {
+      x: clamp(((event.clientX - rect.left) / rect.width) * frame.width, frame.width),
+      y: clamp(((event.clientY - rect.top) / rect.height) * frame.height, frame.height),
+    };
+  }
+
+  const modifiers = (e) => (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0);
+  const BUTTONS = ['left', 'middle', 'right'];
+  let lastMove = 0;
+  let pressed = 'none';
+
+  screen.addEventListener('mousedown', (e) => {
+    if (controlId === null) return;
+    e.preventDefault();
+    screen.focus();
+    pressed = BUTTONS[e.button] || 'left';
+    send({ type: 'mouse', event: 'mousePressed', ...at(e), button: pressed, clickCount: Math.min(e.detail || 1, 3), modifiers: modifiers(e) });
+  });
+  screen.addEventListener('mouseup', (e) => {
+    if (controlId === null) return;
+    e.preventDefault();
+    send({ type: 'mouse', event: 'mouseReleased', ...at(e), button: BUTTONS[e.button] || 'left', clickCount: Math.min(e.detail || 1, 3), modifiers: modifiers(e) });
+    pressed = 'none';
+  });
+  screen.addEventListener('mousemove', (e) => {
+    if (controlId === null || e.timeStamp - lastMove < 100) return;
+    lastMove = e.timeStamp;
+    send({ type: 'mouse', event: 'mouseMoved', ...at(e), button: pressed, clickCount: 0, modifiers: modifiers(e) });
+  });
+  screen.addEventListener('contextmenu', (e) => {
+    if (controlId !== null) e.preventDefault();
+  });
+  screen.addEventListener(
+    'wheel',
+    (e) => {
+      if (controlId === null) return;
+      e.preventDefault();
+      const scale = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? frame.height : 1;
+      send({ type: 'wheel', ...at(e), deltaX: e.deltaX * scale, deltaY: e.deltaY * scale, modifiers: modifiers(e) });
+    },
+    { passive: false },
+  );
+  for (const kind of ['keydown', 'keyup']) {
+    screen.addEventListener(kind, (e) => {
+      if (controlId === null) return;
+      e.preventDefault();
+      const text = kind === 'keydown' && !e.ctrlKey && !e.metaKey ? (e.key.length === 1 ? e.key : e.key === 'Enter' ? '\r' : '') : '';
+      send({ type: 'key', event: kind === 'keydown' ? 'keyDown' : 'keyUp', key: e.key.slice(0, 64), code: e.code.slice(0, 64), keyCode: e.keyCode & 255, text, modifiers: modifiers(e) });
+    });
+  }
+  screen.addEventListener('paste', (e) => {
+    if (controlId === null) return;
+    e.preventDefault();
+    const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
+    if (text !== '') send({ type: 'text', text: text.slice(0, 10000) });
+  });
+
+  void watch();
+  void poll();
+})();

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { LinkExpiredError, LinkSignatureError } from '../../src/artifacts/link-errors.js';
+import { LIVE_LINK_VALIDITY_S, LiveLinks } from '../../src/live/live-links.js';
+import { LiveLinkOtherRunError, LiveLinkRevokedError } from '../../src/live/live-errors.js';
+
+const ORG = 'org_01jd0000000000000000000000';
+const RUN = 'run_01jd0000000000000000000001';
+const OTHER_RUN = 'run_01jd0000000000000000000002';
+
+function links(options: { running?: boolean; masterKey?: Buffer } = {}) {
+  let now = Date.parse('2026-11-28T00:00:00Z');
+  const l = new LiveLinks({
+    masterKey: options.masterKey ?? randomBytes(32),
+    clock: { now: () => now },
+    publicUrl: () => 'http://127.0.0.1:7700',
+    isRunning: () => options.running ?? true,
+  });
+  return { l, advance: (ms: number) => (now += ms) };
+}
+
+describe('LiveLinks', () => {
+  it('makes a link to the run’s page for a running run only', () => {
+    expect(links().l.urlOf(ORG, RUN)).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:7700/v1/runs/${RUN}/live\\?token=elv_${ORG}\\.${RUN}\\.0\\.\\d+\\.[\\w-]+$`));
+    expect(links({ running: false }).l.urlOf(ORG, RUN)).toBeNull();
+  });
+
+  it('grants the run of its organisation until it expires, then answers 410', () => {
+    const { l, advance } = links();
+    const token = l.token(ORG, RUN);
+    expect(l.verify(token, RUN)).toEqual({ orgId: ORG, runId: RUN });
+    advance(LIVE_LINK_VALIDITY_S * 1000 - 1000);
+    expect(l.verify(token, RUN)).toEqual({ orgId: ORG, runId: RUN });
+    advance(1000);
+    expect(() => l.verify(token, RUN)).toThrow(LinkExpiredError);
+  });
+
+  it('refuses a changed organisation, run, generation, expiry or signature as a forgery (403)', () => {
+    const { l } = links();
+    const token = l.token(ORG, RUN);
+    const [org, run, generation, expires, sig] = token.slice('elv_'.length).split('.') as [string, string, string, string, string];
+    const forged = [
+      `elv_org_01jd0000000000000000000009.${run}.${generation}.${expires}.${sig}`,
+      `elv_${org}.${OTHER_RUN}.${generation}.${expires}.${sig}`,
+      `elv_${org}.${run}.1.${expires}.${sig}`,
+      `elv_${org}.${run}.${generation}.${Number(expires) + 60}.${sig}`,
+      `elv_${org}.${run}.${generation}.${expires}.${sig.slice(1)}x`,
+      'elv_nonsense',
+      '',
+    ];
+    for (const bad of forged) expect(() => l.verify(bad, bad.includes(OTHER_RUN) ? OTHER_RUN : RUN)).toThrow(LinkSignatureError);
+  });
+
+  it('refuses a genuine link for another run than its own', () => {
+    const { l } = links();
+    expect(() => l.verify(l.token(ORG, RUN), OTHER_RUN)).toThrow(LiveLinkOtherRunError);
+  });
+
+  it('refuses links made before a revocation, and accepts those made after', () => {
+    const { l } = links();
+    const before = l.token(ORG, RUN);
+    const otherRun = l.token(ORG, OTHER_RUN);
+    l.revoke(RUN);
+    expect(() => l.verify(before, RUN)).toThrow(LiveLinkRevokedError);
+    expect(l.verify(l.token(ORG, RUN), RUN).runId).toBe(RUN);
+    expect(l.verify(otherRun, OTHER_RUN).runId).toBe(OTHER_RUN);
+  });
+
+  it('refuses the links of another daemon process, even under the same master key', () => {
+    const masterKey = randomBytes(32);
+    const token = links({ masterKey }).l.token(ORG, RUN);
+    expect(() => links({ masterKey }).l.verify(token, RUN)).toThrow(LinkSignatureError);
+  });
+});
