@@ -93,6 +93,7 @@ export class LiveService {
     } catch (error) {
       leave();
       if (until.aborted) throw new LiveViewUnavailableError(runId, 'any more: the run stopped');
+      if (error instanceof SandboxError) throw new LiveViewUnavailableError(runId, `now: its sandbox did not give one (${error.message})`);
       throw error;
     }
   }
@@ -106,6 +107,7 @@ export class LiveService {
     } catch (error) {
       if (error instanceof SandboxError && error.code === 'no_page') throw new LiveViewUnavailableError(runId, 'page yet: the agent has not opened the browser');
       if (error instanceof SandboxError && error.code === 'bad_request') throw new InvalidRequestError('invalid_input', error.message, { param: 'input' });
+      if (error instanceof SandboxError) throw new LiveViewUnavailableError(runId, `now: its sandbox did not take the input (${error.message})`);
       throw error;
     }
   }

@@ -136,11 +136,17 @@ export class LiveScreen {
       this.last = `event: frame\ndata: ${JSON.stringify(body)}\n\n`;
       for (const watcher of this.watchers) watcher(this.last);
     });
-    // A screencast started while a navigation commits (a new renderer taking over the page) can be lost: each
-    // navigation of the main frame starts it again while someone watches.
+    // A screencast started while a navigation commits (a new renderer taking over the page) can be lost, and a
+    // still page sends no frame of its own: each navigation of the main frame, and each load, starts it again while
+    // someone watches (a start sends the page as it is).
+    const restart = (): void => {
+      if (this.watchers.size > 0 && this.session?.cdp === cdp) void startScreencast(cdp).catch(() => undefined);
+    };
     page.on('framenavigated', (navigated) => {
-      if (navigated === page.mainFrame() && this.watchers.size > 0 && this.session?.cdp === cdp) void startScreencast(cdp).catch(() => undefined);
+      if (navigated === page.mainFrame()) restart();
     });
+    page.on('domcontentloaded', restart);
+    page.on('load', restart);
     const session = { page, cdp };
     this.session = session;
     return session;
