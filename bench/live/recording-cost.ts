@@ -97,8 +97,9 @@ export async function recordingCost(pairs: number, modelDelayMs: number): Promis
       const before = cpuOf(pid, tickMs);
       const accepted = await api('POST', '/v1/runs', { prompt: 'Send the form', recording });
       let run: any;
+      // Seldom, so that polling, which lasts as long as the run, adds little to the daemon CPU measured.
       do {
-        await sleep(50);
+        await sleep(500);
         run = await api('GET', `/v1/runs/${accepted.task_id}`);
       } while (run.status === 'queued' || run.status === 'running');
       const after = cpuOf(pid, tickMs);
