@@ -112,8 +112,9 @@ export async function main(argv: string[]): Promise<number> {
     url = await daemon.start();
   } catch (err) {
     const reason = listenFailure(err, config['server.host'], config['server.port']);
-    if (reason === null) throw err;
+    // Whatever failed, the parts already started (the host-network watcher, the pool) would keep the process alive.
     await daemon.close();
+    if (reason === null) throw err;
     process.stderr.write(`errandd: ${reason}\n`);
     return 1;
   }
@@ -173,6 +174,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     process.stderr.write(`errandd: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
+    // A start that failed unexpectedly may have left timers or sockets behind: exit rather than hang unseen.
+    process.exit(1);
   },
 );
