@@ -67,7 +67,7 @@ describe('request_human, kind answer, answered through the API', () => {
       question: 'Which size should I order, M or L?',
       asked_at: expect.any(String),
       expires_at: expect.any(String),
-      live_url: null,
+      live_url: expect.stringMatching(new RegExp(`^${h.daemon.url}/v1/runs/${runId}/live\\?token=elv_`)),
     });
     // human.timeout_s, 900 s by default.
     expect(Date.parse(run.waiting_for.expires_at) - Date.parse(run.waiting_for.asked_at)).toBe(900_000);
@@ -84,7 +84,7 @@ describe('request_human, kind answer, answered through the API', () => {
       question: 'Which size should I order, M or L?',
       asked_at: run.waiting_for.asked_at,
       expires_at: run.waiting_for.expires_at,
-      live_url: null,
+      live_url: expect.stringMatching(new RegExp(`^${h.daemon.url}/v1/runs/${runId}/live\\?token=elv_`)),
       answer_url: `${h.daemon.url}/v1/runs/${runId}/human`,
     });
     expect(runEvents(runId).map((e) => e.type)).toContain('run.needs_human');
