@@ -47,7 +47,7 @@ describe('a run waiting for a person', () => {
     // Three leases later the run is still attempt 1 and still waiting: the lease is renewed during the wait.
     const lease = withLease(runId);
     await until('three lease renewals', () => withLease(runId) > lease + 4_000, 15_000);
-    expect((await h.daemon.api('GET', `/v1/runs/${runId}`)).body).toMatchObject({ status: 'running', attempt: 1, waiting_for: first });
+    expect((await h.daemon.api('GET', `/v1/runs/${runId}`)).body).toMatchObject({ status: 'running', attempt: 1, waiting_for: { ...first, live_url: expect.any(String) } });
 
     await h.daemon.kill();
     h.model.script([
