@@ -84,6 +84,7 @@ describe('the live view on the local driver', () => {
 describe('a person on the live page answers what the agent asks (request_human), local driver', () => {
   const CODE_QUESTION = 'What is the one-time code?';
   const TAKEOVER_QUESTION = 'Please press the button for me';
+  const SIZE_QUESTION = 'And which size, M or L?';
   let clicks = 0;
   let pages: Awaited<ReturnType<typeof servePages>>;
   let h: EngineHarness;
@@ -91,7 +92,8 @@ describe('a person on the live page answers what the agent asks (request_human),
   let receiver: WebhookReceiver;
   let runId: string;
   let viewer: Page;
-  const afterAnswer = hold(toolUse('request_human', { kind: 'approve', question: 'Submit the form with code 123456?' }));
+  const afterAnswer = hold(toolUse('request_human', { kind: 'answer', question: SIZE_QUESTION }));
+  const afterSecondAnswer = hold(toolUse('request_human', { kind: 'approve', question: 'Submit the form with code 123456?' }));
   const afterApprove = hold(toolUse('request_human', { kind: 'approve', question: 'Also subscribe to the newsletter?' }));
   const afterReject = hold(toolUse('request_human', { kind: 'takeover', question: TAKEOVER_QUESTION, obstacle: 'other' }));
   const afterTakeover = hold(toolUse('browser', { action: 'read_text' }));
@@ -126,6 +128,7 @@ describe('a person on the live page answers what the agent asks (request_human),
       reply([text(THOUGHT), toolUse('browser', { action: 'navigate', url: `${pages.url}/button` })]),
       toolUse('request_human', { kind: 'answer', question: CODE_QUESTION }),
       afterAnswer,
+      afterSecondAnswer,
       afterApprove,
       afterReject,
       afterTakeover,
@@ -136,7 +139,7 @@ describe('a person on the live page answers what the agent asks (request_human),
   }, 120_000);
 
   afterAll(async () => {
-    for (const held of [afterAnswer, afterApprove, afterReject, afterTakeover, afterRead]) held.release();
+    for (const held of [afterAnswer, afterSecondAnswer, afterApprove, afterReject, afterTakeover, afterRead]) held.release();
     await viewer?.close();
     await receiver?.close();
     await h?.close();
@@ -197,6 +200,21 @@ describe('a person on the live page answers what the agent asks (request_human),
       answered_via: 'live',
     });
     afterAnswer.release();
+  });
+
+  it('shows the next question with an empty answer box: an answer is never sent again to another question', async () => {
+    const { waiting_for: w } = await until('the second question', async () => {
+      const run = (await d.api('GET', `/v1/runs/${runId}`)).body;
+      return run.waiting_for?.question === SIZE_QUESTION ? run : null;
+    });
+    await viewer.waitForFunction((q) => document.getElementById('waiting-question')!.textContent === q, SIZE_QUESTION);
+    expect(await viewer.inputValue('#answer')).toBe('');
+    await viewer.fill('#answer', 'L');
+    await viewer.click('#send-answer');
+    expect(toolResults(await afterSecondAnswer.arrived)[0]!.text).toBe('A person answered (live link, via live):\nL');
+    expect(JSON.parse((await answeredHook(w.request_id)).body).data).toMatchObject({ answer: 'L', answered_via: 'live' });
+    await shownNothing();
+    afterSecondAnswer.release();
   });
 
   it('approves, then denies, on the page: the agent reads which', async () => {
