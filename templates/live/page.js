@@ -146,7 +146,11 @@
   async function answerHuman(fields) {
     if (waitingFor === null) return;
     const response = await api('POST', '/human', { request_id: waitingFor.request_id, ...fields });
-    say(response.ok ? null : await problemOf(response));
+    if (!response.ok) return say(await problemOf(response));
+    say(null);
+    // Emptied at once: the next question must not come with this answer in the box, ready to be sent again.
+    $('answer').value = '';
+    showWaiting((await response.json()).waiting_for || null);
   }
 
   $('send-answer').addEventListener('click', () => void answerHuman({ answer: $('answer').value }));

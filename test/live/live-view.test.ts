@@ -4,13 +4,16 @@
  * sees a frame of the sandbox page, takes control (the agent pauses: no model call while held), clicks a button
  * and types on the sandbox page through the shown frame, and hands back with a note, which the agent is told and
  * the run keeps as a step. One controller at a time; tampered, other-run, revoked links and another
- * organisation's key refused. Both sandbox drivers.
+ * organisation's key refused. Both sandbox drivers. And with request_human (item 4), on the local driver: the
+ * person answers a question, approves, denies and does a takeover on the live page, through POST /v1/runs/{id}/human
+ * with the page's live token, and the agent reads each answer as given via live.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { hold, reply, text, toolResults, toolUse, type AnthropicRequest, type AnthropicTurn } from '../fixtures/scripted-anthropic.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
+import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { createRun, servePages, startEngine, stepsOf, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 
 const docker = await dockerAvailability(process.env.ERRAND_SANDBOX_IMAGE ?? 'errand-sandbox:latest');
@@ -76,6 +79,196 @@ describe('the live view on the local driver', () => {
   });
 
   liveViewSpecification(() => ({ h, site: { url: `${pages.url}/button`, before: [], clicks: () => clicks } }));
+});
+
+describe('a person on the live page answers what the agent asks (request_human), local driver', () => {
+  const CODE_QUESTION = 'What is the one-time code?';
+  const TAKEOVER_QUESTION = 'Please press the button for me';
+  const SIZE_QUESTION = 'And which size, M or L?';
+  let clicks = 0;
+  let pages: Awaited<ReturnType<typeof servePages>>;
+  let h: EngineHarness;
+  let d: TestDaemon;
+  let receiver: WebhookReceiver;
+  let runId: string;
+  let viewer: Page;
+  const afterAnswer = hold(toolUse('request_human', { kind: 'answer', question: SIZE_QUESTION }));
+  const afterSecondAnswer = hold(toolUse('request_human', { kind: 'approve', question: 'Submit the form with code 123456?' }));
+  const afterApprove = hold(toolUse('request_human', { kind: 'approve', question: 'Also subscribe to the newsletter?' }));
+  const afterReject = hold(toolUse('request_human', { kind: 'takeover', question: TAKEOVER_QUESTION, obstacle: 'other' }));
+  const afterTakeover = hold(toolUse('browser', { action: 'read_text' }));
+  const afterRead = hold(toolUse('finish', { result: { done: true }, confidence: 'high', matched_text: null, evidence_screenshot: null }));
+
+  /** Polls the run until it waits for a request of `kind`; answers its envelope. */
+  const waitingFor = (kind: string) =>
+    until(`the run to wait for a person (${kind})`, async () => {
+      const run = (await d.api('GET', `/v1/runs/${runId}`)).body;
+      if (run.status !== 'running') throw new Error(`run ended: ${JSON.stringify(run)}`);
+      return run.waiting_for?.kind === kind ? run : null;
+    });
+  const tokenOf = (liveUrl: string) => new URL(liveUrl).searchParams.get('token')!;
+  const withToken = (token: string, path: string, method = 'GET', body?: unknown) => d.api(method, path, body, { key: null, headers: { authorization: `Bearer ${token}` } });
+  const answeredHook = (requestId: string) =>
+    receiver.waitFor((ds) => ds.find((x) => x.json?.event === 'run.human_answered' && x.json.data.request_id === requestId), `run.human_answered of ${requestId}`);
+  /** What the page shows of what the run waits for, once the run waits for nothing (its poll is once a second). */
+  const shownNothing = () => viewer.waitForSelector('#waiting', { state: 'hidden' });
+
+  beforeAll(async () => {
+    pages = await servePages((req, res) => {
+      if (req.url === '/button') res.writeHead(200, { 'content-type': 'text/html' }).end(SITE_PAGE);
+      else if (req.url === '/clicked' && req.method === 'POST') {
+        clicks += 1;
+        res.writeHead(204).end();
+      } else res.writeHead(404).end();
+    });
+    h = await startEngine();
+    d = h.daemon;
+    receiver = await WebhookReceiver.start([signingSecretOf(d.home, d.orgId)]);
+    h.model.script([
+      reply([text(THOUGHT), toolUse('browser', { action: 'navigate', url: `${pages.url}/button` })]),
+      toolUse('request_human', { kind: 'answer', question: CODE_QUESTION }),
+      afterAnswer,
+      afterSecondAnswer,
+      afterApprove,
+      afterReject,
+      afterTakeover,
+      afterRead,
+    ]);
+    runId = await createRun(d, { prompt: 'Fill in the form on the test page.', callback_url: receiver.url() });
+    viewer = await browser.newPage({ viewport: { width: 1400, height: 1200 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const held of [afterAnswer, afterSecondAnswer, afterApprove, afterReject, afterTakeover, afterRead]) held.release();
+    await viewer?.close();
+    await receiver?.close();
+    await h?.close();
+    await pages?.close();
+  });
+
+  it('offers a working live link while the run waits, in waiting_for and in the run.needs_human webhook', async () => {
+    const run = await waitingFor('answer');
+    const waiting = run.waiting_for;
+    expect(waiting.live_url).toMatch(new RegExp(`^${d.url}/v1/runs/${runId}/live\\?token=elv_`));
+    const page = await fetch(waiting.live_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const needs = await receiver.waitFor((ds) => ds.find((x) => x.json?.event === 'run.needs_human' && x.json.data.request_id === waiting.request_id), 'run.needs_human');
+    expect(needs.verifiedWith).not.toBeNull();
+    const hooked = JSON.parse(needs.body).data;
+    expect(hooked).toMatchObject({ run_id: runId, kind: 'answer', question: CODE_QUESTION, answer_url: `${d.url}/v1/runs/${runId}/human` });
+    expect(hooked.live_url).toMatch(new RegExp(`^${d.url}/v1/runs/${runId}/live\\?token=elv_`));
+    expect((await fetch(hooked.live_url)).status).toBe(200);
+  });
+
+  it("lets the live token answer its own run's /human only: another run is 403, a route without liveLink 401", async () => {
+    const { waiting_for: w } = await waitingFor('answer');
+    const token = tokenOf(w.live_url);
+    // Past authentication: the run's own request is looked at (a request it does not wait for is a conflict).
+    const mismatch = await withToken(token, `/v1/runs/${runId}/human`, 'POST', { request_id: 'hr_00000000000000000000000000', answer: 'x' });
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.body.error).toMatchObject({ code: 'request_mismatch' });
+    const invalid = await withToken(token, `/v1/runs/${runId}/human`, 'POST', { approved: true });
+    expect(invalid.status).toBe(400);
+    const other = await withToken(token, '/v1/runs/run_00000000000000000000000000/human', 'POST', { answer: 'x' });
+    expect(other.status).toBe(403);
+    expect(other.body.error).toMatchObject({ type: 'invalid_request_error', code: 'live_link_other_run' });
+    expect((await withToken(token, `/v1/runs/${runId}/cancel`, 'POST', {})).status).toBe(401);
+    expect((await withToken(token, `/v1/runs/${runId}/steps`)).status).toBe(401);
+    expect((await d.api('GET', `/v1/runs/${runId}`)).body).toMatchObject({ status: 'running', waiting_for: { request_id: w.request_id } });
+  });
+
+  it('answers a question on the page: the agent reads the answer, given via live', async () => {
+    const { waiting_for: w } = await waitingFor('answer');
+    await viewer.goto(w.live_url);
+    await viewer.waitForSelector('#answer-form', { state: 'visible' });
+    expect(await viewer.textContent('#waiting-kind')).toBe('answer');
+    expect(await viewer.textContent('#waiting-question')).toBe(CODE_QUESTION);
+    expect(await viewer.isHidden('#approve-form')).toBe(true);
+    await viewer.fill('#answer', '123456');
+    await viewer.click('#send-answer');
+    const next = await afterAnswer.arrived;
+    expect(toolResults(next)[0]).toMatchObject({ isError: false, text: 'A person answered (live link, via live):\n123456' });
+    expect((await d.api('GET', `/v1/runs/${runId}`)).body.waiting_for).toBeNull();
+    await shownNothing();
+    expect(JSON.parse((await answeredHook(w.request_id)).body).data).toMatchObject({
+      run_id: runId,
+      kind: 'answer',
+      answer: '123456',
+      approved: null,
+      answered_by: 'live link',
+      answered_via: 'live',
+    });
+    afterAnswer.release();
+  });
+
+  it('shows the next question with an empty answer box: an answer is never sent again to another question', async () => {
+    const { waiting_for: w } = await until('the second question', async () => {
+      const run = (await d.api('GET', `/v1/runs/${runId}`)).body;
+      return run.waiting_for?.question === SIZE_QUESTION ? run : null;
+    });
+    await viewer.waitForFunction((q) => document.getElementById('waiting-question')!.textContent === q, SIZE_QUESTION);
+    expect(await viewer.inputValue('#answer')).toBe('');
+    await viewer.fill('#answer', 'L');
+    await viewer.click('#send-answer');
+    expect(toolResults(await afterSecondAnswer.arrived)[0]!.text).toBe('A person answered (live link, via live):\nL');
+    expect(JSON.parse((await answeredHook(w.request_id)).body).data).toMatchObject({ answer: 'L', answered_via: 'live' });
+    await shownNothing();
+    afterSecondAnswer.release();
+  });
+
+  it('approves, then denies, on the page: the agent reads which', async () => {
+    const approve = (await waitingFor('approve')).waiting_for;
+    await viewer.waitForSelector('#approve-form', { state: 'visible' });
+    expect(await viewer.textContent('#waiting-question')).toBe('Submit the form with code 123456?');
+    await viewer.click('#approve');
+    expect(toolResults(await afterApprove.arrived)[0]!.text).toBe('A person APPROVED (live link, via live). You may go ahead with exactly what you asked about.');
+    expect((await d.api('GET', `/v1/runs/${runId}`)).body.waiting_for).toBeNull();
+    expect(JSON.parse((await answeredHook(approve.request_id)).body).data).toMatchObject({ approved: true, answered_via: 'live' });
+    await shownNothing();
+    afterApprove.release();
+
+    const deny = await until('the second approval', async () => {
+      const w = (await d.api('GET', `/v1/runs/${runId}`)).body.waiting_for;
+      return w !== null && w.request_id !== approve.request_id ? w : null;
+    });
+    await viewer.waitForFunction(() => document.getElementById('waiting-question')!.textContent === 'Also subscribe to the newsletter?');
+    await viewer.click('#reject');
+    expect(toolResults(await afterReject.arrived)[0]!.text).toMatch(/^A person DENIED the approval \(live link, via live\)\. Do not go ahead/);
+    expect((await d.api('GET', `/v1/runs/${runId}`)).body.waiting_for).toBeNull();
+    expect(JSON.parse((await answeredHook(deny.request_id)).body).data).toMatchObject({ approved: false, answered_via: 'live' });
+    await shownNothing();
+    afterReject.release();
+  });
+
+  it('takes control for a takeover, clicks in the frame, and hands back with a note that answers the request', async () => {
+    const { waiting_for: w } = await waitingFor('takeover');
+    await viewer.waitForSelector('#takeover-hint', { state: 'visible' });
+    expect(await viewer.textContent('#waiting-question')).toBe(TAKEOVER_QUESTION);
+    await viewer.waitForFunction(() => (document.getElementById('screen') as HTMLImageElement).src.startsWith('data:image/jpeg;base64,'));
+    await viewer.click('#take');
+    await viewer.waitForSelector('#hand-back-form', { state: 'visible' });
+    await clickOnSandbox(viewer, 200, 100);
+    await until('the site to see the click', () => clicks === 1);
+    await viewer.fill('#note', NOTE);
+    await viewer.click('#hand-back');
+    const next = await afterTakeover.arrived;
+    expect(toolResults(next)[0]).toMatchObject({
+      isError: false,
+      text: `A person took over and handed control back (live link, via live).\nTheir note: ${NOTE}\nThe page may have changed: look at it again before going on.`,
+    });
+    // The control gate's own note rides along: the person's control is a step of its own.
+    expect(JSON.stringify(next.body.messages.at(-1))).toContain('A person (live link) took control of the browser');
+    expect((await stepsOf(d, runId)).find((s) => s.kind === 'person')).toMatchObject({ name: 'takeover', output: NOTE, input: { by: 'live link', revoked: false } });
+    expect((await d.api('GET', `/v1/runs/${runId}`)).body.waiting_for).toBeNull();
+    expect(JSON.parse((await answeredHook(w.request_id)).body).data).toMatchObject({ kind: 'takeover', note: NOTE, answered_by: 'live link', answered_via: 'live' });
+    await shownNothing();
+    afterTakeover.release();
+    expect(toolResults(await afterRead.arrived)[0]!.text).toContain('Clicked 1');
+    afterRead.release();
+    expect(await waitForRun(d, runId)).toMatchObject({ status: 'succeeded', waiting_for: null, live_url: null });
+    expect(receiver.unverified()).toEqual([]);
+  });
 });
 
 describe.skipIf(!docker.available)('the live view on the docker driver', () => {
@@ -225,14 +418,8 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
   });
 
   it('hands back with a note: the agent goes on, is told what was done, and the run keeps a step', async () => {
-    // What the agent waits for is HUMAN's part (request_human); the page is checked against its contract: it shows
-    // a takeover request's question, and handing back answers it with the request's id and the note.
-    const answered = waitingFor(viewer, { request_id: 'hr_takeover', kind: 'takeover', question: 'Please press the button for me' });
-    await viewer.waitForFunction(() => document.getElementById('waiting-question')!.textContent === 'Please press the button for me');
     await viewer.fill('#note', NOTE);
     await viewer.click('#hand-back');
-    // The page renews its token from the state it polls: a fresh link of the same run.
-    expect(await answered).toEqual({ authorization: expect.stringMatching(new RegExp(`^Bearer elv_\\w+\\.${runId}\\.`)), body: { request_id: 'hr_takeover', note: NOTE } });
     afterHandBack = await heldFinish.arrived;
     const [read] = toolResults(afterHandBack);
     expect(read!.text).toContain('Clicked 1, typed: hi there');
@@ -244,23 +431,6 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
     expect(takeover).toMatchObject({ name: 'takeover', output: NOTE, is_error: false, input: { by: 'live link', revoked: false } });
     expect(Date.parse(takeover.input.ended_at)).toBeGreaterThanOrEqual(Date.parse(takeover.input.started_at));
     expect(takeover.duration_ms).toBe(Date.parse(takeover.input.ended_at) - Date.parse(takeover.input.started_at));
-  });
-
-  it('shows a question the agent asks and answers it through POST /v1/runs/{id}/human with the live token', async () => {
-    const page = await browser.newPage();
-    try {
-      await page.goto((await d.api('GET', `/v1/runs/${runId}`)).body.live_url);
-      const answered = waitingFor(page, { request_id: 'hr_answer', kind: 'answer', question: 'What is the one-time code?' });
-      await page.waitForSelector('#answer-form', { state: 'visible' });
-      expect(await page.textContent('#waiting-kind')).toBe('answer');
-      await page.fill('#answer', '123456');
-      await page.click('#send-answer');
-      const { authorization, body } = await answered;
-      expect(authorization).toMatch(/^Bearer elv_/);
-      expect(body).toEqual({ request_id: 'hr_answer', answer: '123456' });
-    } finally {
-      await page.close();
-    }
   });
 
   it("revokes the run's links through the API; a fresh link works", async () => {
@@ -284,28 +454,6 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
     const frames = await withToken(`/v1/runs/${runId}/live/frames`);
     expect(frames.status).toBe(409);
     expect(frames.body.error.code).toBe('live_view_unavailable');
-  });
-}
-
-/**
- * Makes the page see the run wait for `request` (HUMAN's `waiting_for`, which this branch's daemon does not set yet):
- * the state it polls gets it; answers what the page then posts to /human, which is answered as the contract says.
- */
-async function waitingFor(viewer: Page, request: { request_id: string; kind: string; question: string }): Promise<{ authorization: string | undefined; body: unknown }> {
-  const asked = new Date().toISOString();
-  const waiting = { ...request, asked_at: asked, expires_at: asked, live_url: null };
-  await viewer.route('**/live/state', async (route) => {
-    const response = await route.fetch();
-    const state = await response.json();
-    await route.fulfill({ response, json: { ...state, run: { ...state.run, waiting_for: waiting } } });
-  });
-  return new Promise((resolve) => {
-    void viewer.route('**/human', async (route) => {
-      const sent = route.request();
-      resolve({ authorization: sent.headers().authorization, body: sent.postDataJSON() });
-      await viewer.unroute('**/live/state');
-      await route.fulfill({ status: 200, json: {} });
-    });
   });
 }
 
