@@ -111,7 +111,6 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
-    'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress',
     'live_url',
   ],
   properties: {
