@@ -57,8 +57,8 @@ export async function chromiumLauncher(chromiumPath: string, user: TaskUser, dir
 }
 
 /**
- * One Chromium with one page, launched on the first action with a fresh profile in a directory of its own, removed
- * on close. Actions run one at a time, in arrival order, since they share the page.
+ * One Chromium with one page, launched on the first action (or ahead of it, by `warm`) with a fresh profile in a
+ * directory of its own, removed on close. Actions run one at a time, in arrival order, since they share the page.
  */
 export class BrowserSession {
   private context: BrowserContext | null = null;
@@ -96,6 +96,16 @@ export class BrowserSession {
 
   run(action: BrowserRequest): Promise<BrowserResult> {
     return this.inTurn(() => this.perform(action));
+  }
+
+  /**
+   * Launches the browser and opens its blank page now, so that the first action only navigates: a pooled sandbox
+   * does it before any run is on it (see warm-pool.ts). Does nothing when the page is open already. What a recording
+   * would load on its start is loaded too, so that it does not compete with the first page.
+   */
+  async warm(): Promise<void> {
+    await this.inTurn(() => this.openPage());
+    await this.recording.loadZip();
   }
 
   /** Records the browser from now on, or from its launch when it has not started yet (see recording.ts). */
