@@ -518,7 +518,7 @@ describe.skipIf(!docker.available)('DockerDriver warm pool browser', () => {
       ...(warmPoolBrowser === undefined ? {} : { warmPoolBrowser }),
     });
 
-  it('starts a pooled container\'s browser before a run takes it; the run browses, is recorded and is watched', async () => {
+  it('starts a pooled container\'s browser before a run takes it; the run browses, is recorded and is watched; a run that never uses it is not recorded', async () => {
     const home = tempDir('errand-docker-pool-browser-');
     const driver = await start(home.path);
     try {
@@ -546,6 +546,15 @@ describe.skipIf(!docker.available)('DockerDriver warm pool browser', () => {
       const recorded = await sandbox.finishRecording([], signal());
       expect(recorded?.trace.length).toBeGreaterThan(0);
       expect(recorded?.video?.length).toBeGreaterThan(0);
+
+      // A run that never uses the browser it was handed running is not recorded.
+      await until('the pool to refill', async () => driver.warmCount === 1);
+      const codeOnly = await driver.create({ runId: 'run_warm_code_only', env: {}, signal: signal() });
+      expect(await health(codeOnly)).toMatchObject({ browser: true });
+      await codeOnly.startRecording(signal());
+      expect((await bash(codeOnly, 'echo code only')).stdout).toBe('code only\n');
+      expect(await codeOnly.finishRecording([], signal())).toBeNull();
+      await codeOnly.destroy();
 
       const cold = await driver.create({ runId: 'run_cold_browser', env: { GREETING: 'hello' }, signal: signal() });
       expect(await health(cold)).toMatchObject({ browser: false });

@@ -69,6 +69,8 @@ export class BrowserSession {
   private dir: string | null = null;
   /** Each launch gets a fresh profile: one a crashed browser left may still be locked. */
   private launches = 0;
+  /** Whether an action or a person's input reached the browser: one only warmed makes no recording. */
+  private used = false;
   /** Who wants to know when the page the agent works on changes (the live view). */
   private readonly pageListeners = new Set<(page: Page) => void>();
 
@@ -95,7 +97,13 @@ export class BrowserSession {
   }
 
   run(action: BrowserRequest): Promise<BrowserResult> {
+    this.used = true;
     return this.inTurn(() => this.perform(action));
+  }
+
+  /** A person's input reached the page (the live view's takeover). */
+  noteInput(): void {
+    this.used = true;
   }
 
   /**
@@ -115,7 +123,7 @@ export class BrowserSession {
 
   /** Ends the recording after the actions before it, with `mask` applied to the trace. */
   finishRecording(mask: readonly MaskForm[]): Promise<RecordingResult> {
-    return this.inTurn(() => this.recording.finish(this.context, mask));
+    return this.inTurn(() => this.recording.finish(this.context, mask, this.used));
   }
 
   private inTurn<T>(work: () => Promise<T>): Promise<T> {

@@ -72,12 +72,20 @@ export class Recording {
     return this.zip;
   }
 
-  /** Stops tracing, writes the masked trace and the video; answers what there is to fetch. */
-  async finish(context: BrowserContext | null, mask: readonly MaskForm[]): Promise<RecordingResult> {
+  /**
+   * Stops tracing, writes the masked trace and the video; answers what there is to fetch. A browser that was only
+   * started ahead of the run (`used` false: no action, no person's input) makes no recording, as one never started
+   * makes none.
+   */
+  async finish(context: BrowserContext | null, mask: readonly MaskForm[], used: boolean): Promise<RecordingResult> {
     this.wanted = false;
     const traced = this.traced;
     this.traced = null;
     if (traced === null || traced !== context) return { trace: null, video: null, detail: 'the browser was not recorded' };
+    if (!used) {
+      await traced.tracing.stop();
+      return { trace: null, video: null, detail: 'the browser was not used' };
+    }
     this.dir ??= await mkdtemp(join(tmpdir(), 'errand-recording-'));
     const raw = join(this.dir, 'raw-trace.zip');
     await traced.tracing.stop({ path: raw });
