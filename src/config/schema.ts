@@ -87,6 +87,11 @@ export const CONFIG_KEYS = {
   'sandbox.driver': { type: 'enum', default: 'auto', values: ['auto', 'docker', 'local'], description: 'Where runs execute: docker, local, or auto (docker when an engine and the image are available).' },
   'sandbox.image': { type: 'string', default: 'errand-sandbox:latest', description: 'Image of the docker sandbox.' },
   'sandbox.warm_pool_size': { type: 'integer', default: 2, min: 0, max: 64, description: 'Started docker containers kept ready for the next runs.' },
+  'sandbox.warm_pool_browser': {
+    type: 'boolean',
+    default: true,
+    description: "Pooled docker containers start their Chromium before a run takes them, so the run's first browser action only navigates; `false` saves Chromium's memory in each idle pooled container.",
+  },
   'sandbox.memory_mb': { type: 'integer', default: 2048, min: 128, max: 262_144, description: 'Memory limit of a sandbox container.' },
   'sandbox.cpus': { type: 'number', default: 1, min: 0.1, max: 64, description: 'CPU limit of a sandbox container.' },
   'sandbox.pids_limit': { type: 'integer', default: 512, min: 16, max: 65_536, description: 'Process limit of a sandbox container.' },

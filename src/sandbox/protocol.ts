@@ -7,6 +7,8 @@
  *   GET  /health                 -> HealthResponse
  *   POST /exec     ExecRequest   -> ExecResult
  *   POST /browser  BrowserRequest -> BrowserResult
+ *   POST /browser/warm  {}        -> 204      (launch the browser and open its blank page now; idempotent; 500 when it
+ *                                              cannot start, and the first action tries again)
  *   PUT  /files?path=REL  (raw bytes)  -> 204      (path relative to the workspace; no `..`)
  *   GET  /files?path=REL          -> raw bytes, 404 if absent
  *   POST /recording/start  {}     -> 204      (record the browser: a Playwright trace from its launch, or from now)

@@ -30,6 +30,10 @@ export class SupervisorClient {
     return this.json('POST', '/browser', request, signal);
   }
 
+  async warmBrowser(signal?: AbortSignal): Promise<void> {
+    await this.request('POST', '/browser/warm', undefined, {}, signal);
+  }
+
   async startRecording(signal?: AbortSignal): Promise<void> {
     await this.request('POST', '/recording/start', undefined, {}, signal);
   }

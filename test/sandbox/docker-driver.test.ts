@@ -14,10 +14,13 @@ import { currentProcessIdentity, type ProcessIdentity } from '../../src/runtime/
 import { hostDebianMirror } from '../../src/sandbox/docker/apt-mirror.js';
 import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
 import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
+import { SUPERVISOR_PORT } from '../../src/sandbox/docker/container-spec.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels } from '../../src/sandbox/docker/labels.js';
 import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+import type { LiveFrame } from '../../src/sandbox/protocol.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
+import { SupervisorClient } from '../../src/sandbox/supervisor-client.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
@@ -498,6 +501,106 @@ describe.skipIf(!docker.available)('DockerDriver warm pool', () => {
     await expect(driver.create({ runId: 'run_after_close', env: {}, signal: signal() })).rejects.toBeInstanceOf(SandboxError);
   });
 });
+
+describe.skipIf(!docker.available)('DockerDriver warm pool browser', () => {
+  const token = `tok-${randomBytes(24).toString('hex')}`;
+  const health = (sandbox: DockerSandbox) =>
+    new SupervisorClient({ baseUrl: `http://${sandbox.address}:${SUPERVISOR_PORT}`, token }).health(signal());
+  const start = (home: string, warmPoolBrowser?: boolean) =>
+    DockerDriver.start({
+      docker: docker.docker,
+      image: docker.image,
+      home,
+      logger,
+      limits: LIMITS,
+      warmPoolSize: 1,
+      supervisorToken: () => token,
+      ...(warmPoolBrowser === undefined ? {} : { warmPoolBrowser }),
+    });
+
+  it('starts a pooled container\'s browser before a run takes it; the run browses, is recorded and is watched; a run that never uses it is not recorded', async () => {
+    const home = tempDir('errand-docker-pool-browser-');
+    const driver = await start(home.path);
+    try {
+      await until('the pool to fill', async () => driver.warmCount === 1);
+      const sandbox = await driver.create({ runId: 'run_warm_browser', env: {}, signal: signal() });
+      expect(await health(sandbox)).toMatchObject({ browser: true });
+
+      await sandbox.startRecording(signal());
+      const watching = new AbortController();
+      const frames = await sandbox.liveFrames(watching.signal);
+      // The sandbox cannot reach the host: the page is served inside it.
+      const serve = await bash(
+        sandbox,
+        `mkdir -p site && echo '<title>Warm</title><h1 style="font-size:80px">warm start</h1>' > site/warm.html\n` +
+          `cd site && nohup python3 -m http.server 8000 --bind 127.0.0.1 >/dev/null 2>&1 &\n` +
+          `for i in $(seq 100); do (echo > /dev/tcp/127.0.0.1/8000) 2>/dev/null && echo serving && break; sleep 0.1; done`,
+      );
+      expect(serve.stdout).toBe('serving\n');
+      const result = await sandbox.browser({ action: 'navigate', url: 'http://127.0.0.1:8000/warm.html' }, signal());
+      expect(result).toMatchObject({ ok: true, title: 'Warm', status: 200 });
+      const frame = await firstFrameOf(frames, '/warm.html');
+      watching.abort();
+      expect(frame.width).toBeGreaterThan(0);
+
+      const recorded = await sandbox.finishRecording([], signal());
+      expect(recorded?.trace.length).toBeGreaterThan(0);
+      expect(recorded?.video?.length).toBeGreaterThan(0);
+
+      // A run that never uses the browser it was handed running is not recorded.
+      await until('the pool to refill', async () => driver.warmCount === 1);
+      const codeOnly = await driver.create({ runId: 'run_warm_code_only', env: {}, signal: signal() });
+      expect(await health(codeOnly)).toMatchObject({ browser: true });
+      await codeOnly.startRecording(signal());
+      expect((await bash(codeOnly, 'echo code only')).stdout).toBe('code only\n');
+      expect(await codeOnly.finishRecording([], signal())).toBeNull();
+      await codeOnly.destroy();
+
+      const cold = await driver.create({ runId: 'run_cold_browser', env: { GREETING: 'hello' }, signal: signal() });
+      expect(await health(cold)).toMatchObject({ browser: false });
+      await Promise.all([sandbox.destroy(), cold.destroy()]);
+    } finally {
+      await driver.close();
+      home.remove();
+    }
+  }, 120_000);
+
+  it('leaves the browser to the run with warmPoolBrowser off', async () => {
+    const home = tempDir('errand-docker-pool-browser-off-');
+    const driver = await start(home.path, false);
+    try {
+      await until('the pool to fill', async () => driver.warmCount === 1);
+      const sandbox = await driver.create({ runId: 'run_no_warm_browser', env: {}, signal: signal() });
+      expect(await health(sandbox)).toMatchObject({ browser: false });
+      await sandbox.destroy();
+    } finally {
+      await driver.close();
+      home.remove();
+    }
+  }, 120_000);
+});
+
+/** Reads the live view's events up to the first frame of a page whose URL holds `marker`. */
+async function firstFrameOf(stream: ReadableStream<Uint8Array>, marker: string): Promise<LiveFrame> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error('the frame stream ended before a frame of the page');
+    buffered += decoder.decode(value, { stream: true });
+    for (const event of buffered.split('\n\n').slice(0, -1)) {
+      const data = /^event: frame\ndata: (.*)$/s.exec(event)?.[1];
+      if (data === undefined) continue;
+      const frame = JSON.parse(data) as LiveFrame;
+      if (frame.url?.includes(marker) === true) {
+        await reader.cancel();
+        return frame;
+      }
+    }
+    buffered = buffered.slice(buffered.lastIndexOf('\n\n') + 2);
+  }
+}
 
 describe.skipIf(!docker.available)('selectDriver', () => {
   it('picks docker under auto when the engine answers and the image is built', async () => {

@@ -266,6 +266,30 @@ describe('/files', () => {
   });
 });
 
+describe('POST /browser/warm', () => {
+  it('takes an empty object and nothing else', async () => {
+    const res = await fetch(`${baseUrl}/browser/warm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'bad_request', message: 'browser/warm takes an empty object' } });
+  });
+
+  it('launches the browser before any action, once however often it is asked; the first action uses it', async () => {
+    expect(await client.health()).toMatchObject({ browser: false });
+    await Promise.all([client.warmBrowser(), client.warmBrowser()]);
+    expect(await client.health()).toMatchObject({ browser: true });
+    await client.warmBrowser();
+    // One browser process (the one Playwright drives through its pipe) among the supervisor's children.
+    const browsers = await exec('bash', `pgrep -c -P ${supervisor.pid} -f -- --remote-debugging-pipe || true`);
+    expect(browsers.stdout.trim()).toBe('1');
+    const navigated = await client.browser({ action: 'navigate', url: `${pagesUrl}/` });
+    expect(navigated).toMatchObject({ ok: true, status: 200, title: 'Home' });
+  });
+});
+
 describe('POST /browser', () => {
   it('navigates and reads the page text', async () => {
     const navigated = await client.browser({ action: 'navigate', url: `${pagesUrl}/` });

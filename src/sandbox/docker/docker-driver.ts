@@ -25,6 +25,8 @@ export interface DockerDriverOptions {
   logger: Logger;
   limits: ContainerLimits;
   warmPoolSize: number;
+  /** Whether pooled containers launch their browser before a run takes them; true by default. */
+  warmPoolBrowser?: boolean;
   /** This daemon instance; a fresh random id by default. */
   instanceId?: string;
   /** How long a new container may take to answer its first health check. */
@@ -67,7 +69,7 @@ export class DockerDriver implements SandboxDriver {
     };
     this.pool = new WarmPool({
       size: options.warmPoolSize,
-      start: (signal) => this.startContainer({ name: `errand-pool-${randomBytes(6).toString('hex')}`, runId: null, env: {}, signal }),
+      start: (signal) => this.startPooled(signal),
       logger: options.logger,
     });
   }
@@ -219,6 +221,27 @@ export class DockerDriver implements SandboxDriver {
         { code: 'start_failed', cause: error },
       );
     }
+  }
+
+  /**
+   * A pooled container, with its browser launched and its blank page open unless `warmPoolBrowser` is false: that
+   * launch is nearly all of a run's wait for its first page, and no run waits for it here. A cold container started
+   * for a run does not do it, since there the run would wait for it before its first step. A browser that does not
+   * start is not the container's end: the run's first browser action tries again, and reports what it finds.
+   */
+  private async startPooled(signal: AbortSignal): Promise<DockerSandbox> {
+    const sandbox = await this.startContainer({ name: `errand-pool-${randomBytes(6).toString('hex')}`, runId: null, env: {}, signal });
+    if (this.options.warmPoolBrowser === false) return sandbox;
+    try {
+      await sandbox.warmBrowser(signal);
+    } catch (error) {
+      if (signal.aborted) {
+        await sandbox.destroy();
+        throw signal.reason;
+      }
+      this.options.logger.warn({ err: error, sandbox: sandbox.id }, 'the browser of a pooled sandbox did not start; its run will start it');
+    }
+    return sandbox;
   }
 
   /** Pooled containers are named after the run they end up serving, so `docker ps` shows which run owns which. */

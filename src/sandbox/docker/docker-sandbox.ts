@@ -36,6 +36,12 @@ export class DockerSandbox implements Sandbox {
     return this.client.browser(request, signal);
   }
 
+  /** Launches the browser ahead of the run's first action (see warm-pool.ts). */
+  async warmBrowser(signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.warmBrowser(signal);
+  }
+
   async startRecording(signal: AbortSignal): Promise<void> {
     this.assertAlive();
     return this.client.startRecording(signal);

@@ -57,8 +57,8 @@ export async function chromiumLauncher(chromiumPath: string, user: TaskUser, dir
 }
 
 /**
- * One Chromium with one page, launched on the first action with a fresh profile in a directory of its own, removed
- * on close. Actions run one at a time, in arrival order, since they share the page.
+ * One Chromium with one page, launched on the first action (or ahead of it, by `warm`) with a fresh profile in a
+ * directory of its own, removed on close. Actions run one at a time, in arrival order, since they share the page.
  */
 export class BrowserSession {
   private context: BrowserContext | null = null;
@@ -69,6 +69,8 @@ export class BrowserSession {
   private dir: string | null = null;
   /** Each launch gets a fresh profile: one a crashed browser left may still be locked. */
   private launches = 0;
+  /** Whether an action or a person's input reached the browser: one only warmed makes no recording. */
+  private used = false;
   /** Who wants to know when the page the agent works on changes (the live view). */
   private readonly pageListeners = new Set<(page: Page) => void>();
 
@@ -95,7 +97,23 @@ export class BrowserSession {
   }
 
   run(action: BrowserRequest): Promise<BrowserResult> {
+    this.used = true;
     return this.inTurn(() => this.perform(action));
+  }
+
+  /** A person's input reached the page (the live view's takeover). */
+  noteInput(): void {
+    this.used = true;
+  }
+
+  /**
+   * Launches the browser and opens its blank page now, so that the first action only navigates: a pooled sandbox
+   * does it before any run is on it (see warm-pool.ts). Does nothing when the page is open already. What a recording
+   * would load on its start is loaded too, so that it does not compete with the first page.
+   */
+  async warm(): Promise<void> {
+    await this.inTurn(() => this.openPage());
+    await this.recording.loadZip();
   }
 
   /** Records the browser from now on, or from its launch when it has not started yet (see recording.ts). */
@@ -105,7 +123,7 @@ export class BrowserSession {
 
   /** Ends the recording after the actions before it, with `mask` applied to the trace. */
   finishRecording(mask: readonly MaskForm[]): Promise<RecordingResult> {
-    return this.inTurn(() => this.recording.finish(this.context, mask));
+    return this.inTurn(() => this.recording.finish(this.context, mask, this.used));
   }
 
   private inTurn<T>(work: () => Promise<T>): Promise<T> {

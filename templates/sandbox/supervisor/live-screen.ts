@@ -54,6 +54,7 @@ export class LiveScreen {
   async input(input: LiveInput): Promise<void> {
     const page = this.browser.currentPage;
     if (page === null) throw new NoPageError('the browser has no page open yet');
+    this.browser.noteInput();
     const { cdp } = await this.sessionFor(page);
     switch (input.type) {
       case 'mouse':

@@ -39,7 +39,7 @@ export class Recording {
   private finished: { trace: string | null; video: string | null } = { trace: null, video: null };
   /**
    * playwright-core's zip reader and writer: loading them takes a good part of a second, so it starts when the browser
-   * is first recorded, not at the finish (and not at all for a run that never opens the browser).
+   * is first recorded or warmed, not at the finish (and not at all for a run that never opens the browser).
    */
   private zip: Promise<ZipBundle> | null = null;
 
@@ -56,24 +56,41 @@ export class Recording {
     if (!this.wanted || this.traced === context) return;
     await context.tracing.start({ screenshots: true, snapshots: true });
     this.traced = context;
+    void this.loadZip();
+  }
+
+  /**
+   * Loads the zip reader and writer now. A browser started ahead of its run (`BrowserSession.warm`) loads them then:
+   * loaded when the recording starts, they would take the CPU from the run's first page.
+   */
+  loadZip(): Promise<ZipBundle> {
     if (this.zip === null) {
       this.zip = import('playwright-core/lib/utilsBundle');
       // Awaited by finish; a recording never finished must not leave a rejection unhandled.
       this.zip.catch(() => undefined);
     }
+    return this.zip;
   }
 
-  /** Stops tracing, writes the masked trace and the video; answers what there is to fetch. */
-  async finish(context: BrowserContext | null, mask: readonly MaskForm[]): Promise<RecordingResult> {
+  /**
+   * Stops tracing, writes the masked trace and the video; answers what there is to fetch. A browser that was only
+   * started ahead of the run (`used` false: no action, no person's input) makes no recording, as one never started
+   * makes none.
+   */
+  async finish(context: BrowserContext | null, mask: readonly MaskForm[], used: boolean): Promise<RecordingResult> {
     this.wanted = false;
     const traced = this.traced;
     this.traced = null;
     if (traced === null || traced !== context) return { trace: null, video: null, detail: 'the browser was not recorded' };
+    if (!used) {
+      await traced.tracing.stop();
+      return { trace: null, video: null, detail: 'the browser was not used' };
+    }
     this.dir ??= await mkdtemp(join(tmpdir(), 'errand-recording-'));
     const raw = join(this.dir, 'raw-trace.zip');
     await traced.tracing.stop({ path: raw });
     const trace = join(this.dir, 'trace.zip');
-    const { frames, size } = await maskTrace(await (this.zip ??= import('playwright-core/lib/utilsBundle')), raw, trace, mask, join(this.dir, 'frames'));
+    const { frames, size } = await maskTrace(await this.loadZip(), raw, trace, mask, join(this.dir, 'frames'));
     await rm(raw, { force: true });
     this.finished.trace = trace;
     const traceBytes = (await stat(trace)).size;

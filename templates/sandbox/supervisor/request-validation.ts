@@ -74,6 +74,10 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
 /** A run's secrets come to a few dozen forms each; the cap keeps one request from making the masking quadratic. */
 const MAX_MASK_FORMS = 10_000;
 
+export function parseBrowserWarm(body: unknown): void {
+  if (Object.keys(asObject(body)).length > 0) throw new BadRequest('browser/warm takes an empty object');
+}
+
 export function parseRecordingStart(body: unknown): void {
   if (Object.keys(asObject(body)).length > 0) throw new BadRequest('recording/start takes an empty object');
 }

@@ -7,7 +7,7 @@ import type { HealthResponse } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
 import type { Executor } from './exec.js';
 import type { Recording } from './recording.js';
-import { BadRequest, parseBrowserAction, parseExecRequest, parseLiveInput, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
+import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, parseLiveInput, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
 import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
@@ -63,6 +63,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
     case 'POST /browser': {
       const action = parseBrowserAction(await readJson(req));
       return sendLongJson(res, () => options.browser.run(action));
+    }
+    case 'POST /browser/warm': {
+      parseBrowserWarm(await readJson(req));
+      await options.browser.warm();
+      res.writeHead(204).end();
+      return;
     }
     case 'POST /recording/start': {
       parseRecordingStart(await readJson(req));
