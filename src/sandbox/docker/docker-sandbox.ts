@@ -1,64 +1,29 @@
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import type { RecordingFiles, Sandbox } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from '../protocol.js';
-import { SandboxError } from '../sandbox-error.js';
 import type { SupervisorClient } from '../supervisor-client.js';
+import { SupervisorSandbox } from '../supervisor-sandbox.js';
 import { isNotFound } from './image-exists.js';
 
 /** One run's container. Destroying it kills and removes the container; nothing of it is reused. */
-export class DockerSandbox implements Sandbox {
-  private destroying: Promise<void> | undefined;
-
+export class DockerSandbox extends SupervisorSandbox {
   constructor(
     /** The container's name. */
-    readonly id: string,
+    id: string,
     readonly containerId: string,
     /** The container's address on the sandbox network, where its supervisor listens. */
     readonly address: string,
     private readonly docker: Docker,
-    private readonly client: SupervisorClient,
+    client: SupervisorClient,
     private readonly logger: Logger,
     private readonly onDestroyed: (sandbox: DockerSandbox) => void,
-  ) {}
-
-  get destroyed(): boolean {
-    return this.destroying !== undefined;
-  }
-
-  async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
-    this.assertAlive();
-    return this.client.exec(request, signal);
-  }
-
-  async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
-    this.assertAlive();
-    return this.client.browser(request, signal);
+  ) {
+    super(id, client);
   }
 
   /** Launches the browser ahead of the run's first action (see warm-pool.ts). */
   async warmBrowser(signal: AbortSignal): Promise<void> {
     this.assertAlive();
     return this.client.warmBrowser(signal);
-  }
-
-  async startRecording(signal: AbortSignal): Promise<void> {
-    this.assertAlive();
-    return this.client.startRecording(signal);
-  }
-
-  async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
-    this.assertAlive();
-    return this.client.finishRecording(mask, signal);
-  }
-  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    this.assertAlive();
-    return this.client.liveFrames(signal);
-  }
-
-  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
-    this.assertAlive();
-    return this.client.liveInput(input, signal);
   }
 
   /** Writes a file into the workspace (`path` relative to it). */
@@ -98,10 +63,6 @@ export class DockerSandbox implements Sandbox {
       this.logger.debug('docker sandbox destroyed');
     })();
     return this.destroying;
-  }
-
-  private assertAlive(): void {
-    if (this.destroying !== undefined) throw new SandboxError(`sandbox ${this.id} was destroyed`, { code: 'destroyed' });
   }
 }
 

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
 import { PRIVATE_DIR_MODE } from '../../runtime/private-files.js';
-import type { RecordingFiles, Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from '../protocol.js';
-import { SandboxError } from '../sandbox-error.js';
+import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import { SupervisorClient } from '../supervisor-client.js';
+import { SupervisorSandbox } from '../supervisor-sandbox.js';
 import { killMarkedProcesses, SANDBOX_MARKER_VARIABLE } from './process-sweep.js';
 import { startSupervisor } from './supervisor-process.js';
 
@@ -108,49 +107,19 @@ export class LocalDriver implements SandboxDriver {
   }
 }
 
-class LocalSandbox implements Sandbox {
-  private destroying: Promise<void> | undefined;
-
+class LocalSandbox extends SupervisorSandbox {
   constructor(
-    readonly id: string,
+    id: string,
     private readonly dir: string,
     private readonly child: ChildProcess,
-    private readonly client: SupervisorClient,
+    client: SupervisorClient,
     private readonly logger: Logger,
     private readonly onDestroyed: () => void,
   ) {
+    super(id, client);
     child.once('exit', (code, signal) => {
       if (this.destroying === undefined) logger.warn({ code, signal }, 'sandbox supervisor exited unexpectedly');
     });
-  }
-
-  async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
-    this.assertAlive();
-    return this.client.exec(request, signal);
-  }
-
-  async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
-    this.assertAlive();
-    return this.client.browser(request, signal);
-  }
-
-  async startRecording(signal: AbortSignal): Promise<void> {
-    this.assertAlive();
-    return this.client.startRecording(signal);
-  }
-
-  async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
-    this.assertAlive();
-    return this.client.finishRecording(mask, signal);
-  }
-  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    this.assertAlive();
-    return this.client.liveFrames(signal);
-  }
-
-  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
-    this.assertAlive();
-    return this.client.liveInput(input, signal);
   }
 
   destroy(): Promise<void> {
@@ -161,10 +130,6 @@ class LocalSandbox implements Sandbox {
       this.logger.debug('local sandbox destroyed');
     })();
     return this.destroying;
-  }
-
-  private assertAlive(): void {
-    if (this.destroying !== undefined) throw new SandboxError(`sandbox ${this.id} was destroyed`, { code: 'destroyed' });
   }
 }
 

@@ -1,0 +1,57 @@
+import type { RecordingFiles, Sandbox } from './driver.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from './protocol.js';
+import { SandboxError } from './sandbox-error.js';
+import type { SupervisorClient } from './supervisor-client.js';
+
+/**
+ * What every driver's sandbox does the same way: each call goes to the supervisor inside it, unless the sandbox was
+ * destroyed. A driver adds how its sandbox is made and removed (`destroy`, which sets `destroying`).
+ */
+export abstract class SupervisorSandbox implements Sandbox {
+  protected destroying: Promise<void> | undefined;
+
+  protected constructor(
+    readonly id: string,
+    protected readonly client: SupervisorClient,
+  ) {}
+
+  abstract destroy(): Promise<void>;
+
+  get destroyed(): boolean {
+    return this.destroying !== undefined;
+  }
+
+  async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
+    this.assertAlive();
+    return this.client.exec(request, signal);
+  }
+
+  async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
+    this.assertAlive();
+    return this.client.browser(request, signal);
+  }
+
+  async startRecording(signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.startRecording(signal);
+  }
+
+  async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
+    this.assertAlive();
+    return this.client.finishRecording(mask, signal);
+  }
+
+  async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    this.assertAlive();
+    return this.client.liveFrames(signal);
+  }
+
+  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.liveInput(input, signal);
+  }
+
+  protected assertAlive(): void {
+    if (this.destroying !== undefined) throw new SandboxError(`sandbox ${this.id} was destroyed`, { code: 'destroyed' });
+  }
+}
