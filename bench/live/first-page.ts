@@ -10,7 +10,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { hold, toolUse } from '../../test/fixtures/scripted-anthropic.js';
-import { percentile, servePage, startLiveBenchDaemon, type LiveBenchDaemon } from './live-bench-daemon.js';
+import { servePages } from '../../test/engine/harness.js';
+import { percentile, startLiveBenchDaemon, type LiveBenchDaemon } from './live-bench-daemon.js';
 
 export interface FirstPage {
   driver: 'local' | 'docker';
@@ -24,7 +25,7 @@ export interface FirstPage {
 }
 
 export async function measureFirstPage(runs: number, driver: 'local' | 'docker', image?: string): Promise<FirstPage> {
-  const site = driver === 'local' ? await servePage((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><h1>first</h1>')) : null;
+  const site = driver === 'local' ? await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><h1>first</h1>')) : null;
   const target = site?.url ?? 'http://127.0.0.1:7801/health';
   const bench = await startLiveBenchDaemon({ driver, ...(image === undefined ? {} : { image }), warmPoolSize: driver === 'docker' ? 1 : 0 });
   const totals: number[] = [];

@@ -7,7 +7,8 @@
  */
 import { chromium } from 'playwright-core';
 import { hold, toolUse } from '../../test/fixtures/scripted-anthropic.js';
-import { percentile, servePage, startLiveBenchDaemon } from './live-bench-daemon.js';
+import { servePages } from '../../test/engine/harness.js';
+import { percentile, startLiveBenchDaemon } from './live-bench-daemon.js';
 
 const PERIOD_MS = 200;
 /** Colours by index: red 4, green 2, blue 1, so that a pixel's index is read off its channels. */
@@ -29,7 +30,7 @@ export interface FrameLatency {
 }
 
 export async function measureFrameLatency(changes: number): Promise<FrameLatency> {
-  const site = await servePage((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
+  const site = await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
   const bench = await startLiveBenchDaemon({ driver: 'local' });
   const waiting = hold(toolUse('finish', { result: { done: true }, confidence: 'high' }));
   bench.model.script([toolUse('browser', { action: 'navigate', url: site.url }), waiting]);

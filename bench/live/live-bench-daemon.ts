@@ -1,10 +1,8 @@
 /**
  * What the live benches share: the daemon in process on a sandbox driver, a scripted model that answers at once,
- * an organisation with a key, a page server on loopback, and a run's live link as the API hands it out.
+ * an organisation with a key, and a run's live link as the API hands it out (pages: test/engine/harness.ts's servePages).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -72,20 +70,6 @@ export async function startLiveBenchDaemon(options: { driver: 'local' | 'docker'
       await model.close();
       rmSync(home, { recursive: true, force: true });
     },
-  };
-}
-
-/** A page server on 127.0.0.1; answers its address. */
-export async function servePage(handler: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
 }
 
