@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LinkExpiredError, LinkSignatureError } from '../../src/artifacts/link-errors.js';
-import { LIVE_LINK_VALIDITY_S, LiveLinks } from '../../src/live/live-links.js';
+import { LIVE_LINK_REISSUE_S, LIVE_LINK_VALIDITY_S, LiveLinks } from '../../src/live/live-links.js';
 import { LiveLinkOtherRunError, LiveLinkRevokedError } from '../../src/live/live-errors.js';
 
 const ORG = 'org_01jd0000000000000000000000';
@@ -23,6 +23,22 @@ describe('LiveLinks', () => {
   it('makes a link to the run’s page for a running run only', () => {
     expect(links().l.urlOf(ORG, RUN)).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:7700/v1/runs/${RUN}/live\\?token=elv_${ORG}\\.${RUN}\\.0\\.\\d+\\.[\\w-]+$`));
     expect(links({ running: false }).l.urlOf(ORG, RUN)).toBeNull();
+  });
+
+  it('hands out the same token for a minute, then a new one; a revocation makes a new one at once', () => {
+    const { l, advance } = links();
+    const first = l.token(ORG, RUN);
+    advance(LIVE_LINK_REISSUE_S * 1000 - 1000);
+    expect(l.token(ORG, RUN)).toBe(first);
+    advance(1000);
+    const second = l.token(ORG, RUN);
+    expect(second).not.toBe(first);
+    expect(l.verify(second, RUN)).toEqual({ orgId: ORG, runId: RUN });
+    l.revoke(RUN);
+    const third = l.token(ORG, RUN);
+    expect(third).not.toBe(second);
+    expect(l.verify(third, RUN)).toEqual({ orgId: ORG, runId: RUN });
+    expect(() => l.verify(second, RUN)).toThrow(LiveLinkRevokedError);
   });
 
   it('grants the run of its organisation until it expires, then answers 410', () => {
