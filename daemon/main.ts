@@ -132,15 +132,9 @@ export async function main(argv: string[]): Promise<number> {
   // Where mail comes in is what an MX record or a port redirect must point at (issue 21, item 11).
   const receiving = mail.receiving === null ? '' : `receiving mail for *@${mail.relay_domain} on ${mail.receiving} (SMTP)\n`;
   const mailWarning = mail.relay_domain !== null && mail.problem !== null ? `WARNING: ${mail.problem}; set it and restart errandd (README.md, "Email").\n` : '';
-  // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
-  process.stdout.write(`listening on ${url}\n${receiving}${first ? firstStartNotice(first, paths.credentials) : ''}${warning}${mailWarning}`);
-  const smtp = mail.receiving;
-  const log = logFile === null ? null : resolve(home, logFile);
-  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }), log });
-  logger.info({ url, home, dev: config.dev }, 'daemon started');
-  if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
-
-  return new Promise<number>((resolve) => {
+  // The handlers go on before the address is printed: a reader that signals as soon as it sees the address would
+  // otherwise find the default disposition and kill errandd without draining (exit 143).
+  const stopped = new Promise<number>((finish) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -155,17 +149,26 @@ export async function main(argv: string[]): Promise<number> {
           clearDaemonState(paths.daemonState, process.pid);
           logger.info('stopped');
           logger.flush();
-          resolve(0);
+          finish(0);
         })
         .catch((err: unknown) => {
           logger.error({ err }, 'error while stopping');
           clearDaemonState(paths.daemonState, process.pid);
-          resolve(1);
+          finish(1);
         });
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
   });
+  // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
+  process.stdout.write(`listening on ${url}\n${receiving}${first ? firstStartNotice(first, paths.credentials) : ''}${warning}${mailWarning}`);
+  const smtp = mail.receiving;
+  const log = logFile === null ? null : resolve(home, logFile);
+  writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }), log });
+  logger.info({ url, home, dev: config.dev }, 'daemon started');
+  if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
+
+  return stopped;
 }
 
 main(process.argv.slice(2)).then(
