@@ -134,7 +134,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, guard, checkCallbackUrl, publicUrl });
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
   // The live view: links signed under the master key, and the running attempts the engine lists for it.
-  const liveLinks = new LiveLinks({ masterKey, clock, publicUrl, isRunning: (orgId, runId) => store.runs.get(orgId, runId)?.status === 'running' });
+  const liveLinks = new LiveLinks({ masterKey, clock, publicUrl });
   const liveRuns = new LiveRuns();
   const engine = engineSubsystem({
     resources,

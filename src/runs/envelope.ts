@@ -91,7 +91,8 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     model: row.model,
     attempt: row.attempt,
     progress: { steps: row.step_count, last_action: row.last_action },
-    waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, liveUrlOf),
+    // Only a running run has a live view.
+    waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, row.status === 'running' ? liveUrlOf : () => null),
     live_url: null,
   };
 }
