@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -128,6 +128,52 @@ describe('migrate', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     expect(db.pragma('table_info(c)')).toEqual([]);
     expect(db.pragma('table_info(a)')).toHaveLength(1);
+    db.close();
+  });
+
+  it('rebuilds a referenced table with foreign keys off, keeping the rows that refer to it, and turns them on again', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    const path = migrationsDir({
+      '001-a.sql': "CREATE TABLE p (id TEXT PRIMARY KEY, kind TEXT CHECK (kind IN ('a'))); CREATE TABLE c (p_id TEXT REFERENCES p(id) ON DELETE CASCADE); INSERT INTO p VALUES ('1', 'a'); INSERT INTO c VALUES ('1');",
+      '002-rebuild.sql': "-- migrate: rebuilds tables\nCREATE TABLE p_new (id TEXT PRIMARY KEY, kind TEXT CHECK (kind IN ('a', 'b'))); INSERT INTO p_new SELECT * FROM p; DROP TABLE p; ALTER TABLE p_new RENAME TO p;",
+    });
+    migrate(db, path);
+    expect(db.prepare('SELECT p_id FROM c').all()).toEqual([{ p_id: '1' }]);
+    db.prepare("INSERT INTO p VALUES ('2', 'b')").run();
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(() => db.prepare("INSERT INTO c VALUES ('nosuch')").run()).toThrow(/FOREIGN KEY/);
+    db.close();
+  });
+
+  it('refuses a rebuild that leaves a row referring to nothing', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    const path = migrationsDir({
+      '001-a.sql': "CREATE TABLE p (id TEXT PRIMARY KEY); CREATE TABLE c (p_id TEXT REFERENCES p(id)); INSERT INTO p VALUES ('1'); INSERT INTO c VALUES ('1');",
+      '002-rebuild.sql': '-- migrate: rebuilds tables\nCREATE TABLE p_new (id TEXT PRIMARY KEY); DROP TABLE p; ALTER TABLE p_new RENAME TO p;',
+    });
+    expect(() => migrate(db, path)).toThrow(/breaks a foreign key/);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.prepare('SELECT id FROM p').all()).toEqual([{ id: '1' }]);
+    db.close();
+  });
+
+  it('keeps connections and their links when 025 adds the totp and proxy types', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    const before = migrationsDir(Object.fromEntries(readdirSync(MIGRATIONS).filter((f) => /^0([01]\d|2[0-4])-/.test(f)).map((f) => [f, readFileSync(join(MIGRATIONS, f), 'utf8')])));
+    expect(migrate(db, before).to).toBe(24);
+    const at = '2026-11-28T00:00:00Z';
+    db.prepare('INSERT INTO orgs (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run('org_1', 'one', at, at);
+    db.prepare("INSERT INTO connections (id, org_id, name, type, auth_status, created_at, updated_at) VALUES ('conn_1', 'org_1', 'gh', 'oauth', 'pending', ?, ?)").run(at, at);
+    db.prepare("INSERT INTO connection_links (id, org_id, connection_id, expires_at, created_at) VALUES ('cl_1', 'org_1', 'conn_1', 1, ?)").run(at);
+    migrate(db, MIGRATIONS);
+    expect(db.prepare('SELECT id, connection_id FROM connection_links').all()).toEqual([{ id: 'cl_1', connection_id: 'conn_1' }]);
+    db.prepare("INSERT INTO connections (id, org_id, name, type, auth_status, created_at, updated_at) VALUES ('conn_2', 'org_1', 'otp', 'totp', 'authenticated', ?, ?)").run(at, at);
+    expect(() => db.prepare("INSERT INTO connections (id, org_id, name, type, auth_status, created_at, updated_at) VALUES ('conn_3', 'org_1', 'x', 'nosuch', 'authenticated', ?, ?)").run(at, at)).toThrow(/CHECK/);
+    db.prepare("DELETE FROM connections WHERE id = 'conn_1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM connection_links').get()).toEqual({ n: 0 });
     db.close();
   });
 
