@@ -92,6 +92,12 @@ export const CONFIG_KEYS = {
     default: true,
     description: "Pooled docker containers start their Chromium before a run takes them, so the run's first browser action only navigates; `false` saves Chromium's memory in each idle pooled container.",
   },
+  'sandbox.runtime': {
+    type: 'string',
+    default: null,
+    nullable: true,
+    description: "OCI runtime of docker sandboxes, by the name the engine registered it under (runsc: gVisor, a kernel of its own between task code and the host; docs/operations.md says how to register it); null: the engine's default (runc).",
+  },
   'sandbox.memory_mb': { type: 'integer', default: 2048, min: 128, max: 262_144, description: 'Memory limit of a sandbox container.' },
   'sandbox.cpus': { type: 'number', default: 1, min: 0.1, max: 64, description: 'CPU limit of a sandbox container.' },
   'sandbox.pids_limit': { type: 'integer', default: 512, min: 16, max: 65_536, description: 'Process limit of a sandbox container.' },

@@ -45,6 +45,8 @@ export interface SandboxReport {
   /** Whether task code is kept from the daemon's environment, data directory and networks. */
   isolated: boolean;
   image: string | null;
+  /** The OCI runtime docker sandboxes run under (runc, runsc); null for the local driver. */
+  runtime: string | null;
   warmPool: { size: number; ready: number } | null;
   firewall: FirewallReport | null;
 }

@@ -41,6 +41,7 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
       limits: { memoryMb: config['sandbox.memory_mb'], cpus: config['sandbox.cpus'], pidsLimit: config['sandbox.pids_limit'] },
       warmPoolSize: config['sandbox.warm_pool_size'],
       warmPoolBrowser: config['sandbox.warm_pool_browser'],
+      runtime: config['sandbox.runtime'],
     });
   } catch (error) {
     if (choice === 'docker' || !(error instanceof SandboxError)) {

@@ -29,11 +29,12 @@ export const statusSchema = {
     },
     sandbox: {
       type: 'object',
-      required: ['driver', 'isolated', 'image', 'warm_pool', 'firewall'],
+      required: ['driver', 'isolated', 'image', 'runtime', 'warm_pool', 'firewall'],
       properties: {
         driver: { type: 'string', enum: ['local', 'docker'] },
         isolated: { type: 'boolean', description: "false for the local driver: task code runs as the daemon's user." },
         image: nullableString,
+        runtime: { ...nullableString, description: 'docker: the OCI runtime sandboxes run under (runc, or runsc for gVisor); null for the local driver.' },
         warm_pool: {
           type: ['object', 'null'],
           required: ['size', 'ready'],

@@ -31,6 +31,7 @@ export interface DaemonStatus {
     driver: 'local' | 'docker';
     isolated: boolean;
     image: string | null;
+    runtime: string | null;
     warm_pool: { size: number; ready: number } | null;
     firewall: { installed: boolean; detail: string } | null;
   };
@@ -87,6 +88,7 @@ export class StatusService {
         driver: sandbox.driver,
         isolated: sandbox.isolated,
         image: sandbox.image,
+        runtime: sandbox.runtime,
         warm_pool: sandbox.warmPool,
         firewall: sandbox.firewall,
       },

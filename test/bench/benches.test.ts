@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { dockerAvailability } from '../fixtures/docker.js';
+import { dockerAvailability, runscAvailability } from '../fixtures/docker.js';
 import { cleanEnv } from '../cli/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,6 +37,7 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
       /^ {2}sandbox CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m,
     ],
   },
+  'placement.ts': { args: ['1'], figures: [/^ {2}start +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m, /^ {2}browser +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m] },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 
@@ -80,11 +81,17 @@ describe.each(scriptBenches())('bench/%s at its smallest setting', (file) => {
   it('exits 0 and prints its figures', { timeout: 180_000 }, async () => {
     const smallest = SMALLEST[file]!;
     // The sandbox bench says so and exits 0 without a Docker engine; under CI the gate makes that an error.
-    const docker = file === 'sandbox.ts' ? await dockerAvailability() : null;
+    const docker = file === 'sandbox.ts' || file === 'placement.ts' ? await dockerAvailability() : null;
+    // The placement bench needs runsc as well; under CI (ERRAND_REQUIRE_RUNSC=1) its absence is an error.
+    const runsc = file === 'placement.ts' && docker !== null ? await runscAvailability(docker) : true;
     const res = await runBench(file, smallest.args);
     expect(res.code, res.stderr).toBe(0);
     if (docker !== null && !docker.available) {
-      expect(res.stdout).toMatch(/^sandbox bench skipped: /m);
+      expect(res.stdout).toMatch(file === 'sandbox.ts' ? /^sandbox bench skipped: /m : /nothing measured$/m);
+      return;
+    }
+    if (!runsc) {
+      expect(res.stdout).toMatch(/nothing measured$/m);
       return;
     }
     for (const figure of smallest.figures) expect(res.stdout, res.stderr).toMatch(figure);

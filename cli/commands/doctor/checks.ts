@@ -121,7 +121,7 @@ export function checkDaemonSandbox(status: DaemonStatus): CheckResult[] {
     return [{ check: 'sandbox', level: 'warn', detail: `local driver (${NOT_ISOLATED})` }];
   }
   const pool = s.warm_pool === null ? '' : `, warm pool ${s.warm_pool.ready} of ${s.warm_pool.size} ready`;
-  const results: CheckResult[] = [{ check: 'sandbox', level: 'ok', detail: `docker with image ${s.image}${pool}` }];
+  const results: CheckResult[] = [{ check: 'sandbox', level: 'ok', detail: `docker with image ${s.image}, runtime ${s.runtime ?? 'the engine default'}${pool}` }];
   if (s.firewall !== null) {
     results.push({ check: 'sandbox firewall', level: s.firewall.installed ? 'ok' : 'fail', detail: `iptables: ${s.firewall.detail}` });
   }

@@ -23,6 +23,8 @@ export interface SandboxContainerSpecOptions {
   network: string;
   labels: Record<string, string>;
   limits: ContainerLimits;
+  /** The engine's runtime to run it under; null: the engine's default. */
+  runtime: string | null;
 }
 
 /**
@@ -46,6 +48,7 @@ export function sandboxContainerSpec(options: SandboxContainerSpecOptions): Dock
     Labels: options.labels,
     ExposedPorts: { [`${SUPERVISOR_PORT}/tcp`]: {} },
     HostConfig: {
+      ...(options.runtime === null ? {} : { Runtime: options.runtime }),
       NetworkMode: options.network,
       Privileged: false,
       CapDrop: ['ALL'],

@@ -5,6 +5,7 @@ import { installationId } from '../../runtime/installation-id.js';
 import { currentProcessIdentity } from '../../runtime/process-identity.js';
 import type { SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
 import type { SupervisorHandover } from '../protocol.js';
+import { sandboxRuntime, type SandboxRuntime } from './sandbox-runtime.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
@@ -27,6 +28,8 @@ export interface DockerDriverOptions {
   warmPoolSize: number;
   /** Whether pooled containers launch their browser before a run takes them; true by default. */
   warmPoolBrowser?: boolean;
+  /** The OCI runtime registered with the engine to run sandboxes under (runsc for gVisor); null or absent: the engine's default. */
+  runtime?: string | null;
   /** This daemon instance; a fresh random id by default. */
   instanceId?: string;
   /** How long a new container may take to answer its first health check. */
@@ -59,6 +62,7 @@ export class DockerDriver implements SandboxDriver {
     private readonly installationId: string,
     readonly network: SandboxNetwork,
     readonly firewall: FirewallKeeper,
+    private readonly runtime: SandboxRuntime,
   ) {
     this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
     this.ownerLabels = {
@@ -88,6 +92,7 @@ export class DockerDriver implements SandboxDriver {
     if (!(await imageExists(options.docker, options.image))) {
       throw new SandboxError(`the sandbox image ${options.image} is missing; build it with \`errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
     }
+    const runtime = await sandboxRuntime(options.docker, options.runtime ?? null);
     const installation = installationId(options.home);
     const network = await ensureSandboxNetwork(options.docker);
     const firewall = await FirewallKeeper.start({
@@ -95,7 +100,7 @@ export class DockerDriver implements SandboxDriver {
       logger: options.logger,
       ...(options.nameservers ? { nameservers: options.nameservers } : {}),
     });
-    const driver = new DockerDriver(options, installation, network, firewall);
+    const driver = new DockerDriver(options, installation, network, firewall, runtime);
     driver.pool.fill();
     return driver;
   }
@@ -105,6 +110,7 @@ export class DockerDriver implements SandboxDriver {
       driver: 'docker',
       isolated: true,
       image: this.options.image,
+      runtime: this.runtime.name,
       warmPool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },
       firewall: await checkSandboxFirewall(this.network.bridge),
     };
@@ -187,6 +193,7 @@ export class DockerDriver implements SandboxDriver {
       network: this.network.name,
       labels,
       limits: this.options.limits,
+      runtime: this.runtime.requested,
     });
     let container: Docker.Container;
     try {

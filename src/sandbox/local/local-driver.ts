@@ -42,7 +42,7 @@ export class LocalDriver implements SandboxDriver {
   }
 
   async report(): Promise<SandboxReport> {
-    return { driver: 'local', isolated: false, image: null, warmPool: null, firewall: null };
+    return { driver: 'local', isolated: false, image: null, runtime: null, warmPool: null, firewall: null };
   }
 
   private get sandboxesDir(): string {
