@@ -482,7 +482,8 @@ describe('typing a TOTP code by reference', () => {
       toolUse('run_code', { language: 'bash', code: 'env | sort' }),
       (request: AnthropicRequest) => toolUse('finish', { result: { page: toolResults(request)[0]!.text }, confidence: 'high' }),
     ]);
-    run = await o.run({ prompt: `Sign in at ${site.url}/2fa with the authenticator codes` });
+    // Its run.completed webhook, with the page text in its result, goes to the receiver the final scan reads.
+    run = await o.run({ prompt: `Sign in at ${site.url}/2fa with the authenticator codes`, callback_url: receiver.url('/totp') });
   }, 90_000);
 
   it('types codes the site checks with otplib as valid: 6 digits from a base32 seed, 8 digits SHA256 with a 60 s period from an otpauth URI', () => {
@@ -509,6 +510,11 @@ describe('typing a TOTP code by reference', () => {
     const env = toolResults(h.model.requests[start + 9]!)[0]!.text;
     expect(env).toContain('SHOP_TOKEN=[secret:shop]');
     for (const form of [BANK_SEED, BANK_SEED_GIVEN, VAULT_SEED, VAULT_URI]) expect(env).not.toContain(form);
+  });
+
+  it("sends the run's webhook with the masked page text, not the code", async () => {
+    const delivery = await receiver.waitFor((ds) => ds.find((d) => d.path === '/totp' && d.json?.data?.task_id === run.task_id), 'the run webhook');
+    for (const { code } of totpLogins) expect(codeIn(delivery.body, code)).toBe(false);
   });
 
   it('records the steps with the references as the model wrote them', async () => {
