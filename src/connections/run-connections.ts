@@ -98,13 +98,15 @@ export class RunConnections {
           continue;
         }
       }
-      const values = this.o.secrets.valuesOf(row);
       if (row.type === 'totp') {
+        // Never in the environment; the seed goes to the sandbox only with a type action that refers to it.
         const secret = this.o.secrets.secretOf(row);
-        const seed = secret === null ? null : parseTotpSeed(secret).seed;
-        for (const value of values) secrets.push({ name: row.name, value, ...(seed === null ? {} : { totp: seed }) });
+        if (secret === null) continue;
+        const { seed, forms } = parseTotpSeed(secret);
+        for (const value of forms) secrets.push({ name: row.name, value, totp: seed });
         continue;
       }
+      const values = this.o.secrets.valuesOf(row);
       for (const value of values) secrets.push({ name: row.name, value, typeable: row.type === 'token' });
       if (row.env_var_name !== null && values[0] !== undefined && row.type !== 'mcp') env[row.env_var_name] = values[0];
     }

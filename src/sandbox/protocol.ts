@@ -69,8 +69,9 @@ export type BrowserRequest = BrowserAction & {
   secrets?: Record<string, string>;
   /**
    * For a `type` whose text refers to TOTP connections as `{{totp:<name>}}`: the seeds of exactly those. The
-   * supervisor computes each current code (waiting for the next period when fewer than `TOTP_ROLLOVER_MARGIN_MS` of
-   * this one are left), types it, and from then on masks it in what it answers and in the recording's trace.
+   * supervisor computes each current code (waiting for the next period when fewer than 3 s of this one are left:
+   * templates/sandbox/supervisor/totp-code.ts), types it, and from then on masks it in what it answers and in the
+   * recording's trace. The daemon never learns a code.
    */
   totp?: Record<string, TotpSeed>;
   /**

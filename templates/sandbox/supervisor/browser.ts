@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult, TotpSeed } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
 import type { Recording } from './recording.js';
@@ -245,7 +245,7 @@ export class BrowserSession {
    * The current code of each TOTP connection the text refers to, computed once no code is in its last seconds
    * (waiting for the next period otherwise: see totp-code.ts), and remembered for masking before it is typed.
    */
-  private async currentCodes(text: string, seeds: BrowserRequest['totp'] & object): Promise<Record<string, string>> {
+  private async currentCodes(text: string, seeds: Readonly<Record<string, TotpSeed>>): Promise<Record<string, string>> {
     const names = totpReferenceNames(text).filter((name) => seeds[name] !== undefined);
     if (names.length === 0) return {};
     const at = typingTime(names.map((name) => seeds[name]!), Date.now());
