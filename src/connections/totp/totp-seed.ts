@@ -23,7 +23,7 @@ export interface ParsedTotpSeed {
 }
 
 /**
- * Reads a TOTP connection's secret: a base32 seed (spaces allowed, as apps show it in groups; case and padding
+ * Reads a TOTP connection's secret: a base32 seed (spaces and hyphens allowed, as apps group it; case and padding
  * ignored) or an `otpauth://totp/...` URI whose `secret`, `digits`, `period` and `algorithm` say the rest. Every
  * error says what is wrong without repeating the value, which is a credential.
  */
@@ -57,7 +57,7 @@ export function parseTotpSeed(text: string, param = 'secret'): ParsedTotpSeed {
 function base32Key(text: string, fail: (message: string) => never): string {
   const key = text.replace(/[\s-]/g, '').replace(/=+$/, '').toUpperCase();
   if (key === '') fail('the TOTP seed is empty');
-  if (!/^[A-Z2-7]+$/.test(key)) fail('the TOTP seed is not base32: only the letters A-Z and the digits 2-7 may appear (spaces and = padding are ignored)');
+  if (!/^[A-Z2-7]+$/.test(key)) fail('the TOTP seed is not base32: only the letters A-Z and the digits 2-7 may appear (spaces, hyphens and = padding are ignored)');
   if (!WHOLE_BYTE_LENGTHS.has(key.length % 8)) fail(`the TOTP seed is not base32: ${key.length} characters do not make whole bytes (was a character lost in copying?)`);
   const bytes = Math.floor((key.length * 5) / 8);
   if (bytes < KEY_BYTES.min) fail(`the TOTP seed is too short: ${bytes} bytes of key, at least ${KEY_BYTES.min} (16 base32 characters) are needed`);
