@@ -19,6 +19,8 @@ const MEMBERS: Record<ConnectionType, ReadonlySet<string>> = {
   token: new Set(['secret', 'env_var_name']),
   mcp: new Set(['secret', 'url', 'transport', 'headers']),
   oauth: new Set(['env_var_name']),
+  // Never in the environment: code that could read the seed could print it, or any code it makes, to the model.
+  totp: new Set(['secret']),
 };
 
 export function refuseMembersOfOtherTypes(type: ConnectionType, body: Record<string, unknown>): void {

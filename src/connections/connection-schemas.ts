@@ -34,7 +34,7 @@ export const connectionSchema = {
     id: { type: 'string' },
     object: { type: 'string', const: 'connection' },
     name: { type: 'string' },
-    type: { type: 'string', enum: ['token', 'mcp', 'oauth'] },
+    type: { type: 'string', enum: ['token', 'mcp', 'oauth', 'totp'] },
     project_id: { ...nullableString, description: 'The project whose runs use it; null for every run of the organisation.' },
     is_enabled: { type: 'boolean' },
     has_secret: { type: 'boolean', description: 'Whether a secret is stored. The secret itself is never returned.' },
@@ -53,7 +53,12 @@ export const connectionSchema = {
 } as const;
 
 const name = { type: 'string', pattern: CONNECTION_NAME_PATTERN, description: 'Letters, digits, _ and -, up to 40; unique in its scope.' } as const;
-const secret = { type: 'string', minLength: SECRET_MIN_LENGTH, maxLength: SECRET_MAX_LENGTH, description: 'Write-only.' } as const;
+const secret = {
+  type: 'string',
+  minLength: SECRET_MIN_LENGTH,
+  maxLength: SECRET_MAX_LENGTH,
+  description: 'Write-only. totp: the base32 seed, or an otpauth://totp/ URI with its digits, period and algorithm.',
+} as const;
 const envVarName = { type: 'string', pattern: ENV_VAR_NAME_PATTERN } as const;
 const url = { type: 'string', minLength: 1, maxLength: 2048 } as const;
 const transport = { type: 'string', enum: ['http', 'sse'] } as const;
@@ -70,7 +75,7 @@ export const createConnectionBody = {
   additionalProperties: false,
   properties: {
     name,
-    type: { type: 'string', enum: ['token', 'mcp', 'oauth'] },
+    type: { type: 'string', enum: ['token', 'mcp', 'oauth', 'totp'] },
     secret,
     env_var_name: envVarName,
     url,

@@ -1,5 +1,6 @@
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ConnectionRow } from '../store/connections-table.js';
+import { parseTotpSeed } from './totp/totp-seed.js';
 
 /** What an oauth connection's sealed secret holds. */
 export interface OAuthTokens {
@@ -22,7 +23,7 @@ export class ConnectionSecrets {
     return this.box.seal(JSON.stringify(tokens), connectionId);
   }
 
-  /** The secret of a token or mcp connection, or null when none is stored. */
+  /** The secret of a token, mcp or totp connection, or null when none is stored. */
   secretOf(row: ConnectionRow): string | null {
     return row.type === 'oauth' || row.secret_enc === null ? null : this.box.open(row.secret_enc, row.id);
   }
@@ -32,8 +33,12 @@ export class ConnectionSecrets {
     return row.type !== 'oauth' || row.secret_enc === null ? null : (JSON.parse(this.box.open(row.secret_enc, row.id)) as OAuthTokens);
   }
 
-  /** Every secret value the row holds, for masking. */
+  /** Every secret value the row holds, for masking: a totp seed in each form it may be written in. */
   valuesOf(row: ConnectionRow): string[] {
+    if (row.type === 'totp') {
+      const secret = this.secretOf(row);
+      return secret === null ? [] : parseTotpSeed(secret).forms;
+    }
     if (row.type !== 'oauth') return [this.secretOf(row)].filter((v): v is string => v !== null);
     const tokens = this.tokensOf(row);
     return tokens === null ? [] : [tokens.access_token, tokens.refresh_token].filter((v): v is string => v !== null && v !== '');

@@ -16,6 +16,7 @@ import type { McpCheckResult } from './mcp-client/mcp-check.js';
 import { uniqueToolName } from './mcp-client/mcp-tool-name.js';
 import type { McpEndpoint } from './mcp-client/mcp-session.js';
 import { SecretMask } from './secret-mask.js';
+import { parseTotpSeed } from './totp/totp-seed.js';
 
 export interface ConnectionsServiceDeps {
   projects: ProjectsService;
@@ -64,13 +65,14 @@ export class ConnectionsService {
       await this.checkUrl(body.url);
       checkHeaders(body.headers ?? {}, body.secret !== undefined);
     }
+    if (body.type === 'totp' && body.secret !== undefined) parseTotpSeed(body.secret);
     if (body.env_var_name !== undefined) checkEnvVarName(body.env_var_name);
     this.checkUnique(orgId, projectId, body.name, body.env_var_name ?? null);
 
     const id = this.r.ids('conn');
     const hasSecret = body.secret !== undefined;
     // Checked before it is stored, so that a new connection starts with what its check showed, announcing nothing.
-    const status = body.type === 'token' ? tokenStatus(hasSecret) : (await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null)).status;
+    const status = body.type === 'token' || body.type === 'totp' ? tokenStatus(hasSecret) : (await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null)).status;
     const now = isoTime(this.r.clock.now());
     const row: NewConnectionRow = {
       id,
@@ -101,6 +103,7 @@ export class ConnectionsService {
     if (body.env_var_name !== undefined && body.env_var_name !== null) checkEnvVarName(body.env_var_name);
     if (body.name !== undefined || body.env_var_name !== undefined) this.checkUnique(orgId, row.project_id, name, envVarName, id);
     const hasSecret = body.secret === undefined ? row.secret_enc !== null : body.secret !== null;
+    if (row.type === 'totp' && typeof body.secret === 'string') parseTotpSeed(body.secret);
     if (row.type === 'mcp') {
       if (body.url !== undefined) await this.checkUrl(body.url);
       checkHeaders(body.headers === undefined ? (fromJson<Record<string, string>>(row.headers) ?? {}) : (body.headers ?? {}), hasSecret);
@@ -117,7 +120,7 @@ export class ConnectionsService {
     const updated = this.r.store.connections.patch(orgId, id, patch);
     if (updated === undefined) throw new NotFoundError('connection', id);
 
-    if (row.type === 'token' && body.secret !== undefined) {
+    if ((row.type === 'token' || row.type === 'totp') && body.secret !== undefined) {
       const status = tokenStatus(hasSecret);
       return toConnection(this.deps.auth.record(updated, { status: status.auth_status, detail: status.auth_detail }) ?? updated);
     }
@@ -131,7 +134,10 @@ export class ConnectionsService {
     return { id, object: 'connection', deleted: true };
   }
 
-  /** Checks the connection now (`errand connections check`): mcp connects, oauth refreshes its token, token looks at its secret. */
+  /**
+   * Checks the connection now (`errand connections check`): mcp connects, oauth refreshes its token, token and totp
+   * look at their secret (a totp seed was checked when it was stored).
+   */
   async check(orgId: string, id: string): Promise<Connection> {
     const row = this.row(orgId, id);
     switch (row.type) {
@@ -140,7 +146,8 @@ export class ConnectionsService {
       case 'oauth':
         await this.deps.checkOAuth(row);
         return this.get(orgId, id);
-      case 'token': {
+      case 'token':
+      case 'totp': {
         const status = tokenStatus(row.secret_enc !== null);
         return toConnection(this.deps.auth.record(row, { status: status.auth_status, detail: status.auth_detail }) ?? row);
       }

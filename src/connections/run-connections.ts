@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import { fromJson } from '../store/json-columns.js';
 import type { ConnectionSecrets } from './connection-secrets.js';
 import type { NamedSecret } from './secret-mask.js';
+import { parseTotpSeed } from './totp/totp-seed.js';
 
 /** The connections of one run: the enabled ones in its scope, and which of them the run (or its job) named. */
 export interface ApplicableConnections {
@@ -15,7 +16,7 @@ export interface ApplicableConnections {
 
 /** What the sandbox and the agent get from a run's connections. */
 export interface RunCredentials {
-  /** Injected into the sandbox's environment: token connections, and oauth access tokens. */
+  /** Injected into the sandbox's environment: token connections, and oauth access tokens (never a totp seed). */
   env: Record<string, string>;
   /** Every secret the run's connections hold, by connection name: masked in all the model reads, typeable by reference. */
   secrets: NamedSecret[];
@@ -97,6 +98,14 @@ export class RunConnections {
           continue;
         }
       }
+      if (row.type === 'totp') {
+        // Never in the environment; the seed goes to the sandbox only with a type action that refers to it.
+        const secret = this.o.secrets.secretOf(row);
+        if (secret === null) continue;
+        const { seed, forms } = parseTotpSeed(secret);
+        for (const value of forms) secrets.push({ name: row.name, value, totp: seed });
+        continue;
+      }
       const values = this.o.secrets.valuesOf(row);
       for (const value of values) secrets.push({ name: row.name, value, typeable: row.type === 'token' });
       if (row.env_var_name !== null && values[0] !== undefined && row.type !== 'mcp') env[row.env_var_name] = values[0];
@@ -111,6 +120,7 @@ function unusable(row: ConnectionRow): string | null {
   if (row.is_enabled !== 1) return 'is disabled';
   switch (row.type) {
     case 'token':
+    case 'totp':
       return row.secret_enc === null ? 'has no secret' : null;
     case 'mcp':
       return null;

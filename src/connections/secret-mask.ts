@@ -1,3 +1,4 @@
+import type { TotpSeed } from '../sandbox/protocol.js';
 import { secretForms } from './secret-forms.js';
 
 /** A secret a run may use, by the name the model may refer to it with. */
@@ -6,6 +7,8 @@ export interface NamedSecret {
   value: string;
   /** The browser may type it by reference: only token connections' secrets, never an MCP or oauth credential. */
   typeable?: boolean;
+  /** A totp connection's seed (`value` is one form of it): the browser may type its current code by reference. */
+  totp?: TotpSeed;
 }
 
 /**

@@ -65,6 +65,7 @@ export class AgentLoop {
       maxSteps: o.config['limits.max_steps'],
       nowIso: isoTime(o.clock.now()),
       secretNames: o.context.secrets.filter((s) => s.typeable === true).map((s) => s.name),
+      totpNames: o.context.secrets.filter((s) => s.totp !== undefined).map((s) => s.name),
     });
     this.messages.push(taskMessage(o.run.prompt));
   }

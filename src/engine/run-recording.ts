@@ -24,7 +24,8 @@ export class RunRecording {
   private started = false;
 
   /**
-   * The secrets the trace is masked for: those the sandbox holds already (typed by reference, or in its environment).
+   * The secrets the trace is masked for: those the sandbox holds already (typed by reference, TOTP seeds it computes
+   * codes from, or in its environment); the codes it typed, which only the sandbox knows, it masks itself.
    * The others (an OAuth token kept out of the environment, an MCP server's credential) never reach the sandbox, so
    * they cannot be in its trace, and they are not sent there to be looked for.
    */
@@ -38,7 +39,7 @@ export class RunRecording {
     private readonly logger: Logger,
   ) {
     const inEnvironment = new Set(Object.values(credentials.env));
-    this.mask = new SecretMask(credentials.secrets.filter((secret) => secret.typeable === true || inEnvironment.has(secret.value)));
+    this.mask = new SecretMask(credentials.secrets.filter((secret) => secret.typeable === true || secret.totp !== undefined || inEnvironment.has(secret.value)));
   }
 
   /** Whether a run records: the installation's `recording.enabled`, and the run's own choice (or its job's). */

@@ -8,6 +8,8 @@ export interface SystemPromptOptions {
   nowIso: string;
   /** Names of the run's stored secrets, which the browser can type by reference. */
   secretNames: readonly string[];
+  /** Names of the run's TOTP connections, whose current codes the browser can type by reference. */
+  totpNames: readonly string[];
 }
 
 /** The agent's standing instructions: its tools, the finish contract and the shape the result must have. */
@@ -21,7 +23,7 @@ export function systemPrompt(o: SystemPromptOptions): string {
 # Tools
 ${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
-${secretsLine(o.secretNames)}
+${secretsLine(o.secretNames)}${totpLine(o.totpNames)}
 # Finishing
 On success, call finish with:
 - result: the answer. ${schema}
@@ -43,6 +45,12 @@ The current time is ${o.nowIso}.`;
 /** The first message of every attempt: the task itself. */
 export function taskMessage(prompt: string): Message {
   return { role: 'user', content: [{ type: 'text', text: `Task:\n${prompt}` }] };
+}
+
+function totpLine(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const refs = [...new Set(names)].map((n) => `{{totp:${n}}}`).join(', ');
+  return `Authenticator (TOTP) codes you may type into a page's code field with the browser's type action, by reference, without ever seeing them: ${refs}. The code is computed when it is typed; submit right after.\n`;
 }
 
 function secretsLine(names: readonly string[]): string {

@@ -68,11 +68,30 @@ export type BrowserAction =
 export type BrowserRequest = BrowserAction & {
   secrets?: Record<string, string>;
   /**
+   * For a `type` whose text refers to TOTP connections as `{{totp:<name>}}`: the seeds of exactly those. The
+   * supervisor computes each current code (waiting for the next period when fewer than 3 s of this one are left:
+   * templates/sandbox/supervisor/totp-code.ts), types it, and from then on masks it in what it answers and in the
+   * recording's trace. The daemon never learns a code.
+   */
+  totp?: Record<string, TotpSeed>;
+  /**
    * For click, type with submit, and press: refuse the action when it would submit a form (a submit control, or
    * Enter in a form's field). The daemon sets it while the run needs a person's approval first (issue 22, item 4).
    */
   holdSubmit?: boolean;
 };
+
+/** A TOTP connection's seed as the supervisor gets it (RFC 6238); the daemon checked it when it was stored. */
+export interface TotpSeed {
+  /** Base32 (RFC 4648), upper case, no spaces or padding. */
+  secret: string;
+  digits: number;
+  /** Seconds. */
+  period: number;
+  algorithm: TotpAlgorithm;
+}
+
+export type TotpAlgorithm = 'SHA1' | 'SHA256' | 'SHA512';
 
 /** Why a page could not be used, recognised by the supervisor so that the run can end as site_down or captcha. */
 export type PageProblem =

@@ -59,6 +59,19 @@ describe('errand connections', () => {
     expect((await cli(['connections', 'get', 'from-env'])).stderr).toBe('error: no connection named from-env\n');
   });
 
+  it('creates a totp connection from an otpauth URI on stdin, and says what is wrong with a bad seed without echoing it', async () => {
+    const seed = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    const made = await cli(['connections', 'create', '--name', 'bank-2fa', '--type', 'totp', '--secret-stdin', '--json'], `otpauth://totp/Bank:alice?secret=${seed}&digits=8\n`);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json()).toMatchObject({ name: 'bank-2fa', type: 'totp', has_secret: true, env_var_name: null, auth_status: 'authenticated' });
+    expect(made.stdout + made.stderr).not.toContain(seed);
+    expect((await cli(['connections', 'list'])).stdout).toMatch(/bank-2fa\s+totp\s+authenticated/);
+    const bad = await cli(['connections', 'create', '--name', 'bad-2fa', '--type', 'totp', '--secret-stdin'], `otpauth://totp/x?secret=${seed}&algorithm=MD5\n`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/algorithm "MD5" is not supported: use SHA1, SHA256 or SHA512 \(invalid_totp_seed, secret\)/);
+    expect(bad.stderr).not.toContain(seed);
+  });
+
   it('checks a connection, exiting 1 when it is not authenticated', async () => {
     const port = await closedPort();
     await cli(['connections', 'create', '--name', 'mcp-down', '--type', 'mcp', '--url', `http://127.0.0.1:${port}/mcp`]);

@@ -196,3 +196,46 @@ describe('PATCH and DELETE /v1/connections/{id}', () => {
     expect(withStore(d, (store) => store.connections.get(d.orgId, made.body.id))).toBeUndefined();
   });
 });
+
+describe('totp connections', () => {
+  const SEED = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+  const URI = `otpauth://totp/Bank:alice?secret=${SEED}&issuer=Bank&algorithm=SHA256&digits=8&period=60`;
+
+  it('store the seed, base32 or otpauth URI, sealed as given and never answered', async () => {
+    for (const [name, secret] of [['bank-2fa', SEED], ['bank-uri', URI]]) {
+      const res = await create({ name, type: 'totp', secret });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ type: 'totp', has_secret: true, env_var_name: null, auth_status: 'authenticated', auth_detail: 'a secret is set' });
+      expect(JSON.stringify(res.body)).not.toContain(SEED);
+      const sealed = withStore(d, (store) => store.connections.get(d.orgId, res.body.id)!.secret_enc!);
+      expect(sealed).not.toContain(SEED);
+      expect(new SecretBox(loadMasterKey({ home: d.home, env: {} })).open(sealed, res.body.id)).toBe(secret);
+      expect((await d.api('POST', `/v1/connections/${res.body.id}/check`)).body).toMatchObject({ auth_status: 'authenticated' });
+    }
+  });
+
+  it.each([
+    ['a seed that is not base32', { secret: 'JBSWY3DPEHPK3PX1JBSWY3DP' }, /not base32/],
+    ['an otpauth URI with an unsupported algorithm', { secret: `otpauth://totp/x?secret=${SEED}&algorithm=MD5` }, /algorithm "MD5" is not supported/],
+    ['an otpauth URI with digits out of range', { secret: `otpauth://totp/x?secret=${SEED}&digits=12` }, /digits must be a whole number from 6 to 8/],
+    ['an otpauth URI with a period out of range', { secret: `otpauth://totp/x?secret=${SEED}&period=3600` }, /period must be a whole number from 15 to 300/],
+    ['an hotp URI', { secret: `otpauth://hotp/x?secret=${SEED}&counter=0` }, /only otpauth:\/\/totp\/ URIs/],
+  ])('answer 400 invalid_totp_seed for %s, without repeating it', async (_what, body, message) => {
+    const res = await create({ name: 'bad-2fa', type: 'totp', ...body });
+    expectInvalid(res, 'secret', 'invalid_totp_seed');
+    expect(res.body.error.message).toMatch(message);
+    expect(JSON.stringify(res.body)).not.toContain(SEED);
+  });
+
+  it('take no env_var_name: code must never read a seed', async () => {
+    expectInvalid(await create({ name: 'env-2fa', type: 'totp', secret: SEED, env_var_name: 'BANK_TOTP' }), 'env_var_name', 'invalid_body');
+  });
+
+  it('check a new seed on PATCH too, keeping the old one when it is refused', async () => {
+    const made = await create({ name: 'rotate-2fa', type: 'totp', secret: SEED });
+    expectInvalid(await d.api('PATCH', `/v1/connections/${made.body.id}`, { secret: 'otpauth://totp/x?secret=AAAA' }), 'secret', 'invalid_totp_seed');
+    expect(new SecretBox(loadMasterKey({ home: d.home, env: {} })).open(withStore(d, (store) => store.connections.get(d.orgId, made.body.id)!.secret_enc!), made.body.id)).toBe(SEED);
+    expect((await d.api('PATCH', `/v1/connections/${made.body.id}`, { secret: URI })).body).toMatchObject({ has_secret: true, auth_status: 'authenticated' });
+    expect((await d.api('PATCH', `/v1/connections/${made.body.id}`, { secret: null })).body).toMatchObject({ has_secret: false, auth_status: 'pending' });
+  });
+});

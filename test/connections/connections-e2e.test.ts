@@ -1,12 +1,14 @@
 /**
  * Connections end to end, on one daemon with real peers on loopback: token connections injected into the sandbox,
  * server-everything over streamable HTTP and SSE behind a bearer-checking proxy, a login form typed into by
- * reference, and hosted connect against oauth2-mock-server driven by headless Chromium. It ends by scanning every
- * response body, every webhook, the daemon's log, the SQLite database and WAL files and every model request for
- * every secret the suite used, and finding none.
+ * reference, TOTP codes typed by reference into a site that checks them with otplib, and hosted connect against
+ * oauth2-mock-server driven by headless Chromium. It ends by scanning every response body, every webhook, the
+ * daemon's log, the SQLite database and WAL files and every model request for every secret the suite used, the TOTP
+ * seeds in every form they were given in and the codes that were typed, and finding none.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { verify as verifyTotp } from 'otplib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../src/runtime/paths.js';
@@ -14,6 +16,7 @@ import { runCli } from '../cli/run-cli.js';
 import { closedPort, createRun, sandboxDirsOf, servePages, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { startEverything, type EverythingFixture } from '../fixtures/mcp-everything.js';
 import { startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
+import { zipEntries } from '../fixtures/recording-files.js';
 import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
 import type { ApiResponse } from '../fixtures/test-daemon.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
@@ -24,6 +27,17 @@ const PASSWORD = 'Shop-pw_93kQz!x7';
 const CLIENT_SECRET = 'oauth-client-secret-Zu61Wd';
 /** A token with the characters URLs encode. */
 const SPECIAL_TOKEN = 'tok/en+with=spe&cial:chars!';
+/** TOTP seeds (23 and 32 bytes of key): one given as base32 in groups, as apps show it, one in an otpauth URI. */
+const BANK_SEED = 'KRUGS4ZANFZSAYLOEBSXQYLNOBWGKIDTMVSWI===';
+const BANK_SEED_GIVEN = 'krug s4za nfzs aylo ebsx qyln obwg kidt mvsw i';
+const VAULT_SEED = 'MFWG63DJMNSSA5DSMFSGK4ZAMNXWIZLTEBTG64RAMEQHMYLVNR2A';
+const VAULT_URI = `otpauth://totp/Vault:alice%40example.com?secret=${VAULT_SEED}&issuer=Vault&algorithm=SHA256&digits=8&period=60`;
+/** The TOTP seeds as the site checks them (otplib, independently of the supervisor's otpauth). */
+const TOTP_ACCOUNTS = {
+  bank: { secret: BANK_SEED.replace(/=+$/, ''), algorithm: 'sha1', digits: 6, period: 30 },
+  vault: { secret: VAULT_SEED, algorithm: 'sha256', digits: 8, period: 60 },
+} as const;
+
 /** Every secret the suite gives the daemon (the provider's tokens are added as it issues them). */
 const SECRETS = [TOKEN, MCP_TOKEN, PASSWORD, CLIENT_SECRET, SPECIAL_TOKEN, 'unnamed_secret_value_1', 'org_wide_value_123', 'project_value_456', 'rotated-by-the-server'];
 
@@ -59,6 +73,12 @@ let site: Awaited<ReturnType<typeof servePages>>;
 /** Every response body the daemon sent the suite, through the API or to the browser. */
 const bodies: string[] = [];
 const logins: { user: string; password: string }[] = [];
+/** Every code the TOTP site was sent, and whether otplib found it valid for that account now. */
+const totpLogins: { account: string; code: string; valid: boolean }[] = [];
+
+const totpPage = (account: string) => `<!doctype html><html><head><title>${account} verification</title></head><body>
+<form method="post" action="/2fa?account=${account}"><label>Authenticator code <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code"></label>
+<button>Verify</button></form></body></html>`;
 
 const LOGIN = `<!doctype html><html><head><title>Shop login</title></head><body>
 <form method="post" action="/login"><label>User <input id="user" name="user"></label>
@@ -76,6 +96,23 @@ beforeAll(async () => {
         logins.push({ user: form.get('user') ?? '', password: form.get('password') ?? '' });
         // A careless site that shows the password back: the page text the model reads must still not hold it.
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><h1>Welcome, ${form.get('user')}</h1><p>Your password is ${form.get('password')}</p></body></html>`);
+      });
+      return;
+    }
+    if (req.url?.startsWith('/2fa')) {
+      const account = new URL(req.url, site.url).searchParams.get('account') as keyof typeof TOTP_ACCOUNTS;
+      if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'text/html' }).end(totpPage(account));
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        void (async () => {
+          const code = new URLSearchParams(body).get('code') ?? '';
+          // A site accepts the code of the current period, and of one that ended at most 5 s ago (a slow submit).
+          const check = await verifyTotp({ ...TOTP_ACCOUNTS[account], token: code, epochTolerance: [5, 0] }).catch(() => ({ valid: false }));
+          totpLogins.push({ account, code, valid: check.valid });
+          // A careless site that shows the code back: the page text the model reads must still not hold it.
+          res.writeHead(200, { 'content-type': 'text/html' }).end(check.valid ? `<html><head><title>Signed in</title></head><body><h1>Signed in to ${account}</h1><p>Code ${code} accepted</p></body></html>` : '<html><body><h1>Wrong code</h1></body></html>');
+        })();
       });
       return;
     }
@@ -417,6 +454,103 @@ describe('typing a secret by reference', () => {
   });
 });
 
+/** The places `code` stands alone in `text` (not inside a longer number, as in a timestamp). */
+const codeIn = (text: string, code: string): boolean => new RegExp(`(?<![0-9])${code}(?![0-9])`).test(text);
+
+describe('typing a TOTP code by reference', () => {
+  let o: ReturnType<typeof org>;
+  let run: any;
+  let start: number;
+
+  beforeAll(async () => {
+    o = org('totp');
+    await created(o.api, { name: 'bank', type: 'totp', secret: BANK_SEED_GIVEN });
+    await created(o.api, { name: 'vault', type: 'totp', secret: VAULT_URI });
+    await created(o.api, { name: 'shop', type: 'token', secret: PASSWORD, env_var_name: 'SHOP_TOKEN' });
+    start = h.model.requests.length;
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${site.url}/2fa?account=bank` }),
+      toolUse('browser', { action: 'type', selector: '#code', text: '{{totp:bank}}' }),
+      // The field's value shows in an accessibility snapshot: the model must read the mask, not the code.
+      toolUse('browser', { action: 'snapshot' }),
+      toolUse('browser', { action: 'click', selector: 'button' }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('browser', { action: 'navigate', url: `${site.url}/2fa?account=vault` }),
+      toolUse('browser', { action: 'type', selector: '#code', text: '{{ totp:vault }}', submit: true }),
+      toolUse('browser', { action: 'read_text' }),
+      // Code cannot read a seed: none is in its environment, in any form.
+      toolUse('run_code', { language: 'bash', code: 'env | sort' }),
+      (request: AnthropicRequest) => toolUse('finish', { result: { page: toolResults(request)[0]!.text }, confidence: 'high' }),
+    ]);
+    // Its run.completed webhook, with the page text in its result, goes to the receiver the final scan reads.
+    run = await o.run({ prompt: `Sign in at ${site.url}/2fa with the authenticator codes`, callback_url: receiver.url('/totp') });
+  }, 90_000);
+
+  it('types codes the site checks with otplib as valid: 6 digits from a base32 seed, 8 digits SHA256 with a 60 s period from an otpauth URI', () => {
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    expect(totpLogins.map(({ account, valid }) => ({ account, valid }))).toEqual([{ account: 'bank', valid: true }, { account: 'vault', valid: true }]);
+    expect(totpLogins[0]!.code).toMatch(/^\d{6}$/);
+    expect(totpLogins[1]!.code).toMatch(/^\d{8}$/);
+  });
+
+  it('lets the model see only [totp:<name>] where a page shows a code, and names the codes it can type', () => {
+    const requests = h.model.requests.slice(start);
+    const system = String(requests[0]!.body.system);
+    expect(system).toContain('{{totp:bank}}, {{totp:vault}}');
+    expect(system).not.toContain('{{secret:bank}}');
+    expect(JSON.stringify(requests[0]!.body.tools)).toContain('{{totp:<name>}}');
+    expect(toolResults(requests[3]!)[0]!.text).toMatch(/textbox "Authenticator code": "?\[totp:bank\]/);
+    expect(toolResults(requests[5]!)[0]!.text).toContain('Code [totp:bank] accepted');
+    expect(toolResults(requests[8]!)[0]!.text).toContain('Code [totp:vault] accepted');
+    const seen = JSON.stringify(requests);
+    for (const { code } of totpLogins) expect(codeIn(seen, code), `a model request holds ${code}`).toBe(false);
+  });
+
+  it('keeps seeds out of the environment of code', () => {
+    const env = toolResults(h.model.requests[start + 9]!)[0]!.text;
+    expect(env).toContain('SHOP_TOKEN=[secret:shop]');
+    for (const form of [BANK_SEED, BANK_SEED_GIVEN, VAULT_SEED, VAULT_URI]) expect(env).not.toContain(form);
+  });
+
+  it("sends the run's webhook with the masked page text, not the code", async () => {
+    const delivery = await receiver.waitFor((ds) => ds.find((d) => d.path === '/totp' && d.json?.data?.task_id === run.task_id), 'the run webhook');
+    for (const { code } of totpLogins) expect(codeIn(delivery.body, code)).toBe(false);
+  });
+
+  it('records the steps with the references as the model wrote them', async () => {
+    const steps = (await o.api('GET', `/v1/runs/${run.task_id}/steps`)).body.data;
+    const typed = steps.filter((s: { name: string }) => s.name === 'browser.type');
+    expect(typed.map((s: { input: { text: string } }) => s.input.text)).toEqual(['{{totp:bank}}', '{{ totp:vault }}']);
+    expect(typed[1].output).toContain('typed into #code and submitted');
+    for (const { code } of totpLogins) expect(codeIn(JSON.stringify(steps), code), `a step holds ${code}`).toBe(false);
+  });
+
+  it('holds neither a code nor a seed in any file of the trace; the fill shows [totp:<name>]', async () => {
+    expect(run.evidence.trace_url).toBeTruthy();
+    const files = await zipEntries(Buffer.from(await (await fetch(run.evidence.trace_url)).arrayBuffer()));
+    const fills: string[] = [];
+    for (const [name, body] of files) {
+      const text = body.toString('latin1');
+      for (const { code } of totpLogins) expect(codeIn(text, code), `${name} holds the code ${code}`).toBe(false);
+      for (const form of [BANK_SEED, VAULT_SEED, VAULT_URI]) expect(text.includes(form), `${name} holds a seed`).toBe(false);
+      if (name.endsWith('.trace')) fills.push(...[...text.matchAll(/"method":"fill".*?"value":"([^"]*)"/g)].map((m) => m[1]!));
+    }
+    expect(fills).toEqual(['[totp:bank]', '[totp:vault]']);
+  });
+
+  it('refuses {{secret:<name>}} of a TOTP connection, and {{totp:<name>}} of anything else, saying what the run can type', async () => {
+    const before = h.model.requests.length;
+    h.model.script([
+      toolUse('browser', { action: 'type', selector: '#code', text: '{{secret:bank}}' }),
+      toolUse('browser', { action: 'type', selector: '#code', text: '{{totp:shop}}' }),
+      toolUse('finish', { result: null, failure_reason: 'auth_required', failure_detail: 'no code' }),
+    ]);
+    await o.run({ prompt: 'Type the seed' });
+    expect(toolResults(h.model.requests[before + 1]!)[0]).toMatchObject({ isError: true, text: '{{secret:bank}} names a TOTP connection, whose seed is never typed: write {{totp:bank}} to type its current code' });
+    expect(toolResults(h.model.requests[before + 2]!)[0]).toMatchObject({ isError: true, text: '{{totp:shop}} names no TOTP connection of this run; it can type {{totp:bank}}, {{totp:vault}}' });
+  });
+});
+
 /** Opens a connect link in Chromium and clicks through: our start page, the provider (which approves at once), back. */
 async function connectInBrowser(url: string): Promise<{ page: Page; startHtml: string }> {
   const page = await browser.newPage();
@@ -619,9 +753,15 @@ describe('no secret anywhere', () => {
     ];
     expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
     expect(bodies.length).toBeGreaterThan(50);
-    for (const secret of [...secrets, ...encodedForms(TOKEN), ...encodedForms(SPECIAL_TOKEN)]) {
+    const seeds = [BANK_SEED, BANK_SEED.replace(/=+$/, ''), BANK_SEED_GIVEN, VAULT_SEED, VAULT_SEED.toLowerCase(), VAULT_URI];
+    for (const secret of [...secrets, ...seeds, ...encodedForms(TOKEN), ...encodedForms(SPECIAL_TOKEN)]) {
       for (const place of places) expect(place.text.includes(secret), `${place.where} hold ${secret}`).toBe(false);
       for (const file of files) expect(file.bytes.includes(Buffer.from(secret)), `${file.where} holds ${secret}`).toBe(false);
+    }
+    expect(totpLogins.length).toBeGreaterThanOrEqual(2);
+    for (const { code } of totpLogins) {
+      for (const place of places) expect(codeIn(place.text, code), `${place.where} hold the TOTP code ${code}`).toBe(false);
+      for (const file of files) expect(codeIn(file.bytes.toString('latin1'), code), `${file.where} holds the TOTP code ${code}`).toBe(false);
     }
   });
 });

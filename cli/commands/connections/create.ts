@@ -8,7 +8,7 @@ import { examples } from '../../help.js';
 
 interface CreateFlags extends ConnectionFieldFlags {
   name: string;
-  type: 'token' | 'mcp';
+  type: 'token' | 'mcp' | 'totp';
   project?: string;
   disabled?: boolean;
 }
@@ -17,14 +17,14 @@ export function registerConnectionsCreate(connections: Command): void {
   addConnectionFieldOptions(
     connections
       .command('create')
-      .description('create a token or mcp connection (an mcp one is checked by connecting); oauth ones: errand connections link')
+      .description('create a token, mcp or totp connection (an mcp one is checked by connecting); oauth ones: errand connections link')
       .addHelpText('after', examples('errand connections create --name github --type token --env-var-name GITHUB_TOKEN --secret-stdin < token.txt', 'errand connections create --name docs --type mcp --url https://mcp.example.com/mcp --header \'Authorization: Bearer ${SECRET}\' --secret-from-env DOCS_TOKEN'))
       .requiredOption('--name <name>', 'letters, digits, _ and -; MCP tools are offered as <name>__<tool>')
-      .addOption(new Option('--type <type>', 'token or mcp').choices(['token', 'mcp']).makeOptionMandatory())
+      .addOption(new Option('--type <type>', 'token, mcp or totp (the seed of an authenticator app, whose codes runs type by reference)').choices(['token', 'mcp', 'totp']).makeOptionMandatory())
       .option('--project <id>', "only this project's runs use it (default: every run of the organisation)")
       .option('--disabled', 'create it switched off'),
   )
-    .addHelpText('after', `\nExamples:\n  printf %s "$GITHUB_TOKEN" | errand connections create --name github --type token --secret-stdin --env-var-name GITHUB_TOKEN\n  errand connections create --name crm --type mcp --url https://mcp.example.com/mcp --secret-from-env CRM_KEY --header 'Authorization: Bearer \${SECRET}'`)
+    .addHelpText('after', `\nExamples:\n  printf %s "$GITHUB_TOKEN" | errand connections create --name github --type token --secret-stdin --env-var-name GITHUB_TOKEN\n  errand connections create --name crm --type mcp --url https://mcp.example.com/mcp --secret-from-env CRM_KEY --header 'Authorization: Bearer \${SECRET}'\n  errand connections create --name bank-2fa --type totp --secret-stdin < otpauth-uri.txt`)
     .action(async (flags: CreateFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
       const secret = readSecret(flags, ctx.env);

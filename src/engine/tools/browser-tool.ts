@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { BrowserAction, BrowserRequest } from '../../sandbox/protocol.js';
+import type { BrowserAction, BrowserRequest, TotpSeed } from '../../sandbox/protocol.js';
 import { browserResultText } from './browser-result.js';
 import { toolError, type AgentTool, type ToolContext } from '../../agent-tools/agent-tool.js';
 import { type ToolContent } from '../../agent-tools/tool-content.js';
@@ -23,7 +23,8 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
       name: 'browser',
       description:
         'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?} ' +
-        '(to type a stored secret such as a password without seeing it, write {{secret:<name>}} in the text); ' +
+        '(to type a stored secret such as a password without seeing it, write {{secret:<name>}} in the text; to type the current ' +
+        'code of an authenticator (TOTP) connection, write {{totp:<name>}}); ' +
         'press {key}; scroll {direction, amount?}; read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
         'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
         '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
@@ -34,7 +35,7 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
           action: { type: 'string', enum: [...BROWSER_ACTIONS] },
           url: { type: 'string', description: 'navigate: an http or https URL.' },
           selector: { type: 'string', description: 'click, type: a CSS or Playwright selector.' },
-          text: { type: 'string', description: 'click: visible text to click; type: the text to enter, where {{secret:<name>}} stands for a stored secret.' },
+          text: { type: 'string', description: 'click: visible text to click; type: the text to enter, where {{secret:<name>}} stands for a stored secret and {{totp:<name>}} for the current code of a TOTP connection.' },
           submit: { type: 'boolean', description: 'type: press Enter afterwards.' },
           key: { type: 'string', description: 'press: a key name such as Enter, Tab, ArrowDown.' },
           direction: { type: 'string', enum: ['up', 'down'], description: 'scroll: which way.' },
@@ -72,26 +73,39 @@ function mayHold(action: BrowserAction): boolean {
 }
 
 const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
+const TOTP_REFERENCE = /\{\{\s*totp:([^}\s]*)\s*\}\}/g;
 
 /**
  * A `type` whose text refers to secrets as `{{secret:<name>}}` goes to the sandbox with the values of exactly
- * those secrets, which the supervisor puts in at the last moment: the model only ever handles the reference.
- * Answers what is wrong when a reference names no secret of the run.
+ * those secrets, which the supervisor puts in at the last moment: the model only ever handles the reference. One
+ * that refers to TOTP connections as `{{totp:<name>}}` goes with their seeds, from which the supervisor computes the
+ * codes it types: the daemon never knows a code. Answers what is wrong when a reference names nothing of the run.
  */
 function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
   if (action.action !== 'type') return action;
   const names = [...action.text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!);
-  if (names.length === 0) return action;
+  const totpNames = [...action.text.matchAll(TOTP_REFERENCE)].map((m) => m[1]!);
+  if (names.length === 0 && totpNames.length === 0) return action;
   const secrets: Record<string, string> = {};
   for (const name of names) {
     const found = ctx.secrets.find((s) => s.name === name && s.typeable === true);
     if (found === undefined) {
+      if (ctx.secrets.some((s) => s.name === name && s.totp !== undefined)) return `{{secret:${name}}} names a TOTP connection, whose seed is never typed: write {{totp:${name}}} to type its current code`;
       const known = [...new Set(ctx.secrets.filter((s) => s.typeable === true).map((s) => s.name))];
       return `{{secret:${name}}} names no secret this run can type; ${known.length === 0 ? 'it has none' : `it can type ${known.map((n) => `{{secret:${n}}}`).join(', ')}`}`;
     }
     secrets[name] = found.value;
   }
-  return { ...action, secrets };
+  const totp: Record<string, TotpSeed> = {};
+  for (const name of totpNames) {
+    const found = ctx.secrets.find((s) => s.name === name && s.totp !== undefined);
+    if (found === undefined) {
+      const known = [...new Set(ctx.secrets.filter((s) => s.totp !== undefined).map((s) => s.name))];
+      return `{{totp:${name}}} names no TOTP connection of this run; ${known.length === 0 ? 'it has none' : `it can type ${known.map((n) => `{{totp:${n}}}`).join(', ')}`}`;
+    }
+    totp[name] = found.totp!;
+  }
+  return { ...action, ...(names.length === 0 ? {} : { secrets }), ...(totpNames.length === 0 ? {} : { totp }) };
 }
 
 /** Turns the model's `browser` input into a protocol action, or says what is wrong with it. */

@@ -13,7 +13,7 @@ export interface ConnectionManagementToolDeps {
 }
 
 /**
- * The tools over connections, in the order clients list them. None takes or answers a secret: token and mcp
+ * The tools over connections, in the order clients list them. None takes or answers a secret: token, mcp and totp
  * connections, whose secrets would pass through the assistant's model, are made with the REST API or the CLI.
  */
 export function connectionManagementTools(deps: ConnectionManagementToolDeps): McpTool<any>[] {

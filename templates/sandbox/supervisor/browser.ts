@@ -1,11 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult, TotpSeed } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
 import type { Recording } from './recording.js';
 import { fillSecretReferences } from './secret-references.js';
+import { totpCode, typingTime } from './totp-code.js';
+import { fillTotpReferences, totpReferenceNames } from './totp-references.js';
+import { TypedCodes } from './typed-codes.js';
 import { runAs, type TaskUser } from './task-user.js';
 
 export const TEXT_LIMIT = 20_000;
@@ -73,6 +76,8 @@ export class BrowserSession {
   private used = false;
   /** Who wants to know when the page the agent works on changes (the live view). */
   private readonly pageListeners = new Set<(page: Page) => void>();
+  /** The TOTP codes typed so far, masked in every result and in the recording. */
+  private readonly codes = new TypedCodes();
 
   /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`). */
   constructor(
@@ -123,7 +128,7 @@ export class BrowserSession {
 
   /** Ends the recording after the actions before it, with `mask` applied to the trace. */
   finishRecording(mask: readonly MaskForm[]): Promise<RecordingResult> {
-    return this.inTurn(() => this.recording.finish(this.context, mask, this.used));
+    return this.inTurn(() => this.recording.finish(this.context, mask, this.used, this.codes));
   }
 
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -187,15 +192,16 @@ export class BrowserSession {
         return { text: `clicked ${action.selector ?? JSON.stringify(action.text)}` };
       }
       case 'type': {
-        // A field given a secret shows discs, as a password field does, in screenshots, the screencast and the
-        // recording's frames; the trace's copies of the value are masked when the recording finishes.
-        if (action.secrets !== undefined && Object.keys(action.secrets).length > 0) {
+        // A field given a secret or a code shows discs, as a password field does, in screenshots, the screencast and
+        // the recording's frames; the trace's copies of the value are masked when the recording finishes.
+        if (Object.keys(action.secrets ?? {}).length > 0 || Object.keys(action.totp ?? {}).length > 0) {
           await page.locator(action.selector).first().evaluate((field) => {
             (field as HTMLElement).style.setProperty('-webkit-text-security', 'disc', 'important');
           }, undefined, { timeout: ACTION_TIMEOUT_MS });
         }
-        // Secrets go in here, at the last moment; the outcome says where it typed, never what.
-        await page.fill(action.selector, fillSecretReferences(action.text, action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
+        // Secrets and codes go in here, at the last moment; the outcome says where it typed, never what.
+        const codes = await this.currentCodes(action.text, action.totp ?? {});
+        await page.fill(action.selector, fillSecretReferences(fillTotpReferences(action.text, codes), action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
         if (action.submit === true && action.holdSubmit === true && (await page.locator(action.selector).first().evaluate(submitsForm, true, { timeout: ACTION_TIMEOUT_MS }))) {
           throw new SubmissionHeld('pressing Enter in this field');
         }
@@ -233,6 +239,24 @@ export class BrowserSession {
         throw new Error(`unknown action ${JSON.stringify(unreachable)}`);
       }
     }
+  }
+
+  /**
+   * The current code of each TOTP connection the text refers to, computed once no code is in its last seconds
+   * (waiting for the next period otherwise: see totp-code.ts), and remembered for masking before it is typed.
+   */
+  private async currentCodes(text: string, seeds: Readonly<Record<string, TotpSeed>>): Promise<Record<string, string>> {
+    const names = totpReferenceNames(text).filter((name) => seeds[name] !== undefined);
+    if (names.length === 0) return {};
+    const at = typingTime(names.map((name) => seeds[name]!), Date.now());
+    const wait = at - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const codes: Record<string, string> = {};
+    for (const name of names) {
+      codes[name] = totpCode(seeds[name]!, Math.max(at, Date.now()));
+      this.codes.add(codes[name], name);
+    }
+    return codes;
   }
 
   private async openPage(): Promise<Page> {
@@ -277,11 +301,12 @@ export class BrowserSession {
 
   private async result(page: Page, outcome: Outcome): Promise<BrowserResult> {
     const url = page.url();
+    const title = (await page.title().catch(() => '')) || null;
     return {
       ok: outcome.problem === undefined,
-      text: truncateMiddle(outcome.text, TEXT_LIMIT),
-      url: url === 'about:blank' ? null : url,
-      title: (await page.title().catch(() => '')) || null,
+      text: truncateMiddle(this.codes.text(outcome.text), TEXT_LIMIT),
+      url: url === 'about:blank' ? null : this.codes.text(url),
+      title: title === null ? null : this.codes.text(title),
       status: this.status,
       problem: outcome.problem ?? null,
       screenshot: outcome.screenshot ?? null,

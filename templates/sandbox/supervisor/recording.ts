@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { BrowserContext } from 'playwright-core';
 import type { MaskForm, RecordingResult } from '../../../src/sandbox/protocol.js';
 import { CappedText } from './capped-text.js';
+import type { TypedCodes } from './typed-codes.js';
 
 const SCREENCAST_PREFIX = 'screencast/';
 /** The video's size when its frames differ: the viewport's (templates/sandbox/supervisor/browser.ts). */
@@ -77,7 +78,7 @@ export class Recording {
    * started ahead of the run (`used` false: no action, no person's input) makes no recording, as one never started
    * makes none.
    */
-  async finish(context: BrowserContext | null, mask: readonly MaskForm[], used: boolean): Promise<RecordingResult> {
+  async finish(context: BrowserContext | null, mask: readonly MaskForm[], used: boolean, codes: TypedCodes): Promise<RecordingResult> {
     this.wanted = false;
     const traced = this.traced;
     this.traced = null;
@@ -90,7 +91,7 @@ export class Recording {
     const raw = join(this.dir, 'raw-trace.zip');
     await traced.tracing.stop({ path: raw });
     const trace = join(this.dir, 'trace.zip');
-    const { frames, size } = await maskTrace(await this.loadZip(), raw, trace, mask, join(this.dir, 'frames'));
+    const { frames, size } = await maskTrace(await this.loadZip(), raw, trace, mask, codes, join(this.dir, 'frames'));
     await rm(raw, { force: true });
     this.finished.trace = trace;
     const traceBytes = (await stat(trace)).size;
@@ -118,12 +119,13 @@ export class Recording {
 }
 
 /**
- * Copies the trace zip from `source` to `target` with every mask form replaced in every file but the screencast
- * frames (JPEGs, whose pixels no text search reaches: the page masks a secret's field instead, see browser.ts).
+ * Copies the trace zip from `source` to `target` with every mask form and every typed TOTP code replaced in every
+ * file but the screencast frames (JPEGs, whose pixels no text search reaches: the page masks a secret's field
+ * instead, see browser.ts).
  * Answers the frames in time order, written to `framesDir` for the encoder, and the size of the first one, or null
  * when the frames differ in size (the trace's events give the viewport's, not the frames').
  */
-async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], framesDir: string): Promise<{ frames: Frame[]; size: Size | null }> {
+async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], codes: TypedCodes, framesDir: string): Promise<{ frames: Frame[]; size: Size | null }> {
   await mkdir(framesDir, { recursive: true });
   const replacements = mask.map(({ form, label }) => ({ form: Buffer.from(form, 'utf8'), label: Buffer.from(label, 'utf8') }));
   const writer = new yazl.ZipFile();
@@ -152,7 +154,7 @@ async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: str
                 await writeFile(join(framesDir, frameName(entry.fileName)), body);
                 writer.addBuffer(body, entry.fileName, { compress: false });
               } else {
-                const masked = replaceForms(body, replacements);
+                const masked = codes.bytes(replaceForms(body, replacements));
                 if (entry.fileName.endsWith('.trace')) for (const frame of screencastFrames(masked)) shown.set(frame.file, frame);
                 writer.addBuffer(masked, entry.fileName);
               }

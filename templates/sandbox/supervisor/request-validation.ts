@@ -1,4 +1,4 @@
-import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, RecordingFinishRequest } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
 
 /** The request body did not match the protocol; answered with 400. */
 export class BadRequest extends Error {}
@@ -28,6 +28,7 @@ export function parseBrowserAction(body: unknown): BrowserRequest {
 
 function parseAction(value: Record<string, unknown>): BrowserRequest {
   if (value.secrets !== undefined && value.action !== 'type') throw new BadRequest('secrets come only with a type action');
+  if (value.totp !== undefined && value.action !== 'type') throw new BadRequest('totp comes only with a type action');
   switch (value.action) {
     case 'navigate': {
       const url = requireString(value, 'url');
@@ -44,12 +45,14 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
       const submit = value.submit;
       if (submit !== undefined && typeof submit !== 'boolean') throw new BadRequest('submit must be a boolean');
       const secrets = value.secrets === undefined ? undefined : stringMap(value.secrets, 'secrets');
+      const totp = value.totp === undefined ? undefined : totpSeeds(value.totp);
       return {
         action: 'type',
         selector: requireString(value, 'selector'),
         text: requireString(value, 'text'),
         ...(submit === undefined ? {} : { submit }),
         ...(secrets === undefined ? {} : { secrets }),
+        ...(totp === undefined ? {} : { totp }),
       };
     }
     case 'press':
@@ -105,6 +108,23 @@ function stringMap(value: unknown, key: string): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${key} must be an object of strings`);
   for (const v of Object.values(value)) if (typeof v !== 'string') throw new BadRequest(`${key} must be an object of strings`);
   return value as Record<string, string>;
+}
+
+const TOTP_ALGORITHMS: readonly TotpAlgorithm[] = ['SHA1', 'SHA256', 'SHA512'];
+
+/** Seeds by connection name, each as src/connections/totp/totp-seed.ts makes them (errors never repeat a seed). */
+function totpSeeds(value: unknown): Record<string, TotpSeed> {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value)) throw new BadRequest('totp must be an object of seeds by name');
+  const out: Record<string, TotpSeed> = {};
+  for (const [name, seed] of Object.entries(value)) {
+    if (!isObject(seed)) throw new BadRequest(`totp.${name} must be a seed object`);
+    const secret = seed.secret;
+    if (typeof secret !== 'string' || !/^[A-Z2-7]{16,}$/.test(secret)) throw new BadRequest(`totp.${name}.secret must be base32, at least 16 characters`);
+    if (!TOTP_ALGORITHMS.includes(seed.algorithm as TotpAlgorithm)) throw new BadRequest(`totp.${name}.algorithm must be one of ${TOTP_ALGORITHMS.join(', ')}`);
+    out[name] = { secret, digits: integer(seed, 'digits', 6, 8), period: integer(seed, 'period', 1, 3600), algorithm: seed.algorithm as TotpAlgorithm };
+  }
+  return out;
 }
 
 function requireString(value: Record<string, unknown>, key: string): string {
