@@ -55,7 +55,12 @@ const DOWNLOAD_PAGE = page(
 const downloadScript = (outDir: string) => [
   toolUse('run_code', {
     language: 'bash',
-    code: serveSite({ 'index.html': DOWNLOAD_PAGE, 'report.pdf': PDF, 'data.csv': CSV }, `mkdir -p '${outDir}/notes' && printf '${NOTE.replace('\n', '\\n')}' > '${outDir}/notes/summary.txt'`),
+    code: serveSite(
+      { 'index.html': DOWNLOAD_PAGE, 'report.pdf': PDF, 'data.csv': CSV },
+      `mkdir -p '${outDir}/notes' && printf '${NOTE.replace('\n', '\\n')}' > '${outDir}/notes/summary.txt'\n` +
+        // Names code can give a file: a right-to-left override, and 250 bytes (the file system's limit is 255).
+        `echo spoof > "${outDir}/invoice$(printf '\\342\\200\\256')fdp.txt"\necho long > '${outDir}/${'y'.repeat(246)}.txt'`,
+    ),
   }),
   toolUse('browser', { action: 'navigate', url: `http://127.0.0.1:${PAGE_PORT}/index.html` }),
   ...['#pdf', '#csv', '#long', '#bidi', '#up', '#again'].map((selector) => toolUse('browser', { action: 'click', selector })),
@@ -69,7 +74,7 @@ function filesScenarios(driver: 'local' | 'docker', env: Record<string, string>,
   let run: any;
 
   beforeAll(async () => {
-    h = await startEngine({ env: { ...env, ERRAND_RUN_FILES_MAX_TOTAL_MB: String(LIMIT_MB), ERRAND_RUN_FILES_MAX_COUNT: '8' } });
+    h = await startEngine({ env: { ...env, ERRAND_RUN_FILES_MAX_TOTAL_MB: String(LIMIT_MB), ERRAND_RUN_FILES_MAX_COUNT: '10' } });
     key = h.daemon.createOrgWithKey(`files-${driver}`).key;
     h.model.script(downloadScript(outDir));
     run = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: 'Download the reports' }, key), undefined, 120_000, key);
@@ -94,17 +99,22 @@ function filesScenarios(driver: 'local' | 'docker', env: Record<string, string>,
   });
 
   it('gives hostile names safe ones: no path, no control or bidi character, at most 200 bytes with the extension kept', () => {
-    expect(run.files.length).toBe(7);
+    const names = JSON.stringify(run.files.map((f: any) => f.name));
+    expect(run.files.length, names).toBe(9);
     for (const file of run.files) {
       expect(file.name).not.toMatch(/[/\\\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
       expect(file.name.startsWith('.')).toBe(false);
       expect(Buffer.byteLength(file.name)).toBeLessThanOrEqual(200);
     }
     const long = run.files.find((f: any) => f.name.startsWith('xxxxxxxx'));
-    expect(long.name.endsWith('.csv')).toBe(true);
+    expect(long.name.endsWith('.csv'), names).toBe(true);
     expect(long.sha256).toBe(sha256(CSV));
-    expect(run.files.some((f: any) => f.name.startsWith('invoice') && f.name.endsWith('.csv'))).toBe(true);
-    expect(run.files.some((f: any) => /escape\.csv$/.test(f.name))).toBe(true);
+    // Chromium may rename a download itself (to `download`, in the container); what code names a file is ours to clean.
+    expect(run.files.map((f: any) => f.name), names).toContain('invoice_fdp.txt');
+    const cut = run.files.find((f: any) => f.name.startsWith('yyyy'));
+    expect(Buffer.byteLength(cut.name)).toBe(200);
+    expect(cut.name).toBe(`${'y'.repeat(196)}.txt`);
+    expect(run.files.some((f: any) => /escape\.csv$/.test(f.name)), names).toBe(true);
   });
 
   it('serves each file by its signed link, streamed as an attachment with nosniff, and refuses a tampered link', async () => {
@@ -156,15 +166,15 @@ function filesScenarios(driver: 'local' | 'docker', env: Record<string, string>,
 
   it('fails a run that writes more files than run_files.max_count, keeping those within it', async () => {
     h.model.script([
-      toolUse('run_code', { language: 'bash', code: `for i in $(seq 1 10); do echo $i > '${outDir}/part-'$(printf %02d $i)'.txt'; done` }),
-      toolUse('finish', { result: { written: 10 }, confidence: 'high' }),
+      toolUse('run_code', { language: 'bash', code: `for i in $(seq 1 12); do echo $i > '${outDir}/part-'$(printf %02d $i)'.txt'; done` }),
+      toolUse('finish', { result: { written: 12 }, confidence: 'high' }),
     ]);
     const failed = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: 'Write ten files' }, key), undefined, 120_000, key);
     expect(failed.status, JSON.stringify(failed)).toBe('failed');
     expect(failed.failure_reason).toBe('timeout');
-    expect(failed.failure_detail).toContain('run_files.max_count (8)');
-    expect(failed.failure_detail).toContain('"part-09.txt", "part-10.txt" not kept');
-    expect(failed.files.map((f: any) => f.name)).toEqual(['01', '02', '03', '04', '05', '06', '07', '08'].map((n) => `part-${n}.txt`));
+    expect(failed.failure_detail).toContain('run_files.max_count (10)');
+    expect(failed.failure_detail).toContain('"part-11.txt", "part-12.txt" not kept');
+    expect(failed.files.map((f: any) => f.name)).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10'].map((n) => `part-${n}.txt`));
   }, 150_000);
 }
 
