@@ -53,8 +53,9 @@ function capped(name: string, max: number, keep = 0): string {
 
 function split(name: string): { base: string; extension: string } {
   const dot = name.lastIndexOf('.');
-  if (dot <= 0 || byteLength(name) - dot > MAX_EXTENSION_BYTES + 1) return { base: name, extension: '' };
-  return { base: name.slice(0, dot), extension: name.slice(dot) };
+  const extension = dot <= 0 ? '' : name.slice(dot);
+  if (extension === '' || byteLength(extension) > MAX_EXTENSION_BYTES + 1) return { base: name, extension: '' };
+  return { base: name.slice(0, dot), extension };
 }
 
 function cutToBytes(text: string, max: number): string {
