@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../../src/runtime/paths.js';
+import { openStore } from '../../src/store/store.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { toolUse } from '../fixtures/scripted-anthropic.js';
 import { createRun, startEngine, waitForRun, type EngineHarness } from '../engine/harness.js';
@@ -96,6 +98,16 @@ function filesScenarios(driver: 'local' | 'docker', env: Record<string, string>,
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
     expect(listed.body.data.map((f: any) => [f.name, f.sha256])).toEqual(run.files.map((f: any) => [f.name, f.sha256]));
+  });
+
+  it('sends the files in the run.completed webhook, whose body carries the envelope', () => {
+    const store = openStore(dataPaths(h.daemon.home).database);
+    try {
+      const row = store.db.prepare("SELECT webhook_payload FROM events WHERE run_id = ? AND type = 'run.completed'").get(run.task_id) as { webhook_payload: string };
+      expect(JSON.parse(row.webhook_payload).data.files).toEqual(run.files.map((f: any) => ({ ...f, url: expect.any(String), expires_at: expect.any(String) })));
+    } finally {
+      store.close();
+    }
   });
 
   it('gives hostile names safe ones: no path, no control or bidi character, at most 200 bytes with the extension kept', () => {
