@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { runFileRouteSchemas as s } from '../../src/run-files/run-file-schemas.js';
 import type { RunFilesService } from '../../src/run-files/run-files-service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -19,8 +18,8 @@ export const runFileRoutes: RoutePlugin<{ runFiles: RunFilesService }> = async (
       config: { public: true },
       schema: { ...s.download, tags: ['Runs'], summary: "Download one of a run's files by its signed link", security: [] },
     },
-    (req, reply) => {
-      const { file, path } = runFiles.open(req.params.id, req.params.file, req.query);
+    async (req, reply) => {
+      const { file, stream } = await runFiles.open(req.params.id, req.params.file, req.query);
       // Streamed from disk, never read whole; always an attachment, and never sniffed into something a page could run.
       return reply
         .type(file.content_type)
@@ -29,7 +28,7 @@ export const runFileRoutes: RoutePlugin<{ runFiles: RunFilesService }> = async (
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, max-age=3600')
-        .send(createReadStream(path));
+        .send(stream);
     },
   );
 };

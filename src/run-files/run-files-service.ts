@@ -1,3 +1,5 @@
+import { open as openFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
 import type { LinkSigner, SignedQuery } from '../artifacts/link-signer.js';
 import { isoTime } from '../clock.js';
@@ -29,10 +31,10 @@ export interface RunFilesServiceOptions {
   publicUrl: () => string;
 }
 
-/** A file a signed link names, to be streamed from disk. */
+/** A file a signed link names, opened, to be streamed from disk. */
 export interface RunFileDownload {
   file: ArtifactRow & { name: string };
-  path: string;
+  stream: Readable;
 }
 
 /**
@@ -68,11 +70,15 @@ export class RunFilesService {
   }
 
   /** The file a signed link names: 403 for a bad signature, 410 past expiry, 404 when it is gone or of another run. */
-  open(runId: string, fileId: string, query: Partial<SignedQuery>): RunFileDownload {
+  async open(runId: string, fileId: string, query: Partial<SignedQuery>): Promise<RunFileDownload> {
     this.options.signer.verify(fileId, query, this.r.clock.now());
     const file = this.r.store.artifacts.get(fileId);
     if (!file || file.kind !== 'file' || file.run_id !== runId || file.name === null) throw new NotFoundError('file', fileId);
-    return { file: { ...file, name: file.name }, path: this.options.artifacts.fileOf(file) };
+    // Opened before the answer starts, so that a file retention has just removed is a 404, not a broken 200.
+    const handle = await openFile(this.options.artifacts.fileOf(file)).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new NotFoundError('file', fileId) : err;
+    });
+    return { file: { ...file, name: file.name }, stream: handle.createReadStream() };
   }
 
   private toRunFile(artifact: ArtifactRow): RunFile | null {

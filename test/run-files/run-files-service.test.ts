@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,8 +98,8 @@ describe('RunFilesService', () => {
         expires_at: isoTime(START + 7 * DAY),
       },
     ]);
-    const opened = files.open(runId, new URL(listed.data[0]!.url).pathname.split('/').at(-1)!, queryOf(listed.data[0]!.url));
-    expect(readFileSync(opened.path, 'utf8')).toBe('%PDF-1.4 body');
+    const opened = await files.open(runId, new URL(listed.data[0]!.url).pathname.split('/').at(-1)!, queryOf(listed.data[0]!.url));
+    expect(Buffer.concat(await opened.stream.toArray()).toString('utf8')).toBe('%PDF-1.4 body');
     expect(opened.file.name).toBe('report.pdf');
   });
 
@@ -119,20 +119,22 @@ describe('RunFilesService', () => {
     expect(files.list(orgId, going).data).toEqual([]);
   });
 
-  it('refuses a tampered link (403), an expired one (410), one moved to another run (404), and is never served inline at /v1/artifacts', async () => {
+  it('refuses a tampered link (403), one moved to another run or whose file is gone (404), an expired one (410), and is never served inline at /v1/artifacts', async () => {
     const runId = run('succeeded');
     const saved = await artifacts.saveRunFile(orgId, runId, { name: 'page.html', contentType: 'text/html' }, chunks('<script>alert(1)</script>'), 100);
     if (saved === 'too_large') throw new Error('unexpected');
     const { url } = files.list(orgId, runId).data[0]!;
     const q = queryOf(url);
-    expect(() => files.open(runId, saved.id, { ...q, sig: `${q.sig.slice(0, -2)}AA` })).toThrow(expect.objectContaining({ status: 403 }));
-    expect(() => files.open(run('succeeded'), saved.id, q)).toThrow(expect.objectContaining({ status: 404 }));
+    await expect(files.open(runId, saved.id, { ...q, sig: `${q.sig.slice(0, -2)}AA` })).rejects.toMatchObject({ status: 403 });
+    await expect(files.open(run('succeeded'), saved.id, q)).rejects.toMatchObject({ status: 404 });
     // The artifacts' signer and route know nothing of it: a file's signature is no artifact link, nor the reverse.
     await expect(artifacts.open(saved.id, q)).rejects.toMatchObject({ status: 403 });
     const artifactLink = queryOf(artifacts.signedUrl(saved.id)!);
     await expect(artifacts.open(saved.id, artifactLink)).rejects.toMatchObject({ status: 404 });
+    rmSync(join(dataPaths(dir.path).artifacts, saved.path));
+    await expect(files.open(runId, saved.id, q)).rejects.toMatchObject({ status: 404 });
     clock.t = q.expires * 1000 + 1;
-    expect(() => files.open(runId, saved.id, q)).toThrow(expect.objectContaining({ status: 410 }));
+    await expect(files.open(runId, saved.id, q)).rejects.toMatchObject({ status: 410 });
   });
 
   it('goes with retention.artifacts_days: row, file and link', async () => {
