@@ -22,8 +22,10 @@ import type { RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service
 import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
+import type { RunFile } from '../src/run-files/run-files-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
+export type { RunFile };
 export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, SimulateReplyBody, DomainCheck, Suppression };
@@ -139,6 +141,9 @@ export class ApiClient {
   }
   listRunSteps(id: string): Promise<ListPage<RunStep>> {
     return this.request('GET', `/v1/runs/${seg(id)}/steps`);
+  }
+  listRunFiles(id: string): Promise<ListPage<RunFile>> {
+    return this.request('GET', `/v1/runs/${seg(id)}/files`);
   }
 
   /**

@@ -19,6 +19,7 @@ import type { RateLimiter } from '../src/keys/rate-limiter.js';
 import type { McpServices } from '../src/mcp-server/mcp-subsystem.js';
 import type { ProjectsService } from '../src/projects/projects-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
+import type { RunFilesService } from '../src/run-files/run-files-service.js';
 import type { SkippedFirings } from '../src/schedules/skipped-firings.js';
 import type { StatusService } from '../src/status/status-service.js';
 import type { StepsService } from '../src/steps/steps-service.js';
@@ -37,6 +38,7 @@ export interface ApiServices extends McpServices {
   human: HumanRequests;
   steps: StepsService;
   artifacts: ArtifactsService;
+  runFiles: RunFilesService;
   eventStreams: EventStreams;
   status: StatusService;
   skippedFirings: SkippedFirings;

@@ -29,6 +29,7 @@ import { metricsSubsystem } from '../src/metrics/metrics-subsystem.js';
 import { ProjectsService } from '../src/projects/projects-service.js';
 import type { Resources } from '../src/resources.js';
 import { retentionSubsystem } from '../src/retention/retention-subsystem.js';
+import { RUN_FILE_LINK_PURPOSE, RunFilesService } from '../src/run-files/run-files-service.js';
 import type { RunsService } from '../src/runs/runs-service.js';
 import { userSchemasSubsystem } from '../src/runs/user-schemas-subsystem.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
@@ -106,6 +107,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
   const linkSigner = new LinkSigner(masterKey);
   const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
+  // A run's files are artifacts too, with links of their own: served as attachments, never inline (issue 23).
+  const runFiles = new RunFilesService(resources, { artifacts, signer: new LinkSigner(masterKey, { purpose: RUN_FILE_LINK_PURPOSE }), publicUrl });
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const schemas = userSchemasSubsystem(config);
   // Its delivery worker is the webhooks subsystem.
@@ -146,6 +149,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     prices,
     announcer,
     artifacts,
+    runFiles,
     publicUrl,
     checkCallbackUrl,
     toolSources: mail.services.runTools === null ? [connections.services.toolSource] : [connections.services.toolSource, mail.services.runTools],
@@ -168,6 +172,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     rateLimiter,
     publicUrl,
     runs,
+    runFiles,
     human: engine.services.human,
     jobs,
     projects,
@@ -187,6 +192,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         human: engine.services.human,
         steps: engine.services.steps,
         artifacts,
+        runFiles,
         eventStreams: eventStreams.services.eventStreams,
         status: engine.services.status,
         skippedFirings: schedules.services.skippedFirings,

@@ -15,6 +15,7 @@ import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
 import type { RoutePlugin } from './route-plugin.js';
 import { runRoutes } from './runs.js';
+import { runFileRoutes } from './run-files.js';
 import { statusRoutes } from './status.js';
 import { stepRoutes } from './steps.js';
 
@@ -27,6 +28,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   humanRoutes,
   liveRoutes,
   stepRoutes,
+  runFileRoutes,
   artifactRoutes,
   eventRoutes,
   statusRoutes,

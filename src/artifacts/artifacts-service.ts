@@ -1,5 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { isoTime } from '../clock.js';
 import { NotFoundError } from '../errors.js';
 import { idTimeMs } from '../ids.js';
@@ -53,6 +56,56 @@ export class ArtifactsService {
     return this.save(orgId, runId, kind, body, this.r.clock.now());
   }
 
+  /**
+   * One of a run's files (issue 23), streamed to disk while its SHA-256 is taken, never more than `maxBytes` of it:
+   * past that the copy stops, its partial file is removed and the answer is `too_large` (the run's file limits,
+   * src/run-files/run-file-collection.ts). The row is written once the file is complete.
+   */
+  async saveRunFile(orgId: string, runId: string, file: { name: string; contentType: string }, content: AsyncIterable<Uint8Array>, maxBytes: number): Promise<ArtifactRow | 'too_large'> {
+    const id = this.r.ids('art');
+    const path = join(orgId, runId, `${id}.file`);
+    const target = join(this.root, path);
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let tooLarge = false;
+    try {
+      await pipeline(
+        content,
+        async function* (source: AsyncIterable<Uint8Array>) {
+          for await (const chunk of source) {
+            bytes += chunk.length;
+            if (bytes > maxBytes) {
+              tooLarge = true;
+              throw new Error(`${file.name} is larger than ${maxBytes} bytes`);
+            }
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(target, { mode: 0o600, flags: 'wx' }),
+      );
+    } catch (err) {
+      await rm(target, { force: true });
+      if (tooLarge) return 'too_large';
+      throw err;
+    }
+    const row: ArtifactRow = {
+      id,
+      org_id: orgId,
+      run_id: runId,
+      kind: 'file',
+      path,
+      content_type: file.contentType,
+      bytes,
+      created_at: isoTime(this.r.clock.now()),
+      name: file.name,
+      sha256: hash.digest('hex'),
+    };
+    this.r.store.artifacts.insert(row);
+    return row;
+  }
+
   /** Writes the file, then its row: a crash in between leaves an unreferenced file, never a row without one. */
   private async save(orgId: string, runId: string, kind: ArtifactKind, body: Buffer, madeAtMs: number): Promise<ArtifactRow> {
     const id = this.r.ids('art');
@@ -70,6 +123,8 @@ export class ArtifactsService {
       content_type: contentType,
       bytes: body.length,
       created_at: isoTime(madeAtMs),
+      name: null,
+      sha256: null,
     };
     this.r.store.artifacts.insert(row);
     return row;
@@ -81,18 +136,31 @@ export class ArtifactsService {
    */
   signedUrl(artifactId: string): string | null {
     const now = this.r.clock.now();
-    const keep = this.r.config['retention.artifacts_days'];
-    const goneAt = keep === 0 ? Infinity : idTimeMs(artifactId) + keep * DAY_MS;
+    const goneAt = this.goneAt(artifactId);
     if (goneAt <= now) return null;
     const q = this.options.signer.queryFor(artifactId, now, goneAt);
     return `${this.options.publicUrl()}/v1/artifacts/${artifactId}?expires=${q.expires}&sig=${q.sig}`;
   }
 
-  /** The artifact a signed link names: 403 for a bad signature, 410 past expiry, 404 when it is gone. */
+  /** When retention removes an artifact (`retention.artifacts_days` after it was made; Infinity when kept forever). */
+  goneAt(artifactId: string): number {
+    const keep = this.r.config['retention.artifacts_days'];
+    return keep === 0 ? Infinity : idTimeMs(artifactId) + keep * DAY_MS;
+  }
+
+  /** Where an artifact's file is on disk. */
+  fileOf(artifact: ArtifactRow): string {
+    return join(this.root, artifact.path);
+  }
+
+  /**
+   * The artifact a signed link names: 403 for a bad signature, 410 past expiry, 404 when it is gone. A run's file
+   * (kind `file`) is never served here, inline: only by its own route, as an attachment (see run-files-service.ts).
+   */
   async open(artifactId: string, query: Partial<SignedQuery>): Promise<ArtifactContent> {
     this.options.signer.verify(artifactId, query, this.r.clock.now());
     const artifact = this.r.store.artifacts.get(artifactId);
-    if (!artifact) throw new NotFoundError('artifact', artifactId);
+    if (!artifact || artifact.kind === 'file') throw new NotFoundError('artifact', artifactId);
     let body: Buffer;
     try {
       body = await readFile(join(this.root, artifact.path));

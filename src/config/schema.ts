@@ -57,6 +57,8 @@ export const CONFIG_KEYS = {
   'limits.run_timeout_s': { type: 'integer', default: 600, min: 1, max: 86_400, description: 'Longest a run may execute; a job or run may override it.' },
   'limits.max_steps': { type: 'integer', default: 50, min: 1, max: 1000, description: 'Most model calls one run may make.' },
   'limits.requests_per_minute': { type: 'integer', default: 1200, min: 1, max: 1_000_000, description: 'Requests one API key may make per minute before 429 rate_limited.' },
+  'run_files.max_count': { type: 'integer', default: 100, min: 1, max: 10_000, description: "Most files (browser downloads and files under /workspace/out/) one run may return; one more fails the run (timeout), naming the file." },
+  'run_files.max_total_mb': { type: 'integer', default: 500, min: 1, max: 1_000_000, description: "Most megabytes (MiB) of files one run may return, together; a download that would pass it is stopped there and fails the run (timeout), naming the file." },
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
   'human.timeout_s': {
@@ -214,7 +216,7 @@ export const CONFIG_KEYS = {
   'mail.max_recipients': { type: 'integer', default: 50, min: 1, max: 10_000, description: 'Recipients (to, cc and bcc together) of one message.' },
   'retention.runs_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a finished run is kept, with its steps and spend entries, counted from its creation; 0 keeps runs forever.' },
   'retention.events_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an entry of the event log (what live streams replay) is kept; 0 keeps them forever.' },
-  'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: 'Days a screenshot, recording or trace is kept, with its file; its links expire when it goes. 0 keeps them forever.' },
+  'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: "Days a screenshot, recording, trace or run's file is kept, with its file; its links expire when it goes. 0 keeps them forever." },
   'retention.webhook_deliveries_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a webhook delivery that is no longer retried is kept, with its attempts; 0 keeps them forever.' },
   'retention.emails_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an email is kept: a sent one, once no longer queued, with its recipients; a received one with its attachments and their files. 0 keeps them forever.' },
   'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ToolSource } from '../agent-tools/agent-tool.js';
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
+import type { RunFilesService } from '../run-files/run-files-service.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { RunConnections } from '../connections/run-connections.js';
@@ -42,6 +43,8 @@ export interface EngineSubsystemDeps {
   prices: PriceTable;
   announcer: EventAnnouncer;
   artifacts: ArtifactsService;
+  /** A run's files, for its envelope. */
+  runFiles: RunFilesService;
   /** Gets a run's webhook, in the unit of work that ends the run. */
   publicUrl: () => string;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
@@ -86,6 +89,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
       runProblems: (run) => runProblems(provider, deps.connections, run),
       liveUrlOf: deps.liveUrlOf,
+      filesOf: (row) => deps.runFiles.filesOf(row),
     },
   );
   const human = new HumanRequests(resources, { runs, announcer, publicUrl: deps.publicUrl, liveUrlOf: deps.liveUrlOf, notifier: deps.human.notifier });

@@ -23,8 +23,12 @@ import { RunRecorder, type StepEvents } from './run-recorder.js';
 import { RunRecording, withRecording, type RecordingIds } from './run-recording.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { RunTimer } from './run-time-limit.js';
+import { collectRunFiles, runFileLimits, withFilesProblem } from '../run-files/run-file-collection.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
+
+/** Copying a run's files into the data directory: minutes for the largest allowed, never for ever. */
+const COLLECT_TIMEOUT_MS = 10 * 60_000;
 
 export interface RunExecutorDeps {
   runs: RunsService;
@@ -100,6 +104,7 @@ export class RunExecutor {
         recorder.lastAction('starting the sandbox');
         sandbox = await this.createSandbox(run, credentials, signal, logger);
         started.begin();
+        await sandbox.limitOutputs(runFileLimits(this.r.config), signal);
         if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
           recording = new RunRecording(run, sandbox, credentials, this.deps.artifacts, logger);
           await recording.start(signal);
@@ -132,6 +137,9 @@ export class RunExecutor {
       await tools?.close();
       // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
       if (recording !== null && outcome !== null) recorded = await recording.finish();
+      // The run's files, for an attempt that ends the run here (a failed one's too), before its sandbox goes. Not for a
+      // cancelled run: the spec stops its sandbox within 5 s, and its envelope has gone out already.
+      if (sandbox !== null && outcome !== null) outcome = await this.keepFiles(run, sandbox, outcome, logger);
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
       // the cancel itself: its shutdown is not billed.
@@ -140,6 +148,21 @@ export class RunExecutor {
     }
     if (outcome !== null) await this.end(run, withRecording(maskedOutcome(outcome, mask), recorded, this.r.clock.now()));
     logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
+  }
+
+  /**
+   * Keeps the run's files, and says in the outcome what was not kept: past a limit, a failure (withFilesProblem); when
+   * the sandbox could not hand them over, a warning (the run did what it was asked, and its files were lost with the
+   * sandbox, not to a limit).
+   */
+  private async keepFiles(run: RunRow, sandbox: Sandbox, outcome: RunOutcome, logger: Resources['logger']): Promise<RunOutcome> {
+    try {
+      const problem = await collectRunFiles({ run, sandbox, artifacts: this.deps.artifacts, limits: runFileLimits(this.r.config), signal: AbortSignal.timeout(COLLECT_TIMEOUT_MS), logger });
+      return withFilesProblem(outcome, problem);
+    } catch (err) {
+      logger.warn({ err }, "the run's files could not be kept");
+      return { ...outcome, warnings: [...outcome.warnings, `the run's files could not be kept: ${err instanceof Error ? err.message : String(err)}`] };
+    }
   }
 
   /**

@@ -24,6 +24,9 @@ export function systemPrompt(o: SystemPromptOptions): string {
 ${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
 ${secretsLine(o.secretNames)}${totpLine(o.totpNames)}
+# Files
+Files the task asks you to hand back go into the directory \`out\` of the workspace (/workspace/out): every file your code writes there, and every file the browser downloads (it is saved there by itself), is returned with the run when it ends.
+
 # Finishing
 On success, call finish with:
 - result: the answer. ${schema}

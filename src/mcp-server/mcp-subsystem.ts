@@ -20,6 +20,8 @@ import { TokenEndpoint } from './oauth-server/token-endpoint.js';
 import { connectionManagementTools } from './tools/connection-management-tools.js';
 import { coreTools } from './tools/core-tools.js';
 import { answerRunTool } from './tools/answer-run-tool.js';
+import { getRunFilesTool } from './tools/get-run-files-tool.js';
+import type { RunFilesService } from '../run-files/run-files-service.js';
 import type { HumanRequests } from '../human/human-requests.js';
 import { emailTools } from './tools/email-tools.js';
 import { RunWaiter } from './tools/run-waiter.js';
@@ -36,6 +38,7 @@ export interface McpSubsystemDeps {
   rateLimiter: RateLimiter;
   publicUrl: () => string;
   runs: RunsService;
+  runFiles: RunFilesService;
   human: HumanRequests;
   jobs: JobsService;
   projects: ProjectsService;
@@ -66,6 +69,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
     [
       ...coreTools({ runs, jobs, projects, waiter, maxWaitS: config['mcp.run_wait_s'] }),
       answerRunTool({ human: deps.human }),
+      getRunFilesTool({ runFiles: deps.runFiles }),
       ...connectionManagementTools({ connections: deps.connections, hostedConnect: deps.hostedConnect }),
       ...emailTools({ emails: deps.emails, sentEmails: deps.sentEmails }),
     ],

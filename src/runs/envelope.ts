@@ -4,6 +4,7 @@ import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import { waitingForOf, type LiveUrlOf, type WaitingFor } from '../human/waiting-for.js';
+import type { RunFile } from '../run-files/run-files-service.js';
 
 
 /** What the engine stores in `runs.evidence`; the envelope turns the artifact into a signed link. */
@@ -51,12 +52,14 @@ export interface RunEnvelope {
    * run is running, null everywhere else (lists, events, webhooks), since the link is a credential.
    */
   live_url: string | null;
+  /** The run's files (issue 23): its browser's downloads and what its code wrote under /workspace/out/; [] until it ends. */
+  files: RunFile[];
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
 export type ScreenshotLinker = (artifactId: string) => string | null;
 
-export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number, liveUrlOf: LiveUrlOf = () => null): RunEnvelope {
+export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number, liveUrlOf: LiveUrlOf = () => null, files: RunFile[] = []): RunEnvelope {
   const ev = fromJson<StoredEvidence>(row.evidence);
   const started = row.started_at === null ? null : Date.parse(row.started_at);
   const ended = row.finished_at === null ? nowMs : Date.parse(row.finished_at);
@@ -94,5 +97,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     // Only a running run has a live view.
     waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, row.status === 'running' ? liveUrlOf : () => null),
     live_url: null,
+    files,
   };
 }

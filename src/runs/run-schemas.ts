@@ -1,3 +1,4 @@
+import { runFilesSchema } from '../run-files/run-file-schemas.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { connectionNames, humanEmail, humanTimeoutS, recording, requireApproval, timeoutS } from '../jobs/job-schemas.js';
@@ -111,7 +112,7 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
-    'live_url',
+    'live_url', 'files',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -162,6 +163,7 @@ export const envelopeSchema = {
       ...nullableString,
       description: 'While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise.',
     },
+    files: runFilesSchema,
   },
 } as const;
 

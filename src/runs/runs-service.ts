@@ -25,6 +25,7 @@ import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
 import type { LiveUrlOf } from '../human/waiting-for.js';
+import type { RunFile } from '../run-files/run-files-service.js';
 
 /**
  * Something the caller should know about a run it was allowed to start (issue 21, item 14): a reason it will fail at
@@ -78,6 +79,8 @@ export interface RunsServiceOptions {
   runProblems: (run: RunScope) => RunProblem[];
   /** The live view's link of a running run (src/live/live-links.ts): `live_url` in GET /v1/runs/{id}, and `waiting_for.live_url`. */
   liveUrlOf?: LiveUrlOf;
+  /** A run's files with their signed links (src/run-files/run-files-service.ts): the envelope's `files`. */
+  filesOf?: (row: RunRow) => RunFile[];
 }
 
 interface NewRun {
@@ -216,7 +219,7 @@ export class RunsService {
   }
 
   envelope(row: RunRow): RunEnvelope {
-    return toEnvelope(row, this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf);
+    return toEnvelope(row, this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf, this.options.filesOf?.(row));
   }
 
   pollUrl(runId: string): string {

@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -22,6 +22,12 @@ export interface Sandbox {
   liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
   /** A person's input to the browser's page (takeover); SandboxError `no_page` before the browser has one. */
   liveInput(input: LiveInput, signal: AbortSignal): Promise<void>;
+  /** The run's limits on its files (issue 23, item 2), sent as the run starts: browser downloads stop at them. */
+  limitOutputs(limits: OutputLimits, signal: AbortSignal): Promise<void>;
+  /** The files under /workspace/out/ (browser downloads among them), once downloads under way have ended. */
+  listOutputs(signal: AbortSignal): Promise<OutputListing>;
+  /** One listed file's bytes, streamed; SandboxError `not_found` when it is no longer there. */
+  readOutput(name: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
   /** Stops everything the sandbox started and removes it; safe to call more than once. */
   destroy(): Promise<void>;
 }

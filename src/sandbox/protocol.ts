@@ -17,6 +17,9 @@
  *   GET  /recording/video         -> video/webm, 404 until a finish made one
  *   GET  /live/frames             -> text/event-stream of `LiveFrame`s (event `frame`) while the client stays
  *   POST /live/input   LiveInput  -> 204, 409 when no page is open
+ *   POST /outputs/limits OutputLimits -> 204  (the run's file limits, sent as its run starts: downloads stop at them)
+ *   GET  /outputs                 -> OutputListing (the files under /workspace/out/, once downloads under way end)
+ *   GET  /outputs/file?name=REL   -> raw bytes of one listed file, 404 if absent (REL as the listing names it)
  *
  * `/exec` and `/browser` answer 200 at once and send a space every 30 s until the JSON result (leading whitespace is
  * valid JSON), because fetch gives up on a response with no bytes for 300 s and code may run longer. So a failure
@@ -165,3 +168,30 @@ export type LiveInput =
   | { type: 'wheel'; x: number; y: number; deltaX: number; deltaY: number; modifiers: number }
   | { type: 'key'; event: 'keyDown' | 'keyUp'; key: string; code: string; keyCode: number; text: string; modifiers: number }
   | { type: 'text'; text: string };
+
+/**
+ * The run's limits on its files (issue 23, item 2: `run_files.max_count`, `run_files.max_total_mb`): a browser
+ * download that would pass them is cancelled, its bytes never kept past the limit, and reported in `refused`.
+ */
+export interface OutputLimits {
+  maxCount: number;
+  maxBytes: number;
+}
+
+/** A regular file under /workspace/out/: its path there (`/`-separated, as found) and size. */
+export interface OutputFile {
+  name: string;
+  size: number;
+}
+
+/** A browser download the supervisor did not keep because it would pass a limit: its suggested name, and which. */
+export interface OutputRefusal {
+  name: string;
+  limit: 'count' | 'bytes';
+}
+
+/** The body of GET /outputs. */
+export interface OutputListing {
+  files: OutputFile[];
+  refused: OutputRefusal[];
+}

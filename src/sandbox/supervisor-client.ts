@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, RecordingResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, RecordingResult } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
@@ -56,6 +56,21 @@ export class SupervisorClient {
   async getFile(path: string, signal?: AbortSignal): Promise<Buffer> {
     const response = await this.request('GET', `/files?path=${encodeURIComponent(path)}`, undefined, undefined, signal);
     return Buffer.from(await this.read(response, (r) => r.arrayBuffer(), signal));
+  }
+
+  async limitOutputs(limits: OutputLimits, signal?: AbortSignal): Promise<void> {
+    await this.request('POST', '/outputs/limits', undefined, limits, signal);
+  }
+
+  listOutputs(signal?: AbortSignal): Promise<OutputListing> {
+    return this.json('GET', '/outputs', undefined, signal);
+  }
+
+  /** One file of /workspace/out/ as a stream: a run's file can be large, and is never held in memory whole. */
+  async readOutput(name: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.request('GET', `/outputs/file?name=${encodeURIComponent(name)}`, undefined, undefined, signal);
+    if (response.body === null) throw new SandboxError('the supervisor sent no file', { code: 'supervisor_error' });
+    return response.body;
   }
 
   /** The live view's frames as the supervisor sends them (server-sent events), until `signal` aborts. */

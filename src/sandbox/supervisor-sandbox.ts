@@ -1,5 +1,5 @@
 import type { RecordingFiles, Sandbox } from './driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 import { SandboxError } from './sandbox-error.js';
 import type { SupervisorClient } from './supervisor-client.js';
 
@@ -49,6 +49,21 @@ export abstract class SupervisorSandbox implements Sandbox {
   async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
     this.assertAlive();
     return this.client.liveInput(input, signal);
+  }
+
+  async limitOutputs(limits: OutputLimits, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.limitOutputs(limits, signal);
+  }
+
+  async listOutputs(signal: AbortSignal): Promise<OutputListing> {
+    this.assertAlive();
+    return this.client.listOutputs(signal);
+  }
+
+  async readOutput(name: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    this.assertAlive();
+    return this.client.readOutput(name, signal);
   }
 
   protected assertAlive(): void {

@@ -1,6 +1,10 @@
 import type { Db } from './database.js';
 
-/** A file a run produced (a screenshot); `path` is relative to the data directory's `artifacts/`. */
+/**
+ * A file a run produced: a screenshot, a recording, a trace, or one of the run's files (kind `file`: what its browser
+ * downloaded and its code wrote under /workspace/out/, issue 23). `path` is relative to the data directory's
+ * `artifacts/`; `name` (the sanitised name it is served under) and `sha256` are set for files only.
+ */
 export interface ArtifactRow {
   id: string;
   org_id: string;
@@ -10,6 +14,8 @@ export interface ArtifactRow {
   content_type: string;
   bytes: number;
   created_at: string;
+  name: string | null;
+  sha256: string | null;
 }
 
 export class ArtifactsStore {
@@ -18,10 +24,13 @@ export class ArtifactsStore {
   constructor(db: Db) {
     this.s = {
       insert: db.prepare(
-        `INSERT INTO artifacts (id, org_id, run_id, kind, path, content_type, bytes, created_at)
-         VALUES (@id, @org_id, @run_id, @kind, @path, @content_type, @bytes, @created_at)`,
+        `INSERT INTO artifacts (id, org_id, run_id, kind, path, content_type, bytes, created_at, name, sha256)
+         VALUES (@id, @org_id, @run_id, @kind, @path, @content_type, @bytes, @created_at, @name, @sha256)`,
       ),
       get: db.prepare<{ id: string }, ArtifactRow>('SELECT * FROM artifacts WHERE id = @id'),
+      filesOf: db.prepare<{ run_id: string }, ArtifactRow>(
+        "SELECT * FROM artifacts INDEXED BY artifacts_run_files WHERE run_id = @run_id AND kind = 'file' ORDER BY name",
+      ),
     };
   }
 
@@ -32,5 +41,10 @@ export class ArtifactsStore {
   /** By id alone: signed links carry no organisation, the signature is the authority. */
   get(id: string): ArtifactRow | undefined {
     return this.s.get.get({ id });
+  }
+
+  /** A run's files (kind `file`), by name. */
+  filesOf(runId: string): ArtifactRow[] {
+    return this.s.filesOf.all({ run_id: runId });
   }
 }

@@ -165,6 +165,10 @@ describe('--json output', () => {
   command('runs steps', async () => {
     expect(ok(await cli('runs', 'steps', ids.run!))).toMatchObject(list({ object: 'run_step', run_id: ids.run, name: 'finish' }));
   });
+  command('runs files', async () => {
+    // A run with files: test/cli/runs-files.test.ts.
+    expect(ok(await cli('runs', 'files', ids.run!))).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+  });
   command('runs watch', async () => {
     expect(ok(await cli('runs', 'watch', ids.run!))).toMatchObject({ task_id: ids.run, status: 'succeeded' });
   });

@@ -5,6 +5,8 @@ import { connectionManagementTools, type ConnectionManagementToolDeps } from '..
 import { coreTools, type CoreToolDeps } from '../../src/mcp-server/tools/core-tools.js';
 import { emailTools, type EmailToolDeps } from '../../src/mcp-server/tools/email-tools.js';
 import { answerRunTool } from '../../src/mcp-server/tools/answer-run-tool.js';
+import { getRunFilesTool } from '../../src/mcp-server/tools/get-run-files-tool.js';
+import type { RunFilesService } from '../../src/run-files/run-files-service.js';
 import type { HumanRequests } from '../../src/human/human-requests.js';
 
 const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
@@ -12,6 +14,7 @@ const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
 const tools = [
   ...coreTools({ maxWaitS: CONFIG_KEYS['mcp.run_wait_s'].default } as CoreToolDeps),
   answerRunTool({ human: {} as HumanRequests }),
+  getRunFilesTool({ runFiles: {} as RunFilesService }),
   ...connectionManagementTools({} as ConnectionManagementToolDeps),
   ...emailTools({} as EmailToolDeps),
 ];

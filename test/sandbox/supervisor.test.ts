@@ -266,6 +266,35 @@ describe('/files', () => {
   });
 });
 
+describe('/outputs', () => {
+  const text = async (stream: ReadableStream<Uint8Array>) => Buffer.from(await new Response(stream).arrayBuffer()).toString('utf8');
+
+  it('lists the regular files under out/ at any depth with their sizes, and streams each, but no link, pipe or directory', async () => {
+    const made = await exec('bash', 'mkdir -p out/deep/er && printf abc > out/deep/er/x.txt && printf hello > out/top.txt && ln -s /etc/hostname out/link && mkfifo out/fifo && echo made');
+    expect(made.stdout).toBe('made\n');
+    const listing = await client.listOutputs();
+    expect(listing.refused).toEqual([]);
+    expect([...listing.files].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'deep/er/x.txt', size: 3 },
+      { name: 'top.txt', size: 5 },
+    ]);
+    expect(await text(await client.readOutput('deep/er/x.txt'))).toBe('abc');
+  });
+
+  it('reads nothing outside out/: a path that climbs, or an absolute one, is not found', async () => {
+    await exec('bash', 'printf secret > outside.txt');
+    await expect(client.readOutput('../outside.txt')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(client.readOutput(join(workspace.path, 'outside.txt'))).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(client.readOutput('absent.txt')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('takes limits of positive integers only', async () => {
+    await expect(client.limitOutputs({ maxCount: 0, maxBytes: 10 })).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(client.limitOutputs({ maxCount: 5, maxBytes: 1.5 })).rejects.toMatchObject({ code: 'bad_request' });
+    await client.limitOutputs({ maxCount: 100, maxBytes: 1024 * 1024 });
+  });
+});
+
 describe('POST /browser/warm', () => {
   it('takes an empty object and nothing else', async () => {
     const res = await fetch(`${baseUrl}/browser/warm`, {

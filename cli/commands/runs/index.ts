@@ -3,6 +3,7 @@ import { examples } from '../../help.js';
 import { registerRunsAnswer } from './answer.js';
 import { registerRunsCancel } from './cancel.js';
 import { registerRunsCreate } from './create.js';
+import { registerRunsFiles } from './files.js';
 import { registerRunsGet } from './get.js';
 import { registerRunsList } from './list.js';
 import { registerRunsLiveRevoke } from './live-revoke.js';
@@ -18,6 +19,7 @@ export function registerRuns(program: Command): void {
   registerRunsList(runs);
   registerRunsGet(runs);
   registerRunsSteps(runs);
+  registerRunsFiles(runs);
   registerRunsOpen(runs);
   registerRunsAnswer(runs);
   registerRunsCancel(runs);

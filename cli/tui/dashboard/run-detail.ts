@@ -35,6 +35,7 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
     if (result.length > RESULT_LINES) lines.push({ text: `  … ${plural(result.length - RESULT_LINES, 'more line')} (${cliName} runs get ${e.task_id} --json)`, color: 'gray' });
   }
   lines.push(...evidenceLines(e, cliName));
+  lines.push(...fileLines(e, cliName));
   for (const w of e.warnings) lines.push({ text: `warning: ${w}`, color: 'yellow', wraps: true });
   lines.push({ text: `steps (${detail.steps.length})`, bold: true });
   for (const s of detail.steps) lines.push(stepLine(s));
@@ -48,6 +49,22 @@ function evidenceLines(e: RunEnvelope, cliName: string): DetailLine[] {
   if (e.evidence.screenshot_url) lines.push({ text: `screenshot: ${cliName} runs open ${e.task_id}` });
   if (e.evidence.recording_url) lines.push({ text: `recording: ${cliName} runs open ${e.task_id} --recording (or --trace)` });
   return lines;
+}
+
+/** The run's files (issue 23): name, size, type and the start of the SHA-256, and how to save them. */
+function fileLines(e: RunEnvelope, cliName: string): DetailLine[] {
+  if (e.files.length === 0) return [];
+  const width = Math.min(40, Math.max(...e.files.map((f) => f.name.length)));
+  return [
+    { text: `files (${e.files.length}) · ${cliName} runs files ${e.task_id} --save DIR`, bold: true },
+    ...e.files.map((f) => ({ text: `  ${f.name.length > width ? `${f.name.slice(0, width - 1)}…` : f.name.padEnd(width)}  ${size(f.size).padStart(9)}  ${f.content_type}  ${f.sha256.slice(0, 12)}` })),
+  ];
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 function stepLine(s: RunStep): DetailLine {

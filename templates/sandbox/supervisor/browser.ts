@@ -5,6 +5,7 @@ import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingRes
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
 import type { Recording } from './recording.js';
+import type { RunOutputs } from './run-outputs.js';
 import { fillSecretReferences } from './secret-references.js';
 import { totpCode, typingTime } from './totp-code.js';
 import { fillTotpReferences, totpReferenceNames } from './totp-references.js';
@@ -84,6 +85,7 @@ export class BrowserSession {
     private readonly executablePath: string,
     private readonly user: TaskUser,
     private readonly recording: Recording,
+    private readonly outputs: RunOutputs,
   ) {}
 
   get launched(): boolean {
@@ -266,6 +268,10 @@ export class BrowserSession {
       this.dir ??= await this.makeDir();
       const profile = join(this.dir, `profile-${++this.launches}`);
       await runAs(this.user, 'mkdir', ['-m', '700', '--', profile]);
+      // Chromium writes downloads here as the task user; readable, so that the supervisor can measure them as they
+      // arrive (run-outputs.ts), and moved to /workspace/out/ once complete.
+      const downloads = join(this.dir, `downloads-${this.launches}`);
+      await runAs(this.user, 'mkdir', ['-m', '755', '--', downloads]);
       // Loaded on first use: it is slow to import, and many runs never open the browser.
       const { chromium } = await import('playwright-core');
       const context = await chromium.launchPersistentContext(profile, {
@@ -274,7 +280,15 @@ export class BrowserSession {
         args: CHROMIUM_ARGS,
         env: { ...process.env, TMPDIR: this.dir },
         viewport: VIEWPORT,
+        acceptDownloads: true,
+        downloadsPath: downloads,
       });
+      // Every page's downloads become the run's files, a popup's too.
+      const keepDownloads = (page: Page): void => {
+        page.on('download', (download) => this.outputs.track(download, downloads));
+      };
+      context.pages().forEach(keepDownloads);
+      context.on('page', keepDownloads);
       // A crashed browser is started again by the next action.
       context.once('close', () => {
         if (this.context === context) this.context = null;

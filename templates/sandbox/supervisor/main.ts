@@ -22,6 +22,7 @@ import { BrowserSession, chromiumLauncher } from './browser.js';
 import { Executor } from './exec.js';
 import { Recording } from './recording.js';
 import { LiveScreen } from './live-screen.js';
+import { RunOutputs } from './run-outputs.js';
 import { createSupervisorServer } from './server.js';
 import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
 import { WorkspaceFiles } from './workspace-files.js';
@@ -54,8 +55,11 @@ async function main(): Promise<void> {
   if (user !== null) await chmod(scratchDir, 0o711);
   const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
   const recording = new Recording(values.ffmpeg);
-  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files: new WorkspaceFiles(user) });
+  const files = new WorkspaceFiles(user);
+  const outputs = new RunOutputs(workspace, user, files);
+  await outputs.prepare();
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, outputs);
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

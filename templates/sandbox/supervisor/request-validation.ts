@@ -1,4 +1,4 @@
-import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, OutputLimits, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
 
 /** The request body did not match the protocol; answered with 400. */
 export class BadRequest extends Error {}
@@ -211,4 +211,13 @@ function boundedString(value: Record<string, unknown>, key: string, max: number)
   const field = requireString(value, key);
   if (field.length > max) throw new BadRequest(`${key} must be at most ${max} characters`);
   return field;
+}
+
+export function parseOutputLimits(body: unknown): OutputLimits {
+  const value = asObject(body);
+  for (const key of ['maxCount', 'maxBytes'] as const) {
+    const n = value[key];
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new BadRequest(`${key} must be a positive integer`);
+  }
+  return { maxCount: value.maxCount as number, maxBytes: value.maxBytes as number };
 }

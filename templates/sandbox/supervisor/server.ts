@@ -7,7 +7,8 @@ import type { HealthResponse } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
 import type { Executor } from './exec.js';
 import type { Recording } from './recording.js';
-import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, parseLiveInput, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
+import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, parseLiveInput, parseOutputLimits, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
+import type { RunOutputs } from './run-outputs.js';
 import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
@@ -25,6 +26,7 @@ export interface SupervisorServerOptions {
   recording: Recording;
   live: LiveScreen;
   files: WorkspaceFiles;
+  outputs: RunOutputs;
 }
 
 class HttpError extends Error {
@@ -99,6 +101,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
       const path = workspacePath(options.workspace, url.searchParams.get('path'));
       const content = await options.files.read(path);
       if (content === null) throw new HttpError(404, 'not_found', 'no such file in the workspace');
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      await pipeline(content, res);
+      return;
+    }
+    case 'POST /outputs/limits': {
+      options.outputs.setLimits(parseOutputLimits(await readJson(req)));
+      res.writeHead(204).end();
+      return;
+    }
+    case 'GET /outputs':
+      return sendJson(res, 200, await options.outputs.listing());
+    case 'GET /outputs/file': {
+      const content = await options.outputs.read(url.searchParams.get('name') ?? '');
+      if (content === null) throw new HttpError(404, 'not_found', 'no such file in /workspace/out/');
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       await pipeline(content, res);
       return;

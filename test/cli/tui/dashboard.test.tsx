@@ -198,6 +198,19 @@ describe('Dashboard', () => {
     expect(frame).toMatch(/1 takeover by live link/);
   });
 
+  it("shows a run's files in its detail view, with how to save them (issue 23)", async () => {
+    const source = new FakeSource();
+    const file = (name: string, size: number, content_type: string, sha256: string) => ({ name, size, sha256, content_type, url: `http://127.0.0.1:7700/v1/runs/${RUN_A}/files/art_x?expires=1&sig=s`, expires_at: '2026-12-05T00:00:00.000Z' });
+    source.runs = [envelope(RUN_A, { status: 'succeeded', files: [file('report.pdf', 53_248, 'application/pdf', 'ab'.repeat(32)), file('data.csv', 120, 'text/csv', 'cd'.repeat(32))] })];
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes(RUN_A));
+    await press(app, '\r');
+    const frame = await frameWhere(app, (f) => f.includes('files (2)'));
+    expect(frame).toContain(`files (2) · errand runs files ${RUN_A} --save DIR`);
+    expect(frame).toMatch(/report\.pdf\s+52\.0 KiB\s+application\/pdf\s+abababababab/);
+    expect(frame).toMatch(/data\.csv\s+120 B\s+text\/csv\s+cdcdcdcdcdcd/);
+  });
+
   it('opens a run with enter (result, steps, live steps) and goes back with esc', async () => {
     const source = twoRuns();
     const app = start(source);

@@ -200,6 +200,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
     waiting_for: null,
     live_url: null,
+    files: [],
     ...overrides,
   };
 }
