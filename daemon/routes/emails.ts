@@ -10,6 +10,7 @@ import type { SentEmails } from '../../src/mail/outbound/sent-emails.js';
 import type { Suppressions } from '../../src/mail/outbound/suppressions.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
+import { attachmentDisposition } from '../content-disposition.js';
 
 const tags = ['Email'];
 
@@ -75,7 +76,7 @@ export const emailRoutes: RoutePlugin<{
       return reply
         .type('application/octet-stream')
         .header('content-length', size)
-        .header('content-disposition', contentDisposition(row.filename))
+        .header('content-disposition', attachmentDisposition(row.filename))
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, max-age=3600')
@@ -106,11 +107,4 @@ export function sendAccepted(reply: FastifyReply, sent: SentEmail): FastifyReply
   reply.status(202);
   if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.send(sent.body);
-}
-
-/** `attachment; filename*=UTF-8''...` (RFC 6266), with a plain fallback of the name's printable ASCII. */
-function contentDisposition(filename: string | null): string {
-  if (filename === null || filename === '') return 'attachment';
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

@@ -47,6 +47,7 @@ export class FirstCallBound {
       maxSteps: this.o.config['limits.max_steps'],
       nowIso: isoTime(this.o.clock.now()),
       secretNames: [],
+      inputFiles: [],
     });
   }
 }

@@ -1,3 +1,4 @@
+import type { PlacedInput } from '../files/run-input-files.js';
 import type { Message } from './providers/provider.js';
 
 export interface SystemPromptOptions {
@@ -8,6 +9,8 @@ export interface SystemPromptOptions {
   nowIso: string;
   /** Names of the run's stored secrets, which the browser can type by reference. */
   secretNames: readonly string[];
+  /** The run's input files, already in /workspace/in (issue 23). */
+  inputFiles: readonly PlacedInput[];
 }
 
 /** The agent's standing instructions: its tools, the finish contract and the shape the result must have. */
@@ -21,7 +24,7 @@ export function systemPrompt(o: SystemPromptOptions): string {
 # Tools
 ${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
-${secretsLine(o.secretNames)}
+${secretsLine(o.secretNames)}${inputFilesLine(o.inputFiles)}
 # Finishing
 On success, call finish with:
 - result: the answer. ${schema}
@@ -49,4 +52,10 @@ function secretsLine(names: readonly string[]): string {
   if (names.length === 0) return '';
   const refs = [...new Set(names)].map((n) => `{{secret:${n}}}`).join(', ');
   return `Stored secrets you may type into pages with the browser's type action, by reference, without ever seeing them: ${refs}. They appear as [secret:<name>] wherever a tool would show them.\n`;
+}
+
+function inputFilesLine(files: readonly PlacedInput[]): string {
+  if (files.length === 0) return '';
+  const list = files.map((f) => `/workspace/in/${f.name} (${f.size} bytes, ${f.contentType})`).join(', ');
+  return `Input files you were given, read-only: ${list}. Code can read them there; the browser's upload action sets them, by name, on a page's file input.\n`;
 }

@@ -25,6 +25,7 @@ import { LiveScreen } from './live-screen.js';
 import { createSupervisorServer } from './server.js';
 import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
 import { WorkspaceFiles } from './workspace-files.js';
+import { InputFiles } from './input-files.js';
 
 const TOKEN_MIN_LENGTH = 16;
 const HANDOVER_MAX_LENGTH = 1024 * 1024;
@@ -54,8 +55,9 @@ async function main(): Promise<void> {
   if (user !== null) await chmod(scratchDir, 0o711);
   const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
   const recording = new Recording(values.ffmpeg);
-  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files: new WorkspaceFiles(user) });
+  const inputs = new InputFiles(workspace);
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, inputs);
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files: new WorkspaceFiles(user), inputs });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

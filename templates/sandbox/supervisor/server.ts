@@ -10,6 +10,7 @@ import type { Recording } from './recording.js';
 import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, parseLiveInput, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
 import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
+import { InputNameError, type InputFiles } from './input-files.js';
 
 export const SUPERVISOR_VERSION = '1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -25,6 +26,7 @@ export interface SupervisorServerOptions {
   recording: Recording;
   live: LiveScreen;
   files: WorkspaceFiles;
+  inputs: InputFiles;
 }
 
 class HttpError extends Error {
@@ -92,6 +94,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
     case 'PUT /files': {
       const path = workspacePath(options.workspace, url.searchParams.get('path'));
       await options.files.write(path, limited(req, FILE_BODY_LIMIT));
+      res.writeHead(204).end();
+      return;
+    }
+    case 'PUT /inputs': {
+      const name = url.searchParams.get('name') ?? '';
+      try {
+        await options.inputs.write(name, limited(req, Infinity));
+      } catch (error) {
+        if (error instanceof InputNameError) throw new HttpError(400, 'bad_request', error.message);
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HttpError(409, 'exists', `input file ${name} is placed already`);
+        throw error;
+      }
       res.writeHead(204).end();
       return;
     }
