@@ -56,6 +56,9 @@ function secretsLine(names: readonly string[]): string {
 
 function inputFilesLine(files: readonly PlacedInput[]): string {
   if (files.length === 0) return '';
-  const list = files.map((f) => `/workspace/in/${f.name} (${f.size} bytes, ${f.contentType})`).join(', ');
-  return `Input files you were given, read-only: ${list}. Code can read them there; the browser's upload action sets them, by name, on a page's file input.\n`;
+  const list = files.map((f) => `in/${f.name} (${f.size} bytes, ${f.contentType})`).join(', ');
+  return (
+    `Input files you were given, read-only, in the directory \`in\` of the workspace (your code's working directory; /workspace/in): ${list}. ` +
+    `Code can read them there; the browser's upload action sets them, by name, on a page's file input.\n`
+  );
 }
