@@ -38,7 +38,7 @@ export class FilesStore {
       delete: db.prepare<{ id: string; org_id: string }>('DELETE FROM files WHERE id = @id AND org_id = @org_id'),
       activeUsers: db.prepare<{ file_id: string }, FileUser>(
         `SELECT r.id AS run_id, r.status FROM run_input_files f JOIN runs r ON r.id = f.run_id
-          WHERE f.file_id = @file_id AND r.status IN ('queued', 'running') ORDER BY r.id LIMIT 5`,
+          WHERE f.file_id = @file_id AND r.status IN ('queued', 'running') ORDER BY f.run_id LIMIT 5`,
       ),
       addInput: db.prepare<{ run_id: string; file_id: string; position: number }>(
         'INSERT INTO run_input_files (run_id, file_id, position) VALUES (@run_id, @file_id, @position)',

@@ -76,7 +76,7 @@ async function runWithInputFiles(s: Scenario) {
     const res = await fetch(`${s.h.daemon.url}/v1/files?name=${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.h.daemon.key}`, 'content-type': 'application/octet-stream' },
-      body,
+      body: new Uint8Array(body),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;

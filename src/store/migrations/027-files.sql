@@ -22,4 +22,4 @@ CREATE TABLE run_input_files (
   position INTEGER NOT NULL,
   PRIMARY KEY (run_id, position)
 );
-CREATE INDEX run_input_files_file ON run_input_files(file_id);
+CREATE INDEX run_input_files_file ON run_input_files(file_id, run_id);
