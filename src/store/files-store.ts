@@ -74,7 +74,7 @@ export class FilesStore {
     return this.s.activeUsers.all({ file_id: fileId });
   }
 
-  /** Deletes the row; the input-file rows of ended runs that named it go with it by cascade. */
+  /** Deletes the row; ended runs that named it keep their record of it (run_input_files). */
   delete(_uow: UnitOfWork, orgId: string, id: string): boolean {
     return this.s.delete.run({ id, org_id: orgId }).changes > 0;
   }
@@ -84,7 +84,7 @@ export class FilesStore {
     fileIds.forEach((fileId, position) => this.s.addInput.run({ run_id: runId, file_id: fileId, position }));
   }
 
-  /** A run's input files, in their order. */
+  /** A run's input files that still exist, in their order (a queued or running run's all do: see activeUsers). */
   inputsOf(runId: string): FileRow[] {
     return this.s.inputsOf.all({ run_id: runId });
   }

@@ -208,5 +208,9 @@ describe('/v1/files', () => {
     expect((await h.daemon.api('DELETE', `/v1/files/${file.body.id}`)).status).toBe(200);
     expect((await h.daemon.api('GET', `/v1/files/${file.body.id}`)).status).toBe(404);
     expect((await h.daemon.api('GET', `/v1/runs/${runId}`)).status).toBe(200);
+    // A rerun names the same files: the deleted one is refused, not silently left out.
+    const rerun = await h.daemon.api('POST', `/v1/runs/${runId}/rerun`);
+    expect(rerun.status).toBe(404);
+    expect(rerun.body.error).toMatchObject({ code: 'resource_missing', param: 'files[0]' });
   });
 });

@@ -15,10 +15,12 @@ CREATE TABLE files (
 CREATE INDEX files_org ON files(org_id, id);
 
 -- The input files of a run (its `files` member), in the order given. A file referenced by a queued or running run
--- cannot be deleted (409 file_in_use); once its runs have ended it can, and the rows of those runs go with it.
+-- cannot be deleted (409 file_in_use); once its runs have ended it can, and their rows stay (no foreign key to
+-- files): they record what the run was given, so that a rerun names the deleted file and is refused, rather than
+-- running without it.
 CREATE TABLE run_input_files (
   run_id   TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  file_id  TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  file_id  TEXT NOT NULL,
   position INTEGER NOT NULL,
   PRIMARY KEY (run_id, position)
 );
