@@ -180,6 +180,22 @@ describe('/v1/files', () => {
     expect((await h.daemon.api('GET', '/v1/runs', undefined, { key: other.key })).body.data).toEqual([]);
   });
 
+  it("takes files on a job's runs too, where another organisation's file is refused the same way", async () => {
+    const project = (await h.daemon.api('GET', '/v1/projects')).body.data[0].id;
+    const job = await h.daemon.api('POST', '/v1/jobs', { project_id: project, name: 'with files', prompt: 'Read the file' });
+    expect(job.status).toBe(201);
+    const mine = await upload(h, Buffer.from('mine'), { name: 'mine.txt', contentType: 'text/plain' });
+    const checked = await h.daemon.api('POST', `/v1/jobs/${job.body.id}/runs/check`, { files: [mine.body.id] });
+    expect(checked.status).toBe(200);
+
+    const other = h.daemon.createOrgWithKey('job-org');
+    const theirs = await upload(h, Buffer.from('theirs'), { name: 'theirs.txt', contentType: 'text/plain', key: other.key });
+    const refused = await h.daemon.api('POST', `/v1/jobs/${job.body.id}/runs`, { files: [mine.body.id, theirs.body.id] });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toMatchObject({ type: 'not_found_error', param: 'files[1]' });
+    expect(refused.body.error.message).toContain(theirs.body.id);
+  });
+
   it('refuses a run with two input files of one name, or an id that is not a file id', async () => {
     const a = await upload(h, Buffer.from('a'), { name: 'same.txt', contentType: 'text/plain' });
     const b = await upload(h, Buffer.from('b'), { name: 'same.txt', contentType: 'text/plain' });
