@@ -113,6 +113,15 @@ describe('/v1/files', () => {
     expect(long.body.name.endsWith('.txt')).toBe(true);
   });
 
+  it('takes a raw body sent without a Content-Type, and a JSON file as a file', async () => {
+    const untyped = await upload(h, new Uint8Array(Buffer.from('plain bytes')), { name: 'notes.txt' });
+    expect(untyped.status).toBe(201);
+    expect(untyped.body).toMatchObject({ name: 'notes.txt', size: 11, content_type: 'text/plain' });
+    const json = await upload(h, '{"a":', { name: 'broken.json', contentType: 'application/json' });
+    expect(json.status).toBe(201);
+    expect(json.body).toMatchObject({ name: 'broken.json', size: 5, content_type: 'application/json' });
+  });
+
   it('answers 400 for a raw body without a name', async () => {
     const res = await upload(h, Buffer.from('x'), { contentType: 'application/octet-stream' });
     expect(res.status).toBe(400);
