@@ -84,7 +84,8 @@ async function download(url: string, headers: Record<string, string>, bytes: num
   const res = await fetch(url, { headers });
   if (!res.ok || res.body === null) throw new Error(`download from ${url} answered ${res.status}`);
   let received = 0;
-  for await (const chunk of res.body) received += (chunk as Uint8Array).length;
+  const reader = res.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) received += read.value.length;
   if (received !== bytes) throw new Error(`download from ${url} gave ${received} bytes of ${bytes}`);
 }
 
