@@ -77,7 +77,7 @@ export class FilesService {
 
     await mkdir(this.incoming, { recursive: true, mode: 0o700 });
     const partial = join(this.incoming, `${randomBytes(12).toString('hex')}.part`);
-    const meter = new UploadMeter(maxBytes, room, () => this.quotaError(orgId, room + 1));
+    const meter = new UploadMeter(maxBytes, room, (bytes) => this.quotaError(orgId, bytes));
     try {
       await pipeline(incoming.body, meter, createWriteStream(partial, { mode: 0o600 }));
       const id = this.r.ids('file');
@@ -174,7 +174,7 @@ export class FilesService {
     const used = this.r.store.files.usedBytes(orgId);
     return new QuotaError(
       'file_quota_exceeded',
-      `The organisation's files hold ${used} bytes; ${adding} more would pass its quota of ${this.quotaBytes()} bytes (files.org_quota_mb is ${this.r.config['files.org_quota_mb']}). Delete files it no longer needs`,
+      `The organisation's files hold ${used} bytes; ${adding} more (at least) would pass its quota of ${this.quotaBytes()} bytes (files.org_quota_mb is ${this.r.config['files.org_quota_mb']}). Delete files it no longer needs`,
       { headers: { connection: 'close' } },
     );
   }
@@ -200,7 +200,7 @@ class UploadMeter extends Transform {
   constructor(
     private readonly maxBytes: number,
     private readonly room: number,
-    private readonly overQuota: () => Error,
+    private readonly overQuota: (bytes: number) => Error,
   ) {
     super();
   }
@@ -208,7 +208,7 @@ class UploadMeter extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) return done(tooLarge(this.maxBytes));
-    if (this.bytes > this.room) return done(this.overQuota());
+    if (this.bytes > this.room) return done(this.overQuota(this.bytes));
     this.hash.update(chunk);
     done(null, chunk);
   }
