@@ -174,7 +174,7 @@ export class FilesService {
     const used = this.r.store.files.usedBytes(orgId);
     return new QuotaError(
       'file_quota_exceeded',
-      `The organisation's files hold ${used} bytes; ${adding} more (at least) would pass its quota of ${this.quotaBytes()} bytes (files.org_quota_mb is ${this.r.config['files.org_quota_mb']}). Delete files it no longer needs`,
+      `The organisation's files hold ${used} bytes; ${adding} more would pass its quota of ${this.quotaBytes()} bytes (files.org_quota_mb is ${this.r.config['files.org_quota_mb']}). Delete files it no longer needs`,
       { headers: { connection: 'close' } },
     );
   }
