@@ -23,10 +23,12 @@ import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus } from '../src/status/status-service.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import type { RunFile } from '../src/run-files/run-files-service.js';
+import type { StoredFile } from '../src/files/files-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { RunFile };
 export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
+export type { StoredFile };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, SimulateReplyBody, DomainCheck, Suppression };
 
@@ -87,6 +89,33 @@ export class ApiClient {
   }
   deleteProject(id: string): Promise<Deleted> {
     return this.request('DELETE', `/v1/projects/${seg(id)}`);
+  }
+
+  /**
+   * POST /v1/files with `content` as the raw body, streamed (never read whole), under `name`. No time limit: a large
+   * file takes as long as it takes; the daemon answers a refusal (413, 402) as soon as it can tell.
+   */
+  async uploadFile(content: ReadableStream<Uint8Array>, options: { name: string; size: number; contentType?: string }): Promise<StoredFile> {
+    const url = new URL(`${this.origin}/v1/files`);
+    url.searchParams.set('name', options.name);
+    const headers = { ...this.headers(), accept: 'application/json', 'content-type': options.contentType ?? 'application/octet-stream', 'content-length': String(options.size) };
+    let res: Response;
+    try {
+      // Node's fetch sends a stream body only half-duplex, and says so only when asked.
+      res = await this.fetchImpl(url, { method: 'POST', headers, body: content, duplex: 'half' } as RequestInit);
+    } catch (err) {
+      throw new ApiConnectionError(this.origin, connectionReason(err));
+    }
+    return parsed<StoredFile>(res);
+  }
+  listFiles(query: ListQuery = {}): Promise<ListPage<StoredFile>> {
+    return this.request('GET', '/v1/files', { query: { ...query } });
+  }
+  getFile(id: string): Promise<StoredFile> {
+    return this.request('GET', `/v1/files/${seg(id)}`);
+  }
+  deleteFile(id: string): Promise<Deleted> {
+    return this.request('DELETE', `/v1/files/${seg(id)}`);
   }
 
   listJobs(query: ListQuery & { project_id?: string } = {}): Promise<ListPage<Job>> {
@@ -284,16 +313,21 @@ export class ApiClient {
       if (timeout.aborted) throw new ApiConnectionError(this.origin, `no answer within ${(this.options.timeoutMs ?? 30_000) / 1000} s`);
       throw new ApiConnectionError(this.origin, connectionReason(err));
     }
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text === '' ? null : JSON.parse(text);
-    } catch {
-      // Not JSON (a proxy's error page): ApiError keeps a short excerpt.
-    }
-    if (!res.ok) throw ApiError.fromResponse(res.status, parsed, res.headers.get('x-request-id'));
-    return parsed as T;
+    return parsed<T>(res);
   }
+}
+
+/** A response's JSON body, or the `ApiError` it answers. */
+async function parsed<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's error page): ApiError keeps a short excerpt.
+  }
+  if (!res.ok) throw ApiError.fromResponse(res.status, body, res.headers.get('x-request-id'));
+  return body as T;
 }
 
 /** Every item of a list, following `next_cursor` page by page. */

@@ -16,6 +16,7 @@ import { registerKeys } from './commands/keys/index.js';
 import { registerLogin } from './commands/login/login.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerOrgs } from './commands/orgs/index.js';
+import { registerFiles } from './commands/files/index.js';
 import { registerProjects } from './commands/projects/index.js';
 import { registerRestore } from './commands/restore/restore.js';
 import { registerRuns } from './commands/runs/index.js';
@@ -62,6 +63,7 @@ ${examples('errand daemon start', "errand runs create 'What is the title of http
   registerProjects(program);
   registerJobs(program);
   registerRuns(program);
+  registerFiles(program);
   registerConnections(program);
   registerSchedules(program);
   registerEmail(program);

@@ -1,4 +1,5 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import type { FilesService } from '../src/files/files-service.js';
 import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { ConnectionsService } from '../src/connections/connections-service.js';
 import type { HostedConnect } from '../src/connections/oauth-client/hosted-connect.js';
@@ -54,4 +55,5 @@ export interface ApiServices extends McpServices {
   inboxes: InboxesService;
   live: LiveService;
   liveLinks: LiveLinks;
+  files: FilesService;
 }

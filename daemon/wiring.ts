@@ -10,6 +10,7 @@ import type { Config } from '../src/config/schema.js';
 import { connectionsSubsystem } from '../src/connections/connections-subsystem.js';
 import { engineSubsystem } from '../src/engine/engine-subsystem.js';
 import { EventAnnouncer } from '../src/event-log/event-announcer.js';
+import { FilesService } from '../src/files/files-service.js';
 import { EventLog } from '../src/event-log/event-log.js';
 import { eventStreamsSubsystem } from '../src/event-log/event-streams-subsystem.js';
 import { EventBus } from '../src/events.js';
@@ -109,6 +110,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
   // A run's files are artifacts too, with links of their own: served as attachments, never inline (issue 23).
   const runFiles = new RunFilesService(resources, { artifacts, signer: new LinkSigner(masterKey, { purpose: RUN_FILE_LINK_PURPOSE }), publicUrl });
+  // Uploaded files (POST /v1/files), which the engine places in its runs' sandboxes.
+  const files = new FilesService(resources);
   const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
   const schemas = userSchemasSubsystem(config);
   // Its delivery worker is the webhooks subsystem.
@@ -159,6 +162,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     human: { notifier: emailNotifier(mail.services.emails) },
     live: liveRuns,
     liveUrlOf: (orgId, runId) => liveLinks.urlOf(orgId, runId),
+    files,
   });
   const { runs } = engine.services;
   const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps });
@@ -209,6 +213,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         inboxes: mail.services.inboxes,
         live,
         liveLinks,
+        files,
       },
       logger,
       accessLogger: options.accessLogger ?? logger,

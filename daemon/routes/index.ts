@@ -5,6 +5,7 @@ import { eventRoutes } from './events.js';
 import { connectPageRoutes } from './connect-pages.js';
 import { connectionRoutes } from './connections.js';
 import { emailRoutes } from './emails.js';
+import { fileRoutes } from './files.js';
 import { humanRoutes } from './human.js';
 import { inboxRoutes } from './inboxes.js';
 import { jobRoutes } from './jobs.js';
@@ -36,6 +37,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   connectPageRoutes,
   emailRoutes,
   inboxRoutes,
+  fileRoutes,
 ];
 
 /** The `/v1` routes on `services`; registered under the `/v1` prefix. */

@@ -64,6 +64,8 @@ export interface ToolContext {
   logger: Logger;
   /** The secrets of the run's connections, by connection name (the browser types them by reference). */
   secrets: readonly NamedSecret[];
+  /** Names of the run's input files, placed in /workspace/in before its first step (issue 23). */
+  inputFiles: readonly string[];
   timeLimit: RunTimeLimit;
 }
 

@@ -10,8 +10,10 @@ import type { BackupFile } from '../store/backup-archive.js';
  * under `artifacts/` and `mail/attachments/`, whichever table names it) and the configuration: `config.json` without
  * any secret key (issue 21: a plain relay password or client secret there stays behind) and the operator's sealed
  * secrets. Never the master key (a backup must be useless without it), the CLI's saved API key, the daemon's pid file
- * and log, sandbox workspaces, or mail kept by the capture transport (a development aid). A new kind of file that
- * rows name goes under one of these directories, or adds its own here.
+ * and log, sandbox workspaces, or mail kept by the capture transport (a development aid); nor uploaded files (`files/`,
+ * issue 23): inputs their callers still hold, up to `files.max_mb` each, which the archive would have to hold whole in
+ * memory and as one SQLite blob each (docs/api.md, Files). A new kind of file that rows name goes under one of these
+ * directories, or adds its own here.
  */
 export const BACKED_UP_DIRECTORIES = ['artifacts', 'mail/attachments'] as const;
 export const BACKED_UP_FILES = [CONFIG_FILE, SEALED_CONFIG_FILE] as const;

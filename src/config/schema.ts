@@ -219,6 +219,14 @@ export const CONFIG_KEYS = {
   'retention.artifacts_days': { type: 'integer', default: 7, min: 0, max: 36_500, description: "Days a screenshot, recording, trace or run's file is kept, with its file; its links expire when it goes. 0 keeps them forever." },
   'retention.webhook_deliveries_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days a webhook delivery that is no longer retried is kept, with its attempts; 0 keeps them forever.' },
   'retention.emails_days': { type: 'integer', default: 30, min: 0, max: 36_500, description: 'Days an email is kept: a sent one, once no longer queued, with its recipients; a received one with its attachments and their files. 0 keeps them forever.' },
+  'files.max_mb': { type: 'integer', default: 100, min: 1, max: 1_048_576, description: 'Largest file one upload (POST /v1/files) may hold, in MiB; a larger one is answered 413 file_too_large.' },
+  'files.org_quota_mb': {
+    type: 'integer',
+    default: 2048,
+    min: 1,
+    max: 104_857_600,
+    description: 'MiB of uploaded files an organisation may keep at once; an upload that would go beyond is answered 402 file_quota_exceeded.',
+  },
   'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },
 
   'metrics.port': { type: 'integer', default: null, nullable: true, min: 0, max: 65535, description: 'Port of GET /metrics (Prometheus text format), a listener apart from the API; unset: no metrics. 0 picks a free one.' },

@@ -15,6 +15,7 @@ import { systemPrompt, taskMessage } from './system-prompt.js';
 import { messagesTokens, requestTokens } from './token-bound.js';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
 import type { AttemptTools } from './tools/registry.js';
+import type { PlacedInput } from '../files/run-input-files.js';
 
 export interface AgentLoopOptions {
   run: RunRow;
@@ -22,6 +23,8 @@ export interface AgentLoopOptions {
   tools: AttemptTools;
   /** What the tools use: the sandbox, the recorder, the evidence, the signal. */
   context: ToolContext;
+  /** The run's input files, for the system prompt. */
+  inputFiles: readonly PlacedInput[];
   recorder: RunRecorder;
   evidence: Evidence;
   signal: AbortSignal;
@@ -66,6 +69,7 @@ export class AgentLoop {
       nowIso: isoTime(o.clock.now()),
       secretNames: o.context.secrets.filter((s) => s.typeable === true).map((s) => s.name),
       totpNames: o.context.secrets.filter((s) => s.totp !== undefined).map((s) => s.name),
+      inputFiles: o.inputFiles,
     });
     this.messages.push(taskMessage(o.run.prompt));
   }

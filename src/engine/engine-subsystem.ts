@@ -31,6 +31,8 @@ import { HumanRequests } from '../human/human-requests.js';
 import type { HumanNotifier } from '../human/human-notifier.js';
 import { requestHumanTool } from '../human/request-human-tool.js';
 import type { LiveUrlOf } from '../human/waiting-for.js';
+import type { FilesService } from '../files/files-service.js';
+import { RunInputFiles } from '../files/run-input-files.js';
 
 export interface EngineSubsystemDeps {
   resources: Resources;
@@ -60,6 +62,8 @@ export interface EngineSubsystemDeps {
   live: LiveRuns;
   /** A running run's live link: GET /v1/runs/{id}, and what a person the agent asks for is shown. */
   liveUrlOf: LiveUrlOf;
+  /** Uploaded files, which runs take as input files (issue 23). */
+  files: FilesService;
 }
 
 export interface EngineServices {
@@ -108,7 +112,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live, inputFiles: new RunInputFiles({ store: resources.store, files: deps.files }) });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 

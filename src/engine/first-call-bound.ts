@@ -48,6 +48,7 @@ export class FirstCallBound {
       nowIso: isoTime(this.o.clock.now()),
       secretNames: [],
       totpNames: [],
+      inputFiles: [],
     });
   }
 }

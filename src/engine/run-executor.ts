@@ -11,6 +11,8 @@ import { SandboxError } from '../sandbox/sandbox-error.js';
 import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { LiveRuns } from '../live/live-runs.js';
+import { InputFilesError } from '../files/input-files-error.js';
+import type { RunInputFiles } from '../files/run-input-files.js';
 import { AgentLoop } from './agent-loop.js';
 import { ControlGate } from './control-gate.js';
 import { Evidence } from './evidence.js';
@@ -44,6 +46,8 @@ export interface RunExecutorDeps {
   connections: RunConnections;
   /** Where the live view finds a running attempt's sandbox and control gate. */
   live: LiveRuns;
+  /** Puts the run's input files into its sandbox (issue 23). */
+  inputFiles: RunInputFiles;
 }
 
 /**
@@ -105,6 +109,8 @@ export class RunExecutor {
         sandbox = await this.createSandbox(run, credentials, signal, logger);
         started.begin();
         await sandbox.limitOutputs(runFileLimits(this.r.config), signal);
+        recorder.lastAction('placing the input files');
+        const inputFiles = await this.deps.inputFiles.place(run.id, sandbox, signal);
         if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
           recording = new RunRecording(run, sandbox, credentials, this.deps.artifacts, logger);
           await recording.start(signal);
@@ -117,7 +123,8 @@ export class RunExecutor {
           run,
           provider: this.deps.provider,
           tools,
-          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets, timeLimit: timer },
+          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets, inputFiles: inputFiles.map((f) => f.name), timeLimit: timer },
+          inputFiles,
           recorder,
           evidence,
           signal,
@@ -202,6 +209,7 @@ export class RunExecutor {
     if (err instanceof ProviderError) return failedOutcome(failureReasonOf(err), `the model API call failed: ${err.message}`);
     if (err instanceof SandboxError) return failedOutcome('site_down', `the sandbox failed: ${err.message}`);
     if (err instanceof ConnectionRequiredError) return failedOutcome('auth_required', err.message);
+    if (err instanceof InputFilesError) return failedOutcome('not_found', err.message);
     logger.error({ err }, 'run failed on an unexpected error');
     return failedOutcome('site_down', 'the engine failed unexpectedly while running this task; the daemon log has the details under this run id');
   }

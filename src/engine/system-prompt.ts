@@ -1,3 +1,4 @@
+import type { PlacedInput } from '../files/run-input-files.js';
 import type { Message } from './providers/provider.js';
 
 export interface SystemPromptOptions {
@@ -10,6 +11,8 @@ export interface SystemPromptOptions {
   secretNames: readonly string[];
   /** Names of the run's TOTP connections, whose current codes the browser can type by reference. */
   totpNames: readonly string[];
+  /** The run's input files, already in /workspace/in (issue 23). */
+  inputFiles: readonly PlacedInput[];
 }
 
 /** The agent's standing instructions: its tools, the finish contract and the shape the result must have. */
@@ -23,7 +26,7 @@ export function systemPrompt(o: SystemPromptOptions): string {
 # Tools
 ${o.toolSummaries.map((line) => `- ${line}`).join('\n')}
 You have at most ${o.maxSteps} turns; work efficiently and call several tools in one turn when they do not depend on each other.
-${secretsLine(o.secretNames)}${totpLine(o.totpNames)}
+${secretsLine(o.secretNames)}${totpLine(o.totpNames)}${inputFilesLine(o.inputFiles)}
 # Files
 Files the task asks you to hand back go into the directory \`out\` of the workspace (/workspace/out): every file your code writes there, and every file the browser downloads (it is saved there by itself), is returned with the run when it ends.
 
@@ -60,4 +63,13 @@ function secretsLine(names: readonly string[]): string {
   if (names.length === 0) return '';
   const refs = [...new Set(names)].map((n) => `{{secret:${n}}}`).join(', ');
   return `Stored secrets you may type into pages with the browser's type action, by reference, without ever seeing them: ${refs}. They appear as [secret:<name>] wherever a tool would show them.\n`;
+}
+
+function inputFilesLine(files: readonly PlacedInput[]): string {
+  if (files.length === 0) return '';
+  const list = files.map((f) => `in/${f.name} (${f.size} bytes, ${f.contentType})`).join(', ');
+  return (
+    `Input files you were given, read-only, in the directory \`in\` of the workspace (your code's working directory; /workspace/in): ${list}. ` +
+    `Code can read them there; the browser's upload action sets them, by name, on a page's file input.\n`
+  );
 }

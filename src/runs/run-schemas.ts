@@ -6,6 +6,7 @@ import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
 import { waitingForSchema } from '../human/waiting-for.js';
+import { runFilesMember } from '../files/file-schemas.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
 const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
@@ -26,6 +27,7 @@ export const createRunBody = {
     callback_url: callbackUrl,
     idempotency_key: idempotencyKey,
     connections: connectionNames,
+    files: runFilesMember,
     timeout_s: timeoutS,
     recording,
     human_timeout_s: humanTimeoutS,
@@ -44,6 +46,7 @@ export const createJobRunBody = {
     idempotency_key: idempotencyKey,
     name: { type: 'string', minLength: 1, maxLength: 200 },
     connections: connectionNames,
+    files: runFilesMember,
     timeout_s: timeoutS,
     recording,
     human_timeout_s: humanTimeoutS,

@@ -3,7 +3,7 @@ import type { Budget, SpendCaps, StartNeed } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import { isoTime } from '../clock.js';
 import { DEFAULT_MODEL, type ModelAlias } from '../vocabulary/models.js';
-import { ConflictError, NotFoundError, RateLimitError } from '../errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError, RateLimitError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
@@ -13,6 +13,7 @@ import type { RunProblem, RunScope } from '../engine/run-problems.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
+import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
 import { checkInputs } from './input-check.js';
@@ -97,6 +98,8 @@ interface NewRun {
   outputSchema: Record<string, unknown> | null;
   callbackUrl: string | null;
   connections: string[];
+  /** Ids of the run's input files (`files`), in order: checked, and recorded with the run, in its unit of work. */
+  inputFiles: string[];
   timeoutS: number;
   recording: boolean;
   human: HumanSettings;
@@ -192,6 +195,7 @@ export class RunsService {
       outputSchema: fromJson(run.output_schema),
       callbackUrl: run.callback_url,
       connections: fromJson<string[]>(run.connections) ?? [],
+      inputFiles: this.r.store.files.inputIdsOf(run.id),
       timeoutS: run.timeout_s,
       recording: run.recording === 1,
       human: { timeoutS: run.human_timeout_s, email: run.human_email, requireApproval: run.require_approval === 1 },
@@ -303,6 +307,7 @@ export class RunsService {
       outputSchema: body.output_schema ?? null,
       callbackUrl: body.callback_url ?? null,
       connections: body.connections ?? [],
+      inputFiles: body.files ?? [],
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? true,
       human: { timeoutS: body.human_timeout_s ?? null, email: body.human_email ?? null, requireApproval: body.require_approval ?? false },
@@ -337,6 +342,7 @@ export class RunsService {
       outputSchema: body.output_schema ?? fromJson(job.output_schema),
       callbackUrl: body.callback_url ?? null,
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
+      inputFiles: body.files ?? [],
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? job.recording === 1,
       human: {
@@ -382,6 +388,7 @@ export class RunsService {
       outputSchema: spec.outputSchema,
       callbackUrl: spec.callbackUrl,
       connections: spec.connections,
+      inputFiles: spec.inputFiles,
       timeoutS: spec.timeoutS,
       recording: spec.recording,
       human: spec.human,
@@ -433,6 +440,7 @@ export class RunsService {
         );
       }
       const warnings = runWarnings(problems, hint, budget);
+      checkInputFiles(store, n.orgId, n.inputFiles);
       if (mode === 'check') return { kind: 'new', runId: null, billing: hint, warnings };
       const at = isoTime(nowMs);
       const id = this.r.ids('run');
@@ -460,6 +468,7 @@ export class RunsService {
         updated_at: at,
       };
       const run = store.runs.insert(uow, row);
+      if (n.inputFiles.length > 0) store.files.addRunInputs(uow, id, n.inputFiles);
       this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted');
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
@@ -474,6 +483,23 @@ export class RunsService {
     if (a.runId === null) throw new Error('a checked run was answered as created');
     return { body: { task_id: a.runId, status: 'queued', poll_url: this.pollUrl(a.runId), billing: a.billing, warnings: a.warnings }, replayed: false };
   }
+}
+
+/**
+ * The run's input files are the organisation's (another's id is a 404, as for a project), and no two have one name:
+ * both would be /workspace/in/<name>. Read in the run's unit of work, so that a file deleted meanwhile is not taken.
+ */
+function checkInputFiles(store: Store, orgId: string, fileIds: readonly string[]): void {
+  const names = new Map<string, string>();
+  fileIds.forEach((fileId, i) => {
+    const file = store.files.get(orgId, fileId);
+    if (file === undefined) throw new NotFoundError('file', fileId, `files[${i}]`);
+    const other = names.get(file.name);
+    if (other !== undefined) {
+      throw new InvalidRequestError('duplicate_file_name', `files[${i}] (${fileId}) has the name '${file.name}' of ${other}: a run's input files need names of their own`, { param: `files[${i}]` });
+    }
+    names.set(file.name, fileId);
+  });
 }
 
 function checked(a: Admission): RunCheck {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
@@ -18,6 +19,11 @@ export interface Sandbox {
   startRecording(signal: AbortSignal): Promise<void>;
   /** Ends the recording, with `mask`'s forms replaced in the trace; null when the browser was never recorded. */
   finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null>;
+  /**
+   * Places one of the run's input files at /workspace/in/<name>, read-only for task code (issue 23): `name` is the
+   * file's sanitised stored name, `content` its bytes, streamed.
+   */
+  putInput(name: string, content: Readable, signal: AbortSignal): Promise<void>;
   /** The browser's live view (`LiveFrame` events, protocol.ts), screencast only while such a stream is open. */
   liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
   /** A person's input to the browser's page (takeover); SandboxError `no_page` before the browser has one. */

@@ -11,6 +11,9 @@
  *                                              cannot start, and the first action tries again)
  *   PUT  /files?path=REL  (raw bytes)  -> 204      (path relative to the workspace; no `..`)
  *   GET  /files?path=REL          -> raw bytes, 404 if absent
+ *   PUT  /inputs?name=NAME  (raw bytes, streamed) -> 204   (a run's input file, placed at <workspace>/in/NAME by the
+ *                                              supervisor's own user, read-only for task code; NAME is one plain path
+ *                                              segment; 409 when placed already; issue 23)
  *   POST /recording/start  {}     -> 204      (record the browser: a Playwright trace from its launch, or from now)
  *   POST /recording/finish RecordingFinishRequest -> RecordingResult   (stops it; long call, like /browser)
  *   GET  /recording/trace         -> application/zip, 404 until a finish made one
@@ -58,6 +61,8 @@ export type BrowserAction =
   | { action: 'click'; selector?: string; text?: string }
   | { action: 'type'; selector: string; text: string; submit?: boolean }
   | { action: 'press'; key: string }
+  /** Sets the run's input files (names in /workspace/in; nothing else) on a page's <input type=file> (issue 23). */
+  | { action: 'upload'; selector: string; files: string[] }
   | { action: 'scroll'; direction: 'up' | 'down'; amount?: number }
   | { action: 'read_text' }
   | { action: 'snapshot' }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, RecordingResult } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
@@ -51,6 +52,25 @@ export class SupervisorClient {
 
   async putFile(path: string, content: Uint8Array, signal?: AbortSignal): Promise<void> {
     await this.request('PUT', `/files?path=${encodeURIComponent(path)}`, content, undefined, signal);
+  }
+
+  /** Streams one of the run's input files to `<workspace>/in/<name>` (never whole in memory). */
+  async putInput(name: string, content: Readable, signal?: AbortSignal): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}/inputs?name=${encodeURIComponent(name)}`, {
+        method: 'PUT',
+        headers: { authorization: this.authorization, 'content-type': 'application/octet-stream' },
+        body: Readable.toWeb(content) as ReadableStream<Uint8Array>,
+        // Node's fetch sends a stream body only half-duplex, and says so only when asked.
+        duplex: 'half',
+        signal: signal ?? null,
+      } as RequestInit);
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    if (!response.ok) throw await errorFrom(response);
+    await response.body?.cancel();
   }
 
   async getFile(path: string, signal?: AbortSignal): Promise<Buffer> {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { RecordingFiles, Sandbox } from './driver.js';
 import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 import { SandboxError } from './sandbox-error.js';
@@ -39,6 +40,11 @@ export abstract class SupervisorSandbox implements Sandbox {
   async finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
     this.assertAlive();
     return this.client.finishRecording(mask, signal);
+  }
+
+  async putInput(name: string, content: Readable, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.putInput(name, content, signal);
   }
 
   async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {

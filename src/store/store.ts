@@ -4,6 +4,7 @@ import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
 import { EmailsStore } from './emails-store.js';
 import { EventsStore } from './events-store.js';
+import { FilesStore } from './files-store.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { HumanRequestsStore } from './human-requests-store.js';
@@ -46,6 +47,8 @@ export class Store {
   /** Purging what has been kept long enough (src/retention). */
   readonly retention: RetentionStore;
   readonly humanRequests: HumanRequestsStore;
+  /** Uploaded files and the runs that take them as input (issue 23). */
+  readonly files: FilesStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -71,6 +74,7 @@ export class Store {
     this.suppressions = new SuppressionsStore(db);
     this.receivedEmails = new ReceivedEmailsStore(db);
     this.humanRequests = new HumanRequestsStore(db);
+    this.files = new FilesStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }

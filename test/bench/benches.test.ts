@@ -38,6 +38,14 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
     ],
   },
   'placement.ts': { args: ['1'], figures: [/^ {2}start +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m, /^ {2}browser +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m] },
+  'files.ts': {
+    args: ['8', '1'],
+    figures: [
+      /^ {2}upload +errand +[\d.]+ MB\/s +bare +[\d.]+ MB\/s +ratio [\d.]+$/m,
+      /^ {2}download +errand +[\d.]+ MB\/s +bare +[\d.]+ MB\/s +ratio [\d.]+$/m,
+      /^daemon RSS: \d+ MiB before; peak while uploading \d+ MiB \(\+-?\d+\); peak while downloading \d+ MiB \(\+-?\d+\)/m,
+    ],
+  },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 

@@ -56,6 +56,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   login: 'test/cli/login.test.ts',
   listen: 'test/cli/listen.test.ts (one JSON line per forwarded event)',
   'connections *': 'test/cli/connections-commands.test.ts',
+  'files *': 'test/cli/files-commands.test.ts (files to upload)',
   'config *': 'test/cli/config-commands.test.ts (its own data directory)',
   'email simulate-reply': 'test/mail/inbound/simulated-replies.test.ts (a send to reply to)',
   'email *': 'test/cli/email-commands.test.ts (a daemon with mail)',

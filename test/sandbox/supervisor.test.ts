@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -22,6 +23,10 @@ const PAGES: Record<string, { status?: number; html: string }> = {
       <button onclick="document.getElementById('out').textContent = 'The button was pressed'">Press me</button>
       <p id="out">Nothing pressed yet</p>
       <form action="/search"><input id="q" name="q"></form>`,
+  },
+  '/upload': {
+    html: `<title>Upload</title><input type="file" id="doc"><p id="chosen">none</p>
+      <script>document.getElementById('doc').onchange = (e) => { const f = e.target.files[0]; document.getElementById('chosen').textContent = 'chose ' + f.name + ' (' + f.size + ' bytes)'; };</script>`,
   },
   '/second': { html: '<title>Second</title><h1>Second page</h1><p>You made it.</p>' },
   '/captcha-widget': {
@@ -401,5 +406,36 @@ describe('POST /browser', () => {
 
   it('answers 400 to a navigation that is not http', async () => {
     await expect(client.browser({ action: 'navigate', url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'bad_request' });
+  });
+});
+
+describe('PUT /inputs (issue 23)', () => {
+  it('places an input file in the workspace\'s in/, 0444 in a 0555 directory, and refuses it twice', async () => {
+    await client.putInput('given.txt', Readable.from([Buffer.from('given bytes')]));
+    const path = join(workspace.path, 'in', 'given.txt');
+    expect(readFileSync(path, 'utf8')).toBe('given bytes');
+    expect(statSync(path).mode & 0o777).toBe(0o444);
+    expect(statSync(join(workspace.path, 'in')).mode & 0o777).toBe(0o555);
+    await expect(client.putInput('given.txt', Readable.from([Buffer.from('again')]))).rejects.toMatchObject({ status: 409 });
+    expect(readFileSync(path, 'utf8')).toBe('given bytes');
+  });
+
+  it('refuses names that are not one plain path segment', async () => {
+    for (const name of ['../escape.txt', 'a/b.txt', '..', 'nul\u0000.txt', '']) {
+      await expect(client.putInput(name, Readable.from([Buffer.from('x')])), JSON.stringify(name)).rejects.toMatchObject({ code: 'bad_request' });
+    }
+    expect(existsSync(join(workspace.path, 'escape.txt'))).toBe(false);
+  });
+
+  it('sets input files on a file input, and only input files', async () => {
+    await client.browser({ action: 'navigate', url: `${pagesUrl}/upload` });
+    const refused = await client.browser({ action: 'upload', selector: '#doc', files: ['absent.txt'] });
+    expect(refused.ok).toBe(false);
+    expect(refused.text).toContain('is not one of the run\'s input files');
+    const set = await client.browser({ action: 'upload', selector: '#doc', files: ['given.txt'] });
+    expect(set).toMatchObject({ ok: true });
+    const read = await client.browser({ action: 'read_text' });
+    expect(read.text).toContain('chose given.txt (11 bytes)');
+    await expect(client.browser({ action: 'upload', selector: '#doc', files: ['../../etc/passwd'] })).rejects.toMatchObject({ code: 'bad_request' });
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../../api-client.js';
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
@@ -7,11 +8,14 @@ import { collect, integerFlag, parseKeyValues, readJsonObject, readText } from '
 import { examples, OUTPUT_SCHEMA_HELP } from '../../help.js';
 import { printAccepted, printCheck, printWarnings } from './envelope-view.js';
 import { followToEnvelope } from './wait-for-run.js';
+import { uploadPath } from '../files/upload-path.js';
 
 export type CreateRunOptions = ({ kind: 'prompt'; body: CreateRunBody } | { kind: 'job'; jobId: string; body: CreateJobRunBody }) & {
   wait: boolean;
   /** Only check: what creating the run would answer (refusals, estimate, warnings), nothing created. */
   check: boolean;
+  /** `--file`s: paths to upload first, or ids of files uploaded before (issue 23). */
+  files: string[];
 };
 
 export interface CreateRunFlags {
@@ -27,6 +31,7 @@ export interface CreateRunFlags {
   callbackUrl?: string;
   idempotencyKey?: string;
   connection?: string[];
+  file?: string[];
   timeoutS?: number;
   /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
   recording?: boolean;
@@ -54,6 +59,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--callback-url <url>', 'https target of the signed completion webhook')
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
+    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check) or a file_ id (repeatable)', collect)
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
     .option('--no-recording', 'do not record the browser')
@@ -72,6 +78,7 @@ export function registerRunsCreate(runs: Command): void {
         "echo 'Summarise https://example.com' | errand runs create - --wait",
         'errand runs create --job job_01... --input-json @inputs.json --idempotency-key order-17',
         "errand runs create 'Check the order page' --connection shop --model opus --check",
+        "errand runs create 'Upload the invoice on the portal' --file ./invoice.pdf --connection portal --wait",
       ),
     )
     .action(async (prompt: string | undefined, flags: CreateRunFlags, c: Command) => {
@@ -96,9 +103,10 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
   };
   const wait = flags.wait === true;
   const check = flags.check === true;
+  const files = flags.file ?? [];
   if (flags.job !== undefined) {
     if (prompt !== undefined) throw new UsageError('a job brings its own prompt: give either a prompt or --job, not both');
-    return { kind: 'job', jobId: flags.job, body: common, wait, check };
+    return { kind: 'job', jobId: flags.job, body: common, wait, check, files };
   }
   const body: CreateRunBody = {
     prompt: promptOf(prompt, flags),
@@ -106,7 +114,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.project === undefined ? {} : { project_id: flags.project }),
   };
-  return { kind: 'prompt', body, wait, check };
+  return { kind: 'prompt', body, wait, check, files };
 }
 
 /** The prompt from exactly one of: the argument ('-' for stdin), --prompt, --prompt-file. */
@@ -121,6 +129,7 @@ function promptOf(argument: string | undefined, flags: CreateRunFlags): string {
 
 export async function createRun(ctx: CliContext, options: CreateRunOptions): Promise<void> {
   const api = ctx.api();
+  if (options.files.length > 0) options.body.files = await inputFileIds(ctx, options.files);
   if (options.check) {
     printCheck(ctx, options.kind === 'job' ? await api.checkJobRun(options.jobId, options.body) : await api.checkRun(options.body));
     return;
@@ -133,4 +142,22 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
   printWarnings(ctx, accepted.warnings);
   if (!ctx.json) ctx.out.note(`started ${accepted.task_id}; following it until it ends (Ctrl-C stops following, not the run)`);
   await followToEnvelope(ctx, accepted.task_id);
+}
+
+const FILE_ID = /^file_[0-9a-z]{26}$/;
+
+/** Each `--file` as a file id: a path that exists is uploaded (its id noted on stderr), an id is taken as it is. */
+async function inputFileIds(ctx: CliContext, refs: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const ref of refs) {
+    if (!existsSync(ref)) {
+      if (!FILE_ID.test(ref)) throw new UsageError(`--file ${ref}: no such file, and not a file_ id`, 'usage_error', '--file');
+      ids.push(ref);
+      continue;
+    }
+    const file = await uploadPath(ctx.api(), ref);
+    if (!ctx.json) ctx.out.note(`uploaded ${ref} as ${file.id} (${file.name})`);
+    ids.push(file.id);
+  }
+  return ids;
 }

@@ -5,7 +5,7 @@ import { toolError, type AgentTool, type ToolContext } from '../../agent-tools/a
 import { type ToolContent } from '../../agent-tools/tool-content.js';
 import type { RunRow } from '../../store/runs-table.js';
 
-export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'read_text', 'snapshot', 'screenshot'] as const;
+export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'upload', 'read_text', 'snapshot', 'screenshot'] as const;
 
 /**
  * Whether the run may not submit a form now: it requires a person's approval (`require_approval`) and has none yet
@@ -25,7 +25,8 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
         'Drive a headless Chromium with one tab. Actions: navigate {url}; click {selector} or {text}; type {selector, text, submit?} ' +
         '(to type a stored secret such as a password without seeing it, write {{secret:<name>}} in the text; to type the current ' +
         'code of an authenticator (TOTP) connection, write {{totp:<name>}}); ' +
-        'press {key}; scroll {direction, amount?}; read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
+        'press {key}; scroll {direction, amount?}; upload {selector, files} (sets input files of the run, by their names in /workspace/in, ' +
+        'on the <input type=file> the selector finds); read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
         'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
         '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
       inputSchema: {
@@ -34,18 +35,21 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
         properties: {
           action: { type: 'string', enum: [...BROWSER_ACTIONS] },
           url: { type: 'string', description: 'navigate: an http or https URL.' },
-          selector: { type: 'string', description: 'click, type: a CSS or Playwright selector.' },
+          selector: { type: 'string', description: 'click, type, upload: a CSS or Playwright selector.' },
           text: { type: 'string', description: 'click: visible text to click; type: the text to enter, where {{secret:<name>}} stands for a stored secret and {{totp:<name>}} for the current code of a TOTP connection.' },
           submit: { type: 'boolean', description: 'type: press Enter afterwards.' },
           key: { type: 'string', description: 'press: a key name such as Enter, Tab, ArrowDown.' },
           direction: { type: 'string', enum: ['up', 'down'], description: 'scroll: which way.' },
           amount: { type: 'integer', minimum: 1, description: 'scroll: pixels (default one screen).' },
+          files: { type: 'array', items: { type: 'string' }, description: 'upload: names of the run\'s input files (in /workspace/in), e.g. ["report.pdf"].' },
         },
       },
     },
-    summary: 'browser: a headless Chromium with one tab (navigate, click, type, press, scroll, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.',
+    summary: 'browser: a headless Chromium with one tab (navigate, click, type, press, scroll, upload, read_text, snapshot, screenshot). A screenshot comes back as an image with an id.',
     parse: parseBrowserInput,
     async execute(action, ctx, call) {
+      const unknown = action.action === 'upload' ? unknownInputFiles(action.files, ctx.inputFiles) : null;
+      if (unknown !== null) return toolError(ctx, `browser.${action.action}`, call.input, unknown);
       const withValues = withSecrets(action, ctx);
       if (typeof withValues === 'string') return toolError(ctx, `browser.${action.action}`, call.input, withValues);
       const request = mayHold(action) && hold(ctx.run) ? { ...withValues, holdSubmit: true } : withValues;
@@ -70,6 +74,14 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
 /** The actions that can submit a form. */
 function mayHold(action: BrowserAction): boolean {
   return action.action === 'click' || action.action === 'press' || (action.action === 'type' && action.submit === true);
+}
+
+/** What is wrong when an upload names a file that is not one of the run's input files, or null. */
+function unknownInputFiles(files: readonly string[], inputFiles: readonly string[]): string | null {
+  const unknown = files.filter((f) => !inputFiles.includes(f));
+  if (unknown.length === 0) return null;
+  const have = inputFiles.length === 0 ? 'this run has no input files' : `its input files are ${inputFiles.map((f) => JSON.stringify(f)).join(', ')}`;
+  return `upload takes only the run's input files, by name: ${unknown.map((f) => JSON.stringify(f)).join(', ')} is not one; ${have}`;
 }
 
 const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
@@ -148,6 +160,14 @@ export function parseBrowserInput(input: Record<string, unknown>): BrowserAction
       if (amount !== undefined && !(Number.isInteger(amount) && (amount as number) > 0)) return 'scroll: `amount` is a positive integer of pixels';
       return { action, direction, ...(amount !== undefined ? { amount: amount as number } : {}) };
     }
+    case 'upload': {
+      const selector = str('selector');
+      const files = input.files;
+      if (selector === undefined || !Array.isArray(files) || files.length === 0 || !files.every((f) => typeof f === 'string' && f !== '')) {
+        return 'upload needs a `selector` and `files`, a list of input file names';
+      }
+      return { action, selector, files: files as string[] };
+    }
     case 'read_text':
     case 'snapshot':
     case 'screenshot':
@@ -170,6 +190,8 @@ export function describeBrowserAction(action: BrowserAction): string {
       return `browser press ${action.key}`;
     case 'scroll':
       return `browser scroll ${action.direction}`;
+    case 'upload':
+      return `browser upload ${action.files.join(', ')} into ${action.selector}`;
     case 'read_text':
     case 'snapshot':
     case 'screenshot':

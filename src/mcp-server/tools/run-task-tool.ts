@@ -5,8 +5,11 @@ import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
 
-/** The REST body of a run, without what an assistant does not set (connections, timeout_s), and how long to wait. */
-type RunTaskInput = Omit<CreateRunBody, 'connections' | 'timeout_s'> & { wait_seconds?: number };
+/**
+ * The REST body of a run, without what an assistant does not set (connections, timeout_s; files, since the front door
+ * has no way to upload one: issue 23 leaves input files to the REST API and the CLI), and how long to wait.
+ */
+type RunTaskInput = Omit<CreateRunBody, 'connections' | 'timeout_s' | 'files'> & { wait_seconds?: number };
 
 export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWaitS: number }): McpTool<RunTaskInput> {
   return {

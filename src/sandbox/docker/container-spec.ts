@@ -57,6 +57,9 @@ export function sandboxContainerSpec(options: SandboxContainerSpecOptions): Dock
       ReadonlyRootfs: true,
       Tmpfs: {
         '/workspace': 'rw,exec,nosuid,nodev,size=1g,uid=10001,gid=10001,mode=0755',
+        // The run's input files (issue 23), written by the supervisor (root) and only readable by task code, which
+        // can neither add, change, remove nor move them: the mount is root's and its files 0444 (input-files.ts).
+        '/workspace/in': 'rw,noexec,nosuid,nodev,size=1g,uid=0,gid=0,mode=0555',
         // Chromium's profile and the supervisor's scratch files; exec so that tools unpacked there can run.
         '/tmp': 'rw,exec,nosuid,nodev,size=512m,mode=1777',
         '/home/sandbox': 'rw,noexec,nosuid,nodev,size=64m,uid=10001,gid=10001,mode=0700',

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
@@ -155,5 +155,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 async function removeSandboxDir(id: string, dir: string): Promise<void> {
   await killMarkedProcesses(id);
+  // The input files' directory is read-only (0555) even for its owner, who could not remove what is in it otherwise.
+  await chmod(join(dir, 'workspace', 'in'), 0o755).catch(() => undefined);
   await rm(dir, { recursive: true, force: true, maxRetries: 3 });
 }

@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult, TotpSeed } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
+import type { InputFiles } from './input-files.js';
 import type { Recording } from './recording.js';
 import type { RunOutputs } from './run-outputs.js';
 import { fillSecretReferences } from './secret-references.js';
@@ -86,6 +87,7 @@ export class BrowserSession {
     private readonly user: TaskUser,
     private readonly recording: Recording,
     private readonly outputs: RunOutputs,
+    private readonly inputs: InputFiles,
   ) {}
 
   get launched(): boolean {
@@ -227,6 +229,13 @@ export class BrowserSession {
           return window.scrollY;
         }, delta);
         return { text: `scrolled ${action.direction}; now at y=${Math.round(y)}` };
+      }
+      case 'upload': {
+        // Only the run's input files: a path the model wrote could name anything the supervisor can read.
+        const paths = await this.inputs.paths(action.files);
+        await page.locator(action.selector).first().setInputFiles(paths, { timeout: ACTION_TIMEOUT_MS });
+        await settle(page);
+        return { text: `set ${action.files.length === 0 ? 'no file' : action.files.join(', ')} on ${action.selector}` };
       }
       case 'read_text':
         return { text: await page.evaluate(() => document.body?.innerText ?? '') };

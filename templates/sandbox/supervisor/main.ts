@@ -26,6 +26,7 @@ import { RunOutputs } from './run-outputs.js';
 import { createSupervisorServer } from './server.js';
 import { parseTaskUser, runAs, type TaskUser } from './task-user.js';
 import { WorkspaceFiles } from './workspace-files.js';
+import { InputFiles } from './input-files.js';
 
 const TOKEN_MIN_LENGTH = 16;
 const HANDOVER_MAX_LENGTH = 1024 * 1024;
@@ -58,8 +59,9 @@ async function main(): Promise<void> {
   const files = new WorkspaceFiles(user);
   const outputs = new RunOutputs(workspace, user, files);
   await outputs.prepare();
-  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, outputs);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs });
+  const inputs = new InputFiles(workspace);
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, outputs, inputs);
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs, inputs });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>

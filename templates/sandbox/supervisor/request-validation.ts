@@ -1,4 +1,5 @@
 import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, OutputLimits, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
+import { isPlainName } from './input-files.js';
 
 /** The request body did not match the protocol; answered with 400. */
 export class BadRequest extends Error {}
@@ -57,6 +58,13 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
     }
     case 'press':
       return { action: 'press', key: requireString(value, 'key') };
+    case 'upload': {
+      const files = value.files;
+      if (!Array.isArray(files) || files.length > 100 || files.some((f) => typeof f !== 'string' || !isPlainName(f))) {
+        throw new BadRequest('files must be a list of input file names');
+      }
+      return { action: 'upload', selector: requireString(value, 'selector'), files: files as string[] };
+    }
     case 'scroll': {
       if (value.direction !== 'up' && value.direction !== 'down') throw new BadRequest('direction must be up or down');
       const amount = value.amount;

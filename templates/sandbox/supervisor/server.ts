@@ -11,6 +11,7 @@ import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, par
 import type { RunOutputs } from './run-outputs.js';
 import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
+import { InputNameError, type InputFiles } from './input-files.js';
 
 export const SUPERVISOR_VERSION = '1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -27,6 +28,7 @@ export interface SupervisorServerOptions {
   live: LiveScreen;
   files: WorkspaceFiles;
   outputs: RunOutputs;
+  inputs: InputFiles;
 }
 
 class HttpError extends Error {
@@ -94,6 +96,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
     case 'PUT /files': {
       const path = workspacePath(options.workspace, url.searchParams.get('path'));
       await options.files.write(path, limited(req, FILE_BODY_LIMIT));
+      res.writeHead(204).end();
+      return;
+    }
+    case 'PUT /inputs': {
+      const name = url.searchParams.get('name') ?? '';
+      try {
+        await options.inputs.write(name, limited(req, Infinity));
+      } catch (error) {
+        if (error instanceof InputNameError) throw new HttpError(400, 'bad_request', error.message);
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new HttpError(409, 'exists', `input file ${name} is placed already`);
+        throw error;
+      }
       res.writeHead(204).end();
       return;
     }

@@ -1,0 +1,69 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { fileRouteSchemas as s } from '../../src/files/file-schemas.js';
+import type { FilesService, IncomingFile } from '../../src/files/files-service.js';
+import { InvalidRequestError } from '../../src/errors.js';
+import { attachmentDisposition } from '../content-disposition.js';
+import { principalOf } from '../plugins/auth.js';
+import type { RoutePlugin } from './route-plugin.js';
+
+const tags = ['Files'];
+
+/**
+ * /v1/files (issue 23, item 3). An upload is never read into memory: in this plugin (and only here) a body of any
+ * content type but multipart/form-data is the file's raw bytes, left unread for the handler to stream to disk, and
+ * multipart/form-data is parsed part by part (@fastify/multipart), its first file part streamed the same way.
+ */
+export const fileRoutes: RoutePlugin<{ files: FilesService }> = async (app, { files }) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  // One byte over the limit, so that the service sees the file pass it and answers 413 rather than a cut-off file.
+  await app.register(multipart, { limits: { fileSize: files.maxBytes() + 1, files: 1, fields: 10, parts: 20 } });
+
+  app.post(
+    '/files',
+    {
+      schema: {
+        ...s.upload,
+        tags,
+        summary: 'Upload a file for runs to use: the raw bytes (any content type but multipart; the name in ?name=) or multipart/form-data (its first file part)',
+        consumes: ['application/octet-stream', 'multipart/form-data'],
+      },
+    },
+    async (req, reply) => reply.status(201).send(await files.upload(principalOf(req).orgId, await incomingFile(req, req.query.name))),
+  );
+  app.get('/files', { schema: { ...s.list, tags, summary: 'List uploaded files, newest first' } }, (req) => files.list(principalOf(req).orgId, req.query));
+  app.get('/files/:id', { schema: { ...s.get, tags, summary: 'An uploaded file\'s record' } }, (req) => files.get(principalOf(req).orgId, req.params.id));
+  app.get(
+    '/files/:id/content',
+    { schema: { ...s.content, tags, summary: 'Download an uploaded file (streamed, as an attachment)' } },
+    async (req, reply) => {
+      const { file, body } = await files.open(principalOf(req).orgId, req.params.id);
+      // A download whatever it claims to be: the daemon's origin never renders a caller's HTML.
+      return reply
+        .type(file.content_type)
+        .header('content-length', file.size)
+        .header('content-disposition', attachmentDisposition(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store')
+        .send(body);
+    },
+  );
+  app.delete(
+    '/files/:id',
+    { schema: { ...s.delete, tags, summary: 'Delete an uploaded file; refused (409) while a queued or running run takes it as input' } },
+    (req) => files.delete(principalOf(req).orgId, req.params.id),
+  );
+};
+
+/** The upload in a request: its first file part when multipart, else the whole body. */
+async function incomingFile(req: FastifyRequest, name: string | undefined): Promise<IncomingFile> {
+  if (req.isMultipart()) {
+    const part = await req.file();
+    if (part === undefined) throw new InvalidRequestError('missing_file', 'The multipart body has no file part', { param: 'file' });
+    return { name: name ?? part.filename, contentType: part.mimetype, declaredBytes: null, body: part.file };
+  }
+  const length = req.headers['content-length'];
+  return { name, contentType: req.headers['content-type'], declaredBytes: length === undefined ? null : Number(length), body: req.raw };
+}
