@@ -3,7 +3,7 @@
  * and turns error answers into typed errors. Resources call `request` (JSON answers) or `open` (a response whose body
  * they read themselves: event streams, files).
  */
-import { APIConnectionError, APITimeoutError, errorFromResponse } from './errors.js';
+import { APIConnectionError, APITimeoutError, ErrandError, errorFromResponse } from './errors.js';
 import { isRetryableStatus, retryDelayMs, sleep } from './retry.js';
 import { VERSION } from './version.js';
 
@@ -115,7 +115,7 @@ export class HttpClient {
       ...options.headers,
     };
     if (call.auth !== false) {
-      if (!this.apiKey) throw new APIConnectionError('no API key: pass apiKey or set ERRAND_API_KEY');
+      if (!this.apiKey) throw new ErrandError('no API key: pass apiKey or set ERRAND_API_KEY');
       headers.authorization = `Bearer ${this.apiKey}`;
     }
     let payload: string | undefined;

@@ -48,7 +48,7 @@ export class EventStream<T> implements AsyncIterable<T> {
         response = await this.#open(this.lastEventId, signal);
       } catch (error) {
         if (signal?.aborted || !worthReconnecting(error) || failures >= maxReconnects) throw error;
-        await sleep(retryDelayMs(failures++, error instanceof APIError ? error.headers : null, 500, 8_000), signal);
+        await sleep(retryDelayMs(failures++, null, 500, 8_000), signal);
         continue;
       }
       if (response === null || response.body === null) return;
@@ -72,8 +72,11 @@ export class EventStream<T> implements AsyncIterable<T> {
   }
 }
 
-/** A stream is worth opening again after no answer or a server failure, not after a refusal (401, 404, 400). */
+/**
+ * A stream is worth opening again after no answer or a server failure, not after a refusal (401, 404, 400) nor a
+ * 429 (too_many_streams, whose Retry-After is a minute): the caller hears of those at once, and `runs.wait` polls.
+ */
 function worthReconnecting(error: unknown): boolean {
-  if (error instanceof APIError) return error.status >= 500 || error.status === 429;
+  if (error instanceof APIError) return error.status >= 500;
   return error instanceof APIConnectionError;
 }

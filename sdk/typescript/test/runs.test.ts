@@ -37,6 +37,18 @@ describe('runs', () => {
     expect(run).toMatchObject({ task_id: created.task_id, status: 'succeeded', result: { ok: true } });
   });
 
+  it('S01 waits by polling when the run\'s stream is refused (429 too_many_streams)', async () => {
+    const created = await errand.runs.create({ prompt: 'Say ok' });
+    const path = `/v1/runs/${created.task_id}/events`;
+    await daemon.fail('GET', path, 429, { retryAfter: '60', times: 5 });
+
+    const run = await errand.runs.wait(created.task_id, { pollIntervalMs: 100, timeoutMs: 50_000 });
+
+    expect(run).toMatchObject({ task_id: created.task_id, status: 'succeeded' });
+    expect((await daemon.requests('GET', path)).map((r) => r.status)).toEqual([429]);
+    expect((await daemon.requests('GET', `/v1/runs/${created.task_id}`)).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('S03 walks 450 runs page by page, each exactly once, and the pages agree with the iterator', async () => {
     // An organisation of its own, so that its list holds these runs only.
     {
