@@ -57,23 +57,39 @@ describe('runs that take a while', () => {
     for (const event of events) expect(event.run_id).toBe(created.task_id);
   });
 
-  it('S04 runs.events resumed with Last-Event-ID after a daemon restart receives every later event once', async () => {
-    const created = await errand.runs.create({ prompt: 'Say ok, slowly' });
+  it('S04 runs.events, cut by a daemon restart, resumes by itself with Last-Event-ID and receives every event once', async () => {
+    // Four runs take every place (limits.max_concurrent_runs) for seconds, so that this one is still queued when the
+    // daemon restarts: a restart lets the runs under way finish but not the queue, and ends every stream.
+    for (let i = 0; i < 4; i++) await errand.runs.create({ prompt: `Blocker ${i}` });
+    const created = await errand.runs.create({ prompt: 'Queued through a restart' });
+    const opensBefore = streamOpens.length;
     const stream = errand.runs.events(created.task_id);
     const received: ErrandEvent[] = [];
+    let restarted: Promise<void> | null = null;
     for await (const event of stream) {
       received.push(event);
-      break;
+      restarted ??= daemon.restart();
     }
-    await daemon.restart();
+    await restarted;
 
-    for await (const event of errand.runs.events(created.task_id, { lastEventId: stream.lastEventId })) received.push(event);
-
-    expect(stream.lastEventId).toBe(String(received[0]!.id));
-    expect(streamOpens.at(-1)).toEqual({ path: `/v1/runs/${created.task_id}/events`, lastEventId: String(received[0]!.id) });
-    expect(received.at(-1)!.type).toMatch(/^run\.(completed|failed|cancelled)$/);
-    // The whole run, replayed from the log now that it has ended, is exactly what the two streams delivered.
+    expect(received[0]).toMatchObject({ type: 'run.status', data: { from: null, to: 'queued' } });
+    const opens = streamOpens.slice(opensBefore);
+    expect(opens[0]).toEqual({ path: `/v1/runs/${created.task_id}/events`, lastEventId: null });
+    // Reconnected after the cut, from the first event: the only one sent before the restart.
+    expect(opens.slice(1).map((o) => o.lastEventId)).toContain(String(received[0]!.id));
+    expect(received.filter((e) => e.type === 'run.status').map((e) => (e.data as { to: string }).to)).toContain('running');
+    expect(received.at(-1)).toMatchObject({ type: 'run.completed', data: { status: 'succeeded' } });
+    expect(stream.lastEventId).toBe(String(received.at(-1)!.id));
+    // The whole run, replayed from the log now that it has ended, is exactly what the resumed stream delivered.
     expect(received.map((e) => e.id)).toEqual((await replay(created.task_id)).map((e) => e.id));
+  });
+
+  it('S04 runs.events started with lastEventId sends only the later events', async () => {
+    const run = await errand.runs.createAndWait({ prompt: 'Say ok' });
+    const all = await replay(run.task_id);
+    const later: ErrandEvent[] = [];
+    for await (const event of errand.runs.events(run.task_id, { lastEventId: all[1]!.id })) later.push(event);
+    expect(later.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
   });
 
   it("S04 events.stream yields the organisation's events, and resumes by itself across a restart without loss or repeats", async () => {
