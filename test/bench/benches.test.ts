@@ -46,6 +46,7 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
       /^daemon RSS: \d+ MiB before; peak while uploading \d+ MiB \(\+-?\d+\); peak while downloading \d+ MiB \(\+-?\d+\)/m,
     ],
   },
+  'sdk.ts': { args: ['2', '5', '25'], figures: [/^ {2}SDK +median [\d.]+ ms +p90 [\d.]+ ms +overhead -?[\d.]+%$/m, /^GET \/v1\/runs\/\{id\} \(5 calls each way\):$/m] },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 

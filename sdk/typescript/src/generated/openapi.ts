@@ -1,0 +1,4065 @@
+/**
+ * Generated from the daemon's OpenAPI document by sdk/typescript/scripts/generate-types.ts: do not edit.
+ * Regenerate after changing a route schema (test S10 fails until then).
+ */
+/* eslint-disable */
+
+export interface paths {
+  "/healthz": {
+    /** Liveness */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            ok: boolean;
+          };
+        };
+      };
+    };
+  };
+  "/v1/projects": {
+    /** List projects */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "project";
+              name: string;
+              description: string | null;
+              /** True for the organisation's "API Runs" project, which cannot be deleted. */
+              is_default: boolean;
+              created_at: string;
+              updated_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Create a project */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          name: string;
+          description?: string | null;
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "project";
+            name: string;
+            description: string | null;
+            /** True for the organisation's "API Runs" project, which cannot be deleted. */
+            is_default: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/projects/{id}": {
+    /** Get a project */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `proj_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "project";
+            name: string;
+            description: string | null;
+            /** True for the organisation's "API Runs" project, which cannot be deleted. */
+            is_default: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+    /** Delete a project with its jobs and their schedules; its runs stay readable */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `proj_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "project";
+            deleted: true;
+          };
+        };
+      };
+    };
+    /** Update a project */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `proj_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          name?: string;
+          description?: string | null;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "project";
+            name: string;
+            description: string | null;
+            /** True for the organisation's "API Runs" project, which cannot be deleted. */
+            is_default: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/jobs": {
+    /** List jobs */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+          /** Only jobs of this project. */
+          project_id?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "job";
+              project_id: string;
+              name: string;
+              description: string | null;
+              prompt: string;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              input_schema: Record<string, unknown> | null;
+              output_schema: Record<string, unknown> | null;
+              connections: string[];
+              timeout_s: number | null;
+              human_timeout_s: number | null;
+              human_email: string | null;
+              require_approval: boolean;
+              schedule: (null | Record<string, unknown>);
+              /** Whether its runs record the browser unless a run says otherwise. */
+              recording: boolean;
+              created_at: string;
+              updated_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Create a job (a reusable task template) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          project_id: string;
+          name: string;
+          description?: string | null;
+          prompt: string;
+          /** One of haiku, sonnet, opus; default sonnet. */
+          model?: "haiku" | "sonnet" | "opus";
+          input_schema?: Record<string, unknown> | null;
+          output_schema?: Record<string, unknown> | null;
+          connections?: (string[] | null);
+          timeout_s?: (number | null);
+          human_timeout_s?: (number | null);
+          human_email?: (string | null);
+          /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+          require_approval?: boolean;
+          schedule?: {
+            /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+            cron: string;
+            /** IANA time zone the expression is read in. */
+            timezone?: string;
+            /** Inputs every scheduled run of the job receives. */
+            inputs?: Record<string, unknown>;
+            /** Webhook target for the scheduled runs. */
+            callback_url?: string | null;
+            /** false pauses the schedule without deleting it. */
+            enabled?: boolean;
+            /** Read only: why the daemon paused the schedule. Accepted in requests (so a schedule read can be sent back) and ignored. */
+            paused_reason?: string | null;
+          } | null;
+          /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+          recording?: boolean;
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "job";
+            project_id: string;
+            name: string;
+            description: string | null;
+            prompt: string;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            input_schema: Record<string, unknown> | null;
+            output_schema: Record<string, unknown> | null;
+            connections: string[];
+            timeout_s: number | null;
+            human_timeout_s: number | null;
+            human_email: string | null;
+            require_approval: boolean;
+            schedule: (null | Record<string, unknown>);
+            /** Whether its runs record the browser unless a run says otherwise. */
+            recording: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}": {
+    /** Get a job */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "job";
+            project_id: string;
+            name: string;
+            description: string | null;
+            prompt: string;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            input_schema: Record<string, unknown> | null;
+            output_schema: Record<string, unknown> | null;
+            connections: string[];
+            timeout_s: number | null;
+            human_timeout_s: number | null;
+            human_email: string | null;
+            require_approval: boolean;
+            schedule: (null | Record<string, unknown>);
+            /** Whether its runs record the browser unless a run says otherwise. */
+            recording: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+    /** Delete a job and its schedule */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "job";
+            deleted: true;
+          };
+        };
+      };
+    };
+    /** Update a job */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          name?: string;
+          description?: string | null;
+          prompt?: string;
+          /** One of haiku, sonnet, opus; default sonnet. */
+          model?: "haiku" | "sonnet" | "opus";
+          input_schema?: Record<string, unknown> | null;
+          output_schema?: Record<string, unknown> | null;
+          connections?: (string[] | null);
+          timeout_s?: (number | null);
+          human_timeout_s?: (number | null);
+          human_email?: (string | null);
+          /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+          require_approval?: boolean;
+          schedule?: {
+            /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+            cron: string;
+            /** IANA time zone the expression is read in. */
+            timezone?: string;
+            /** Inputs every scheduled run of the job receives. */
+            inputs?: Record<string, unknown>;
+            /** Webhook target for the scheduled runs. */
+            callback_url?: string | null;
+            /** false pauses the schedule without deleting it. */
+            enabled?: boolean;
+            /** Read only: why the daemon paused the schedule. Accepted in requests (so a schedule read can be sent back) and ignored. */
+            paused_reason?: string | null;
+          } | null;
+          /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+          recording?: boolean;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "job";
+            project_id: string;
+            name: string;
+            description: string | null;
+            prompt: string;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            input_schema: Record<string, unknown> | null;
+            output_schema: Record<string, unknown> | null;
+            connections: string[];
+            timeout_s: number | null;
+            human_timeout_s: number | null;
+            human_email: string | null;
+            require_approval: boolean;
+            schedule: (null | Record<string, unknown>);
+            /** Whether its runs record the browser unless a run says otherwise. */
+            recording: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}/skipped_firings": {
+    /** List the firings of a job's schedule that started no run, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page (an event_id). */
+          cursor?: number;
+        };
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              object: "skipped_firing";
+              /** Its id in the event log (schedule.skipped); the cursor of the list. */
+              event_id: number;
+              job_id: string;
+              /** When the firing was scheduled for. */
+              slot: string;
+              /** What refused the run, as the API would have answered: missing_input, daily_cap_reached, ... */
+              code: string;
+              message: string;
+              param: string | null;
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs": {
+    /** List recent runs */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+          /** Only runs of this job. */
+          job_id?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Start a run from a prompt */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          prompt: string;
+          /** Values for the prompt's {{placeholders}}. */
+          inputs?: Record<string, unknown>;
+          /** JSON Schema the result must satisfy. */
+          output_schema?: Record<string, unknown>;
+          /** One of haiku, sonnet, opus; default sonnet. */
+          model?: "haiku" | "sonnet" | "opus";
+          project_id?: string;
+          name?: string;
+          /** https target of the signed completion webhook. */
+          callback_url?: string;
+          /** A replay within 24 h returns the original run. */
+          idempotency_key?: string;
+          /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
+          connections?: string[];
+          /** Longest the run may execute, in seconds. */
+          timeout_s?: number;
+          /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+          recording?: boolean;
+          /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
+          human_timeout_s?: number;
+          /** Who is emailed when the agent asks for a person (needs email configured); a reply answers. */
+          human_email?: string;
+          /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+          require_approval?: boolean;
+        };
+      };
+      responses: {
+        "202": {
+          "application/json": {
+            task_id: string;
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            poll_url: string;
+            billing: {
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              credit_usd_rate: number;
+              estimated_cost_usd: {
+                low: number;
+                high: number;
+              };
+              estimated_credits: {
+                low: number;
+                high: number;
+              };
+              monthly_cap_usd: number | null;
+              note: string;
+            };
+            /** What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap. */
+            warnings: {
+              code: "no_model_provider" | "connection_unusable" | "estimate_exceeds_cap";
+              message: string;
+              param: string | null;
+            }[];
+          };
+        };
+        "402": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "429": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/runs/check": {
+    /** Check a run without starting it: what POST /runs would answer (its refusals, billing and warnings), nothing created */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          prompt: string;
+          /** Values for the prompt's {{placeholders}}. */
+          inputs?: Record<string, unknown>;
+          /** JSON Schema the result must satisfy. */
+          output_schema?: Record<string, unknown>;
+          /** One of haiku, sonnet, opus; default sonnet. */
+          model?: "haiku" | "sonnet" | "opus";
+          project_id?: string;
+          name?: string;
+          /** https target of the signed completion webhook. */
+          callback_url?: string;
+          /** A replay within 24 h returns the original run. */
+          idempotency_key?: string;
+          /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
+          connections?: string[];
+          /** Longest the run may execute, in seconds. */
+          timeout_s?: number;
+          /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+          recording?: boolean;
+          /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
+          human_timeout_s?: number;
+          /** Who is emailed when the agent asks for a person (needs email configured); a reply answers. */
+          human_email?: string;
+          /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+          require_approval?: boolean;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            object: "run_check";
+            /** The run its idempotency_key would answer again, or null when a new run would be created. */
+            replay_of: string | null;
+            billing: {
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              credit_usd_rate: number;
+              estimated_cost_usd: {
+                low: number;
+                high: number;
+              };
+              estimated_credits: {
+                low: number;
+                high: number;
+              };
+              monthly_cap_usd: number | null;
+              note: string;
+            };
+            /** What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap. */
+            warnings: {
+              code: "no_model_provider" | "connection_unusable" | "estimate_exceeds_cap";
+              message: string;
+              param: string | null;
+            }[];
+          };
+        };
+        "402": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "429": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}/runs": {
+    /** Start a run of a job */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** Values for the prompt's {{placeholders}}. */
+          inputs?: Record<string, unknown>;
+          /** JSON Schema the result must satisfy. */
+          output_schema?: Record<string, unknown>;
+          /** https target of the signed completion webhook. */
+          callback_url?: string;
+          /** A replay within 24 h returns the original run. */
+          idempotency_key?: string;
+          name?: string;
+          /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
+          connections?: string[];
+          /** Longest the run may execute, in seconds. */
+          timeout_s?: number;
+          /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+          recording?: boolean;
+          /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
+          human_timeout_s?: number;
+          /** Who is emailed when the agent asks for a person (needs email configured); a reply answers. */
+          human_email?: string;
+          /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+          require_approval?: boolean;
+        };
+      };
+      responses: {
+        "202": {
+          "application/json": {
+            task_id: string;
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            poll_url: string;
+            billing: {
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              credit_usd_rate: number;
+              estimated_cost_usd: {
+                low: number;
+                high: number;
+              };
+              estimated_credits: {
+                low: number;
+                high: number;
+              };
+              monthly_cap_usd: number | null;
+              note: string;
+            };
+            /** What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap. */
+            warnings: {
+              code: "no_model_provider" | "connection_unusable" | "estimate_exceeds_cap";
+              message: string;
+              param: string | null;
+            }[];
+          };
+        };
+        "402": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "429": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}/runs/check": {
+    /** Check a run of a job without starting it */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** Values for the prompt's {{placeholders}}. */
+          inputs?: Record<string, unknown>;
+          /** JSON Schema the result must satisfy. */
+          output_schema?: Record<string, unknown>;
+          /** https target of the signed completion webhook. */
+          callback_url?: string;
+          /** A replay within 24 h returns the original run. */
+          idempotency_key?: string;
+          name?: string;
+          /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
+          connections?: string[];
+          /** Longest the run may execute, in seconds. */
+          timeout_s?: number;
+          /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+          recording?: boolean;
+          /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
+          human_timeout_s?: number;
+          /** Who is emailed when the agent asks for a person (needs email configured); a reply answers. */
+          human_email?: string;
+          /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+          require_approval?: boolean;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            object: "run_check";
+            /** The run its idempotency_key would answer again, or null when a new run would be created. */
+            replay_of: string | null;
+            billing: {
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              credit_usd_rate: number;
+              estimated_cost_usd: {
+                low: number;
+                high: number;
+              };
+              estimated_credits: {
+                low: number;
+                high: number;
+              };
+              monthly_cap_usd: number | null;
+              note: string;
+            };
+            /** What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap. */
+            warnings: {
+              code: "no_model_provider" | "connection_unusable" | "estimate_exceeds_cap";
+              message: string;
+              param: string | null;
+            }[];
+          };
+        };
+        "402": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "429": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}": {
+    /** Poll a run: its task envelope */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            task_id: string;
+            object: "run";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            result: Record<string, unknown> | null;
+            confidence: "high" | "medium" | "low" | null;
+            evidence: {
+              screenshot_url: string | null;
+              matched_text: string | null;
+              checked_at: string;
+              /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+              recording_url: string | null;
+              /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+              trace_url: string | null;
+            } | null;
+            failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            failure_detail: string | null;
+            warnings: string[];
+            usage: {
+              duration_ms: number | null;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            job_id: string | null;
+            project_id: string;
+            name: string | null;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            attempt: number;
+            progress: {
+              steps: number;
+              last_action: string | null;
+            };
+            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            waiting_for: {
+              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+              expires_at: string;
+              /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+              live_url: string | null;
+            } | null;
+            /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+            live_url: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/cancel": {
+    /** Cancel a queued or running run */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            task_id: string;
+            object: "run";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            result: Record<string, unknown> | null;
+            confidence: "high" | "medium" | "low" | null;
+            evidence: {
+              screenshot_url: string | null;
+              matched_text: string | null;
+              checked_at: string;
+              /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+              recording_url: string | null;
+              /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+              trace_url: string | null;
+            } | null;
+            failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            failure_detail: string | null;
+            warnings: string[];
+            usage: {
+              duration_ms: number | null;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            job_id: string | null;
+            project_id: string;
+            name: string | null;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            attempt: number;
+            progress: {
+              steps: number;
+              last_action: string | null;
+            };
+            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            waiting_for: {
+              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+              expires_at: string;
+              /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+              live_url: string | null;
+            } | null;
+            /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+            live_url: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/rerun": {
+    /** Start a new run of what an earlier run was asked */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "202": {
+          "application/json": {
+            task_id: string;
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            poll_url: string;
+            billing: {
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              credit_usd_rate: number;
+              estimated_cost_usd: {
+                low: number;
+                high: number;
+              };
+              estimated_credits: {
+                low: number;
+                high: number;
+              };
+              monthly_cap_usd: number | null;
+              note: string;
+            };
+            /** What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap. */
+            warnings: {
+              code: "no_model_provider" | "connection_unusable" | "estimate_exceeds_cap";
+              message: string;
+              param: string | null;
+            }[];
+          };
+        };
+        "402": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "429": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/human": {
+    /** Answer what a waiting run asks a person (its waiting_for): an answer, an approval, or a takeover done */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** The request answered; refused with 409 request_mismatch when the run waits for another. */
+          request_id?: string;
+          /** kind answer: the reply the agent gets. */
+          answer?: string;
+          /** kind approve: true lets the agent go ahead, false tells it not to. */
+          approved?: boolean;
+          /** What the person did or wants the agent to know (for a takeover: what was done in the browser). */
+          note?: string;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            task_id: string;
+            object: "run";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            result: Record<string, unknown> | null;
+            confidence: "high" | "medium" | "low" | null;
+            evidence: {
+              screenshot_url: string | null;
+              matched_text: string | null;
+              checked_at: string;
+              /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+              recording_url: string | null;
+              /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+              trace_url: string | null;
+            } | null;
+            failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            failure_detail: string | null;
+            warnings: string[];
+            usage: {
+              duration_ms: number | null;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            job_id: string | null;
+            project_id: string;
+            name: string | null;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            attempt: number;
+            progress: {
+              steps: number;
+              last_action: string | null;
+            };
+            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            waiting_for: {
+              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+              expires_at: string;
+              /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+              live_url: string | null;
+            } | null;
+            /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+            live_url: string | null;
+          };
+        };
+        "409": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/live/frames": {
+    /** A running run's browser as it is: screencast frames (server-sent events) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** Server-sent events: `frame` with {jpeg (base64), width, height (the viewport in CSS pixels), url}, or `waiting` before the browser has a page. Ends when the run stops or its links are revoked. */
+        "200": {
+          "text/event-stream": string;
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/live/state": {
+    /** What the live view shows besides the frames */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "live_state";
+            run: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+            /** The text of the agent's latest model answer, or null. */
+            thought: string | null;
+            control: {
+              held: boolean;
+              since: string | null;
+              by: string | null;
+            };
+            /** Frame streams open on this run now. */
+            viewers: number;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/live/control": {
+    /** Take control of a running run's browser: the agent pauses until it is handed back */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": Record<string, never>;
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            object: "live_control";
+            run_id: string;
+            control_id: string;
+            since: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/live/control/release": {
+    /** Hand control back to the agent, with a note of what was done */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody: {
+        "application/json": {
+          /** What POST /v1/runs/{id}/live/control answered. */
+          control_id: string;
+          /** What the person did; told to the agent and kept in the step. */
+          note?: string | null;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            object: "live_control_ended";
+            run_id: string;
+            started_at: string;
+            ended_at: string;
+            duration_ms: number;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/live/input": {
+    /** A person's mouse, wheel or key input to the page (whoever holds control) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody: {
+        "application/json": {
+          /** What POST /v1/runs/{id}/live/control answered. */
+          control_id: string;
+          input: ({
+            type: "mouse";
+            event: "mousePressed" | "mouseReleased" | "mouseMoved";
+            /** x in the page's CSS pixels (LiveFrame width and height). */
+            x: number;
+            /** y in the page's CSS pixels (LiveFrame width and height). */
+            y: number;
+            button: "none" | "left" | "middle" | "right";
+            clickCount: number;
+            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. */
+            modifiers: number;
+          } | {
+            type: "wheel";
+            /** x in the page's CSS pixels (LiveFrame width and height). */
+            x: number;
+            /** y in the page's CSS pixels (LiveFrame width and height). */
+            y: number;
+            deltaX: number;
+            deltaY: number;
+            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. */
+            modifiers: number;
+          } | {
+            type: "key";
+            event: "keyDown" | "keyUp";
+            /** KeyboardEvent.key */
+            key: string;
+            /** KeyboardEvent.code */
+            code: string;
+            /** The Windows virtual key code (KeyboardEvent.keyCode). */
+            keyCode: number;
+            /** What the key types ("" for keys that type nothing, "\r" for Enter). */
+            text: string;
+            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. */
+            modifiers: number;
+          } | {
+            type: "text";
+            /** Inserted as if pasted. */
+            text: string;
+          });
+        };
+      };
+      responses: {
+        /** Handed to the page. */
+        "204": never;
+      };
+    };
+  };
+  "/v1/runs/{id}/live/revoke": {
+    /** Revoke every live link of a run made so far (and end control held through one) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": Record<string, never>;
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            object: "live_revocation";
+            run_id: string;
+            revoked_at: string;
+            control_released: boolean;
+          };
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/steps": {
+    /** A run's steps: every model call and tool call, with inputs, truncated outputs and usage */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "run_step";
+              run_id: string;
+              /** Which attempt of the run made this step (a run is retried when the daemon died under it). */
+              attempt: number;
+              /** Order within the attempt, from 1. */
+              seq: number;
+              kind: "model" | "tool" | "person";
+              /** The model id for a model call; the tool and action for a tool call (browser.navigate, run_code.python, finish). */
+              name: string;
+              /** What the step was given: the tool input, or a summary of the model request. */
+              input: unknown;
+              /** What the step produced, truncated. */
+              output: string | null;
+              is_error: boolean;
+              duration_ms: number;
+              usage: {
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              /** Signed link to the screenshot this step took, valid 7 days. */
+              screenshot_url: string | null;
+              created_at: string;
+            }[];
+            /** Always false: every step of the run is in one page. */
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/artifacts/{id}": {
+    /** Fetch an artifact (a screenshot, recording or trace) by its signed link */
+    get: {
+      parameters: {
+        query?: {
+          /** Unix time (seconds) after which the link answers 410. */
+          expires?: number;
+          /** HMAC signature of the id and expiry. */
+          sig?: string;
+        };
+        header?: never;
+        path: {
+          /** A `art_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** The artifact: a PNG screenshot, a WebM recording of the browser, or a Playwright trace (zip; open it with `errand runs open <id> --trace`). */
+        "200": {
+          "image/png": string;
+          "video/webm": string;
+          "application/zip": string;
+        };
+        "403": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "404": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "410": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/events": {
+    /** The organisation's live events (server-sent events) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** Resume after this event id (sent by EventSource clients when they reconnect). */
+          "last-event-id"?: string;
+        };
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** The organisation's events as server-sent events, live: after Last-Event-ID when given, otherwise from now on. A comment line is sent every events.heartbeat_s seconds. */
+        "200": {
+          "text/event-stream": {
+            /** Durable and increasing: send the last one you saw as Last-Event-ID to resume after it. */
+            id: number;
+            object: "event";
+            /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
+            /** The run the event is about, if any: such events are also in the run's stream. */
+            run_id: string | null;
+            created_at: string;
+            /** The event's data: its schema depends on `type` (see oneOf). */
+            data: unknown;
+          } & ({
+            type: "run.status";
+            data: {
+              run_id: string;
+              from: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              to: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              /** Why, in words. */
+              description: string;
+            };
+          } | {
+            type: "run.step";
+            data: {
+              id: string;
+              object: "run_step";
+              run_id: string;
+              /** Which attempt of the run made this step (a run is retried when the daemon died under it). */
+              attempt: number;
+              /** Order within the attempt, from 1. */
+              seq: number;
+              kind: "model" | "tool" | "person";
+              /** The model id for a model call; the tool and action for a tool call (browser.navigate, run_code.python, finish). */
+              name: string;
+              /** What the step was given: the tool input, or a summary of the model request. */
+              input: unknown;
+              /** What the step produced, truncated. */
+              output: string | null;
+              is_error: boolean;
+              duration_ms: number;
+              usage: {
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              /** Signed link to the screenshot this step took, valid 7 days. */
+              screenshot_url: string | null;
+              created_at: string;
+              run_cost_usd: number;
+            };
+          } | {
+            type: "run.needs_human";
+            data: {
+              run_id: string;
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              expires_at: string;
+              live_url: string | null;
+              /** POST /v1/runs/{id}/human of this run. */
+              answer_url: string;
+            };
+          } | {
+            type: "run.human_answered";
+            data: {
+              run_id: string;
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              answer: string | null;
+              approved: boolean | null;
+              note: string | null;
+              /** Who answered: an API key (`key <id>`), a live link, or an email address. */
+              answered_by: string;
+              answered_via: "api" | "cli" | "mcp" | "email" | "live";
+              answered_at: string;
+            };
+          } | {
+            type: "run.completed";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+          } | {
+            type: "run.failed";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+          } | {
+            type: "run.cancelled";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+          } | {
+            type: "webhook.attempted";
+            data: {
+              delivery_id: string;
+              /** The webhook-id header of every attempt of the delivery. */
+              event_id: string;
+              /** The delivered event's type. */
+              event: string;
+              run_id: string | null;
+              url: string;
+              attempt: number;
+              status_code: number | null;
+              latency_ms: number;
+              error: string | null;
+              status: "pending" | "succeeded" | "failed";
+              next_attempt_at: string | null;
+            };
+          } | {
+            type: "schedule.fired";
+            data: {
+              job_id: string;
+              /** The time the firing was scheduled for. */
+              slot: string;
+              run_id: string;
+            };
+          } | {
+            type: "schedule.skipped";
+            data: {
+              job_id: string;
+              slot: string;
+              /** What refused the run, as the API would have answered it (`missing_input`, `daily_cap_reached`, ...). */
+              code: string;
+              message: string;
+              param: string | null;
+            };
+          } | {
+            type: "schedule.paused";
+            data: {
+              job_id: string;
+              reason: string;
+            };
+          } | {
+            type: "email.received";
+            data: {
+              message_id: string;
+              in_reply_to: string | null;
+              correlation_token: string | null;
+              from: string;
+              to: string[];
+              subject: string;
+              reply_text: string;
+              received_at: string;
+              metadata: Record<string, unknown> | null;
+              object?: "received_email";
+              kind?: "reply" | "message" | "bounce" | "complaint" | "run";
+              inbox_id?: string | null;
+              run_id?: string | null;
+              from_name?: string | null;
+              message_id_header?: string | null;
+              in_reply_to_header?: string | null;
+              auth?: {
+                spf: string;
+                dkim: string;
+                dmarc: string;
+                spf_domain?: string | null;
+                dkim_domains?: string[];
+                from_domain?: string | null;
+              };
+              attachments?: {
+                id: string;
+                filename: string | null;
+                content_type: string;
+                size: number;
+                /** Signed link, valid 7 days; needs no API key. */
+                url: string;
+              }[];
+              truncated?: boolean;
+            };
+          } | {
+            type: "email.bounced";
+            data: {
+              message_id: string;
+              correlation_token: string | null;
+              recipient: string;
+              /** The enhanced status code (RFC 3463), such as 5.1.1. */
+              status: string | null;
+              diagnostic: string | null;
+              /** A delivery-status report that came back, or the relay refusing the recipient. */
+              source: "report" | "relay";
+              suppressed: boolean;
+              bounced_at: string;
+              /** The send's `metadata`, byte for byte as it was given. */
+              metadata: Record<string, unknown> | null;
+            };
+          } | {
+            type: "email.complained";
+            data: {
+              message_id: string;
+              correlation_token: string | null;
+              /** Null when the report named none of the send's recipients. */
+              recipient: string | null;
+              feedback_type: string;
+              user_agent: string | null;
+              suppressed: boolean;
+              complained_at: string;
+              /** The send's `metadata`, byte for byte as it was given. */
+              metadata: Record<string, unknown> | null;
+            };
+          } | {
+            type: "connection.authenticated";
+            data: {
+              id: string;
+              object: "connection";
+              name: string;
+              type: "token" | "mcp" | "oauth";
+              /** The project whose runs use it; null for every run of the organisation. */
+              project_id: string | null;
+              is_enabled: boolean;
+              /** Whether a secret is stored. The secret itself is never returned. */
+              has_secret: boolean;
+              /** token and oauth: the environment variable runs get the secret in. */
+              env_var_name: string | null;
+              url: string | null;
+              transport: "http" | "sse" | null;
+              /** mcp: request headers as given, with ${SECRET} unexpanded. */
+              headers: Record<string, string> | null;
+              /** oauth: the configured provider. */
+              provider: string | null;
+              auth_status: "authenticated" | "pending" | "failed" | "expired";
+              /** Why the status is what it is, in words. */
+              auth_detail: string | null;
+              auth_checked_at: string | null;
+              /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+          } | {
+            type: "connection.expired";
+            data: {
+              id: string;
+              object: "connection";
+              name: string;
+              type: "token" | "mcp" | "oauth";
+              /** The project whose runs use it; null for every run of the organisation. */
+              project_id: string | null;
+              is_enabled: boolean;
+              /** Whether a secret is stored. The secret itself is never returned. */
+              has_secret: boolean;
+              /** token and oauth: the environment variable runs get the secret in. */
+              env_var_name: string | null;
+              url: string | null;
+              transport: "http" | "sse" | null;
+              /** mcp: request headers as given, with ${SECRET} unexpanded. */
+              headers: Record<string, string> | null;
+              /** oauth: the configured provider. */
+              provider: string | null;
+              auth_status: "authenticated" | "pending" | "failed" | "expired";
+              /** Why the status is what it is, in words. */
+              auth_detail: string | null;
+              auth_checked_at: string | null;
+              /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+          });
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/events": {
+    /** A run's live events: status changes, each step, the final envelope (server-sent events) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** Resume after this event id (sent by EventSource clients when they reconnect). */
+          "last-event-id"?: string;
+        };
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** The run's events as server-sent events: after Last-Event-ID when given, otherwise from its first; the stream ends after run.completed, run.failed, run.cancelled. */
+        "200": {
+          "text/event-stream": {
+            /** Durable and increasing: send the last one you saw as Last-Event-ID to resume after it. */
+            id: number;
+            object: "event";
+            /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
+            /** The run the event is about, if any: such events are also in the run's stream. */
+            run_id: string | null;
+            created_at: string;
+            /** The event's data: its schema depends on `type` (see oneOf). */
+            data: unknown;
+          } & ({
+            type: "run.status";
+            data: {
+              run_id: string;
+              from: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              to: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              /** Why, in words. */
+              description: string;
+            };
+          } | {
+            type: "run.step";
+            data: {
+              id: string;
+              object: "run_step";
+              run_id: string;
+              /** Which attempt of the run made this step (a run is retried when the daemon died under it). */
+              attempt: number;
+              /** Order within the attempt, from 1. */
+              seq: number;
+              kind: "model" | "tool" | "person";
+              /** The model id for a model call; the tool and action for a tool call (browser.navigate, run_code.python, finish). */
+              name: string;
+              /** What the step was given: the tool input, or a summary of the model request. */
+              input: unknown;
+              /** What the step produced, truncated. */
+              output: string | null;
+              is_error: boolean;
+              duration_ms: number;
+              usage: {
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              /** Signed link to the screenshot this step took, valid 7 days. */
+              screenshot_url: string | null;
+              created_at: string;
+              run_cost_usd: number;
+            };
+          } | {
+            type: "run.needs_human";
+            data: {
+              run_id: string;
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              expires_at: string;
+              live_url: string | null;
+              /** POST /v1/runs/{id}/human of this run. */
+              answer_url: string;
+            };
+          } | {
+            type: "run.human_answered";
+            data: {
+              run_id: string;
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              answer: string | null;
+              approved: boolean | null;
+              note: string | null;
+              /** Who answered: an API key (`key <id>`), a live link, or an email address. */
+              answered_by: string;
+              answered_via: "api" | "cli" | "mcp" | "email" | "live";
+              answered_at: string;
+            };
+          } | {
+            type: "run.completed";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+          } | {
+            type: "run.failed";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+          } | {
+            type: "run.cancelled";
+            data: {
+              task_id: string;
+              object: "run";
+              status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+              result: Record<string, unknown> | null;
+              confidence: "high" | "medium" | "low" | null;
+              evidence: {
+                screenshot_url: string | null;
+                matched_text: string | null;
+                checked_at: string;
+                /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+                recording_url: string | null;
+                /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+                trace_url: string | null;
+              } | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              warnings: string[];
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              job_id: string | null;
+              project_id: string;
+              name: string | null;
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              attempt: number;
+              progress: {
+                steps: number;
+                last_action: string | null;
+              };
+              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              waiting_for: {
+                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                request_id: string;
+                kind: "takeover" | "answer" | "approve";
+                question: string;
+                asked_at: string;
+                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+                expires_at: string;
+                /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+                live_url: string | null;
+              } | null;
+              /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+              live_url: string | null;
+            };
+          } | {
+            type: "webhook.attempted";
+            data: {
+              delivery_id: string;
+              /** The webhook-id header of every attempt of the delivery. */
+              event_id: string;
+              /** The delivered event's type. */
+              event: string;
+              run_id: string | null;
+              url: string;
+              attempt: number;
+              status_code: number | null;
+              latency_ms: number;
+              error: string | null;
+              status: "pending" | "succeeded" | "failed";
+              next_attempt_at: string | null;
+            };
+          } | {
+            type: "schedule.fired";
+            data: {
+              job_id: string;
+              /** The time the firing was scheduled for. */
+              slot: string;
+              run_id: string;
+            };
+          } | {
+            type: "schedule.skipped";
+            data: {
+              job_id: string;
+              slot: string;
+              /** What refused the run, as the API would have answered it (`missing_input`, `daily_cap_reached`, ...). */
+              code: string;
+              message: string;
+              param: string | null;
+            };
+          } | {
+            type: "schedule.paused";
+            data: {
+              job_id: string;
+              reason: string;
+            };
+          } | {
+            type: "email.received";
+            data: {
+              message_id: string;
+              in_reply_to: string | null;
+              correlation_token: string | null;
+              from: string;
+              to: string[];
+              subject: string;
+              reply_text: string;
+              received_at: string;
+              metadata: Record<string, unknown> | null;
+              object?: "received_email";
+              kind?: "reply" | "message" | "bounce" | "complaint" | "run";
+              inbox_id?: string | null;
+              run_id?: string | null;
+              from_name?: string | null;
+              message_id_header?: string | null;
+              in_reply_to_header?: string | null;
+              auth?: {
+                spf: string;
+                dkim: string;
+                dmarc: string;
+                spf_domain?: string | null;
+                dkim_domains?: string[];
+                from_domain?: string | null;
+              };
+              attachments?: {
+                id: string;
+                filename: string | null;
+                content_type: string;
+                size: number;
+                /** Signed link, valid 7 days; needs no API key. */
+                url: string;
+              }[];
+              truncated?: boolean;
+            };
+          } | {
+            type: "email.bounced";
+            data: {
+              message_id: string;
+              correlation_token: string | null;
+              recipient: string;
+              /** The enhanced status code (RFC 3463), such as 5.1.1. */
+              status: string | null;
+              diagnostic: string | null;
+              /** A delivery-status report that came back, or the relay refusing the recipient. */
+              source: "report" | "relay";
+              suppressed: boolean;
+              bounced_at: string;
+              /** The send's `metadata`, byte for byte as it was given. */
+              metadata: Record<string, unknown> | null;
+            };
+          } | {
+            type: "email.complained";
+            data: {
+              message_id: string;
+              correlation_token: string | null;
+              /** Null when the report named none of the send's recipients. */
+              recipient: string | null;
+              feedback_type: string;
+              user_agent: string | null;
+              suppressed: boolean;
+              complained_at: string;
+              /** The send's `metadata`, byte for byte as it was given. */
+              metadata: Record<string, unknown> | null;
+            };
+          } | {
+            type: "connection.authenticated";
+            data: {
+              id: string;
+              object: "connection";
+              name: string;
+              type: "token" | "mcp" | "oauth";
+              /** The project whose runs use it; null for every run of the organisation. */
+              project_id: string | null;
+              is_enabled: boolean;
+              /** Whether a secret is stored. The secret itself is never returned. */
+              has_secret: boolean;
+              /** token and oauth: the environment variable runs get the secret in. */
+              env_var_name: string | null;
+              url: string | null;
+              transport: "http" | "sse" | null;
+              /** mcp: request headers as given, with ${SECRET} unexpanded. */
+              headers: Record<string, string> | null;
+              /** oauth: the configured provider. */
+              provider: string | null;
+              auth_status: "authenticated" | "pending" | "failed" | "expired";
+              /** Why the status is what it is, in words. */
+              auth_detail: string | null;
+              auth_checked_at: string | null;
+              /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+          } | {
+            type: "connection.expired";
+            data: {
+              id: string;
+              object: "connection";
+              name: string;
+              type: "token" | "mcp" | "oauth";
+              /** The project whose runs use it; null for every run of the organisation. */
+              project_id: string | null;
+              is_enabled: boolean;
+              /** Whether a secret is stored. The secret itself is never returned. */
+              has_secret: boolean;
+              /** token and oauth: the environment variable runs get the secret in. */
+              env_var_name: string | null;
+              url: string | null;
+              transport: "http" | "sse" | null;
+              /** mcp: request headers as given, with ${SECRET} unexpanded. */
+              headers: Record<string, string> | null;
+              /** oauth: the configured provider. */
+              provider: string | null;
+              auth_status: "authenticated" | "pending" | "failed" | "expired";
+              /** Why the status is what it is, in words. */
+              auth_detail: string | null;
+              auth_checked_at: string | null;
+              /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+          });
+        };
+        /** The run has ended and the client has seen all its events (EventSource clients stop reconnecting). */
+        "204": never;
+      };
+    };
+  };
+  "/v1/status": {
+    /** How the daemon stands (its model provider and sandboxes) and the caller's organisation (spend today, active runs) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "status";
+            version: string;
+            started_at: string;
+            model_provider: {
+              /** models.provider */
+              name: "anthropic" | "openai";
+              /** Whether the daemon has the key or base URL the provider needs. */
+              configured: boolean;
+              /** What is missing, naming the setting; null when configured. */
+              problem: string | null;
+              /** Where model calls go, without credentials. */
+              base_url: string | null;
+              /** Whether the API answered a request for its model list (no tokens spent); null when not configured. */
+              reachable: boolean | null;
+              /** Whether it accepted the key; null when that could not be told. */
+              key_accepted: boolean | null;
+              detail: string;
+              /** When the model API was asked; its answer stands for 30 s, for every caller. Null when not asked. */
+              checked_at: string | null;
+            };
+            sandbox: {
+              driver: "local" | "docker";
+              /** false for the local driver: task code runs as the daemon's user. */
+              isolated: boolean;
+              image: string | null;
+              /** docker: the OCI runtime sandboxes run under (runc, or runsc for gVisor); null for the local driver. */
+              runtime: string | null;
+              warm_pool: {
+                size: number;
+                ready: number;
+              } | null;
+              firewall: {
+                installed: boolean;
+                detail: string;
+              } | null;
+            };
+            /** The caller's organisation: its spend today (UTC) and its daily cap. */
+            spend: {
+              today_usd: number;
+              daily_cap_usd: number;
+            };
+            runs: {
+              /** The caller's organisation's queued plus running runs. */
+              active: number;
+              /** How many it may have before POST /v1/runs answers 429. */
+              max_pending: number;
+            };
+            email: {
+              /** mail.relay_domain: the domain of the installation's addresses; null when email is off. */
+              relay_domain: string | null;
+              /** How mail leaves: through mail.smtp_url, kept in the data directory, or not at all. */
+              sending: "smtp" | "capture" | "off";
+              /** The relay's host:port, without credentials. */
+              relay: string | null;
+              /** Where the daemon's SMTP server takes mail (host:port); null when it receives none. */
+              receiving: string | null;
+              /** The host MX records must name for mail to reach it (mail.mx_host). */
+              mx_host: string | null;
+              /** What keeps email from working, naming the setting; null when nothing does. */
+              problem: string | null;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/v1/connections": {
+    /** List connections with their authentication status; never their secrets */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "connection";
+              name: string;
+              type: "token" | "mcp" | "oauth";
+              /** The project whose runs use it; null for every run of the organisation. */
+              project_id: string | null;
+              is_enabled: boolean;
+              /** Whether a secret is stored. The secret itself is never returned. */
+              has_secret: boolean;
+              /** token and oauth: the environment variable runs get the secret in. */
+              env_var_name: string | null;
+              url: string | null;
+              transport: "http" | "sse" | null;
+              /** mcp: request headers as given, with ${SECRET} unexpanded. */
+              headers: Record<string, string> | null;
+              /** oauth: the configured provider. */
+              provider: string | null;
+              auth_status: "authenticated" | "pending" | "failed" | "expired";
+              /** Why the status is what it is, in words. */
+              auth_detail: string | null;
+              auth_checked_at: string | null;
+              /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Create a token or mcp connection (an mcp one is checked by connecting before it is answered) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          /** Letters, digits, _ and -, up to 40; unique in its scope. */
+          name: string;
+          type: "token" | "mcp" | "oauth";
+          /** Write-only. */
+          secret?: string;
+          env_var_name?: string;
+          url?: string;
+          transport?: "http" | "sse";
+          headers?: Record<string, string>;
+          project_id?: string;
+          is_enabled?: boolean;
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "connection";
+            name: string;
+            type: "token" | "mcp" | "oauth";
+            /** The project whose runs use it; null for every run of the organisation. */
+            project_id: string | null;
+            is_enabled: boolean;
+            /** Whether a secret is stored. The secret itself is never returned. */
+            has_secret: boolean;
+            /** token and oauth: the environment variable runs get the secret in. */
+            env_var_name: string | null;
+            url: string | null;
+            transport: "http" | "sse" | null;
+            /** mcp: request headers as given, with ${SECRET} unexpanded. */
+            headers: Record<string, string> | null;
+            /** oauth: the configured provider. */
+            provider: string | null;
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            /** Why the status is what it is, in words. */
+            auth_detail: string | null;
+            auth_checked_at: string | null;
+            /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/connections/links": {
+    /** Start hosted connect: an oauth connection and a single-use link (15 minutes) to authorise it in a browser */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          provider: string;
+          /** Default: the provider name. */
+          name?: string;
+          project_id?: string;
+          /** Default: <PROVIDER>_ACCESS_TOKEN, or the preset's. */
+          env_var_name?: string;
+          /** Where the browser goes once connected (with connection_id and status in the query). */
+          redirect_url?: string;
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            object: "connection_link";
+            /** Ask GET /v1/connections/links/{id} how the flow is going. */
+            id: string;
+            connection_id: string;
+            /** Open once in a browser, within 15 minutes. */
+            url: string;
+            expires_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/connections/links/{id}": {
+    /** How a hosted connect link's flow stands: pending, opened, authenticated, failed (with why) or expired */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `clk_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "connection_link";
+            id: string;
+            connection_id: string;
+            /** pending: not opened yet; opened: someone is signing in; failed: see detail (a connection that was authenticated before keeps its tokens); expired: not opened, or not finished, in time. */
+            status: "pending" | "opened" | "authenticated" | "failed" | "expired";
+            detail: string | null;
+            /** Until when the link can be opened; once opened, until when the flow can finish. */
+            expires_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/connections/{id}": {
+    /** Get a connection */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `conn_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "connection";
+            name: string;
+            type: "token" | "mcp" | "oauth";
+            /** The project whose runs use it; null for every run of the organisation. */
+            project_id: string | null;
+            is_enabled: boolean;
+            /** Whether a secret is stored. The secret itself is never returned. */
+            has_secret: boolean;
+            /** token and oauth: the environment variable runs get the secret in. */
+            env_var_name: string | null;
+            url: string | null;
+            transport: "http" | "sse" | null;
+            /** mcp: request headers as given, with ${SECRET} unexpanded. */
+            headers: Record<string, string> | null;
+            /** oauth: the configured provider. */
+            provider: string | null;
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            /** Why the status is what it is, in words. */
+            auth_detail: string | null;
+            auth_checked_at: string | null;
+            /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+    /** Delete a connection and its secret */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `conn_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "connection";
+            deleted: true;
+          };
+        };
+      };
+    };
+    /** Update a connection; a new secret replaces the stored one */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `conn_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** Letters, digits, _ and -, up to 40; unique in its scope. */
+          name?: string;
+          is_enabled?: boolean;
+          secret?: (string | null);
+          env_var_name?: (string | null);
+          url?: string;
+          transport?: "http" | "sse";
+          headers?: (Record<string, string> | null);
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "connection";
+            name: string;
+            type: "token" | "mcp" | "oauth";
+            /** The project whose runs use it; null for every run of the organisation. */
+            project_id: string | null;
+            is_enabled: boolean;
+            /** Whether a secret is stored. The secret itself is never returned. */
+            has_secret: boolean;
+            /** token and oauth: the environment variable runs get the secret in. */
+            env_var_name: string | null;
+            url: string | null;
+            transport: "http" | "sse" | null;
+            /** mcp: request headers as given, with ${SECRET} unexpanded. */
+            headers: Record<string, string> | null;
+            /** oauth: the configured provider. */
+            provider: string | null;
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            /** Why the status is what it is, in words. */
+            auth_detail: string | null;
+            auth_checked_at: string | null;
+            /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/connections/{id}/check": {
+    /** Check a connection now (mcp: connect and list tools; oauth: refresh the token) and answer its status */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `conn_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "connection";
+            name: string;
+            type: "token" | "mcp" | "oauth";
+            /** The project whose runs use it; null for every run of the organisation. */
+            project_id: string | null;
+            is_enabled: boolean;
+            /** Whether a secret is stored. The secret itself is never returned. */
+            has_secret: boolean;
+            /** token and oauth: the environment variable runs get the secret in. */
+            env_var_name: string | null;
+            url: string | null;
+            transport: "http" | "sse" | null;
+            /** mcp: request headers as given, with ${SECRET} unexpanded. */
+            headers: Record<string, string> | null;
+            /** oauth: the configured provider. */
+            provider: string | null;
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            /** Why the status is what it is, in words. */
+            auth_detail: string | null;
+            auth_checked_at: string | null;
+            /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/connections/{id}/tools": {
+    /** An mcp connection's tools as runs are offered them: connects now, like a check, and records its status */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `conn_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "connection_tools";
+            connection_id: string;
+            /** What connecting now showed; also recorded on the connection. */
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            auth_detail: string | null;
+            /** The tools runs are offered, in the order the server listed them; none when the server could not be used. */
+            data: {
+              /** The name runs see: <connection>__<tool>. */
+              name: string;
+              /** The server's own name for it. */
+              tool: string;
+              title: string | null;
+              description: string | null;
+              input_schema: Record<string, unknown>;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails": {
+    /** List sent emails, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "email";
+              message_id: string;
+              inbox_id: string | null;
+              status: "sent" | "scheduled" | "pending_approval" | "rejected";
+              from_address: string;
+              from_name: string;
+              subject: string;
+              to: string[];
+              cc: string[];
+              bcc: string[];
+              reply_to: {
+                address: string | null;
+                reason: "sending_domain" | "relay_fallback" | "override" | "none";
+                detail: string;
+              } | null;
+              correlation_token: string;
+              message_id_header?: string;
+              metadata?: Record<string, unknown> | null;
+              client_id?: string | null;
+              send_at?: string | null;
+              suppressed?: string[];
+              recipients: {
+                address: string;
+                kind: "to" | "cc" | "bcc";
+                status: "queued" | "delivered" | "deferred" | "bounced" | "complained" | "failed" | "suppressed" | "rejected";
+                detail: string | null;
+                updated_at: string;
+              }[];
+              created_at: string;
+              updated_at?: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Send an email from the organisation's identity */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          /** One address, or a list that is ONE message whose recipients see each other. */
+          to: (string | string[]);
+          cc?: string[];
+          /** Never written into a header. */
+          bcc?: string[];
+          subject: string;
+          /** Rendered to email-safe HTML with inlined CSS. */
+          body_markdown?: string;
+          /** Pre-rendered; takes precedence over body_markdown. */
+          body_html?: string;
+          text?: string;
+          /** Display name; defaults to the inbox's or the organisation's name. */
+          from_name?: string;
+          /** Overrides the correlation Reply-To; replies are then not threaded back. */
+          reply_to?: string;
+          /** Idempotency key: a repeat returns the original send and sends nothing. */
+          client_id?: string;
+          /** Opaque; echoed byte for byte on the reply webhook. */
+          metadata?: Record<string, unknown>;
+          /** Additive: send at this time (status scheduled). */
+          send_at?: string;
+        };
+      };
+      responses: {
+        "202": {
+          "application/json": {
+            message_id: string;
+            from_address: string;
+            correlation_token: string;
+            status: "sent" | "scheduled" | "pending_approval" | "rejected";
+            reply_to: {
+              address: string | null;
+              reason: "sending_domain" | "relay_fallback" | "override" | "none";
+              detail: string;
+            } | null;
+            suppressed: string[];
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/identity": {
+    /** The organisation's email address and inbound callback */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "email_identity";
+            address: string;
+            username: string;
+            relay_address: string;
+            callback_url: string | null;
+            domain: {
+              name: string;
+              verified: boolean;
+              verified_at: string | null;
+            } | null;
+            require_approval: boolean;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+    /** Allocate (first call) or change the email identity; answers its webhook_secret */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody?: {
+        "application/json": {
+          /** https endpoint for email.received, email.bounced and email.complained. */
+          callback_url?: string | null;
+          /** 3 to 32 of a-z, 0-9 and hyphen; the local part of the address. */
+          username?: string;
+          /** Additive: the organisation's own sending domain; used once its MX is verified. */
+          domain?: string | null;
+          /** Additive: mint a new webhook_secret; the previous one keeps signing for 24 h. */
+          rotate_webhook_secret?: boolean;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            object: "email_identity";
+            address: string;
+            username: string;
+            relay_address: string;
+            callback_url: string | null;
+            domain: {
+              name: string;
+              verified: boolean;
+              verified_at: string | null;
+            } | null;
+            require_approval: boolean;
+            created_at: string;
+            updated_at: string;
+            /** whsec_...: verifies email webhooks (Standard Webhooks). Returned by POST only. */
+            webhook_secret: string;
+            previous_webhook_secret_expires_at: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/identity/domain/verify": {
+    /** Check the sending domain's MX record and list the records to publish */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            domain: string;
+            verified: boolean;
+            mx_found: string[];
+            expected_mx: string;
+            detail: string;
+            records: {
+              mx: string;
+              spf: string;
+              dkim: string | null;
+            };
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/suppressions": {
+    /** Recipients no longer sent to after a hard bounce or a complaint */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page (an address). */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              object: "email_suppression";
+              address: string;
+              reason: "bounce" | "complaint";
+              detail: string | null;
+              email_id: string | null;
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/suppressions/{address}": {
+    /** Send to a suppressed recipient again */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          address: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            address: string;
+            object: "email_suppression";
+            deleted: true;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/received": {
+    /** List received emails, newest first (without their bodies), by inbox, run or time */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+          /** Only mail to this inbox. */
+          inbox?: string;
+          /** Only mail to this run's address. */
+          run?: string;
+          /** Only mail received at or after this time (RFC 3339). */
+          since?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              message_id: string;
+              in_reply_to: string | null;
+              correlation_token: string | null;
+              from: string;
+              to: string[];
+              subject: string;
+              reply_text: string;
+              received_at: string;
+              metadata: Record<string, unknown> | null;
+              object?: "received_email";
+              kind?: "reply" | "message" | "bounce" | "complaint" | "run";
+              inbox_id?: string | null;
+              run_id?: string | null;
+              from_name?: string | null;
+              message_id_header?: string | null;
+              in_reply_to_header?: string | null;
+              auth?: {
+                spf: string;
+                dkim: string;
+                dmarc: string;
+                spf_domain?: string | null;
+                dkim_domains?: string[];
+                from_domain?: string | null;
+              };
+              attachments?: {
+                id: string;
+                filename: string | null;
+                content_type: string;
+                size: number;
+                /** Signed link, valid 7 days; needs no API key. */
+                url: string;
+              }[];
+              truncated?: boolean;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/received/{id}": {
+    /** A received email as its webhook carried it, with fresh attachment links */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `msg_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            message_id: string;
+            in_reply_to: string | null;
+            correlation_token: string | null;
+            from: string;
+            to: string[];
+            subject: string;
+            text: string;
+            html: string | null;
+            reply_text: string;
+            received_at: string;
+            metadata: Record<string, unknown> | null;
+            object?: "received_email";
+            kind?: "reply" | "message" | "bounce" | "complaint" | "run";
+            inbox_id?: string | null;
+            run_id?: string | null;
+            from_name?: string | null;
+            message_id_header?: string | null;
+            in_reply_to_header?: string | null;
+            auth?: {
+              spf: string;
+              dkim: string;
+              dmarc: string;
+              spf_domain?: string | null;
+              dkim_domains?: string[];
+              from_domain?: string | null;
+            };
+            attachments?: {
+              id: string;
+              filename: string | null;
+              content_type: string;
+              size: number;
+              /** Signed link, valid 7 days; needs no API key. */
+              url: string;
+            }[];
+            truncated?: boolean;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/attachments/{id}": {
+    /** Download an attachment of a received email by its signed link */
+    get: {
+      parameters: {
+        query?: {
+          /** Unix time (seconds) after which the link answers 410. */
+          expires?: number;
+          /** HMAC signature of the id and expiry. */
+          sig?: string;
+        };
+        header?: never;
+        path: {
+          /** A `att_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** The attachment, as a download. */
+        "200": {
+          "application/octet-stream": string;
+        };
+        "403": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "404": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "410": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/emails/{id}": {
+    /** A sent email with the delivery state of each recipient */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `msg_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "email";
+            message_id: string;
+            inbox_id: string | null;
+            status: "sent" | "scheduled" | "pending_approval" | "rejected";
+            from_address: string;
+            from_name: string;
+            subject: string;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            reply_to: {
+              address: string | null;
+              reason: "sending_domain" | "relay_fallback" | "override" | "none";
+              detail: string;
+            } | null;
+            correlation_token: string;
+            message_id_header?: string;
+            metadata?: Record<string, unknown> | null;
+            client_id?: string | null;
+            send_at?: string | null;
+            suppressed?: string[];
+            recipients: {
+              address: string;
+              kind: "to" | "cc" | "bcc";
+              status: "queued" | "delivered" | "deferred" | "bounced" | "complained" | "failed" | "suppressed" | "rejected";
+              detail: string | null;
+              updated_at: string;
+            }[];
+            created_at: string;
+            updated_at?: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/{id}/simulate_reply": {
+    /** Feed a reply to a sent email through the inbound path, as if its recipient had answered (for trying the reply webhook) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `msg_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** The reply (default: a line saying it is simulated). */
+          text?: string;
+          /** An HTML part beside the text. */
+          html?: string;
+          /** Who replies (default: the send's first recipient). */
+          from?: string;
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            message_id: string;
+            in_reply_to: string | null;
+            correlation_token: string | null;
+            from: string;
+            to: string[];
+            subject: string;
+            text: string;
+            html: string | null;
+            reply_text: string;
+            received_at: string;
+            metadata: Record<string, unknown> | null;
+            object?: "received_email";
+            kind?: "reply" | "message" | "bounce" | "complaint" | "run";
+            inbox_id?: string | null;
+            run_id?: string | null;
+            from_name?: string | null;
+            message_id_header?: string | null;
+            in_reply_to_header?: string | null;
+            auth?: {
+              spf: string;
+              dkim: string;
+              dmarc: string;
+              spf_domain?: string | null;
+              dkim_domains?: string[];
+              from_domain?: string | null;
+            };
+            attachments?: {
+              id: string;
+              filename: string | null;
+              content_type: string;
+              size: number;
+              /** Signed link, valid 7 days; needs no API key. */
+              url: string;
+            }[];
+            truncated?: boolean;
+          };
+        };
+      };
+    };
+  };
+  "/v1/emails/{id}/raw": {
+    /** The email as it was built and sent (message/rfc822) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `msg_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": never;
+      };
+    };
+  };
+  "/v1/inboxes": {
+    /** List inboxes, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "inbox";
+              address: string;
+              username: string;
+              display_name: string | null;
+              callback_url: string | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Create an inbox: another address of the organisation */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody?: {
+        "application/json": {
+          /** 3 to 32 of a-z, 0-9 and hyphen, unique; default the identity's username and a random suffix. */
+          username?: string;
+          /** The From name of its messages; default the organisation's name. */
+          display_name?: string | null;
+          /** Target of this inbox's email events; null uses the identity's callback_url. */
+          callback_url?: string | null;
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "inbox";
+            address: string;
+            username: string;
+            display_name: string | null;
+            callback_url: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/inboxes/{id}": {
+    /** Get an inbox */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `inb_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "inbox";
+            address: string;
+            username: string;
+            display_name: string | null;
+            callback_url: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+    /** Delete an inbox: its address stops receiving */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `inb_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "inbox";
+            deleted: true;
+          };
+        };
+      };
+    };
+    /** Change an inbox's display name or callback */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `inb_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** The From name of its messages; default the organisation's name. */
+          display_name?: string | null;
+          /** Target of this inbox's email events; null uses the identity's callback_url. */
+          callback_url?: string | null;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "inbox";
+            address: string;
+            username: string;
+            display_name: string | null;
+            callback_url: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/inboxes/{id}/messages": {
+    /** Send an email from an inbox, like POST /emails */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `inb_` id. */
+          id: string;
+        };
+      };
+      requestBody: {
+        "application/json": {
+          /** One address, or a list that is ONE message whose recipients see each other. */
+          to: (string | string[]);
+          cc?: string[];
+          /** Never written into a header. */
+          bcc?: string[];
+          subject: string;
+          /** Rendered to email-safe HTML with inlined CSS. */
+          body_markdown?: string;
+          /** Pre-rendered; takes precedence over body_markdown. */
+          body_html?: string;
+          text?: string;
+          /** Display name; defaults to the inbox's or the organisation's name. */
+          from_name?: string;
+          /** Overrides the correlation Reply-To; replies are then not threaded back. */
+          reply_to?: string;
+          /** Idempotency key: a repeat returns the original send and sends nothing. */
+          client_id?: string;
+          /** Opaque; echoed byte for byte on the reply webhook. */
+          metadata?: Record<string, unknown>;
+          /** Additive: send at this time (status scheduled). */
+          send_at?: string;
+        };
+      };
+      responses: {
+        "202": {
+          "application/json": {
+            message_id: string;
+            from_address: string;
+            correlation_token: string;
+            status: "sent" | "scheduled" | "pending_approval" | "rejected";
+            reply_to: {
+              address: string | null;
+              reason: "sending_domain" | "relay_fallback" | "override" | "none";
+              detail: string;
+            } | null;
+            suppressed: string[];
+          };
+        };
+      };
+    };
+  };
+}
+
+export interface webhooks {
+  "run.needs_human": {
+    /** The run's agent asked for a person (request_human) and waits: `{run_id, request_id, kind, question, asked_at, expires_at, live_url, answer_url}`; the run stays `running`, its `waiting_for` says the same. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "run.needs_human";
+          data: {
+            run_id: string;
+            request_id: string;
+            kind: "takeover" | "answer" | "approve";
+            question: string;
+            asked_at: string;
+            expires_at: string;
+            live_url: string | null;
+            /** POST /v1/runs/{id}/human of this run. */
+            answer_url: string;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "run.human_answered": {
+    /** A person answered what the agent asked, and the agent goes on: `{run_id, request_id, kind, answer, approved, note, answered_by, answered_via, answered_at}`. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "run.human_answered";
+          data: {
+            run_id: string;
+            request_id: string;
+            kind: "takeover" | "answer" | "approve";
+            answer: string | null;
+            approved: boolean | null;
+            note: string | null;
+            /** Who answered: an API key (`key <id>`), a live link, or an email address. */
+            answered_by: string;
+            answered_via: "api" | "cli" | "mcp" | "email" | "live";
+            answered_at: string;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "run.completed": {
+    /** The run succeeded: its final envelope, as `GET /v1/runs/{id}` answers it. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "run.completed";
+          data: {
+            task_id: string;
+            object: "run";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            result: Record<string, unknown> | null;
+            confidence: "high" | "medium" | "low" | null;
+            evidence: {
+              screenshot_url: string | null;
+              matched_text: string | null;
+              checked_at: string;
+              /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+              recording_url: string | null;
+              /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+              trace_url: string | null;
+            } | null;
+            failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            failure_detail: string | null;
+            warnings: string[];
+            usage: {
+              duration_ms: number | null;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            job_id: string | null;
+            project_id: string;
+            name: string | null;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            attempt: number;
+            progress: {
+              steps: number;
+              last_action: string | null;
+            };
+            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            waiting_for: {
+              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+              expires_at: string;
+              /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+              live_url: string | null;
+            } | null;
+            /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+            live_url: string | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "run.failed": {
+    /** The run failed: its final envelope. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "run.failed";
+          data: {
+            task_id: string;
+            object: "run";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            result: Record<string, unknown> | null;
+            confidence: "high" | "medium" | "low" | null;
+            evidence: {
+              screenshot_url: string | null;
+              matched_text: string | null;
+              checked_at: string;
+              /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+              recording_url: string | null;
+              /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+              trace_url: string | null;
+            } | null;
+            failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            failure_detail: string | null;
+            warnings: string[];
+            usage: {
+              duration_ms: number | null;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            job_id: string | null;
+            project_id: string;
+            name: string | null;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            attempt: number;
+            progress: {
+              steps: number;
+              last_action: string | null;
+            };
+            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            waiting_for: {
+              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+              expires_at: string;
+              /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+              live_url: string | null;
+            } | null;
+            /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+            live_url: string | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "run.cancelled": {
+    /** The run was cancelled: its final envelope. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "run.cancelled";
+          data: {
+            task_id: string;
+            object: "run";
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            result: Record<string, unknown> | null;
+            confidence: "high" | "medium" | "low" | null;
+            evidence: {
+              screenshot_url: string | null;
+              matched_text: string | null;
+              checked_at: string;
+              /** Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings). */
+              recording_url: string | null;
+              /** Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded. */
+              trace_url: string | null;
+            } | null;
+            failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            failure_detail: string | null;
+            warnings: string[];
+            usage: {
+              duration_ms: number | null;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            job_id: string | null;
+            project_id: string;
+            name: string | null;
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            attempt: number;
+            progress: {
+              steps: number;
+              last_action: string | null;
+            };
+            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            waiting_for: {
+              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              request_id: string;
+              kind: "takeover" | "answer" | "approve";
+              question: string;
+              asked_at: string;
+              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
+              expires_at: string;
+              /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
+              live_url: string | null;
+            } | null;
+            /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
+            live_url: string | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "email.received": {
+    /** Mail arrived at the identity, an inbox or a run's address: the message as `GET /v1/emails/received/{id}` answers it, with the `metadata` of the send it answers; the event log leaves out `text` and `html`. Sent to the mailbox's `callback_url`, else the identity's (none for mail to a run's address), signed with the identity's `webhook_secret`. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "email.received";
+          data: {
+            message_id: string;
+            in_reply_to: string | null;
+            correlation_token: string | null;
+            from: string;
+            to: string[];
+            subject: string;
+            text: string;
+            html: string | null;
+            reply_text: string;
+            received_at: string;
+            metadata: Record<string, unknown> | null;
+            object?: "received_email";
+            kind?: "reply" | "message" | "bounce" | "complaint" | "run";
+            inbox_id?: string | null;
+            run_id?: string | null;
+            from_name?: string | null;
+            message_id_header?: string | null;
+            in_reply_to_header?: string | null;
+            auth?: {
+              spf: string;
+              dkim: string;
+              dmarc: string;
+              spf_domain?: string | null;
+              dkim_domains?: string[];
+              from_domain?: string | null;
+            };
+            attachments?: {
+              id: string;
+              filename: string | null;
+              content_type: string;
+              size: number;
+              /** Signed link, valid 7 days; needs no API key. */
+              url: string;
+            }[];
+            truncated?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "email.bounced": {
+    /** A recipient of a send bounced for good and is suppressed: `{message_id, correlation_token, recipient, status, diagnostic, source, suppressed, bounced_at, metadata}`. Sent to the mailbox's `callback_url`, else the identity's (none for mail to a run's address), signed with the identity's `webhook_secret`. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "email.bounced";
+          data: {
+            message_id: string;
+            correlation_token: string | null;
+            recipient: string;
+            /** The enhanced status code (RFC 3463), such as 5.1.1. */
+            status: string | null;
+            diagnostic: string | null;
+            /** A delivery-status report that came back, or the relay refusing the recipient. */
+            source: "report" | "relay";
+            suppressed: boolean;
+            bounced_at: string;
+            /** The send's `metadata`, byte for byte as it was given. */
+            metadata: Record<string, unknown> | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "email.complained": {
+    /** A recipient complained about a send (a feedback report): `{message_id, correlation_token, recipient, feedback_type, user_agent, suppressed, complained_at, metadata}`. Sent to the mailbox's `callback_url`, else the identity's (none for mail to a run's address), signed with the identity's `webhook_secret`. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "email.complained";
+          data: {
+            message_id: string;
+            correlation_token: string | null;
+            /** Null when the report named none of the send's recipients. */
+            recipient: string | null;
+            feedback_type: string;
+            user_agent: string | null;
+            suppressed: boolean;
+            complained_at: string;
+            /** The send's `metadata`, byte for byte as it was given. */
+            metadata: Record<string, unknown> | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "connection.authenticated": {
+    /** A connection became authenticated, or a connect flow finished: the connection record. Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "connection.authenticated";
+          data: {
+            id: string;
+            object: "connection";
+            name: string;
+            type: "token" | "mcp" | "oauth";
+            /** The project whose runs use it; null for every run of the organisation. */
+            project_id: string | null;
+            is_enabled: boolean;
+            /** Whether a secret is stored. The secret itself is never returned. */
+            has_secret: boolean;
+            /** token and oauth: the environment variable runs get the secret in. */
+            env_var_name: string | null;
+            url: string | null;
+            transport: "http" | "sse" | null;
+            /** mcp: request headers as given, with ${SECRET} unexpanded. */
+            headers: Record<string, string> | null;
+            /** oauth: the configured provider. */
+            provider: string | null;
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            /** Why the status is what it is, in words. */
+            auth_detail: string | null;
+            auth_checked_at: string | null;
+            /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "connection.expired": {
+    /** The provider refused to refresh a connection's token (connect again): the connection record. Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "connection.expired";
+          data: {
+            id: string;
+            object: "connection";
+            name: string;
+            type: "token" | "mcp" | "oauth";
+            /** The project whose runs use it; null for every run of the organisation. */
+            project_id: string | null;
+            is_enabled: boolean;
+            /** Whether a secret is stored. The secret itself is never returned. */
+            has_secret: boolean;
+            /** token and oauth: the environment variable runs get the secret in. */
+            env_var_name: string | null;
+            url: string | null;
+            transport: "http" | "sse" | null;
+            /** mcp: request headers as given, with ${SECRET} unexpanded. */
+            headers: Record<string, string> | null;
+            /** oauth: the configured provider. */
+            provider: string | null;
+            auth_status: "authenticated" | "pending" | "failed" | "expired";
+            /** Why the status is what it is, in words. */
+            auth_detail: string | null;
+            auth_checked_at: string | null;
+            /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+}
+
+export interface components {
+  schemas: {
+    ErrorResponse: {
+      error: {
+        type: "invalid_request_error" | "authentication_error" | "quota_error" | "not_found_error" | "conflict_error" | "rate_limit_error" | "api_error";
+        code: string;
+        message: string;
+        param?: string;
+      };
+      request_id: string;
+    };
+  };
+}

@@ -1,0 +1,11 @@
+export { Errand } from './client.js';
+export type { ClientOptions, RequestOptions, Fetch } from './core.js';
+export * from './errors.js';
+export { Page, PagePromise, type ListEnvelope } from './pagination.js';
+export { EventStream, type StreamOptions } from './event-stream.js';
+export type { SseMessage } from './sse.js';
+export type { CreateParams, JobRunParams, WaitOptions } from './resources/runs.js';
+export type { Download } from './resources/download.js';
+export { Webhooks, type WebhookHeaders, type VerifyOptions } from './webhooks.js';
+export * from './types.js';
+export { VERSION } from './version.js';
