@@ -94,6 +94,18 @@ def test_s02_create_get_list_and_cancel_runs(daemon: SdkDaemon) -> None:
         assert client.runs.wait(cancelled["task_id"])["status"] == "cancelled"
 
 
+def test_s02_waiting_polls_when_the_runs_stream_is_refused(daemon: SdkDaemon, client: Errand) -> None:
+    created = client.runs.create(prompt="Poll me")
+    events = f"/v1/runs/{created['task_id']}/events"
+    daemon.command(cmd="fail", method="GET", path=events, status=429, times=1, retry_after="3600")
+
+    run = client.runs.wait(created["task_id"], poll_interval=0.2)
+
+    assert run["status"] == "succeeded" and run["task_id"] == created["task_id"]
+    assert [r["status"] for r in daemon.command(cmd="requests", method="GET", path=events)["requests"]] == [429]
+    assert client.runs.wait(created["task_id"], poll=True) == run
+
+
 @pytest.mark.asyncio
 async def test_s03_auto_pagination_over_450_runs_sees_each_once(daemon: SdkDaemon) -> None:
     key = daemon.command(cmd="org")["key"]
@@ -438,16 +450,16 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("POST", "/v1/runs"): lambda c: c.runs.create(prompt="p"),
     ("GET", "/v1/runs"): lambda c: list(c.runs.list(job_id="job_1")),
     ("POST", "/v1/runs/check"): lambda c: c.runs.check(prompt="p"),
-    ("POST", "/v1/jobs/{id}/runs"): lambda c: c.jobs.create_run("job_1"),
-    ("POST", "/v1/jobs/{id}/runs/check"): lambda c: c.jobs.check_run("job_1"),
+    ("POST", "/v1/jobs/{id}/runs"): lambda c: c.runs.create(job_id="job_1"),
+    ("POST", "/v1/jobs/{id}/runs/check"): lambda c: c.runs.check(job_id="job_1"),
     ("GET", "/v1/runs/{id}"): lambda c: c.runs.get("run_1"),
     ("POST", "/v1/runs/{id}/cancel"): lambda c: c.runs.cancel("run_1"),
     ("POST", "/v1/runs/{id}/rerun"): lambda c: c.runs.rerun("run_1"),
-    ("POST", "/v1/runs/{id}/human"): lambda c: c.runs.answer("run_1", answer="yes"),
+    ("POST", "/v1/runs/{id}/human"): lambda c: c.runs.answer_human("run_1", answer="yes"),
     ("GET", "/v1/runs/{id}/live/frames"): lambda c: list(c.runs.live.frames("run_1")),
     ("GET", "/v1/runs/{id}/live/state"): lambda c: c.runs.live.state("run_1"),
-    ("POST", "/v1/runs/{id}/live/control"): lambda c: c.runs.live.control("run_1"),
-    ("POST", "/v1/runs/{id}/live/control/release"): lambda c: c.runs.live.release("run_1"),
+    ("POST", "/v1/runs/{id}/live/control"): lambda c: c.runs.live.take_control("run_1"),
+    ("POST", "/v1/runs/{id}/live/control/release"): lambda c: c.runs.live.release_control("run_1"),
     ("POST", "/v1/runs/{id}/live/input"): lambda c: c.runs.live.input("run_1", input={"type": "click", "x": 1, "y": 1}),
     ("POST", "/v1/runs/{id}/live/revoke"): lambda c: c.runs.live.revoke("run_1"),
     ("GET", "/v1/runs/{id}/steps"): lambda c: list(c.runs.steps("run_1")),
@@ -467,7 +479,7 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("POST", "/v1/emails"): lambda c: c.emails.send(to="a@example.com", subject="s", text="t"),
     ("GET", "/v1/emails"): lambda c: list(c.emails.list()),
     ("GET", "/v1/emails/identity"): lambda c: c.emails.identity.get(),
-    ("POST", "/v1/emails/identity"): lambda c: c.emails.identity.create(),
+    ("POST", "/v1/emails/identity"): lambda c: c.emails.identity.set(),
     ("POST", "/v1/emails/identity/domain/verify"): lambda c: c.emails.identity.verify_domain(),
     ("GET", "/v1/emails/suppressions"): lambda c: list(c.emails.suppressions.list()),
     ("DELETE", "/v1/emails/suppressions/{address}"): lambda c: c.emails.suppressions.delete("a@example.com"),

@@ -10,7 +10,7 @@ import json
 import os
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from typing import Any, Generic, TypeVar, Unpack
+from typing import Any, Generic, TypeVar, Unpack, overload
 from urllib.parse import quote
 
 import httpx
@@ -38,6 +38,7 @@ DEFAULT_TIMEOUT_S = 60.0
 #: The events that end a run's stream (docs/api.md, Live events).
 RUN_END_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
 TERMINAL_STATUSES = frozenset({"succeeded", "failed", "cancelled"})
+STREAM_READ_TIMEOUT_S = 90.0
 
 
 def _path(template: str, **params: str) -> str:
@@ -50,6 +51,14 @@ def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not params:
         return None
     return {k: v for k, v in params.items() if v is not None}
+
+
+def _stream_timeout(timeout: float | httpx.Timeout) -> httpx.Timeout:
+    """A stream's reads wait at least STREAM_READ_TIMEOUT_S: an idle stream is kept alive by heartbeats (every 15 s
+    by default), so only a dead connection goes that long without a byte."""
+    t = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+    read = None if t.read is None else max(t.read, STREAM_READ_TIMEOUT_S)
+    return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
 
 
 def _json_body(response: httpx.Response) -> Any:
@@ -209,7 +218,7 @@ class AsyncErrand:
             if last is not None:
                 headers["Last-Event-ID"] = str(last)
             try:
-                response = await self.send("GET", path, headers=headers, stream=True)
+                response = await self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout))
             except (APIConnectionError, InternalServerError):
                 failures += 1
                 if failures > self.stream_reconnects:
@@ -309,14 +318,6 @@ class AsyncJobs(_AsyncResource):
     def skipped_firings(self, job_id: str, **query: Unpack[g.GetJobsIdSkippedFiringsQuery]) -> AsyncPager[Any]:
         return self._client.paginate(_path("/v1/jobs/{id}/skipped_firings", id=job_id), query)
 
-    async def create_run(self, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostJobsIdRunsResponse:
-        """``POST /v1/jobs/{id}/runs``, with an idempotency key of its own unless one is given, so that a retry never
-        starts a second run."""
-        body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
-        return await self._client.request("POST", _path("/v1/jobs/{id}/runs", id=job_id), body=body)
-
-    async def check_run(self, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostJobsIdRunsCheckResponse:
-        return await self._client.request("POST", _path("/v1/jobs/{id}/runs/check", id=job_id), body=params, idempotent=True)
 
 
 class AsyncRuns(_AsyncResource):
@@ -324,40 +325,58 @@ class AsyncRuns(_AsyncResource):
         super().__init__(client)
         self.live = AsyncLive(client)
 
-    async def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse:
-        """``POST /v1/runs``, with an idempotency key of its own unless one is given, so that a retry never starts a
-        second run."""
+    @overload
+    async def create(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
+
+    @overload
+    async def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
+
+    async def create(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsResponse:
+        """Starts a run: of a prompt (``POST /v1/runs``), or of the job ``job_id`` (``POST /v1/jobs/{id}/runs``).
+        Without an ``idempotency_key`` the SDK makes one, kept across retries, so that a retry after a lost answer
+        never starts a second run."""
         body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
-        return await self._client.request("POST", "/v1/runs", body=body)
+        path = "/v1/runs" if job_id is None else _path("/v1/jobs/{id}/runs", id=job_id)
+        return await self._client.request("POST", path, body=body)
 
-    async def create_and_wait(self, *, job_id: str | None = None, poll_interval: float = 1.0, **params: Any) -> Run:
-        """Creates a run (of the job ``job_id`` when given) and waits for its end: its final envelope."""
-        created = await (self._client.jobs.create_run(job_id, **params) if job_id is not None else self.create(**params))
-        return await self.wait(created["task_id"], poll_interval=poll_interval)
+    @overload
+    async def check(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostRunsCheckResponse: ...
 
-    async def wait(self, run_id: str, *, poll_interval: float = 1.0) -> Run:
-        """The run's final envelope: follows its event stream to the end event, and polls ``GET /v1/runs/{id}``
-        every ``poll_interval`` seconds when no stream can be had (too many open, or the connection keeps failing)."""
-        events = self.events(run_id)
-        try:
-            async for event in events:
-                if event["type"] in RUN_END_EVENTS:
-                    data: Any = event["data"]
-                    if isinstance(data, dict) and data.get("object") == "run":
-                        return data
-                    break
-        except (APIConnectionError, RateLimitError, InternalServerError):
-            pass
-        finally:
-            await events.aclose()
+    @overload
+    async def check(self, **params: Unpack[g.PostRunsCheckBody]) -> g.PostRunsCheckResponse: ...
+
+    async def check(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsCheckResponse:
+        """Makes every check creating the run would make, and creates nothing (``POST /v1/runs/check``)."""
+        path = "/v1/runs/check" if job_id is None else _path("/v1/jobs/{id}/runs/check", id=job_id)
+        return await self._client.request("POST", path, body=params, idempotent=True)
+
+    async def create_and_wait(self, *, job_id: str | None = None, poll: bool = False, poll_interval: float = 1.0, **params: Any) -> Run:
+        """Starts a run (of the job ``job_id`` when given) and waits for its end (see ``wait``): its final envelope."""
+        created = await self.create(job_id=job_id, **params) if job_id is not None else await self.create(**params)
+        return await self.wait(created["task_id"], poll=poll, poll_interval=poll_interval)
+
+    async def wait(self, run_id: str, *, poll: bool = False, poll_interval: float = 1.0) -> Run:
+        """The run's final envelope: follows its event stream (resumed after cuts) to the end event, and polls
+        ``GET /v1/runs/{id}`` every ``poll_interval`` seconds when ``poll`` is set or no stream can be had (429
+        too_many_streams, a connection that keeps failing)."""
+        if not poll:
+            events = self.events(run_id)
+            try:
+                async for event in events:
+                    if event["type"] in RUN_END_EVENTS:
+                        data: Any = event["data"]
+                        if isinstance(data, dict) and data.get("object") == "run":
+                            return data
+                        break
+            except (APIConnectionError, RateLimitError, InternalServerError):
+                pass
+            finally:
+                await events.aclose()
         while True:
             run = await self.get(run_id)
             if run["status"] in TERMINAL_STATUSES:
                 return run
             await asleep(poll_interval)
-
-    async def check(self, **params: Unpack[g.PostRunsCheckBody]) -> g.PostRunsCheckResponse:
-        return await self._client.request("POST", "/v1/runs/check", body=params, idempotent=True)
 
     def list(self, **query: Unpack[g.GetRunsQuery]) -> AsyncPager[g.GetRunsResponseDataItem]:
         return self._client.paginate("/v1/runs", query)
@@ -371,7 +390,7 @@ class AsyncRuns(_AsyncResource):
     async def rerun(self, run_id: str) -> g.PostRunsIdRerunResponse:
         return await self._client.request("POST", _path("/v1/runs/{id}/rerun", id=run_id))
 
-    async def answer(self, run_id: str, **params: Unpack[g.PostRunsIdHumanBody]) -> g.PostRunsIdHumanResponse:
+    async def answer_human(self, run_id: str, **params: Unpack[g.PostRunsIdHumanBody]) -> g.PostRunsIdHumanResponse:
         """Answers the person-in-the-loop request the run waits for (``POST /v1/runs/{id}/human``)."""
         return await self._client.request("POST", _path("/v1/runs/{id}/human", id=run_id), body=params)
 
@@ -388,7 +407,7 @@ class AsyncLive(_AsyncResource):
 
     async def frames(self, run_id: str) -> AsyncIterator[ServerSentEvent]:
         """The screen as server-sent events (``frame``, ``waiting``), until the run stops."""
-        response = await self._client.send("GET", _path("/v1/runs/{id}/live/frames", id=run_id), headers={"Accept": "text/event-stream"}, stream=True)
+        response = await self._client.send("GET", _path("/v1/runs/{id}/live/frames", id=run_id), headers={"Accept": "text/event-stream"}, stream=True, timeout=_stream_timeout(self._client.timeout))
         decoder = SSEDecoder()
         try:
             async for line in response.aiter_lines():
@@ -401,10 +420,10 @@ class AsyncLive(_AsyncResource):
     async def state(self, run_id: str) -> g.GetRunsIdLiveStateResponse:
         return await self._client.request("GET", _path("/v1/runs/{id}/live/state", id=run_id))
 
-    async def control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
+    async def take_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
         return await self._client.request("POST", _path("/v1/runs/{id}/live/control", id=run_id), body=params)
 
-    async def release(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlReleaseResponse:
+    async def release_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlReleaseResponse:
         return await self._client.request("POST", _path("/v1/runs/{id}/live/control/release", id=run_id), body=params)
 
     async def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:
@@ -463,7 +482,7 @@ class AsyncEmailIdentity(_AsyncResource):
     async def get(self) -> g.GetEmailsIdentityResponse:
         return await self._client.request("GET", "/v1/emails/identity")
 
-    async def create(self, **params: Unpack[g.PostEmailsIdentityBody]) -> g.PostEmailsIdentityResponse:
+    async def set(self, **params: Unpack[g.PostEmailsIdentityBody]) -> g.PostEmailsIdentityResponse:
         return await self._client.request("POST", "/v1/emails/identity", body=params)
 
     async def verify_domain(self) -> g.PostEmailsIdentityDomainVerifyResponse:

@@ -12,7 +12,7 @@ import json
 import os
 import uuid
 from collections.abc import Generator, Iterator, Mapping
-from typing import Any, Generic, TypeVar, Unpack
+from typing import Any, Generic, TypeVar, Unpack, overload
 from urllib.parse import quote
 
 import httpx
@@ -40,6 +40,7 @@ DEFAULT_TIMEOUT_S = 60.0
 #: The events that end a run's stream (docs/api.md, Live events).
 RUN_END_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
 TERMINAL_STATUSES = frozenset({"succeeded", "failed", "cancelled"})
+STREAM_READ_TIMEOUT_S = 90.0
 
 
 def _path(template: str, **params: str) -> str:
@@ -52,6 +53,14 @@ def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not params:
         return None
     return {k: v for k, v in params.items() if v is not None}
+
+
+def _stream_timeout(timeout: float | httpx.Timeout) -> httpx.Timeout:
+    """A stream's reads wait at least STREAM_READ_TIMEOUT_S: an idle stream is kept alive by heartbeats (every 15 s
+    by default), so only a dead connection goes that long without a byte."""
+    t = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+    read = None if t.read is None else max(t.read, STREAM_READ_TIMEOUT_S)
+    return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
 
 
 def _json_body(response: httpx.Response) -> Any:
@@ -211,7 +220,7 @@ class Errand:
             if last is not None:
                 headers["Last-Event-ID"] = str(last)
             try:
-                response = self.send("GET", path, headers=headers, stream=True)
+                response = self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout))
             except (APIConnectionError, InternalServerError):
                 failures += 1
                 if failures > self.stream_reconnects:
@@ -311,14 +320,6 @@ class Jobs(_Resource):
     def skipped_firings(self, job_id: str, **query: Unpack[g.GetJobsIdSkippedFiringsQuery]) -> Pager[Any]:
         return self._client.paginate(_path("/v1/jobs/{id}/skipped_firings", id=job_id), query)
 
-    def create_run(self, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostJobsIdRunsResponse:
-        """``POST /v1/jobs/{id}/runs``, with an idempotency key of its own unless one is given, so that a retry never
-        starts a second run."""
-        body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
-        return self._client.request("POST", _path("/v1/jobs/{id}/runs", id=job_id), body=body)
-
-    def check_run(self, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostJobsIdRunsCheckResponse:
-        return self._client.request("POST", _path("/v1/jobs/{id}/runs/check", id=job_id), body=params, idempotent=True)
 
 
 class Runs(_Resource):
@@ -326,40 +327,58 @@ class Runs(_Resource):
         super().__init__(client)
         self.live = Live(client)
 
-    def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse:
-        """``POST /v1/runs``, with an idempotency key of its own unless one is given, so that a retry never starts a
-        second run."""
+    @overload
+    def create(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
+
+    @overload
+    def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
+
+    def create(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsResponse:
+        """Starts a run: of a prompt (``POST /v1/runs``), or of the job ``job_id`` (``POST /v1/jobs/{id}/runs``).
+        Without an ``idempotency_key`` the SDK makes one, kept across retries, so that a retry after a lost answer
+        never starts a second run."""
         body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
-        return self._client.request("POST", "/v1/runs", body=body)
+        path = "/v1/runs" if job_id is None else _path("/v1/jobs/{id}/runs", id=job_id)
+        return self._client.request("POST", path, body=body)
 
-    def create_and_wait(self, *, job_id: str | None = None, poll_interval: float = 1.0, **params: Any) -> Run:
-        """Creates a run (of the job ``job_id`` when given) and waits for its end: its final envelope."""
-        created = (self._client.jobs.create_run(job_id, **params) if job_id is not None else self.create(**params))
-        return self.wait(created["task_id"], poll_interval=poll_interval)
+    @overload
+    def check(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostRunsCheckResponse: ...
 
-    def wait(self, run_id: str, *, poll_interval: float = 1.0) -> Run:
-        """The run's final envelope: follows its event stream to the end event, and polls ``GET /v1/runs/{id}``
-        every ``poll_interval`` seconds when no stream can be had (too many open, or the connection keeps failing)."""
-        events = self.events(run_id)
-        try:
-            for event in events:
-                if event["type"] in RUN_END_EVENTS:
-                    data: Any = event["data"]
-                    if isinstance(data, dict) and data.get("object") == "run":
-                        return data
-                    break
-        except (APIConnectionError, RateLimitError, InternalServerError):
-            pass
-        finally:
-            events.close()
+    @overload
+    def check(self, **params: Unpack[g.PostRunsCheckBody]) -> g.PostRunsCheckResponse: ...
+
+    def check(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsCheckResponse:
+        """Makes every check creating the run would make, and creates nothing (``POST /v1/runs/check``)."""
+        path = "/v1/runs/check" if job_id is None else _path("/v1/jobs/{id}/runs/check", id=job_id)
+        return self._client.request("POST", path, body=params, idempotent=True)
+
+    def create_and_wait(self, *, job_id: str | None = None, poll: bool = False, poll_interval: float = 1.0, **params: Any) -> Run:
+        """Starts a run (of the job ``job_id`` when given) and waits for its end (see ``wait``): its final envelope."""
+        created = self.create(job_id=job_id, **params) if job_id is not None else self.create(**params)
+        return self.wait(created["task_id"], poll=poll, poll_interval=poll_interval)
+
+    def wait(self, run_id: str, *, poll: bool = False, poll_interval: float = 1.0) -> Run:
+        """The run's final envelope: follows its event stream (resumed after cuts) to the end event, and polls
+        ``GET /v1/runs/{id}`` every ``poll_interval`` seconds when ``poll`` is set or no stream can be had (429
+        too_many_streams, a connection that keeps failing)."""
+        if not poll:
+            events = self.events(run_id)
+            try:
+                for event in events:
+                    if event["type"] in RUN_END_EVENTS:
+                        data: Any = event["data"]
+                        if isinstance(data, dict) and data.get("object") == "run":
+                            return data
+                        break
+            except (APIConnectionError, RateLimitError, InternalServerError):
+                pass
+            finally:
+                events.close()
         while True:
             run = self.get(run_id)
             if run["status"] in TERMINAL_STATUSES:
                 return run
             sleep(poll_interval)
-
-    def check(self, **params: Unpack[g.PostRunsCheckBody]) -> g.PostRunsCheckResponse:
-        return self._client.request("POST", "/v1/runs/check", body=params, idempotent=True)
 
     def list(self, **query: Unpack[g.GetRunsQuery]) -> Pager[g.GetRunsResponseDataItem]:
         return self._client.paginate("/v1/runs", query)
@@ -373,7 +392,7 @@ class Runs(_Resource):
     def rerun(self, run_id: str) -> g.PostRunsIdRerunResponse:
         return self._client.request("POST", _path("/v1/runs/{id}/rerun", id=run_id))
 
-    def answer(self, run_id: str, **params: Unpack[g.PostRunsIdHumanBody]) -> g.PostRunsIdHumanResponse:
+    def answer_human(self, run_id: str, **params: Unpack[g.PostRunsIdHumanBody]) -> g.PostRunsIdHumanResponse:
         """Answers the person-in-the-loop request the run waits for (``POST /v1/runs/{id}/human``)."""
         return self._client.request("POST", _path("/v1/runs/{id}/human", id=run_id), body=params)
 
@@ -390,7 +409,7 @@ class Live(_Resource):
 
     def frames(self, run_id: str) -> Iterator[ServerSentEvent]:
         """The screen as server-sent events (``frame``, ``waiting``), until the run stops."""
-        response = self._client.send("GET", _path("/v1/runs/{id}/live/frames", id=run_id), headers={"Accept": "text/event-stream"}, stream=True)
+        response = self._client.send("GET", _path("/v1/runs/{id}/live/frames", id=run_id), headers={"Accept": "text/event-stream"}, stream=True, timeout=_stream_timeout(self._client.timeout))
         decoder = SSEDecoder()
         try:
             for line in response.iter_lines():
@@ -403,10 +422,10 @@ class Live(_Resource):
     def state(self, run_id: str) -> g.GetRunsIdLiveStateResponse:
         return self._client.request("GET", _path("/v1/runs/{id}/live/state", id=run_id))
 
-    def control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
+    def take_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
         return self._client.request("POST", _path("/v1/runs/{id}/live/control", id=run_id), body=params)
 
-    def release(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlReleaseResponse:
+    def release_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlReleaseResponse:
         return self._client.request("POST", _path("/v1/runs/{id}/live/control/release", id=run_id), body=params)
 
     def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:
@@ -465,7 +484,7 @@ class EmailIdentity(_Resource):
     def get(self) -> g.GetEmailsIdentityResponse:
         return self._client.request("GET", "/v1/emails/identity")
 
-    def create(self, **params: Unpack[g.PostEmailsIdentityBody]) -> g.PostEmailsIdentityResponse:
+    def set(self, **params: Unpack[g.PostEmailsIdentityBody]) -> g.PostEmailsIdentityResponse:
         return self._client.request("POST", "/v1/emails/identity", body=params)
 
     def verify_domain(self) -> g.PostEmailsIdentityDomainVerifyResponse:
