@@ -277,7 +277,7 @@ def test_s06_errors_are_typed_with_their_type_code_param_request_id_and_status(d
     with pytest.raises(errand.ConflictError) as reused:
         client.runs.create(prompt="Another body", idempotency_key=key)
     assert (reused.value.code, reused.value.param) == ("idempotency_key_reused", "idempotency_key")
-    assert isinstance(reused.value, errand.APIStatusError) and isinstance(reused.value, errand.ErrandError)
+    assert isinstance(reused.value, errand.APIError) and isinstance(reused.value, errand.ErrandError)
 
 
 class Receiver:
@@ -431,6 +431,19 @@ async def test_s08_the_async_client_takes_a_custom_transport(daemon: SdkDaemon) 
         await client.status.get()
         await client.health()
     assert seen == ["/v1/status", "/healthz"]
+
+
+def test_s08_a_wait_longer_than_its_timeout_raises_a_typed_error_and_the_run_goes_on(slow_daemon: SdkDaemon) -> None:
+    with Errand(slow_daemon.key, base_url=slow_daemon.url) as client:
+        created = client.runs.create(prompt="Slower than my patience")
+        with pytest.raises(errand.WaitTimeoutError) as streamed:
+            client.runs.wait(created["task_id"], timeout=0.5)
+        assert streamed.value.run_id == created["task_id"]
+        with pytest.raises(errand.WaitTimeoutError):
+            client.runs.wait(created["task_id"], timeout=0.5, poll=True, poll_interval=0.1)
+        with pytest.raises(errand.WaitTimeoutError):
+            client.runs.create_and_wait(prompt="Also slow", timeout=0.5)
+        assert client.runs.wait(created["task_id"])["status"] == "succeeded"
 
 
 # One call per operation of the API: (method, path) -> what the SDK does for it.

@@ -157,3 +157,23 @@ def test_retries_end_with_the_last_error() -> None:
     with pytest.raises(errand.InternalServerError) as raised:
         client.status.get()
     assert raised.value.status == 503 and raised.value.request_id == "req_1" and len(seen) == 3
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "cls"),
+    [
+        (400, "invalid_request_error", errand.InvalidRequestError),
+        (403, "invalid_request_error", errand.PermissionDeniedError),
+        (410, "invalid_request_error", errand.GoneError),
+        (402, "quota_error", errand.QuotaError),
+        (418, "conflict_error", errand.ConflictError),
+        (418, "something_new", errand.APIError),
+        (502, "api_error", errand.InternalServerError),
+    ],
+)
+def test_an_error_answer_maps_to_its_class_by_status_then_by_type(status: int, kind: str, cls: type) -> None:
+    client, _ = scripted(*(httpx.Response(status, json={"error": {"type": kind, "code": "c", "message": "m"}}) for _ in range(3)))
+    with pytest.raises(errand.APIError) as raised:
+        client.runs.get("run_1")
+    assert type(raised.value) is cls and raised.value.type == kind and raised.value.status == status
+    assert not (status in (403, 410)) or isinstance(raised.value, errand.InvalidRequestError)

@@ -13,7 +13,7 @@ from ._sse import ServerSentEvent
 from ._version import __version__
 from .errors import (
     APIConnectionError,
-    APIStatusError,
+    APIError,
     APITimeoutError,
     AuthenticationError,
     ConflictError,
@@ -25,12 +25,13 @@ from .errors import (
     PermissionDeniedError,
     QuotaError,
     RateLimitError,
+    WaitTimeoutError,
     WebhookVerificationError,
 )
 
 __all__ = [
-    "APIConnectionError", "APIStatusError", "APITimeoutError", "AsyncErrand", "AsyncPager", "AuthenticationError",
+    "APIConnectionError", "APIError", "APITimeoutError", "AsyncErrand", "AsyncPager", "AuthenticationError",
     "ConflictError", "Errand", "ErrandError", "GoneError", "InternalServerError", "InvalidRequestError",
     "NotFoundError", "Pager", "PermissionDeniedError", "QuotaError", "RateLimitError", "ServerSentEvent",
-    "WebhookVerificationError", "__version__", "types", "webhooks",
+    "WaitTimeoutError", "WebhookVerificationError", "__version__", "types", "webhooks",
 ]

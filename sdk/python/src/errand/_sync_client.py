@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 from collections.abc import Generator, Iterator, Mapping
 from typing import Any, Generic, TypeVar, Unpack, overload
@@ -28,6 +29,7 @@ from .errors import (
     ErrandError,
     InternalServerError,
     RateLimitError,
+    WaitTimeoutError,
     status_error,
 )
 from .types import Event, Run
@@ -55,12 +57,23 @@ def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {k: v for k, v in params.items() if v is not None}
 
 
-def _stream_timeout(timeout: float | httpx.Timeout) -> httpx.Timeout:
+def _stream_timeout(timeout: float | httpx.Timeout, deadline: float | None = None) -> httpx.Timeout:
     """A stream's reads wait at least STREAM_READ_TIMEOUT_S: an idle stream is kept alive by heartbeats (every 15 s
-    by default), so only a dead connection goes that long without a byte."""
+    by default), so only a dead connection goes that long without a byte. Not past a deadline, though."""
     t = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
     read = None if t.read is None else max(t.read, STREAM_READ_TIMEOUT_S)
+    if deadline is not None:
+        left = max(0.001, deadline - time.monotonic())
+        read = left if read is None else min(read, left)
     return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
+
+
+def _passed(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _pause(seconds: float, deadline: float | None) -> float:
+    return seconds if deadline is None else max(0.0, min(seconds, deadline - time.monotonic()))
 
 
 def _json_body(response: httpx.Response) -> Any:
@@ -210,22 +223,25 @@ class Errand:
     def paginate(self, path: str, query: Mapping[str, Any] | None = None) -> Pager[Any]:
         return Pager(self, path, query)
 
-    def follow(self, path: str, *, last_event_id: int | str | None = None, ends_with_run: bool = False) -> Generator[Event, None]:
+    def follow(
+        self, path: str, *, last_event_id: int | str | None = None, ends_with_run: bool = False, deadline: float | None = None
+    ) -> Generator[Event, None]:
         """An event stream as an iterator of events, reconnecting with ``Last-Event-ID`` when the connection drops or
-        the daemon restarts, so that every event arrives once and in order."""
+        the daemon restarts, so that every event arrives once and in order. It stops at ``deadline`` (a
+        ``time.monotonic()`` value), within a heartbeat."""
         last = last_event_id
         failures = 0
-        while True:
+        while not _passed(deadline):
             headers = {"Accept": "text/event-stream"}
             if last is not None:
                 headers["Last-Event-ID"] = str(last)
             try:
-                response = self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout))
+                response = self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout, deadline))
             except (APIConnectionError, InternalServerError):
                 failures += 1
                 if failures > self.stream_reconnects:
                     raise
-                sleep(backoff_seconds(failures))
+                sleep(_pause(backoff_seconds(failures), deadline))
                 continue
             if response.status_code == 204:
                 response.close()
@@ -233,6 +249,8 @@ class Errand:
             decoder = SSEDecoder()
             try:
                 for line in response.iter_lines():
+                    if _passed(deadline):
+                        return
                     sse = decoder.decode(line)
                     if sse is None or not sse.data:
                         continue
@@ -249,7 +267,7 @@ class Errand:
             failures += 1
             if failures > self.stream_reconnects:
                 raise APIConnectionError(f"GET {path}: the event stream kept ending; {self.stream_reconnects} reconnects in a row failed")
-            sleep(backoff_seconds(failures))
+            sleep(_pause(backoff_seconds(failures), deadline))
 
 
 class Pager(Generic[T]):
@@ -352,17 +370,23 @@ class Runs(_Resource):
         path = "/v1/runs/check" if job_id is None else _path("/v1/jobs/{id}/runs/check", id=job_id)
         return self._client.request("POST", path, body=params, idempotent=True)
 
-    def create_and_wait(self, *, job_id: str | None = None, poll: bool = False, poll_interval: float = 1.0, **params: Any) -> Run:
+    def create_and_wait(
+        self, *, job_id: str | None = None, timeout: float | None = None, poll: bool = False, poll_interval: float = 1.0, **params: Any
+    ) -> Run:
         """Starts a run (of the job ``job_id`` when given) and waits for its end (see ``wait``): its final envelope."""
+        started = time.monotonic()
         created = self.create(job_id=job_id, **params) if job_id is not None else self.create(**params)
-        return self.wait(created["task_id"], poll=poll, poll_interval=poll_interval)
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        return self.wait(created["task_id"], timeout=left, poll=poll, poll_interval=poll_interval)
 
-    def wait(self, run_id: str, *, poll: bool = False, poll_interval: float = 1.0) -> Run:
+    def wait(self, run_id: str, *, timeout: float | None = None, poll: bool = False, poll_interval: float = 1.0) -> Run:
         """The run's final envelope: follows its event stream (resumed after cuts) to the end event, and polls
         ``GET /v1/runs/{id}`` every ``poll_interval`` seconds when ``poll`` is set or no stream can be had (429
-        too_many_streams, a connection that keeps failing)."""
+        too_many_streams, a connection that keeps failing). After ``timeout`` seconds it raises ``WaitTimeoutError``
+        (the run goes on)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         if not poll:
-            events = self.events(run_id)
+            events = self._client.follow(_path("/v1/runs/{id}/events", id=run_id), ends_with_run=True, deadline=deadline)
             try:
                 for event in events:
                     if event["type"] in RUN_END_EVENTS:
@@ -375,10 +399,12 @@ class Runs(_Resource):
             finally:
                 events.close()
         while True:
+            if _passed(deadline):
+                raise WaitTimeoutError(run_id, timeout or 0.0)
             run = self.get(run_id)
             if run["status"] in TERMINAL_STATUSES:
                 return run
-            sleep(poll_interval)
+            sleep(_pause(poll_interval, deadline))
 
     def list(self, **query: Unpack[g.GetRunsQuery]) -> Pager[g.GetRunsResponseDataItem]:
         return self._client.paginate("/v1/runs", query)

@@ -26,7 +26,7 @@ class APITimeoutError(APIConnectionError):
     """A request took longer than the configured timeout (after every retry)."""
 
 
-class APIStatusError(ErrandError):
+class APIError(ErrandError):
     """The daemon answered with an error status; its body is the API's shared error shape."""
 
     status: int
@@ -49,35 +49,35 @@ class APIStatusError(ErrandError):
         super().__init__(f"{self.status} {self.code or self.type or 'error'}: {self.message}" + (f" (param {self.param})" if self.param else "") + (f" [{self.request_id}]" if self.request_id else ""))
 
 
-class InvalidRequestError(APIStatusError):
+class InvalidRequestError(APIError):
     """400 (and 413, 415, 431): a bad body, query or header; ``param`` names it."""
 
 
-class AuthenticationError(APIStatusError):
+class AuthenticationError(APIError):
     """401: no, malformed, unknown or revoked API key."""
 
 
-class QuotaError(APIStatusError):
+class QuotaError(APIError):
     """402: a spend cap (``monthly_cap_reached``, ``daily_cap_reached``, ``insufficient_budget``)."""
 
 
-class PermissionDeniedError(APIStatusError):
+class PermissionDeniedError(InvalidRequestError):
     """403: a signed link that is not valid for what it was used for."""
 
 
-class NotFoundError(APIStatusError):
+class NotFoundError(APIError):
     """404: an unknown id, or one of another organisation."""
 
 
-class ConflictError(APIStatusError):
+class ConflictError(APIError):
     """409: ``idempotency_key_reused``, ``run_not_cancellable``, ..."""
 
 
-class GoneError(APIStatusError):
+class GoneError(InvalidRequestError):
     """410: an expired signed link."""
 
 
-class RateLimitError(APIStatusError):
+class RateLimitError(APIError):
     """429: ``rate_limited``, ``too_many_concurrent_runs``, ``too_many_streams``; ``retry_after`` in seconds."""
 
     @property
@@ -85,11 +85,11 @@ class RateLimitError(APIStatusError):
         return retry_after_seconds(self.headers.get("retry-after"))
 
 
-class InternalServerError(APIStatusError):
+class InternalServerError(APIError):
     """5xx: the daemon failed (a bug, or it is restarting)."""
 
 
-_BY_STATUS: dict[int, type[APIStatusError]] = {
+_BY_STATUS: dict[int, type[APIError]] = {
     400: InvalidRequestError,
     401: AuthenticationError,
     402: QuotaError,
@@ -104,10 +104,35 @@ _BY_STATUS: dict[int, type[APIStatusError]] = {
 }
 
 
-def status_error(response: httpx.Response, body: Any) -> APIStatusError:
-    """The typed error for an error response (its body already read)."""
-    cls = _BY_STATUS.get(response.status_code) or (InternalServerError if response.status_code >= 500 else APIStatusError)
+_BY_TYPE: dict[str, type[APIError]] = {
+    "invalid_request_error": InvalidRequestError,
+    "authentication_error": AuthenticationError,
+    "quota_error": QuotaError,
+    "not_found_error": NotFoundError,
+    "conflict_error": ConflictError,
+    "rate_limit_error": RateLimitError,
+    "api_error": InternalServerError,
+}
+
+
+def status_error(response: httpx.Response, body: Any) -> APIError:
+    """The typed error for an error response (its body already read): by status, else by the body's ``type`` (as
+    the TypeScript SDK maps it: 403 and 410 are ``invalid_request_error``s too, so their classes derive from it)."""
+    status = response.status_code
+    cls = _BY_STATUS.get(status) or (InternalServerError if status >= 500 else None)
+    if cls is None:
+        error = body.get("error") if isinstance(body, dict) else None
+        cls = _BY_TYPE.get(error.get("type"), APIError) if isinstance(error, dict) else APIError
     return cls(response, body)
+
+
+class WaitTimeoutError(ErrandError):
+    """``runs.wait`` / ``runs.create_and_wait`` ran out of time before the run ended (the run goes on)."""
+
+    def __init__(self, run_id: str, timeout: float) -> None:
+        super().__init__(f"run {run_id} had not ended after {timeout:g} s")
+        self.run_id = run_id
+        self.timeout = timeout
 
 
 class WebhookVerificationError(ErrandError):
