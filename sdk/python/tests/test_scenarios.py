@@ -189,6 +189,7 @@ def test_s04_the_organisations_stream_resumes_after_a_daemon_restart_with_every_
 
         received = before + after
         assert event_ids(received) == sorted(set(event_ids(received)))
+        assert len(daemon.command(cmd="requests", method="GET", path="/v1/events")["requests"]) >= 2, "no resume"
         for run_id in (first["task_id"], second["task_id"]):
             logged = list(client.runs.events(run_id))
             assert [e for e in received if e["run_id"] == run_id] == logged
@@ -196,7 +197,7 @@ def test_s04_the_organisations_stream_resumes_after_a_daemon_restart_with_every_
 
 @pytest.fixture(scope="module")
 def slow_daemon() -> Iterator[SdkDaemon]:
-    """A daemon whose model takes 3 s a turn, so that a restart falls in the middle of a run."""
+    """A daemon whose model takes 3 s a turn: runs that hold their places, and waits that time out."""
     process = subprocess.Popen(
         ["node", "--import", "tsx", "test/fixtures/sdk-daemon.ts", "--model-delay-ms", "3000"],
         cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -211,18 +212,27 @@ def slow_daemon() -> Iterator[SdkDaemon]:
 @pytest.mark.asyncio
 async def test_s04_a_runs_stream_cut_by_a_restart_mid_run_resumes_with_every_event_once(slow_daemon: SdkDaemon) -> None:
     async with AsyncErrand(slow_daemon.key, base_url=slow_daemon.url) as client:
-        created = await client.runs.create(prompt="Slow")
-        received = []
+        # Four runs take every place (limits.max_concurrent_runs) for 3 s, so that this one is still queued when the
+        # daemon restarts: a restart drains the runs under way but not the queue, and ends every stream.
+        for i in range(4):
+            await client.runs.create(prompt=f"Blocker {i}")
+        created = await client.runs.create(prompt="Queued through a restart")
+        received: list[dict[str, Any]] = []
+        before_restart = 0
         async for event in client.runs.events(created["task_id"]):
             received.append(event)
-            if event["type"] == "run.status" and event["data"]["to"] == "running" and len(received) < 3:
-                # The model is still thinking: the restart cuts the stream in the middle of the run.
+            if len(received) == 1:
                 await asyncio.to_thread(slow_daemon.command, cmd="restart")
+                before_restart = len(received)
 
-        assert received[-1]["type"] in {"run.completed", "run.failed"}
+        assert [e["data"]["to"] for e in received[:before_restart]] == ["queued"]
+        assert "running" in [e["data"].get("to") for e in received[before_restart:] if e["type"] == "run.status"]
+        assert received[-1]["type"] == "run.completed"
         assert event_ids(received) == sorted(set(event_ids(received)))
         logged = [e async for e in client.runs.events(created["task_id"])]
         assert received == logged
+        connects = slow_daemon.command(cmd="requests", method="GET", path=f"/v1/runs/{created['task_id']}/events")["requests"]
+        assert len(connects) >= 3, "the stream was not cut and resumed"  # the first, at least one resume, the replay
 
 
 def test_s05_a_429_and_a_503_on_post_runs_are_retried_with_one_idempotency_key_and_one_run(daemon: SdkDaemon) -> None:
