@@ -259,6 +259,7 @@ def unasync(source: str) -> str:
     source = re.sub(r"\basync def\b", "def", source)
     source = re.sub(r"\basync (for|with)\b", r"\1", source)
     source = re.sub(r"\bawait ", "", source)
+    source = re.sub(r"\bAsyncGenerator\[([^\[\]]*), None\]", r"Generator[\1, None, None]", source)
     source = re.sub(r"\b(_?)Async([A-Z]\w*)", r"\1\2", source)
     source = re.sub(r"\b(" + "|".join(map(re.escape, UNASYNC_WORDS)) + r")\b", lambda m: UNASYNC_WORDS[m.group(1)], source)
     return source

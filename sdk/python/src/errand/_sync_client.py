@@ -225,7 +225,7 @@ class Errand:
 
     def follow(
         self, path: str, *, last_event_id: int | str | None = None, ends_with_run: bool = False, deadline: float | None = None
-    ) -> Generator[Event, None]:
+    ) -> Generator[Event, None, None]:
         """An event stream as an iterator of events, reconnecting with ``Last-Event-ID`` when the connection drops or
         the daemon restarts, so that every event arrives once and in order. It stops at ``deadline`` (a
         ``time.monotonic()`` value), within a heartbeat."""
@@ -425,7 +425,7 @@ class Runs(_Resource):
     def steps(self, run_id: str) -> Pager[g.GetRunsIdStepsResponseDataItem]:
         return self._client.paginate(_path("/v1/runs/{id}/steps", id=run_id))
 
-    def events(self, run_id: str, *, last_event_id: int | str | None = None) -> Generator[Event, None]:
+    def events(self, run_id: str, *, last_event_id: int | str | None = None) -> Generator[Event, None, None]:
         """The run's events from its first (or after ``last_event_id``), ending after its end event."""
         return self._client.follow(_path("/v1/runs/{id}/events", id=run_id), last_event_id=last_event_id, ends_with_run=True)
 
@@ -462,7 +462,7 @@ class Live(_Resource):
 
 
 class Events(_Resource):
-    def stream(self, *, last_event_id: int | str | None = None) -> Generator[Event, None]:
+    def stream(self, *, last_event_id: int | str | None = None) -> Generator[Event, None, None]:
         """The organisation's events from now on (or after ``last_event_id``), for as long as it is iterated."""
         return self._client.follow("/v1/events", last_event_id=last_event_id)
 
