@@ -130,10 +130,32 @@ def test_a_post_without_an_idempotency_key_is_not_repeated_after_a_500_it_may_ha
     assert len(seen) == 1
 
 
-def test_a_post_refused_with_503_is_repeated() -> None:
-    client, seen = scripted(error(503, "unavailable"), httpx.Response(201, json={"id": "proj_1"}))
+def test_a_post_refused_with_429_is_repeated_as_the_daemon_did_nothing() -> None:
+    client, seen = scripted(error(429, "rate_limited", {"retry-after": "0"}), httpx.Response(201, json={"id": "proj_1"}))
     assert client.projects.create(name="p") == {"id": "proj_1"}
     assert len(seen) == 2
+
+
+def test_an_email_send_carries_one_client_id_on_every_attempt() -> None:
+    client, seen = scripted(error(503, "unavailable"), httpx.Response(202, json={"id": "msg_1"}))
+    client.emails.send(to="a@example.com", subject="s", text="t")
+    ids = {httpx.Response(200, content=r.content).json()["client_id"] for r in seen}
+    assert len(seen) == 2 and len(ids) == 1
+
+
+def test_a_retry_after_longer_than_max_retry_delay_is_raised_at_once() -> None:
+    client, seen = scripted(error(429, "rate_limited", {"retry-after": "5"}), httpx.Response(200, json={}))
+    client.max_retry_delay = 1
+    with pytest.raises(errand.RateLimitError):
+        client.status.get()
+    assert len(seen) == 1
+
+
+def test_a_refused_stream_is_raised_at_once_without_waiting_out_its_retry_after() -> None:
+    client, seen = scripted(error(429, "too_many_streams", {"retry-after": "60"}), httpx.Response(200, json={}))
+    with pytest.raises(errand.RateLimitError) as raised:
+        next(iter(client.events.stream()))
+    assert raised.value.code == "too_many_streams" and len(seen) == 1
 
 
 def test_a_run_post_carries_one_idempotency_key_in_its_body_and_header_on_every_attempt() -> None:

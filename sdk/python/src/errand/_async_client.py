@@ -17,7 +17,7 @@ from urllib.parse import quote
 import httpx
 
 from . import _generated as g
-from ._retry import backoff_seconds, delay_for, should_retry_error, should_retry_status
+from ._retry import MAX_RETRY_DELAY_S, backoff_seconds, delay_for, should_retry_error, should_retry_status
 from ._sse import ServerSentEvent, SSEDecoder
 from ._timing import asleep
 from ._version import __version__
@@ -86,9 +86,10 @@ class AsyncErrand:
 
     ``api_key`` and ``base_url`` default to ``ERRAND_API_KEY`` and ``ERRAND_API_URL`` (else the daemon's default
     address). ``timeout`` is in seconds (or an ``httpx.Timeout``) for each attempt of a request; ``max_retries``
-    bounds how often a request refused with 429/503, failing with another 5xx or on the network is tried again (with
-    backoff, after ``Retry-After`` when given); ``stream_reconnects`` how often an event stream reconnects in a row
-    before it gives up. ``transport`` or ``http_client`` carry every request: a custom ``httpx.AsyncBaseTransport``
+    bounds how often a request refused with 429, failing with a 5xx or on the network is tried again (with backoff,
+    or after ``Retry-After`` when given, unless that is more than ``max_retry_delay`` seconds: then the error is
+    raised at once); an event stream that cannot reconnect for ``stream_retry_window`` seconds in a row raises the
+    last error. ``transport`` or ``http_client`` carry every request: a custom ``httpx.AsyncBaseTransport``
     (a proxy, a mock, a unix socket) or a whole ``httpx.AsyncClient``, which the caller then closes.
     """
 
@@ -99,7 +100,8 @@ class AsyncErrand:
         base_url: str | None = None,
         timeout: float | httpx.Timeout | None = None,
         max_retries: int = 2,
-        stream_reconnects: int = 10,
+        max_retry_delay: float = MAX_RETRY_DELAY_S,
+        stream_retry_window: float = 60.0,
         transport: httpx.AsyncBaseTransport | None = None,
         http_client: httpx.AsyncClient | None = None,
         default_headers: Mapping[str, str] | None = None,
@@ -112,7 +114,8 @@ class AsyncErrand:
         self.api_key = key
         self.base_url = (base_url or os.environ.get("ERRAND_API_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.max_retries = max_retries
-        self.stream_reconnects = stream_reconnects
+        self.max_retry_delay = max_retry_delay
+        self.stream_retry_window = stream_retry_window
         self.timeout: float | httpx.Timeout = timeout if timeout is not None else (http_client.timeout if http_client is not None else DEFAULT_TIMEOUT_S)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient(transport=transport)
@@ -173,6 +176,7 @@ class AsyncErrand:
         timeout: float | httpx.Timeout | None = None,
         stream: bool = False,
         idempotent: bool = False,
+        max_retries: int | None = None,
     ) -> httpx.Response:
         """One call with its retries: the successful response (read, unless ``stream``; then the caller closes it).
 
@@ -180,6 +184,7 @@ class AsyncErrand:
         ``idempotent`` by nature (cancel, check) or its body carries an ``idempotency_key``, with which the daemon
         answers a repeat with the first run. That key is also sent as the ``Idempotency-Key`` header, where proxies
         and logs see it without reading bodies."""
+        retries = self.max_retries if max_retries is None else max_retries
         key = body.get("idempotency_key") if isinstance(body, dict) else None
         safe = method != "POST" or idempotent or key is not None
         if key is not None:
@@ -204,15 +209,15 @@ class AsyncErrand:
                     finally:
                         await response.aclose()
             except httpx.TransportError as error:
-                if attempt <= self.max_retries and should_retry_error(error, safe):
+                if attempt <= retries and should_retry_error(error, safe):
                     await asleep(backoff_seconds(attempt))
                     continue
                 kind = APITimeoutError if isinstance(error, httpx.TimeoutException) else APIConnectionError
                 raise kind(f"{method} {path}: {type(error).__name__}: {error}", request=request) from error
             if response.status_code < 400:
                 return response
-            if attempt <= self.max_retries and should_retry_status(response.status_code, safe):
-                delay = delay_for(response, attempt)
+            if attempt <= retries and should_retry_status(response.status_code, safe):
+                delay = delay_for(response, attempt, self.max_retry_delay)
                 if delay is not None:
                     await asleep(delay)
                     continue
@@ -225,19 +230,22 @@ class AsyncErrand:
         self, path: str, *, last_event_id: int | str | None = None, ends_with_run: bool = False, deadline: float | None = None
     ) -> AsyncGenerator[Event, None]:
         """An event stream as an iterator of events, reconnecting with ``Last-Event-ID`` when the connection drops or
-        the daemon restarts, so that every event arrives once and in order. It stops at ``deadline`` (a
-        ``time.monotonic()`` value), within a heartbeat."""
+        the daemon restarts, so that every event arrives once and in order. A refusal (401, 404, 429
+        too_many_streams) is raised at once; failures to reconnect for ``stream_retry_window`` seconds in a row raise
+        the last error. It stops at ``deadline`` (a ``time.monotonic()`` value), within a heartbeat."""
         last = last_event_id
         failures = 0
+        failing_since: float | None = None
         while not _passed(deadline):
             headers = {"Accept": "text/event-stream"}
             if last is not None:
                 headers["Last-Event-ID"] = str(last)
             try:
-                response = await self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout, deadline))
+                response = await self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout, deadline), max_retries=0)
             except (APIConnectionError, InternalServerError):
                 failures += 1
-                if failures > self.stream_reconnects:
+                failing_since = failing_since if failing_since is not None else time.monotonic()
+                if time.monotonic() - failing_since > self.stream_retry_window:
                     raise
                 await asleep(_pause(backoff_seconds(failures), deadline))
                 continue
@@ -254,7 +262,7 @@ class AsyncErrand:
                         continue
                     event = json.loads(sse.data)
                     last = sse.id if sse.id is not None else event.get("id")
-                    failures = 0
+                    failures, failing_since = 0, None
                     yield event
                     if ends_with_run and event.get("type") in RUN_END_EVENTS:
                         return
@@ -263,8 +271,9 @@ class AsyncErrand:
             finally:
                 await response.aclose()
             failures += 1
-            if failures > self.stream_reconnects:
-                raise APIConnectionError(f"GET {path}: the event stream kept ending; {self.stream_reconnects} reconnects in a row failed")
+            failing_since = failing_since if failing_since is not None else time.monotonic()
+            if time.monotonic() - failing_since > self.stream_retry_window:
+                raise APIConnectionError(f"GET {path}: the event stream kept ending without an event for {self.stream_retry_window:g} s")
             await asleep(_pause(backoff_seconds(failures), deadline))
 
 
@@ -539,7 +548,10 @@ class AsyncEmails(_AsyncResource):
         self.received = AsyncReceivedEmails(client)
 
     async def send(self, **params: Unpack[g.PostEmailsBody]) -> g.PostEmailsResponse:
-        return await self._client.request("POST", "/v1/emails", body=params)
+        """Sends (or schedules) an email. Without a ``client_id`` the SDK makes one, so that a retry never sends
+        twice."""
+        body: dict[str, Any] = {"client_id": f"errand-py-{uuid.uuid4()}", **params}
+        return await self._client.request("POST", "/v1/emails", body=body, idempotent=True)
 
     def list(self, **query: Unpack[g.GetEmailsQuery]) -> AsyncPager[g.GetEmailsIdResponse]:
         return self._client.paginate("/v1/emails", query)
@@ -575,7 +587,9 @@ class AsyncInboxes(_AsyncResource):
         return await self._client.request("DELETE", _path("/v1/inboxes/{id}", id=inbox_id))
 
     async def send(self, inbox_id: str, **params: Unpack[g.PostInboxesIdMessagesBody]) -> g.PostInboxesIdMessagesResponse:
-        return await self._client.request("POST", _path("/v1/inboxes/{id}/messages", id=inbox_id), body=params)
+        """Sends from the inbox. Without a ``client_id`` the SDK makes one, so that a retry never sends twice."""
+        body: dict[str, Any] = {"client_id": f"errand-py-{uuid.uuid4()}", **params}
+        return await self._client.request("POST", _path("/v1/inboxes/{id}/messages", id=inbox_id), body=body, idempotent=True)
 
 
 class AsyncStatus(_AsyncResource):

@@ -7,13 +7,13 @@ import time
 
 import httpx
 
-#: Statuses at which the daemon did not act on the request (429: refused; 503: not serving), so even a POST without
-#: an idempotency key may be sent again.
-REFUSED = frozenset({429, 503})
+#: The status at which the daemon refused the request before doing anything, so that even a POST without an
+#: idempotency key may be sent again.
+REFUSED = frozenset({429})
 #: Statuses worth trying again when repeating the request is safe.
-TRANSIENT = frozenset({408, 500, 502, 504}) | REFUSED
-#: A Retry-After longer than this is not waited for: the error is raised instead.
-MAX_RETRY_AFTER_S = 60.0
+TRANSIENT = frozenset({408, 500, 502, 503, 504}) | REFUSED
+#: The longest Retry-After waited for by default; a longer one is raised at once as the error it came with.
+MAX_RETRY_DELAY_S = 60.0
 
 
 def retry_after_seconds(value: str | None) -> float | None:
@@ -47,10 +47,10 @@ def should_retry_error(error: httpx.TransportError, safe: bool) -> bool:
     return isinstance(error, (httpx.ConnectError, httpx.ConnectTimeout)) or safe
 
 
-def delay_for(response: httpx.Response | None, attempt: int) -> float | None:
-    """How long to wait before the next attempt; None when the daemon asks for longer than is worth waiting."""
+def delay_for(response: httpx.Response | None, attempt: int, max_delay: float = MAX_RETRY_DELAY_S) -> float | None:
+    """How long to wait before the next attempt; None when the daemon asks for longer than ``max_delay``."""
     if response is not None:
         asked = retry_after_seconds(response.headers.get("retry-after"))
         if asked is not None:
-            return asked if asked <= MAX_RETRY_AFTER_S else None
+            return asked if asked <= max_delay else None
     return backoff_seconds(attempt)

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import httpx
 
 from . import _generated as g
-from ._retry import backoff_seconds, delay_for, should_retry_error, should_retry_status
+from ._retry import MAX_RETRY_DELAY_S, backoff_seconds, delay_for, should_retry_error, should_retry_status
 from ._sse import ServerSentEvent, SSEDecoder
 from ._timing import sleep
 from ._version import __version__
@@ -88,9 +88,10 @@ class Errand:
 
     ``api_key`` and ``base_url`` default to ``ERRAND_API_KEY`` and ``ERRAND_API_URL`` (else the daemon's default
     address). ``timeout`` is in seconds (or an ``httpx.Timeout``) for each attempt of a request; ``max_retries``
-    bounds how often a request refused with 429/503, failing with another 5xx or on the network is tried again (with
-    backoff, after ``Retry-After`` when given); ``stream_reconnects`` how often an event stream reconnects in a row
-    before it gives up. ``transport`` or ``http_client`` carry every request: a custom ``httpx.BaseTransport``
+    bounds how often a request refused with 429, failing with a 5xx or on the network is tried again (with backoff,
+    or after ``Retry-After`` when given, unless that is more than ``max_retry_delay`` seconds: then the error is
+    raised at once); an event stream that cannot reconnect for ``stream_retry_window`` seconds in a row raises the
+    last error. ``transport`` or ``http_client`` carry every request: a custom ``httpx.BaseTransport``
     (a proxy, a mock, a unix socket) or a whole ``httpx.Client``, which the caller then closes.
     """
 
@@ -101,7 +102,8 @@ class Errand:
         base_url: str | None = None,
         timeout: float | httpx.Timeout | None = None,
         max_retries: int = 2,
-        stream_reconnects: int = 10,
+        max_retry_delay: float = MAX_RETRY_DELAY_S,
+        stream_retry_window: float = 60.0,
         transport: httpx.BaseTransport | None = None,
         http_client: httpx.Client | None = None,
         default_headers: Mapping[str, str] | None = None,
@@ -114,7 +116,8 @@ class Errand:
         self.api_key = key
         self.base_url = (base_url or os.environ.get("ERRAND_API_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.max_retries = max_retries
-        self.stream_reconnects = stream_reconnects
+        self.max_retry_delay = max_retry_delay
+        self.stream_retry_window = stream_retry_window
         self.timeout: float | httpx.Timeout = timeout if timeout is not None else (http_client.timeout if http_client is not None else DEFAULT_TIMEOUT_S)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.Client(transport=transport)
@@ -175,6 +178,7 @@ class Errand:
         timeout: float | httpx.Timeout | None = None,
         stream: bool = False,
         idempotent: bool = False,
+        max_retries: int | None = None,
     ) -> httpx.Response:
         """One call with its retries: the successful response (read, unless ``stream``; then the caller closes it).
 
@@ -182,6 +186,7 @@ class Errand:
         ``idempotent`` by nature (cancel, check) or its body carries an ``idempotency_key``, with which the daemon
         answers a repeat with the first run. That key is also sent as the ``Idempotency-Key`` header, where proxies
         and logs see it without reading bodies."""
+        retries = self.max_retries if max_retries is None else max_retries
         key = body.get("idempotency_key") if isinstance(body, dict) else None
         safe = method != "POST" or idempotent or key is not None
         if key is not None:
@@ -206,15 +211,15 @@ class Errand:
                     finally:
                         response.close()
             except httpx.TransportError as error:
-                if attempt <= self.max_retries and should_retry_error(error, safe):
+                if attempt <= retries and should_retry_error(error, safe):
                     sleep(backoff_seconds(attempt))
                     continue
                 kind = APITimeoutError if isinstance(error, httpx.TimeoutException) else APIConnectionError
                 raise kind(f"{method} {path}: {type(error).__name__}: {error}", request=request) from error
             if response.status_code < 400:
                 return response
-            if attempt <= self.max_retries and should_retry_status(response.status_code, safe):
-                delay = delay_for(response, attempt)
+            if attempt <= retries and should_retry_status(response.status_code, safe):
+                delay = delay_for(response, attempt, self.max_retry_delay)
                 if delay is not None:
                     sleep(delay)
                     continue
@@ -227,19 +232,22 @@ class Errand:
         self, path: str, *, last_event_id: int | str | None = None, ends_with_run: bool = False, deadline: float | None = None
     ) -> Generator[Event, None, None]:
         """An event stream as an iterator of events, reconnecting with ``Last-Event-ID`` when the connection drops or
-        the daemon restarts, so that every event arrives once and in order. It stops at ``deadline`` (a
-        ``time.monotonic()`` value), within a heartbeat."""
+        the daemon restarts, so that every event arrives once and in order. A refusal (401, 404, 429
+        too_many_streams) is raised at once; failures to reconnect for ``stream_retry_window`` seconds in a row raise
+        the last error. It stops at ``deadline`` (a ``time.monotonic()`` value), within a heartbeat."""
         last = last_event_id
         failures = 0
+        failing_since: float | None = None
         while not _passed(deadline):
             headers = {"Accept": "text/event-stream"}
             if last is not None:
                 headers["Last-Event-ID"] = str(last)
             try:
-                response = self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout, deadline))
+                response = self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout, deadline), max_retries=0)
             except (APIConnectionError, InternalServerError):
                 failures += 1
-                if failures > self.stream_reconnects:
+                failing_since = failing_since if failing_since is not None else time.monotonic()
+                if time.monotonic() - failing_since > self.stream_retry_window:
                     raise
                 sleep(_pause(backoff_seconds(failures), deadline))
                 continue
@@ -256,7 +264,7 @@ class Errand:
                         continue
                     event = json.loads(sse.data)
                     last = sse.id if sse.id is not None else event.get("id")
-                    failures = 0
+                    failures, failing_since = 0, None
                     yield event
                     if ends_with_run and event.get("type") in RUN_END_EVENTS:
                         return
@@ -265,8 +273,9 @@ class Errand:
             finally:
                 response.close()
             failures += 1
-            if failures > self.stream_reconnects:
-                raise APIConnectionError(f"GET {path}: the event stream kept ending; {self.stream_reconnects} reconnects in a row failed")
+            failing_since = failing_since if failing_since is not None else time.monotonic()
+            if time.monotonic() - failing_since > self.stream_retry_window:
+                raise APIConnectionError(f"GET {path}: the event stream kept ending without an event for {self.stream_retry_window:g} s")
             sleep(_pause(backoff_seconds(failures), deadline))
 
 
@@ -541,7 +550,10 @@ class Emails(_Resource):
         self.received = ReceivedEmails(client)
 
     def send(self, **params: Unpack[g.PostEmailsBody]) -> g.PostEmailsResponse:
-        return self._client.request("POST", "/v1/emails", body=params)
+        """Sends (or schedules) an email. Without a ``client_id`` the SDK makes one, so that a retry never sends
+        twice."""
+        body: dict[str, Any] = {"client_id": f"errand-py-{uuid.uuid4()}", **params}
+        return self._client.request("POST", "/v1/emails", body=body, idempotent=True)
 
     def list(self, **query: Unpack[g.GetEmailsQuery]) -> Pager[g.GetEmailsIdResponse]:
         return self._client.paginate("/v1/emails", query)
@@ -577,7 +589,9 @@ class Inboxes(_Resource):
         return self._client.request("DELETE", _path("/v1/inboxes/{id}", id=inbox_id))
 
     def send(self, inbox_id: str, **params: Unpack[g.PostInboxesIdMessagesBody]) -> g.PostInboxesIdMessagesResponse:
-        return self._client.request("POST", _path("/v1/inboxes/{id}/messages", id=inbox_id), body=params)
+        """Sends from the inbox. Without a ``client_id`` the SDK makes one, so that a retry never sends twice."""
+        body: dict[str, Any] = {"client_id": f"errand-py-{uuid.uuid4()}", **params}
+        return self._client.request("POST", _path("/v1/inboxes/{id}/messages", id=inbox_id), body=body, idempotent=True)
 
 
 class Status(_Resource):
