@@ -482,7 +482,7 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("GET", "/v1/runs/{id}/live/frames"): lambda c: list(c.runs.live.frames("run_1")),
     ("GET", "/v1/runs/{id}/live/state"): lambda c: c.runs.live.state("run_1"),
     ("POST", "/v1/runs/{id}/live/control"): lambda c: c.runs.live.take_control("run_1"),
-    ("POST", "/v1/runs/{id}/live/control/release"): lambda c: c.runs.live.release_control("run_1"),
+    ("POST", "/v1/runs/{id}/live/control/release"): lambda c: c.runs.live.release_control("run_1", control_id="ctl_1"),
     ("POST", "/v1/runs/{id}/live/input"): lambda c: c.runs.live.input("run_1", input={"type": "click", "x": 1, "y": 1}),
     ("POST", "/v1/runs/{id}/live/revoke"): lambda c: c.runs.live.revoke("run_1"),
     ("GET", "/v1/runs/{id}/steps"): lambda c: list(c.runs.steps("run_1")),

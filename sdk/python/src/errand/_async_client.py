@@ -458,7 +458,7 @@ class AsyncLive(_AsyncResource):
     async def take_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
         return await self._client.request("POST", _path("/v1/runs/{id}/live/control", id=run_id), body=params)
 
-    async def release_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlReleaseResponse:
+    async def release_control(self, run_id: str, **params: Unpack[g.PostRunsIdLiveControlReleaseBody]) -> g.PostRunsIdLiveControlReleaseResponse:
         return await self._client.request("POST", _path("/v1/runs/{id}/live/control/release", id=run_id), body=params)
 
     async def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:

@@ -460,7 +460,7 @@ class Live(_Resource):
     def take_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
         return self._client.request("POST", _path("/v1/runs/{id}/live/control", id=run_id), body=params)
 
-    def release_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlReleaseResponse:
+    def release_control(self, run_id: str, **params: Unpack[g.PostRunsIdLiveControlReleaseBody]) -> g.PostRunsIdLiveControlReleaseResponse:
         return self._client.request("POST", _path("/v1/runs/{id}/live/control/release", id=run_id), body=params)
 
     def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:
