@@ -1,0 +1,1516 @@
+"""Generated from the daemon's OpenAPI document by sdk/python/scripts/generate.py: do not edit.
+
+Regenerate after changing a route schema (test S10 fails until then).
+"""
+# ruff: noqa
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+
+class GetHealthzResponse(TypedDict):
+    ok: bool
+
+
+class GetProjectsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetProjectsResponseDataItem(TypedDict):
+    id: str
+    object: Literal["project"]
+    name: str
+    description: str | None
+    is_default: bool
+    """True for the organisation's "API Runs" project, which cannot be deleted."""
+    created_at: str
+    updated_at: str
+
+
+class GetProjectsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetProjectsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostProjectsBody(TypedDict):
+    name: str
+    description: NotRequired[str | None]
+
+
+class DeleteProjectsIdResponse(TypedDict):
+    id: str
+    object: Literal["project"]
+    deleted: Literal[True]
+
+
+class PatchProjectsIdBody(TypedDict):
+    name: NotRequired[str]
+    description: NotRequired[str | None]
+
+
+class GetJobsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+    project_id: NotRequired[str]
+    """Only jobs of this project."""
+
+
+class GetJobsResponseDataItem(TypedDict):
+    id: str
+    object: Literal["job"]
+    project_id: str
+    name: str
+    description: str | None
+    prompt: str
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    input_schema: dict[str, Any] | None
+    output_schema: dict[str, Any] | None
+    connections: list[str]
+    timeout_s: int | None
+    human_timeout_s: int | None
+    human_email: str | None
+    require_approval: bool
+    schedule: dict[str, Any] | None
+    recording: bool
+    """Whether its runs record the browser unless a run says otherwise."""
+    created_at: str
+    updated_at: str
+
+
+class GetJobsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetJobsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostJobsBodySchedule(TypedDict):
+    cron: str
+    """Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field)."""
+    timezone: NotRequired[str]
+    """IANA time zone the expression is read in."""
+    inputs: NotRequired[dict[str, Any]]
+    """Inputs every scheduled run of the job receives."""
+    callback_url: NotRequired[str | None]
+    """Webhook target for the scheduled runs."""
+    enabled: NotRequired[bool]
+    """false pauses the schedule without deleting it."""
+    paused_reason: NotRequired[str | None]
+    """Read only: why the daemon paused the schedule. Accepted in requests (so a schedule read can be sent back) and ignored."""
+
+
+class PostJobsBody(TypedDict):
+    project_id: str
+    name: str
+    description: NotRequired[str | None]
+    prompt: str
+    model: NotRequired[Literal["haiku", "sonnet", "opus"]]
+    """One of haiku, sonnet, opus; default sonnet."""
+    input_schema: NotRequired[dict[str, Any] | None]
+    output_schema: NotRequired[dict[str, Any] | None]
+    connections: NotRequired[list[str] | None]
+    timeout_s: NotRequired[int | None]
+    human_timeout_s: NotRequired[int | None]
+    human_email: NotRequired[str | None]
+    require_approval: NotRequired[bool]
+    """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+    schedule: NotRequired[PostJobsBodySchedule | None]
+    recording: NotRequired[bool]
+    """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+
+
+class DeleteJobsIdResponse(TypedDict):
+    id: str
+    object: Literal["job"]
+    deleted: Literal[True]
+
+
+class PatchJobsIdBody(TypedDict):
+    name: NotRequired[str]
+    description: NotRequired[str | None]
+    prompt: NotRequired[str]
+    model: NotRequired[Literal["haiku", "sonnet", "opus"]]
+    """One of haiku, sonnet, opus; default sonnet."""
+    input_schema: NotRequired[dict[str, Any] | None]
+    output_schema: NotRequired[dict[str, Any] | None]
+    connections: NotRequired[list[str] | None]
+    timeout_s: NotRequired[int | None]
+    human_timeout_s: NotRequired[int | None]
+    human_email: NotRequired[str | None]
+    require_approval: NotRequired[bool]
+    """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+    schedule: NotRequired[PostJobsBodySchedule | None]
+    recording: NotRequired[bool]
+    """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+
+
+class GetJobsIdSkippedFiringsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[int]
+    """The next_cursor of the previous page (an event_id)."""
+
+
+class GetJobsIdSkippedFiringsResponseDataItem(TypedDict):
+    object: Literal["skipped_firing"]
+    event_id: int
+    """Its id in the event log (schedule.skipped); the cursor of the list."""
+    job_id: str
+    slot: str
+    """When the firing was scheduled for."""
+    code: str
+    """What refused the run, as the API would have answered: missing_input, daily_cap_reached, ..."""
+    message: str
+    param: str | None
+    created_at: str
+
+
+class GetJobsIdSkippedFiringsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetJobsIdSkippedFiringsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class GetRunsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+    job_id: NotRequired[str]
+    """Only runs of this job."""
+
+
+class GetRunsResponseDataItemEvidence(TypedDict):
+    screenshot_url: str | None
+    matched_text: str | None
+    checked_at: str
+    recording_url: str | None
+    """Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings)."""
+    trace_url: str | None
+    """Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded."""
+
+
+class GetRunsResponseDataItemUsage(TypedDict):
+    duration_ms: int | None
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+class GetRunsResponseDataItemProgress(TypedDict):
+    steps: int
+    last_action: str | None
+
+
+class GetRunsResponseDataItemWaitingFor(TypedDict):
+    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    request_id: str
+    """The request (`hr_` prefix); POST /v1/runs/{id}/human may name it."""
+    kind: Literal["takeover", "answer", "approve"]
+    question: str
+    asked_at: str
+    expires_at: str
+    """When the run fails if nobody has answered (human_timeout_s after asked_at)."""
+    live_url: str | None
+    """The run's live view, where a person can see the browser and take over; null when none can be offered."""
+
+
+class GetRunsResponseDataItem(TypedDict):
+    task_id: str
+    object: Literal["run"]
+    status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    result: dict[str, Any] | None
+    confidence: Literal["high", "medium", "low"] | None
+    evidence: GetRunsResponseDataItemEvidence | None
+    failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_detail: str | None
+    warnings: list[str]
+    usage: GetRunsResponseDataItemUsage
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    job_id: str | None
+    project_id: str
+    name: str | None
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    attempt: int
+    progress: GetRunsResponseDataItemProgress
+    waiting_for: GetRunsResponseDataItemWaitingFor | None
+    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    live_url: str | None
+    """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
+
+
+class GetRunsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetRunsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostRunsBody(TypedDict):
+    prompt: str
+    inputs: NotRequired[dict[str, Any]]
+    """Values for the prompt's {{placeholders}}."""
+    output_schema: NotRequired[dict[str, Any]]
+    """JSON Schema the result must satisfy."""
+    model: NotRequired[Literal["haiku", "sonnet", "opus"]]
+    """One of haiku, sonnet, opus; default sonnet."""
+    project_id: NotRequired[str]
+    name: NotRequired[str]
+    callback_url: NotRequired[str]
+    """https target of the signed completion webhook."""
+    idempotency_key: NotRequired[str]
+    """A replay within 24 h returns the original run."""
+    connections: NotRequired[list[str]]
+    """Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required."""
+    timeout_s: NotRequired[int]
+    """Longest the run may execute, in seconds."""
+    recording: NotRequired[bool]
+    """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+    human_timeout_s: NotRequired[int]
+    """Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s."""
+    human_email: NotRequired[str]
+    """Who is emailed when the agent asks for a person (needs email configured); a reply answers."""
+    require_approval: NotRequired[bool]
+    """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+
+
+class PostRunsResponseBillingEstimatedCostUsd(TypedDict):
+    low: float
+    high: float
+
+
+class PostRunsResponseBillingEstimatedCredits(TypedDict):
+    low: int
+    high: int
+
+
+class PostRunsResponseBilling(TypedDict):
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    credit_usd_rate: float
+    estimated_cost_usd: PostRunsResponseBillingEstimatedCostUsd
+    estimated_credits: PostRunsResponseBillingEstimatedCredits
+    monthly_cap_usd: float | None
+    note: str
+
+
+class PostRunsResponseWarningsItem(TypedDict):
+    code: Literal["no_model_provider", "connection_unusable", "estimate_exceeds_cap"]
+    message: str
+    param: str | None
+
+
+class PostRunsResponse(TypedDict):
+    task_id: str
+    status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    poll_url: str
+    billing: PostRunsResponseBilling
+    warnings: list[PostRunsResponseWarningsItem]
+    """What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap."""
+
+
+class PostRunsCheckResponse(TypedDict):
+    object: Literal["run_check"]
+    replay_of: str | None
+    """The run its idempotency_key would answer again, or null when a new run would be created."""
+    billing: PostRunsResponseBilling
+    warnings: list[PostRunsResponseWarningsItem]
+    """What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap."""
+
+
+class PostJobsIdRunsBody(TypedDict):
+    inputs: NotRequired[dict[str, Any]]
+    """Values for the prompt's {{placeholders}}."""
+    output_schema: NotRequired[dict[str, Any]]
+    """JSON Schema the result must satisfy."""
+    callback_url: NotRequired[str]
+    """https target of the signed completion webhook."""
+    idempotency_key: NotRequired[str]
+    """A replay within 24 h returns the original run."""
+    name: NotRequired[str]
+    connections: NotRequired[list[str]]
+    """Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required."""
+    timeout_s: NotRequired[int]
+    """Longest the run may execute, in seconds."""
+    recording: NotRequired[bool]
+    """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+    human_timeout_s: NotRequired[int]
+    """Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s."""
+    human_email: NotRequired[str]
+    """Who is emailed when the agent asks for a person (needs email configured); a reply answers."""
+    require_approval: NotRequired[bool]
+    """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+
+
+class PostRunsIdHumanBody(TypedDict):
+    request_id: NotRequired[str]
+    """The request answered; refused with 409 request_mismatch when the run waits for another."""
+    answer: NotRequired[str]
+    """kind answer: the reply the agent gets."""
+    approved: NotRequired[bool]
+    """kind approve: true lets the agent go ahead, false tells it not to."""
+    note: NotRequired[str]
+    """What the person did or wants the agent to know (for a takeover: what was done in the browser)."""
+
+
+class GetRunsIdLiveStateResponseControl(TypedDict):
+    held: bool
+    since: str | None
+    by: str | None
+
+
+class GetRunsIdLiveStateResponse(TypedDict):
+    object: Literal["live_state"]
+    run: GetRunsResponseDataItem
+    thought: str | None
+    """The text of the agent's latest model answer, or null."""
+    control: GetRunsIdLiveStateResponseControl
+    viewers: int
+    """Frame streams open on this run now."""
+
+
+class PostRunsIdLiveControlResponse(TypedDict):
+    object: Literal["live_control"]
+    run_id: str
+    control_id: str
+    since: str
+
+
+class PostRunsIdLiveControlReleaseBody(TypedDict):
+    control_id: str
+    """What POST /v1/runs/{id}/live/control answered."""
+    note: NotRequired[str | None]
+    """What the person did; told to the agent and kept in the step."""
+
+
+class PostRunsIdLiveControlReleaseResponse(TypedDict):
+    object: Literal["live_control_ended"]
+    run_id: str
+    started_at: str
+    ended_at: str
+    duration_ms: int
+
+
+class PostRunsIdLiveInputBodyInput1(TypedDict):
+    type: Literal["mouse"]
+    event: Literal["mousePressed", "mouseReleased", "mouseMoved"]
+    x: float
+    """x in the page's CSS pixels (LiveFrame width and height)."""
+    y: float
+    """y in the page's CSS pixels (LiveFrame width and height)."""
+    button: Literal["none", "left", "middle", "right"]
+    clickCount: int
+    modifiers: int
+    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8."""
+
+
+class PostRunsIdLiveInputBodyInput2(TypedDict):
+    type: Literal["wheel"]
+    x: float
+    """x in the page's CSS pixels (LiveFrame width and height)."""
+    y: float
+    """y in the page's CSS pixels (LiveFrame width and height)."""
+    deltaX: float
+    deltaY: float
+    modifiers: int
+    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8."""
+
+
+class PostRunsIdLiveInputBodyInput3(TypedDict):
+    type: Literal["key"]
+    event: Literal["keyDown", "keyUp"]
+    key: str
+    """KeyboardEvent.key"""
+    code: str
+    """KeyboardEvent.code"""
+    keyCode: int
+    """The Windows virtual key code (KeyboardEvent.keyCode)."""
+    text: str
+    """What the key types ("" for keys that type nothing, "\\r" for Enter)."""
+    modifiers: int
+    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8."""
+
+
+class PostRunsIdLiveInputBodyInput4(TypedDict):
+    type: Literal["text"]
+    text: str
+    """Inserted as if pasted."""
+
+
+class PostRunsIdLiveInputBody(TypedDict):
+    control_id: str
+    """What POST /v1/runs/{id}/live/control answered."""
+    input: PostRunsIdLiveInputBodyInput1 | PostRunsIdLiveInputBodyInput2 | PostRunsIdLiveInputBodyInput3 | PostRunsIdLiveInputBodyInput4
+
+
+class PostRunsIdLiveRevokeResponse(TypedDict):
+    object: Literal["live_revocation"]
+    run_id: str
+    revoked_at: str
+    control_released: bool
+
+
+class GetRunsIdStepsResponseDataItemUsage(TypedDict):
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+class GetRunsIdStepsResponseDataItem(TypedDict):
+    id: str
+    object: Literal["run_step"]
+    run_id: str
+    attempt: int
+    """Which attempt of the run made this step (a run is retried when the daemon died under it)."""
+    seq: int
+    """Order within the attempt, from 1."""
+    kind: Literal["model", "tool", "person"]
+    name: str
+    """The model id for a model call; the tool and action for a tool call (browser.navigate, run_code.python, finish)."""
+    input: Any
+    """What the step was given: the tool input, or a summary of the model request."""
+    output: str | None
+    """What the step produced, truncated."""
+    is_error: bool
+    duration_ms: int
+    usage: GetRunsIdStepsResponseDataItemUsage
+    screenshot_url: str | None
+    """Signed link to the screenshot this step took, valid 7 days."""
+    created_at: str
+
+
+class GetRunsIdStepsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetRunsIdStepsResponseDataItem]
+    has_more: bool
+    """Always false: every step of the run is in one page."""
+    next_cursor: str | None
+
+
+class GetArtifactsIdQuery(TypedDict):
+    expires: NotRequired[int]
+    """Unix time (seconds) after which the link answers 410."""
+    sig: NotRequired[str]
+    """HMAC signature of the id and expiry."""
+
+
+GetEventsResponseRunStatusData = TypedDict("GetEventsResponseRunStatusData", {
+    "run_id": str,
+    "from": Literal["queued", "running", "succeeded", "failed", "cancelled"] | None,
+    "to": Literal["queued", "running", "succeeded", "failed", "cancelled"],
+    "description": str,
+})
+
+
+class GetEventsResponseRunStatus(TypedDict):
+    """A run's status changed, its creation included: `{run_id, from, to, description}`; `from` is null when the run was created. run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.status"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseRunStatusData
+
+
+class GetEventsResponseRunStepData(TypedDict):
+    id: str
+    object: Literal["run_step"]
+    run_id: str
+    attempt: int
+    """Which attempt of the run made this step (a run is retried when the daemon died under it)."""
+    seq: int
+    """Order within the attempt, from 1."""
+    kind: Literal["model", "tool", "person"]
+    name: str
+    """The model id for a model call; the tool and action for a tool call (browser.navigate, run_code.python, finish)."""
+    input: Any
+    """What the step was given: the tool input, or a summary of the model request."""
+    output: str | None
+    """What the step produced, truncated."""
+    is_error: bool
+    duration_ms: int
+    usage: GetRunsIdStepsResponseDataItemUsage
+    screenshot_url: str | None
+    """Signed link to the screenshot this step took, valid 7 days."""
+    created_at: str
+    run_cost_usd: float
+
+
+class GetEventsResponseRunStep(TypedDict):
+    """A model or tool call was recorded: the step as `GET /v1/runs/{id}/steps` lists it, plus `run_cost_usd` (the run's cost after the step). run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.step"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseRunStepData
+
+
+class GetEventsResponseRunNeedsHumanData(TypedDict):
+    run_id: str
+    request_id: str
+    kind: Literal["takeover", "answer", "approve"]
+    question: str
+    asked_at: str
+    expires_at: str
+    live_url: str | None
+    answer_url: str
+    """POST /v1/runs/{id}/human of this run."""
+
+
+class GetEventsResponseRunNeedsHuman(TypedDict):
+    """The run's agent asked for a person (request_human) and waits: `{run_id, request_id, kind, question, asked_at, expires_at, live_url, answer_url}`; the run stays `running`, its `waiting_for` says the same. run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.needs_human"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseRunNeedsHumanData
+
+
+class GetEventsResponseRunHumanAnsweredData(TypedDict):
+    run_id: str
+    request_id: str
+    kind: Literal["takeover", "answer", "approve"]
+    answer: str | None
+    approved: bool | None
+    note: str | None
+    answered_by: str
+    """Who answered: an API key (`key <id>`), a live link, or an email address."""
+    answered_via: Literal["api", "cli", "mcp", "email", "live"]
+    answered_at: str
+
+
+class GetEventsResponseRunHumanAnswered(TypedDict):
+    """A person answered what the agent asked, and the agent goes on: `{run_id, request_id, kind, answer, approved, note, answered_by, answered_via, answered_at}`. run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.human_answered"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseRunHumanAnsweredData
+
+
+class GetEventsResponseRunCompleted(TypedDict):
+    """The run succeeded: its final envelope, as `GET /v1/runs/{id}` answers it. run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.completed"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetRunsResponseDataItem
+
+
+class GetEventsResponseRunFailed(TypedDict):
+    """The run failed: its final envelope. run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.failed"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetRunsResponseDataItem
+
+
+class GetEventsResponseRunCancelled(TypedDict):
+    """The run was cancelled: its final envelope. run_id: the run."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["run.cancelled"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetRunsResponseDataItem
+
+
+class GetEventsResponseWebhookAttemptedData(TypedDict):
+    delivery_id: str
+    event_id: str
+    """The webhook-id header of every attempt of the delivery."""
+    event: str
+    """The delivered event's type."""
+    run_id: str | None
+    url: str
+    attempt: int
+    status_code: int | None
+    latency_ms: int
+    error: str | None
+    status: Literal["pending", "succeeded", "failed"]
+    next_attempt_at: str | None
+
+
+class GetEventsResponseWebhookAttempted(TypedDict):
+    """One attempt to deliver a webhook, and where it leaves the delivery (`pending`, `succeeded`, `failed`): `{delivery_id, event_id, event, run_id, url, attempt, status_code, latency_ms, error, status, next_attempt_at}`. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["webhook.attempted"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseWebhookAttemptedData
+
+
+class GetEventsResponseScheduleFiredData(TypedDict):
+    job_id: str
+    slot: str
+    """The time the firing was scheduled for."""
+    run_id: str
+
+
+class GetEventsResponseScheduleFired(TypedDict):
+    """A job's schedule fired and started a run: `{job_id, slot, run_id}`. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["schedule.fired"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseScheduleFiredData
+
+
+class GetEventsResponseScheduleSkippedData(TypedDict):
+    job_id: str
+    slot: str
+    code: str
+    """What refused the run, as the API would have answered it (`missing_input`, `daily_cap_reached`, ...)."""
+    message: str
+    param: str | None
+
+
+class GetEventsResponseScheduleSkipped(TypedDict):
+    """A firing that started no run, and why: `{job_id, slot, code, message, param}` (also listed by `GET /v1/jobs/{id}/skipped_firings`). run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["schedule.skipped"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseScheduleSkippedData
+
+
+class GetEventsResponseSchedulePausedData(TypedDict):
+    job_id: str
+    reason: str
+
+
+class GetEventsResponseSchedulePaused(TypedDict):
+    """A job change left its schedule's inputs failing, so the schedule was paused: `{job_id, reason}`. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["schedule.paused"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseSchedulePausedData
+
+
+class GetEventsResponseEmailReceivedDataAuth(TypedDict):
+    spf: str
+    dkim: str
+    dmarc: str
+    spf_domain: NotRequired[str | None]
+    dkim_domains: NotRequired[list[str]]
+    from_domain: NotRequired[str | None]
+
+
+class GetEventsResponseEmailReceivedDataAttachmentsItem(TypedDict):
+    id: str
+    filename: str | None
+    content_type: str
+    size: int
+    url: str
+    """Signed link, valid 7 days; needs no API key."""
+
+
+GetEventsResponseEmailReceivedData = TypedDict("GetEventsResponseEmailReceivedData", {
+    "message_id": str,
+    "in_reply_to": str | None,
+    "correlation_token": str | None,
+    "from": str,
+    "to": list[str],
+    "subject": str,
+    "reply_text": str,
+    "received_at": str,
+    "metadata": dict[str, Any] | None,
+    "object": NotRequired[Literal["received_email"]],
+    "kind": NotRequired[Literal["reply", "message", "bounce", "complaint", "run"]],
+    "inbox_id": NotRequired[str | None],
+    "run_id": NotRequired[str | None],
+    "from_name": NotRequired[str | None],
+    "message_id_header": NotRequired[str | None],
+    "in_reply_to_header": NotRequired[str | None],
+    "auth": NotRequired[GetEventsResponseEmailReceivedDataAuth],
+    "attachments": NotRequired[list[GetEventsResponseEmailReceivedDataAttachmentsItem]],
+    "truncated": NotRequired[bool],
+})
+
+
+class GetEventsResponseEmailReceived(TypedDict):
+    """Mail arrived at the identity, an inbox or a run's address: the message as `GET /v1/emails/received/{id}` answers it, with the `metadata` of the send it answers; the event log leaves out `text` and `html`. run_id: the run, or null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["email.received"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseEmailReceivedData
+
+
+class GetEventsResponseEmailBouncedData(TypedDict):
+    message_id: str
+    correlation_token: str | None
+    recipient: str
+    status: str | None
+    """The enhanced status code (RFC 3463), such as 5.1.1."""
+    diagnostic: str | None
+    source: Literal["report", "relay"]
+    """A delivery-status report that came back, or the relay refusing the recipient."""
+    suppressed: bool
+    bounced_at: str
+    metadata: dict[str, Any] | None
+    """The send's `metadata`, byte for byte as it was given."""
+
+
+class GetEventsResponseEmailBounced(TypedDict):
+    """A recipient of a send bounced for good and is suppressed: `{message_id, correlation_token, recipient, status, diagnostic, source, suppressed, bounced_at, metadata}`. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["email.bounced"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseEmailBouncedData
+
+
+class GetEventsResponseEmailComplainedData(TypedDict):
+    message_id: str
+    correlation_token: str | None
+    recipient: str | None
+    """Null when the report named none of the send's recipients."""
+    feedback_type: str
+    user_agent: str | None
+    suppressed: bool
+    complained_at: str
+    metadata: dict[str, Any] | None
+    """The send's `metadata`, byte for byte as it was given."""
+
+
+class GetEventsResponseEmailComplained(TypedDict):
+    """A recipient complained about a send (a feedback report): `{message_id, correlation_token, recipient, feedback_type, user_agent, suppressed, complained_at, metadata}`. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["email.complained"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseEmailComplainedData
+
+
+class GetEventsResponseConnectionAuthenticatedData(TypedDict):
+    id: str
+    object: Literal["connection"]
+    name: str
+    type: Literal["token", "mcp", "oauth"]
+    project_id: str | None
+    """The project whose runs use it; null for every run of the organisation."""
+    is_enabled: bool
+    has_secret: bool
+    """Whether a secret is stored. The secret itself is never returned."""
+    env_var_name: str | None
+    """token and oauth: the environment variable runs get the secret in."""
+    url: str | None
+    transport: Literal["http", "sse"] | None
+    headers: dict[str, str] | None
+    """mcp: request headers as given, with ${SECRET} unexpanded."""
+    provider: str | None
+    """oauth: the configured provider."""
+    auth_status: Literal["authenticated", "pending", "failed", "expired"]
+    auth_detail: str | None
+    """Why the status is what it is, in words."""
+    auth_checked_at: str | None
+    expires_at: str | None
+    """oauth: when the current access token expires (it is refreshed before)."""
+    created_at: str
+    updated_at: str
+
+
+class GetEventsResponseConnectionAuthenticated(TypedDict):
+    """A connection became authenticated, or a connect flow finished: the connection record. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["connection.authenticated"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseConnectionAuthenticatedData
+
+
+class GetEventsResponseConnectionExpired(TypedDict):
+    """The provider refused to refresh a connection's token (connect again): the connection record. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    type: Literal["connection.expired"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseConnectionAuthenticatedData
+
+
+class GetStatusResponseModelProvider(TypedDict):
+    name: Literal["anthropic", "openai"]
+    """models.provider"""
+    configured: bool
+    """Whether the daemon has the key or base URL the provider needs."""
+    problem: str | None
+    """What is missing, naming the setting; null when configured."""
+    base_url: str | None
+    """Where model calls go, without credentials."""
+    reachable: bool | None
+    """Whether the API answered a request for its model list (no tokens spent); null when not configured."""
+    key_accepted: bool | None
+    """Whether it accepted the key; null when that could not be told."""
+    detail: str
+    checked_at: str | None
+    """When the model API was asked; its answer stands for 30 s, for every caller. Null when not asked."""
+
+
+class GetStatusResponseSandboxWarmPool(TypedDict):
+    size: int
+    ready: int
+
+
+class GetStatusResponseSandboxFirewall(TypedDict):
+    installed: bool
+    detail: str
+
+
+class GetStatusResponseSandbox(TypedDict):
+    driver: Literal["local", "docker"]
+    isolated: bool
+    """false for the local driver: task code runs as the daemon's user."""
+    image: str | None
+    runtime: str | None
+    """docker: the OCI runtime sandboxes run under (runc, or runsc for gVisor); null for the local driver."""
+    warm_pool: GetStatusResponseSandboxWarmPool | None
+    firewall: GetStatusResponseSandboxFirewall | None
+
+
+class GetStatusResponseSpend(TypedDict):
+    """The caller's organisation: its spend today (UTC) and its daily cap."""
+    today_usd: float
+    daily_cap_usd: float
+
+
+class GetStatusResponseRuns(TypedDict):
+    active: int
+    """The caller's organisation's queued plus running runs."""
+    max_pending: int
+    """How many it may have before POST /v1/runs answers 429."""
+
+
+class GetStatusResponseEmail(TypedDict):
+    relay_domain: str | None
+    """mail.relay_domain: the domain of the installation's addresses; null when email is off."""
+    sending: Literal["smtp", "capture", "off"]
+    """How mail leaves: through mail.smtp_url, kept in the data directory, or not at all."""
+    relay: str | None
+    """The relay's host:port, without credentials."""
+    receiving: str | None
+    """Where the daemon's SMTP server takes mail (host:port); null when it receives none."""
+    mx_host: str | None
+    """The host MX records must name for mail to reach it (mail.mx_host)."""
+    problem: str | None
+    """What keeps email from working, naming the setting; null when nothing does."""
+
+
+class GetStatusResponse(TypedDict):
+    object: Literal["status"]
+    version: str
+    started_at: str
+    model_provider: GetStatusResponseModelProvider
+    sandbox: GetStatusResponseSandbox
+    spend: GetStatusResponseSpend
+    """The caller's organisation: its spend today (UTC) and its daily cap."""
+    runs: GetStatusResponseRuns
+    email: GetStatusResponseEmail
+
+
+class GetConnectionsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetConnectionsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetEventsResponseConnectionAuthenticatedData]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostConnectionsBody(TypedDict):
+    name: str
+    """Letters, digits, _ and -, up to 40; unique in its scope."""
+    type: Literal["token", "mcp", "oauth"]
+    secret: NotRequired[str]
+    """Write-only."""
+    env_var_name: NotRequired[str]
+    url: NotRequired[str]
+    transport: NotRequired[Literal["http", "sse"]]
+    headers: NotRequired[dict[str, str]]
+    project_id: NotRequired[str]
+    is_enabled: NotRequired[bool]
+
+
+class PostConnectionsLinksBody(TypedDict):
+    provider: str
+    name: NotRequired[str]
+    """Default: the provider name."""
+    project_id: NotRequired[str]
+    env_var_name: NotRequired[str]
+    """Default: <PROVIDER>_ACCESS_TOKEN, or the preset's."""
+    redirect_url: NotRequired[str]
+    """Where the browser goes once connected (with connection_id and status in the query)."""
+
+
+class PostConnectionsLinksResponse(TypedDict):
+    object: Literal["connection_link"]
+    id: str
+    """Ask GET /v1/connections/links/{id} how the flow is going."""
+    connection_id: str
+    url: str
+    """Open once in a browser, within 15 minutes."""
+    expires_at: str
+
+
+class GetConnectionsLinksIdResponse(TypedDict):
+    object: Literal["connection_link"]
+    id: str
+    connection_id: str
+    status: Literal["pending", "opened", "authenticated", "failed", "expired"]
+    """pending: not opened yet; opened: someone is signing in; failed: see detail (a connection that was authenticated before keeps its tokens); expired: not opened, or not finished, in time."""
+    detail: str | None
+    expires_at: str
+    """Until when the link can be opened; once opened, until when the flow can finish."""
+
+
+class DeleteConnectionsIdResponse(TypedDict):
+    id: str
+    object: Literal["connection"]
+    deleted: Literal[True]
+
+
+class PatchConnectionsIdBody(TypedDict):
+    name: NotRequired[str]
+    """Letters, digits, _ and -, up to 40; unique in its scope."""
+    is_enabled: NotRequired[bool]
+    secret: NotRequired[str | None]
+    env_var_name: NotRequired[str | None]
+    url: NotRequired[str]
+    transport: NotRequired[Literal["http", "sse"]]
+    headers: NotRequired[dict[str, str] | None]
+
+
+class GetConnectionsIdToolsResponseDataItem(TypedDict):
+    name: str
+    """The name runs see: <connection>__<tool>."""
+    tool: str
+    """The server's own name for it."""
+    title: str | None
+    description: str | None
+    input_schema: dict[str, Any]
+
+
+class GetConnectionsIdToolsResponse(TypedDict):
+    object: Literal["connection_tools"]
+    connection_id: str
+    auth_status: Literal["authenticated", "pending", "failed", "expired"]
+    """What connecting now showed; also recorded on the connection."""
+    auth_detail: str | None
+    data: list[GetConnectionsIdToolsResponseDataItem]
+    """The tools runs are offered, in the order the server listed them; none when the server could not be used."""
+
+
+class GetEmailsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetEmailsResponseDataItemReplyTo(TypedDict):
+    address: str | None
+    reason: Literal["sending_domain", "relay_fallback", "override", "none"]
+    detail: str
+
+
+class GetEmailsResponseDataItemRecipientsItem(TypedDict):
+    address: str
+    kind: Literal["to", "cc", "bcc"]
+    status: Literal["queued", "delivered", "deferred", "bounced", "complained", "failed", "suppressed", "rejected"]
+    detail: str | None
+    updated_at: str
+
+
+class GetEmailsResponseDataItem(TypedDict):
+    id: str
+    object: Literal["email"]
+    message_id: str
+    inbox_id: str | None
+    status: Literal["sent", "scheduled", "pending_approval", "rejected"]
+    from_address: str
+    from_name: str
+    subject: str
+    to: list[str]
+    cc: list[str]
+    bcc: list[str]
+    reply_to: GetEmailsResponseDataItemReplyTo | None
+    correlation_token: str
+    message_id_header: NotRequired[str]
+    metadata: NotRequired[dict[str, Any] | None]
+    client_id: NotRequired[str | None]
+    send_at: NotRequired[str | None]
+    suppressed: NotRequired[list[str]]
+    recipients: list[GetEmailsResponseDataItemRecipientsItem]
+    created_at: str
+    updated_at: NotRequired[str]
+
+
+class GetEmailsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetEmailsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostEmailsBody(TypedDict):
+    to: str | list[str]
+    """One address, or a list that is ONE message whose recipients see each other."""
+    cc: NotRequired[list[str]]
+    bcc: NotRequired[list[str]]
+    """Never written into a header."""
+    subject: str
+    body_markdown: NotRequired[str]
+    """Rendered to email-safe HTML with inlined CSS."""
+    body_html: NotRequired[str]
+    """Pre-rendered; takes precedence over body_markdown."""
+    text: NotRequired[str]
+    from_name: NotRequired[str]
+    """Display name; defaults to the inbox's or the organisation's name."""
+    reply_to: NotRequired[str]
+    """Overrides the correlation Reply-To; replies are then not threaded back."""
+    client_id: NotRequired[str]
+    """Idempotency key: a repeat returns the original send and sends nothing."""
+    metadata: NotRequired[dict[str, Any]]
+    """Opaque; echoed byte for byte on the reply webhook."""
+    send_at: NotRequired[str]
+    """Additive: send at this time (status scheduled)."""
+
+
+class PostEmailsResponse(TypedDict):
+    message_id: str
+    from_address: str
+    correlation_token: str
+    status: Literal["sent", "scheduled", "pending_approval", "rejected"]
+    reply_to: GetEmailsResponseDataItemReplyTo | None
+    suppressed: list[str]
+
+
+class GetEmailsIdentityResponseDomain(TypedDict):
+    name: str
+    verified: bool
+    verified_at: str | None
+
+
+class GetEmailsIdentityResponse(TypedDict):
+    object: Literal["email_identity"]
+    address: str
+    username: str
+    relay_address: str
+    callback_url: str | None
+    domain: GetEmailsIdentityResponseDomain | None
+    require_approval: bool
+    created_at: str
+    updated_at: str
+
+
+class PostEmailsIdentityBody(TypedDict):
+    callback_url: NotRequired[str | None]
+    """https endpoint for email.received, email.bounced and email.complained."""
+    username: NotRequired[str]
+    """3 to 32 of a-z, 0-9 and hyphen; the local part of the address."""
+    domain: NotRequired[str | None]
+    """Additive: the organisation's own sending domain; used once its MX is verified."""
+    rotate_webhook_secret: NotRequired[bool]
+    """Additive: mint a new webhook_secret; the previous one keeps signing for 24 h."""
+
+
+class PostEmailsIdentityResponse(TypedDict):
+    object: Literal["email_identity"]
+    address: str
+    username: str
+    relay_address: str
+    callback_url: str | None
+    domain: GetEmailsIdentityResponseDomain | None
+    require_approval: bool
+    created_at: str
+    updated_at: str
+    webhook_secret: str
+    """whsec_...: verifies email webhooks (Standard Webhooks). Returned by POST only."""
+    previous_webhook_secret_expires_at: str | None
+
+
+class PostEmailsIdentityDomainVerifyResponseRecords(TypedDict):
+    mx: str
+    spf: str
+    dkim: str | None
+
+
+class PostEmailsIdentityDomainVerifyResponse(TypedDict):
+    domain: str
+    verified: bool
+    mx_found: list[str]
+    expected_mx: str
+    detail: str
+    records: PostEmailsIdentityDomainVerifyResponseRecords
+
+
+class GetEmailsSuppressionsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page (an address)."""
+
+
+class GetEmailsSuppressionsResponseDataItem(TypedDict):
+    object: Literal["email_suppression"]
+    address: str
+    reason: Literal["bounce", "complaint"]
+    detail: str | None
+    email_id: str | None
+    created_at: str
+
+
+class GetEmailsSuppressionsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetEmailsSuppressionsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class DeleteEmailsSuppressionsAddressResponse(TypedDict):
+    address: str
+    object: Literal["email_suppression"]
+    deleted: Literal[True]
+
+
+class GetEmailsReceivedQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+    inbox: NotRequired[str]
+    """Only mail to this inbox."""
+    run: NotRequired[str]
+    """Only mail to this run's address."""
+    since: NotRequired[str]
+    """Only mail received at or after this time (RFC 3339)."""
+
+
+class GetEmailsReceivedResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetEventsResponseEmailReceivedData]
+    has_more: bool
+    next_cursor: str | None
+
+
+GetEmailsReceivedIdResponse = TypedDict("GetEmailsReceivedIdResponse", {
+    "message_id": str,
+    "in_reply_to": str | None,
+    "correlation_token": str | None,
+    "from": str,
+    "to": list[str],
+    "subject": str,
+    "text": str,
+    "html": str | None,
+    "reply_text": str,
+    "received_at": str,
+    "metadata": dict[str, Any] | None,
+    "object": NotRequired[Literal["received_email"]],
+    "kind": NotRequired[Literal["reply", "message", "bounce", "complaint", "run"]],
+    "inbox_id": NotRequired[str | None],
+    "run_id": NotRequired[str | None],
+    "from_name": NotRequired[str | None],
+    "message_id_header": NotRequired[str | None],
+    "in_reply_to_header": NotRequired[str | None],
+    "auth": NotRequired[GetEventsResponseEmailReceivedDataAuth],
+    "attachments": NotRequired[list[GetEventsResponseEmailReceivedDataAttachmentsItem]],
+    "truncated": NotRequired[bool],
+})
+
+
+PostEmailsIdSimulateReplyBody = TypedDict("PostEmailsIdSimulateReplyBody", {
+    "text": NotRequired[str],
+    "html": NotRequired[str],
+    "from": NotRequired[str],
+})
+
+
+class GetInboxesQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetInboxesResponseDataItem(TypedDict):
+    id: str
+    object: Literal["inbox"]
+    address: str
+    username: str
+    display_name: str | None
+    callback_url: str | None
+    created_at: str
+    updated_at: str
+
+
+class GetInboxesResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetInboxesResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostInboxesBody(TypedDict):
+    username: NotRequired[str]
+    """3 to 32 of a-z, 0-9 and hyphen, unique; default the identity's username and a random suffix."""
+    display_name: NotRequired[str | None]
+    """The From name of its messages; default the organisation's name."""
+    callback_url: NotRequired[str | None]
+    """Target of this inbox's email events; null uses the identity's callback_url."""
+
+
+class DeleteInboxesIdResponse(TypedDict):
+    id: str
+    object: Literal["inbox"]
+    deleted: Literal[True]
+
+
+class PatchInboxesIdBody(TypedDict):
+    display_name: NotRequired[str | None]
+    """The From name of its messages; default the organisation's name."""
+    callback_url: NotRequired[str | None]
+    """Target of this inbox's email events; null uses the identity's callback_url."""
+
+
+class RunNeedsHumanWebhook(TypedDict):
+    event: Literal["run.needs_human"]
+    data: GetEventsResponseRunNeedsHumanData
+
+
+class RunHumanAnsweredWebhook(TypedDict):
+    event: Literal["run.human_answered"]
+    data: GetEventsResponseRunHumanAnsweredData
+
+
+class RunCompletedWebhookData(TypedDict):
+    task_id: str
+    object: Literal["run"]
+    status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    result: dict[str, Any] | None
+    confidence: Literal["high", "medium", "low"] | None
+    evidence: GetRunsResponseDataItemEvidence | None
+    failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_detail: str | None
+    warnings: list[str]
+    usage: GetRunsResponseDataItemUsage
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    job_id: str | None
+    project_id: str
+    name: str | None
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    attempt: int
+    progress: GetRunsResponseDataItemProgress
+    waiting_for: GetRunsResponseDataItemWaitingFor | None
+    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    live_url: str | None
+    """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
+
+
+class RunCompletedWebhook(TypedDict):
+    event: Literal["run.completed"]
+    data: RunCompletedWebhookData
+
+
+class RunFailedWebhook(TypedDict):
+    event: Literal["run.failed"]
+    data: RunCompletedWebhookData
+
+
+class RunCancelledWebhook(TypedDict):
+    event: Literal["run.cancelled"]
+    data: RunCompletedWebhookData
+
+
+EmailReceivedWebhookData = TypedDict("EmailReceivedWebhookData", {
+    "message_id": str,
+    "in_reply_to": str | None,
+    "correlation_token": str | None,
+    "from": str,
+    "to": list[str],
+    "subject": str,
+    "text": str,
+    "html": str | None,
+    "reply_text": str,
+    "received_at": str,
+    "metadata": dict[str, Any] | None,
+    "object": NotRequired[Literal["received_email"]],
+    "kind": NotRequired[Literal["reply", "message", "bounce", "complaint", "run"]],
+    "inbox_id": NotRequired[str | None],
+    "run_id": NotRequired[str | None],
+    "from_name": NotRequired[str | None],
+    "message_id_header": NotRequired[str | None],
+    "in_reply_to_header": NotRequired[str | None],
+    "auth": NotRequired[GetEventsResponseEmailReceivedDataAuth],
+    "attachments": NotRequired[list[GetEventsResponseEmailReceivedDataAttachmentsItem]],
+    "truncated": NotRequired[bool],
+})
+
+
+class EmailReceivedWebhook(TypedDict):
+    event: Literal["email.received"]
+    data: EmailReceivedWebhookData
+
+
+class EmailBouncedWebhook(TypedDict):
+    event: Literal["email.bounced"]
+    data: GetEventsResponseEmailBouncedData
+
+
+class EmailComplainedWebhook(TypedDict):
+    event: Literal["email.complained"]
+    data: GetEventsResponseEmailComplainedData
+
+
+class ConnectionAuthenticatedWebhookData(TypedDict):
+    id: str
+    object: Literal["connection"]
+    name: str
+    type: Literal["token", "mcp", "oauth"]
+    project_id: str | None
+    """The project whose runs use it; null for every run of the organisation."""
+    is_enabled: bool
+    has_secret: bool
+    """Whether a secret is stored. The secret itself is never returned."""
+    env_var_name: str | None
+    """token and oauth: the environment variable runs get the secret in."""
+    url: str | None
+    transport: Literal["http", "sse"] | None
+    headers: dict[str, str] | None
+    """mcp: request headers as given, with ${SECRET} unexpanded."""
+    provider: str | None
+    """oauth: the configured provider."""
+    auth_status: Literal["authenticated", "pending", "failed", "expired"]
+    auth_detail: str | None
+    """Why the status is what it is, in words."""
+    auth_checked_at: str | None
+    expires_at: str | None
+    """oauth: when the current access token expires (it is refreshed before)."""
+    created_at: str
+    updated_at: str
+
+
+class ConnectionAuthenticatedWebhook(TypedDict):
+    event: Literal["connection.authenticated"]
+    data: ConnectionAuthenticatedWebhookData
+
+
+class ConnectionExpiredWebhook(TypedDict):
+    event: Literal["connection.expired"]
+    data: ConnectionAuthenticatedWebhookData
+
+
+class ErrorResponseError(TypedDict):
+    type: Literal["invalid_request_error", "authentication_error", "quota_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]
+    code: str
+    message: str
+    param: NotRequired[str]
+
+
+class ErrorResponse(TypedDict):
+    error: ErrorResponseError
+    request_id: str
+
+
+PostProjectsResponse = GetProjectsResponseDataItem
+GetProjectsIdResponse = GetProjectsResponseDataItem
+PatchProjectsIdResponse = GetProjectsResponseDataItem
+PostJobsResponse = GetJobsResponseDataItem
+GetJobsIdResponse = GetJobsResponseDataItem
+PatchJobsIdResponse = GetJobsResponseDataItem
+PostRunsCheckBody = PostRunsBody
+PostJobsIdRunsResponse = PostRunsResponse
+PostJobsIdRunsCheckBody = PostJobsIdRunsBody
+PostJobsIdRunsCheckResponse = PostRunsCheckResponse
+GetRunsIdResponse = GetRunsResponseDataItem
+PostRunsIdCancelResponse = GetRunsResponseDataItem
+PostRunsIdRerunResponse = PostRunsResponse
+PostRunsIdHumanResponse = GetRunsResponseDataItem
+GetRunsIdLiveFramesResponse = str
+PostRunsIdLiveControlBody = dict[str, Any]
+PostRunsIdLiveRevokeBody = dict[str, Any]
+GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
+GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
+PostConnectionsResponse = GetEventsResponseConnectionAuthenticatedData
+GetConnectionsIdResponse = GetEventsResponseConnectionAuthenticatedData
+PatchConnectionsIdResponse = GetEventsResponseConnectionAuthenticatedData
+PostConnectionsIdCheckResponse = GetEventsResponseConnectionAuthenticatedData
+GetEmailsAttachmentsIdQuery = GetArtifactsIdQuery
+GetEmailsIdResponse = GetEmailsResponseDataItem
+PostEmailsIdSimulateReplyResponse = GetEmailsReceivedIdResponse
+PostInboxesResponse = GetInboxesResponseDataItem
+GetInboxesIdResponse = GetInboxesResponseDataItem
+PatchInboxesIdResponse = GetInboxesResponseDataItem
+PostInboxesIdMessagesBody = PostEmailsBody
+PostInboxesIdMessagesResponse = PostEmailsResponse
+
+WebhookEvent = Union[RunNeedsHumanWebhook, RunHumanAnsweredWebhook, RunCompletedWebhook, RunFailedWebhook, RunCancelledWebhook, EmailReceivedWebhook, EmailBouncedWebhook, EmailComplainedWebhook, ConnectionAuthenticatedWebhook, ConnectionExpiredWebhook]
+
+WEBHOOK_EVENT_TYPES: tuple[str, ...] = ('run.needs_human', 'run.human_answered', 'run.completed', 'run.failed', 'run.cancelled', 'email.received', 'email.bounced', 'email.complained', 'connection.authenticated', 'connection.expired')

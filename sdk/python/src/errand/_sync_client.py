@@ -1,0 +1,603 @@
+"""Generated from _async_client.py by sdk/python/scripts/generate.py: do not edit.
+
+The synchronous client: ``Errand`` and its resources, one method per operation of the API.
+
+This file is the one definition of both clients: ``scripts/generate.py`` writes ``_sync_client.py`` from it by
+removing ``async`` and ``await``, so keep to what that turns into working synchronous code (``sleep``, ``close``,
+``Async*`` names).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Generator, Iterator, Mapping
+from typing import Any, Generic, TypeVar, Unpack, overload
+from urllib.parse import quote
+
+import httpx
+
+from . import _generated as g
+from ._retry import MAX_RETRY_DELAY_S, backoff_seconds, delay_for, should_retry_error, should_retry_status
+from ._sse import ServerSentEvent, SSEDecoder
+from ._timing import sleep
+from ._version import __version__
+from .errors import (
+    APIConnectionError,
+    APITimeoutError,
+    ErrandError,
+    InternalServerError,
+    RateLimitError,
+    WaitTimeoutError,
+    status_error,
+)
+from .types import Event, Run
+from .webhooks import Webhooks
+
+T = TypeVar("T")
+
+DEFAULT_BASE_URL = "http://127.0.0.1:7370"
+DEFAULT_TIMEOUT_S = 60.0
+#: The events that end a run's stream (docs/api.md, Live events).
+RUN_END_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
+TERMINAL_STATUSES = frozenset({"succeeded", "failed", "cancelled"})
+STREAM_READ_TIMEOUT_S = 90.0
+
+
+def _path(template: str, **params: str) -> str:
+    for name, value in params.items():
+        template = template.replace("{" + name + "}", quote(str(value), safe=""))
+    return template
+
+
+def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not params:
+        return None
+    return {k: v for k, v in params.items() if v is not None}
+
+
+def _stream_timeout(timeout: float | httpx.Timeout, deadline: float | None = None) -> httpx.Timeout:
+    """A stream's reads wait at least STREAM_READ_TIMEOUT_S: an idle stream is kept alive by heartbeats (every 15 s
+    by default), so only a dead connection goes that long without a byte. Not past a deadline, though."""
+    t = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+    read = None if t.read is None else max(t.read, STREAM_READ_TIMEOUT_S)
+    if deadline is not None:
+        left = max(0.001, deadline - time.monotonic())
+        read = left if read is None else min(read, left)
+    return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
+
+
+def _passed(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _pause(seconds: float, deadline: float | None) -> float:
+    return seconds if deadline is None else max(0.0, min(seconds, deadline - time.monotonic()))
+
+
+def _json_body(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+class Errand:
+    """A client of one Errand daemon.
+
+    ``api_key`` and ``base_url`` default to ``ERRAND_API_KEY`` and ``ERRAND_API_URL`` (else the daemon's default
+    address). ``timeout`` is in seconds (or an ``httpx.Timeout``) for each attempt of a request; ``max_retries``
+    bounds how often a request refused with 429, failing with a 5xx or on the network is tried again (with backoff,
+    or after ``Retry-After`` when given, unless that is more than ``max_retry_delay`` seconds: then the error is
+    raised at once); an event stream that cannot reconnect for ``stream_retry_window`` seconds in a row raises the
+    last error. ``transport`` or ``http_client`` carry every request: a custom ``httpx.BaseTransport``
+    (a proxy, a mock, a unix socket) or a whole ``httpx.Client``, which the caller then closes.
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float | httpx.Timeout | None = None,
+        max_retries: int = 2,
+        max_retry_delay: float = MAX_RETRY_DELAY_S,
+        stream_retry_window: float = 60.0,
+        transport: httpx.BaseTransport | None = None,
+        http_client: httpx.Client | None = None,
+        default_headers: Mapping[str, str] | None = None,
+    ) -> None:
+        key = api_key or os.environ.get("ERRAND_API_KEY")
+        if not key:
+            raise ErrandError("no API key: pass api_key= or set ERRAND_API_KEY")
+        if transport is not None and http_client is not None:
+            raise ErrandError("pass transport= or http_client=, not both")
+        self.api_key = key
+        self.base_url = (base_url or os.environ.get("ERRAND_API_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.max_retries = max_retries
+        self.max_retry_delay = max_retry_delay
+        self.stream_retry_window = stream_retry_window
+        self.timeout: float | httpx.Timeout = timeout if timeout is not None else (http_client.timeout if http_client is not None else DEFAULT_TIMEOUT_S)
+        self._owns_http = http_client is None
+        self._http = http_client if http_client is not None else httpx.Client(transport=transport)
+        self._headers = {
+            "Authorization": f"Bearer {key}",
+            "Accept": "application/json",
+            "User-Agent": f"errand-python/{__version__}",
+            **(default_headers or {}),
+        }
+        self.projects = Projects(self)
+        self.jobs = Jobs(self)
+        self.runs = Runs(self)
+        self.events = Events(self)
+        self.artifacts = Artifacts(self)
+        self.connections = Connections(self)
+        self.emails = Emails(self)
+        self.inboxes = Inboxes(self)
+        self.status = Status(self)
+        self.webhooks = Webhooks()
+
+    def close(self) -> None:
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> Errand:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def health(self) -> g.GetHealthzResponse:
+        """``GET /healthz``: the daemon is up (no key needed)."""
+        return self.request("GET", "/healthz")
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Mapping[str, Any] | None = None,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | httpx.Timeout | None = None,
+        idempotent: bool = False,
+    ) -> Any:
+        """Any API call: its JSON answer (None for an empty one). Errors raise typed ``ErrandError``s."""
+        response = self.send(method, path, query=query, body=body, headers=headers, timeout=timeout, idempotent=idempotent)
+        return _json_body(response) if response.content else None
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Mapping[str, Any] | None = None,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | httpx.Timeout | None = None,
+        stream: bool = False,
+        idempotent: bool = False,
+        max_retries: int | None = None,
+    ) -> httpx.Response:
+        """One call with its retries: the successful response (read, unless ``stream``; then the caller closes it).
+
+        A POST is tried again only when the daemon cannot have acted on it (429, 503, no connection), unless it is
+        ``idempotent`` by nature (cancel, check) or its body carries an ``idempotency_key``, with which the daemon
+        answers a repeat with the first run. That key is also sent as the ``Idempotency-Key`` header, where proxies
+        and logs see it without reading bodies."""
+        retries = self.max_retries if max_retries is None else max_retries
+        key = body.get("idempotency_key") if isinstance(body, dict) else None
+        safe = method != "POST" or idempotent or key is not None
+        if key is not None:
+            headers = {"Idempotency-Key": str(key), **(headers or {})}
+        url = path if path.startswith(("http://", "https://")) else self.base_url + path
+        attempt = 0
+        while True:
+            attempt += 1
+            request = self._http.build_request(
+                method,
+                url,
+                params=_query(query),
+                json=body,
+                headers={**self._headers, **(headers or {})},
+                timeout=timeout if timeout is not None else self.timeout,
+            )
+            try:
+                response = self._http.send(request, stream=True)
+                if not stream or response.status_code >= 400:
+                    try:
+                        response.read()
+                    finally:
+                        response.close()
+            except httpx.TransportError as error:
+                if attempt <= retries and should_retry_error(error, safe):
+                    sleep(backoff_seconds(attempt))
+                    continue
+                kind = APITimeoutError if isinstance(error, httpx.TimeoutException) else APIConnectionError
+                raise kind(f"{method} {path}: {type(error).__name__}: {error}", request=request) from error
+            if response.status_code < 400:
+                return response
+            if attempt <= retries and should_retry_status(response.status_code, safe):
+                delay = delay_for(response, attempt, self.max_retry_delay)
+                if delay is not None:
+                    sleep(delay)
+                    continue
+            raise status_error(response, _json_body(response))
+
+    def paginate(self, path: str, query: Mapping[str, Any] | None = None) -> Pager[Any]:
+        return Pager(self, path, query)
+
+    def follow(
+        self, path: str, *, last_event_id: int | str | None = None, ends_with_run: bool = False, deadline: float | None = None
+    ) -> Generator[Event, None, None]:
+        """An event stream as an iterator of events, reconnecting with ``Last-Event-ID`` when the connection drops or
+        the daemon restarts, so that every event arrives once and in order. A refusal (401, 404, 429
+        too_many_streams) is raised at once; failures to reconnect for ``stream_retry_window`` seconds in a row raise
+        the last error. It stops at ``deadline`` (a ``time.monotonic()`` value), within a heartbeat."""
+        last = last_event_id
+        failures = 0
+        failing_since: float | None = None
+        while not _passed(deadline):
+            headers = {"Accept": "text/event-stream"}
+            if last is not None:
+                headers["Last-Event-ID"] = str(last)
+            try:
+                response = self.send("GET", path, headers=headers, stream=True, timeout=_stream_timeout(self.timeout, deadline), max_retries=0)
+            except (APIConnectionError, InternalServerError):
+                failures += 1
+                failing_since = failing_since if failing_since is not None else time.monotonic()
+                if time.monotonic() - failing_since > self.stream_retry_window:
+                    raise
+                sleep(_pause(backoff_seconds(failures), deadline))
+                continue
+            if response.status_code == 204:
+                response.close()
+                return
+            decoder = SSEDecoder()
+            try:
+                for line in response.iter_lines():
+                    if _passed(deadline):
+                        return
+                    sse = decoder.decode(line)
+                    if sse is None or not sse.data:
+                        continue
+                    event = json.loads(sse.data)
+                    last = sse.id if sse.id is not None else event.get("id")
+                    failures, failing_since = 0, None
+                    yield event
+                    if ends_with_run and event.get("type") in RUN_END_EVENTS:
+                        return
+            except httpx.TransportError:
+                pass  # the connection was cut (a restart, a proxy): reconnect after the last event seen
+            finally:
+                response.close()
+            failures += 1
+            failing_since = failing_since if failing_since is not None else time.monotonic()
+            if time.monotonic() - failing_since > self.stream_retry_window:
+                raise APIConnectionError(f"GET {path}: the event stream kept ending without an event for {self.stream_retry_window:g} s")
+            sleep(_pause(backoff_seconds(failures), deadline))
+
+
+class Pager(Generic[T]):
+    """A list, page after page: iterate it for every item (``for run in client.runs.list()``), or its
+    ``pages()`` for each page as the API answers it (``data``, ``has_more``, ``next_cursor``)."""
+
+    def __init__(self, client: Errand, path: str, query: Mapping[str, Any] | None) -> None:
+        self._client = client
+        self._path = path
+        self._query = dict(query or {})
+
+    def first_page(self) -> dict[str, Any]:
+        return self._client.request("GET", self._path, query=self._query)
+
+    def pages(self) -> Iterator[dict[str, Any]]:
+        query = dict(self._query)
+        while True:
+            page = self._client.request("GET", self._path, query=query)
+            yield page
+            if not page.get("has_more") or not page.get("next_cursor"):
+                return
+            query["cursor"] = page["next_cursor"]
+
+    def __iter__(self) -> Iterator[T]:
+        for page in self.pages():
+            for item in page["data"]:
+                yield item
+
+
+class _Resource:
+    def __init__(self, client: Errand) -> None:
+        self._client = client
+
+
+class Projects(_Resource):
+    def list(self, **query: Unpack[g.GetProjectsQuery]) -> Pager[g.GetProjectsIdResponse]:
+        return self._client.paginate("/v1/projects", query)
+
+    def create(self, **params: Unpack[g.PostProjectsBody]) -> g.PostProjectsResponse:
+        return self._client.request("POST", "/v1/projects", body=params)
+
+    def get(self, project_id: str) -> g.GetProjectsIdResponse:
+        return self._client.request("GET", _path("/v1/projects/{id}", id=project_id))
+
+    def update(self, project_id: str, **params: Unpack[g.PatchProjectsIdBody]) -> g.PatchProjectsIdResponse:
+        return self._client.request("PATCH", _path("/v1/projects/{id}", id=project_id), body=params)
+
+    def delete(self, project_id: str) -> g.DeleteProjectsIdResponse:
+        return self._client.request("DELETE", _path("/v1/projects/{id}", id=project_id))
+
+
+class Jobs(_Resource):
+    def list(self, **query: Unpack[g.GetJobsQuery]) -> Pager[g.GetJobsIdResponse]:
+        return self._client.paginate("/v1/jobs", query)
+
+    def create(self, **params: Unpack[g.PostJobsBody]) -> g.PostJobsResponse:
+        return self._client.request("POST", "/v1/jobs", body=params)
+
+    def get(self, job_id: str) -> g.GetJobsIdResponse:
+        return self._client.request("GET", _path("/v1/jobs/{id}", id=job_id))
+
+    def update(self, job_id: str, **params: Unpack[g.PatchJobsIdBody]) -> g.PatchJobsIdResponse:
+        return self._client.request("PATCH", _path("/v1/jobs/{id}", id=job_id), body=params)
+
+    def delete(self, job_id: str) -> g.DeleteJobsIdResponse:
+        return self._client.request("DELETE", _path("/v1/jobs/{id}", id=job_id))
+
+    def skipped_firings(self, job_id: str, **query: Unpack[g.GetJobsIdSkippedFiringsQuery]) -> Pager[Any]:
+        return self._client.paginate(_path("/v1/jobs/{id}/skipped_firings", id=job_id), query)
+
+
+
+class Runs(_Resource):
+    def __init__(self, client: Errand) -> None:
+        super().__init__(client)
+        self.live = Live(client)
+
+    @overload
+    def create(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
+
+    @overload
+    def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
+
+    def create(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsResponse:
+        """Starts a run: of a prompt (``POST /v1/runs``), or of the job ``job_id`` (``POST /v1/jobs/{id}/runs``).
+        Without an ``idempotency_key`` the SDK makes one, kept across retries, so that a retry after a lost answer
+        never starts a second run."""
+        body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
+        path = "/v1/runs" if job_id is None else _path("/v1/jobs/{id}/runs", id=job_id)
+        return self._client.request("POST", path, body=body)
+
+    @overload
+    def check(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostRunsCheckResponse: ...
+
+    @overload
+    def check(self, **params: Unpack[g.PostRunsCheckBody]) -> g.PostRunsCheckResponse: ...
+
+    def check(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsCheckResponse:
+        """Makes every check creating the run would make, and creates nothing (``POST /v1/runs/check``)."""
+        path = "/v1/runs/check" if job_id is None else _path("/v1/jobs/{id}/runs/check", id=job_id)
+        return self._client.request("POST", path, body=params, idempotent=True)
+
+    def create_and_wait(
+        self, *, job_id: str | None = None, timeout: float | None = None, poll: bool = False, poll_interval: float = 1.0, **params: Any
+    ) -> Run:
+        """Starts a run (of the job ``job_id`` when given) and waits for its end (see ``wait``): its final envelope."""
+        started = time.monotonic()
+        created = self.create(job_id=job_id, **params) if job_id is not None else self.create(**params)
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        return self.wait(created["task_id"], timeout=left, poll=poll, poll_interval=poll_interval)
+
+    def wait(self, run_id: str, *, timeout: float | None = None, poll: bool = False, poll_interval: float = 1.0) -> Run:
+        """The run's final envelope: follows its event stream (resumed after cuts) to the end event, and polls
+        ``GET /v1/runs/{id}`` every ``poll_interval`` seconds when ``poll`` is set or no stream can be had (429
+        too_many_streams, a connection that keeps failing). After ``timeout`` seconds it raises ``WaitTimeoutError``
+        (the run goes on)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if not poll:
+            events = self._client.follow(_path("/v1/runs/{id}/events", id=run_id), ends_with_run=True, deadline=deadline)
+            try:
+                for event in events:
+                    if event["type"] in RUN_END_EVENTS:
+                        data: Any = event["data"]
+                        if isinstance(data, dict) and data.get("object") == "run":
+                            return data
+                        break
+            except (APIConnectionError, RateLimitError, InternalServerError):
+                pass
+            finally:
+                events.close()
+        while True:
+            if _passed(deadline):
+                raise WaitTimeoutError(run_id, timeout or 0.0)
+            run = self.get(run_id)
+            if run["status"] in TERMINAL_STATUSES:
+                return run
+            sleep(_pause(poll_interval, deadline))
+
+    def list(self, **query: Unpack[g.GetRunsQuery]) -> Pager[g.GetRunsResponseDataItem]:
+        return self._client.paginate("/v1/runs", query)
+
+    def get(self, run_id: str) -> g.GetRunsIdResponse:
+        return self._client.request("GET", _path("/v1/runs/{id}", id=run_id))
+
+    def cancel(self, run_id: str) -> g.PostRunsIdCancelResponse:
+        return self._client.request("POST", _path("/v1/runs/{id}/cancel", id=run_id), idempotent=True)
+
+    def rerun(self, run_id: str) -> g.PostRunsIdRerunResponse:
+        return self._client.request("POST", _path("/v1/runs/{id}/rerun", id=run_id))
+
+    def answer_human(self, run_id: str, **params: Unpack[g.PostRunsIdHumanBody]) -> g.PostRunsIdHumanResponse:
+        """Answers the person-in-the-loop request the run waits for (``POST /v1/runs/{id}/human``)."""
+        return self._client.request("POST", _path("/v1/runs/{id}/human", id=run_id), body=params)
+
+    def steps(self, run_id: str) -> Pager[g.GetRunsIdStepsResponseDataItem]:
+        return self._client.paginate(_path("/v1/runs/{id}/steps", id=run_id))
+
+    def events(self, run_id: str, *, last_event_id: int | str | None = None) -> Generator[Event, None, None]:
+        """The run's events from its first (or after ``last_event_id``), ending after its end event."""
+        return self._client.follow(_path("/v1/runs/{id}/events", id=run_id), last_event_id=last_event_id, ends_with_run=True)
+
+
+class Live(_Resource):
+    """The live view of a running run (docs/api.md, Live view and takeover)."""
+
+    def frames(self, run_id: str) -> Iterator[ServerSentEvent]:
+        """The screen as server-sent events (``frame``, ``waiting``), until the run stops."""
+        response = self._client.send("GET", _path("/v1/runs/{id}/live/frames", id=run_id), headers={"Accept": "text/event-stream"}, stream=True, timeout=_stream_timeout(self._client.timeout))
+        decoder = SSEDecoder()
+        try:
+            for line in response.iter_lines():
+                sse = decoder.decode(line)
+                if sse is not None:
+                    yield sse
+        finally:
+            response.close()
+
+    def state(self, run_id: str) -> g.GetRunsIdLiveStateResponse:
+        return self._client.request("GET", _path("/v1/runs/{id}/live/state", id=run_id))
+
+    def take_control(self, run_id: str, **params: Any) -> g.PostRunsIdLiveControlResponse:
+        return self._client.request("POST", _path("/v1/runs/{id}/live/control", id=run_id), body=params)
+
+    def release_control(self, run_id: str, **params: Unpack[g.PostRunsIdLiveControlReleaseBody]) -> g.PostRunsIdLiveControlReleaseResponse:
+        return self._client.request("POST", _path("/v1/runs/{id}/live/control/release", id=run_id), body=params)
+
+    def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:
+        self._client.request("POST", _path("/v1/runs/{id}/live/input", id=run_id), body=params)
+
+    def revoke(self, run_id: str, **params: Any) -> g.PostRunsIdLiveRevokeResponse:
+        return self._client.request("POST", _path("/v1/runs/{id}/live/revoke", id=run_id), body=params)
+
+
+class Events(_Resource):
+    def stream(self, *, last_event_id: int | str | None = None) -> Generator[Event, None, None]:
+        """The organisation's events from now on (or after ``last_event_id``), for as long as it is iterated."""
+        return self._client.follow("/v1/events", last_event_id=last_event_id)
+
+
+class Artifacts(_Resource):
+    def get(self, artifact_id: str, **query: Unpack[g.GetArtifactsIdQuery]) -> bytes:
+        """An evidence file (screenshot, recording, trace) by id; or pass ``download(url)`` a signed link."""
+        return (self._client.send("GET", _path("/v1/artifacts/{id}", id=artifact_id), query=query)).content
+
+    def download(self, url: str) -> bytes:
+        """The bytes behind a signed link of an envelope (``evidence.screenshot_url``, ...)."""
+        return (self._client.send("GET", url)).content
+
+
+class Connections(_Resource):
+    def list(self, **query: Unpack[g.GetConnectionsQuery]) -> Pager[g.GetConnectionsIdResponse]:
+        return self._client.paginate("/v1/connections", query)
+
+    def create(self, **params: Unpack[g.PostConnectionsBody]) -> g.PostConnectionsResponse:
+        return self._client.request("POST", "/v1/connections", body=params)
+
+    def get(self, connection_id: str) -> g.GetConnectionsIdResponse:
+        return self._client.request("GET", _path("/v1/connections/{id}", id=connection_id))
+
+    def update(self, connection_id: str, **params: Unpack[g.PatchConnectionsIdBody]) -> g.PatchConnectionsIdResponse:
+        return self._client.request("PATCH", _path("/v1/connections/{id}", id=connection_id), body=params)
+
+    def delete(self, connection_id: str) -> g.DeleteConnectionsIdResponse:
+        return self._client.request("DELETE", _path("/v1/connections/{id}", id=connection_id))
+
+    def check(self, connection_id: str) -> g.PostConnectionsIdCheckResponse:
+        return self._client.request("POST", _path("/v1/connections/{id}/check", id=connection_id))
+
+    def tools(self, connection_id: str) -> g.GetConnectionsIdToolsResponse:
+        return self._client.request("GET", _path("/v1/connections/{id}/tools", id=connection_id))
+
+    def create_link(self, **params: Unpack[g.PostConnectionsLinksBody]) -> g.PostConnectionsLinksResponse:
+        return self._client.request("POST", "/v1/connections/links", body=params)
+
+    def get_link(self, link_id: str) -> g.GetConnectionsLinksIdResponse:
+        return self._client.request("GET", _path("/v1/connections/links/{id}", id=link_id))
+
+
+class EmailIdentity(_Resource):
+    def get(self) -> g.GetEmailsIdentityResponse:
+        return self._client.request("GET", "/v1/emails/identity")
+
+    def set(self, **params: Unpack[g.PostEmailsIdentityBody]) -> g.PostEmailsIdentityResponse:
+        return self._client.request("POST", "/v1/emails/identity", body=params)
+
+    def verify_domain(self) -> g.PostEmailsIdentityDomainVerifyResponse:
+        return self._client.request("POST", "/v1/emails/identity/domain/verify")
+
+
+class EmailSuppressions(_Resource):
+    def list(self, **query: Unpack[g.GetEmailsSuppressionsQuery]) -> Pager[Any]:
+        return self._client.paginate("/v1/emails/suppressions", query)
+
+    def delete(self, address: str) -> g.DeleteEmailsSuppressionsAddressResponse:
+        return self._client.request("DELETE", _path("/v1/emails/suppressions/{address}", address=address))
+
+
+class ReceivedEmails(_Resource):
+    def list(self, **query: Unpack[g.GetEmailsReceivedQuery]) -> Pager[g.GetEmailsReceivedIdResponse]:
+        return self._client.paginate("/v1/emails/received", query)
+
+    def get(self, email_id: str) -> g.GetEmailsReceivedIdResponse:
+        return self._client.request("GET", _path("/v1/emails/received/{id}", id=email_id))
+
+
+class Emails(_Resource):
+    def __init__(self, client: Errand) -> None:
+        super().__init__(client)
+        self.identity = EmailIdentity(client)
+        self.suppressions = EmailSuppressions(client)
+        self.received = ReceivedEmails(client)
+
+    def send(self, **params: Unpack[g.PostEmailsBody]) -> g.PostEmailsResponse:
+        """Sends (or schedules) an email. Without a ``client_id`` the SDK makes one, so that a retry never sends
+        twice."""
+        body: dict[str, Any] = {"client_id": f"errand-py-{uuid.uuid4()}", **params}
+        return self._client.request("POST", "/v1/emails", body=body, idempotent=True)
+
+    def list(self, **query: Unpack[g.GetEmailsQuery]) -> Pager[g.GetEmailsIdResponse]:
+        return self._client.paginate("/v1/emails", query)
+
+    def get(self, email_id: str) -> g.GetEmailsIdResponse:
+        return self._client.request("GET", _path("/v1/emails/{id}", id=email_id))
+
+    def raw(self, email_id: str) -> bytes:
+        """The message as sent (RFC 5322)."""
+        return (self._client.send("GET", _path("/v1/emails/{id}/raw", id=email_id))).content
+
+    def simulate_reply(self, email_id: str, **params: Unpack[g.PostEmailsIdSimulateReplyBody]) -> g.PostEmailsIdSimulateReplyResponse:
+        return self._client.request("POST", _path("/v1/emails/{id}/simulate_reply", id=email_id), body=params)
+
+    def attachment(self, attachment_id: str, **query: Unpack[g.GetEmailsAttachmentsIdQuery]) -> bytes:
+        return (self._client.send("GET", _path("/v1/emails/attachments/{id}", id=attachment_id), query=query)).content
+
+
+class Inboxes(_Resource):
+    def list(self, **query: Unpack[g.GetInboxesQuery]) -> Pager[g.GetInboxesIdResponse]:
+        return self._client.paginate("/v1/inboxes", query)
+
+    def create(self, **params: Unpack[g.PostInboxesBody]) -> g.PostInboxesResponse:
+        return self._client.request("POST", "/v1/inboxes", body=params)
+
+    def get(self, inbox_id: str) -> g.GetInboxesIdResponse:
+        return self._client.request("GET", _path("/v1/inboxes/{id}", id=inbox_id))
+
+    def update(self, inbox_id: str, **params: Unpack[g.PatchInboxesIdBody]) -> g.PatchInboxesIdResponse:
+        return self._client.request("PATCH", _path("/v1/inboxes/{id}", id=inbox_id), body=params)
+
+    def delete(self, inbox_id: str) -> g.DeleteInboxesIdResponse:
+        return self._client.request("DELETE", _path("/v1/inboxes/{id}", id=inbox_id))
+
+    def send(self, inbox_id: str, **params: Unpack[g.PostInboxesIdMessagesBody]) -> g.PostInboxesIdMessagesResponse:
+        """Sends from the inbox. Without a ``client_id`` the SDK makes one, so that a retry never sends twice."""
+        body: dict[str, Any] = {"client_id": f"errand-py-{uuid.uuid4()}", **params}
+        return self._client.request("POST", _path("/v1/inboxes/{id}/messages", id=inbox_id), body=body, idempotent=True)
+
+
+class Status(_Resource):
+    def get(self) -> g.GetStatusResponse:
+        """``GET /v1/status``: the daemon's model provider, sandboxes, email, and the caller's spend today."""
+        return self._client.request("GET", "/v1/status")
+
+
+__all__ = ["Errand", "Pager"]
