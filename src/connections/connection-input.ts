@@ -19,6 +19,7 @@ const MEMBERS: Record<ConnectionType, ReadonlySet<string>> = {
   token: new Set(['secret', 'env_var_name']),
   mcp: new Set(['secret', 'url', 'transport', 'headers']),
   oauth: new Set(['env_var_name']),
+  proxy: new Set(['secret', 'url']),
 };
 
 export function refuseMembersOfOtherTypes(type: ConnectionType, body: Record<string, unknown>): void {

@@ -1,5 +1,6 @@
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ConnectionRow } from '../store/connections-table.js';
+import { splitSecret } from './proxy/proxy-url.js';
 
 /** What an oauth connection's sealed secret holds. */
 export interface OAuthTokens {
@@ -22,7 +23,7 @@ export class ConnectionSecrets {
     return this.box.seal(JSON.stringify(tokens), connectionId);
   }
 
-  /** The secret of a token or mcp connection, or null when none is stored. */
+  /** The secret of a token, mcp or proxy connection (`user:password`), or null when none is stored. */
   secretOf(row: ConnectionRow): string | null {
     return row.type === 'oauth' || row.secret_enc === null ? null : this.box.open(row.secret_enc, row.id);
   }
@@ -34,6 +35,10 @@ export class ConnectionSecrets {
 
   /** Every secret value the row holds, for masking. */
   valuesOf(row: ConnectionRow): string[] {
+    if (row.type === 'proxy') {
+      const secret = this.secretOf(row);
+      return secret === null ? [] : [secret, splitSecret(secret).password].filter((v) => v !== '');
+    }
     if (row.type !== 'oauth') return [this.secretOf(row)].filter((v): v is string => v !== null);
     const tokens = this.tokensOf(row);
     return tokens === null ? [] : [tokens.access_token, tokens.refresh_token].filter((v): v is string => v !== null && v !== '');
