@@ -94,6 +94,8 @@ interface NewRun {
   outputSchema: Record<string, unknown> | null;
   callbackUrl: string | null;
   connections: string[];
+  /** The proxy connection's name: the run's own, else its job's. */
+  proxy: string | null;
   timeoutS: number;
   recording: boolean;
   human: HumanSettings;
@@ -189,6 +191,7 @@ export class RunsService {
       outputSchema: fromJson(run.output_schema),
       callbackUrl: run.callback_url,
       connections: fromJson<string[]>(run.connections) ?? [],
+      proxy: run.proxy,
       timeoutS: run.timeout_s,
       recording: run.recording === 1,
       human: { timeoutS: run.human_timeout_s, email: run.human_email, requireApproval: run.require_approval === 1 },
@@ -300,6 +303,7 @@ export class RunsService {
       outputSchema: body.output_schema ?? null,
       callbackUrl: body.callback_url ?? null,
       connections: body.connections ?? [],
+      proxy: body.proxy ?? null,
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? true,
       human: { timeoutS: body.human_timeout_s ?? null, email: body.human_email ?? null, requireApproval: body.require_approval ?? false },
@@ -334,6 +338,7 @@ export class RunsService {
       outputSchema: body.output_schema ?? fromJson(job.output_schema),
       callbackUrl: body.callback_url ?? null,
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
+      proxy: body.proxy ?? job.proxy,
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? job.recording === 1,
       human: {
@@ -379,6 +384,7 @@ export class RunsService {
       outputSchema: spec.outputSchema,
       callbackUrl: spec.callbackUrl,
       connections: spec.connections,
+      proxy: spec.proxy,
       timeoutS: spec.timeoutS,
       recording: spec.recording,
       human: spec.human,
@@ -403,7 +409,7 @@ export class RunsService {
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
     const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
-    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections });
+    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
@@ -447,6 +453,7 @@ export class RunsService {
         output_schema: toJson(n.outputSchema),
         callback_url: n.callbackUrl,
         connections: JSON.stringify(n.connections),
+        proxy: n.proxy,
         timeout_s: n.timeoutS,
         recording: n.recording ? 1 : 0,
         human_timeout_s: n.human.timeoutS,
