@@ -1,4 +1,4 @@
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, RecordingResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, ProxyRequest, RecordingResult } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
@@ -32,6 +32,10 @@ export class SupervisorClient {
 
   async warmBrowser(signal?: AbortSignal): Promise<void> {
     await this.request('POST', '/browser/warm', undefined, {}, signal);
+  }
+
+  async setProxy(proxy: ProxyRequest, signal?: AbortSignal): Promise<void> {
+    await this.request('POST', '/proxy', undefined, proxy, signal);
   }
 
   async startRecording(signal?: AbortSignal): Promise<void> {

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import type { SupervisorHandover } from '../../../src/sandbox/protocol.js';
 import { BrowserSession, chromiumLauncher } from './browser.js';
+import { EgressProxy } from './egress-proxy.js';
 import { Executor } from './exec.js';
 import { Recording } from './recording.js';
 import { LiveScreen } from './live-screen.js';
@@ -52,10 +53,11 @@ async function main(): Promise<void> {
   const scratchDir = await mkdtemp(join(tmpdir(), 'errand-supervisor-'));
   // The task user runs the code files and the Chromium launcher kept here; listing the directory it does not need.
   if (user !== null) await chmod(scratchDir, 0o711);
-  const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
+  const egress = new EgressProxy();
+  const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, extraEnv: () => egress.environment(), user });
   const recording = new Recording(values.ffmpeg);
-  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files: new WorkspaceFiles(user) });
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, egress);
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files: new WorkspaceFiles(user), egress });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
       server.closeAllConnections();
       executor.killAll();
       await browser.close();
+      await egress.close();
       await rm(scratchDir, { recursive: true, force: true });
       process.exit(0);
     })());
