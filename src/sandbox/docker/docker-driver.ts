@@ -203,7 +203,7 @@ export class DockerDriver implements SandboxDriver {
       if (address === undefined || address === '') throw new Error(`container has no address on ${this.network.name}`);
       const client = new SupervisorClient({ baseUrl: `http://${address}:${SUPERVISOR_PORT}`, token });
       await waitForHealthy(client, { timeoutMs: this.options.startTimeoutMs ?? 30_000, signal: options.signal, intervalMs: 25 });
-      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, (gone) => this.live.delete(gone));
+      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, (gone) => this.live.delete(gone), this.firewall);
       this.live.add(sandbox);
       if (this.closing !== undefined) {
         await sandbox.destroy();
