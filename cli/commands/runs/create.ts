@@ -27,6 +27,7 @@ export interface CreateRunFlags {
   callbackUrl?: string;
   idempotencyKey?: string;
   connection?: string[];
+  proxy?: string;
   timeoutS?: number;
   /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
   recording?: boolean;
@@ -54,6 +55,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--callback-url <url>', 'https target of the signed completion webhook')
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
+    .option('--proxy <name>', "a proxy connection the run's browser and code leave through (overrides the job's)")
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
     .option('--no-recording', 'do not record the browser')
@@ -72,6 +74,7 @@ export function registerRunsCreate(runs: Command): void {
         "echo 'Summarise https://example.com' | errand runs create - --wait",
         'errand runs create --job job_01... --input-json @inputs.json --idempotency-key order-17',
         "errand runs create 'Check the order page' --connection shop --model opus --check",
+        "errand runs create 'What does the shop show in Germany?' --proxy de-proxy --wait",
       ),
     )
     .action(async (prompt: string | undefined, flags: CreateRunFlags, c: Command) => {
@@ -88,6 +91,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.callbackUrl === undefined ? {} : { callback_url: flags.callbackUrl }),
     ...(flags.idempotencyKey === undefined ? {} : { idempotency_key: flags.idempotencyKey }),
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
+    ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
     ...(flags.recording === undefined ? {} : { recording: flags.recording }),
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
