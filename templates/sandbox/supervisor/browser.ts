@@ -36,11 +36,23 @@ const CHROMIUM_ARGS = [
 
 /**
  * Chromium's own traffic, which would go out through the run's proxy beside the run's pages: the component and
- * extension updaters, and its sign-in check (ListAccounts, sent to the GAIA URL, pointed here at a host that cannot
- * exist). With a proxy they are sent around it, to a resolver that finds nothing, so they go nowhere. A page that
- * opens accounts.google.com is not affected: only the browser's own sign-in uses the GAIA URL.
+ * extension updaters, push messaging's check-in, the services that fill forms, hint at optimisations and check for
+ * unsafe sites, and its sign-in check (ListAccounts, sent to the GAIA URL, pointed here at a host that cannot exist).
+ * With a proxy they are sent around it, to a resolver that finds nothing, so they go nowhere; a test's proxy log
+ * shows any new one. A page that opens accounts.google.com is not affected: only the browser's own sign-in uses the
+ * GAIA URL.
  */
-const BROWSER_SERVICE_HOSTS = ['update.googleapis.com', 'clients2.google.com', 'gaia.invalid'];
+const BROWSER_SERVICE_HOSTS = [
+  'update.googleapis.com',
+  'clients2.google.com',
+  'android.clients.google.com',
+  'mtalk.google.com',
+  'content-autofill.googleapis.com',
+  'optimizationguide-pa.googleapis.com',
+  'safebrowsing.googleapis.com',
+  'safebrowsingohttpgateway.googleapis.com',
+  'gaia.invalid',
+];
 const PROXIED_CHROMIUM_ARGS = ['--gaia-url=https://gaia.invalid', `--host-resolver-rules=${BROWSER_SERVICE_HOSTS.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}`];
 
 interface Outcome {
