@@ -458,7 +458,7 @@ describe('proxy connections', () => {
       fetchInCode(`${site.url}/code-via-proxy`),
       (request: AnthropicRequest) => toolUse('finish', { result: { code: toolResults(request)[0]!.text }, confidence: 'high' }),
     ]);
-    const run = await o.run({ prompt: 'Look at the page through the proxy', proxy: 'corp' });
+    const run = await o.run({ prompt: 'Look at the page through the proxy', proxy: 'corp', callback_url: receiver.url('/proxied') });
     expect(run.status, JSON.stringify(run)).toBe('succeeded');
     const browsed = toolResults(h.model.requests[start + 1]!)[0]!.text;
     expect(browsed).toContain('title: Proxied');
@@ -507,10 +507,12 @@ describe('proxy connections', () => {
     const o = org('proxy-refuses');
     await created(o.api, { name: 'wrong', type: 'proxy', url: `http://runner:not-the-password@127.0.0.1:${proxy.port}` });
     h.model.script([toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` })]);
-    const run = await o.run({ prompt: 'Look at the page', proxy: 'wrong' });
+    const run = await o.run({ prompt: 'Look at the page', proxy: 'wrong', callback_url: receiver.url('/proxy-refuses') });
     expect(run).toMatchObject({ status: 'failed', failure_reason: 'site_down' });
     expect(run.failure_detail).toBe(`the proxy ${proxy.url} (connection 'wrong') refused the run’s credentials (HTTP 407 Proxy Authentication Required)`);
     expect(run.failure_detail).not.toContain('not-the-password');
+    const webhook = await until('the run.failed webhook', async () => receiver.deliveries.find((d) => d.path === '/proxy-refuses' && d.body.includes(run.task_id)));
+    expect(webhook.body).toContain(`(connection 'wrong') refused the run’s credentials`);
   });
 
   it('fails a run naming a missing or non-proxy connection as its proxy with auth_required, before any model call', async () => {
@@ -713,7 +715,7 @@ describe('hosted connect', () => {
 });
 
 describe('no secret anywhere', () => {
-  it('finds no secret the suite used in any response body, webhook, the log, the database and WAL files, or any model request', async () => {
+  it('finds no secret the suite used in any response body, webhook, the log, the database and WAL files, any model request or the proxied runs\' traces', async () => {
     const secrets = [...SECRETS, ...provider.issued.flatMap((t) => [t.accessToken, t.refreshToken ?? ''])].filter((s) => s.length >= 6);
     expect(secrets.length).toBeGreaterThan(SECRETS.length);
     const { database } = dataPaths(h.daemon.home);
