@@ -109,6 +109,13 @@ export const CONFIG_KEYS = {
     default: true,
     description: "Record every browser run (a Playwright trace and a WebM video, kept as the run's artifacts); false turns it off for every run, whatever its job or request says.",
   },
+  'sandbox.egress_proxy': {
+    type: 'string',
+    default: null,
+    nullable: true,
+    secret: true,
+    description: 'Proxy every sandbox leaves through unless its run names one: http://, https:// or socks5://[user:password@]host:port; never shown.',
+  },
   'sandbox.chromium_path': { type: 'string', default: '/usr/bin/chromium', description: 'Chromium used by the local driver.' },
 
   'webhooks.timeout_s': { type: 'integer', default: 15, min: 1, max: 120, description: 'A delivery not answered 2xx within this is a failed attempt.' },

@@ -21,6 +21,7 @@ const MEMBERS: Record<ConnectionType, ReadonlySet<string>> = {
   oauth: new Set(['env_var_name']),
   // Never in the environment: code that could read the seed could print it, or any code it makes, to the model.
   totp: new Set(['secret']),
+  proxy: new Set(['secret', 'url']),
 };
 
 export function refuseMembersOfOtherTypes(type: ConnectionType, body: Record<string, unknown>): void {

@@ -1,6 +1,7 @@
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ConnectionRow } from '../store/connections-table.js';
 import { parseTotpSeed } from './totp/totp-seed.js';
+import { splitSecret } from './proxy/proxy-url.js';
 
 /** What an oauth connection's sealed secret holds. */
 export interface OAuthTokens {
@@ -23,7 +24,7 @@ export class ConnectionSecrets {
     return this.box.seal(JSON.stringify(tokens), connectionId);
   }
 
-  /** The secret of a token, mcp or totp connection, or null when none is stored. */
+  /** The secret of a token, mcp, totp or proxy connection (a proxy's is `user:password`), or null when none is stored. */
   secretOf(row: ConnectionRow): string | null {
     return row.type === 'oauth' || row.secret_enc === null ? null : this.box.open(row.secret_enc, row.id);
   }
@@ -33,11 +34,15 @@ export class ConnectionSecrets {
     return row.type !== 'oauth' || row.secret_enc === null ? null : (JSON.parse(this.box.open(row.secret_enc, row.id)) as OAuthTokens);
   }
 
-  /** Every secret value the row holds, for masking: a totp seed in each form it may be written in. */
+  /** Every secret value the row holds, for masking: a totp seed in each form it may be written in, a proxy's password alone too. */
   valuesOf(row: ConnectionRow): string[] {
     if (row.type === 'totp') {
       const secret = this.secretOf(row);
       return secret === null ? [] : parseTotpSeed(secret).forms;
+    }
+    if (row.type === 'proxy') {
+      const secret = this.secretOf(row);
+      return secret === null ? [] : [secret, splitSecret(secret).password].filter((v) => v !== '');
     }
     if (row.type !== 'oauth') return [this.secretOf(row)].filter((v): v is string => v !== null);
     const tokens = this.tokensOf(row);

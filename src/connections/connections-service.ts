@@ -17,6 +17,7 @@ import { uniqueToolName } from './mcp-client/mcp-tool-name.js';
 import type { McpEndpoint } from './mcp-client/mcp-session.js';
 import { SecretMask } from './secret-mask.js';
 import { parseTotpSeed } from './totp/totp-seed.js';
+import { parseProxyUrl, type ProxyEndpoint } from './proxy/proxy-url.js';
 
 export interface ConnectionsServiceDeps {
   projects: ProjectsService;
@@ -24,6 +25,8 @@ export interface ConnectionsServiceDeps {
   auth: ConnectionAuth;
   /** The webhook target guard, applied to MCP URLs: refuses private addresses unless in dev mode. */
   checkTarget: (url: string, param: string) => Promise<void>;
+  /** The same guard on a proxy's host (any of http, https and socks5 reach it): refuses private addresses unless in dev mode. */
+  checkProxyHost: (host: string, param: string) => Promise<unknown>;
   /** Connects to an MCP server the way a run would. */
   checkMcp: (endpoint: McpEndpoint) => Promise<McpCheckResult>;
   /** Makes an oauth connection's token fresh (refreshing it when it is about to expire) and says how that went. */
@@ -67,12 +70,14 @@ export class ConnectionsService {
     }
     if (body.type === 'totp' && body.secret !== undefined) parseTotpSeed(body.secret);
     if (body.env_var_name !== undefined) checkEnvVarName(body.env_var_name);
+    const proxy = body.type === 'proxy' ? await this.checkProxy(body.url, body.secret ?? null) : null;
     this.checkUnique(orgId, projectId, body.name, body.env_var_name ?? null);
 
     const id = this.r.ids('conn');
-    const hasSecret = body.secret !== undefined;
+    const secretValue = proxy !== null ? proxySecret(proxy) : (body.secret ?? null);
+    const hasSecret = secretValue !== null;
     // Checked before it is stored, so that a new connection starts with what its check showed, announcing nothing.
-    const status = body.type === 'token' || body.type === 'totp' ? tokenStatus(hasSecret) : (await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null)).status;
+    const status = body.type === 'token' || body.type === 'totp' ? tokenStatus(hasSecret) : body.type === 'proxy' ? proxyStatus(hasSecret) : (await this.checkEndpoint(body.name, mcpEndpointOf({ url: body.url!, transport: body.transport ?? 'http', headers: toJson(body.headers ?? {}) }, body.secret ?? null), body.secret ?? null)).status;
     const now = isoTime(this.r.clock.now());
     const row: NewConnectionRow = {
       id,
@@ -81,9 +86,9 @@ export class ConnectionsService {
       name: body.name,
       type: body.type,
       is_enabled: body.is_enabled === false ? 0 : 1,
-      secret_enc: hasSecret ? this.deps.secrets.seal(id, body.secret!) : null,
+      secret_enc: secretValue === null ? null : this.deps.secrets.seal(id, secretValue),
       env_var_name: body.env_var_name ?? null,
-      url: body.type === 'mcp' ? body.url! : null,
+      url: body.type === 'mcp' ? body.url! : proxy !== null ? proxy.url : null,
       transport: body.type === 'mcp' ? (body.transport ?? 'http') : null,
       headers: body.type === 'mcp' ? toJson(body.headers ?? {}) : null,
       provider: null,
@@ -102,8 +107,15 @@ export class ConnectionsService {
     const envVarName = body.env_var_name === undefined ? row.env_var_name : body.env_var_name;
     if (body.env_var_name !== undefined && body.env_var_name !== null) checkEnvVarName(body.env_var_name);
     if (body.name !== undefined || body.env_var_name !== undefined) this.checkUnique(orgId, row.project_id, name, envVarName, id);
-    const hasSecret = body.secret === undefined ? row.secret_enc !== null : body.secret !== null;
+    let hasSecret = body.secret === undefined ? row.secret_enc !== null : body.secret !== null;
     if (row.type === 'totp' && typeof body.secret === 'string') parseTotpSeed(body.secret);
+    let proxy: ProxyEndpoint | null = null;
+    if (row.type === 'proxy' && body.url !== undefined) {
+      proxy = await this.checkProxy(body.url, body.secret ?? null);
+      if (proxy.username !== null) hasSecret = true;
+    } else if (row.type === 'proxy' && typeof body.secret === 'string') {
+      splitProxySecret(body.secret);
+    }
     if (row.type === 'mcp') {
       if (body.url !== undefined) await this.checkUrl(body.url);
       checkHeaders(body.headers === undefined ? (fromJson<Record<string, string>>(row.headers) ?? {}) : (body.headers ?? {}), hasSecret);
@@ -113,15 +125,17 @@ export class ConnectionsService {
     if (body.name !== undefined) patch.name = body.name;
     if (body.is_enabled !== undefined) patch.is_enabled = body.is_enabled ? 1 : 0;
     if (body.env_var_name !== undefined) patch.env_var_name = body.env_var_name;
-    if (body.url !== undefined) patch.url = body.url;
+    if (body.url !== undefined) patch.url = proxy?.url ?? body.url;
     if (body.transport !== undefined) patch.transport = body.transport;
     if (body.headers !== undefined) patch.headers = toJson(body.headers ?? {});
     if (body.secret !== undefined) patch.secret_enc = body.secret === null ? null : this.deps.secrets.seal(id, body.secret);
+    // Credentials in a new URL replace the stored ones; a URL without them keeps them, unless secret says otherwise.
+    if (proxy !== null && proxy.username !== null) patch.secret_enc = this.deps.secrets.seal(id, proxySecret(proxy)!);
     const updated = this.r.store.connections.patch(orgId, id, patch);
     if (updated === undefined) throw new NotFoundError('connection', id);
 
-    if ((row.type === 'token' || row.type === 'totp') && body.secret !== undefined) {
-      const status = tokenStatus(hasSecret);
+    if ((row.type === 'token' || row.type === 'totp' || row.type === 'proxy') && (body.secret !== undefined || proxy !== null)) {
+      const status = row.type === 'proxy' ? proxyStatus(hasSecret) : tokenStatus(hasSecret);
       return toConnection(this.deps.auth.record(updated, { status: status.auth_status, detail: status.auth_detail }) ?? updated);
     }
     const reachChanged = body.url !== undefined || body.transport !== undefined || body.headers !== undefined || body.secret !== undefined;
@@ -149,6 +163,12 @@ export class ConnectionsService {
       case 'token':
       case 'totp': {
         const status = tokenStatus(row.secret_enc !== null);
+        return toConnection(this.deps.auth.record(row, { status: status.auth_status, detail: status.auth_detail }) ?? row);
+      }
+      case 'proxy': {
+        // The host is checked again (it may resolve elsewhere now); the proxy itself is reached only by runs.
+        await this.checkProxy(row.url!, null);
+        const status = proxyStatus(row.secret_enc !== null);
         return toConnection(this.deps.auth.record(row, { status: status.auth_status, detail: status.auth_detail }) ?? row);
       }
       default: {
@@ -212,6 +232,23 @@ export class ConnectionsService {
     }
   }
 
+  /**
+   * A proxy's URL (credentials in it, or in `secret` as user:password, never both) and its host, which must be public
+   * unless dev mode or webhooks.allow_private_targets: a run's sandbox will connect there.
+   */
+  private async checkProxy(url: string | undefined, secret: string | null): Promise<ProxyEndpoint> {
+    if (url === undefined) throw new InvalidRequestError('missing_parameter', 'proxy connections need a url', { param: 'url' });
+    if (secret !== null) splitProxySecret(secret);
+    const proxy = parseProxyUrl(url, 'url', secret);
+    try {
+      await this.deps.checkProxyHost(proxy.host, 'url');
+    } catch (err) {
+      if (err instanceof InvalidRequestError) throw new InvalidRequestError('invalid_proxy_url', err.message, { param: 'url' });
+      throw err;
+    }
+    return proxy;
+  }
+
   private checkUnique(orgId: string, projectId: string | null, name: string, envVarName: string | null, exceptId = ''): void {
     const scope = projectId === null ? 'the organisation' : `project ${projectId}`;
     if (this.r.store.connections.nameTaken(orgId, projectId, name, exceptId)) {
@@ -220,6 +257,22 @@ export class ConnectionsService {
     if (envVarName === null) return;
     const holder = this.r.store.connections.envVarTakenBy(orgId, projectId, envVarName, exceptId);
     if (holder !== null) throw new ConflictError('env_var_name_taken', `the connection ${holder} of ${scope} is already injected as ${envVarName}`, { param: 'env_var_name' });
+  }
+}
+
+function proxyStatus(hasCredentials: boolean): { auth_status: AuthStatus; auth_detail: string } {
+  return { auth_status: 'authenticated', auth_detail: hasCredentials ? 'credentials are set; runs that name it leave through it' : 'no credentials: runs that name it leave through it unauthenticated' };
+}
+
+/** What a proxy connection's secret holds: `user:password`, or null without credentials. */
+function proxySecret(proxy: ProxyEndpoint): string | null {
+  return proxy.username === null ? null : `${proxy.username}:${proxy.password ?? ''}`;
+}
+
+/** A proxy's secret is `user:password`: a user name is required, and cannot hold a colon. */
+function splitProxySecret(secret: string): void {
+  if (!secret.includes(':') || secret.startsWith(':')) {
+    throw new InvalidRequestError('invalid_body', "a proxy connection's secret is its credentials as user:password", { param: 'secret' });
   }
 }
 

@@ -17,6 +17,7 @@ import { OAuthClient } from './oauth-client/oauth-client.js';
 import { parseOAuthProviders } from './oauth-client/oauth-providers.js';
 import { TokenRefresher } from './oauth-client/token-refresher.js';
 import { RunConnections } from './run-connections.js';
+import { defaultEgressProxy } from './proxy/default-egress-proxy.js';
 
 export interface ConnectionsSubsystemDeps {
   resources: Resources;
@@ -55,7 +56,13 @@ export function connectionsSubsystem(deps: ConnectionsSubsystemDeps): Subsystem<
     [...parseOAuthProviders(config['oauth.providers'], { dev: config.dev })].map(([name, provider]) => [name, new OAuthClient(provider, () => clock.now())]),
   );
   const refresher = new TokenRefresher({ store, clock, secrets: connectionSecrets, auth: connectionAuth, clients: oauthProviders, logger: logger.child({ component: 'oauth' }) });
-  const runConnections = new RunConnections({ store, secrets: connectionSecrets, freshTokens: (row) => refresher.fresh(row) });
+  const runConnections = new RunConnections({
+    store,
+    secrets: connectionSecrets,
+    freshTokens: (row) => refresher.fresh(row),
+    proxyAddresses: (host, param, trusted) => guard.publicAddresses(host, param, trusted),
+    defaultProxy: defaultEgressProxy(config['sandbox.egress_proxy']),
+  });
   const hostedConnect = new HostedConnect(resources, {
     projects,
     secrets: connectionSecrets,
@@ -71,6 +78,7 @@ export function connectionsSubsystem(deps: ConnectionsSubsystemDeps): Subsystem<
     secrets: connectionSecrets,
     auth: connectionAuth,
     checkTarget: deps.checkCallbackUrl,
+    checkProxyHost: (host, param) => guard.publicAddresses(host, param),
     checkMcp: (endpoint) => checkMcpServer(endpoint, mcpOptions),
     checkOAuth: async (row) => {
       await refresher.fresh(row, { force: true });

@@ -1,12 +1,12 @@
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
-import type { RunConnections, RunCredentials } from '../connections/run-connections.js';
+import type { RunConnections, RunCredentials, RunProxy } from '../connections/run-connections.js';
 import { SecretMask } from '../connections/secret-mask.js';
 import type { SpendCaps } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunsService } from '../runs/runs-service.js';
 import type { Resources } from '../resources.js';
-import type { Sandbox, SandboxDriver } from '../sandbox/driver.js';
+import type { Sandbox, SandboxDriver, SandboxProxy } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunRow } from '../store/runs-table.js';
@@ -107,6 +107,7 @@ export class RunExecutor {
         tools = await this.deps.tools.open(run, signal, mask);
         recorder.lastAction('starting the sandbox');
         sandbox = await this.createSandbox(run, credentials, signal, logger);
+        if (credentials.proxy !== null) await sandbox.useProxy(sandboxProxy(credentials.proxy), signal);
         started.begin();
         await sandbox.limitOutputs(runFileLimits(this.r.config), signal);
         recorder.lastAction('placing the input files');
@@ -195,6 +196,7 @@ export class RunExecutor {
       orgId: run.org_id,
       projectId: run.project_id,
       connections: fromJson<string[]>(run.connections) ?? [],
+      proxy: run.proxy,
     });
     return problems.length === 0 ? null : failedOutcome('auth_required', problemsDetail(problems));
   }
@@ -253,6 +255,13 @@ function maskedOutcome(outcome: RunOutcome, mask: SecretMask): RunOutcome {
   return outcome.status === 'failed'
     ? { ...outcome, detail: mask.text(outcome.detail), warnings, evidence }
     : { ...outcome, result: mask.value(outcome.result), warnings, evidence };
+}
+
+/** The run's proxy as its sandbox takes it: the credentials go to the supervisor alone. */
+function sandboxProxy(proxy: RunProxy): SandboxProxy {
+  const { endpoint, label, addresses } = proxy;
+  const credentials = endpoint.username === null ? {} : { username: endpoint.username, password: endpoint.password ?? '' };
+  return { request: { server: endpoint.url, label, ...credentials }, addresses, port: endpoint.port };
 }
 
 function describeReason(reason: unknown): string {

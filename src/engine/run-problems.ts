@@ -19,6 +19,8 @@ export interface RunScope {
   orgId: string;
   projectId: string;
   connections: readonly string[];
+  /** The proxy connection it (or its job) names, or null. */
+  proxy: string | null;
 }
 
 /** The provider's missing setting with the provider named, or null when it can serve calls. */
@@ -43,6 +45,8 @@ export function runProblems(provider: ModelProvider, connections: RunConnections
   for (const detail of connections.namedProblems(run.orgId, run.projectId, run.connections)) {
     problems.push({ code: 'connection_unusable', detail: `the run needs ${detail}`, param: 'connections' });
   }
+  const proxy = connections.proxyProblem(run.orgId, run.projectId, run.proxy);
+  if (proxy !== null) problems.push({ code: 'connection_unusable', detail: `the run needs ${proxy}`, param: 'proxy' });
   return problems;
 }
 

@@ -10,6 +10,13 @@ export const connectionNames = {
   items: { type: 'string', minLength: 1, maxLength: 200 },
   description: 'Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required.',
 } as const;
+export const proxyName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 200,
+  description:
+    "Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required.",
+} as const;
 export const recording = {
   type: 'boolean',
   description: 'false: no recording (trace and video) of the browser; default true, or the job\'s. recording.enabled off turns it off for every run.',
@@ -30,7 +37,7 @@ export const requireApproval = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -48,6 +55,7 @@ export const jobSchema = {
     require_approval: { type: 'boolean' },
     schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
     recording: { type: 'boolean', description: 'Whether its runs record the browser unless a run says otherwise.' },
+    proxy: { ...nullableString, description: 'The proxy connection its runs leave through unless they name their own.' },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -72,6 +80,7 @@ const jobFields = {
   require_approval: requireApproval,
   schedule: nullableScheduleSchema,
   recording,
+  proxy: { anyOf: [proxyName, { type: 'null' }] },
 } as const;
 
 export const createJobBody = {

@@ -28,7 +28,7 @@ export class ForbiddenTargetError extends Error {
 
 /**
  * The guard of every URL the daemon connects to for a caller: run, job and inbox callbacks, organisation webhook
- * endpoints, MCP connection URLs. A target must be https and every address its host resolves to must be public:
+ * endpoints, MCP connection URLs, proxy connections' hosts. A target must be https and every address its host resolves to must be public:
  * outside the special-purpose ranges (`forbidden-ranges.ts`, shared with the sandbox firewall) and outside the host's
  * own addresses and connected networks. An attacker's DNS may answer with several addresses, so all are checked;
  * and since it may answer differently by the time of the connection (rebinding), the connection resolves through
@@ -45,17 +45,28 @@ export class TargetGuard {
   async check(url: string, param = 'callback_url'): Promise<void> {
     const parsed = this.checkUrl(url, param);
     if (this.o.allowPrivate) return;
-    const host = hostOf(parsed);
+    await this.publicAddresses(hostOf(parsed), param);
+  }
+
+  /**
+   * Every address `host` resolves to, refusing with a 400 naming `param` when it does not resolve or when one is not
+   * public (unless `dev` or `webhooks.allow_private_targets`). A proxy's host (issue 23) is checked this way when the
+   * connection is made and again when a run starts, and the sandbox firewall lets that run reach only the addresses
+   * answered then. `trusted` skips the refusal for a host the operator chose (sandbox.egress_proxy), which may well
+   * be on a private network.
+   */
+  async publicAddresses(host: string, param: string, trusted = false): Promise<string[]> {
     let addresses: LookupAddress[];
     try {
-      addresses = await this.o.resolver.addresses(host);
+      addresses = isIP(host) === 0 ? await this.o.resolver.addresses(host) : [{ address: host, family: isIP(host) }];
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw refuse(code === 'ENOTFOUND' || code === 'ENODATA' ? `${param} host '${host}' does not resolve` : `${param} host '${host}' could not be resolved (${code ?? 'no answer'})`, param);
     }
     if (addresses.length === 0) throw refuse(`${param} host '${host}' does not resolve`, param);
-    const bad = this.firstRefused(addresses);
+    const bad = this.o.allowPrivate || trusted ? undefined : this.firstRefused(addresses);
     if (bad) throw refuse(forbiddenMessage(host, bad.address, bad.refusal, param), param);
+    return [...new Set(addresses.map((a) => a.address))];
   }
 
   /**

@@ -1,7 +1,7 @@
 import { runFilesSchema } from '../run-files/run-file-schemas.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, humanEmail, humanTimeoutS, recording, requireApproval, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, requireApproval, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
@@ -33,6 +33,7 @@ export const createRunBody = {
     human_timeout_s: humanTimeoutS,
     human_email: humanEmail,
     require_approval: requireApproval,
+    proxy: proxyName,
   },
 } as const;
 
@@ -52,6 +53,7 @@ export const createJobRunBody = {
     human_timeout_s: humanTimeoutS,
     human_email: humanEmail,
     require_approval: requireApproval,
+    proxy: proxyName,
   },
 } as const;
 

@@ -100,6 +100,8 @@ interface NewRun {
   connections: string[];
   /** Ids of the run's input files (`files`), in order: checked, and recorded with the run, in its unit of work. */
   inputFiles: string[];
+  /** The proxy connection's name: the run's own, else its job's. */
+  proxy: string | null;
   timeoutS: number;
   recording: boolean;
   human: HumanSettings;
@@ -196,6 +198,7 @@ export class RunsService {
       callbackUrl: run.callback_url,
       connections: fromJson<string[]>(run.connections) ?? [],
       inputFiles: this.r.store.files.inputIdsOf(run.id),
+      proxy: run.proxy,
       timeoutS: run.timeout_s,
       recording: run.recording === 1,
       human: { timeoutS: run.human_timeout_s, email: run.human_email, requireApproval: run.require_approval === 1 },
@@ -308,6 +311,7 @@ export class RunsService {
       callbackUrl: body.callback_url ?? null,
       connections: body.connections ?? [],
       inputFiles: body.files ?? [],
+      proxy: body.proxy ?? null,
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? true,
       human: { timeoutS: body.human_timeout_s ?? null, email: body.human_email ?? null, requireApproval: body.require_approval ?? false },
@@ -343,6 +347,7 @@ export class RunsService {
       callbackUrl: body.callback_url ?? null,
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
       inputFiles: body.files ?? [],
+      proxy: body.proxy ?? job.proxy,
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? job.recording === 1,
       human: {
@@ -389,6 +394,7 @@ export class RunsService {
       callbackUrl: spec.callbackUrl,
       connections: spec.connections,
       inputFiles: spec.inputFiles,
+      proxy: spec.proxy,
       timeoutS: spec.timeoutS,
       recording: spec.recording,
       human: spec.human,
@@ -413,7 +419,7 @@ export class RunsService {
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
     const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
-    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections });
+    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
@@ -458,6 +464,7 @@ export class RunsService {
         output_schema: toJson(n.outputSchema),
         callback_url: n.callbackUrl,
         connections: JSON.stringify(n.connections),
+        proxy: n.proxy,
         timeout_s: n.timeoutS,
         recording: n.recording ? 1 : 0,
         human_timeout_s: n.human.timeoutS,

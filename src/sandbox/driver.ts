@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -10,9 +10,23 @@ export interface SandboxCreateOptions {
   signal: AbortSignal;
 }
 
+/** A run's egress proxy as its sandbox gets it (issue 23, item 4). */
+export interface SandboxProxy {
+  /** What the supervisor gets (POST /proxy): the proxy, its credentials, and how a failure names it. */
+  request: ProxyRequest;
+  /** The addresses its host resolved to when the run started, and its port: all a docker sandbox may reach then. */
+  addresses: readonly string[];
+  port: number;
+}
+
 /** One run's isolated workspace with a browser and code execution. Never shared between runs. */
 export interface Sandbox {
   readonly id: string;
+  /**
+   * Sends the browser and code out through `proxy` from now on; called once, when the run starts using the sandbox,
+   * before its first action. The docker driver also fences the sandbox's network to the proxy alone.
+   */
+  useProxy(proxy: SandboxProxy, signal: AbortSignal): Promise<void>;
   exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
   browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult>;
   /** Records the browser (a Playwright trace, and a video of its frames) from its launch, or from now if it runs. */

@@ -23,6 +23,12 @@
  *   POST /outputs/limits OutputLimits -> 204  (the run's file limits, sent as its run starts: downloads stop at them)
  *   GET  /outputs                 -> OutputListing (the files under /workspace/out/, once downloads under way end)
  *   GET  /outputs/file?name=REL   -> raw bytes of one listed file, 404 if absent (REL as the listing names it)
+ *   POST /proxy    ProxyRequest  -> 204      (the run's egress proxy, sent once when the run starts using the sandbox,
+ *                                              before its first browser action or code: the supervisor starts a local
+ *                                              credential-free forwarder that chains to it, gives task code
+ *                                              HTTP_PROXY/HTTPS_PROXY/ALL_PROXY (and lowercase) pointing there, and
+ *                                              launches the browser through it; a browser already warm is closed and
+ *                                              launched again through it. 409 when a proxy is set already)
  *
  * `/exec` and `/browser` answer 200 at once and send a space every 30 s until the JSON result (leading whitespace is
  * valid JSON), because fetch gives up on a response with no bytes for 300 s and code may run longer. So a failure
@@ -107,7 +113,12 @@ export type PageProblem =
   | { kind: 'connection_refused'; message: string }
   | { kind: 'connection_failed'; message: string }
   | { kind: 'http_error'; status: number; message: string }
-  | { kind: 'captcha'; message: string };
+  | { kind: 'captcha'; message: string }
+  /**
+   * The run's egress proxy, not the site, failed: it could not be reached or refused the connection (its credentials,
+   * or the target). `message` names the proxy, never its credentials; the run ends as site_down with it.
+   */
+  | { kind: 'proxy_failed'; message: string };
 
 export interface BrowserResult {
   ok: boolean;
@@ -120,6 +131,18 @@ export interface BrowserResult {
   problem: PageProblem | null;
   /** base64 PNG, for `screenshot`. */
   screenshot: string | null;
+}
+
+/**
+ * The body of POST /proxy. `server` is `http://`, `https://` or `socks5://host:port` without credentials; the
+ * credentials come apart and stay in the supervisor (its forwarder answers the proxy's challenge), never in task
+ * code's environment, the browser's arguments or a result. `label` is how a failure names the proxy.
+ */
+export interface ProxyRequest {
+  server: string;
+  username?: string;
+  password?: string;
+  label: string;
 }
 
 export interface HealthResponse {

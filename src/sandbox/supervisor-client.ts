@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, RecordingResult } from './protocol.js';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest, RecordingResult } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 
@@ -33,6 +33,10 @@ export class SupervisorClient {
 
   async warmBrowser(signal?: AbortSignal): Promise<void> {
     await this.request('POST', '/browser/warm', undefined, {}, signal);
+  }
+
+  async setProxy(proxy: ProxyRequest, signal?: AbortSignal): Promise<void> {
+    await this.request('POST', '/proxy', undefined, proxy, signal);
   }
 
   async startRecording(signal?: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { RecordingFiles, Sandbox } from './driver.js';
+import type { RecordingFiles, Sandbox, SandboxProxy } from './driver.js';
 import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 import { SandboxError } from './sandbox-error.js';
 import type { SupervisorClient } from './supervisor-client.js';
@@ -20,6 +20,11 @@ export abstract class SupervisorSandbox implements Sandbox {
 
   get destroyed(): boolean {
     return this.destroying !== undefined;
+  }
+
+  async useProxy(proxy: SandboxProxy, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    return this.client.setProxy(proxy.request, signal);
   }
 
   async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {

@@ -1,6 +1,6 @@
 import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowOf } from './columns.js';
 
-export type ConnectionType = 'token' | 'mcp' | 'oauth' | 'totp';
+export type ConnectionType = 'token' | 'mcp' | 'oauth' | 'totp' | 'proxy';
 export type McpTransport = 'http' | 'sse';
 export type AuthStatus = 'authenticated' | 'pending' | 'failed' | 'expired';
 

@@ -29,6 +29,8 @@ export const runColumns = defineColumns('runs', {
   timeout_s: fixed<number>(),
   /** 1: the browser is recorded (unless recording.enabled is off); decided when the run is made. */
   recording: fixed<0 | 1>(),
+  /** The proxy connection the run leaves through (its own, else its job's); null: sandbox.egress_proxy, if set. */
+  proxy: patchable<string | null>(null),
   /** How long a person has to answer the agent (request_human); null: human.timeout_s. Set when the run is created. */
   human_timeout_s: patchable<number | null>(null),
   /** Who is emailed when the agent asks for a person. Set when the run is created. */

@@ -4,7 +4,7 @@ import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList
 
 const JOB_KEYS = [
   'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'model', 'name', 'object', 'output_schema',
-  'project_id', 'prompt', 'recording', 'require_approval', 'schedule', 'timeout_s', 'updated_at',
+  'project_id', 'prompt', 'proxy', 'recording', 'require_approval', 'schedule', 'timeout_s', 'updated_at',
 ];
 
 let d: TestDaemon;
@@ -45,6 +45,7 @@ describe('POST /v1/jobs', () => {
       input_schema: inputSchema,
       output_schema: outputSchema,
       recording: true,
+      proxy: null,
     });
     expect(job.created_at).toMatch(ISO_MS);
     expect(job.updated_at).toMatch(ISO_MS);

@@ -44,6 +44,14 @@ describe('errandd refuses to start on bad configuration', () => {
     expect(r.stdout).not.toContain('listening on');
   });
 
+  it('for an unusable sandbox.egress_proxy, naming the key and never the value, which may hold a password', async () => {
+    const r = await startErrandd([], { ERRAND_SANDBOX_EGRESS_PROXY: 'ftp://egress:Egress-pw-314@proxy.example:21' });
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    expect(r.stderr).toContain('config sandbox.egress_proxy: must use http, https, socks5, not ftp:');
+    expect(r.stderr + r.stdout).not.toContain('Egress-pw-314');
+  });
+
   it('from a flag, naming the key', async () => {
     const r = await startErrandd(['--set', 'sandbox.driver=podman']);
     expect(r.code).not.toBe(0);

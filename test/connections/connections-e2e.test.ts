@@ -1,10 +1,11 @@
 /**
  * Connections end to end, on one daemon with real peers on loopback: token connections injected into the sandbox,
  * server-everything over streamable HTTP and SSE behind a bearer-checking proxy, a login form typed into by
- * reference, TOTP codes typed by reference into a site that checks them with otplib, and hosted connect against
- * oauth2-mock-server driven by headless Chromium. It ends by scanning every response body, every webhook, the
- * daemon's log, the SQLite database and WAL files and every model request for every secret the suite used, the TOTP
- * seeds in every form they were given in and the codes that were typed, and finding none.
+ * reference, TOTP codes typed by reference into a site that checks them with otplib, hosted connect against
+ * oauth2-mock-server driven by headless Chromium, and runs whose browser and code leave through a real proxy that
+ * requires Basic authentication (issue 23, item 4). It ends by scanning every response body, every webhook, the
+ * daemon's log, the SQLite database and WAL files, every model request and the proxied runs' traces for every secret
+ * the suite used, the TOTP seeds in every form they were given in and the codes that were typed, and finding none.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,11 +21,15 @@ import { zipEntries } from '../fixtures/recording-files.js';
 import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
 import type { ApiResponse } from '../fixtures/test-daemon.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { startAuthProxy, type AuthProxy } from '../fixtures/auth-proxy.js';
+import { zipEntries } from '../fixtures/recording-files.js';
 
 const TOKEN = 'svc_7Qm2xL9pR4tW8zK1';
 const MCP_TOKEN = 'mcp_tok_Hk38sLq0Zp2V';
 const PASSWORD = 'Shop-pw_93kQz!x7';
 const CLIENT_SECRET = 'oauth-client-secret-Zu61Wd';
+/** The password of the proxy runs leave through; the sandbox's forwarder answers its challenge. */
+const PROXY_PASSWORD = 'Prx-pw_5tY8uQ2z!';
 /** A token with the characters URLs encode. */
 const SPECIAL_TOKEN = 'tok/en+with=spe&cial:chars!';
 /** TOTP seeds (23 and 32 bytes of key): one given as base32 in groups, as apps show it, one in an otpauth URI. */
@@ -39,7 +44,7 @@ const TOTP_ACCOUNTS = {
 } as const;
 
 /** Every secret the suite gives the daemon (the provider's tokens are added as it issues them). */
-const SECRETS = [TOKEN, MCP_TOKEN, PASSWORD, CLIENT_SECRET, SPECIAL_TOKEN, 'unnamed_secret_value_1', 'org_wide_value_123', 'project_value_456', 'rotated-by-the-server'];
+const SECRETS = [TOKEN, MCP_TOKEN, PASSWORD, CLIENT_SECRET, SPECIAL_TOKEN, PROXY_PASSWORD, 'unnamed_secret_value_1', 'org_wide_value_123', 'project_value_456', 'rotated-by-the-server'];
 
 /**
  * What task code that prints a secret encoded shows, worked out here independently of the mask: base64 and base64url
@@ -70,6 +75,9 @@ let provider: OAuthProviderFixture;
 let receiver: WebhookReceiver;
 let browser: Browser;
 let site: Awaited<ReturnType<typeof servePages>>;
+let proxy: AuthProxy;
+/** The proxied runs' traces, unzipped: scanned for secrets with the rest. */
+const traces: Buffer[] = [];
 /** Every response body the daemon sent the suite, through the API or to the browser. */
 const bodies: string[] = [];
 const logins: { user: string; password: string }[] = [];
@@ -116,6 +124,8 @@ beforeAll(async () => {
       });
       return;
     }
+    if (req.url === '/via-proxy') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Proxied</title></head><body><h1>Seen through the proxy</h1></body></html>');
+    if (req.url === '/code-via-proxy') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('code came through');
     if (req.url?.startsWith('/back')) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Back in the app</h1></body></html>');
     res.writeHead(200, { 'content-type': 'text/html' }).end(LOGIN);
   });
@@ -133,6 +143,7 @@ beforeAll(async () => {
     return res;
   };
   receiver = await WebhookReceiver.start([]);
+  proxy = await startAuthProxy({ username: 'runner', password: PROXY_PASSWORD });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
@@ -144,6 +155,7 @@ afterAll(async () => {
   await h?.close();
   await receiver?.close();
   await site?.close();
+  await proxy?.close();
   await provider?.close();
   await mcp?.close();
 });
@@ -551,6 +563,104 @@ describe('typing a TOTP code by reference', () => {
   });
 });
 
+describe('proxy connections', () => {
+  /** Code that fetches a page of the site through whatever proxy its environment names, and says which. */
+  const fetchInCode = (url: string) =>
+    toolUse('run_code', {
+      language: 'python',
+      code:
+        'import os, urllib.request\n' +
+        "print('proxy vars:', sorted(k for k in os.environ if k.lower().endswith('_proxy')))\n" +
+        "print('HTTP_PROXY:', os.environ.get('HTTP_PROXY'))\n" +
+        `print('body:', urllib.request.urlopen('${url}', timeout=20).read().decode())`,
+    });
+
+  async function keepTrace(run: { evidence: { trace_url: string | null } | null }): Promise<void> {
+    const url = run.evidence?.trace_url;
+    if (url === null || url === undefined) return;
+    for (const bytes of (await zipEntries(Buffer.from(await (await fetch(url)).arrayBuffer()))).values()) traces.push(bytes);
+  }
+
+  it("send the run's browser and code through the proxy, which logs those requests and nothing else", async () => {
+    const o = org('proxied');
+    const made = await created(o.api, { name: 'corp', type: 'proxy', url: `http://runner:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${proxy.port}` });
+    expect(made).toMatchObject({ url: proxy.url, has_secret: true });
+    const from = proxy.log.length;
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` }),
+      fetchInCode(`${site.url}/code-via-proxy`),
+      (request: AnthropicRequest) => toolUse('finish', { result: { code: toolResults(request)[0]!.text }, confidence: 'high' }),
+    ]);
+    const run = await o.run({ prompt: 'Look at the page through the proxy', proxy: 'corp', callback_url: receiver.url('/proxied') });
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    const browsed = toolResults(h.model.requests[start + 1]!)[0]!.text;
+    expect(browsed).toContain('title: Proxied');
+    const code: string = run.result.code;
+    expect(code).toContain('body: code came through');
+    // Code sees the sandbox's own forwarder, on its loopback, without credentials.
+    expect(code).toContain("proxy vars: ['ALL_PROXY', 'HTTPS_PROXY', 'HTTP_PROXY', 'all_proxy', 'http_proxy', 'https_proxy']");
+    const forwarder = /HTTP_PROXY: (\S+)/.exec(code)?.[1];
+    expect(forwarder).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(forwarder).not.toBe(proxy.url);
+    const seen = proxy.log.slice(from);
+    expect(seen.every((line) => line.authorized), JSON.stringify(seen)).toBe(true);
+    expect(seen.map((line) => line.target)).toEqual(expect.arrayContaining([`${site.url}/via-proxy`, `${site.url}/code-via-proxy`]));
+    // Nothing but the run's own pages (the browser asks for the site's icon too), none of Chromium's own traffic.
+    expect(seen.map((line) => line.target).sort()).toEqual([`${site.url}/code-via-proxy`, `${site.url}/favicon.ico`, `${site.url}/via-proxy`]);
+    await keepTrace(run);
+  });
+
+  it("lets a job's runs leave through its proxy, and a run's own proxy win over the job's", async () => {
+    const o = org('proxied-job');
+    await created(o.api, { name: 'job-proxy', type: 'proxy', url: `http://127.0.0.1:${proxy.port}`, secret: `runner:${PROXY_PASSWORD}` });
+    await created(o.api, { name: 'dead-proxy', type: 'proxy', url: `http://runner:x-wrong-pass@127.0.0.1:${await closedPort()}` });
+    const project = (await o.api('POST', '/v1/projects', { name: 'jobs via proxy' })).body.id;
+    const job = (await o.api('POST', '/v1/jobs', { project_id: project, name: 'proxied', prompt: 'Look at the page', proxy: 'dead-proxy' })).body;
+    const from = proxy.log.length;
+    h.model.script([toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` }), toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+    const created1 = await o.api('POST', `/v1/jobs/${job.id}/runs`, { proxy: 'job-proxy' });
+    expect(created1.status).toBe(202);
+    const run = await waitForRun(h.daemon, created1.body.task_id, undefined, undefined, o.key);
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    expect(proxy.log.slice(from).map((line) => line.target)).toContain(`${site.url}/via-proxy`);
+  });
+
+  it('fails the run as site_down naming the proxy, not the site, when the proxy is down', async () => {
+    const o = org('proxy-down');
+    const port = await closedPort();
+    await created(o.api, { name: 'down', type: 'proxy', url: `http://runner:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${port}` });
+    // The failed navigation ends the run: the agent gets no further turn.
+    h.model.script([toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` })]);
+    const run = await o.run({ prompt: 'Look at the page', proxy: 'down' });
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'site_down' });
+    expect(run.failure_detail).toBe(`the proxy http://127.0.0.1:${port} (connection 'down') refused the connection (ECONNREFUSED): it is down, or not listening there`);
+  });
+
+  it('fails the run as site_down naming the proxy when it refuses the credentials', async () => {
+    const o = org('proxy-refuses');
+    await created(o.api, { name: 'wrong', type: 'proxy', url: `http://runner:not-the-password@127.0.0.1:${proxy.port}` });
+    h.model.script([toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` })]);
+    const run = await o.run({ prompt: 'Look at the page', proxy: 'wrong', callback_url: receiver.url('/proxy-refuses') });
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'site_down' });
+    expect(run.failure_detail).toBe(`the proxy ${proxy.url} (connection 'wrong') refused the run’s credentials (HTTP 407 Proxy Authentication Required)`);
+    expect(run.failure_detail).not.toContain('not-the-password');
+    const webhook = await until('the run.failed webhook', async () => receiver.deliveries.find((d) => d.path === '/proxy-refuses' && d.body.includes(run.task_id)));
+    expect(webhook.body).toContain(`(connection 'wrong') refused the run’s credentials`);
+  });
+
+  it('fails a run naming a missing or non-proxy connection as its proxy with auth_required, before any model call', async () => {
+    const o = org('proxy-missing');
+    await created(o.api, { name: 'a-token', type: 'token', secret: 'tok_not_a_proxy_99' });
+    const start = h.model.requests.length;
+    const missing = await o.run({ prompt: 'Look', proxy: 'nowhere' });
+    expect(missing).toMatchObject({ status: 'failed', failure_reason: 'auth_required', failure_detail: expect.stringContaining("the proxy connection 'nowhere', which does not exist") });
+    const token = await o.run({ prompt: 'Look', proxy: 'a-token' });
+    expect(token).toMatchObject({ status: 'failed', failure_reason: 'auth_required', failure_detail: expect.stringContaining('which is a token connection, not a proxy') });
+    expect(h.model.requests.length).toBe(start);
+  });
+});
+
 /** Opens a connect link in Chromium and clicks through: our start page, the provider (which approves at once), back. */
 async function connectInBrowser(url: string): Promise<{ page: Page; startHtml: string }> {
   const page = await browser.newPage();
@@ -739,7 +849,7 @@ describe('hosted connect', () => {
 });
 
 describe('no secret anywhere', () => {
-  it('finds no secret the suite used in any response body, webhook, the log, the database and WAL files, or any model request', async () => {
+  it('finds no secret the suite used in any response body, webhook, the log, the database and WAL files, any model request or the proxied runs\' traces', async () => {
     const secrets = [...SECRETS, ...provider.issued.flatMap((t) => [t.accessToken, t.refreshToken ?? ''])].filter((s) => s.length >= 6);
     expect(secrets.length).toBeGreaterThan(SECRETS.length);
     const { database } = dataPaths(h.daemon.home);
@@ -750,11 +860,13 @@ describe('no secret anywhere', () => {
       { where: 'the daemon log', text: h.daemon.logs() },
       { where: 'model requests', text: JSON.stringify(h.model.requests) },
       { where: 'webhooks', text: receiver.deliveries.map((d) => d.body).join('\n') },
+      { where: 'the proxied runs\' traces', text: Buffer.concat(traces).toString('latin1') },
     ];
+    expect(traces.length).toBeGreaterThan(0);
     expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
     expect(bodies.length).toBeGreaterThan(50);
     const seeds = [BANK_SEED, BANK_SEED.replace(/=+$/, ''), BANK_SEED_GIVEN, VAULT_SEED, VAULT_SEED.toLowerCase(), VAULT_URI];
-    for (const secret of [...secrets, ...seeds, ...encodedForms(TOKEN), ...encodedForms(SPECIAL_TOKEN)]) {
+    for (const secret of [...secrets, ...seeds, ...encodedForms(TOKEN), ...encodedForms(SPECIAL_TOKEN), ...encodedForms(PROXY_PASSWORD), ...encodedForms(`runner:${PROXY_PASSWORD}`)]) {
       for (const place of places) expect(place.text.includes(secret), `${place.where} hold ${secret}`).toBe(false);
       for (const file of files) expect(file.bytes.includes(Buffer.from(secret)), `${file.where} holds ${secret}`).toBe(false);
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenAddresses } from '../../src/network/forbidden-addresses.js';
 import { FORBIDDEN_IPV4_RANGES } from '../../src/network/forbidden-ranges.js';
-import { FORWARD_CHAIN, INPUT_CHAIN, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+import { FORWARD_CHAIN, INPUT_CHAIN, PIN_CHAIN, pinRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 
 /**
  * The IANA IPv4 Special-Purpose Address Registry: the entries that are not globally reachable, which sandboxes must
@@ -91,5 +91,27 @@ describe('sandboxFirewallRules', () => {
       const { base, prefix } = parse(drop);
       for (const address of [quad(base), quad(base + 2 ** (32 - prefix) - 1)]) expect(guard.refusal(address), `${address} in ${drop}`).not.toBeNull();
     }
+  });
+});
+
+describe('the pins of proxied sandboxes (issue 23, item 4)', () => {
+  it('are jumped to from both chains right after replies are let through, before anything else is decided', () => {
+    const { rules } = sandboxFirewallRules({ bridge: 'errand0', nameservers: ['10.1.2.3'], connectedNetworks: [] });
+    for (const chain of [INPUT_CHAIN, FORWARD_CHAIN]) {
+      const own = rules.filter((rule) => rule.startsWith(`-A ${chain} `));
+      expect(own[0]).toContain('--ctstate RELATED,ESTABLISHED');
+      expect(own[1]).toBe(`-A ${chain} -j ${PIN_CHAIN}`);
+    }
+  });
+
+  it("let the sandbox reach the proxy's addresses on its port and its resolvers' DNS, and refuse everything else it sends", () => {
+    expect(pinRules('172.30.0.7', { addresses: ['203.0.113.9', '198.51.100.4'], port: 3128 }, ['10.1.2.3', '127.0.0.53'])).toEqual([
+      `-A ${PIN_CHAIN} -s 172.30.0.7/32 -d 203.0.113.9/32 -p tcp -m tcp --dport 3128 -j ACCEPT`,
+      `-A ${PIN_CHAIN} -s 172.30.0.7/32 -d 198.51.100.4/32 -p tcp -m tcp --dport 3128 -j ACCEPT`,
+      `-A ${PIN_CHAIN} -s 172.30.0.7/32 -d 10.1.2.3/32 -p udp -m udp --dport 53 -j RETURN`,
+      `-A ${PIN_CHAIN} -s 172.30.0.7/32 -d 10.1.2.3/32 -p tcp -m tcp --dport 53 -j RETURN`,
+      `-A ${PIN_CHAIN} -s 172.30.0.7/32 -p tcp -j REJECT --reject-with tcp-reset`,
+      `-A ${PIN_CHAIN} -s 172.30.0.7/32 -j DROP`,
+    ]);
   });
 });

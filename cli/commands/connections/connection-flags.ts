@@ -16,7 +16,7 @@ export function addConnectionFieldOptions(cmd: Command): Command {
     .option('--secret-stdin', 'read the secret from stdin (one trailing newline is dropped)')
     .option('--secret-from-env <VAR>', 'take the secret from this environment variable')
     .option('--env-var-name <NAME>', 'token: the variable runs get the secret in')
-    .option('--url <url>', 'mcp: the server URL')
+    .option('--url <url>', 'mcp: the server URL; proxy: http://, https:// or socks5://host:port (credentials in --secret-stdin as user:password, not here: argv is visible to every local user)')
     .addOption(new Option('--transport <transport>', 'mcp: http (streamable HTTP, falling back to SSE) or sse').choices(['http', 'sse']))
     .option('--header <"Name: value">', 'mcp: a request header; ${SECRET} in the value stands for the secret (repeatable)', collect);
 }

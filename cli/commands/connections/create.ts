@@ -8,7 +8,7 @@ import { examples } from '../../help.js';
 
 interface CreateFlags extends ConnectionFieldFlags {
   name: string;
-  type: 'token' | 'mcp' | 'totp';
+  type: 'token' | 'mcp' | 'totp' | 'proxy';
   project?: string;
   disabled?: boolean;
 }
@@ -17,10 +17,10 @@ export function registerConnectionsCreate(connections: Command): void {
   addConnectionFieldOptions(
     connections
       .command('create')
-      .description('create a token, mcp or totp connection (an mcp one is checked by connecting); oauth ones: errand connections link')
-      .addHelpText('after', examples('errand connections create --name github --type token --env-var-name GITHUB_TOKEN --secret-stdin < token.txt', 'errand connections create --name docs --type mcp --url https://mcp.example.com/mcp --header \'Authorization: Bearer ${SECRET}\' --secret-from-env DOCS_TOKEN'))
+      .description('create a token, mcp, totp or proxy connection (an mcp one is checked by connecting); oauth ones: errand connections link')
+      .addHelpText('after', examples('errand connections create --name github --type token --env-var-name GITHUB_TOKEN --secret-stdin < token.txt', 'errand connections create --name docs --type mcp --url https://mcp.example.com/mcp --header \'Authorization: Bearer ${SECRET}\' --secret-from-env DOCS_TOKEN', 'errand connections create --name bank-2fa --type totp --secret-stdin < otpauth-uri.txt', 'printf %s "user:$PROXY_PASSWORD" | errand connections create --name corp --type proxy --url http://proxy.example:3128 --secret-stdin'))
       .requiredOption('--name <name>', 'letters, digits, _ and -; MCP tools are offered as <name>__<tool>')
-      .addOption(new Option('--type <type>', 'token, mcp or totp (the seed of an authenticator app, whose codes runs type by reference)').choices(['token', 'mcp', 'totp']).makeOptionMandatory())
+      .addOption(new Option('--type <type>', 'token, mcp, totp (the seed of an authenticator app, whose codes runs type by reference) or proxy (its secret is user:password)').choices(['token', 'mcp', 'totp', 'proxy']).makeOptionMandatory())
       .option('--project <id>', "only this project's runs use it (default: every run of the organisation)")
       .option('--disabled', 'create it switched off'),
   )

@@ -8,7 +8,7 @@ import { OUTPUT_SCHEMA_HELP } from '../../help.js';
 import type { Column } from '../../output.js';
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
-export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'schedule'] as const;
+export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'schedule', 'proxy'] as const;
 
 export interface JobFieldFlags {
   name?: string;
@@ -18,6 +18,7 @@ export interface JobFieldFlags {
   inputSchema?: string;
   outputSchema?: string;
   connection?: string[];
+  proxy?: string;
   timeoutS?: number;
   /** Set only by --recording or --no-recording. */
   recording?: boolean;
@@ -36,6 +37,7 @@ export function addJobFieldOptions(cmd: Command): Command {
     .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run')
     .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
     .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)
+    .option('--proxy <name>', "a proxy connection this job's runs leave through, unless a run names its own")
     .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser of this job's runs (the default)")
     .option('--no-recording', "do not record the browser of this job's runs, unless a run asks to")
@@ -54,6 +56,7 @@ export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
     ...(flags.inputSchema === undefined ? {} : { input_schema: readJsonObject(flags.inputSchema, '--input-schema') }),
     ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
+    ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
     ...(flags.recording === undefined ? {} : { recording: flags.recording }),
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
@@ -92,6 +95,7 @@ export function printJob(ctx: CliContext, job: Job): void {
       ['input schema', job.input_schema && JSON.stringify(job.input_schema)],
       ['output schema', job.output_schema && JSON.stringify(job.output_schema)],
       ['connections', job.connections.join(', ')],
+      ['proxy', job.proxy],
       ['timeout s', job.timeout_s],
       ['recording', job.recording ? 'on' : 'off'],
       ['a person', humanOf(job)],

@@ -32,6 +32,7 @@ export interface CreateRunFlags {
   idempotencyKey?: string;
   connection?: string[];
   file?: string[];
+  proxy?: string;
   timeoutS?: number;
   /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
   recording?: boolean;
@@ -60,6 +61,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
     .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check) or a file_ id (repeatable)', collect)
+    .option('--proxy <name>', "a proxy connection the run's browser and code leave through (overrides the job's)")
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
     .option('--no-recording', 'do not record the browser')
@@ -79,6 +81,7 @@ export function registerRunsCreate(runs: Command): void {
         'errand runs create --job job_01... --input-json @inputs.json --idempotency-key order-17',
         "errand runs create 'Check the order page' --connection shop --model opus --check",
         "errand runs create 'Upload the invoice on the portal' --file ./invoice.pdf --connection portal --wait",
+        "errand runs create 'What does the shop show in Germany?' --proxy de-proxy --wait",
       ),
     )
     .action(async (prompt: string | undefined, flags: CreateRunFlags, c: Command) => {
@@ -95,6 +98,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     ...(flags.callbackUrl === undefined ? {} : { callback_url: flags.callbackUrl }),
     ...(flags.idempotencyKey === undefined ? {} : { idempotency_key: flags.idempotencyKey }),
     ...(flags.connection === undefined ? {} : { connections: flags.connection }),
+    ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
     ...(flags.recording === undefined ? {} : { recording: flags.recording }),
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),

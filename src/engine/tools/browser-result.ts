@@ -14,7 +14,12 @@ export function problemLine(problem: PageProblem): string {
 }
 
 function problemAdvice(problem: PageProblem): string {
-  return problem.kind === 'captcha'
-    ? 'The page shows a captcha or bot check. Do not try to solve it; if there is no other way, finish with failure_reason "captcha".'
-    : 'The site could not be used. Retry once if it may be transient; if it stays down, finish with failure_reason "site_down".';
+  switch (problem.kind) {
+    case 'captcha':
+      return 'The page shows a captcha or bot check. Do not try to solve it; if there is no other way, finish with failure_reason "captcha".';
+    case 'proxy_failed':
+      return 'The run\'s proxy failed, not the site; the run ends as site_down.';
+    default:
+      return 'The site could not be used. Retry once if it may be transient; if it stays down, finish with failure_reason "site_down".';
+  }
 }

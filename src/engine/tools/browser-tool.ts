@@ -4,6 +4,7 @@ import { browserResultText } from './browser-result.js';
 import { toolError, type AgentTool, type ToolContext } from '../../agent-tools/agent-tool.js';
 import { type ToolContent } from '../../agent-tools/tool-content.js';
 import type { RunRow } from '../../store/runs-table.js';
+import { failedOutcome } from '../../runs/run-outcome.js';
 
 export const BROWSER_ACTIONS = ['navigate', 'click', 'type', 'press', 'scroll', 'upload', 'read_text', 'snapshot', 'screenshot'] as const;
 
@@ -66,6 +67,8 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
       const content: ToolContent = [{ type: 'text', text }];
       if (result.screenshot !== null) content.push({ type: 'image', mediaType: 'image/png', data: result.screenshot });
       ctx.recorder.toolCall({ name: `browser.${action.action}`, input: call.input, output: text, isError: !result.ok, durationMs: performance.now() - started, artifactId });
+      // The run's proxy failed, not the site: nothing the agent tries next can pass it (issue 23, item 4).
+      if (result.problem?.kind === 'proxy_failed') return { kind: 'finished', outcome: failedOutcome('site_down', result.problem.message) };
       return { kind: 'result', content, isError: !result.ok };
     },
   };

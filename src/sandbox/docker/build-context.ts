@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SandboxError } from '../sandbox-error.js';
 
 /** The npm packages the supervisor imports; the image gets them, and what they depend on, from the host. */
-export const SUPERVISOR_PACKAGES: readonly string[] = ['playwright-core', 'otpauth'];
+export const SUPERVISOR_PACKAGES: readonly string[] = ['playwright-core', 'otpauth', 'proxy-chain'];
 
 /**
  * Lays out the image's build context in `dir` (the layout `templates/sandbox/Dockerfile` describes): the Dockerfile,

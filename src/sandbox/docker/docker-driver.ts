@@ -208,9 +208,11 @@ export class DockerDriver implements SandboxDriver {
       const inspected = await container.inspect();
       const address = inspected.NetworkSettings.Networks[this.network.name]?.IPAddress;
       if (address === undefined || address === '') throw new Error(`container has no address on ${this.network.name}`);
+      // A pin left on this address by a proxied container whose daemon died would fence this one off.
+      await this.firewall.unpin(address);
       const client = new SupervisorClient({ baseUrl: `http://${address}:${SUPERVISOR_PORT}`, token });
       await waitForHealthy(client, { timeoutMs: this.options.startTimeoutMs ?? 30_000, signal: options.signal, intervalMs: 25 });
-      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, (gone) => this.live.delete(gone));
+      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, (gone) => this.live.delete(gone), this.firewall);
       this.live.add(sandbox);
       if (this.closing !== undefined) {
         await sandbox.destroy();

@@ -1,7 +1,11 @@
+import { isIPv4 } from 'node:net';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
+import type { SandboxProxy } from '../driver.js';
+import { SandboxError } from '../sandbox-error.js';
 import type { SupervisorClient } from '../supervisor-client.js';
 import { SupervisorSandbox } from '../supervisor-sandbox.js';
+import type { FirewallKeeper } from './firewall-keeper.js';
 import { isNotFound } from './image-exists.js';
 
 /** One run's container. Destroying it kills and removes the container; nothing of it is reused. */
@@ -16,8 +20,26 @@ export class DockerSandbox extends SupervisorSandbox {
     client: SupervisorClient,
     private readonly logger: Logger,
     private readonly onDestroyed: (sandbox: DockerSandbox) => void,
+    private readonly firewall: Pick<FirewallKeeper, 'pin' | 'unpin'>,
   ) {
     super(id, client);
+  }
+
+  private pinned = false;
+
+  /**
+   * Fences the container off to the proxy's addresses and port before the supervisor starts using it, so that
+   * nothing the run starts, the browser, code or anything they spawn, leaves any other way.
+   */
+  override async useProxy(proxy: SandboxProxy, signal: AbortSignal): Promise<void> {
+    this.assertAlive();
+    const addresses = proxy.addresses.filter((address) => isIPv4(address));
+    if (addresses.length === 0) {
+      throw new SandboxError(`${proxy.request.label} has no IPv4 address, and docker sandboxes reach IPv4 only`, { code: 'bad_request' });
+    }
+    this.pinned = true;
+    await this.firewall.pin(this.address, { addresses, port: proxy.port });
+    await super.useProxy(proxy, signal);
   }
 
   /** Launches the browser ahead of the run's first action (see warm-pool.ts). */
@@ -59,6 +81,7 @@ export class DockerSandbox extends SupervisorSandbox {
           this.logger.warn({ err: error }, 'removing sandbox container failed');
         }
       }
+      if (this.pinned) await this.firewall.unpin(this.address);
       this.onDestroyed(this);
       this.logger.debug('docker sandbox destroyed');
     })();

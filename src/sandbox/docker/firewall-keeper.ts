@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { connectedNetworks, readHostRoutes } from '../../network/host-routes.js';
 import { RouteMonitor } from '../../network/route-monitor.js';
 import { SandboxError } from '../sandbox-error.js';
-import { installSandboxFirewall } from './sandbox-firewall.js';
+import { installSandboxFirewall, pinSandbox, unpinSandbox, type ProxyPin } from './sandbox-firewall.js';
 
 export interface FirewallKeeperOptions {
   bridge: string;
@@ -37,6 +37,16 @@ export class FirewallKeeper {
   /** The connected networks the installed rules drop. */
   get connectedNetworks(): readonly string[] {
     return this.networks;
+  }
+
+  /** Lets the sandbox at `address` reach only its run's proxy (and its resolvers) from now on. */
+  pin(address: string, pin: ProxyPin): Promise<void> {
+    return pinSandbox(address, pin, this.options.nameservers);
+  }
+
+  /** Lifts the pin of a sandbox that is gone, so that its address serves the next one unfenced. */
+  async unpin(address: string): Promise<void> {
+    await unpinSandbox(address).catch((error: unknown) => this.options.logger.warn({ err: error, address }, 'removing a sandbox’s proxy pin failed'));
   }
 
   /** Stops watching; the rules stay, for the next daemon and any other on this host. */

@@ -8,6 +8,18 @@ import { SandboxError } from '../sandbox-error.js';
 export const INPUT_CHAIN = 'ERRAND-SANDBOX-IN';
 /** Traffic that sandboxes send elsewhere goes through this chain, from Docker's DOCKER-USER chain. */
 export const FORWARD_CHAIN = 'ERRAND-SANDBOX-FWD';
+/**
+ * Both chains jump here first: the rules of sandboxes whose run goes out through a proxy (issue 23, item 4), which
+ * may reach that proxy and their resolvers, and nothing else. Never replaced with the other two, so that a route
+ * change leaves the runs' pins in place.
+ */
+export const PIN_CHAIN = 'ERRAND-SANDBOX-PIN';
+
+/** Where a pinned sandbox may connect: the proxy's addresses and its port. */
+export interface ProxyPin {
+  addresses: readonly string[];
+  port: number;
+}
 
 export interface FirewallOptions {
   /** The sandbox network's bridge interface. */
@@ -32,9 +44,11 @@ export function sandboxFirewallRules(options: FirewallOptions): { inputHook: str
   const nameservers = options.nameservers ?? hostNameservers();
   const rules = [
     `-A ${INPUT_CHAIN} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
+    `-A ${INPUT_CHAIN} -j ${PIN_CHAIN}`,
     `-A ${INPUT_CHAIN} -p tcp -j REJECT --reject-with tcp-reset`,
     `-A ${INPUT_CHAIN} -j DROP`,
     `-A ${FORWARD_CHAIN} -m conntrack --ctstate RELATED,ESTABLISHED -j RETURN`,
+    `-A ${FORWARD_CHAIN} -j ${PIN_CHAIN}`,
     ...nameservers.filter((ip) => !ip.startsWith('127.')).flatMap((ip) => [
       `-A ${FORWARD_CHAIN} -d ${ip}/32 -p udp -m udp --dport 53 -j RETURN`,
       `-A ${FORWARD_CHAIN} -d ${ip}/32 -p tcp -m tcp --dport 53 -j RETURN`,
@@ -67,12 +81,58 @@ export async function installSandboxFirewall(options: FirewallOptions): Promise<
   });
   const transaction = ['*filter', `:${INPUT_CHAIN} - [0:0]`, `:${FORWARD_CHAIN} - [0:0]`, ...rules, 'COMMIT', ''].join('\n');
   try {
+    // Made once and never declared in the transaction, which would empty it.
+    await iptables(['-N', PIN_CHAIN]).catch(async (error: unknown) => {
+      if (!(await iptables(['-S', PIN_CHAIN]).then(() => true, () => false))) throw error;
+    });
     await execa('iptables-restore', ['-w', '--noflush'], { input: transaction });
     await ensureFirst(inputHook);
     await ensureFirst(forwardHook);
   } catch (error) {
     throw new SandboxError(`installing the sandbox firewall rules failed: ${messageOf(error)}`);
   }
+}
+
+/**
+ * The pin of one sandbox, as `iptables -S` prints it: its proxy's addresses on the proxy's port are accepted (also
+ * on the host's own addresses, which INPUT would refuse), DNS to the host's resolvers goes on to the usual rules (so
+ * a proxy named by host name can be found), and everything else it sends is refused.
+ */
+export function pinRules(source: string, pin: ProxyPin, nameservers: readonly string[] = hostNameservers()): string[] {
+  const from = `-A ${PIN_CHAIN} -s ${source}/32`;
+  return [
+    ...pin.addresses.map((address) => `${from} -d ${address}/32 -p tcp -m tcp --dport ${pin.port} -j ACCEPT`),
+    ...nameservers.filter((ip) => !ip.startsWith('127.')).flatMap((ip) => [
+      `${from} -d ${ip}/32 -p udp -m udp --dport 53 -j RETURN`,
+      `${from} -d ${ip}/32 -p tcp -m tcp --dport 53 -j RETURN`,
+    ]),
+    `${from} -p tcp -j REJECT --reject-with tcp-reset`,
+    `${from} -j DROP`,
+  ];
+}
+
+/** Pins the sandbox at `source` to its proxy, replacing any pin its address had (one a dead daemon left). */
+export async function pinSandbox(source: string, pin: ProxyPin, nameservers?: readonly string[]): Promise<void> {
+  const stale = await pinnedRules(source);
+  const lines = [...stale.map((rule) => rule.replace(/^-A /, '-D ')), ...pinRules(source, pin, nameservers)];
+  try {
+    await execa('iptables-restore', ['-w', '--noflush'], { input: ['*filter', ...lines, 'COMMIT', ''].join('\n') });
+  } catch (error) {
+    throw new SandboxError(`fencing the sandbox off to its proxy failed: ${messageOf(error)}`);
+  }
+}
+
+/** Removes the pin of the sandbox at `source`, if it has one. */
+export async function unpinSandbox(source: string): Promise<void> {
+  const rules = await pinnedRules(source);
+  if (rules.length === 0) return;
+  await execa('iptables-restore', ['-w', '--noflush'], { input: ['*filter', ...rules.map((rule) => rule.replace(/^-A /, '-D ')), 'COMMIT', ''].join('\n') });
+}
+
+/** The pin rules of the sandbox at `source`, as `iptables -S` prints them. */
+export async function pinnedRules(source: string): Promise<string[]> {
+  const listed = await iptables(['-S', PIN_CHAIN]).catch(() => '');
+  return listed.split('\n').filter((line) => line.startsWith(`-A ${PIN_CHAIN} -s ${source}/32 `));
 }
 
 /** The installed sandbox rules and the jumps into them, as `iptables -S` prints them; empty when not installed. */

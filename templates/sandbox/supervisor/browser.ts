@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult, TotpSeed } from '../../../src/sandbox/protocol.js';
 import { truncateMiddle } from './capped-text.js';
+import type { EgressProxy } from './egress-proxy.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
 import type { InputFiles } from './input-files.js';
 import type { Recording } from './recording.js';
@@ -37,6 +38,27 @@ const CHROMIUM_ARGS = [
   '--disable-breakpad',
   '--metrics-recording-only',
 ];
+
+/**
+ * Chromium's own traffic, which would go out through the run's proxy beside the run's pages: the component and
+ * extension updaters, push messaging's check-in, the services that fill forms, hint at optimisations and check for
+ * unsafe sites, and its sign-in check (ListAccounts, sent to the GAIA URL, pointed here at a host that cannot exist).
+ * With a proxy they are sent around it, to a resolver that finds nothing, so they go nowhere; a test's proxy log
+ * shows any new one. A page that opens accounts.google.com is not affected: only the browser's own sign-in uses the
+ * GAIA URL.
+ */
+const BROWSER_SERVICE_HOSTS = [
+  'update.googleapis.com',
+  'clients2.google.com',
+  'android.clients.google.com',
+  'mtalk.google.com',
+  'content-autofill.googleapis.com',
+  'optimizationguide-pa.googleapis.com',
+  'safebrowsing.googleapis.com',
+  'safebrowsingohttpgateway.googleapis.com',
+  'gaia.invalid',
+];
+const PROXIED_CHROMIUM_ARGS = ['--gaia-url=https://gaia.invalid', `--host-resolver-rules=${BROWSER_SERVICE_HOSTS.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}`];
 
 interface Outcome {
   text: string;
@@ -81,13 +103,14 @@ export class BrowserSession {
   /** The TOTP codes typed so far, masked in every result and in the recording. */
   private readonly codes = new TypedCodes();
 
-  /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`). */
+  /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`); it goes out through `egress` once that is set. */
   constructor(
     private readonly executablePath: string,
     private readonly user: TaskUser,
     private readonly recording: Recording,
     private readonly outputs: RunOutputs,
     private readonly inputs: InputFiles,
+    private readonly egress: EgressProxy,
   ) {}
 
   get launched(): boolean {
@@ -123,6 +146,22 @@ export class BrowserSession {
   async warm(): Promise<void> {
     await this.inTurn(() => this.openPage());
     await this.recording.loadZip();
+  }
+
+  /**
+   * The run's egress proxy was set (POST /proxy): a browser launched before, warm in a pooled sandbox, went out
+   * directly, so it is closed and launched again through the forwarder, behind which the run's actions queue. The
+   * POST does not wait for the launch: the first action does, as it would have for a cold browser.
+   */
+  proxyChanged(): void {
+    void this.inTurn(async () => {
+      const context = this.context;
+      if (context === null) return;
+      this.context = null;
+      this.page = null;
+      await context.close().catch(() => undefined);
+      await this.openPage();
+    }).catch(() => undefined);
   }
 
   /** Records the browser from now on, or from its launch when it has not started yet (see recording.ts). */
@@ -165,14 +204,25 @@ export class BrowserSession {
     } catch (error) {
       if (action.action === 'navigate') {
         this.status = null;
-        const outcome = { text: `could not load ${action.url}`, problem: navigationProblem(error) };
+        const problem = (await this.egress.diagnose(action.url)) ?? navigationProblem(error);
+        const outcome = { text: `could not load ${action.url}`, problem };
         return { ...(await this.result(page, outcome)), url: action.url, title: null };
       }
       outcome = { text: `${action.action} failed: ${firstLine(error)}` };
       return { ...(await this.result(page, outcome)), ok: false };
     }
-    const problem = outcome.problem ?? statusProblem(this.status) ?? (await captchaProblem(page));
+    const problem = outcome.problem ?? (await this.proxyOrStatusProblem(page)) ?? (await captchaProblem(page));
     return this.result(page, { ...outcome, ...(problem === null ? {} : { problem }) });
+  }
+
+  /**
+   * A server error as the page's problem; through a proxy, an error may be the forwarder's, which answers with one
+   * when the proxy fails (proxy-chain's 59x), so the proxy is checked before the site is blamed.
+   */
+  private async proxyOrStatusProblem(page: Page): Promise<PageProblem | null> {
+    const problem = statusProblem(this.status);
+    if (problem === null || !this.egress.isSet) return problem;
+    return (await this.egress.diagnose(page.url())) ?? problem;
   }
 
   private async act(page: Page, action: BrowserRequest): Promise<Outcome> {
@@ -283,14 +333,17 @@ export class BrowserSession {
       await runAs(this.user, 'mkdir', ['-m', '755', '--', downloads]);
       // Loaded on first use: it is slow to import, and many runs never open the browser.
       const { chromium } = await import('playwright-core');
+      const proxy = this.egress.localUrl;
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: this.executablePath,
         headless: true,
-        args: CHROMIUM_ARGS,
+        args: proxy === null ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, ...PROXIED_CHROMIUM_ARGS],
         env: { ...process.env, TMPDIR: this.dir },
         viewport: VIEWPORT,
         acceptDownloads: true,
         downloadsPath: downloads,
+        // Through the forwarder, loopback included (Playwright proxies it unless the bypass names it).
+        ...(proxy === null ? {} : { proxy: { server: proxy, bypass: BROWSER_SERVICE_HOSTS.join(',') } }),
       });
       // Every page's downloads become the run's files, a popup's too.
       const keepDownloads = (page: Page): void => {

@@ -10,6 +10,8 @@ const STDIO_GRACE_MS = 250;
 
 export interface ExecutorOptions {
   workspace: string;
+  /** Variables that go on top of `env` in every call: the egress proxy's, once the run has one. */
+  extraEnv?: () => Record<string, string>;
   /** Directory for the code files, readable by the task user; not the workspace, so code does not trip over them. */
   scratchDir: string;
   env: NodeJS.ProcessEnv;
@@ -48,7 +50,7 @@ export class Executor {
     const stderr = new CappedText(OUTPUT_LIMIT);
     const child = spawnAs(this.options.user, interpreter(request.language), [file], {
       cwd: this.options.workspace,
-      env: this.options.env,
+      env: { ...this.options.env, ...this.options.extraEnv?.() },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import type { SupervisorHandover } from '../../../src/sandbox/protocol.js';
 import { BrowserSession, chromiumLauncher } from './browser.js';
+import { EgressProxy } from './egress-proxy.js';
 import { Executor } from './exec.js';
 import { Recording } from './recording.js';
 import { LiveScreen } from './live-screen.js';
@@ -54,14 +55,15 @@ async function main(): Promise<void> {
   const scratchDir = await mkdtemp(join(tmpdir(), 'errand-supervisor-'));
   // The task user runs the code files and the Chromium launcher kept here; listing the directory it does not need.
   if (user !== null) await chmod(scratchDir, 0o711);
-  const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, user });
+  const egress = new EgressProxy();
+  const executor = new Executor({ workspace, scratchDir, env: { ...process.env, ...env, HOME: workspace }, extraEnv: () => egress.environment(), user });
   const recording = new Recording(values.ffmpeg);
   const files = new WorkspaceFiles(user);
   const outputs = new RunOutputs(workspace, user, files);
   await outputs.prepare();
   const inputs = new InputFiles(workspace);
-  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, outputs, inputs);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs, inputs });
+  const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, outputs, inputs, egress);
+  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs, inputs, egress });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
       server.closeAllConnections();
       executor.killAll();
       await browser.close();
+      await egress.close();
       await rm(scratchDir, { recursive: true, force: true });
       process.exit(0);
     })());

@@ -1,4 +1,4 @@
-import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, OutputLimits, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, OutputLimits, ProxyRequest, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
 import { isPlainName } from './input-files.js';
 
 /** The request body did not match the protocol; answered with 400. */
@@ -87,6 +87,28 @@ const MAX_MASK_FORMS = 10_000;
 
 export function parseBrowserWarm(body: unknown): void {
   if (Object.keys(asObject(body)).length > 0) throw new BadRequest('browser/warm takes an empty object');
+}
+
+export function parseProxyRequest(body: unknown): ProxyRequest {
+  const value = asObject(body);
+  const server = requireString(value, 'server');
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new BadRequest('server must be a URL');
+  }
+  if (!['http:', 'https:', 'socks5:'].includes(url.protocol)) throw new BadRequest('server must be http, https or socks5');
+  if (url.username !== '' || url.password !== '') throw new BadRequest('server is scheme://host:port, without credentials');
+  const username = optionalString(value, 'username');
+  const password = optionalString(value, 'password');
+  if (password !== undefined && username === undefined) throw new BadRequest('password comes only with username');
+  return {
+    server,
+    label: requireString(value, 'label'),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+  };
 }
 
 export function parseRecordingStart(body: unknown): void {

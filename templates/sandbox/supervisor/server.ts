@@ -5,9 +5,10 @@ import { isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { HealthResponse } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
+import type { EgressProxy } from './egress-proxy.js';
 import type { Executor } from './exec.js';
 import type { Recording } from './recording.js';
-import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, parseLiveInput, parseOutputLimits, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
+import { BadRequest, parseBrowserAction, parseBrowserWarm, parseExecRequest, parseLiveInput, parseOutputLimits, parseProxyRequest, parseRecordingFinish, parseRecordingStart } from './request-validation.js';
 import type { RunOutputs } from './run-outputs.js';
 import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
@@ -29,6 +30,7 @@ export interface SupervisorServerOptions {
   files: WorkspaceFiles;
   outputs: RunOutputs;
   inputs: InputFiles;
+  egress: EgressProxy;
 }
 
 class HttpError extends Error {
@@ -71,6 +73,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
     case 'POST /browser/warm': {
       parseBrowserWarm(await readJson(req));
       await options.browser.warm();
+      res.writeHead(204).end();
+      return;
+    }
+    case 'POST /proxy': {
+      const proxy = parseProxyRequest(await readJson(req));
+      // Once per sandbox: a second proxy would leave the first one's connections open under the new one's name.
+      if (options.egress.isSet) throw new HttpError(409, 'proxy_set', 'this sandbox has its proxy already');
+      await options.egress.start(proxy);
+      options.browser.proxyChanged();
       res.writeHead(204).end();
       return;
     }

@@ -244,6 +244,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     human_email: null,
     require_approval: false,
     schedule: null,
+    proxy: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
   } as Job;
