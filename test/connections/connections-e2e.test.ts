@@ -22,7 +22,6 @@ import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripte
 import type { ApiResponse } from '../fixtures/test-daemon.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { startAuthProxy, type AuthProxy } from '../fixtures/auth-proxy.js';
-import { zipEntries } from '../fixtures/recording-files.js';
 
 const TOKEN = 'svc_7Qm2xL9pR4tW8zK1';
 const MCP_TOKEN = 'mcp_tok_Hk38sLq0Zp2V';
