@@ -13,6 +13,7 @@ import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
+import { recipeRoutes } from './recipes.js';
 import type { RoutePlugin } from './route-plugin.js';
 import { runRoutes } from './runs.js';
 import { statusRoutes } from './status.js';
@@ -23,6 +24,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   openapiRoutes,
   projectRoutes,
   jobRoutes,
+  recipeRoutes,
   runRoutes,
   humanRoutes,
   liveRoutes,

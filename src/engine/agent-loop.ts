@@ -33,6 +33,11 @@ export interface AgentLoopOptions {
   chargeSandboxTime: () => void;
   /** Shut while a person holds the browser (the live view's takeover): the agent waits there. */
   gate: ControlGate;
+  /**
+   * What a replay of the job's recipe did before it stopped fitting the page (issue 24): the agent takes over
+   * from there, with this account after the task. Null for a run the agent does from the start.
+   */
+  handover?: string | null;
 }
 
 /** One model call's result: the response, or the outcome of a run the spend caps stopped before the call. */
@@ -66,7 +71,9 @@ export class AgentLoop {
       nowIso: isoTime(o.clock.now()),
       secretNames: o.context.secrets.filter((s) => s.typeable === true).map((s) => s.name),
     });
-    this.messages.push(taskMessage(o.run.prompt));
+    const task = taskMessage(o.run.prompt);
+    if (o.handover != null) task.content = [...task.content, { type: 'text', text: o.handover }];
+    this.messages.push(task);
   }
 
   async run(): Promise<RunOutcome> {

@@ -27,6 +27,7 @@ function envelope(at: string): EventData<'run.completed'> {
     progress: { steps: 3, last_action: 'finished' },
     waiting_for: null,
     live_url: null,
+    mode: 'agent',
   };
 }
 

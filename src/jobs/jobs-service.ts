@@ -29,6 +29,7 @@ export interface Job {
   require_approval: boolean;
   schedule: Schedule | null;
   recording: boolean;
+  replay: 'auto' | 'off';
   created_at: string;
   updated_at: string;
 }
@@ -83,6 +84,7 @@ export class JobsService {
       require_approval: body.require_approval === true ? 1 : 0,
       schedule: toJson(body.schedule && storedSchedule(body.schedule)),
       recording: body.recording === false ? 0 : 1,
+      replay: body.replay ?? 'off',
       created_at: now,
       updated_at: now,
     };
@@ -110,6 +112,7 @@ export class JobsService {
     if (body.connections !== undefined) changes.connections = toJson(body.connections ?? []);
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
     if (body.recording !== undefined) changes.recording = body.recording ? 1 : 0;
+    if (body.replay !== undefined) changes.replay = body.replay;
     if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
     if (body.human_email !== undefined) changes.human_email = body.human_email;
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
@@ -182,6 +185,7 @@ export function toJob(row: JobRow): Job {
     require_approval: row.require_approval === 1,
     schedule: scheduleOf(row.schedule),
     recording: row.recording === 1,
+    replay: row.replay,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

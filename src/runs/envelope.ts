@@ -1,7 +1,7 @@
 import type { ModelAlias } from '../vocabulary/models.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
-import type { RunRow } from '../store/runs-table.js';
+import type { RunMode, RunRow } from '../store/runs-table.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import { waitingForOf, type LiveUrlOf, type WaitingFor } from '../human/waiting-for.js';
 
@@ -51,6 +51,8 @@ export interface RunEnvelope {
    * run is running, null everywhere else (lists, events, webhooks), since the link is a credential.
    */
   live_url: string | null;
+  /** How the run ran: the agent, a replay of its job's recipe, or a replay the agent took over (issue 24). */
+  mode: RunMode;
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
@@ -94,5 +96,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     // Only a running run has a live view.
     waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, row.status === 'running' ? liveUrlOf : () => null),
     live_url: null,
+    mode: row.mode,
   };
 }

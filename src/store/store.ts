@@ -14,6 +14,7 @@ import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { ReceivedEmailsStore } from './received-emails-store.js';
+import { RecipesStore } from './recipes-store.js';
 import { RetentionStore } from './retention-store.js';
 import { RunsStore } from './runs-store.js';
 import { SealedValuesStore } from './sealed-values-store.js';
@@ -46,6 +47,8 @@ export class Store {
   /** Purging what has been kept long enough (src/retention). */
   readonly retention: RetentionStore;
   readonly humanRequests: HumanRequestsStore;
+  /** Jobs' recipes (replay, issue 24). */
+  readonly recipes: RecipesStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -71,6 +74,7 @@ export class Store {
     this.suppressions = new SuppressionsStore(db);
     this.receivedEmails = new ReceivedEmailsStore(db);
     this.humanRequests = new HumanRequestsStore(db);
+    this.recipes = new RecipesStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }

@@ -28,6 +28,7 @@ function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope>
     progress: { steps: 2, last_action: null },
     waiting_for: null,
     live_url: null,
+    mode: 'agent',
     ...overrides,
   };
 }

@@ -78,7 +78,7 @@ const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
  * those secrets, which the supervisor puts in at the last moment: the model only ever handles the reference.
  * Answers what is wrong when a reference names no secret of the run.
  */
-function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
+export function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
   if (action.action !== 'type') return action;
   const names = [...action.text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!);
   if (names.length === 0) return action;

@@ -200,6 +200,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     progress: { steps: 2, last_action: 'browser.navigate https://shop.test' },
     waiting_for: null,
     live_url: null,
+    mode: 'agent',
     ...overrides,
   };
 }
@@ -239,6 +240,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     connections: [],
     timeout_s: null,
     recording: true,
+    replay: 'off',
     human_timeout_s: null,
     human_email: null,
     require_approval: false,
