@@ -172,8 +172,13 @@ export class RunExecutor {
     const latest = this.deps.recipes.latest(run.org_id, run.job_id);
     if (latest === null) return null;
     const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version });
+    // The envelope says so while it runs; the move that ends the run writes the mode it ended in.
+    this.r.store.runs.patch(run.id, 'running', { mode: 'replay' });
     const ended = await replay.run();
-    if (ended.kind === 'diverged') logger.info({ at: ended.at, version: latest.version }, 'the replay diverged from its recipe; the agent takes over');
+    if (ended.kind === 'diverged') {
+      logger.info({ at: ended.at, version: latest.version }, 'the replay diverged from its recipe; the agent takes over');
+      this.r.store.runs.patch(run.id, 'running', { mode: 'replay_then_agent' });
+    }
     return ended;
   }
 

@@ -14,6 +14,13 @@ export interface JobRecipe extends Recipe {
   created_at: string;
 }
 
+export interface RecipeDeleted {
+  job_id: string;
+  object: 'recipe';
+  deleted: true;
+  versions: number;
+}
+
 /** Jobs' recipes: the newest version to replay or show, a new version from a run that succeeded, deletion. */
 export class RecipesService {
   constructor(
@@ -30,7 +37,7 @@ export class RecipesService {
   }
 
   /** Every version goes: the job's next run is the agent's, and, if it succeeds, records version 1 again. */
-  delete(orgId: string, jobId: string): { job_id: string; object: 'recipe'; deleted: true; versions: number } {
+  delete(orgId: string, jobId: string): RecipeDeleted {
     this.jobs.row(orgId, jobId);
     const versions = this.r.store.recipes.deleteAll(orgId, jobId);
     if (versions === 0) throw new NotFoundError('recipe of job', jobId);

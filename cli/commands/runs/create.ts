@@ -33,6 +33,8 @@ export interface CreateRunFlags {
   humanEmail?: string;
   humanTimeoutS?: number;
   requireApproval?: boolean;
+  /** With --job only: replay the job's recipe or not (default: the job's replay). */
+  replay?: 'auto' | 'off';
   wait?: boolean;
   check?: boolean;
 }
@@ -61,6 +63,7 @@ export function registerRunsCreate(runs: Command): void {
     .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
     .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
     .option('--no-require-approval', "forms may be submitted without an approval (overrides the job's)")
+    .addOption(new Option('--replay <mode>', "with --job: auto replays the job's recipe without the model, off runs the agent (default: the job's replay)").choices(['auto', 'off']))
     .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
     .addOption(new Option('--check', 'only check the run: the refusals, estimate and warnings creating it would give; nothing is created').conflicts('wait'))
     .addHelpText('after', '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).')
@@ -98,8 +101,9 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
   const check = flags.check === true;
   if (flags.job !== undefined) {
     if (prompt !== undefined) throw new UsageError('a job brings its own prompt: give either a prompt or --job, not both');
-    return { kind: 'job', jobId: flags.job, body: common, wait, check };
+    return { kind: 'job', jobId: flags.job, body: { ...common, ...(flags.replay === undefined ? {} : { replay: flags.replay }) }, wait, check };
   }
+  if (flags.replay !== undefined) throw new UsageError('--replay needs --job: only a job has a recipe to replay');
   const body: CreateRunBody = {
     prompt: promptOf(prompt, flags),
     ...common,
