@@ -37,6 +37,10 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
       /^ {2}sandbox CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m,
     ],
   },
+  'replay.ts': {
+    args: ['1', '200', 'off'],
+    figures: [/^ {2}agent +duration median \d+ ms +cost median \$[\d.]+ +model cost \$[\d.]+ +tokens \d+$/m, /^ratios replay\/agent: duration [\d.]+ +cost [\d.]+ +model cost 0\.0000$/m],
+  },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 
