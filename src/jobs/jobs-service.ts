@@ -118,8 +118,14 @@ export class JobsService {
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
     if (body.schedule !== undefined) changes.schedule = toJson(body.schedule && storedSchedule(body.schedule));
     if (paused !== null) changes.schedule = JSON.stringify(paused);
+    // A recipe replays the task it was recorded for: another task (prompt, inputs, result) must be done by the agent.
+    const taskChanged =
+      (changes.prompt !== undefined && changes.prompt !== before.prompt) ||
+      (changes.input_schema !== undefined && changes.input_schema !== before.input_schema) ||
+      (changes.output_schema !== undefined && changes.output_schema !== before.output_schema);
     this.r.store.transaction((uow) => {
       this.r.store.jobs.update(orgId, id, changes);
+      if (taskChanged) this.r.store.recipes.deleteAll(orgId, id);
       if (paused !== null) {
         this.options.announcer.announce(uow, { type: 'schedule.paused', orgId, data: { job_id: id, reason: paused.paused_reason } });
       }

@@ -161,7 +161,18 @@ describe('a shop job: search, open the product, read name and price', () => {
     expect((await recipeOf(jobId)).version).toBe(3);
   });
 
-  it('deletes every version; the next run is the agent again', async () => {
+  it('forgets the recipe when the job becomes another task', async () => {
+    const other = await createJob({ name: 'other', prompt: 'Look at {{sku}}', replay: 'auto' });
+    h.model.script([toolUse('browser', { action: 'navigate', url: `${sites.url}/product/1` }), toolUse('browser', { action: 'read_text' }), toolUse('finish', { result: { name: 'Blue Mug' }, confidence: 'high' })]);
+    expect(await runJob(other, { sku: 'A-100' })).toMatchObject({ status: 'succeeded', mode: 'agent' });
+    expect((await recipeOf(other)).version).toBe(1);
+    expect((await h.daemon.api('PATCH', `/v1/jobs/${other}`, { name: 'renamed' })).status).toBe(200);
+    expect((await recipeOf(other)).version).toBe(1);
+    expect((await h.daemon.api('PATCH', `/v1/jobs/${other}`, { prompt: 'Add {{sku}} to the cart' })).status).toBe(200);
+    expect((await h.daemon.api('GET', `/v1/jobs/${other}/recipe`)).status).toBe(404);
+  });
+
+  it('deletes every version, and answers 404 for the recipe after', async () => {
     const res = await h.daemon.api('DELETE', `/v1/jobs/${jobId}/recipe`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ job_id: jobId, object: 'recipe', deleted: true, versions: 3 });
