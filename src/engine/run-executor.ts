@@ -169,7 +169,7 @@ export class RunExecutor {
    */
   private async replay(run: RunRow, ctx: ToolContext, logger: Resources['logger']): Promise<Awaited<ReturnType<RecipeReplay['run']>> | null> {
     if (run.replay !== 'auto' || run.job_id === null || run.require_approval === 1) return null;
-    const latest = this.deps.recipes.latest(run.org_id, run.job_id);
+    const latest = this.deps.recipes.latest(run.job_id);
     if (latest === null) return null;
     const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version });
     // The envelope says so while it runs; the move that ends the run writes the mode it ended in.

@@ -125,7 +125,7 @@ export class JobsService {
       (changes.output_schema !== undefined && changes.output_schema !== before.output_schema);
     this.r.store.transaction((uow) => {
       this.r.store.jobs.update(orgId, id, changes);
-      if (taskChanged) this.r.store.recipes.deleteAll(orgId, id);
+      if (taskChanged) this.r.store.recipes.deleteAll(id);
       if (paused !== null) {
         this.options.announcer.announce(uow, { type: 'schedule.paused', orgId, data: { job_id: id, reason: paused.paused_reason } });
       }

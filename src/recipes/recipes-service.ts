@@ -31,7 +31,7 @@ export class RecipesService {
   /** The job's recipe; 404 for another organisation's job, and for a job with none yet. */
   get(orgId: string, jobId: string): JobRecipe {
     this.jobs.row(orgId, jobId);
-    const row = this.r.store.recipes.latest(orgId, jobId);
+    const row = this.r.store.recipes.latest(jobId);
     if (row === undefined) throw new NotFoundError('recipe of job', jobId);
     return toJobRecipe(row);
   }
@@ -39,14 +39,14 @@ export class RecipesService {
   /** Every version goes: the job's next run is the agent's, and, if it succeeds, records version 1 again. */
   delete(orgId: string, jobId: string): RecipeDeleted {
     this.jobs.row(orgId, jobId);
-    const versions = this.r.store.recipes.deleteAll(orgId, jobId);
+    const versions = this.r.store.recipes.deleteAll(jobId);
     if (versions === 0) throw new NotFoundError('recipe of job', jobId);
     return { job_id: jobId, object: 'recipe', deleted: true, versions };
   }
 
-  /** The recipe a replay of the run's job uses, with its version, or null. */
-  latest(orgId: string, jobId: string): { recipe: Recipe; version: number } | null {
-    const row = this.r.store.recipes.latest(orgId, jobId);
+  /** The recipe a replay of a run's job uses (the run's own job, so of its organisation), with its version, or null. */
+  latest(jobId: string): { recipe: Recipe; version: number } | null {
+    const row = this.r.store.recipes.latest(jobId);
     return row === undefined ? null : { recipe: JSON.parse(row.recipe) as Recipe, version: row.version };
   }
 

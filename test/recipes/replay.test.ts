@@ -251,10 +251,32 @@ describe('a form job: fill in the contact form and submit it', () => {
     expect(sites.submissions).toHaveLength(4);
   });
 
+  it('hands over when the result read breaks the output_schema, without submitting again', async () => {
+    sites.thanksLayout = 'pending';
+    const before = h.model.requests.length;
+    h.model.script([toolUse('browser', { action: 'read_text' }), toolUse('finish', { result: { confirmation: 'C-1005' }, confidence: 'high' })]);
+    const run = await runJob(jobId, { name: 'Erin Moss', email: 'erin@example.com' });
+    expect(run).toMatchObject({ status: 'succeeded', mode: 'replay_then_agent', result: { confirmation: 'C-1005' } });
+    const handover = firstMessageText(h.model.requests[before]!);
+    expect(handover).toContain('does not satisfy the output_schema');
+    expect(handover).toMatch(/4\. click text "Submit request": done/);
+    expect(sites.submissions).toHaveLength(5);
+    const recipe = await recipeOf(jobId);
+    expect(recipe.version).toBe(3);
+    expect(recipe.extraction.confirmation).toEqual({ from: 'page_text', type: 'string', prefix: 'Confirmation: pending, your number is ', suffix: ' (sent by email)', before: null });
+  });
+
   it('answers 404 for a job without a recipe, and for another organisation', async () => {
     const bare = await createJob({ name: 'bare', prompt: 'nothing yet' });
     expect((await h.daemon.api('GET', `/v1/jobs/${bare}/recipe`)).status).toBe(404);
     expect((await h.daemon.api('DELETE', `/v1/jobs/${bare}/recipe`)).status).toBe(404);
     expect((await h.daemon.api('GET', `/v1/jobs/${bare}`)).body.replay).toBe('off');
+    const other = h.daemon.createOrgWithKey(`other-${Date.now()}`);
+    for (const method of ['GET', 'DELETE']) {
+      const foreign = await h.daemon.api(method, `/v1/jobs/${jobId}/recipe`, undefined, { key: other.key });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.code).toBe('resource_missing');
+    }
+    expect((await recipeOf(jobId)).version).toBe(3);
   });
 });

@@ -18,6 +18,8 @@ export interface TestSites {
   shopLayout: 'price' | 'cost';
   /** 'moved': the form's button says "Submit request" and sits above the fields in another wrapper. */
   formLayout: 'send' | 'moved';
+  /** 'pending': the thanks page says "Confirmation: pending, your number is C-1005 (sent by email)". */
+  thanksLayout: 'plain' | 'pending';
   /** Every form submission, in order. */
   submissions: { name: string; email: string }[];
   close(): Promise<void>;
@@ -26,7 +28,7 @@ export interface TestSites {
 const page = (title: string, body: string): string => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
 export async function startTestSites(): Promise<TestSites> {
-  const sites: Omit<TestSites, 'url' | 'close'> = { shopLayout: 'price', formLayout: 'send', submissions: [] };
+  const sites: Omit<TestSites, 'url' | 'close'> = { shopLayout: 'price', formLayout: 'send', thanksLayout: 'plain', submissions: [] };
   const server = await servePages((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -60,7 +62,9 @@ export async function startTestSites(): Promise<TestSites> {
       req.on('end', () => {
         const form = new URLSearchParams(raw);
         sites.submissions.push({ name: form.get('name') ?? '', email: form.get('email') ?? '' });
-        html(200, page('Thanks', `<h1>Thanks</h1><p>We will write to you soon.</p><p>Confirmation: C-${1000 + sites.submissions.length}</p>`));
+        const number = `C-${1000 + sites.submissions.length}`;
+        const confirmation = sites.thanksLayout === 'plain' ? `Confirmation: ${number}` : `Confirmation: pending, your number is ${number} (sent by email)`;
+        html(200, page('Thanks', `<h1>Thanks</h1><p>We will write to you soon.</p><p>${confirmation}</p>`));
       });
       return;
     }

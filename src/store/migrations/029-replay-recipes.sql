@@ -10,6 +10,8 @@ CREATE TABLE recipes (
   source_run_id TEXT NOT NULL,
   recipe        TEXT NOT NULL,
   created_at    TEXT NOT NULL,
+  -- Statements find rows by job (whose id is its organisation's: the service checks the job first), and deleting a
+  -- job finds its recipes through the same index.
   UNIQUE (job_id, version)
 );
 
