@@ -67,12 +67,22 @@ describe('errand jobs recipe and errand runs replay', () => {
     expect(replayed.stdout).toMatch(/^usage:\s+0 in \/ 0 out tokens/m);
     expect(replayed.stderr).toMatch(/step \d+ · replay\.browser\.type/);
 
+    const asJson = await cli(['jobs', 'recipe', job.id, '--json']);
+    expect(asJson.json()).toMatchObject({ object: 'recipe', job_id: job.id, version: 1, source_run_id: runId, format: 1 });
+    const accepted = (await cli(['runs', 'replay', runId, '--input', 'sku=C-300', '--json'])).json();
+    expect(accepted).toMatchObject({ task_id: expect.stringMatching(/^run_/), status: 'queued' });
+    expect((await cli(['runs', 'watch', accepted.task_id, '--json'])).json()).toMatchObject({ status: 'succeeded', mode: 'replay', result: { name: 'Green Teapot', price: 1249.99 } });
+    expect(model.requests.length).toBe(calls);
+
     const list = await cli(['runs', 'list', '--job', job.id]);
     expect(list.stdout.split('\n')[0]).toMatch(/\bMODE\b/);
 
     const deleted = await cli(['jobs', 'recipe', job.id, '--delete']);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toContain(`deleted the recipe of ${job.id} (1 version)`);
+    const again = await cli(['jobs', 'recipe', job.id, '--delete', '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr).error).toMatchObject({ type: 'not_found_error', code: 'resource_missing' });
     const gone = await cli(['jobs', 'recipe', job.id]);
     expect(gone.code).not.toBe(0);
   });
