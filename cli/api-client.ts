@@ -16,6 +16,7 @@ import type { Project } from '../src/projects/projects-service.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../src/projects/project-schemas.js';
 import type { LiveRevocation } from '../src/live/live-service.js';
 import type { RunEnvelope } from '../src/runs/envelope.js';
+import type { JobRecipe, RecipeDeleted } from '../src/recipes/recipes-service.js';
 import type { HumanAnswerBody } from '../src/human/human-schemas.js';
 import type { CreateJobRunBody, CreateRunBody } from '../src/runs/run-schemas.js';
 import type { RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service.js';
@@ -27,6 +28,7 @@ import type { StoredFile } from '../src/files/files-service.js';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { RunFile };
+export type { JobRecipe, RecipeDeleted };
 export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, DaemonStatus, SkippedFiring };
 export type { StoredFile };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
@@ -132,6 +134,13 @@ export class ApiClient {
   }
   deleteJob(id: string): Promise<Deleted> {
     return this.request('DELETE', `/v1/jobs/${seg(id)}`);
+  }
+
+  getJobRecipe(jobId: string): Promise<JobRecipe> {
+    return this.request('GET', `/v1/jobs/${seg(jobId)}/recipe`);
+  }
+  deleteJobRecipe(jobId: string): Promise<RecipeDeleted> {
+    return this.request('DELETE', `/v1/jobs/${seg(jobId)}/recipe`);
   }
 
   listSkippedFirings(jobId: string, query: ListQuery = {}): Promise<ListPage<SkippedFiring>> {

@@ -1,4 +1,5 @@
 import type { RunStatus } from '../src/vocabulary/run-status.js';
+import type { RunMode } from '../src/store/runs-table.js';
 import type { RunUpdate, StreamedStep } from './run-updates.js';
 
 /** What the live line of a run shows. */
@@ -7,9 +8,18 @@ export interface RunProgress {
   steps: number;
   costUsd: number;
   lastAction: string | null;
+  /** How the run goes so far (replay, the agent, or a replay the agent took over), from its steps; null before any. */
+  mode: RunMode | null;
 }
 
-export const NO_PROGRESS: RunProgress = { status: null, steps: 0, costUsd: 0, lastAction: null };
+export const NO_PROGRESS: RunProgress = { status: null, steps: 0, costUsd: 0, lastAction: null, mode: null };
+
+/** A replay's steps are named `replay.<tool>`; a model step after them means the agent took over. */
+function modeAfter(mode: RunMode | null, step: StreamedStep): RunMode | null {
+  if (step.name.startsWith('replay.')) return mode ?? 'replay';
+  if (step.kind !== 'model') return mode;
+  return mode === 'replay' || mode === 'replay_then_agent' ? 'replay_then_agent' : 'agent';
+}
 
 /** The progress after an update. Pure, so the Ink view and the plain-line printer agree. */
 export function advance(progress: RunProgress, update: RunUpdate): RunProgress {
@@ -17,9 +27,9 @@ export function advance(progress: RunProgress, update: RunUpdate): RunProgress {
     case 'status':
       return { ...progress, status: update.to };
     case 'step':
-      return { ...progress, steps: progress.steps + 1, costUsd: update.step.run_cost_usd, lastAction: stepAction(update.step) };
+      return { ...progress, steps: progress.steps + 1, costUsd: update.step.run_cost_usd, lastAction: stepAction(update.step), mode: modeAfter(progress.mode, update.step) };
     case 'end':
-      return { ...progress, status: update.envelope.status, costUsd: update.envelope.usage.cost_usd };
+      return { ...progress, status: update.envelope.status, costUsd: update.envelope.usage.cost_usd, mode: update.envelope.mode };
     case 'live':
       return progress;
     default: {
@@ -54,7 +64,7 @@ export function updateLine(update: RunUpdate): string | null {
 /** `running · 3 steps · $0.0123 · browser.navigate https://...`: the live line. */
 export function progressSummary(progress: RunProgress): string {
   const steps = `${progress.steps} step${progress.steps === 1 ? '' : 's'}`;
-  return [progress.status ?? 'connecting', steps, usd(progress.costUsd), progress.lastAction].filter((p): p is string => p !== null).join(' · ');
+  return [progress.status ?? 'connecting', progress.mode, steps, usd(progress.costUsd), progress.lastAction].filter((p): p is string => p !== null).join(' · ');
 }
 
 /** What a step did, in a few words: the model it called, or the tool and the gist of its input. */

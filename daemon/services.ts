@@ -5,6 +5,7 @@ import type { ConnectionsService } from '../src/connections/connections-service.
 import type { HostedConnect } from '../src/connections/oauth-client/hosted-connect.js';
 import type { HumanRequests } from '../src/human/human-requests.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
+import type { RecipesService } from '../src/recipes/recipes-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
 import type { LiveLinks } from '../src/live/live-links.js';
 import type { LiveService } from '../src/live/live-service.js';
@@ -35,6 +36,7 @@ export interface ApiServices extends McpServices {
   rateLimiter: RateLimiter;
   projects: ProjectsService;
   jobs: JobsService;
+  recipes: RecipesService;
   runs: RunsService;
   human: HumanRequests;
   steps: StepsService;

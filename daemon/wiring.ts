@@ -192,6 +192,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         rateLimiter,
         projects,
         jobs,
+        recipes: engine.services.recipes,
         runs,
         human: engine.services.human,
         steps: engine.services.steps,

@@ -14,6 +14,7 @@ import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
 import { projectRoutes } from './projects.js';
+import { recipeRoutes } from './recipes.js';
 import type { RoutePlugin } from './route-plugin.js';
 import { runRoutes } from './runs.js';
 import { runFileRoutes } from './run-files.js';
@@ -25,6 +26,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   openapiRoutes,
   projectRoutes,
   jobRoutes,
+  recipeRoutes,
   runRoutes,
   humanRoutes,
   liveRoutes,

@@ -36,6 +36,11 @@ export interface AgentLoopOptions {
   chargeSandboxTime: () => void;
   /** Shut while a person holds the browser (the live view's takeover): the agent waits there. */
   gate: ControlGate;
+  /**
+   * What a replay of the job's recipe did before it stopped fitting the page (issue 24): the agent takes over
+   * from there, with this account after the task. Null for a run the agent does from the start.
+   */
+  handover?: string | null;
 }
 
 /** One model call's result: the response, or the outcome of a run the spend caps stopped before the call. */
@@ -71,7 +76,9 @@ export class AgentLoop {
       totpNames: o.context.secrets.filter((s) => s.totp !== undefined).map((s) => s.name),
       inputFiles: o.inputFiles,
     });
-    this.messages.push(taskMessage(o.run.prompt));
+    const task = taskMessage(o.run.prompt);
+    if (o.handover != null) task.content = [...task.content, { type: 'text', text: o.handover }];
+    this.messages.push(task);
   }
 
   async run(): Promise<RunOutcome> {

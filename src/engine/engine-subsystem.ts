@@ -28,6 +28,7 @@ import { RunExecutor } from './run-executor.js';
 import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';
 import { HumanRequests } from '../human/human-requests.js';
+import { RecipesService } from '../recipes/recipes-service.js';
 import type { HumanNotifier } from '../human/human-notifier.js';
 import { requestHumanTool } from '../human/request-human-tool.js';
 import type { LiveUrlOf } from '../human/waiting-for.js';
@@ -74,6 +75,8 @@ export interface EngineServices {
   human: HumanRequests;
   /** Why runs cannot call a model (the missing setting), or null when they can. */
   modelProviderProblem: string | null;
+  /** Jobs' recipes (replay, issue 24): GET and DELETE /v1/jobs/{id}/recipe. */
+  recipes: RecipesService;
 }
 
 /** Runs (admission, the one way their status changes, their steps) and the engine that claims and executes them. */
@@ -112,14 +115,15 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const steps = new StepsService(resources, (id) => artifacts.signedUrl(id));
 
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live, inputFiles: new RunInputFiles({ store: resources.store, files: deps.files }) });
+  const recipes = new RecipesService(resources, jobs);
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live, inputFiles: new RunInputFiles({ store: resources.store, files: deps.files }), recipes, schemas });
   const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 
   const unusable = provider.unusableReason();
   return {
     name: 'engine',
-    services: { runs, steps, status, human, modelProviderProblem: modelProviderProblem(provider) },
+    services: { runs, steps, status, human, recipes, modelProviderProblem: modelProviderProblem(provider) },
     async start() {
       if (unusable !== null) logger.warn({ provider: provider.name }, `no usable model provider: ${unusable}; runs will fail until it is set`);
       await dispatcher.start();

@@ -17,7 +17,7 @@ import { AgentLoop } from './agent-loop.js';
 import { ControlGate } from './control-gate.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
-import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
+import { failedOutcome, type RunOutcome, type SucceededOutcome } from '../runs/run-outcome.js';
 import { runMoves } from '../runs/state-machine.js';
 import { problemsDetail, runProblems } from './run-problems.js';
 import { fromJson } from '../store/json-columns.js';
@@ -28,6 +28,13 @@ import { RunTimer } from './run-time-limit.js';
 import { collectRunFiles, runFileLimits, withFilesProblem } from '../run-files/run-file-collection.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
+import type { UserSchemas } from '../runs/user-schemas.js';
+import type { ToolContext } from '../agent-tools/agent-tool.js';
+import { ObservedSandbox } from '../recipes/observed-sandbox.js';
+import { buildRecipe } from '../recipes/recipe-builder.js';
+import { RecipeReplay } from '../recipes/recipe-replay.js';
+import type { RecipesService } from '../recipes/recipes-service.js';
+import type { RunMode } from '../store/runs-table.js';
 
 /** Copying a run's files into the data directory: minutes for the largest allowed, never for ever. */
 const COLLECT_TIMEOUT_MS = 10 * 60_000;
@@ -48,6 +55,10 @@ export interface RunExecutorDeps {
   live: LiveRuns;
   /** Puts the run's input files into its sandbox (issue 23). */
   inputFiles: RunInputFiles;
+  /** Jobs' recipes: replayed by runs that ask for it, recorded from job runs that succeed (issue 24). */
+  recipes: RecipesService;
+  /** Checks a replayed result against the run's output_schema. */
+  schemas: UserSchemas;
 }
 
 /**
@@ -119,13 +130,21 @@ export class RunExecutor {
         const gate = new ControlGate();
         detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
-        const evidence = new Evidence({ run, sandbox, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
-        outcome = await new AgentLoop({
+        // What the run does in its sandbox is kept for the recipe its success makes (a job's run).
+        const observed = new ObservedSandbox(sandbox);
+        const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
+        const context: ToolContext = { run, sandbox: observed, signal, recorder, evidence, logger, secrets: credentials.secrets, inputFiles: inputFiles.map((f) => f.name), timeLimit: timer };
+        const replayed = await this.replay(run, context, logger);
+        let mode: RunMode = 'agent';
+        if (replayed?.kind === 'replayed') outcome = replayed.outcome;
+        else if (replayed?.kind === 'diverged') mode = 'replay_then_agent';
+        outcome ??= await new AgentLoop({
           run,
           provider: this.deps.provider,
           tools,
-          context: { run, sandbox, signal, recorder, evidence, logger, secrets: credentials.secrets, inputFiles: inputFiles.map((f) => f.name), timeLimit: timer },
+          context,
           inputFiles,
+          handover: replayed?.kind === 'diverged' ? replayed.handover : null,
           recorder,
           evidence,
           signal,
@@ -136,6 +155,8 @@ export class RunExecutor {
           chargeSandboxTime: () => started.charge(),
           gate,
         }).run();
+        if (outcome.mode === undefined) outcome = { ...outcome, mode };
+        if (outcome.status === 'succeeded' && outcome.mode !== 'replay') outcome = await this.recordRecipe(run, observed, outcome, mask, signal, logger);
       }
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
@@ -171,6 +192,49 @@ export class RunExecutor {
       logger.warn({ err }, "the run's files could not be kept");
       return { ...outcome, warnings: [...outcome.warnings, `the run's files could not be kept: ${err instanceof Error ? err.message : String(err)}`] };
     }
+  }
+
+  /**
+   * A replay of the run's job's recipe, when the run asks for one (`replay: auto`) and its job has a recipe; null
+   * otherwise. A run that needs a person's approval before it submits never replays: the agent asks for it.
+   */
+  private async replay(run: RunRow, ctx: ToolContext, logger: Resources['logger']): Promise<Awaited<ReturnType<RecipeReplay['run']>> | null> {
+    if (run.replay !== 'auto' || run.job_id === null || run.require_approval === 1) return null;
+    const latest = this.deps.recipes.latest(run.job_id);
+    if (latest === null) return null;
+    const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version });
+    // The envelope says so while it runs; the move that ends the run writes the mode it ended in.
+    this.r.store.runs.patch(run.id, 'running', { mode: 'replay' });
+    const ended = await replay.run();
+    if (ended.kind === 'diverged') {
+      logger.info({ at: ended.at, version: latest.version }, 'the replay diverged from its recipe; the agent takes over');
+      this.r.store.runs.patch(run.id, 'running', { mode: 'replay_then_agent' });
+    }
+    return ended;
+  }
+
+  /**
+   * A job's run that succeeded (valid result, confidence not low) becomes the job's next recipe version. One that
+   * cannot be made into a recipe is said in a warning when the run asked for replay, and in the log otherwise.
+   */
+  private async recordRecipe(run: RunRow, observed: ObservedSandbox, outcome: SucceededOutcome, mask: SecretMask, signal: AbortSignal, logger: Resources['logger']): Promise<RunOutcome> {
+    if (run.job_id === null || outcome.confidence === 'low') return outcome;
+    const usedBrowser = observed.observations.some((o) => o.kind === 'browser');
+    // Read past the observer: the final page's text is the recipe's source, not a step of it.
+    const finalPageText = usedBrowser ? await this.finalPageText(observed, signal) : null;
+    const built = buildRecipe({ observations: observed.observations, inputs: fromJson<Record<string, unknown>>(run.inputs) ?? {}, result: outcome.result, finalPageText, mask });
+    if ('why' in built) {
+      logger.info({ why: built.why }, 'no recipe recorded from this run');
+      return run.replay === 'auto' ? { ...outcome, warnings: [...outcome.warnings, `replay: no recipe was recorded from this run: ${built.why}`] } : outcome;
+    }
+    const version = this.deps.recipes.record(run.org_id, run.job_id, run.id, built.recipe);
+    logger.info({ version }, 'recorded a recipe of the job');
+    return outcome;
+  }
+
+  private async finalPageText(observed: ObservedSandbox, signal: AbortSignal): Promise<string | null> {
+    const read = await observed.unobserved.browser({ action: 'read_text' }, signal);
+    return read.ok ? read.text : null;
   }
 
   /**

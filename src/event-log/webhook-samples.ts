@@ -28,6 +28,7 @@ function envelope(at: string): EventData<'run.completed'> {
     waiting_for: null,
     live_url: null,
     files: [],
+    mode: 'agent',
   };
 }
 

@@ -29,6 +29,12 @@ export const humanTimeoutS = {
   description: 'Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s.',
 } as const;
 export const humanEmail = { type: 'string', format: 'email', maxLength: 320, description: 'Who is emailed when the agent asks for a person (needs email configured); a reply answers.' } as const;
+export const replay = {
+  type: 'string',
+  enum: ['auto', 'off'],
+  description:
+    "auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay).",
+} as const;
 export const requireApproval = {
   type: 'boolean',
   description: 'A form is submitted only after a person approved it: the agent must ask with request_human, kind approve.',
@@ -37,7 +43,7 @@ export const requireApproval = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -56,6 +62,7 @@ export const jobSchema = {
     schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
     recording: { type: 'boolean', description: 'Whether its runs record the browser unless a run says otherwise.' },
     proxy: { ...nullableString, description: 'The proxy connection its runs leave through unless they name their own.' },
+    replay: { ...replay, description: "Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)." },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -81,6 +88,7 @@ const jobFields = {
   schedule: nullableScheduleSchema,
   recording,
   proxy: { anyOf: [proxyName, { type: 'null' }] },
+  replay,
 } as const;
 
 export const createJobBody = {

@@ -30,6 +30,7 @@ export interface Job {
   schedule: Schedule | null;
   recording: boolean;
   proxy: string | null;
+  replay: 'auto' | 'off';
   created_at: string;
   updated_at: string;
 }
@@ -85,6 +86,7 @@ export class JobsService {
       schedule: toJson(body.schedule && storedSchedule(body.schedule)),
       recording: body.recording === false ? 0 : 1,
       proxy: body.proxy ?? null,
+      replay: body.replay ?? 'off',
       created_at: now,
       updated_at: now,
     };
@@ -113,13 +115,20 @@ export class JobsService {
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
     if (body.recording !== undefined) changes.recording = body.recording ? 1 : 0;
     if (body.proxy !== undefined) changes.proxy = body.proxy;
+    if (body.replay !== undefined) changes.replay = body.replay;
     if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
     if (body.human_email !== undefined) changes.human_email = body.human_email;
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
     if (body.schedule !== undefined) changes.schedule = toJson(body.schedule && storedSchedule(body.schedule));
     if (paused !== null) changes.schedule = JSON.stringify(paused);
+    // A recipe replays the task it was recorded for: another task (prompt, inputs, result) must be done by the agent.
+    const taskChanged =
+      (changes.prompt !== undefined && changes.prompt !== before.prompt) ||
+      (changes.input_schema !== undefined && changes.input_schema !== before.input_schema) ||
+      (changes.output_schema !== undefined && changes.output_schema !== before.output_schema);
     this.r.store.transaction((uow) => {
       this.r.store.jobs.update(orgId, id, changes);
+      if (taskChanged) this.r.store.recipes.deleteAll(id);
       if (paused !== null) {
         this.options.announcer.announce(uow, { type: 'schedule.paused', orgId, data: { job_id: id, reason: paused.paused_reason } });
       }
@@ -186,6 +195,7 @@ export function toJob(row: JobRow): Job {
     schedule: scheduleOf(row.schedule),
     recording: row.recording === 1,
     proxy: row.proxy,
+    replay: row.replay,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

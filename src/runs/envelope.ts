@@ -1,7 +1,7 @@
 import type { ModelAlias } from '../vocabulary/models.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
-import type { RunRow } from '../store/runs-table.js';
+import type { RunMode, RunRow } from '../store/runs-table.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import { waitingForOf, type LiveUrlOf, type WaitingFor } from '../human/waiting-for.js';
 import type { RunFile } from '../run-files/run-files-service.js';
@@ -54,6 +54,8 @@ export interface RunEnvelope {
   live_url: string | null;
   /** The run's files (issue 23): its browser's downloads and what its code wrote under /workspace/out/; [] until it ends. */
   files: RunFile[];
+  /** How the run ran: the agent, a replay of its job's recipe, or a replay the agent took over (issue 24). */
+  mode: RunMode;
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
@@ -98,5 +100,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     waiting_for: waitingForOf(row.waiting_for, row.org_id, row.id, row.status === 'running' ? liveUrlOf : () => null),
     live_url: null,
     files,
+    mode: row.mode,
   };
 }

@@ -1,5 +1,6 @@
 import type { StoredEvidence } from './envelope.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
+import type { RunMode } from '../store/runs-table.js';
 
 /** How an attempt ended, as the engine decided it; the `finish` and `fail` moves (state-machine.ts) write it. */
 export type RunOutcome =
@@ -9,6 +10,8 @@ export type RunOutcome =
       confidence: Confidence;
       evidence: StoredEvidence | null;
       warnings: string[];
+      /** How the attempt ran; absent: by the agent. */
+      mode?: RunMode;
     }
   | {
       status: 'failed';
@@ -17,6 +20,7 @@ export type RunOutcome =
       confidence: Confidence | null;
       evidence: StoredEvidence | null;
       warnings: string[];
+      mode?: RunMode;
     };
 
 export type SucceededOutcome = Extract<RunOutcome, { status: 'succeeded' }>;

@@ -1,7 +1,7 @@
 import { runFilesSchema } from '../run-files/run-file-schemas.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, requireApproval, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, replay, requireApproval, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
@@ -54,6 +54,7 @@ export const createJobRunBody = {
     human_email: humanEmail,
     require_approval: requireApproval,
     proxy: proxyName,
+    replay: { ...replay, description: "auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay." },
   },
 } as const;
 
@@ -117,7 +118,7 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
-    'live_url', 'files',
+    'live_url', 'files', 'mode',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -169,6 +170,11 @@ export const envelopeSchema = {
       description: 'While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise.',
     },
     files: runFilesSchema,
+    mode: {
+      type: 'string',
+      enum: ['agent', 'replay', 'replay_then_agent'],
+      description: "How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay).",
+    },
   },
 } as const;
 

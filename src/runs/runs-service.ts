@@ -12,7 +12,7 @@ import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { RunProblem, RunScope } from '../engine/run-problems.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
-import type { NewRunRow, RunPatch, RunRow, RunSource } from '../store/runs-table.js';
+import type { NewRunRow, RunPatch, RunReplay, RunRow, RunSource } from '../store/runs-table.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { toEnvelope, type RunEnvelope, type ScreenshotLinker } from './envelope.js';
@@ -104,6 +104,8 @@ interface NewRun {
   proxy: string | null;
   timeoutS: number;
   recording: boolean;
+  /** Whether it replays its job's recipe (issue 24): its request's `replay`, else its job's; 'off' without a job. */
+  replay: RunReplay;
   human: HumanSettings;
   idempotency: { scope: string; key: string; hash: string } | null;
 }
@@ -201,6 +203,7 @@ export class RunsService {
       proxy: run.proxy,
       timeoutS: run.timeout_s,
       recording: run.recording === 1,
+      replay: run.replay,
       human: { timeoutS: run.human_timeout_s, email: run.human_email, requireApproval: run.require_approval === 1 },
       idempotency: null,
     }, 'write'));
@@ -314,6 +317,7 @@ export class RunsService {
       proxy: body.proxy ?? null,
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? true,
+      replay: 'off',
       human: { timeoutS: body.human_timeout_s ?? null, email: body.human_email ?? null, requireApproval: body.require_approval ?? false },
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
@@ -350,6 +354,7 @@ export class RunsService {
       proxy: body.proxy ?? job.proxy,
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? job.recording === 1,
+      replay: body.replay ?? job.replay,
       human: {
         timeoutS: body.human_timeout_s ?? job.human_timeout_s,
         email: body.human_email ?? job.human_email,
@@ -397,6 +402,7 @@ export class RunsService {
       proxy: spec.proxy,
       timeoutS: spec.timeoutS,
       recording: spec.recording,
+      replay: spec.replay,
       human: spec.human,
       idempotency: spec.idempotencyKey === undefined ? null : { scope: spec.scope, key: spec.idempotencyKey, hash: requestHash(withoutIdempotencyKey(spec.body)) },
     };
@@ -467,6 +473,7 @@ export class RunsService {
         proxy: n.proxy,
         timeout_s: n.timeoutS,
         recording: n.recording ? 1 : 0,
+        replay: n.replay,
         human_timeout_s: n.human.timeoutS,
         human_email: n.human.email,
         require_approval: n.human.requireApproval ? 1 : 0,

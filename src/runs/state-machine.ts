@@ -175,6 +175,7 @@ function endPatch(outcome: RunOutcome, nowMs: number): RunPatch {
     confidence: outcome.confidence,
     evidence: toJson(outcome.evidence),
     warnings: JSON.stringify(outcome.warnings),
+    mode: outcome.mode ?? 'agent',
     finished_at: isoTime(nowMs),
     ...RELEASED,
   };

@@ -6,6 +6,11 @@ import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowO
 /** Who started a run: a caller through the API, or a job's schedule. */
 export type RunSource = 'api' | 'schedule';
 
+/** Whether a run (or a job's runs) replays a recorded recipe: docs/api.md, Replay. */
+export type RunReplay = 'auto' | 'off';
+/** How a run ran (the envelope's `mode`). */
+export type RunMode = 'agent' | 'replay' | 'replay_then_agent';
+
 /**
  * The columns of `runs`, the one place a run row is described. JSON members (inputs, output_schema, result, evidence,
  * connections, warnings) are stored as JSON text. `status` changes only through `RunsStore.setStatus`, and
@@ -37,6 +42,10 @@ export const runColumns = defineColumns('runs', {
   human_email: patchable<string | null>(null),
   /** 1 when a form may be submitted only after a person approved (request_human, kind approve). Set when the run is created. */
   require_approval: patchable<number>(0),
+  /** 'auto': the run replays its job's recipe when there is one (issue 24); resolved when the run is created. */
+  replay: patchable<RunReplay>('off'),
+  /** How the run ran: the agent, a replay of its job's recipe, or a replay the agent took over (set when it ends). */
+  mode: patchable<RunMode>('agent'),
   status: fixed<RunStatus>(),
   attempt: patchable<number>(0),
   result: patchable<string | null>(null),

@@ -15,6 +15,7 @@ import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { ReceivedEmailsStore } from './received-emails-store.js';
+import { RecipesStore } from './recipes-store.js';
 import { RetentionStore } from './retention-store.js';
 import { RunsStore } from './runs-store.js';
 import { SealedValuesStore } from './sealed-values-store.js';
@@ -49,6 +50,8 @@ export class Store {
   readonly humanRequests: HumanRequestsStore;
   /** Uploaded files and the runs that take them as input (issue 23). */
   readonly files: FilesStore;
+  /** Jobs' recipes (replay, issue 24). */
+  readonly recipes: RecipesStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -75,6 +78,7 @@ export class Store {
     this.receivedEmails = new ReceivedEmailsStore(db);
     this.humanRequests = new HumanRequestsStore(db);
     this.files = new FilesStore(db);
+    this.recipes = new RecipesStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }

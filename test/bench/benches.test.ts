@@ -47,6 +47,10 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
     ],
   },
   'sdk.ts': { args: ['2', '5', '25'], figures: [/^ {2}SDK +median [\d.]+ ms +p90 [\d.]+ ms +overhead -?[\d.]+%$/m, /^GET \/v1\/runs\/\{id\} \(5 calls each way\):$/m] },
+  'replay.ts': {
+    args: ['1', '200', 'off'],
+    figures: [/^ {2}agent +duration median \d+ ms +cost median \$[\d.]+ +model cost \$[\d.]+ +tokens \d+$/m, /^ratios replay\/agent: duration [\d.]+ +cost [\d.]+ +model cost 0\.0000$/m],
+  },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 

@@ -67,6 +67,8 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'daemon logs': 'test/cli/daemon-logs.test.ts (a daemon writing a log file)',
   'daemon install': 'test/cli/daemon-install.test.ts (a unit file checked by systemd-analyze)',
   gc: 'test/cli/gc-command.test.ts (old runs to purge)',
+  'jobs recipe': 'test/cli/replay-commands.test.ts (a job with a recorded recipe)',
+  'runs replay': 'test/cli/replay-commands.test.ts (a job with a recorded recipe)',
   backup: 'test/backup/backup-restore.test.ts (a backup under load)',
   restore: 'test/backup/backup-restore.test.ts (restored and served)',
 };

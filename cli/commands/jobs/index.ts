@@ -4,6 +4,7 @@ import { registerJobsCreate } from './create.js';
 import { registerJobsDelete } from './delete.js';
 import { registerJobsGet } from './get.js';
 import { registerJobsList } from './list.js';
+import { registerJobsRecipe } from './recipe.js';
 import { registerJobsUpdate } from './update.js';
 
 export function registerJobs(program: Command): void {
@@ -13,4 +14,5 @@ export function registerJobs(program: Command): void {
   registerJobsGet(jobs);
   registerJobsUpdate(jobs);
   registerJobsDelete(jobs);
+  registerJobsRecipe(jobs);
 }

@@ -25,6 +25,7 @@ export interface JobFieldFlags {
   humanEmail?: string;
   humanTimeoutS?: number;
   requireApproval?: boolean;
+  replay?: 'auto' | 'off';
 }
 
 /** The flags shared by `jobs create` and `jobs update`. */
@@ -44,7 +45,8 @@ export function addJobFieldOptions(cmd: Command): Command {
     .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
     .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
     .option('--require-approval', "a form is submitted only after a person approved (the agent asks with request_human)")
-    .option('--no-require-approval', 'forms may be submitted without an approval');
+    .option('--no-require-approval', 'forms may be submitted without an approval')
+    .addOption(new Option('--replay <mode>', "auto: runs replay the job's recipe without the model (the agent takes over where the page changed); off: the agent runs every step (the default)").choices(['auto', 'off']));
 }
 
 export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
@@ -62,6 +64,7 @@ export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
     ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
     ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
+    ...(flags.replay === undefined ? {} : { replay: flags.replay }),
   };
 }
 
@@ -98,6 +101,7 @@ export function printJob(ctx: CliContext, job: Job): void {
       ['proxy', job.proxy],
       ['timeout s', job.timeout_s],
       ['recording', job.recording ? 'on' : 'off'],
+      ['replay', job.replay === 'auto' ? 'auto (errand jobs recipe shows the recipe)' : 'off'],
       ['a person', humanOf(job)],
       ['schedule', job.schedule && `${job.schedule.cron} ${job.schedule.timezone}${job.schedule.enabled ? '' : ' (paused)'}`],
       ['created', job.created_at],

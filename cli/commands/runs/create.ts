@@ -39,6 +39,8 @@ export interface CreateRunFlags {
   humanEmail?: string;
   humanTimeoutS?: number;
   requireApproval?: boolean;
+  /** With --job only: replay the job's recipe or not (default: the job's replay). */
+  replay?: 'auto' | 'off';
   wait?: boolean;
   check?: boolean;
 }
@@ -69,6 +71,7 @@ export function registerRunsCreate(runs: Command): void {
     .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
     .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
     .option('--no-require-approval', "forms may be submitted without an approval (overrides the job's)")
+    .addOption(new Option('--replay <mode>', "with --job: auto replays the job's recipe without the model, off runs the agent (default: the job's replay)").choices(['auto', 'off']))
     .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
     .addOption(new Option('--check', 'only check the run: the refusals, estimate and warnings creating it would give; nothing is created').conflicts('wait'))
     .addHelpText('after', '\nExit status with --wait: 0 when the run succeeded, 1 when it failed or was cancelled (the envelope is printed either way).')
@@ -110,8 +113,9 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
   const files = flags.file ?? [];
   if (flags.job !== undefined) {
     if (prompt !== undefined) throw new UsageError('a job brings its own prompt: give either a prompt or --job, not both');
-    return { kind: 'job', jobId: flags.job, body: common, wait, check, files };
+    return { kind: 'job', jobId: flags.job, body: { ...common, ...(flags.replay === undefined ? {} : { replay: flags.replay }) }, wait, check, files };
   }
+  if (flags.replay !== undefined) throw new UsageError('--replay needs --job: only a job has a recipe to replay');
   const body: CreateRunBody = {
     prompt: promptOf(prompt, flags),
     ...common,

@@ -5,6 +5,7 @@ import type { Column } from '../../output.js';
 export const runColumns: Column<RunEnvelope>[] = [
   { header: 'ID', value: (r) => r.task_id },
   { header: 'STATUS', value: (r) => r.status },
+  { header: 'MODE', value: (r) => r.mode },
   { header: 'REASON', value: (r) => r.failure_reason },
   { header: 'MODEL', value: (r) => r.model },
   { header: 'STEPS', value: (r) => r.progress?.steps },
@@ -25,6 +26,7 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
     ctx.out.fields([
       ['run', envelope.task_id],
       ['status', envelope.status],
+      ['mode', modeOf(envelope)],
       ['failure', failureOf(envelope)],
       ['confidence', envelope.confidence],
       ['model', envelope.model],
@@ -46,6 +48,18 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
       ctx.out.line(JSON.stringify(envelope.result, null, 2));
     }
   });
+}
+
+/** How the run ran, in words: the agent, or a replay of its job's recipe. */
+export function modeOf(envelope: RunEnvelope): string {
+  switch (envelope.mode) {
+    case 'replay':
+      return "replay (the job's recipe, no model call)";
+    case 'replay_then_agent':
+      return 'replay, then the agent took over where the page changed';
+    default:
+      return 'agent';
+  }
 }
 
 export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {

@@ -8,6 +8,7 @@ import { registerRunsGet } from './get.js';
 import { registerRunsList } from './list.js';
 import { registerRunsLiveRevoke } from './live-revoke.js';
 import { registerRunsOpen } from './open.js';
+import { registerRunsReplay } from './replay.js';
 import { registerRunsRerun } from './rerun.js';
 import { registerRunsSteps } from './steps.js';
 import { registerRunsWatch } from './watch.js';
@@ -24,5 +25,6 @@ export function registerRuns(program: Command): void {
   registerRunsAnswer(runs);
   registerRunsCancel(runs);
   registerRunsRerun(runs);
+  registerRunsReplay(runs);
   registerRunsLiveRevoke(runs);
 }

@@ -16,7 +16,7 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
   const e = detail.envelope;
   if (e === null) return [{ text: `${detail.runId}: loading…` }];
   const lines: DetailLine[] = [
-    { text: `${e.task_id}  ${e.status}  ${e.model}${e.name ? `  "${e.name}"` : ''}`, color: statusColor(e.status), bold: true },
+    { text: `${e.task_id}  ${e.status}  ${e.mode === 'agent' ? e.model : e.mode}${e.name ? `  "${e.name}"` : ''}`, color: statusColor(e.status), bold: true },
     { text: [e.job_id ? `job ${e.job_id}` : `project ${e.project_id}`, `created ${e.created_at.slice(0, 19).replace('T', ' ')}`, e.attempt > 1 ? `attempt ${e.attempt}` : null].filter(Boolean).join(' · ') },
     { text: `usage: ${e.usage.input_tokens} in / ${e.usage.output_tokens} out tokens · ${money(e.usage.cost_usd)}${e.usage.duration_ms === null ? '' : ` · ${(e.usage.duration_ms / 1000).toFixed(1)} s`}` },
   ];

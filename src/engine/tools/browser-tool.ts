@@ -96,7 +96,7 @@ const TOTP_REFERENCE = /\{\{\s*totp:([^}\s]*)\s*\}\}/g;
  * that refers to TOTP connections as `{{totp:<name>}}` goes with their seeds, from which the supervisor computes the
  * codes it types: the daemon never knows a code. Answers what is wrong when a reference names nothing of the run.
  */
-function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
+export function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
   if (action.action !== 'type') return action;
   const names = [...action.text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!);
   const totpNames = [...action.text.matchAll(TOTP_REFERENCE)].map((m) => m[1]!);

@@ -9,6 +9,7 @@ interface RunJobInput {
   output_schema?: Record<string, unknown>;
   name?: string;
   idempotency_key?: string;
+  replay?: 'auto' | 'off';
   wait_seconds?: number;
 }
 
@@ -20,6 +21,8 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
       'Runs a saved job (a task template from list_jobs) with the given inputs, and answers like run_task: the task',
       'envelope once the run ends, or its task_id and status when it takes longer than wait_seconds (then call get_run).',
       'inputs fill the job prompt\'s {{placeholders}}; the members the job\'s input_schema requires must be given.',
+      'The envelope\'s mode says how the run went: replay (the job\'s recipe, recorded from an earlier run, was replayed with no model call),',
+      'replay_then_agent (the agent took over where the page had changed), or agent.',
     ].join(' '),
     consent: { group: 'act', grants: 'run the organisation\'s saved jobs' },
     inputSchema: {
@@ -36,6 +39,11 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
           minLength: 1,
           maxLength: 255,
           description: 'Any unique string; calling again with the same key and arguments within 24 hours answers the same run instead of starting another.',
+        },
+        replay: {
+          type: 'string',
+          enum: ['auto', 'off'],
+          description: 'auto: replay the job\'s recorded recipe without the model, the agent taking over where the page changed; off: the agent does every step. Default: the job\'s replay setting.',
         },
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },

@@ -10,6 +10,8 @@ export interface RunStillGoing {
   status: RunEnvelope['status'];
   poll_url: string;
   progress: RunEnvelope['progress'];
+  /** How the run goes so far: the agent, or a replay of its job's recipe (issue 24). */
+  mode: RunEnvelope['mode'];
   message: string;
 }
 
@@ -40,11 +42,13 @@ export async function awaitStartedRun(waiter: RunWaiter, created: CreatedRun, ct
     status: envelope.status,
     poll_url: created.body.poll_url,
     progress: envelope.progress,
+    mode: envelope.mode,
     message: `The run is still ${envelope.status}. Call get_run with task_id "${runId}" later to get its result, or cancel_run to stop it.`,
   };
 }
 
 function describe(e: RunEnvelope): string {
   const steps = `${e.progress.steps} step${e.progress.steps === 1 ? '' : 's'}`;
-  return `Run ${e.task_id} is ${e.status} (${steps}${e.progress.last_action ? `; last: ${e.progress.last_action}` : ''})`;
+  const mode = e.mode === 'agent' ? '' : `, ${e.mode === 'replay' ? "replaying the job's recipe" : 'the agent took over a replay'}`;
+  return `Run ${e.task_id} is ${e.status}${mode} (${steps}${e.progress.last_action ? `; last: ${e.progress.last_action}` : ''})`;
 }

@@ -201,6 +201,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     waiting_for: null,
     live_url: null,
     files: [],
+    mode: 'agent',
     ...overrides,
   };
 }
@@ -240,6 +241,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     connections: [],
     timeout_s: null,
     recording: true,
+    replay: 'off',
     human_timeout_s: null,
     human_email: null,
     require_approval: false,

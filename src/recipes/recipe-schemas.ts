@@ -1,0 +1,89 @@
+import { idParam, timestamp } from '../http-schemas/common.js';
+
+const pageFingerprint = {
+  type: ['object', 'null'],
+  required: ['url', 'title', 'key_text'],
+  description: 'The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it.',
+  properties: {
+    url: { type: 'string' },
+    title: { type: ['string', 'null'] },
+    key_text: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+const locator = {
+  type: 'object',
+  required: ['kind'],
+  description: 'role: a Playwright role selector (role and accessible name); text: the visible text; css: the CSS or Playwright selector the agent used.',
+  properties: {
+    kind: { type: 'string', enum: ['role', 'text', 'css'] },
+    selector: { type: 'string' },
+    text: { type: 'string' },
+  },
+} as const;
+
+const step = {
+  type: 'object',
+  required: ['tool'],
+  description: 'A browser action (navigate, click, type, press, scroll) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values.',
+  properties: {
+    tool: { type: 'string', enum: ['browser', 'code'] },
+    action: { type: 'string' },
+    url: { type: 'string' },
+    text: { type: 'string' },
+    submit: { type: 'boolean' },
+    key: { type: 'string' },
+    direction: { type: 'string', enum: ['up', 'down'] },
+    amount: { type: 'integer' },
+    locators: { type: 'array', items: locator },
+    page: pageFingerprint,
+    language: { type: 'string', enum: ['bash', 'python', 'node'] },
+    code: { type: 'string' },
+  },
+} as const;
+
+const memberRule = {
+  type: 'object',
+  required: ['from', 'type'],
+  description: 'page_text: the final page line between prefix and suffix (or the line after `before`); code_output: member `key` of the JSON printed by code step `step` (0-based).',
+  properties: {
+    from: { type: 'string', enum: ['page_text', 'code_output'] },
+    type: { type: 'string', enum: ['string', 'number', 'boolean'] },
+    prefix: { type: 'string' },
+    suffix: { type: 'string' },
+    before: { type: ['string', 'null'] },
+    step: { type: 'integer' },
+    key: { type: 'string' },
+  },
+} as const;
+
+export const recipeSchema = {
+  type: 'object',
+  required: ['object', 'job_id', 'version', 'source_run_id', 'created_at', 'format', 'steps', 'extraction'],
+  properties: {
+    object: { type: 'string', const: 'recipe' },
+    job_id: { type: 'string' },
+    version: { type: 'integer', description: 'Counts up from 1 with every run that recorded the recipe anew.' },
+    source_run_id: { type: 'string', description: 'The run it was recorded from.' },
+    created_at: timestamp,
+    format: { type: 'integer', const: 1 },
+    steps: { type: 'array', items: step },
+    extraction: { type: 'object', additionalProperties: memberRule, description: 'How each member of the result is read, by member name.' },
+  },
+} as const;
+
+export const recipeDeletedSchema = {
+  type: 'object',
+  required: ['job_id', 'object', 'deleted', 'versions'],
+  properties: {
+    job_id: { type: 'string' },
+    object: { type: 'string', const: 'recipe' },
+    deleted: { type: 'boolean', const: true },
+    versions: { type: 'integer', description: 'How many versions were removed.' },
+  },
+} as const;
+
+export const recipeRouteSchemas = {
+  get: { params: idParam('job'), response: { 200: recipeSchema } },
+  delete: { params: idParam('job'), response: { 200: recipeDeletedSchema } },
+} as const;

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { SecretMask } from '../../src/connections/secret-mask.js';
+import type { Observation } from '../../src/recipes/observed-sandbox.js';
+import { buildRecipe } from '../../src/recipes/recipe-builder.js';
+import { fingerprintMismatch, fingerprintOf } from '../../src/recipes/page-fingerprint.js';
+import { fromPlaceholders, inputValues, toPlaceholders } from '../../src/recipes/input-placeholders.js';
+import { extractResult } from '../../src/recipes/result-extraction.js';
+import type { BrowserRequest, BrowserResult } from '../../src/sandbox/protocol.js';
+
+const SITE = 'http://127.0.0.1:8000';
+
+function page(url: string | null, title: string | null, text = '', ok = true): BrowserResult {
+  return { ok, text, url, title, status: 200, problem: null, screenshot: null };
+}
+
+function browser(request: BrowserRequest, result: BrowserResult): Observation {
+  return { kind: 'browser', request, result };
+}
+
+const login: Observation[] = [
+  browser({ action: 'navigate', url: `${SITE}/login` }, page(`${SITE}/login`, 'Sign in')),
+  browser({ action: 'type', selector: '#user', text: 'ada@example.com' }, page(`${SITE}/login`, 'Sign in')),
+  browser({ action: 'type', selector: '#password', text: '{{secret:shop_password}}', secrets: { shop_password: 'hunter2-very-secret' }, submit: true }, page(`${SITE}/account/4711`, 'Your account')),
+];
+const accountText = 'Your account\nBalance: 1,200.50 EUR\nStatus: active';
+
+describe('a recipe from what a run did', () => {
+  const mask = new SecretMask([{ name: 'shop_password', value: 'hunter2-very-secret', typeable: true }]);
+
+  it('keeps a secret as the reference the agent typed, and an input as its placeholder', () => {
+    const built = buildRecipe({ observations: login, inputs: { email: 'ada@example.com' }, result: { balance: 1200.5, status: 'active' }, finalPageText: accountText, mask });
+    if (!('recipe' in built)) throw new Error(built.why);
+    const json = JSON.stringify(built.recipe);
+    expect(json).not.toContain('hunter2');
+    expect(json).not.toContain('ada@example.com');
+    expect(built.recipe.steps[1]).toMatchObject({ action: 'type', text: '{{email}}', locators: [{ kind: 'css', selector: '#user' }] });
+    expect(built.recipe.steps[2]).toMatchObject({ action: 'type', text: '{{secret:shop_password}}', submit: true });
+    expect(built.recipe.extraction).toEqual({
+      balance: { from: 'page_text', type: 'number', prefix: 'Balance: ', suffix: ' EUR', before: null },
+      status: { from: 'page_text', type: 'string', prefix: 'Status: ', suffix: '', before: null },
+    });
+  });
+
+  it("refuses a recipe that would hold a secret's value (one the agent typed out in full)", () => {
+    const typedOut = [...login.slice(0, 2), browser({ action: 'type', selector: '#password', text: 'hunter2-very-secret', submit: true }, page(`${SITE}/account/4711`, 'Your account'))];
+    expect(buildRecipe({ observations: typedOut, inputs: {}, result: { status: 'active' }, finalPageText: accountText, mask })).toEqual({ why: "the recipe would hold a secret's value" });
+  });
+
+  it("keeps an input's value in the text a member is read by as its placeholder", () => {
+    const built = buildRecipe({ observations: login, inputs: { email: 'ada@example.com' }, result: { orders: 3 }, finalPageText: 'Orders of ada@example.com: 3', mask });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.extraction.orders).toEqual({ from: 'page_text', type: 'number', prefix: 'Orders of {{email}}: ', suffix: '', before: null });
+    expect(extractResult(built.recipe.extraction, 'Orders of bob@example.com: 7', new Map(), inputValues({ email: 'bob@example.com' }))).toMatchObject({ result: { orders: 7 } });
+  });
+
+  it('leaves out failed steps and steps that only read the page', () => {
+    const observations = [
+      ...login.slice(0, 1),
+      browser({ action: 'click', text: 'Sign in with Google' }, page(`${SITE}/login`, 'Sign in', 'click failed: timeout', false)),
+      browser({ action: 'snapshot' }, page(`${SITE}/login`, 'Sign in', '- textbox "Email"\n- button "Continue"')),
+      browser({ action: 'click', text: 'Continue' }, page(`${SITE}/account/4711`, 'Your account')),
+      browser({ action: 'read_text' }, page(`${SITE}/account/4711`, 'Your account', accountText)),
+    ];
+    const built = buildRecipe({ observations, inputs: {}, result: { status: 'active' }, finalPageText: accountText, mask: SecretMask.none });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.steps.map((s) => ('action' in s ? s.action : s.tool))).toEqual(['navigate', 'click']);
+    expect(built.recipe.steps[1]).toMatchObject({
+      locators: [{ kind: 'role', selector: 'role=button[name="Continue"]' }, { kind: 'text', text: 'Continue' }],
+      page: { url: `${SITE}/login`, title: 'Sign in', key_text: ['Continue'] },
+    });
+  });
+
+  it('reads a member from the JSON a code step printed, and makes no recipe of a browser action it does not know', () => {
+    const code: Observation = { kind: 'exec', request: { language: 'python', code: 'print(\'{"total": 42, "ok": true}\')', timeoutMs: 1000 }, result: { exitCode: 0, stdout: '{"total": 42, "ok": true}\n', stderr: '', timedOut: false, durationMs: 5 } };
+    const built = buildRecipe({ observations: [code], inputs: {}, result: { total: 42, ok: true }, finalPageText: null, mask: SecretMask.none });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.extraction).toEqual({ total: { from: 'code_output', type: 'number', step: 0, key: 'total' }, ok: { from: 'code_output', type: 'boolean', step: 0, key: 'ok' } });
+    const upload = browser({ action: 'upload', selector: '#f', files: ['a.pdf'] } as unknown as BrowserRequest, page(`${SITE}/up`, 'Upload'));
+    expect(buildRecipe({ observations: [upload], inputs: {}, result: { total: 42 }, finalPageText: null, mask: SecretMask.none })).toEqual({ why: 'the run used the browser action upload, which recipes do not record yet' });
+  });
+
+  it('makes no recipe of a judgement: a boolean no code printed', () => {
+    const built = buildRecipe({ observations: login.slice(0, 1), inputs: {}, result: { in_stock: true }, finalPageText: 'In stock', mask: SecretMask.none });
+    expect(built).toEqual({ why: "the result's in_stock is a boolean no code step printed: a judgement a replay cannot repeat" });
+  });
+});
+
+describe('page fingerprints', () => {
+  const values = inputValues({ sku: 'A-100' });
+
+  it('keeps an input in the path, an id as *, and query parameters by name only', () => {
+    expect(fingerprintOf(`${SITE}/product/A-100/reviews?page=2&q=A-100`, 'Reviews of A-100', [], values)).toEqual({ url: `${SITE}/product/{{sku}}/reviews?page=*&q=*`, title: 'Reviews of {{sku}}', key_text: [] });
+    expect(fingerprintOf(`${SITE}/order/4711`, 'Order 4711', ['Pay'], values)).toEqual({ url: `${SITE}/order/*`, title: null, key_text: ['Pay'] });
+  });
+
+  it("matches another input's page, and says what differs on another page", () => {
+    const other = inputValues({ sku: 'B-200' });
+    const expected = fingerprintOf(`${SITE}/product/A-100?page=1`, 'A-100 - Shop', ['Add to cart'], values)!;
+    expect(fingerprintMismatch(expected, `${SITE}/product/B-200?page=3`, 'B-200 - Shop', 'Red Kettle\nAdd to cart', other)).toBeNull();
+    expect(fingerprintMismatch(expected, `${SITE}/basket`, 'Basket', 'Add to cart', other)).toContain('the page is');
+    expect(fingerprintMismatch(expected, `${SITE}/product/B-200`, 'B-200 - Shop', 'Add to cart', other)).toContain('lacks the query parameter page');
+    expect(fingerprintMismatch(expected, `${SITE}/product/B-200?page=1`, 'B-200 - Shop', 'Put in basket', other)).toBe('the page no longer shows "Add to cart"');
+  });
+});
+
+describe('input placeholders', () => {
+  it('replaces short values only where they are the whole text, and encodes values in URLs', () => {
+    const values = inputValues({ qty: 2, city: 'São Paulo', site: 'https://shop.example' });
+    expect(toPlaceholders('2', values)).toBe('{{qty}}');
+    expect(toPlaceholders('Price: $12.50', values)).toBe('Price: $12.50');
+    expect(toPlaceholders('https://shop.example/search?q=S%C3%A3o%20Paulo', values, true)).toBe('{{site}}/search?q={{city}}');
+    expect(fromPlaceholders('{{site}}/search?q={{city}}', inputValues({ city: 'Rio de Janeiro', site: 'https://shop.example' }), true)).toBe('https://shop.example/search?q=Rio%20de%20Janeiro');
+    expect(() => fromPlaceholders('{{missing}}', values)).toThrow('the recipe needs the input missing');
+    expect(fromPlaceholders('{{secret:pw}}', values)).toBe('{{secret:pw}}');
+  });
+});
+
+describe('reading a result', () => {
+  it('reads numbers as the page prints them, and says when a line is gone or not a number', () => {
+    const rules = { price: { from: 'page_text', type: 'number', prefix: 'Price: $', suffix: '', before: null }, name: { from: 'page_text', type: 'string', prefix: '', suffix: '', before: 'Shop' } } as const;
+    expect(extractResult(rules, 'Shop\nGreen Teapot\nPrice: $1,249.99', new Map(), [])).toEqual({ result: { price: 1249.99, name: 'Green Teapot' }, matched: ['Price: $1,249.99', 'Green Teapot'] });
+    expect(extractResult(rules, 'Shop\nGreen Teapot\nPrice: $on request', new Map(), [])).toEqual({ why: '"on request" on the final page is not a number (price)' });
+    expect(extractResult(rules, 'Shop\nGreen Teapot\nCost: 12 USD', new Map(), [])).toEqual({ why: 'no line of the final page gives price as the recipe reads it' });
+  });
+});
