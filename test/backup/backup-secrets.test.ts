@@ -90,7 +90,7 @@ describe('errand backup with operator secrets', () => {
     const restored = await runCli(['--home', daemon.home, 'restore', file, '--json']);
     expect(restored.json()).toMatchObject({ master_key: 'matches', kept_config: false });
     const shown = await runCli(['--home', daemon.home, 'config', 'show', '--json']);
-    expect(shown.json().keys.filter((k: { secret: boolean }) => k.secret)).toEqual([
+    expect(shown.json().keys.filter((k: { secret: boolean; source: string }) => k.secret && k.source !== 'default')).toEqual([
       { key: 'oauth.providers', value: null, secret: true, source: 'sealed-config.json' },
       { key: 'mail.smtp_url', value: null, secret: true, source: 'sealed-config.json' },
     ]);
