@@ -52,6 +52,17 @@ export interface Call {
   idempotent?: boolean;
   /** Whether the call needs the API key (`false` for signed links and the public routes). */
   auth?: boolean;
+  /** A body sent as it is (an upload) rather than as JSON. */
+  raw?: RawBody;
+}
+
+/**
+ * Bytes sent as the body. A stream is sent as it is read, never held whole; it can be sent once only, so a call
+ * with one is not tried again.
+ */
+export interface RawBody {
+  data: Blob | Uint8Array | ReadableStream<Uint8Array>;
+  contentType: string;
 }
 
 const BASE_DELAY_MS = 500;
@@ -118,11 +129,18 @@ export class HttpClient {
       if (!this.apiKey) throw new ErrandError('no API key: pass apiKey or set ERRAND_API_KEY');
       headers.authorization = `Bearer ${this.apiKey}`;
     }
-    let payload: string | undefined;
-    if (call.body !== undefined) {
+    let payload: string | Blob | Uint8Array | ReadableStream<Uint8Array> | undefined;
+    let retriesLeft = maxRetries;
+    if (call.raw !== undefined) {
+      headers['content-type'] = call.raw.contentType;
+      payload = call.raw.data;
+      if (payload instanceof ReadableStream) retriesLeft = 0;
+    } else if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(call.body);
     }
+    // fetch sends a stream only when told that the request goes out while the answer may come back (half duplex).
+    const streamed = payload instanceof ReadableStream ? { duplex: 'half' } : {};
 
     for (let attempt = 0; ; attempt++) {
       const deadline = new AbortController();
@@ -131,14 +149,14 @@ export class HttpClient {
       let response: Response;
       let body: unknown;
       try {
-        response = await this.fetchImpl(url, { method: call.method, headers, body: payload, signal });
+        response = await this.fetchImpl(url, { method: call.method, headers, body: payload as BodyInit | undefined, signal, ...streamed } as RequestInit);
         // The body is read under the same timeout; a stream's caller reads it without one.
         body = read ? await read(response) : undefined;
       } catch (error) {
         clearTimeout(timer);
         if (options.signal?.aborted) throw options.signal.reason;
         const failure = deadline.signal.aborted ? new APITimeoutError(timeoutMs) : new APIConnectionError(`could not reach ${this.baseUrl}: ${describe(error)}`, { cause: error });
-        if (idempotent && attempt < maxRetries) {
+        if (idempotent && attempt < retriesLeft) {
           await sleep(retryDelayMs(attempt, null, BASE_DELAY_MS, MAX_BACKOFF_MS), options.signal);
           continue;
         }
@@ -149,7 +167,7 @@ export class HttpClient {
       if (read === null) body = await readBody(response).catch(() => undefined);
       const error = errorFromResponse(response.status, response.headers, body);
       const retryable = isRetryableStatus(response.status) && (response.status === 429 || idempotent);
-      if (retryable && attempt < maxRetries) {
+      if (retryable && attempt < retriesLeft) {
         const delay = retryDelayMs(attempt, response.headers, BASE_DELAY_MS, MAX_BACKOFF_MS);
         if (delay <= this.maxRetryDelayMs) {
           await sleep(delay, options.signal);
