@@ -29,7 +29,8 @@ function chunks(count: number): { bytes: Buffer; stream: AsyncGenerator<Uint8Arr
 
 async function readAll(body: ReadableStream<Uint8Array> | null): Promise<Buffer> {
   const parts: Uint8Array[] = [];
-  for await (const part of body!) parts.push(part);
+  const reader = body!.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value);
   return Buffer.concat(parts);
 }
 
