@@ -116,7 +116,8 @@ export class HttpClient {
   private async send(call: Call, read: ((r: Response) => Promise<unknown>) | null): Promise<{ response: Response; body: unknown }> {
     const url = this.url(call.path, call.pathParams, call.query ?? {});
     const options = call.options ?? {};
-    const maxRetries = options.maxRetries ?? this.maxRetries;
+    // A stream can be read once: a call that sends one is not tried again.
+    const maxRetries = call.raw?.data instanceof ReadableStream ? 0 : (options.maxRetries ?? this.maxRetries);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const idempotent = call.idempotent ?? call.method !== 'POST';
     const headers: Record<string, string> = {
@@ -130,11 +131,9 @@ export class HttpClient {
       headers.authorization = `Bearer ${this.apiKey}`;
     }
     let payload: string | Blob | Uint8Array | ReadableStream<Uint8Array> | undefined;
-    let retriesLeft = maxRetries;
     if (call.raw !== undefined) {
       headers['content-type'] = call.raw.contentType;
       payload = call.raw.data;
-      if (payload instanceof ReadableStream) retriesLeft = 0;
     } else if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(call.body);
@@ -156,7 +155,7 @@ export class HttpClient {
         clearTimeout(timer);
         if (options.signal?.aborted) throw options.signal.reason;
         const failure = deadline.signal.aborted ? new APITimeoutError(timeoutMs) : new APIConnectionError(`could not reach ${this.baseUrl}: ${describe(error)}`, { cause: error });
-        if (idempotent && attempt < retriesLeft) {
+        if (idempotent && attempt < maxRetries) {
           await sleep(retryDelayMs(attempt, null, BASE_DELAY_MS, MAX_BACKOFF_MS), options.signal);
           continue;
         }
@@ -167,7 +166,7 @@ export class HttpClient {
       if (read === null) body = await readBody(response).catch(() => undefined);
       const error = errorFromResponse(response.status, response.headers, body);
       const retryable = isRetryableStatus(response.status) && (response.status === 429 || idempotent);
-      if (retryable && attempt < retriesLeft) {
+      if (retryable && attempt < maxRetries) {
         const delay = retryDelayMs(attempt, response.headers, BASE_DELAY_MS, MAX_BACKOFF_MS);
         if (delay <= this.maxRetryDelayMs) {
           await sleep(delay, options.signal);
