@@ -245,6 +245,7 @@ UNASYNC_WORDS = {
     "aclose": "close",
     "aread": "read",
     "aiter_lines": "iter_lines",
+    "aiter_bytes": "iter_bytes",
     "asleep": "sleep",
     "anext": "next",
 }

@@ -486,6 +486,13 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("POST", "/v1/runs/{id}/live/input"): lambda c: c.runs.live.input("run_1", input={"type": "click", "x": 1, "y": 1}),
     ("POST", "/v1/runs/{id}/live/revoke"): lambda c: c.runs.live.revoke("run_1"),
     ("GET", "/v1/runs/{id}/steps"): lambda c: list(c.runs.steps("run_1")),
+    ("GET", "/v1/runs/{id}/files"): lambda c: list(c.runs.files("run_1")),
+    ("GET", "/v1/runs/{id}/files/{file}"): lambda c: c.runs.download_file("http://errand.test/v1/runs/run_1/files/art_1?expires=1&sig=s"),
+    ("POST", "/v1/files"): lambda c: c.files.upload(b"hi", name="notes.txt"),
+    ("GET", "/v1/files"): lambda c: list(c.files.list()),
+    ("GET", "/v1/files/{id}"): lambda c: c.files.get("file_1"),
+    ("GET", "/v1/files/{id}/content"): lambda c: c.files.content("file_1"),
+    ("DELETE", "/v1/files/{id}"): lambda c: c.files.delete("file_1"),
     ("GET", "/v1/artifacts/{id}"): lambda c: c.artifacts.get("art_1", expires=1, sig="s"),
     ("GET", "/v1/events"): lambda c: next(iter(c.events.stream()), None),
     ("GET", "/v1/runs/{id}/events"): lambda c: list(c.runs.events("run_1")),
@@ -566,3 +573,100 @@ def test_s10_the_checked_in_types_are_what_the_generator_makes_from_the_served_d
         "sdk/python/src/errand/_generated.py is out of date: run /usr/bin/python3 sdk/python/scripts/generate.py "
         "<daemon>/v1/openapi.json"
     )
+
+
+def sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_s11_uploads_lists_reads_back_and_a_runs_copies_download_by_their_signed_links(daemon: SdkDaemon, tmp_path: Path) -> None:
+    import os
+
+    big = os.urandom(40 * 64 * 1024)
+    on_disk = tmp_path / "readings.bin"
+    on_disk.write_bytes(big)
+    chunks = [b"city,temperature\n", "Zürich,4\n".encode()]
+    with fresh_org_client(daemon) as client:
+        with on_disk.open("rb") as f:
+            uploaded = client.files.upload(f)  # read a chunk at a time; the name is the file's
+        sheet = client.files.upload(iter(chunks), name="../../sheet.csv", content_type="text/csv")
+        note = client.files.upload(b"hello", name="note.txt")
+
+        assert (uploaded["object"], uploaded["name"], uploaded["size"], uploaded["sha256"]) == ("file", "readings.bin", len(big), sha256(big))
+        assert (sheet["name"], sheet["content_type"], sheet["sha256"]) == ("sheet.csv", "text/csv", sha256(b"".join(chunks)))
+        assert (note["name"], note["content_type"]) == ("note.txt", "text/plain")
+        assert client.files.get(uploaded["id"]) == uploaded
+
+        # One file a page: iterating asks for every page and sees each file once, newest first.
+        first = client.files.list(limit=1).first_page()
+        assert first["has_more"] is True and [f["id"] for f in first["data"]] == [note["id"]]
+        assert [f["id"] for f in client.files.list(limit=1)] == [note["id"], sheet["id"], uploaded["id"]]
+
+        assert client.files.content(note["id"]) == b"hello"
+        streamed = list(client.files.iter_content(uploaded["id"]))
+        assert b"".join(streamed) == big
+
+        # The fixture's model copies a run's input files from in/ to out/, so that they come back as the run's own.
+        run = client.runs.create_and_wait(prompt="Copy the files", files=[uploaded["id"], sheet["id"]], timeout=60)
+        assert run["status"] == "succeeded", run
+        listed = list(client.runs.files(run["task_id"]))
+        assert [(f["name"], f["sha256"]) for f in listed] == [("readings.bin", uploaded["sha256"]), ("sheet.csv", sheet["sha256"])]
+        assert [f["name"] for f in run["files"]] == ["readings.bin", "sheet.csv"]
+
+    # The signed links need no key: a client with a wrong one downloads them.
+    with Errand("ek_not_a_key", base_url=daemon.url) as keyless:
+        assert b"".join(keyless.runs.iter_download_file(listed[0]["url"])) == big
+        assert keyless.runs.download_file(listed[1]["url"]) == b"".join(chunks)
+        with pytest.raises(errand.PermissionDeniedError) as forged:
+            keyless.runs.download_file(re.sub(r"sig=[^&]+", "sig=forged", listed[0]["url"]))
+        assert (forged.value.status, forged.value.code) == (403, "invalid_link_signature")
+        with pytest.raises(errand.ErrandError):
+            keyless.runs.download_file(f"{daemon.url}/v1/artifacts/art_1?expires=1&sig=x")
+
+
+@pytest.mark.asyncio
+async def test_s11_the_async_client_uploads_an_async_stream_and_reads_it_back_streamed(daemon: SdkDaemon) -> None:
+    async def produce() -> Any:
+        for i in range(3):
+            yield bytes([i]) * 70_000
+
+    async with AsyncErrand(daemon.command(cmd="org")["key"], base_url=daemon.url) as client:
+        file = await client.files.upload(produce(), name="parts.bin")
+        assert file["size"] == 210_000
+        received = b"".join([chunk async for chunk in client.files.iter_content(file["id"])])
+        assert received == b"\x00" * 70_000 + b"\x01" * 70_000 + b"\x02" * 70_000
+        assert [f["id"] async for f in client.files.list()] == [file["id"]]
+        assert (await client.files.delete(file["id"]))["deleted"] is True
+
+
+def test_s11_deletes_a_file_and_keeps_files_to_their_organisation(daemon: SdkDaemon) -> None:
+    with fresh_org_client(daemon) as client, fresh_org_client(daemon) as stranger:
+        file = client.files.upload(b"\x01\x02\x03", name="one.bin")
+        with pytest.raises(errand.NotFoundError):
+            stranger.files.get(file["id"])
+        with pytest.raises(errand.NotFoundError):
+            stranger.files.content(file["id"])
+
+        assert client.files.delete(file["id"]) == {"id": file["id"], "object": "file", "deleted": True}
+        with pytest.raises(errand.NotFoundError):
+            client.files.get(file["id"])
+        with pytest.raises(errand.NotFoundError) as refused:
+            client.runs.create(prompt="p", files=[file["id"]])
+        assert refused.value.param == "files[0]"
+
+
+def test_s11_a_stream_is_sent_once_and_bytes_are_tried_again_after_a_429(daemon: SdkDaemon) -> None:
+    with fresh_org_client(daemon, max_retries=2) as client:
+        before = len(daemon.command(cmd="requests", method="POST", path="/v1/files")["requests"])
+        # A 429 is one any request may repeat, but a stream has been read: it is raised.
+        daemon.command(cmd="fail", method="POST", path="/v1/files", status=429, times=1, retry_after="0")
+        with pytest.raises(errand.RateLimitError):
+            client.files.upload(iter([b"a", b"b"]), name="once.bin")
+        daemon.command(cmd="fail", method="POST", path="/v1/files", status=429, times=1, retry_after="0")
+        file = client.files.upload(b"again", name="twice.txt")
+
+        requests = daemon.command(cmd="requests", method="POST", path="/v1/files")["requests"][before:]
+        assert [r["status"] for r in requests] == [429, 429, 201]
+        assert [f["id"] for f in client.files.list()] == [file["id"]]

@@ -3,6 +3,7 @@ import { Artifacts } from './resources/artifacts.js';
 import { Connections } from './resources/connections.js';
 import { Emails } from './resources/emails.js';
 import { Events } from './resources/events.js';
+import { Files } from './resources/files.js';
 import { Inboxes } from './resources/inboxes.js';
 import { Jobs } from './resources/jobs.js';
 import { Projects } from './resources/projects.js';
@@ -25,6 +26,7 @@ export class Errand {
   readonly emails: Emails;
   readonly inboxes: Inboxes;
   readonly artifacts: Artifacts;
+  readonly files: Files;
   /** Verifies webhook deliveries; needs no key or daemon. */
   readonly webhooks: Webhooks;
   readonly #http: HttpClient;
@@ -39,6 +41,7 @@ export class Errand {
     this.emails = new Emails(this.#http);
     this.inboxes = new Inboxes(this.#http);
     this.artifacts = new Artifacts(this.#http);
+    this.files = new Files(this.#http);
     this.webhooks = new Webhooks();
   }
 

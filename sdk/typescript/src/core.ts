@@ -52,6 +52,17 @@ export interface Call {
   idempotent?: boolean;
   /** Whether the call needs the API key (`false` for signed links and the public routes). */
   auth?: boolean;
+  /** A body sent as it is (an upload) rather than as JSON. */
+  raw?: RawBody;
+}
+
+/**
+ * Bytes sent as the body. A stream is sent as it is read, never held whole; it can be sent once only, so a call
+ * with one is not tried again.
+ */
+export interface RawBody {
+  data: Blob | Uint8Array | ReadableStream<Uint8Array>;
+  contentType: string;
 }
 
 const BASE_DELAY_MS = 500;
@@ -105,7 +116,8 @@ export class HttpClient {
   private async send(call: Call, read: ((r: Response) => Promise<unknown>) | null): Promise<{ response: Response; body: unknown }> {
     const url = this.url(call.path, call.pathParams, call.query ?? {});
     const options = call.options ?? {};
-    const maxRetries = options.maxRetries ?? this.maxRetries;
+    // A stream can be read once: a call that sends one is not tried again.
+    const maxRetries = call.raw?.data instanceof ReadableStream ? 0 : (options.maxRetries ?? this.maxRetries);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const idempotent = call.idempotent ?? call.method !== 'POST';
     const headers: Record<string, string> = {
@@ -118,11 +130,16 @@ export class HttpClient {
       if (!this.apiKey) throw new ErrandError('no API key: pass apiKey or set ERRAND_API_KEY');
       headers.authorization = `Bearer ${this.apiKey}`;
     }
-    let payload: string | undefined;
-    if (call.body !== undefined) {
+    let payload: string | Blob | Uint8Array | ReadableStream<Uint8Array> | undefined;
+    if (call.raw !== undefined) {
+      headers['content-type'] = call.raw.contentType;
+      payload = call.raw.data;
+    } else if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(call.body);
     }
+    // fetch sends a stream only when told that the request goes out while the answer may come back (half duplex).
+    const streamed = payload instanceof ReadableStream ? { duplex: 'half' } : {};
 
     for (let attempt = 0; ; attempt++) {
       const deadline = new AbortController();
@@ -131,7 +148,7 @@ export class HttpClient {
       let response: Response;
       let body: unknown;
       try {
-        response = await this.fetchImpl(url, { method: call.method, headers, body: payload, signal });
+        response = await this.fetchImpl(url, { method: call.method, headers, body: payload as BodyInit | undefined, signal, ...streamed } as RequestInit);
         // The body is read under the same timeout; a stream's caller reads it without one.
         body = read ? await read(response) : undefined;
       } catch (error) {

@@ -69,6 +69,11 @@ export type InboxCreateParams = BodyOf<'/v1/inboxes', 'post'>;
 export type InboxUpdateParams = BodyOf<'/v1/inboxes/{id}', 'patch'>;
 export type InboxMessageParams = BodyOf<'/v1/inboxes/{id}/messages', 'post'>;
 export type InboxMessageSent = ResponseOf<'/v1/inboxes/{id}/messages', 'post'>;
+/** An uploaded file's record (`POST /v1/files`); its id goes in a run's `files`. */
+export type FileObject = ResponseOf<'/v1/files/{id}', 'get'>;
+export type FileListParams = QueryOf<'/v1/files', 'get'>;
+/** One of a run's own files: what its browser downloaded and its code wrote, with a signed `url`. */
+export type RunFile = ListItem<ResponseOf<'/v1/runs/{id}/files', 'get'>>;
 export type Deleted<P extends keyof paths> = P extends keyof paths ? ResponseOf<P, 'delete' & keyof paths[P]> : never;
 
 /** A webhook's body, `{event, data}`, typed by `event`. */

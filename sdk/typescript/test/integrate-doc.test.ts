@@ -53,6 +53,7 @@ describe('docs/integrate.md, TypeScript', () => {
     expect(stdout).toContain("{ ok: true } high");
     expect(stdout).toMatch(/^queued -> running$/m);
     expect(stdout).toMatch(/^resume from \d+$/m);
+    expect(stdout).toMatch(/^saved prices.csv 23$/m);
     expect(stdout).toMatch(/^resource_missing 404 req_[0-9a-z]{26}$/m);
   });
 });

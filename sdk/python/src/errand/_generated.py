@@ -81,6 +81,8 @@ class GetJobsResponseDataItem(TypedDict):
     schedule: dict[str, Any] | None
     recording: bool
     """Whether its runs record the browser unless a run says otherwise."""
+    proxy: str | None
+    """The proxy connection its runs leave through unless they name their own."""
     created_at: str
     updated_at: str
 
@@ -125,6 +127,7 @@ class PostJobsBody(TypedDict):
     schedule: NotRequired[PostJobsBodySchedule | None]
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+    proxy: NotRequired[str | None]
 
 
 class DeleteJobsIdResponse(TypedDict):
@@ -150,6 +153,7 @@ class PatchJobsIdBody(TypedDict):
     schedule: NotRequired[PostJobsBodySchedule | None]
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+    proxy: NotRequired[str | None]
 
 
 class GetJobsIdSkippedFiringsQuery(TypedDict):
@@ -224,6 +228,21 @@ class GetRunsResponseDataItemWaitingFor(TypedDict):
     """The run's live view, where a person can see the browser and take over; null when none can be offered."""
 
 
+class GetRunsResponseDataItemFilesItem(TypedDict):
+    name: str
+    """The sanitised, unique name it is served and saved under (docs/api.md, Run files)."""
+    size: int
+    """Bytes."""
+    sha256: str
+    """SHA-256 of its bytes, lower-case hex."""
+    content_type: str
+    """By its name's extension; application/octet-stream when unknown."""
+    url: str
+    """Signed download link, usable without an API key until expires_at; served as an attachment."""
+    expires_at: str
+    """When url stops working: 7 days from when it was made, or when retention removes the file if sooner."""
+
+
 class GetRunsResponseDataItem(TypedDict):
     task_id: str
     object: Literal["run"]
@@ -249,6 +268,8 @@ class GetRunsResponseDataItem(TypedDict):
     """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
     live_url: str | None
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
+    files: list[GetRunsResponseDataItemFilesItem]
+    """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
 
 
 class GetRunsResponse(TypedDict):
@@ -274,6 +295,8 @@ class PostRunsBody(TypedDict):
     """A replay within 24 h returns the original run."""
     connections: NotRequired[list[str]]
     """Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required."""
+    files: NotRequired[list[str]]
+    """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
     recording: NotRequired[bool]
@@ -284,6 +307,8 @@ class PostRunsBody(TypedDict):
     """Who is emailed when the agent asks for a person (needs email configured); a reply answers."""
     require_approval: NotRequired[bool]
     """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+    proxy: NotRequired[str]
+    """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
 
 
 class PostRunsResponseBillingEstimatedCostUsd(TypedDict):
@@ -342,6 +367,8 @@ class PostJobsIdRunsBody(TypedDict):
     name: NotRequired[str]
     connections: NotRequired[list[str]]
     """Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required."""
+    files: NotRequired[list[str]]
+    """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
     recording: NotRequired[bool]
@@ -352,6 +379,8 @@ class PostJobsIdRunsBody(TypedDict):
     """Who is emailed when the agent asks for a person (needs email configured); a reply answers."""
     require_approval: NotRequired[bool]
     """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+    proxy: NotRequired[str]
+    """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
 
 
 class PostRunsIdHumanBody(TypedDict):
@@ -499,7 +528,14 @@ class GetRunsIdStepsResponse(TypedDict):
     next_cursor: str | None
 
 
-class GetArtifactsIdQuery(TypedDict):
+class GetRunsIdFilesResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetRunsResponseDataItemFilesItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class GetRunsIdFilesFileQuery(TypedDict):
     expires: NotRequired[int]
     """Unix time (seconds) after which the link answers 410."""
     sig: NotRequired[str]
@@ -841,7 +877,7 @@ class GetEventsResponseConnectionAuthenticatedData(TypedDict):
     id: str
     object: Literal["connection"]
     name: str
-    type: Literal["token", "mcp", "oauth"]
+    type: Literal["token", "mcp", "oauth", "totp", "proxy"]
     project_id: str | None
     """The project whose runs use it; null for every run of the organisation."""
     is_enabled: bool
@@ -850,6 +886,7 @@ class GetEventsResponseConnectionAuthenticatedData(TypedDict):
     env_var_name: str | None
     """token and oauth: the environment variable runs get the secret in."""
     url: str | None
+    """mcp: the server. proxy: scheme://host:port, never with its credentials."""
     transport: Literal["http", "sse"] | None
     headers: dict[str, str] | None
     """mcp: request headers as given, with ${SECRET} unexpanded."""
@@ -985,9 +1022,9 @@ class GetConnectionsResponse(TypedDict):
 class PostConnectionsBody(TypedDict):
     name: str
     """Letters, digits, _ and -, up to 40; unique in its scope."""
-    type: Literal["token", "mcp", "oauth"]
+    type: Literal["token", "mcp", "oauth", "totp", "proxy"]
     secret: NotRequired[str]
-    """Write-only."""
+    """Write-only. totp: the base32 seed, or an otpauth://totp/ URI with its digits, period and algorithm."""
     env_var_name: NotRequired[str]
     url: NotRequired[str]
     transport: NotRequired[Literal["http", "sse"]]
@@ -1337,6 +1374,44 @@ class PatchInboxesIdBody(TypedDict):
     """Target of this inbox's email events; null uses the identity's callback_url."""
 
 
+class GetFilesQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetFilesResponseDataItem(TypedDict):
+    id: str
+    object: Literal["file"]
+    name: str
+    """The sanitised name: what a run sees under /workspace/in/."""
+    size: int
+    """Bytes."""
+    sha256: str
+    """Hex SHA-256 of the content, computed while it was received."""
+    content_type: str
+    created_at: str
+
+
+class GetFilesResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetFilesResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostFilesQuery(TypedDict):
+    name: NotRequired[str]
+    """The file's name (required for a raw body; for multipart it replaces the part's filename). Sanitised: directories, control and bidi characters dropped, at most 200 bytes."""
+
+
+class DeleteFilesIdResponse(TypedDict):
+    id: str
+    object: Literal["file"]
+    deleted: Literal[True]
+
+
 class RunNeedsHumanWebhook(TypedDict):
     event: Literal["run.needs_human"]
     data: GetEventsResponseRunNeedsHumanData
@@ -1372,6 +1447,8 @@ class RunCompletedWebhookData(TypedDict):
     """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
     live_url: str | None
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
+    files: list[GetRunsResponseDataItemFilesItem]
+    """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
 
 
 class RunCompletedWebhook(TypedDict):
@@ -1433,7 +1510,7 @@ class ConnectionAuthenticatedWebhookData(TypedDict):
     id: str
     object: Literal["connection"]
     name: str
-    type: Literal["token", "mcp", "oauth"]
+    type: Literal["token", "mcp", "oauth", "totp", "proxy"]
     project_id: str | None
     """The project whose runs use it; null for every run of the organisation."""
     is_enabled: bool
@@ -1442,6 +1519,7 @@ class ConnectionAuthenticatedWebhookData(TypedDict):
     env_var_name: str | None
     """token and oauth: the environment variable runs get the secret in."""
     url: str | None
+    """mcp: the server. proxy: scheme://host:port, never with its credentials."""
     transport: Literal["http", "sse"] | None
     headers: dict[str, str] | None
     """mcp: request headers as given, with ${SECRET} unexpanded."""
@@ -1496,13 +1574,14 @@ PostRunsIdHumanResponse = GetRunsResponseDataItem
 GetRunsIdLiveFramesResponse = str
 PostRunsIdLiveControlBody = dict[str, Any]
 PostRunsIdLiveRevokeBody = dict[str, Any]
+GetArtifactsIdQuery = GetRunsIdFilesFileQuery
 GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
 GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
 PostConnectionsResponse = GetEventsResponseConnectionAuthenticatedData
 GetConnectionsIdResponse = GetEventsResponseConnectionAuthenticatedData
 PatchConnectionsIdResponse = GetEventsResponseConnectionAuthenticatedData
 PostConnectionsIdCheckResponse = GetEventsResponseConnectionAuthenticatedData
-GetEmailsAttachmentsIdQuery = GetArtifactsIdQuery
+GetEmailsAttachmentsIdQuery = GetRunsIdFilesFileQuery
 GetEmailsIdResponse = GetEmailsResponseDataItem
 PostEmailsIdSimulateReplyResponse = GetEmailsReceivedIdResponse
 PostInboxesResponse = GetInboxesResponseDataItem
@@ -1510,6 +1589,8 @@ GetInboxesIdResponse = GetInboxesResponseDataItem
 PatchInboxesIdResponse = GetInboxesResponseDataItem
 PostInboxesIdMessagesBody = PostEmailsBody
 PostInboxesIdMessagesResponse = PostEmailsResponse
+PostFilesResponse = GetFilesResponseDataItem
+GetFilesIdResponse = GetFilesResponseDataItem
 
 WebhookEvent = Union[RunNeedsHumanWebhook, RunHumanAnsweredWebhook, RunCompletedWebhook, RunFailedWebhook, RunCancelledWebhook, EmailReceivedWebhook, EmailBouncedWebhook, EmailComplainedWebhook, ConnectionAuthenticatedWebhook, ConnectionExpiredWebhook]
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import uuid
-from collections.abc import Generator, Iterator, Mapping
-from typing import Any, Generic, TypeVar, Unpack, overload
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from typing import IO, Any, Generic, TypeVar, Unpack, overload
 from urllib.parse import quote
 
 import httpx
@@ -43,6 +44,8 @@ DEFAULT_TIMEOUT_S = 60.0
 RUN_END_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
 TERMINAL_STATUSES = frozenset({"succeeded", "failed", "cancelled"})
 STREAM_READ_TIMEOUT_S = 90.0
+#: How much of a file object an upload reads at a time.
+UPLOAD_CHUNK_BYTES = 64 * 1024
 
 
 def _path(template: str, **params: str) -> str:
@@ -74,6 +77,16 @@ def _passed(deadline: float | None) -> bool:
 
 def _pause(seconds: float, deadline: float | None) -> float:
     return seconds if deadline is None else max(0.0, min(seconds, deadline - time.monotonic()))
+
+
+def _read_chunks(file: IO[bytes]) -> Iterator[bytes]:
+    while chunk := file.read(UPLOAD_CHUNK_BYTES):
+        yield chunk
+
+
+def _upload_name(file: Any) -> str | None:
+    name = getattr(file, "name", None)
+    return os.path.basename(name) if isinstance(name, str) and name else None
 
 
 def _json_body(response: httpx.Response) -> Any:
@@ -132,6 +145,7 @@ class Errand:
         self.runs = Runs(self)
         self.events = Events(self)
         self.artifacts = Artifacts(self)
+        self.files = Files(self)
         self.connections = Connections(self)
         self.emails = Emails(self)
         self.inboxes = Inboxes(self)
@@ -179,19 +193,28 @@ class Errand:
         stream: bool = False,
         idempotent: bool = False,
         max_retries: int | None = None,
+        content: bytes | Iterable[bytes] | None = None,
+        auth: bool = True,
     ) -> httpx.Response:
         """One call with its retries: the successful response (read, unless ``stream``; then the caller closes it).
 
         A POST is tried again only when the daemon cannot have acted on it (429, 503, no connection), unless it is
         ``idempotent`` by nature (cancel, check) or its body carries an ``idempotency_key``, with which the daemon
         answers a repeat with the first run. That key is also sent as the ``Idempotency-Key`` header, where proxies
-        and logs see it without reading bodies."""
+        and logs see it without reading bodies. ``content`` is a body sent as it is (an upload) instead of ``body``'s
+        JSON; one that is not bytes is sent as it is read, once: a call with it is not tried again. ``auth=False``
+        sends no key (signed links)."""
         retries = self.max_retries if max_retries is None else max_retries
+        if content is not None and not isinstance(content, bytes):
+            retries = 0
         key = body.get("idempotency_key") if isinstance(body, dict) else None
         safe = method != "POST" or idempotent or key is not None
         if key is not None:
             headers = {"Idempotency-Key": str(key), **(headers or {})}
         url = path if path.startswith(("http://", "https://")) else self.base_url + path
+        sent_headers = {**self._headers, **(headers or {})}
+        if not auth:
+            del sent_headers["Authorization"]
         attempt = 0
         while True:
             attempt += 1
@@ -200,7 +223,8 @@ class Errand:
                 url,
                 params=_query(query),
                 json=body,
-                headers={**self._headers, **(headers or {})},
+                content=content,
+                headers=sent_headers,
                 timeout=timeout if timeout is not None else self.timeout,
             )
             try:
@@ -434,6 +458,32 @@ class Runs(_Resource):
     def steps(self, run_id: str) -> Pager[g.GetRunsIdStepsResponseDataItem]:
         return self._client.paginate(_path("/v1/runs/{id}/steps", id=run_id))
 
+    def files(self, run_id: str) -> Pager[g.GetRunsResponseDataItemFilesItem]:
+        """The run's own files (what its browser downloaded and its code wrote under /workspace/out/), each with a
+        signed ``url`` for ``download_file``; none until the run ends."""
+        return self._client.paginate(_path("/v1/runs/{id}/files", id=run_id))
+
+    def download_file(self, url: str) -> bytes:
+        """The bytes behind one of the run's signed file links (a ``url`` of ``files``), read whole; no key is sent."""
+        return (self._client.send("GET", self._signed(url), auth=False)).content
+
+    def iter_download_file(self, url: str) -> Iterator[bytes]:
+        """The same bytes as they arrive, never held whole (a run's files may be large)."""
+        response = self._client.send("GET", self._signed(url), auth=False, stream=True)
+        try:
+            for chunk in response.iter_bytes():
+                yield chunk
+        finally:
+            response.close()
+
+    @staticmethod
+    def _signed(url: str) -> str:
+        """The link's path and query, asked of this client's daemon (whatever host the link names)."""
+        link = httpx.URL(url)
+        if not re.fullmatch(r"/v1/runs/[^/]+/files/[^/]+", link.path):
+            raise ErrandError(f"not a link to a run's file: {url}")
+        return link.raw_path.decode("ascii")
+
     def events(self, run_id: str, *, last_event_id: int | str | None = None) -> Generator[Event, None, None]:
         """The run's events from its first (or after ``last_event_id``), ending after its end event."""
         return self._client.follow(_path("/v1/runs/{id}/events", id=run_id), last_event_id=last_event_id, ends_with_run=True)
@@ -484,6 +534,53 @@ class Artifacts(_Resource):
     def download(self, url: str) -> bytes:
         """The bytes behind a signed link of an envelope (``evidence.screenshot_url``, ...)."""
         return (self._client.send("GET", url)).content
+
+
+class Files(_Resource):
+    """Files runs work with (docs/api.md, Files): upload one, then name its id in ``runs.create(files=[...])``."""
+
+    def upload(
+        self, file: bytes | IO[bytes] | Iterable[bytes], *, name: str | None = None, content_type: str = "application/octet-stream"
+    ) -> g.PostFilesResponse:
+        """Uploads ``file``: bytes, a file object opened for binary reading (read a chunk at a time; its name is the
+        default ``name``) or an iterable of byte chunks, sent as they come. Only bytes are tried again after a
+        failure (a stream can be read once). With the default ``content_type`` the daemon guesses it by name."""
+        name = name or _upload_name(file)
+        if not name:
+            raise ErrandError("files.upload needs name= for bytes or an iterable")
+        content: bytes | Iterable[bytes]
+        if isinstance(file, (bytes, bytearray, memoryview)):
+            content = bytes(file)
+        elif hasattr(file, "read"):
+            content = _read_chunks(file)  # type: ignore[arg-type]
+        else:
+            content = file  # type: ignore[assignment]
+        response = self._client.send("POST", "/v1/files", query={"name": name}, content=content, headers={"Content-Type": content_type})
+        return _json_body(response)
+
+    def list(self, **query: Unpack[g.GetFilesQuery]) -> Pager[g.GetFilesIdResponse]:
+        """The organisation's files, newest first."""
+        return self._client.paginate("/v1/files", query)
+
+    def get(self, file_id: str) -> g.GetFilesIdResponse:
+        return self._client.request("GET", _path("/v1/files/{id}", id=file_id))
+
+    def content(self, file_id: str) -> bytes:
+        """The file's bytes, read whole (``iter_content`` streams them)."""
+        return (self._client.send("GET", _path("/v1/files/{id}/content", id=file_id))).content
+
+    def iter_content(self, file_id: str) -> Iterator[bytes]:
+        """The file's bytes as they arrive, never held whole."""
+        response = self._client.send("GET", _path("/v1/files/{id}/content", id=file_id), stream=True)
+        try:
+            for chunk in response.iter_bytes():
+                yield chunk
+        finally:
+            response.close()
+
+    def delete(self, file_id: str) -> g.DeleteFilesIdResponse:
+        """Deletes the file; refused (``ConflictError``, ``file_in_use``) while a queued or running run takes it."""
+        return self._client.request("DELETE", _path("/v1/files/{id}", id=file_id))
 
 
 class Connections(_Resource):

@@ -12,6 +12,7 @@ from ._generated import (
     GetEmailsIdResponse as Email,
     GetEmailsReceivedIdResponse as ReceivedEmail,
     GetEventsResponse as Event,
+    GetFilesIdResponse as File,
     GetInboxesIdResponse as Inbox,
     GetJobsIdResponse as Job,
     GetJobsQuery as JobListParams,
@@ -41,14 +42,15 @@ from ._generated import (
     WEBHOOK_EVENT_TYPES,
 )
 from ._generated import GetJobsIdSkippedFiringsResponseDataItem as SkippedFiring
+from ._generated import GetRunsResponseDataItemFilesItem as RunFile
 from ._generated import GetRunsIdStepsResponseDataItem as Step
 
 __all__ = [
     "Connection", "ConnectionCreateParams", "ConnectionLink", "ConnectionLinkCreateParams", "ConnectionLinkStatus",
     "ConnectionTools", "ConnectionUpdateParams", "DeletedProject", "Email", "EmailIdentity", "EmailSendParams",
-    "EmailSent", "ErrorResponse", "Event", "Inbox", "InboxCreateParams", "InboxUpdateParams", "Job",
+    "EmailSent", "ErrorResponse", "Event", "File", "Inbox", "InboxCreateParams", "InboxUpdateParams", "Job",
     "JobCreateParams", "JobListParams", "JobRunCreateParams", "JobUpdateParams", "LiveState", "Project",
     "ProjectCreateParams", "ProjectUpdateParams", "ReceivedEmail", "Run", "RunCheck", "RunCreateParams",
-    "RunCreated", "RunHumanAnswer", "RunListParams", "SkippedFiring", "Status", "Step", "WEBHOOK_EVENT_TYPES",
+    "RunCreated", "RunFile", "RunHumanAnswer", "RunListParams", "SkippedFiring", "Status", "Step", "WEBHOOK_EVENT_TYPES",
     "WebhookEvent",
 ]

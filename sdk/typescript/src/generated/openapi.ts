@@ -205,6 +205,8 @@ export interface paths {
               schedule: (null | Record<string, unknown>);
               /** Whether its runs record the browser unless a run says otherwise. */
               recording: boolean;
+              /** The proxy connection its runs leave through unless they name their own. */
+              proxy: string | null;
               created_at: string;
               updated_at: string;
             }[];
@@ -253,6 +255,7 @@ export interface paths {
           } | null;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
+          proxy?: (string | null);
         };
       };
       responses: {
@@ -276,6 +279,8 @@ export interface paths {
             schedule: (null | Record<string, unknown>);
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
+            /** The proxy connection its runs leave through unless they name their own. */
+            proxy: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -316,6 +321,8 @@ export interface paths {
             schedule: (null | Record<string, unknown>);
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
+            /** The proxy connection its runs leave through unless they name their own. */
+            proxy: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -384,6 +391,7 @@ export interface paths {
           } | null;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
+          proxy?: (string | null);
         };
       };
       responses: {
@@ -407,6 +415,8 @@ export interface paths {
             schedule: (null | Record<string, unknown>);
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
+            /** The proxy connection its runs leave through unless they name their own. */
+            proxy: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -526,6 +536,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -557,6 +582,8 @@ export interface paths {
           idempotency_key?: string;
           /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
           connections?: string[];
+          /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
+          files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
@@ -567,6 +594,8 @@ export interface paths {
           human_email?: string;
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
           require_approval?: boolean;
+          /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
+          proxy?: string;
         };
       };
       responses: {
@@ -632,6 +661,8 @@ export interface paths {
           idempotency_key?: string;
           /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
           connections?: string[];
+          /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
+          files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
@@ -642,6 +673,8 @@ export interface paths {
           human_email?: string;
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
           require_approval?: boolean;
+          /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
+          proxy?: string;
         };
       };
       responses: {
@@ -706,6 +739,8 @@ export interface paths {
           name?: string;
           /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
           connections?: string[];
+          /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
+          files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
@@ -716,6 +751,8 @@ export interface paths {
           human_email?: string;
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
           require_approval?: boolean;
+          /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
+          proxy?: string;
         };
       };
       responses: {
@@ -780,6 +817,8 @@ export interface paths {
           name?: string;
           /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
           connections?: string[];
+          /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
+          files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
@@ -790,6 +829,8 @@ export interface paths {
           human_email?: string;
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
           require_approval?: boolean;
+          /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
+          proxy?: string;
         };
       };
       responses: {
@@ -895,6 +936,21 @@ export interface paths {
             } | null;
             /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
             live_url: string | null;
+            /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+            files: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
           };
         };
       };
@@ -965,6 +1021,21 @@ export interface paths {
             } | null;
             /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
             live_url: string | null;
+            /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+            files: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
           };
         };
       };
@@ -1096,6 +1167,21 @@ export interface paths {
             } | null;
             /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
             live_url: string | null;
+            /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+            files: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
           };
         };
         "409": {
@@ -1191,6 +1277,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
             /** The text of the agent's latest model answer, or null. */
             thought: string | null;
@@ -1402,6 +1503,82 @@ export interface paths {
       };
     };
   };
+  "/v1/runs/{id}/files": {
+    /** A run's files: what its browser downloaded and its code wrote under /workspace/out/, with signed links */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+        "404": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  "/v1/runs/{id}/files/{file}": {
+    /** Download one of a run's files by its signed link */
+    get: {
+      parameters: {
+        query?: {
+          /** Unix time (seconds) after which the link answers 410. */
+          expires?: number;
+          /** HMAC signature of the id and expiry. */
+          sig?: string;
+        };
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+          /** The file: the `art_` id its signed link names. */
+          file: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** The file, as an attachment under its name. */
+        "200": {
+          "application/octet-stream": string;
+        };
+        "403": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "404": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "410": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   "/v1/artifacts/{id}": {
     /** Fetch an artifact (a screenshot, recording or trace) by its signed link */
     get: {
@@ -1582,6 +1759,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
           } | {
             type: "run.failed";
@@ -1636,6 +1828,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
           } | {
             type: "run.cancelled";
@@ -1690,6 +1897,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
           } | {
             type: "webhook.attempted";
@@ -1805,7 +2027,7 @@ export interface paths {
               id: string;
               object: "connection";
               name: string;
-              type: "token" | "mcp" | "oauth";
+              type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
               project_id: string | null;
               is_enabled: boolean;
@@ -1813,6 +2035,7 @@ export interface paths {
               has_secret: boolean;
               /** token and oauth: the environment variable runs get the secret in. */
               env_var_name: string | null;
+              /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
               url: string | null;
               transport: "http" | "sse" | null;
               /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -1834,7 +2057,7 @@ export interface paths {
               id: string;
               object: "connection";
               name: string;
-              type: "token" | "mcp" | "oauth";
+              type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
               project_id: string | null;
               is_enabled: boolean;
@@ -1842,6 +2065,7 @@ export interface paths {
               has_secret: boolean;
               /** token and oauth: the environment variable runs get the secret in. */
               env_var_name: string | null;
+              /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
               url: string | null;
               transport: "http" | "sse" | null;
               /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2009,6 +2233,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
           } | {
             type: "run.failed";
@@ -2063,6 +2302,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
           } | {
             type: "run.cancelled";
@@ -2117,6 +2371,21 @@ export interface paths {
               } | null;
               /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
               live_url: string | null;
+              /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+              files: {
+                /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+                name: string;
+                /** Bytes. */
+                size: number;
+                /** SHA-256 of its bytes, lower-case hex. */
+                sha256: string;
+                /** By its name's extension; application/octet-stream when unknown. */
+                content_type: string;
+                /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+                url: string;
+                /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+                expires_at: string;
+              }[];
             };
           } | {
             type: "webhook.attempted";
@@ -2232,7 +2501,7 @@ export interface paths {
               id: string;
               object: "connection";
               name: string;
-              type: "token" | "mcp" | "oauth";
+              type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
               project_id: string | null;
               is_enabled: boolean;
@@ -2240,6 +2509,7 @@ export interface paths {
               has_secret: boolean;
               /** token and oauth: the environment variable runs get the secret in. */
               env_var_name: string | null;
+              /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
               url: string | null;
               transport: "http" | "sse" | null;
               /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2261,7 +2531,7 @@ export interface paths {
               id: string;
               object: "connection";
               name: string;
-              type: "token" | "mcp" | "oauth";
+              type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
               project_id: string | null;
               is_enabled: boolean;
@@ -2269,6 +2539,7 @@ export interface paths {
               has_secret: boolean;
               /** token and oauth: the environment variable runs get the secret in. */
               env_var_name: string | null;
+              /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
               url: string | null;
               transport: "http" | "sse" | null;
               /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2391,7 +2662,7 @@ export interface paths {
               id: string;
               object: "connection";
               name: string;
-              type: "token" | "mcp" | "oauth";
+              type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
               project_id: string | null;
               is_enabled: boolean;
@@ -2399,6 +2670,7 @@ export interface paths {
               has_secret: boolean;
               /** token and oauth: the environment variable runs get the secret in. */
               env_var_name: string | null;
+              /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
               url: string | null;
               transport: "http" | "sse" | null;
               /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2431,8 +2703,8 @@ export interface paths {
         "application/json": {
           /** Letters, digits, _ and -, up to 40; unique in its scope. */
           name: string;
-          type: "token" | "mcp" | "oauth";
-          /** Write-only. */
+          type: "token" | "mcp" | "oauth" | "totp" | "proxy";
+          /** Write-only. totp: the base32 seed, or an otpauth://totp/ URI with its digits, period and algorithm. */
           secret?: string;
           env_var_name?: string;
           url?: string;
@@ -2448,7 +2720,7 @@ export interface paths {
             id: string;
             object: "connection";
             name: string;
-            type: "token" | "mcp" | "oauth";
+            type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
             project_id: string | null;
             is_enabled: boolean;
@@ -2456,6 +2728,7 @@ export interface paths {
             has_secret: boolean;
             /** token and oauth: the environment variable runs get the secret in. */
             env_var_name: string | null;
+            /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
             url: string | null;
             transport: "http" | "sse" | null;
             /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2556,7 +2829,7 @@ export interface paths {
             id: string;
             object: "connection";
             name: string;
-            type: "token" | "mcp" | "oauth";
+            type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
             project_id: string | null;
             is_enabled: boolean;
@@ -2564,6 +2837,7 @@ export interface paths {
             has_secret: boolean;
             /** token and oauth: the environment variable runs get the secret in. */
             env_var_name: string | null;
+            /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
             url: string | null;
             transport: "http" | "sse" | null;
             /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2631,7 +2905,7 @@ export interface paths {
             id: string;
             object: "connection";
             name: string;
-            type: "token" | "mcp" | "oauth";
+            type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
             project_id: string | null;
             is_enabled: boolean;
@@ -2639,6 +2913,7 @@ export interface paths {
             has_secret: boolean;
             /** token and oauth: the environment variable runs get the secret in. */
             env_var_name: string | null;
+            /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
             url: string | null;
             transport: "http" | "sse" | null;
             /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -2676,7 +2951,7 @@ export interface paths {
             id: string;
             object: "connection";
             name: string;
-            type: "token" | "mcp" | "oauth";
+            type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
             project_id: string | null;
             is_enabled: boolean;
@@ -2684,6 +2959,7 @@ export interface paths {
             has_secret: boolean;
             /** token and oauth: the environment variable runs get the secret in. */
             env_var_name: string | null;
+            /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
             url: string | null;
             transport: "http" | "sse" | null;
             /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -3489,6 +3765,139 @@ export interface paths {
       };
     };
   };
+  "/v1/files": {
+    /** List uploaded files, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "file";
+              /** The sanitised name: what a run sees under /workspace/in/. */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** Hex SHA-256 of the content, computed while it was received. */
+              sha256: string;
+              content_type: string;
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Upload a file for runs to use: the raw bytes (any content type but multipart; the name in ?name=) or multipart/form-data (its first file part) */
+    post: {
+      parameters: {
+        query?: {
+          /** The file's name (required for a raw body; for multipart it replaces the part's filename). Sanitised: directories, control and bidi characters dropped, at most 200 bytes. */
+          name?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "file";
+            /** The sanitised name: what a run sees under /workspace/in/. */
+            name: string;
+            /** Bytes. */
+            size: number;
+            /** Hex SHA-256 of the content, computed while it was received. */
+            sha256: string;
+            content_type: string;
+            created_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/files/{id}": {
+    /** An uploaded file's record */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `file_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "file";
+            /** The sanitised name: what a run sees under /workspace/in/. */
+            name: string;
+            /** Bytes. */
+            size: number;
+            /** Hex SHA-256 of the content, computed while it was received. */
+            sha256: string;
+            content_type: string;
+            created_at: string;
+          };
+        };
+      };
+    };
+    /** Delete an uploaded file; refused (409) while a queued or running run takes it as input */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `file_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "file";
+            deleted: true;
+          };
+        };
+      };
+    };
+  };
+  "/v1/files/{id}/content": {
+    /** Download an uploaded file (streamed, as an attachment) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `file_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": never;
+      };
+    };
+  };
 }
 
 export interface webhooks {
@@ -3636,6 +4045,21 @@ export interface webhooks {
             } | null;
             /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
             live_url: string | null;
+            /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+            files: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
           };
         };
       };
@@ -3714,6 +4138,21 @@ export interface webhooks {
             } | null;
             /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
             live_url: string | null;
+            /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+            files: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
           };
         };
       };
@@ -3792,6 +4231,21 @@ export interface webhooks {
             } | null;
             /** While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise. */
             live_url: string | null;
+            /** The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none. */
+            files: {
+              /** The sanitised, unique name it is served and saved under (docs/api.md, Run files). */
+              name: string;
+              /** Bytes. */
+              size: number;
+              /** SHA-256 of its bytes, lower-case hex. */
+              sha256: string;
+              /** By its name's extension; application/octet-stream when unknown. */
+              content_type: string;
+              /** Signed download link, usable without an API key until expires_at; served as an attachment. */
+              url: string;
+              /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
+              expires_at: string;
+            }[];
           };
         };
       };
@@ -3964,7 +4418,7 @@ export interface webhooks {
             id: string;
             object: "connection";
             name: string;
-            type: "token" | "mcp" | "oauth";
+            type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
             project_id: string | null;
             is_enabled: boolean;
@@ -3972,6 +4426,7 @@ export interface webhooks {
             has_secret: boolean;
             /** token and oauth: the environment variable runs get the secret in. */
             env_var_name: string | null;
+            /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
             url: string | null;
             transport: "http" | "sse" | null;
             /** mcp: request headers as given, with ${SECRET} unexpanded. */
@@ -4017,7 +4472,7 @@ export interface webhooks {
             id: string;
             object: "connection";
             name: string;
-            type: "token" | "mcp" | "oauth";
+            type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
             project_id: string | null;
             is_enabled: boolean;
@@ -4025,6 +4480,7 @@ export interface webhooks {
             has_secret: boolean;
             /** token and oauth: the environment variable runs get the secret in. */
             env_var_name: string | null;
+            /** mcp: the server. proxy: scheme://host:port, never with its credentials. */
             url: string | null;
             transport: "http" | "sse" | null;
             /** mcp: request headers as given, with ${SECRET} unexpanded. */

@@ -4,7 +4,8 @@ import { WaitTimeoutError } from '../errors.js';
 import type { EventStream, StreamOptions } from '../event-stream.js';
 import type { ListEnvelope, PagePromise } from '../pagination.js';
 import { sleep } from '../retry.js';
-import type { ErrandEvent, JobRunCreateParams, ResponseOf, Run, RunCheck, RunCreated, RunCreateParams, RunHumanAnswer, RunListParams, RunListItem, RunStatus, Step } from '../types.js';
+import type { ErrandEvent, JobRunCreateParams, ResponseOf, Run, RunCheck, RunCreated, RunCreateParams, RunHumanAnswer, RunFile, RunListParams, RunListItem, RunStatus, Step } from '../types.js';
+import { openSigned } from './download.js';
 import { endsRun, eventStream } from './events.js';
 import { Live } from './live.js';
 import { Resource } from './resource.js';
@@ -117,6 +118,22 @@ export class Runs extends Resource {
   /** Every step (model and tool call) of the run, in order. */
   steps(id: string, options?: RequestOptions): Promise<ListEnvelope<Step>> {
     return this.call({ method: 'GET', path: '/v1/runs/{id}/steps', pathParams: { id }, options });
+  }
+
+  /**
+   * The run's own files (what its browser downloaded and its code wrote under /workspace/out/), each with a signed
+   * `url` for `downloadFile`; none until the run ends.
+   */
+  files(id: string, options?: RequestOptions): PagePromise<RunFile> {
+    return this.paginate('/v1/runs/{id}/files', { id }, {}, options);
+  }
+
+  /**
+   * The file behind one of a run's signed links (a `url` of `files`, or of the envelope's `files`), without a key:
+   * the response, whose `body` streams the bytes (a run's files may be large); `arrayBuffer()` reads them whole.
+   */
+  downloadFile(url: string, options?: RequestOptions): Promise<Response> {
+    return openSigned(this.http, url, '/v1/runs/{id}/files/{file}', options);
   }
 
   /**
