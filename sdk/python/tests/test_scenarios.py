@@ -470,6 +470,8 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("PATCH", "/v1/jobs/{id}"): lambda c: c.jobs.update("job_1", name="k"),
     ("DELETE", "/v1/jobs/{id}"): lambda c: c.jobs.delete("job_1"),
     ("GET", "/v1/jobs/{id}/skipped_firings"): lambda c: list(c.jobs.skipped_firings("job_1")),
+    ("GET", "/v1/jobs/{id}/recipe"): lambda c: c.jobs.recipe("job_1"),
+    ("DELETE", "/v1/jobs/{id}/recipe"): lambda c: c.jobs.delete_recipe("job_1"),
     ("POST", "/v1/runs"): lambda c: c.runs.create(prompt="p"),
     ("GET", "/v1/runs"): lambda c: list(c.runs.list(job_id="job_1")),
     ("POST", "/v1/runs/check"): lambda c: c.runs.check(prompt="p"),

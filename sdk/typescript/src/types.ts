@@ -24,6 +24,9 @@ export type Job = ResponseOf<'/v1/jobs/{id}', 'get'>;
 export type JobCreateParams = BodyOf<'/v1/jobs', 'post'>;
 export type JobUpdateParams = BodyOf<'/v1/jobs/{id}', 'patch'>;
 export type JobListParams = QueryOf<'/v1/jobs', 'get'>;
+/** A job's recipe, its newest version (replay: docs/api.md, Replay). */
+export type Recipe = ResponseOf<'/v1/jobs/{id}/recipe', 'get'>;
+export type RecipeDeleted = ResponseOf<'/v1/jobs/{id}/recipe', 'delete'>;
 export type SkippedFiring = ListItem<ResponseOf<'/v1/jobs/{id}/skipped_firings', 'get'>>;
 /** A run's envelope, as `GET /v1/runs/{id}` answers it. */
 export type Run = ResponseOf<'/v1/runs/{id}', 'get'>;

@@ -39,6 +39,8 @@ const CALLS: Record<string, (c: Errand) => Promise<unknown>> = {
   'PATCH /v1/jobs/{id}': (c) => c.jobs.update(ID, { name: 'k' }),
   'DELETE /v1/jobs/{id}': (c) => c.jobs.delete(ID),
   'GET /v1/jobs/{id}/skipped_firings': (c) => c.jobs.skippedFirings(ID),
+  'GET /v1/jobs/{id}/recipe': (c) => c.jobs.recipe(ID),
+  'DELETE /v1/jobs/{id}/recipe': (c) => c.jobs.deleteRecipe(ID),
   'POST /v1/runs': (c) => c.runs.create({ prompt: 'p' }),
   'GET /v1/runs': (c) => c.runs.list(),
   'POST /v1/runs/check': (c) => c.runs.check({ prompt: 'p' }),

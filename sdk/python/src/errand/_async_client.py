@@ -369,6 +369,14 @@ class AsyncJobs(_AsyncResource):
     def skipped_firings(self, job_id: str, **query: Unpack[g.GetJobsIdSkippedFiringsQuery]) -> AsyncPager[Any]:
         return self._client.paginate(_path("/v1/jobs/{id}/skipped_firings", id=job_id), query)
 
+    async def recipe(self, job_id: str) -> g.GetJobsIdRecipeResponse:
+        """The newest version of the job's recipe, which its runs with ``replay="auto"`` replay without the model."""
+        return await self._client.request("GET", _path("/v1/jobs/{id}/recipe", id=job_id))
+
+    async def delete_recipe(self, job_id: str) -> g.DeleteJobsIdRecipeResponse:
+        """Deletes every version of the job's recipe: its next run is the agent's, and records version 1."""
+        return await self._client.request("DELETE", _path("/v1/jobs/{id}/recipe", id=job_id))
+
 
 
 class AsyncRuns(_AsyncResource):

@@ -83,6 +83,8 @@ class GetJobsResponseDataItem(TypedDict):
     """Whether its runs record the browser unless a run says otherwise."""
     proxy: str | None
     """The proxy connection its runs leave through unless they name their own."""
+    replay: Literal["auto", "off"]
+    """Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)."""
     created_at: str
     updated_at: str
 
@@ -128,6 +130,8 @@ class PostJobsBody(TypedDict):
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     proxy: NotRequired[str | None]
+    replay: NotRequired[Literal["auto", "off"]]
+    """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
 
 
 class DeleteJobsIdResponse(TypedDict):
@@ -154,6 +158,8 @@ class PatchJobsIdBody(TypedDict):
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     proxy: NotRequired[str | None]
+    replay: NotRequired[Literal["auto", "off"]]
+    """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
 
 
 class GetJobsIdSkippedFiringsQuery(TypedDict):
@@ -182,6 +188,70 @@ class GetJobsIdSkippedFiringsResponse(TypedDict):
     data: list[GetJobsIdSkippedFiringsResponseDataItem]
     has_more: bool
     next_cursor: str | None
+
+
+class GetJobsIdRecipeResponseStepsItemLocatorsItem(TypedDict):
+    """role: a Playwright role selector (role and accessible name); text: the visible text; css: the CSS or Playwright selector the agent used."""
+    kind: Literal["role", "text", "css"]
+    selector: NotRequired[str]
+    text: NotRequired[str]
+
+
+class GetJobsIdRecipeResponseStepsItemPage(TypedDict):
+    """The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it."""
+    url: str
+    title: str | None
+    key_text: list[str]
+
+
+class GetJobsIdRecipeResponseStepsItem(TypedDict):
+    """A browser action (navigate, click, type, press, scroll) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values."""
+    tool: Literal["browser", "code"]
+    action: NotRequired[str]
+    url: NotRequired[str]
+    text: NotRequired[str]
+    submit: NotRequired[bool]
+    key: NotRequired[str]
+    direction: NotRequired[Literal["up", "down"]]
+    amount: NotRequired[int]
+    locators: NotRequired[list[GetJobsIdRecipeResponseStepsItemLocatorsItem]]
+    page: NotRequired[GetJobsIdRecipeResponseStepsItemPage | None]
+    """The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it."""
+    language: NotRequired[Literal["bash", "python", "node"]]
+    code: NotRequired[str]
+
+
+GetJobsIdRecipeResponseExtractionValue = TypedDict("GetJobsIdRecipeResponseExtractionValue", {
+    "from": Literal["page_text", "code_output"],
+    "type": Literal["string", "number", "boolean"],
+    "prefix": NotRequired[str],
+    "suffix": NotRequired[str],
+    "before": NotRequired[str | None],
+    "step": NotRequired[int],
+    "key": NotRequired[str],
+})
+
+
+class GetJobsIdRecipeResponse(TypedDict):
+    object: Literal["recipe"]
+    job_id: str
+    version: int
+    """Counts up from 1 with every run that recorded the recipe anew."""
+    source_run_id: str
+    """The run it was recorded from."""
+    created_at: str
+    format: Literal[1]
+    steps: list[GetJobsIdRecipeResponseStepsItem]
+    extraction: dict[str, GetJobsIdRecipeResponseExtractionValue]
+    """How each member of the result is read, by member name."""
+
+
+class DeleteJobsIdRecipeResponse(TypedDict):
+    job_id: str
+    object: Literal["recipe"]
+    deleted: Literal[True]
+    versions: int
+    """How many versions were removed."""
 
 
 class GetRunsQuery(TypedDict):
@@ -270,6 +340,8 @@ class GetRunsResponseDataItem(TypedDict):
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
     files: list[GetRunsResponseDataItemFilesItem]
     """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
+    mode: Literal["agent", "replay", "replay_then_agent"]
+    """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
 
 
 class GetRunsResponse(TypedDict):
@@ -381,6 +453,8 @@ class PostJobsIdRunsBody(TypedDict):
     """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
     proxy: NotRequired[str]
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
+    replay: NotRequired[Literal["auto", "off"]]
+    """auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay."""
 
 
 class PostRunsIdHumanBody(TypedDict):
@@ -1449,6 +1523,8 @@ class RunCompletedWebhookData(TypedDict):
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
     files: list[GetRunsResponseDataItemFilesItem]
     """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
+    mode: Literal["agent", "replay", "replay_then_agent"]
+    """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
 
 
 class RunCompletedWebhook(TypedDict):

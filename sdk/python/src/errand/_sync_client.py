@@ -371,6 +371,14 @@ class Jobs(_Resource):
     def skipped_firings(self, job_id: str, **query: Unpack[g.GetJobsIdSkippedFiringsQuery]) -> Pager[Any]:
         return self._client.paginate(_path("/v1/jobs/{id}/skipped_firings", id=job_id), query)
 
+    def recipe(self, job_id: str) -> g.GetJobsIdRecipeResponse:
+        """The newest version of the job's recipe, which its runs with ``replay="auto"`` replay without the model."""
+        return self._client.request("GET", _path("/v1/jobs/{id}/recipe", id=job_id))
+
+    def delete_recipe(self, job_id: str) -> g.DeleteJobsIdRecipeResponse:
+        """Deletes every version of the job's recipe: its next run is the agent's, and records version 1."""
+        return self._client.request("DELETE", _path("/v1/jobs/{id}/recipe", id=job_id))
+
 
 
 class Runs(_Resource):

@@ -41,6 +41,7 @@ from ._generated import (
     WebhookEvent,
     WEBHOOK_EVENT_TYPES,
 )
+from ._generated import GetJobsIdRecipeResponse as Recipe
 from ._generated import GetJobsIdSkippedFiringsResponseDataItem as SkippedFiring
 from ._generated import GetRunsResponseDataItemFilesItem as RunFile
 from ._generated import GetRunsIdStepsResponseDataItem as Step
@@ -51,6 +52,6 @@ __all__ = [
     "EmailSent", "ErrorResponse", "Event", "File", "Inbox", "InboxCreateParams", "InboxUpdateParams", "Job",
     "JobCreateParams", "JobListParams", "JobRunCreateParams", "JobUpdateParams", "LiveState", "Project",
     "ProjectCreateParams", "ProjectUpdateParams", "ReceivedEmail", "Run", "RunCheck", "RunCreateParams",
-    "RunCreated", "RunFile", "RunHumanAnswer", "RunListParams", "SkippedFiring", "Status", "Step", "WEBHOOK_EVENT_TYPES",
+    "Recipe", "RunCreated", "RunFile", "RunHumanAnswer", "RunListParams", "SkippedFiring", "Status", "Step", "WEBHOOK_EVENT_TYPES",
     "WebhookEvent",
 ]

@@ -207,6 +207,8 @@ export interface paths {
               recording: boolean;
               /** The proxy connection its runs leave through unless they name their own. */
               proxy: string | null;
+              /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
+              replay: "auto" | "off";
               created_at: string;
               updated_at: string;
             }[];
@@ -256,6 +258,8 @@ export interface paths {
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           proxy?: (string | null);
+          /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
+          replay?: "auto" | "off";
         };
       };
       responses: {
@@ -281,6 +285,8 @@ export interface paths {
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
             proxy: string | null;
+            /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
+            replay: "auto" | "off";
             created_at: string;
             updated_at: string;
           };
@@ -323,6 +329,8 @@ export interface paths {
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
             proxy: string | null;
+            /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
+            replay: "auto" | "off";
             created_at: string;
             updated_at: string;
           };
@@ -392,6 +400,8 @@ export interface paths {
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           proxy?: (string | null);
+          /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
+          replay?: "auto" | "off";
         };
       };
       responses: {
@@ -417,6 +427,8 @@ export interface paths {
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
             proxy: string | null;
+            /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
+            replay: "auto" | "off";
             created_at: string;
             updated_at: string;
           };
@@ -460,6 +472,90 @@ export interface paths {
             }[];
             has_more: boolean;
             next_cursor: string | null;
+          };
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}/recipe": {
+    /** Get a job's recipe (its newest version) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "recipe";
+            job_id: string;
+            /** Counts up from 1 with every run that recorded the recipe anew. */
+            version: number;
+            /** The run it was recorded from. */
+            source_run_id: string;
+            created_at: string;
+            format: 1;
+            steps: {
+              tool: "browser" | "code";
+              action?: string;
+              url?: string;
+              text?: string;
+              submit?: boolean;
+              key?: string;
+              direction?: "up" | "down";
+              amount?: number;
+              locators?: {
+                kind: "role" | "text" | "css";
+                selector?: string;
+                text?: string;
+              }[];
+              /** The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it. */
+              page?: {
+                url: string;
+                title: string | null;
+                key_text: string[];
+              } | null;
+              language?: "bash" | "python" | "node";
+              code?: string;
+            }[];
+            /** How each member of the result is read, by member name. */
+            extraction: Record<string, {
+                from: "page_text" | "code_output";
+                type: "string" | "number" | "boolean";
+                prefix?: string;
+                suffix?: string;
+                before?: string | null;
+                step?: number;
+                key?: string;
+              }>;
+          };
+        };
+      };
+    };
+    /** Delete a job's recipe (every version) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            job_id: string;
+            object: "recipe";
+            deleted: true;
+            /** How many versions were removed. */
+            versions: number;
           };
         };
       };
@@ -551,6 +647,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -753,6 +851,8 @@ export interface paths {
           require_approval?: boolean;
           /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
           proxy?: string;
+          /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
+          replay?: "auto" | "off";
         };
       };
       responses: {
@@ -831,6 +931,8 @@ export interface paths {
           require_approval?: boolean;
           /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
           proxy?: string;
+          /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
+          replay?: "auto" | "off";
         };
       };
       responses: {
@@ -951,6 +1053,8 @@ export interface paths {
               /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
               expires_at: string;
             }[];
+            /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+            mode: "agent" | "replay" | "replay_then_agent";
           };
         };
       };
@@ -1036,6 +1140,8 @@ export interface paths {
               /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
               expires_at: string;
             }[];
+            /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+            mode: "agent" | "replay" | "replay_then_agent";
           };
         };
       };
@@ -1182,6 +1288,8 @@ export interface paths {
               /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
               expires_at: string;
             }[];
+            /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+            mode: "agent" | "replay" | "replay_then_agent";
           };
         };
         "409": {
@@ -1292,6 +1400,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
             /** The text of the agent's latest model answer, or null. */
             thought: string | null;
@@ -1774,6 +1884,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
           } | {
             type: "run.failed";
@@ -1843,6 +1955,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
           } | {
             type: "run.cancelled";
@@ -1912,6 +2026,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
           } | {
             type: "webhook.attempted";
@@ -2248,6 +2364,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
           } | {
             type: "run.failed";
@@ -2317,6 +2435,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
           } | {
             type: "run.cancelled";
@@ -2386,6 +2506,8 @@ export interface paths {
                 /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
                 expires_at: string;
               }[];
+              /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+              mode: "agent" | "replay" | "replay_then_agent";
             };
           } | {
             type: "webhook.attempted";
@@ -4060,6 +4182,8 @@ export interface webhooks {
               /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
               expires_at: string;
             }[];
+            /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+            mode: "agent" | "replay" | "replay_then_agent";
           };
         };
       };
@@ -4153,6 +4277,8 @@ export interface webhooks {
               /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
               expires_at: string;
             }[];
+            /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+            mode: "agent" | "replay" | "replay_then_agent";
           };
         };
       };
@@ -4246,6 +4372,8 @@ export interface webhooks {
               /** When url stops working: 7 days from when it was made, or when retention removes the file if sooner. */
               expires_at: string;
             }[];
+            /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
+            mode: "agent" | "replay" | "replay_then_agent";
           };
         };
       };
