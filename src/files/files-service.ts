@@ -70,14 +70,16 @@ export class FilesService {
     if (incoming.name === undefined) throw new InvalidRequestError('missing_name', 'A raw upload needs the file\'s name in the `name` query parameter', { param: 'name' });
     const name = sanitizeFileName(incoming.name);
     const maxBytes = this.maxBytes();
-    if (incoming.declaredBytes !== null && incoming.declaredBytes > maxBytes) throw tooLarge(maxBytes);
+    // Refused before a byte is read: Node reads the rest of the body and drops it, so the client, still sending, gets
+    // the answer rather than a broken pipe (`errand files upload` of too big a file printed EPIPE).
+    if (incoming.declaredBytes !== null && incoming.declaredBytes > maxBytes) throw tooLarge(maxBytes, false);
     if (incoming.declaredBytes !== null) this.assertQuota(orgId, incoming.declaredBytes);
     const room = this.quotaBytes() - this.r.store.files.usedBytes(orgId);
-    if (room <= 0) throw this.quotaError(orgId, 1);
+    if (room <= 0) throw this.quotaError(orgId, 1, false);
 
     await mkdir(this.incoming, { recursive: true, mode: 0o700 });
     const partial = join(this.incoming, `${randomBytes(12).toString('hex')}.part`);
-    const meter = new UploadMeter(maxBytes, room, (bytes) => this.quotaError(orgId, bytes));
+    const meter = new UploadMeter(maxBytes, room, (bytes) => this.quotaError(orgId, bytes, true));
     try {
       await pipeline(incoming.body, meter, createWriteStream(partial, { mode: 0o600 }));
       const id = this.r.ids('file');
@@ -167,22 +169,23 @@ export class FilesService {
   }
 
   private assertQuota(orgId: string, adding: number): void {
-    if (this.r.store.files.usedBytes(orgId) + adding > this.quotaBytes()) throw this.quotaError(orgId, adding);
+    if (this.r.store.files.usedBytes(orgId) + adding > this.quotaBytes()) throw this.quotaError(orgId, adding, false);
   }
 
-  private quotaError(orgId: string, adding: number): QuotaError {
+  /** `close`: refused part-way through the body, whose stream is gone; the connection cannot carry another request. */
+  private quotaError(orgId: string, adding: number, close: boolean): QuotaError {
     const used = this.r.store.files.usedBytes(orgId);
     return new QuotaError(
       'file_quota_exceeded',
       `The organisation's files hold ${used} bytes; ${adding} more would pass its quota of ${this.quotaBytes()} bytes (files.org_quota_mb is ${this.r.config['files.org_quota_mb']}). Delete files it no longer needs`,
-      { headers: { connection: 'close' } },
+      close ? { headers: { connection: 'close' } } : {},
     );
   }
 }
 
-function tooLarge(maxBytes: number): PayloadTooLargeError {
-  // The rest of the body is not read: the connection closes after the answer.
-  return new PayloadTooLargeError('file_too_large', `The file is larger than ${maxBytes} bytes (files.max_mb)`, { headers: { connection: 'close' } });
+function tooLarge(maxBytes: number, close: boolean): PayloadTooLargeError {
+  // Part-way through the body (`close`), the rest is not read: the connection closes after the answer.
+  return new PayloadTooLargeError('file_too_large', `The file is larger than ${maxBytes} bytes (files.max_mb)`, close ? { headers: { connection: 'close' } } : {});
 }
 
 /** The declared type unless it says nothing (octet-stream, none), then the name's, else octet-stream. */
@@ -207,7 +210,7 @@ class UploadMeter extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return done(tooLarge(this.maxBytes));
+    if (this.bytes > this.maxBytes) return done(tooLarge(this.maxBytes, true));
     if (this.bytes > this.room) return done(this.overQuota(this.bytes));
     this.hash.update(chunk);
     done(null, chunk);
