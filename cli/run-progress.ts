@@ -61,10 +61,14 @@ export function updateLine(update: RunUpdate): string | null {
   }
 }
 
-/** `running · 3 steps · $0.0123 · browser.navigate https://...`: the live line. */
+/**
+ * `running · 3 steps · $0.0123 · browser.navigate https://...`: the live line, with `replay` or `replay_then_agent`
+ * after the status when the run replays; the agent's own runs, most of them, say nothing of it.
+ */
 export function progressSummary(progress: RunProgress): string {
   const steps = `${progress.steps} step${progress.steps === 1 ? '' : 's'}`;
-  return [progress.status ?? 'connecting', progress.mode, steps, usd(progress.costUsd), progress.lastAction].filter((p): p is string => p !== null).join(' · ');
+  const mode = progress.mode === 'agent' ? null : progress.mode;
+  return [progress.status ?? 'connecting', mode, steps, usd(progress.costUsd), progress.lastAction].filter((p): p is string => p !== null).join(' · ');
 }
 
 /** What a step did, in a few words: the model it called, or the tool and the gist of its input. */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { fileRouteSchemas as s } from '../../src/files/file-schemas.js';
 import type { FilesService, IncomingFile } from '../../src/files/files-service.js';
 import { InvalidRequestError } from '../../src/errors.js';
-import { attachmentDisposition } from '../content-disposition.js';
+import { downloadHeaders } from '../content-disposition.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
 
@@ -39,15 +39,7 @@ export const fileRoutes: RoutePlugin<{ files: FilesService }> = async (app, { fi
     { schema: { ...s.content, tags, summary: 'Download an uploaded file (streamed, as an attachment)' } },
     async (req, reply) => {
       const { file, body } = await files.open(principalOf(req).orgId, req.params.id);
-      // A download whatever it claims to be: the daemon's origin never renders a caller's HTML.
-      return reply
-        .type(file.content_type)
-        .header('content-length', file.size)
-        .header('content-disposition', attachmentDisposition(file.name))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, no-store')
-        .send(body);
+      return reply.headers(downloadHeaders({ name: file.name, contentType: file.content_type, bytes: file.size, cacheControl: 'private, no-store' })).send(body);
     },
   );
   app.delete(

@@ -1,7 +1,7 @@
 import { runFileRouteSchemas as s } from '../../src/run-files/run-file-schemas.js';
 import type { RunFilesService } from '../../src/run-files/run-files-service.js';
 import { principalOf } from '../plugins/auth.js';
-import { attachmentDisposition } from '../content-disposition.js';
+import { downloadHeaders } from '../content-disposition.js';
 import type { RoutePlugin } from './route-plugin.js';
 
 export const runFileRoutes: RoutePlugin<{ runFiles: RunFilesService }> = async (app, { runFiles }) => {
@@ -20,15 +20,8 @@ export const runFileRoutes: RoutePlugin<{ runFiles: RunFilesService }> = async (
     },
     async (req, reply) => {
       const { file, stream } = await runFiles.open(req.params.id, req.params.file, req.query);
-      // Streamed from disk, never read whole; always an attachment, and never sniffed into something a page could run.
-      return reply
-        .type(file.content_type)
-        .header('content-length', file.bytes)
-        .header('content-disposition', attachmentDisposition(file.name))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, max-age=3600')
-        .send(stream);
+      // Streamed from disk, never read whole.
+      return reply.headers(downloadHeaders({ name: file.name, contentType: file.content_type, bytes: file.bytes, cacheControl: 'private, max-age=3600' })).send(stream);
     },
   );
 };

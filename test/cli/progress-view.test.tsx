@@ -88,14 +88,14 @@ describe('run progress', () => {
     expect(progressSummary(NO_PROGRESS)).toBe('connecting · 0 steps · $0.0000');
   });
 
-  it('shows the mode once the steps tell it: a replay, then the agent taking over where it stopped', () => {
+  it('shows the mode once the steps tell it: a replay, then the agent taking over where it stopped; nothing for the agent alone', () => {
     const running: RunUpdate = { kind: 'status', from: 'queued', to: 'running', description: 'claimed', at };
     const replayed = [running, { kind: 'step', step: step(1, { name: 'replay.browser.navigate' }), at }] satisfies RunUpdate[];
     expect(progressSummary(replayed.reduce(advance, NO_PROGRESS))).toMatch(/^running · replay · 1 step · /);
     const takenOver: RunUpdate[] = [...replayed, { kind: 'step', step: step(2, { kind: 'model', name: 'claude-sonnet-4-6', input: null, usage: { input_tokens: 9, output_tokens: 4, cost_usd: 0 } }), at }];
     expect(progressSummary(takenOver.reduce(advance, NO_PROGRESS))).toMatch(/^running · replay_then_agent · 2 steps · /);
     const agent: RunUpdate[] = [running, { kind: 'step', step: step(1, { kind: 'model', name: 'claude-sonnet-4-6', input: null, usage: { input_tokens: 9, output_tokens: 4, cost_usd: 0 } }), at }];
-    expect(progressSummary(agent.reduce(advance, NO_PROGRESS))).toMatch(/^running · agent · 1 step · /);
+    expect(progressSummary(agent.reduce(advance, NO_PROGRESS))).toMatch(/^running · 1 step · /);
   });
 });
 
