@@ -1,5 +1,5 @@
 import { isoTime } from '../clock.js';
-import { NotFoundError } from '../errors.js';
+import { ResourceMissingError } from '../errors.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { Resources } from '../resources.js';
 import type { RecipeRow } from '../store/recipes-store.js';
@@ -32,7 +32,7 @@ export class RecipesService {
   get(orgId: string, jobId: string): JobRecipe {
     this.jobs.row(orgId, jobId);
     const row = this.r.store.recipes.latest(jobId);
-    if (row === undefined) throw new NotFoundError('recipe of job', jobId);
+    if (row === undefined) throw noRecipe(jobId);
     return toJobRecipe(row);
   }
 
@@ -40,7 +40,7 @@ export class RecipesService {
   delete(orgId: string, jobId: string): RecipeDeleted {
     this.jobs.row(orgId, jobId);
     const versions = this.r.store.recipes.deleteAll(jobId);
-    if (versions === 0) throw new NotFoundError('recipe of job', jobId);
+    if (versions === 0) throw noRecipe(jobId);
     return { job_id: jobId, object: 'recipe', deleted: true, versions };
   }
 
@@ -69,4 +69,9 @@ export class RecipesService {
 function toJobRecipe(row: RecipeRow): JobRecipe {
   const recipe = JSON.parse(row.recipe) as Recipe;
   return { object: 'recipe', job_id: row.job_id, version: row.version, source_run_id: row.source_run_id, created_at: row.created_at, ...recipe };
+}
+
+/** What a job without a recipe is told: why it has none yet, and what makes one. */
+function noRecipe(jobId: string): ResourceMissingError {
+  return new ResourceMissingError(`Job '${jobId}' has no recipe yet: a run of it that succeeds (a valid result, confidence not low) records one`);
 }

@@ -268,7 +268,9 @@ describe('a form job: fill in the contact form and submit it', () => {
 
   it('answers 404 for a job without a recipe, and for another organisation', async () => {
     const bare = await createJob({ name: 'bare', prompt: 'nothing yet' });
-    expect((await h.daemon.api('GET', `/v1/jobs/${bare}/recipe`)).status).toBe(404);
+    const none = await h.daemon.api('GET', `/v1/jobs/${bare}/recipe`);
+    expect(none.status).toBe(404);
+    expect(none.body.error).toMatchObject({ code: 'resource_missing', message: `Job '${bare}' has no recipe yet: a run of it that succeeds (a valid result, confidence not low) records one` });
     expect((await h.daemon.api('DELETE', `/v1/jobs/${bare}/recipe`)).status).toBe(404);
     expect((await h.daemon.api('GET', `/v1/jobs/${bare}`)).body.replay).toBe('off');
     const other = h.daemon.createOrgWithKey(`other-${Date.now()}`);
