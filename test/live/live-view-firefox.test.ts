@@ -8,26 +8,12 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SITE_PAGE } from '../fixtures/live-site.js';
 import { hold, reply, text, toolResults, toolUse } from '../fixtures/scripted-anthropic.js';
 import { createRun, servePages, startEngine, stepsOf, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 
 const FIREFOX = '/usr/bin/firefox-esr';
 const NOTE = 'Pressed the button and typed in Firefox';
-const SITE_PAGE = `<!doctype html><title>Live test site</title>
-<body style="margin:0;font-family:sans-serif;background:#fff">
-<button id="b" style="position:absolute;left:0;top:0;width:400px;height:200px;font-size:40px">Press me</button>
-<input id="i" style="position:absolute;left:0;top:300px;width:400px;height:60px;font-size:30px">
-<p id="out" style="position:absolute;left:0;top:420px;font-size:30px">Nothing yet</p>
-<script>
-  let clicks = 0;
-  document.getElementById('b').addEventListener('click', () => {
-    clicks += 1;
-    document.getElementById('out').textContent = 'Clicked ' + clicks;
-  });
-  document.getElementById('i').addEventListener('input', (e) => {
-    document.getElementById('out').textContent = 'Clicked ' + clicks + ', typed: ' + e.target.value;
-  });
-</script></body>`;
 
 // CI installs firefox-esr (.ci/run); a machine without it has nothing to run this with.
 describe.runIf(existsSync(FIREFOX) || process.env.CI === 'true')('the live page in Firefox', () => {
@@ -44,6 +30,7 @@ describe.runIf(existsSync(FIREFOX) || process.env.CI === 'true')('the live page 
   beforeAll(async () => {
     pages = await servePages((req, res) => {
       if (req.url === '/button') res.writeHead(200, { 'content-type': 'text/html' }).end(SITE_PAGE);
+      else if (req.url === '/clicked') res.writeHead(204).end();
       else res.writeHead(404).end();
     });
     h = await startEngine();

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { hold, reply, text, toolResults, toolUse, type AnthropicRequest, type AnthropicTurn } from '../fixtures/scripted-anthropic.js';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
+import { SITE_PAGE } from '../fixtures/live-site.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { createRun, servePages, startEngine, stepsOf, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 
@@ -20,23 +21,6 @@ const docker = await dockerAvailability(process.env.ERRAND_SANDBOX_IMAGE ?? 'err
 
 const THOUGHT = 'I open the test page and look at its button.';
 const NOTE = 'Pressed the button and typed a greeting';
-/** A page whose button and field say, in the page's text, what reached them. */
-const SITE_PAGE = `<!doctype html><title>Live test site</title>
-<body style="margin:0;font-family:sans-serif;background:#fff">
-<button id="b" style="position:absolute;left:0;top:0;width:400px;height:200px;font-size:40px">Press me</button>
-<input id="i" style="position:absolute;left:0;top:300px;width:400px;height:60px;font-size:30px">
-<p id="out" style="position:absolute;left:0;top:420px;font-size:30px">Nothing yet</p>
-<script>
-  let clicks = 0;
-  document.getElementById('b').addEventListener('click', () => {
-    clicks += 1;
-    document.getElementById('out').textContent = 'Clicked ' + clicks;
-    fetch('/clicked', { method: 'POST' }).catch(() => {});
-  });
-  document.getElementById('i').addEventListener('input', (e) => {
-    document.getElementById('out').textContent = 'Clicked ' + clicks + ', typed: ' + e.target.value;
-  });
-</script></body>`;
 
 interface Site {
   /** The page's address as the sandbox's browser reaches it. */

@@ -22,6 +22,7 @@ import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
 import { SupervisorClient } from '../../src/sandbox/supervisor-client.js';
 import { dockerAvailability } from '../fixtures/docker.js';
+import { PROBE_CONNECT } from '../fixtures/probe-connect.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
 const docker = await dockerAvailability();
@@ -32,20 +33,6 @@ const MIB = 1024 * 1024;
 const signal = () => AbortSignal.timeout(60_000);
 const bash = (sandbox: DockerSandbox, code: string, timeoutMs = 20_000) =>
   sandbox.exec({ language: 'bash', code, timeoutMs }, signal());
-
-/** From inside the sandbox, tries a TCP connection and prints `connected`, `refused` or `failed ...`. */
-const PROBE_CONNECT = (host: string, port: number) => `
-import socket
-s = socket.socket()
-s.settimeout(3)
-try:
-    s.connect((${JSON.stringify(host)}, ${port}))
-    print("connected")
-except ConnectionRefusedError:
-    print("refused")
-except OSError as error:
-    print("failed", error)
-`;
 
 function until<T>(what: string, poll: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

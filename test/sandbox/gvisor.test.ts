@@ -10,6 +10,7 @@ import { DockerDriver } from '../../src/sandbox/docker/docker-driver.js';
 import type { DockerSandbox } from '../../src/sandbox/docker/docker-sandbox.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { dockerAvailability, runscAvailability } from '../fixtures/docker.js';
+import { PROBE_CONNECT } from '../fixtures/probe-connect.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
 const docker = await dockerAvailability();
@@ -20,19 +21,6 @@ const logger = pino({ level: 'silent' });
 const LIMITS = { memoryMb: 2048, cpus: 1, pidsLimit: 512 };
 // gVisor's ptrace platform starts a sandbox and Chromium several times slower than runc.
 const signal = () => AbortSignal.timeout(120_000);
-
-const PROBE_CONNECT = (host: string, port: number) => `
-import socket
-s = socket.socket()
-s.settimeout(3)
-try:
-    s.connect((${JSON.stringify(host)}, ${port}))
-    print("connected")
-except ConnectionRefusedError:
-    print("refused")
-except OSError as error:
-    print("failed", error)
-`;
 
 describe.skipIf(!docker.available)('sandbox.runtime', () => {
   it('refuses a runtime the engine has not registered, naming the ones it has and where to read how', async () => {
