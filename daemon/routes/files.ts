@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { fileRouteSchemas as s } from '../../src/files/file-schemas.js';
 import type { FilesService, IncomingFile } from '../../src/files/files-service.js';
-import { InvalidRequestError } from '../../src/errors.js';
+import { ErrandError, InvalidRequestError } from '../../src/errors.js';
 import { downloadHeaders } from '../content-disposition.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
@@ -30,7 +30,13 @@ export const fileRoutes: RoutePlugin<{ files: FilesService }> = async (app, { fi
         consumes: ['application/octet-stream', 'multipart/form-data'],
       },
     },
-    async (req, reply) => reply.status(201).send(await files.upload(principalOf(req).orgId, await incomingFile(req, req.query.name))),
+    async (req, reply) => {
+      try {
+        return reply.status(201).send(await files.upload(principalOf(req).orgId, await incomingFile(req, req.query.name)));
+      } catch (err) {
+        throw req.isMultipart() ? malformedMultipart(err) : err;
+      }
+    },
   );
   app.get('/files', { schema: { ...s.list, tags, summary: 'List uploaded files, newest first' } }, (req) => files.list(principalOf(req).orgId, req.query));
   app.get('/files/:id', { schema: { ...s.get, tags, summary: 'An uploaded file\'s record' } }, (req) => files.get(principalOf(req).orgId, req.params.id));
@@ -58,4 +64,14 @@ async function incomingFile(req: FastifyRequest, name: string | undefined): Prom
   }
   const length = req.headers['content-length'];
   return { name, contentType: req.headers['content-type'], declaredBytes: length === undefined ? null : Number(length), body: req.raw };
+}
+
+/**
+ * What the multipart parser (busboy) throws for a body that is not the multipart it says it is ("Unexpected end of
+ * form", "Malformed part header"): the caller's mistake, a 400, where the error handler would see an unknown error
+ * and answer 500. Errors of the daemon's own (a 413, a quota) and of its disk (an errno) pass through.
+ */
+function malformedMultipart(err: unknown): unknown {
+  if (err instanceof ErrandError || !(err instanceof Error) || 'errno' in err || (err as { statusCode?: unknown }).statusCode !== undefined) return err;
+  return new InvalidRequestError('malformed_multipart', `The multipart/form-data body could not be read: ${err.message}`);
 }

@@ -146,6 +146,13 @@ describe('/v1/files', () => {
     expect(incomingLeft(h)).toEqual([]);
   });
 
+  it('answers 400 malformed_multipart for a body that is not the multipart its Content-Type says', async () => {
+    const res = await h.daemon.api('POST', '/v1/files', undefined, { raw: '{"output_schema":{"type":"object"}}', headers: { 'content-type': 'multipart/form-data; boundary=zz' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'malformed_multipart' });
+    expect(incomingLeft(h)).toEqual([]);
+  });
+
   it('answers 402 file_quota_exceeded when an organisation would hold more than files.org_quota_mb, and again once it deletes', async () => {
     const org = h.daemon.createOrgWithKey('quota-org');
     const first = await upload(h, Buffer.alloc(2 * MIB), { name: 'a.bin', contentType: 'application/octet-stream', key: org.key });
