@@ -1,6 +1,6 @@
 /**
  * The live parts of a run (issue 22):
- *   npm run build && node --import tsx bench/live.ts [changes=100] [runs=5] [recordingPairs=5] [modelDelayMs=1500] [image=errand-sandbox:latest]
+ *   npm run build && node --import tsx bench/live.ts [changes=100] [runs=5] [recordingPairs=10] [modelDelayMs=1500] [image=errand-sandbox:latest]
  * - frame latency: a change on the sandbox page to the frame shown by a viewer's Chromium (local driver), p50, p99;
  * - first page: POST /v1/runs to the sandbox browser's first rendered page with a warm pool (docker driver; the
  *   local driver when no Docker engine or image is there, which it says), p50, with its parts;
@@ -15,7 +15,7 @@ import { recordingCost } from './live/recording-cost.js';
 
 const changes = Number(process.argv[2] ?? 100);
 const runs = Number(process.argv[3] ?? 5);
-const recordingPairs = Number(process.argv[4] ?? 5);
+const recordingPairs = Number(process.argv[4] ?? 10);
 const modelDelayMs = Number(process.argv[5] ?? 1500);
 const image = process.argv[6] ?? process.env.ERRAND_SANDBOX_IMAGE ?? 'errand-sandbox:latest';
 
