@@ -46,6 +46,11 @@ export interface ErrorHandlerOptions {
 const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, { logger, authenticate }) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthServerError) return sendOAuthError(reply, error);
+    if (clientAborted(request, error)) {
+      // Nobody is left to read an answer, and nothing went wrong here: an upload the client gave up on part-way.
+      logger.info({ reqId: request.id }, 'the client closed the connection before the request body ended');
+      return sendError(request, reply, new InvalidRequestError('request_aborted', 'The client closed the connection before the request body ended'));
+    }
     const mapped = toErrandError(error, request.routeOptions.bodyLimit);
     if (mapped instanceof InternalError) logger.error({ reqId: request.id, err: error }, 'unhandled error');
     if (request.routeOptions.config.oauthErrors) return sendOAuthError(reply, asOAuthError(mapped));
@@ -67,6 +72,11 @@ const errorHandlerPlugin: FastifyPluginAsync<ErrorHandlerOptions> = async (app, 
     );
   });
 };
+
+/** Node's "aborted" (ECONNRESET) for a request body whose connection closed before the body ended. */
+function clientAborted(request: FastifyRequest, error: FastifyError): boolean {
+  return error.code === 'ECONNRESET' && request.raw.readableAborted;
+}
 
 /** The methods a path may be asked with; HEAD comes with every GET route. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

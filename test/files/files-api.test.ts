@@ -5,6 +5,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hold, toolUse } from '../fixtures/scripted-anthropic.js';
@@ -151,6 +154,28 @@ describe('/v1/files', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'malformed_multipart' });
     expect(incomingLeft(h)).toEqual([]);
+  });
+
+  it('takes a client giving up on an upload part-way as the client leaving, not as an error of its own, and keeps nothing', async () => {
+    const { port, hostname } = new URL(h.daemon.url);
+    for (const [contentType, preamble] of [
+      ['application/octet-stream', ''],
+      ['multipart/form-data; boundary=zz', '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n'],
+    ] as const) {
+      const socket = connect(Number(port), hostname);
+      await once(socket, 'connect');
+      const head = `POST /v1/files?name=a.bin HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${h.daemon.key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${MIB}\r\n\r\n`;
+      socket.write(head + preamble + 'x'.repeat(64 * 1024));
+      // The daemon has the request once its part file exists; then the client goes.
+      for (let i = 0; i < 200 && incomingLeft(h).length === 0; i++) await sleep(10);
+      socket.destroy();
+      for (let i = 0; i < 200 && incomingLeft(h).length > 0; i++) await sleep(10);
+      expect(incomingLeft(h)).toEqual([]);
+    }
+    expect(h.daemon.logs()).toContain('the client closed the connection before the request body ended');
+    expect(h.daemon.logs()).not.toContain('unhandled error');
+    const after = await upload(h, Buffer.from('still here'), { name: 'after.txt', contentType: 'text/plain' });
+    expect(after.status).toBe(201);
   });
 
   it('answers 402 file_quota_exceeded when an organisation would hold more than files.org_quota_mb, and again once it deletes', async () => {
