@@ -3,19 +3,21 @@ import { join, normalize, sep } from 'node:path';
 import { CONFIG_FILE, configTextWithout } from '../config/config-file.js';
 import { SECRET_KEYS } from '../config/schema.js';
 import { SEALED_CONFIG_FILE } from '../config/sealed-config.js';
+import { dataPaths } from '../runtime/paths.js';
 import type { BackupFile } from '../store/backup-archive.js';
 
 /**
  * What of the data directory a backup holds besides the database: files that rows of the database name (everything
- * under `artifacts/` and `mail/attachments/`, whichever table names it) and the configuration: `config.json` without
- * any secret key (issue 21: a plain relay password or client secret there stays behind) and the operator's sealed
- * secrets. Never the master key (a backup must be useless without it), the CLI's saved API key, the daemon's pid file
- * and log, sandbox workspaces, or mail kept by the capture transport (a development aid); nor uploaded files (`files/`,
- * issue 23): inputs their callers still hold, up to `files.max_mb` each, which the archive would have to hold whole in
- * memory and as one SQLite blob each (docs/api.md, Files). A new kind of file that rows name goes under one of these
- * directories, or adds its own here.
+ * under `artifacts/`, `mail/attachments/` and `files/`, whichever table names it; not the uploads still streaming in
+ * `files/incoming/`, which no row names yet) and the configuration: `config.json` without any secret key (issue 21: a
+ * plain relay password or client secret there stays behind) and the operator's sealed secrets. Never the master key
+ * (a backup must be useless without it), the CLI's saved API key, the daemon's pid file and log, sandbox workspaces,
+ * or mail kept by the capture transport (a development aid). A new kind of file that rows name goes under one of
+ * these directories, or adds its own here.
  */
-export const BACKED_UP_DIRECTORIES = ['artifacts', 'mail/attachments'] as const;
+export const BACKED_UP_DIRECTORIES = ['artifacts', 'mail/attachments', 'files'] as const;
+/** Under a backed-up directory, but named by no row: uploads still streaming. */
+const NOT_BACKED_UP = [dataPaths('').filesIncoming];
 export const BACKED_UP_FILES = [CONFIG_FILE, SEALED_CONFIG_FILE] as const;
 
 export interface BackedUpFilesOptions {
@@ -55,6 +57,7 @@ function* walk(home: string, relative: string, beforeMs: number): Generator<Back
   }
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = `${relative}/${entry.name}`;
+    if (NOT_BACKED_UP.includes(path)) continue;
     if (entry.isDirectory()) yield* walk(home, path, beforeMs);
     else if (entry.isFile()) yield* fileAt(home, path, beforeMs);
   }
@@ -86,5 +89,6 @@ export function isRestorablePath(path: string): boolean {
   if (path.includes('\\') || path.includes('\0') || path.startsWith('/')) return false;
   const clean = normalize(path);
   if (clean !== path || clean.split(sep).includes('..')) return false;
+  if (NOT_BACKED_UP.some((dir) => path === dir || path.startsWith(`${dir}/`))) return false;
   return (BACKED_UP_FILES as readonly string[]).includes(path) || BACKED_UP_DIRECTORIES.some((dir) => path.startsWith(`${dir}/`) && path.length > dir.length + 1);
 }

@@ -53,7 +53,7 @@ export class FilesService {
 
   constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'config' | 'home' | 'logger'>) {
     this.root = dataPaths(r.home).files;
-    this.incoming = join(this.root, 'incoming');
+    this.incoming = dataPaths(r.home).filesIncoming;
   }
 
   /** The largest upload, in bytes (`files.max_mb`). */

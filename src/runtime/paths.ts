@@ -14,8 +14,10 @@ export function dataPaths(home: string) {
     artifacts: join(home, 'artifacts'),
     /** Files of received mail's attachments, named by `email_attachments.path`. */
     mailAttachments: join(home, 'mail', 'attachments'),
-    /** Uploaded files (POST /v1/files), named by `files.path`; `files/incoming/` holds uploads still streaming. */
+    /** Uploaded files (POST /v1/files), named by `files.path`. */
     files: join(home, 'files'),
+    /** Uploads still streaming, renamed under `files` once whole. */
+    filesIncoming: join(home, 'files', 'incoming'),
     sandboxes: join(home, 'sandboxes'),
     /** A random id of this installation, made on first use; Docker sandbox containers carry it as a label. */
     installationId: join(home, 'installation-id'),

@@ -47,6 +47,7 @@ async function screenshot(runId: string, png: Buffer): Promise<string> {
 
 const ATTACHMENT_DIR = 'mail/attachments/org_x';
 const attachment = Buffer.from('%PDF-1.4 an attachment of a received email');
+const upload = Buffer.from('sku,qty\nSKU-100,3\n');
 
 describe('errand backup and errand restore', () => {
   const file = () => join(scratch.path, 'errand.backup');
@@ -54,14 +55,21 @@ describe('errand backup and errand restore', () => {
   const madeAfter: string[] = [];
   let png: Buffer;
   let pngPath: string;
+  let uploadId: string;
 
-  it('takes a backup while runs are being created, with the screenshots and without the master key', async () => {
+  it('takes a backup while runs are being created, with the screenshots, uploaded files and attachments, and without the master key', async () => {
     for (let i = 0; i < 20; i++) existedBefore.push((await daemon.api('POST', '/v1/runs', { prompt: `before ${i}` })).body.task_id);
     png = Buffer.concat([Buffer.from('\x89PNG'), randomBytes(2000)]);
     pngPath = await screenshot(existedBefore[0]!, png);
     // Where the inbound mail server keeps the attachments that received emails name.
     mkdirSync(join(daemon.home, ATTACHMENT_DIR), { recursive: true });
     writeFileSync(join(daemon.home, ATTACHMENT_DIR, 'att_1.pdf'), attachment);
+    const uploaded = await daemon.api('POST', '/v1/files?name=order.csv', undefined, { raw: upload.toString('utf8'), headers: { 'content-type': 'text/csv' } });
+    expect(uploaded.status).toBe(201);
+    uploadId = uploaded.body.id;
+    // An upload still streaming, which no row names yet.
+    mkdirSync(dataPaths(daemon.home).filesIncoming, { recursive: true });
+    writeFileSync(join(dataPaths(daemon.home).filesIncoming, 'streaming.part'), 'half a file');
 
     const load = { phase: 'before' as 'before' | 'during' | 'after' };
     const burst = (async () => {
@@ -81,7 +89,7 @@ describe('errand backup and errand restore', () => {
     await burst;
 
     expect(taken.code).toBe(0);
-    expect(taken.json()).toMatchObject({ file: file(), files: 2, file_bytes: png.length + attachment.length, master_key_check: true });
+    expect(taken.json()).toMatchObject({ file: file(), files: 3, file_bytes: png.length + attachment.length + upload.length, master_key_check: true });
     const key = readFileSync(join(daemon.home, 'master.key'));
     expect(readFileSync(file()).includes(key)).toBe(false);
     expect(readdirSync(scratch.path)).toEqual(['errand.backup']);
@@ -111,14 +119,18 @@ describe('errand backup and errand restore', () => {
     const restored = await runCli(['--home', daemon.home, 'restore', file(), '--force', '--json']);
     expect(restored.code).toBe(0);
     const summary = restored.json();
-    expect(summary).toMatchObject({ files: 2, master_key: 'matches', kept_config: false });
+    expect(summary).toMatchObject({ files: 3, master_key: 'matches', kept_config: false });
     expect(existsSync(join(summary.replaced_into, 'errand.db'))).toBe(true);
     expect(readFileSync(join(dataPaths(daemon.home).artifacts, pngPath))).toEqual(png);
     expect(readFileSync(join(daemon.home, ATTACHMENT_DIR, 'att_1.pdf'))).toEqual(attachment);
+    expect(existsSync(dataPaths(daemon.home).filesIncoming)).toBe(false);
 
     await daemon.restart();
     for (const id of existedBefore) expect((await daemon.api('GET', `/v1/runs/${id}`)).status, id).toBe(200);
     for (const id of madeAfter) expect((await daemon.api('GET', `/v1/runs/${id}`)).status, id).toBe(404);
+    const content = await fetch(`${daemon.url}/v1/files/${uploadId}/content`, { headers: { authorization: `Bearer ${daemon.key}` } });
+    expect(content.status).toBe(200);
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(upload);
     expect((await daemon.api('GET', '/v1/runs?limit=100')).body.data.length).toBeGreaterThanOrEqual(existedBefore.length);
   });
 
