@@ -168,7 +168,7 @@ export class RunExecutor {
       if (recording !== null && outcome !== null) recorded = await recording.finish();
       // The run's files, for an attempt that ends the run here (a failed one's too), before its sandbox goes. Not for a
       // cancelled run: the spec stops its sandbox within 5 s, and its envelope has gone out already.
-      if (sandbox !== null && outcome !== null) outcome = await this.keepFiles(run, sandbox, outcome, logger);
+      if (sandbox !== null && outcome !== null) outcome = await this.keepFiles(run, sandbox, outcome, mask, logger);
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
       // the cancel itself: its shutdown is not billed.
@@ -180,14 +180,14 @@ export class RunExecutor {
   }
 
   /**
-   * Keeps the run's files, and says in the outcome what was not kept: past a limit, a failure (withFilesProblem); when
-   * the sandbox could not hand them over, a warning (the run did what it was asked, and its files were lost with the
-   * sandbox, not to a limit).
+   * Keeps the run's files, and says in the outcome what was not kept: past a limit, a failure (withFilesProblem); a
+   * file that holds one of the run's secrets, or files the sandbox could not hand over, a warning (the run did what it
+   * was asked, and its files were lost to its secrets or with the sandbox, not to a limit).
    */
-  private async keepFiles(run: RunRow, sandbox: Sandbox, outcome: RunOutcome, logger: Resources['logger']): Promise<RunOutcome> {
+  private async keepFiles(run: RunRow, sandbox: Sandbox, outcome: RunOutcome, mask: SecretMask, logger: Resources['logger']): Promise<RunOutcome> {
     try {
-      const problem = await collectRunFiles({ run, sandbox, artifacts: this.deps.artifacts, limits: runFileLimits(this.r.config), signal: AbortSignal.timeout(COLLECT_TIMEOUT_MS), logger });
-      return withFilesProblem(outcome, problem);
+      const kept = await collectRunFiles({ run, sandbox, artifacts: this.deps.artifacts, limits: runFileLimits(this.r.config), mask, signal: AbortSignal.timeout(COLLECT_TIMEOUT_MS), logger });
+      return withFilesProblem(outcome, kept);
     } catch (err) {
       logger.warn({ err }, "the run's files could not be kept");
       return { ...outcome, warnings: [...outcome.warnings, `the run's files could not be kept: ${err instanceof Error ? err.message : String(err)}`] };

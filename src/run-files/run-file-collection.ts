@@ -9,7 +9,9 @@ import type { Sandbox } from '../sandbox/driver.js';
 import type { OutputLimits, OutputRefusal } from '../sandbox/protocol.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import type { RunRow } from '../store/runs-table.js';
+import type { SecretMask } from '../connections/secret-mask.js';
 import { sanitiseFileName, uniqueFileName } from './file-names.js';
+import { SecretInFile, SecretScan } from './secret-scan.js';
 
 const MIB = 1024 * 1024;
 /** What a file is served as when its extension says nothing known. */
@@ -30,8 +32,16 @@ export interface RunFileCollectionOptions {
   sandbox: Sandbox;
   artifacts: ArtifactsService;
   limits: OutputLimits;
+  /** The run's secrets: a file that holds one is not kept. */
+  mask: SecretMask;
   signal: AbortSignal;
   logger: Logger;
+}
+
+/** What keeping a run's files left to say: a limit passed (null when none was), and a warning per file not kept for a secret. */
+export interface RunFilesKept {
+  problem: string | null;
+  warnings: string[];
 }
 
 /**
@@ -39,10 +49,13 @@ export interface RunFileCollectionOptions {
  * downloads were moved there), streamed into the data directory as an artifact of kind `file` under its sanitised,
  * unique name, in name order. Within the limits every file is kept; past them, the files that fit are kept and the
  * answer says which limit was passed and which files were not kept (and the downloads the sandbox stopped), for the
- * run's failure_detail. Null when everything was kept.
+ * run's failure_detail. A file that holds one of the run's secrets is not kept either (its bytes are not masked: a
+ * PDF or a zip cannot be rewritten), and the answer warns of it by the secret's name.
  */
-export async function collectRunFiles(o: RunFileCollectionOptions): Promise<string | null> {
+export async function collectRunFiles(o: RunFileCollectionOptions): Promise<RunFilesKept> {
   const { run, sandbox, limits, signal } = o;
+  const scan = new SecretScan(o.mask);
+  const warnings: string[] = [];
   const listing = await sandbox.listOutputs(signal);
   const left: { name: string; limit: OutputRefusal['limit'] }[] = listing.refused.map((refusal) => ({ name: sanitiseFileName(refusal.name), limit: refusal.limit }));
   const taken = new Set<string>();
@@ -66,7 +79,14 @@ export async function collectRunFiles(o: RunFileCollectionOptions): Promise<stri
       if (err instanceof SandboxError && err.code === 'not_found') continue;
       throw err;
     }
-    const saved = await o.artifacts.saveRunFile(run.org_id, run.id, { name, contentType: contentTypeOf(name) }, Readable.fromWeb(content as NodeReadableStream<Uint8Array>), limits.maxBytes - bytes);
+    let saved;
+    try {
+      saved = await o.artifacts.saveRunFile(run.org_id, run.id, { name, contentType: contentTypeOf(name) }, scan.through(Readable.fromWeb(content as NodeReadableStream<Uint8Array>)), limits.maxBytes - bytes);
+    } catch (err) {
+      if (!(err instanceof SecretInFile)) throw err;
+      warnings.push(`the file ${JSON.stringify(name)} held ${err.label} and was not kept: a run's files are not masked, so one that holds a secret is left out`);
+      continue;
+    }
     if (saved === 'too_large') {
       left.push({ name, limit: 'bytes' });
       continue;
@@ -74,9 +94,10 @@ export async function collectRunFiles(o: RunFileCollectionOptions): Promise<stri
     count++;
     bytes += saved.bytes;
   }
-  if (left.length === 0) return null;
+  if (warnings.length > 0) o.logger.warn({ withheld: warnings.length }, "files of the run held its secrets and were not kept");
+  if (left.length === 0) return { problem: null, warnings };
   o.logger.info({ kept: count, notKept: left.length }, "the run's files passed its limits");
-  return limitDetail(left, limits, count);
+  return { problem: limitDetail(left, limits, count), warnings };
 }
 
 /**
@@ -84,10 +105,11 @@ export async function collectRunFiles(o: RunFileCollectionOptions): Promise<stri
  * an allowance that ran out (API-DECISIONS: time, steps, spend), and a detail naming the limit and the files; a run
  * that had failed already keeps its reason and detail, and gets the files' problem as a warning.
  */
-export function withFilesProblem(outcome: RunOutcome, problem: string | null): RunOutcome {
-  if (problem === null) return outcome;
-  if (outcome.status === 'failed') return { ...outcome, warnings: [...outcome.warnings, problem] };
-  return failedOutcome('timeout', problem, { evidence: outcome.evidence, warnings: outcome.warnings });
+export function withFilesProblem(outcome: RunOutcome, kept: RunFilesKept): RunOutcome {
+  const warnings = [...outcome.warnings, ...kept.warnings];
+  if (kept.problem === null) return { ...outcome, warnings };
+  if (outcome.status === 'failed') return { ...outcome, warnings: [...warnings, kept.problem] };
+  return failedOutcome('timeout', kept.problem, { evidence: outcome.evidence, warnings });
 }
 
 function limitDetail(left: readonly { name: string; limit: OutputRefusal['limit'] }[], limits: OutputLimits, kept: number): string {

@@ -176,6 +176,33 @@ function filesScenarios(driver: 'local' | 'docker', env: Record<string, string>,
     expect(storedFiles(h, failed.task_id).filter((name) => name.endsWith('.file'))).toEqual([]);
   }, 150_000);
 
+  it("keeps no file that holds one of the run's secrets, in any form the mask knows, and says which were left out", async () => {
+    const secret = `tok_${driver}_8d1f0c5a2b7e4d9f`;
+    expect((await h.daemon.api('POST', '/v1/connections', { name: 'svc', type: 'token', secret, env_var_name: 'SVC_TOKEN' }, { key })).status).toBe(201);
+    h.model.script([
+      toolUse('run_code', {
+        language: 'bash',
+        code:
+          `printf 'token=%s\\n' "$SVC_TOKEN" > '${outDir}/config.env'\n` +
+          // Base64 of the token inside a binary file, cut across where a chunk of the copy could end.
+          `{ head -c 70000 /dev/zero; printf %s "$SVC_TOKEN" | base64 -w0; } > '${outDir}/blob.bin'\n` +
+          `echo 'no secret here' > '${outDir}/clean.txt'`,
+      }),
+      toolUse('finish', { result: { written: 3 }, confidence: 'high' }),
+    ]);
+    const done = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: 'Write the files', connections: ['svc'] }, key), undefined, 120_000, key);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+    expect(done.files.map((f: any) => f.name)).toEqual(['clean.txt']);
+    expect(done.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^the file "blob\.bin" held \[secret:svc\] and was not kept/),
+        expect.stringMatching(/^the file "config\.env" held \[secret:svc\] and was not kept/),
+      ]),
+    );
+    expect(JSON.stringify(done)).not.toContain(secret);
+    expect(storedFiles(h, done.task_id)).toHaveLength(1);
+  }, 150_000);
+
   it('fails a run that writes more files than run_files.max_count, keeping those within it', async () => {
     h.model.script([
       toolUse('run_code', { language: 'bash', code: `for i in $(seq 1 12); do echo $i > '${outDir}/part-'$(printf %02d $i)'.txt'; done` }),
