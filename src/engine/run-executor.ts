@@ -25,6 +25,7 @@ import { RunRecorder, type StepEvents } from './run-recorder.js';
 import { RunRecording, withRecording, type RecordingIds } from './run-recording.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { RunTimer } from './run-time-limit.js';
+import { AttemptPhases } from './attempt-phases.js';
 import { collectRunFiles, runFileLimits, withFilesProblem } from '../run-files/run-file-collection.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
@@ -93,6 +94,9 @@ export class RunExecutor {
       return;
     }
 
+    const phases = new AttemptPhases();
+    // From the run's creation to this attempt: the queue and the claim (a retried attempt's includes the earlier ones).
+    phases.add('queued', Math.max(0, this.r.clock.now() - Date.parse(run.created_at)));
     const timer = new RunTimer(run.timeout_s * 1000, () => controller.abort(new TimeoutStop(run.timeout_s)));
     let mask = SecretMask.none;
     let meter: SandboxMeter | null = null;
@@ -115,33 +119,36 @@ export class RunExecutor {
         const started = this.deps.meters.start(run.id, recorder);
         meter = started;
         recorder.lastAction('connecting tools');
-        tools = await this.deps.tools.open(run, signal, mask);
+        const opened = await phases.time('tools', () => this.deps.tools.open(run, signal, mask));
+        tools = opened;
         recorder.lastAction('starting the sandbox');
-        sandbox = await this.createSandbox(run, credentials, signal, logger);
-        if (credentials.proxy !== null) await sandbox.useProxy(sandboxProxy(credentials.proxy), signal);
+        const created = await phases.time('sandbox', () => this.createSandbox(run, credentials, signal, logger));
+        sandbox = created;
+        if (credentials.proxy !== null) await created.useProxy(sandboxProxy(credentials.proxy), signal);
         started.begin();
-        await sandbox.limitOutputs(runFileLimits(this.r.config), signal);
+        await created.limitOutputs(runFileLimits(this.r.config), signal);
         recorder.lastAction('placing the input files');
-        const inputFiles = await this.deps.inputFiles.place(run.id, sandbox, signal);
+        const inputFiles = await phases.time('input_files', () => this.deps.inputFiles.place(run.id, created, signal));
         if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
-          recording = new RunRecording(run, sandbox, credentials, this.deps.artifacts, logger);
-          await recording.start(signal);
+          const starting = new RunRecording(run, created, credentials, this.deps.artifacts, logger);
+          recording = starting;
+          await phases.time('recording_start', () => starting.start(signal));
         }
         const gate = new ControlGate();
         detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
         // What the run does in its sandbox is kept for the recipe its success makes (a job's run).
         const observed = new ObservedSandbox(sandbox);
-        const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
+        const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger, phases });
         const context: ToolContext = { run, sandbox: observed, signal, recorder, evidence, logger, secrets: credentials.secrets, inputFiles: inputFiles.map((f) => f.name), timeLimit: timer };
-        const replayed = await this.replay(run, context, logger);
+        const replayed = await phases.time('replay', () => this.replay(run, context, logger));
         let mode: RunMode = 'agent';
         if (replayed?.kind === 'replayed') outcome = replayed.outcome;
         else if (replayed?.kind === 'diverged') mode = 'replay_then_agent';
-        outcome ??= await new AgentLoop({
+        outcome ??= await phases.time('agent', () => new AgentLoop({
           run,
           provider: this.deps.provider,
-          tools,
+          tools: opened,
           context,
           inputFiles,
           handover: replayed?.kind === 'diverged' ? replayed.handover : null,
@@ -154,9 +161,12 @@ export class RunExecutor {
           clock: this.r.clock,
           chargeSandboxTime: () => started.charge(),
           gate,
-        }).run();
+        }).run());
         if (outcome.mode === undefined) outcome = { ...outcome, mode };
-        if (outcome.status === 'succeeded' && outcome.mode !== 'replay') outcome = await this.recordRecipe(run, observed, outcome, mask, signal, logger);
+        if (outcome.status === 'succeeded' && outcome.mode !== 'replay') {
+          const succeeded = outcome;
+          outcome = await phases.time('recipe', () => this.recordRecipe(run, observed, succeeded, mask, signal, logger));
+        }
       }
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
@@ -165,18 +175,21 @@ export class RunExecutor {
       detachLive?.();
       await tools?.close();
       // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
-      if (recording !== null && outcome !== null) recorded = await recording.finish();
+      const finishing = recording;
+      if (finishing !== null && outcome !== null) recorded = await phases.time('recording_finish', () => finishing.finish());
       // The run's files, for an attempt that ends the run here (a failed one's too), before its sandbox goes. Not for a
       // cancelled run: the spec stops its sandbox within 5 s, and its envelope has gone out already.
-      if (sandbox !== null && outcome !== null) outcome = await this.keepFiles(run, sandbox, outcome, logger);
+      const ending = outcome;
+      if (sandbox !== null && ending !== null) outcome = await phases.time('files', () => this.keepFiles(run, sandbox!, ending, logger));
       // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
       // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
       // the cancel itself: its shutdown is not billed.
-      if (sandbox !== null) await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
+      if (sandbox !== null) await phases.time('destroy', () => sandbox!.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox')));
       meter?.close();
     }
-    if (outcome !== null) await this.end(run, withRecording(maskedOutcome(outcome, mask), recorded, this.r.clock.now()));
-    logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
+    const ended = outcome;
+    if (ended !== null) await phases.time('end', () => this.end(run, withRecording(maskedOutcome(ended, mask), recorded, this.r.clock.now())));
+    logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status, phases }, 'run attempt ended');
   }
 
   /**
