@@ -48,6 +48,8 @@ interface Measured {
   tokens: number;
   mode: string;
   phases: Record<string, number>;
+  /** The run's steps, name and milliseconds, in order. */
+  steps: { name: string; ms: number }[];
 }
 
 /**
@@ -211,7 +213,15 @@ async function main(): Promise<void> {
     const steps = daemon.resources.store.steps.forRun(accepted.task_id);
     const modelUsd = steps.filter((s) => s.kind === 'model').reduce((n, s) => n + s.cost_usd, 0);
     const phases = await attemptLogged(accepted.task_id);
-    return { ms, costUsd: envelope.usage.cost_usd, modelUsd, tokens: envelope.usage.input_tokens + envelope.usage.output_tokens, mode: envelope.mode, phases };
+    return {
+      ms,
+      costUsd: envelope.usage.cost_usd,
+      modelUsd,
+      tokens: envelope.usage.input_tokens + envelope.usage.output_tokens,
+      mode: envelope.mode,
+      phases,
+      steps: steps.map((s) => ({ name: s.name, ms: s.duration_ms })),
+    };
   }
 
   // The first run records the recipe (and pays for first loads); it is not counted.
@@ -239,6 +249,16 @@ async function main(): Promise<void> {
     const parts = names.map((name) => `${name} ${Math.round(median(ms.map((m) => m.phases[name] ?? 0)))}`);
     console.log(`  where the ${label}'s time went (medians, ms): ${parts.join('  ')}`);
   }
+  const steps = replayed[0]!.steps.map((step, i) => `${step.name} ${Math.round(median(replayed.map((m) => m.steps[i]?.ms ?? NaN)))}`);
+  console.log(`  the replay's steps (medians, ms): ${steps.join('  ')}`);
+  // Gains measured in the same runs: before them, the run's end waited for the sandbox's removal (now it runs
+  // alongside the end, and the attempt alone waits for it).
+  const waited = (m: Measured) => m.ms + (m.phases.destroy ?? 0);
+  const waitedRatio = median(replayed.map(waited)) / median(agent.map(waited));
+  console.log(
+    `gains: the run's end no longer waits for the sandbox's removal: replay median ${Math.round(median(replayed.map((m) => m.ms)))} ms, ` +
+      `${Math.round(median(replayed.map(waited)))} ms if it did (duration ratio ${durationRatio.toFixed(3)}, ${waitedRatio.toFixed(3)} if it did)`,
+  );
 
   await daemon.close();
   await model.close();

@@ -106,6 +106,7 @@ export class RunExecutor {
     let recorded: RecordingIds | null = null;
     let detachLive: (() => void) | null = null;
     let outcome: RunOutcome | null = null;
+    let destroyed: Promise<void> | null = null;
     try {
       // Connections first: a run that names one it cannot use fails before any model call or sandbox.
       const prepared = await this.deps.connections.prepare(run);
@@ -181,14 +182,23 @@ export class RunExecutor {
       // cancelled run: the spec stops its sandbox within 5 s, and its envelope has gone out already.
       const ending = outcome;
       if (sandbox !== null && ending !== null) outcome = await phases.time('files', () => this.keepFiles(run, sandbox!, ending, logger));
-      // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
-      // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
-      // the cancel itself: its shutdown is not billed.
-      if (sandbox !== null) await phases.time('destroy', () => sandbox!.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox')));
-      meter?.close();
+      // The sandbox's removal starts now and runs alongside the run's end: nothing of the run needs the sandbox any
+      // more, and its end (the envelope, the webhook) need not wait for the engine to remove a container (issue 24).
+      // The attempt still waits for it before it lets its place go, so that no more sandboxes exist than runs may.
+      if (sandbox !== null) {
+        const removing = sandbox;
+        destroyed = phases.time('destroy', () => removing.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox')));
+      }
     }
     const ended = outcome;
-    if (ended !== null) await phases.time('end', () => this.end(run, withRecording(maskedOutcome(ended, mask), recorded, this.r.clock.now())));
+    // The ending transition bills the sandbox time up to the run's end (SandboxMeter.settle), not its removal; a
+    // cancelled run's meter was settled by the cancel itself.
+    try {
+      if (ended !== null) await phases.time('end', () => this.end(run, withRecording(maskedOutcome(ended, mask), recorded, this.r.clock.now())));
+    } finally {
+      meter?.close();
+      await destroyed;
+    }
     logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status, phases }, 'run attempt ended');
   }
 
