@@ -127,7 +127,7 @@ export class RunExecutor {
         sandbox = created;
         if (credentials.proxy !== null) await created.useProxy(sandboxProxy(credentials.proxy), signal);
         started.begin();
-        await created.limitOutputs(runFileLimits(this.r.config), signal);
+        await phases.time('output_limits', () => created.limitOutputs(runFileLimits(this.r.config), signal));
         recorder.lastAction('placing the input files');
         const inputFiles = await phases.time('input_files', () => this.deps.inputFiles.place(run.id, created, signal));
         if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
@@ -174,14 +174,23 @@ export class RunExecutor {
     } finally {
       timer.stop();
       detachLive?.();
-      await tools?.close();
-      // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
+      const opened = tools;
+      if (opened !== null) await phases.time('tools_close', () => opened.close());
+      // The recording, and the run's files, only for an attempt that ends the run here (a failed one's files too),
+      // before its sandbox goes: a cancelled or re-queued one has no envelope to link them from, and the spec stops a
+      // cancelled run's sandbox within 5 s. The two are independent (the recording's files are not the run's), so
+      // they are kept side by side (issue 24).
       const finishing = recording;
-      if (finishing !== null && outcome !== null) recorded = await phases.time('recording_finish', () => finishing.finish());
-      // The run's files, for an attempt that ends the run here (a failed one's too), before its sandbox goes. Not for a
-      // cancelled run: the spec stops its sandbox within 5 s, and its envelope has gone out already.
       const ending = outcome;
-      if (sandbox !== null && ending !== null) outcome = await phases.time('files', () => this.keepFiles(run, sandbox!, ending, logger));
+      const inSandbox = sandbox;
+      if (ending !== null) {
+        [recorded, outcome] = await phases.time('wrap_up', () =>
+          Promise.all([
+            finishing === null ? null : phases.time('recording_finish', () => finishing.finish()),
+            inSandbox === null ? ending : phases.time('files', () => this.keepFiles(run, inSandbox, ending, logger)),
+          ]),
+        );
+      }
       // The sandbox's removal starts now and runs alongside the run's end: nothing of the run needs the sandbox any
       // more, and its end (the envelope, the webhook) need not wait for the engine to remove a container (issue 24).
       // The attempt still waits for it before it lets its place go, so that no more sandboxes exist than runs may.
