@@ -12,7 +12,7 @@ import { ConnectionRequiredError } from '../connections/connection-required-erro
 import type { RunRow } from '../store/runs-table.js';
 import type { LiveRuns } from '../live/live-runs.js';
 import { InputFilesError } from '../files/input-files-error.js';
-import type { RunInputFiles } from '../files/run-input-files.js';
+import type { PlacedInput, RunInputFiles } from '../files/run-input-files.js';
 import { AgentLoop } from './agent-loop.js';
 import { ControlGate } from './control-gate.js';
 import { Evidence } from './evidence.js';
@@ -142,7 +142,7 @@ export class RunExecutor {
         const observed = new ObservedSandbox(sandbox);
         const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger, phases });
         const context: ToolContext = { run, sandbox: observed, signal, recorder, evidence, logger, secrets: credentials.secrets, inputFiles: inputFiles.map((f) => f.name), timeLimit: timer };
-        const replayed = await phases.time('replay', () => this.replay(run, context, logger));
+        const replayed = await phases.time('replay', () => this.replay(run, context, inputFiles, logger));
         let mode: RunMode = 'agent';
         if (replayed?.kind === 'replayed') outcome = replayed.outcome;
         else if (replayed?.kind === 'diverged') mode = 'replay_then_agent';
@@ -166,7 +166,7 @@ export class RunExecutor {
         if (outcome.mode === undefined) outcome = { ...outcome, mode };
         if (outcome.status === 'succeeded' && outcome.mode !== 'replay') {
           const succeeded = outcome;
-          outcome = await phases.time('recipe', () => this.recordRecipe(run, observed, succeeded, mask, signal, logger));
+          outcome = await phases.time('recipe', () => this.recordRecipe(run, observed, inputFiles, succeeded, mask, signal, logger));
         }
       }
     } catch (err) {
@@ -230,11 +230,11 @@ export class RunExecutor {
    * A replay of the run's job's recipe, when the run asks for one (`replay: auto`) and its job has a recipe; null
    * otherwise. A run that needs a person's approval before it submits never replays: the agent asks for it.
    */
-  private async replay(run: RunRow, ctx: ToolContext, logger: Resources['logger']): Promise<Awaited<ReturnType<RecipeReplay['run']>> | null> {
+  private async replay(run: RunRow, ctx: ToolContext, inputFiles: readonly PlacedInput[], logger: Resources['logger']): Promise<Awaited<ReturnType<RecipeReplay['run']>> | null> {
     if (run.replay !== 'auto' || run.job_id === null || run.require_approval === 1) return null;
     const latest = this.deps.recipes.latest(run.job_id);
     if (latest === null) return null;
-    const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version });
+    const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version, inputFiles });
     // The envelope says so while it runs; the move that ends the run writes the mode it ended in.
     this.r.store.runs.patch(run.id, 'running', { mode: 'replay' });
     const ended = await replay.run();
@@ -249,12 +249,21 @@ export class RunExecutor {
    * A job's run that succeeded (valid result, confidence not low) becomes the job's next recipe version. One that
    * cannot be made into a recipe is said in a warning when the run asked for replay, and in the log otherwise.
    */
-  private async recordRecipe(run: RunRow, observed: ObservedSandbox, outcome: SucceededOutcome, mask: SecretMask, signal: AbortSignal, logger: Resources['logger']): Promise<RunOutcome> {
+  private async recordRecipe(
+    run: RunRow,
+    observed: ObservedSandbox,
+    inputFiles: readonly PlacedInput[],
+    outcome: SucceededOutcome,
+    mask: SecretMask,
+    signal: AbortSignal,
+    logger: Resources['logger'],
+  ): Promise<RunOutcome> {
     if (run.job_id === null || outcome.confidence === 'low') return outcome;
     const usedBrowser = observed.observations.some((o) => o.kind === 'browser');
     // Read past the observer: the final page's text is the recipe's source, not a step of it.
     const finalPageText = usedBrowser ? await this.finalPageText(observed, signal) : null;
-    const built = buildRecipe({ observations: observed.observations, inputs: fromJson<Record<string, unknown>>(run.inputs) ?? {}, result: outcome.result, finalPageText, mask });
+    const inputs = fromJson<Record<string, unknown>>(run.inputs) ?? {};
+    const built = buildRecipe({ observations: observed.observations, inputs, inputFiles, result: outcome.result, finalPageText, mask });
     if ('why' in built) {
       logger.info({ why: built.why }, 'no recipe recorded from this run');
       return run.replay === 'auto' ? { ...outcome, warnings: [...outcome.warnings, `replay: no recipe was recorded from this run: ${built.why}`] } : outcome;
