@@ -9,6 +9,7 @@ import type { RunRow } from '../store/runs-table.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
 import type { EvidenceClaim, ToolEvidence } from '../agent-tools/agent-tool.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { AttemptPhases } from './attempt-phases.js';
 import { browserResultText, problemLine } from './tools/browser-result.js';
 import { truncateEnd } from '../agent-tools/truncate.js';
 
@@ -20,6 +21,8 @@ export interface EvidenceOptions {
   artifacts: ArtifactsService;
   clock: Clock;
   logger: Logger;
+  /** Where the attempt's time is counted: collecting the evidence is its phase `evidence`. */
+  phases?: AttemptPhases;
 }
 
 interface Screenshot {
@@ -59,6 +62,11 @@ export class Evidence implements ToolEvidence {
    * a warning.
    */
   async collect(claim: EvidenceClaim | null, warnings: string[], succeeded: boolean): Promise<StoredEvidence | null> {
+    const phases = this.o.phases;
+    return phases === undefined ? this.collectNow(claim, warnings, succeeded) : phases.time('evidence', () => this.collectNow(claim, warnings, succeeded));
+  }
+
+  private async collectNow(claim: EvidenceClaim | null, warnings: string[], succeeded: boolean): Promise<StoredEvidence | null> {
     if (this.browserUsed && this.screenshots.length === 0) await this.takeEvidenceScreenshot();
     const named = claim?.evidenceScreenshot ?? null;
     let shot = this.screenshots.at(-1) ?? null;

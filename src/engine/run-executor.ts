@@ -12,7 +12,7 @@ import { ConnectionRequiredError } from '../connections/connection-required-erro
 import type { RunRow } from '../store/runs-table.js';
 import type { LiveRuns } from '../live/live-runs.js';
 import { InputFilesError } from '../files/input-files-error.js';
-import type { RunInputFiles } from '../files/run-input-files.js';
+import type { PlacedInput, RunInputFiles } from '../files/run-input-files.js';
 import { AgentLoop } from './agent-loop.js';
 import { ControlGate } from './control-gate.js';
 import { Evidence } from './evidence.js';
@@ -25,6 +25,7 @@ import { RunRecorder, type StepEvents } from './run-recorder.js';
 import { RunRecording, withRecording, type RecordingIds } from './run-recording.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { RunTimer } from './run-time-limit.js';
+import { AttemptPhases } from './attempt-phases.js';
 import { collectRunFiles, runFileLimits, withFilesProblem } from '../run-files/run-file-collection.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
@@ -93,6 +94,9 @@ export class RunExecutor {
       return;
     }
 
+    const phases = new AttemptPhases();
+    // From the run's creation to this attempt: the queue and the claim (a retried attempt's includes the earlier ones).
+    phases.add('queued', Math.max(0, this.r.clock.now() - Date.parse(run.created_at)));
     const timer = new RunTimer(run.timeout_s * 1000, () => controller.abort(new TimeoutStop(run.timeout_s)));
     let mask = SecretMask.none;
     let meter: SandboxMeter | null = null;
@@ -102,6 +106,7 @@ export class RunExecutor {
     let recorded: RecordingIds | null = null;
     let detachLive: (() => void) | null = null;
     let outcome: RunOutcome | null = null;
+    let destroyed: Promise<void> | null = null;
     try {
       // Connections first: a run that names one it cannot use fails before any model call or sandbox.
       const prepared = await this.deps.connections.prepare(run);
@@ -115,33 +120,36 @@ export class RunExecutor {
         const started = this.deps.meters.start(run.id, recorder);
         meter = started;
         recorder.lastAction('connecting tools');
-        tools = await this.deps.tools.open(run, signal, mask);
+        const opened = await phases.time('tools', () => this.deps.tools.open(run, signal, mask));
+        tools = opened;
         recorder.lastAction('starting the sandbox');
-        sandbox = await this.createSandbox(run, credentials, signal, logger);
-        if (credentials.proxy !== null) await sandbox.useProxy(sandboxProxy(credentials.proxy), signal);
+        const created = await phases.time('sandbox', () => this.createSandbox(run, credentials, signal, logger));
+        sandbox = created;
+        if (credentials.proxy !== null) await created.useProxy(sandboxProxy(credentials.proxy), signal);
         started.begin();
-        await sandbox.limitOutputs(runFileLimits(this.r.config), signal);
+        await phases.time('output_limits', () => created.limitOutputs(runFileLimits(this.r.config), signal));
         recorder.lastAction('placing the input files');
-        const inputFiles = await this.deps.inputFiles.place(run.id, sandbox, signal);
+        const inputFiles = await phases.time('input_files', () => this.deps.inputFiles.place(run.id, created, signal));
         if (RunRecording.wanted(run, this.r.config['recording.enabled'])) {
-          recording = new RunRecording(run, sandbox, credentials, this.deps.artifacts, logger);
-          await recording.start(signal);
+          const starting = new RunRecording(run, created, credentials, this.deps.artifacts, logger);
+          recording = starting;
+          await phases.time('recording_start', () => starting.start(signal));
         }
         const gate = new ControlGate();
         detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
         // What the run does in its sandbox is kept for the recipe its success makes (a job's run).
         const observed = new ObservedSandbox(sandbox);
-        const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger });
+        const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger, phases });
         const context: ToolContext = { run, sandbox: observed, signal, recorder, evidence, logger, secrets: credentials.secrets, inputFiles: inputFiles.map((f) => f.name), timeLimit: timer };
-        const replayed = await this.replay(run, context, logger);
+        const replayed = await phases.time('replay', () => this.replay(run, context, inputFiles, logger));
         let mode: RunMode = 'agent';
         if (replayed?.kind === 'replayed') outcome = replayed.outcome;
         else if (replayed?.kind === 'diverged') mode = 'replay_then_agent';
-        outcome ??= await new AgentLoop({
+        outcome ??= await phases.time('agent', () => new AgentLoop({
           run,
           provider: this.deps.provider,
-          tools,
+          tools: opened,
           context,
           inputFiles,
           handover: replayed?.kind === 'diverged' ? replayed.handover : null,
@@ -154,29 +162,53 @@ export class RunExecutor {
           clock: this.r.clock,
           chargeSandboxTime: () => started.charge(),
           gate,
-        }).run();
+        }).run());
         if (outcome.mode === undefined) outcome = { ...outcome, mode };
-        if (outcome.status === 'succeeded' && outcome.mode !== 'replay') outcome = await this.recordRecipe(run, observed, outcome, mask, signal, logger);
+        if (outcome.status === 'succeeded' && outcome.mode !== 'replay') {
+          const succeeded = outcome;
+          outcome = await phases.time('recipe', () => this.recordRecipe(run, observed, inputFiles, succeeded, mask, signal, logger));
+        }
       }
     } catch (err) {
       outcome = this.failureOf(err, signal, logger);
     } finally {
       timer.stop();
       detachLive?.();
-      await tools?.close();
-      // Only for an attempt that ends the run here: a cancelled or re-queued one has no envelope to link it from.
-      if (recording !== null && outcome !== null) recorded = await recording.finish();
-      // The run's files, for an attempt that ends the run here (a failed one's too), before its sandbox goes. Not for a
-      // cancelled run: the spec stops its sandbox within 5 s, and its envelope has gone out already.
-      if (sandbox !== null && outcome !== null) outcome = await this.keepFiles(run, sandbox, outcome, mask, logger);
-      // The sandbox goes before the run ends, so that a finished run's usage includes all its sandbox time and
-      // a cancelled run's sandbox is gone as soon as the abort reaches here. A cancelled run's meter was settled by
-      // the cancel itself: its shutdown is not billed.
-      if (sandbox !== null) await sandbox.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox'));
-      meter?.close();
+      const opened = tools;
+      if (opened !== null) await phases.time('tools_close', () => opened.close());
+      // The recording, and the run's files, only for an attempt that ends the run here (a failed one's files too),
+      // before its sandbox goes: a cancelled or re-queued one has no envelope to link them from, and the spec stops a
+      // cancelled run's sandbox within 5 s. The two are independent (the recording's files are not the run's), so
+      // they are kept side by side (issue 24).
+      const finishing = recording;
+      const ending = outcome;
+      const inSandbox = sandbox;
+      if (ending !== null) {
+        [recorded, outcome] = await phases.time('wrap_up', () =>
+          Promise.all([
+            finishing === null ? null : phases.time('recording_finish', () => finishing.finish()),
+            inSandbox === null ? ending : phases.time('files', () => this.keepFiles(run, inSandbox, ending, mask, logger)),
+          ]),
+        );
+      }
+      // The sandbox's removal starts now and runs alongside the run's end: nothing of the run needs the sandbox any
+      // more, and its end (the envelope, the webhook) need not wait for the engine to remove a container (issue 24).
+      // The attempt still waits for it before it lets its place go, so that no more sandboxes exist than runs may.
+      if (sandbox !== null) {
+        const removing = sandbox;
+        destroyed = phases.time('destroy', () => removing.destroy().catch((err: unknown) => logger.error({ err }, 'could not remove the sandbox')));
+      }
     }
-    if (outcome !== null) await this.end(run, withRecording(maskedOutcome(outcome, mask), recorded, this.r.clock.now()));
-    logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status }, 'run attempt ended');
+    const ended = outcome;
+    // The ending transition bills the sandbox time up to the run's end (SandboxMeter.settle), not its removal; a
+    // cancelled run's meter was settled by the cancel itself.
+    try {
+      if (ended !== null) await phases.time('end', () => this.end(run, withRecording(maskedOutcome(ended, mask), recorded, this.r.clock.now())));
+    } finally {
+      meter?.close();
+      await destroyed;
+    }
+    logger.info({ outcome: outcome === null ? `stopped: ${describeReason(signal.reason)}` : outcome.status, phases }, 'run attempt ended');
   }
 
   /**
@@ -198,11 +230,11 @@ export class RunExecutor {
    * A replay of the run's job's recipe, when the run asks for one (`replay: auto`) and its job has a recipe; null
    * otherwise. A run that needs a person's approval before it submits never replays: the agent asks for it.
    */
-  private async replay(run: RunRow, ctx: ToolContext, logger: Resources['logger']): Promise<Awaited<ReturnType<RecipeReplay['run']>> | null> {
+  private async replay(run: RunRow, ctx: ToolContext, inputFiles: readonly PlacedInput[], logger: Resources['logger']): Promise<Awaited<ReturnType<RecipeReplay['run']>> | null> {
     if (run.replay !== 'auto' || run.job_id === null || run.require_approval === 1) return null;
     const latest = this.deps.recipes.latest(run.job_id);
     if (latest === null) return null;
-    const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version });
+    const replay = new RecipeReplay(latest.recipe, ctx, { codeTimeoutS: this.r.config['sandbox.code_timeout_s'], schemas: this.deps.schemas, version: latest.version, inputFiles });
     // The envelope says so while it runs; the move that ends the run writes the mode it ended in.
     this.r.store.runs.patch(run.id, 'running', { mode: 'replay' });
     const ended = await replay.run();
@@ -217,12 +249,21 @@ export class RunExecutor {
    * A job's run that succeeded (valid result, confidence not low) becomes the job's next recipe version. One that
    * cannot be made into a recipe is said in a warning when the run asked for replay, and in the log otherwise.
    */
-  private async recordRecipe(run: RunRow, observed: ObservedSandbox, outcome: SucceededOutcome, mask: SecretMask, signal: AbortSignal, logger: Resources['logger']): Promise<RunOutcome> {
+  private async recordRecipe(
+    run: RunRow,
+    observed: ObservedSandbox,
+    inputFiles: readonly PlacedInput[],
+    outcome: SucceededOutcome,
+    mask: SecretMask,
+    signal: AbortSignal,
+    logger: Resources['logger'],
+  ): Promise<RunOutcome> {
     if (run.job_id === null || outcome.confidence === 'low') return outcome;
     const usedBrowser = observed.observations.some((o) => o.kind === 'browser');
     // Read past the observer: the final page's text is the recipe's source, not a step of it.
     const finalPageText = usedBrowser ? await this.finalPageText(observed, signal) : null;
-    const built = buildRecipe({ observations: observed.observations, inputs: fromJson<Record<string, unknown>>(run.inputs) ?? {}, result: outcome.result, finalPageText, mask });
+    const inputs = fromJson<Record<string, unknown>>(run.inputs) ?? {};
+    const built = buildRecipe({ observations: observed.observations, inputs, inputFiles, result: outcome.result, finalPageText, mask });
     if ('why' in built) {
       logger.info({ why: built.why }, 'no recipe recorded from this run');
       return run.replay === 'auto' ? { ...outcome, warnings: [...outcome.warnings, `replay: no recipe was recorded from this run: ${built.why}`] } : outcome;

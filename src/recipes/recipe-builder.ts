@@ -1,7 +1,7 @@
 import type { SecretMask } from '../connections/secret-mask.js';
 import type { BrowserRequest } from '../sandbox/protocol.js';
 import type { Observation } from './observed-sandbox.js';
-import type { BrowserStep, Locator, Recipe, RecipeStep } from './recipe.js';
+import type { BrowserStep, InputFileRef, Locator, Recipe, RecipeStep } from './recipe.js';
 import { inputValues, leakedInputs, toPlaceholders } from './input-placeholders.js';
 import { fingerprintOf } from './page-fingerprint.js';
 import { extractionOf, jsonOf } from './result-extraction.js';
@@ -10,6 +10,8 @@ export interface RecipeSource {
   /** What the run did in its sandbox, in order (ObservedSandbox). */
   observations: readonly Observation[];
   inputs: Record<string, unknown>;
+  /** The run's input files, in the order of its `files`: an upload is recorded by a file's place there. */
+  inputFiles: readonly { name: string; contentType: string }[];
   result: Record<string, unknown>;
   /** The final page's text, read once the run had its result; null when the browser was never used. */
   finalPageText: string | null;
@@ -33,7 +35,7 @@ export function buildRecipe(source: RecipeSource): { recipe: Recipe } | { why: s
       addStep(o);
     }
   } catch (err) {
-    if (err instanceof UnknownAction) return { why: err.message };
+    if (err instanceof UnknownAction || err instanceof UnknownInputFile) return { why: err.message };
     throw err;
   }
   function addStep(o: Observation): void {
@@ -49,7 +51,7 @@ export function buildRecipe(source: RecipeSource): { recipe: Recipe } | { why: s
     if (result.url !== null) page = { url: result.url, title: result.title };
     if (!result.ok) return;
     if (request.action === 'snapshot') snapshot = result.text;
-    const step = browserStep(request, before, snapshot, values);
+    const step = browserStep(request, before, snapshot, values, source.inputFiles);
     if (step !== null) steps.push(step);
   }
   if (steps.length === 0) return { why: 'the run did nothing a replay could repeat' };
@@ -63,7 +65,13 @@ export function buildRecipe(source: RecipeSource): { recipe: Recipe } | { why: s
   return { recipe };
 }
 
-function browserStep(request: BrowserRequest, before: { url: string | null; title: string | null }, snapshot: string, values: ReturnType<typeof inputValues>): BrowserStep | null {
+function browserStep(
+  request: BrowserRequest,
+  before: { url: string | null; title: string | null },
+  snapshot: string,
+  values: ReturnType<typeof inputValues>,
+  inputFiles: RecipeSource['inputFiles'],
+): BrowserStep | null {
   switch (request.action) {
     case 'navigate':
       return { tool: 'browser', action: 'navigate', url: toPlaceholders(request.url, values, true), page: null };
@@ -83,6 +91,14 @@ function browserStep(request: BrowserRequest, before: { url: string | null; titl
       };
     case 'press':
       return { tool: 'browser', action: 'press', key: request.key, page: fingerprintOf(before.url, before.title, [], values) };
+    case 'upload':
+      return {
+        tool: 'browser',
+        action: 'upload',
+        locators: [selectorLocator(request.selector, values)],
+        files: request.files.map((name) => inputFileRef(name, inputFiles)),
+        page: fingerprintOf(before.url, before.title, [], values),
+      };
     case 'scroll':
       return { tool: 'browser', action: 'scroll', direction: request.direction, ...(request.amount !== undefined ? { amount: request.amount } : {}), page: null };
     case 'read_text':
@@ -90,7 +106,7 @@ function browserStep(request: BrowserRequest, before: { url: string | null; titl
     case 'screenshot':
       return null;
     default:
-      // An action added to the browser tool later (upload, ...) is not replayed until the recipe knows it: a run that
+      // An action added to the browser tool later is not replayed until the recipe knows it: a run that
       // used it makes no recipe rather than one that skips a step.
       throw new UnknownAction((request as { action: string }).action);
   }
@@ -114,6 +130,24 @@ function clickLocators(request: Extract<BrowserRequest, { action: 'click' }>, sn
 function selectorLocator(selector: string, values: ReturnType<typeof inputValues>): Locator {
   const kept = toPlaceholders(selector, values);
   return kept.startsWith('role=') ? { kind: 'role', selector: kept } : { kind: 'css', selector: kept };
+}
+
+/**
+ * An uploaded file by its place among the run's input files: each run is given its own files, so the name the first
+ * run's had is not kept (nor, ever, its bytes).
+ */
+function inputFileRef(name: string, inputFiles: RecipeSource['inputFiles']): InputFileRef {
+  const index = inputFiles.findIndex((f) => f.name === name);
+  if (index < 0) throw new UnknownInputFile(name);
+  return { index, content_type: inputFiles[index]!.contentType };
+}
+
+/** An upload of a file that is not one of the run's input files (the supervisor refuses those: not expected). */
+class UnknownInputFile extends Error {
+  constructor(name: string) {
+    super(`the run uploaded ${JSON.stringify(name)}, which is not one of its input files`);
+    this.name = 'UnknownInputFile';
+  }
 }
 
 /** A browser action the recipe format does not know yet. */

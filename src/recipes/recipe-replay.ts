@@ -10,7 +10,7 @@ import type { BrowserAction, BrowserResult } from '../sandbox/protocol.js';
 import { fromJson } from '../store/json-columns.js';
 import { fromPlaceholders, inputValues, MissingInput, type InputValue } from './input-placeholders.js';
 import { fingerprintMismatch } from './page-fingerprint.js';
-import type { BrowserStep, CodeStep, Locator, Recipe, RecipeStep } from './recipe.js';
+import type { BrowserStep, CodeStep, InputFileRef, Locator, Recipe, RecipeStep } from './recipe.js';
 import { extractResult } from './result-extraction.js';
 
 /** How a replay ended: with the run's result, or where the recipe stopped fitting, for the agent to go on from. */
@@ -32,7 +32,13 @@ export class RecipeReplay {
   constructor(
     private readonly recipe: Recipe,
     private readonly ctx: ToolContext,
-    private readonly options: { codeTimeoutS: number; schemas: UserSchemas; version: number },
+    private readonly options: {
+      codeTimeoutS: number;
+      schemas: UserSchemas;
+      version: number;
+      /** The run's input files, in the order of its `files`, for the recipe's uploads. */
+      inputFiles: readonly { name: string; contentType: string }[];
+    },
   ) {
     this.values = inputValues(fromJson<Record<string, unknown>>(ctx.run.inputs) ?? {});
   }
@@ -60,6 +66,10 @@ export class RecipeReplay {
       const mismatch = fingerprintMismatch(step.page, this.page.url, this.page.title, text, this.values);
       if (mismatch !== null) return mismatch;
     }
+    if (step.action === 'upload') {
+      const missing = this.missingFile(step.files ?? []);
+      if (missing !== null) return missing;
+    }
     const attempts = this.requests(step);
     let last: BrowserResult | null = null;
     for (const request of attempts) {
@@ -83,6 +93,13 @@ export class RecipeReplay {
           const selector = target.selector ?? `text=${JSON.stringify(target.text)}`;
           return [{ action: 'type' as const, selector, text: fill(step.text ?? ''), ...(step.submit === true ? { submit: true } : {}) }];
         });
+      case 'upload': {
+        const files = (step.files ?? []).map((f) => this.options.inputFiles[f.index]!.name);
+        return (step.locators ?? []).map((l) => {
+          const target = locate(l, fill);
+          return { action: 'upload' as const, selector: target.selector ?? `text=${JSON.stringify(target.text)}`, files };
+        });
+      }
       case 'press':
         return [{ action: 'press', key: step.key ?? '' }];
       case 'scroll':
@@ -115,6 +132,24 @@ export class RecipeReplay {
     this.ctx.recorder.toolCall({ name: `replay.run_code.${step.language}`, input: step, output: text, isError: failed, durationMs: performance.now() - started });
     if (failed) return `the program ended with ${result.timedOut ? 'a timeout' : `exit code ${result.exitCode ?? '(none)'}`}`;
     this.codeOutputs.set(index, result.stdout);
+    return null;
+  }
+
+  /**
+   * Why the run cannot do an upload of the recipe: it was given no file at that place of its `files`, or one of another
+   * type than the recorded run uploaded there (another kind of input: the agent judges what to do with it).
+   */
+  private missingFile(files: readonly InputFileRef[]): string | null {
+    const have = this.options.inputFiles;
+    for (const ref of files) {
+      const file = have[ref.index];
+      if (file === undefined) {
+        return `the recipe uploads the run's input file files[${ref.index}] (${ref.content_type}), and this run has ${have.length === 0 ? 'no input files' : `only ${have.length} input file${have.length === 1 ? '' : 's'}`}`;
+      }
+      if (file.contentType !== ref.content_type) {
+        return `the recipe uploads a ${ref.content_type} file as the run's input file files[${ref.index}], and this run's (${file.name}) is ${file.contentType}`;
+      }
+    }
     return null;
   }
 
@@ -174,6 +209,8 @@ function describe(step: RecipeStep): string {
       return `navigate to ${step.url ?? ''}`;
     case 'type':
       return `type ${step.text ?? ''} into${where}${step.submit === true ? ' and submit' : ''}`;
+    case 'upload':
+      return `upload ${(step.files ?? []).map((f) => `files[${f.index}]`).join(', ')} into${where}`;
     case 'press':
       return `press ${step.key ?? ''}`;
     default:

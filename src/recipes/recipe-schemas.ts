@@ -25,7 +25,7 @@ const locator = {
 const step = {
   type: 'object',
   required: ['tool'],
-  description: 'A browser action (navigate, click, type, press, scroll) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values.',
+  description: 'A browser action (navigate, click, type, press, scroll, upload) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values.',
   properties: {
     tool: { type: 'string', enum: ['browser', 'code'] },
     action: { type: 'string' },
@@ -36,6 +36,11 @@ const step = {
     direction: { type: 'string', enum: ['up', 'down'] },
     amount: { type: 'integer' },
     locators: { type: 'array', items: locator },
+    files: {
+      type: 'array',
+      description: "upload: the run's input files it sets, by their place in the run's `files` (0-based) and the content type the recorded run uploaded there; never a file's name or bytes.",
+      items: { type: 'object', required: ['index', 'content_type'], properties: { index: { type: 'integer', minimum: 0 }, content_type: { type: 'string' } } },
+    },
     page: pageFingerprint,
     language: { type: 'string', enum: ['bash', 'python', 'node'] },
     code: { type: 'string' },

@@ -30,11 +30,23 @@ export type BrowserStep = {
   /** scroll */
   direction?: 'up' | 'down';
   amount?: number;
-  /** click, type: tried in order until one finds the element. */
+  /** upload: which of the run's input files go on the file input, by their place in the run's `files`. */
+  files?: InputFileRef[];
+  /** click, type, upload: tried in order until one finds the element. */
   locators?: Locator[];
   /** The page the step expects to act on; null for the first navigation. */
   page: PageFingerprint | null;
 };
+
+/**
+ * One of the run's input files (issue 23), as a recipe names it: its place in the run's `files` (0-based), never its
+ * name or its bytes (each run is given its own), and the content type the recorded run uploaded there: a replay
+ * uploads the file at that place only when it has that type, the same kind of input.
+ */
+export interface InputFileRef {
+  index: number;
+  content_type: string;
+}
 
 export type CodeStep = { tool: 'code'; language: CodeLanguage; code: string };
 

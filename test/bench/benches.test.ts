@@ -49,7 +49,11 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
   'sdk.ts': { args: ['2', '5', '25'], figures: [/^ {2}SDK +median [\d.]+ ms +p90 [\d.]+ ms +overhead -?[\d.]+%$/m, /^GET \/v1\/runs\/\{id\} \(5 calls each way\):$/m] },
   'replay.ts': {
     args: ['1', '200', 'off'],
-    figures: [/^ {2}agent +duration median \d+ ms +cost median \$[\d.]+ +model cost \$[\d.]+ +tokens \d+$/m, /^ratios replay\/agent: duration [\d.]+ +cost [\d.]+ +model cost 0\.0000$/m],
+    figures: [
+      /^ {2}agent +duration median \d+ ms +cost median \$[\d.]+ +model cost \$[\d.]+ +tokens \d+$/m,
+      /^ratios replay\/agent: duration [\d.]+ +cost [\d.]+ +model cost 0\.0000$/m,
+      /^ {2}where the replay's time went \(medians, ms\): .*\bsandbox \d+ .*\bevidence \d+ /m,
+    ],
   },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
@@ -94,7 +98,7 @@ describe.each(scriptBenches())('bench/%s at its smallest setting', (file) => {
   it('exits 0 and prints its figures', { timeout: 180_000 }, async () => {
     const smallest = SMALLEST[file]!;
     // The sandbox bench says so and exits 0 without a Docker engine; under CI the gate makes that an error.
-    const docker = file === 'sandbox.ts' || file === 'placement.ts' ? await dockerAvailability() : null;
+    const docker = file === 'sandbox.ts' || file === 'placement.ts' || file === 'replay.ts' ? await dockerAvailability() : null;
     // The placement bench needs runsc as well; under CI (ERRAND_REQUIRE_RUNSC=1) its absence is an error.
     const runsc = file === 'placement.ts' && docker !== null ? await runscAvailability(docker) : true;
     const res = await runBench(file, smallest.args);

@@ -164,8 +164,8 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
     expect(container.Id.startsWith(hostName!)).toBe(true);
     const steps = await stepsOf(h.daemon, runId);
     expect(steps.map((s) => s.name)).toEqual(['claude-sonnet-4-6', 'run_code.python', 'claude-sonnet-4-6', 'finish']);
-    // The sandbox is destroyed before the run's final transition, so it is gone by the time the run reads as ended.
-    expect(await containerExists(container.Id)).toBe(false);
+    // The sandbox's removal starts before the run's final transition, which does not wait for it (issue 24).
+    await until('the run\'s container to be removed', async () => !(await containerExists(container.Id)));
   });
 
   it('runs a browser task against a page served inside its sandbox, with a screenshot as evidence', async () => {
@@ -212,7 +212,7 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
     expect(res.headers.get('content-type')).toBe('image/png');
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect((await containersOf(h.daemon.home)).filter((c) => isRunContainer(c, runId))).toEqual([]);
+    await until('the run\'s container to be removed', async () => (await containersOf(h.daemon.home)).every((c) => !isRunContainer(c, runId)));
   });
 
   it('ends only their own runs when run code is a fork bomb or a memory hog; a concurrent run succeeds', async () => {
@@ -257,7 +257,7 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
     expect(hogOutput.isError).toBe(true);
     expect(hogOutput.text).not.toMatch(/^exit code 0/);
     expect(hogEnded).toMatchObject({ status: 'failed', failure_reason: 'ambiguous', failure_detail: `the program ended with ${hogOutput.text.split('\n')[0]}` });
-    for (const container of [bombContainer, hogContainer]) expect(await containerExists(container.Id)).toBe(false);
+    for (const container of [bombContainer, hogContainer]) await until('the runs\' containers to be removed', async () => !(await containerExists(container.Id)));
   });
 
   it('removes a cancelled run’s container within 5 s of the cancel response, code still running in it', async () => {
@@ -360,7 +360,7 @@ describe.skipIf(!docker.available)('a daemon on the docker driver, listening on 
     expect(conversations.remaining('crash')).toBe(0);
     const steps = await stepsOf(h.daemon, runId);
     expect(steps.filter((s) => s.attempt === 2).map((s) => s.name)).toEqual(['claude-sonnet-4-6', 'run_code.bash', 'claude-sonnet-4-6', 'finish']);
-    expect((await containersOf(h.daemon.home)).filter((c) => isRunContainer(c, runId))).toEqual([]);
+    await until('the run\'s container to be removed', async () => (await containersOf(h.daemon.home)).every((c) => !isRunContainer(c, runId)));
   });
 });
 

@@ -28,7 +28,7 @@ describe('a recipe from what a run did', () => {
   const mask = new SecretMask([{ name: 'shop_password', value: 'hunter2-very-secret', typeable: true }]);
 
   it('keeps a secret as the reference the agent typed, and an input as its placeholder', () => {
-    const built = buildRecipe({ observations: login, inputs: { email: 'ada@example.com' }, result: { balance: 1200.5, status: 'active' }, finalPageText: accountText, mask });
+    const built = buildRecipe({ inputFiles: [], observations: login, inputs: { email: 'ada@example.com' }, result: { balance: 1200.5, status: 'active' }, finalPageText: accountText, mask });
     if (!('recipe' in built)) throw new Error(built.why);
     const json = JSON.stringify(built.recipe);
     expect(json).not.toContain('hunter2');
@@ -43,11 +43,11 @@ describe('a recipe from what a run did', () => {
 
   it("refuses a recipe that would hold a secret's value (one the agent typed out in full)", () => {
     const typedOut = [...login.slice(0, 2), browser({ action: 'type', selector: '#password', text: 'hunter2-very-secret', submit: true }, page(`${SITE}/account/4711`, 'Your account'))];
-    expect(buildRecipe({ observations: typedOut, inputs: {}, result: { status: 'active' }, finalPageText: accountText, mask })).toEqual({ why: "the recipe would hold a secret's value" });
+    expect(buildRecipe({ inputFiles: [], observations: typedOut, inputs: {}, result: { status: 'active' }, finalPageText: accountText, mask })).toEqual({ why: "the recipe would hold a secret's value" });
   });
 
   it("keeps an input's value in the text a member is read by as its placeholder", () => {
-    const built = buildRecipe({ observations: login, inputs: { email: 'ada@example.com' }, result: { orders: 3 }, finalPageText: 'Orders of ada@example.com: 3', mask });
+    const built = buildRecipe({ inputFiles: [], observations: login, inputs: { email: 'ada@example.com' }, result: { orders: 3 }, finalPageText: 'Orders of ada@example.com: 3', mask });
     if (!('recipe' in built)) throw new Error(built.why);
     expect(built.recipe.extraction.orders).toEqual({ from: 'page_text', type: 'number', prefix: 'Orders of {{email}}: ', suffix: '', before: null });
     expect(extractResult(built.recipe.extraction, 'Orders of bob@example.com: 7', new Map(), inputValues({ email: 'bob@example.com' }))).toMatchObject({ result: { orders: 7 } });
@@ -61,7 +61,7 @@ describe('a recipe from what a run did', () => {
       browser({ action: 'click', text: 'Continue' }, page(`${SITE}/account/4711`, 'Your account')),
       browser({ action: 'read_text' }, page(`${SITE}/account/4711`, 'Your account', accountText)),
     ];
-    const built = buildRecipe({ observations, inputs: {}, result: { status: 'active' }, finalPageText: accountText, mask: SecretMask.none });
+    const built = buildRecipe({ inputFiles: [], observations, inputs: {}, result: { status: 'active' }, finalPageText: accountText, mask: SecretMask.none });
     if (!('recipe' in built)) throw new Error(built.why);
     expect(built.recipe.steps.map((s) => ('action' in s ? s.action : s.tool))).toEqual(['navigate', 'click']);
     expect(built.recipe.steps[1]).toMatchObject({
@@ -72,15 +72,37 @@ describe('a recipe from what a run did', () => {
 
   it('reads a member from the JSON a code step printed, and makes no recipe of a browser action it does not know', () => {
     const code: Observation = { kind: 'exec', request: { language: 'python', code: 'print(\'{"total": 42, "ok": true}\')', timeoutMs: 1000 }, result: { exitCode: 0, stdout: '{"total": 42, "ok": true}\n', stderr: '', timedOut: false, durationMs: 5 } };
-    const built = buildRecipe({ observations: [code], inputs: {}, result: { total: 42, ok: true }, finalPageText: null, mask: SecretMask.none });
+    const built = buildRecipe({ inputFiles: [], observations: [code], inputs: {}, result: { total: 42, ok: true }, finalPageText: null, mask: SecretMask.none });
     if (!('recipe' in built)) throw new Error(built.why);
     expect(built.recipe.extraction).toEqual({ total: { from: 'code_output', type: 'number', step: 0, key: 'total' }, ok: { from: 'code_output', type: 'boolean', step: 0, key: 'ok' } });
-    const upload = browser({ action: 'upload', selector: '#f', files: ['a.pdf'] } as unknown as BrowserRequest, page(`${SITE}/up`, 'Upload'));
-    expect(buildRecipe({ observations: [upload], inputs: {}, result: { total: 42 }, finalPageText: null, mask: SecretMask.none })).toEqual({ why: 'the run used the browser action upload, which recipes do not record yet' });
+    const drag = browser({ action: 'drag', selector: '#f' } as unknown as BrowserRequest, page(`${SITE}/up`, 'Upload'));
+    expect(buildRecipe({ inputFiles: [], observations: [drag], inputs: {}, result: { total: 42 }, finalPageText: null, mask: SecretMask.none })).toEqual({ why: 'the run used the browser action drag, which recipes do not record yet' });
+  });
+
+  it("records an upload by the files' places among the run's input files and their types, never their names", () => {
+    const inputFiles = [
+      { name: 'invoice-2026-11-ACME.pdf', contentType: 'application/pdf' },
+      { name: 'photo-of-ada.png', contentType: 'image/png' },
+    ];
+    const observations = [
+      browser({ action: 'navigate', url: `${SITE}/claims/new` }, page(`${SITE}/claims/new`, 'New claim')),
+      browser({ action: 'upload', selector: '#photo', files: ['photo-of-ada.png'] }, page(`${SITE}/claims/new`, 'New claim')),
+      browser({ action: 'upload', selector: '#invoice', files: ['invoice-2026-11-ACME.pdf'] }, page(`${SITE}/claims/new`, 'New claim')),
+      browser({ action: 'click', selector: '#send' }, page(`${SITE}/claims/17`, 'Claim 17')),
+    ];
+    const built = buildRecipe({ inputFiles, observations, inputs: {}, result: { claim: 17 }, finalPageText: 'Claim number: 17', mask: SecretMask.none });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.steps.slice(1, 3)).toEqual([
+      { tool: 'browser', action: 'upload', locators: [{ kind: 'css', selector: '#photo' }], files: [{ index: 1, content_type: 'image/png' }], page: { url: `${SITE}/claims/new`, title: 'New claim', key_text: [] } },
+      { tool: 'browser', action: 'upload', locators: [{ kind: 'css', selector: '#invoice' }], files: [{ index: 0, content_type: 'application/pdf' }], page: { url: `${SITE}/claims/new`, title: 'New claim', key_text: [] } },
+    ]);
+    const json = JSON.stringify(built.recipe);
+    expect(json).not.toContain('invoice-2026');
+    expect(json).not.toContain('photo-of-ada');
   });
 
   it('makes no recipe of a judgement: a boolean no code printed', () => {
-    const built = buildRecipe({ observations: login.slice(0, 1), inputs: {}, result: { in_stock: true }, finalPageText: 'In stock', mask: SecretMask.none });
+    const built = buildRecipe({ inputFiles: [], observations: login.slice(0, 1), inputs: {}, result: { in_stock: true }, finalPageText: 'In stock', mask: SecretMask.none });
     expect(built).toEqual({ why: "the result's in_stock is a boolean no code step printed: a judgement a replay cannot repeat" });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Replay on the docker driver (issue 24): a job whose first run serves its shop inside the sandbox with a code step
  * and reads a product page is recorded; the next run, for another product, replays the code step and the page in a
- * new container with no model call. A sandbox cannot reach the host's ports, so the site lives in the sandbox.
+ * new container with no model call; a job that uploads the run's input file on a form is replayed with the next run's
+ * own file. A sandbox cannot reach the host's ports, so the sites live in the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerAvailability } from '../fixtures/docker.js';
@@ -20,6 +21,29 @@ const SERVE = [
   'PY',
   `cd site && nohup python3 -m http.server ${PORT} --bind 127.0.0.1 >/dev/null 2>&1 &`,
   `for i in $(seq 100); do (echo > /dev/tcp/127.0.0.1/${PORT}) 2>/dev/null && echo serving && break; sleep 0.1; done`,
+].join('\n');
+
+/** A claim form served in the sandbox (Python): it answers how many bytes of the uploaded receipt it received. */
+const CLAIM_PORT = 8001;
+const SERVE_CLAIM = [
+  "mkdir -p claim && cat > claim/site.py <<'PY'",
+  'import http.server',
+  'from email.parser import BytesParser',
+  'from email.policy import default',
+  'FORM = b\'<!doctype html><title>New claim</title><h1>New claim</h1><form method="post" enctype="multipart/form-data" action="/claim"><input type="file" id="doc" name="doc"><button type="submit" id="send">Send claim</button></form>\'',
+  'class Handler(http.server.BaseHTTPRequestHandler):',
+  '    def do_GET(self):',
+  "        self.send_response(200); self.send_header('content-type', 'text/html'); self.end_headers(); self.wfile.write(FORM)",
+  '    def do_POST(self):',
+  "        body = self.rfile.read(int(self.headers['content-length']))",
+  "        msg = BytesParser(policy=default).parsebytes(b'content-type: ' + self.headers['content-type'].encode() + b'\\r\\n\\r\\n' + body)",
+  '        data = next(p for p in msg.iter_parts() if p.get_filename()).get_payload(decode=True)',
+  "        self.send_response(200); self.send_header('content-type', 'text/html'); self.end_headers()",
+  "        self.wfile.write(('<!doctype html><title>Claim received</title><p>Receipt: %d bytes</p>' % len(data)).encode())",
+  `http.server.HTTPServer(('127.0.0.1', ${CLAIM_PORT}), Handler).serve_forever()`,
+  'PY',
+  'nohup python3 claim/site.py >/dev/null 2>&1 &',
+  `for i in $(seq 100); do (echo > /dev/tcp/127.0.0.1/${CLAIM_PORT}) 2>/dev/null && echo serving && break; sleep 0.1; done`,
 ].join('\n');
 
 describe.skipIf(!docker.available)('replay in a docker sandbox', () => {
@@ -65,5 +89,45 @@ describe.skipIf(!docker.available)('replay in a docker sandbox', () => {
     expect(run).toMatchObject({ status: 'succeeded', mode: 'replay', result: { name: 'Red Kettle', price: 30 } });
     expect(run.usage).toMatchObject({ input_tokens: 0, output_tokens: 0 });
     expect(run.evidence.screenshot_url).not.toBeNull();
+  }, 240_000);
+
+  it("replays an upload with the next run's own input file, and keeps neither file's name nor content", async () => {
+    const projectId = (await h.daemon.api('POST', '/v1/projects', { name: 'Replay uploads in docker' })).body.id;
+    const claimJob = (
+      await h.daemon.api('POST', '/v1/jobs', {
+        project_id: projectId,
+        name: 'sandbox claim',
+        prompt: 'Serve the claim form in your sandbox, send it with the receipt you were given, and say how many bytes it received.',
+        output_schema: { type: 'object', required: ['bytes'], properties: { bytes: { type: 'integer' } } },
+        replay: 'auto',
+      })
+    ).body.id;
+    const fileOf = async (name: string, content: string): Promise<string> => {
+      const res = await fetch(`${h.daemon.url}/v1/files?name=${encodeURIComponent(name)}`, { method: 'POST', headers: { authorization: `Bearer ${h.daemon.key}`, 'content-type': 'text/plain' }, body: content });
+      return ((await res.json()) as { id: string }).id;
+    };
+    const first = 'first receipt, FIRST-DOCKER-CONTENT';
+    const second = 'the second receipt is longer: SECOND-DOCKER-CONTENT';
+    h.model.script([
+      toolUse('run_code', { language: 'bash', code: SERVE_CLAIM }),
+      toolUse('browser', { action: 'navigate', url: `http://127.0.0.1:${CLAIM_PORT}/claim` }),
+      toolUse('browser', { action: 'upload', selector: '#doc', files: ['receipt-first.txt'] }),
+      toolUse('browser', { action: 'click', selector: '#send' }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { bytes: first.length }, confidence: 'high' }),
+    ]);
+    const recorded = (await h.daemon.api('POST', `/v1/jobs/${claimJob}/runs`, { inputs: {}, files: [await fileOf('receipt-first.txt', first)] })).body.task_id;
+    expect(await waitForRun(h.daemon, recorded, undefined, 120_000)).toMatchObject({ status: 'succeeded', mode: 'agent' });
+    const recipe = JSON.stringify((await h.daemon.api('GET', `/v1/jobs/${claimJob}/recipe`)).body);
+    expect(recipe).toContain('"files":[{"index":0,"content_type":"text/plain"}]');
+    expect(recipe).not.toContain('FIRST-DOCKER-CONTENT');
+    expect(recipe).not.toContain('receipt-first');
+
+    const before = h.model.requests.length;
+    const replayed = (await h.daemon.api('POST', `/v1/jobs/${claimJob}/runs`, { inputs: {}, files: [await fileOf('receipt-second.txt', second)] })).body.task_id;
+    const run = await waitForRun(h.daemon, replayed, undefined, 120_000);
+    expect(h.model.requests.length).toBe(before);
+    expect(run).toMatchObject({ status: 'succeeded', mode: 'replay', result: { bytes: second.length } });
+    expect(JSON.stringify((await h.daemon.api('GET', `/v1/jobs/${claimJob}/recipe`)).body)).not.toContain('SECOND-DOCKER-CONTENT');
   }, 240_000);
 });

@@ -2,7 +2,8 @@
  * Replay (issue 24), end to end on the local driver: a job's first run, by the scripted agent, records a recipe;
  * later runs with other inputs replay it while the model answers nothing (every request would be counted), and
  * return the right results; a changed page hands the run to the agent at the step that no longer fits, and the
- * run that succeeds records the next version; a recipe holds no input's value.
+ * run that succeeds records the next version; a recipe holds no input's value; an upload is replayed with the next
+ * run's own file, by its place among the run's files, and a run without such a file goes to the agent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
@@ -280,5 +281,75 @@ describe('a form job: fill in the contact form and submit it', () => {
       expect(foreign.body.error.code).toBe('resource_missing');
     }
     expect((await recipeOf(jobId)).version).toBe(3);
+  });
+});
+
+describe('a claim job: upload the run\'s receipt on a form and send it', () => {
+  let jobId: string;
+  /** Uploads a file to the daemon; answers its id. */
+  const fileOf = async (name: string, content: string | Buffer, contentType: string): Promise<string> => {
+    const res = await fetch(`${h.daemon.url}/v1/files?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.daemon.key}`, 'content-type': contentType },
+      body: typeof content === 'string' ? content : new Uint8Array(content),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const FIRST = 'receipt of the first run: 3 coffees, FIRST-CONTENT-7c1f';
+  const SECOND = 'receipt of the second run, a longer one: 2 teas and a cake, SECOND-CONTENT-93ad';
+
+  beforeAll(async () => {
+    jobId = await createJob({
+      name: 'claim',
+      prompt: `Send the claim form at ${sites.url}/claim with the receipt you were given, and say how many bytes it received.`,
+      output_schema: { type: 'object', required: ['bytes'], properties: { bytes: { type: 'integer', minimum: 1 } } },
+      replay: 'auto',
+    });
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${sites.url}/claim` }),
+      toolUse('browser', { action: 'upload', selector: '#doc', files: ['receipt-2026-11-first.txt'] }),
+      toolUse('browser', { action: 'click', selector: '#send' }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { bytes: Buffer.byteLength(FIRST) }, confidence: 'high' }),
+    ]);
+    const first = await runJob(jobId, {}, { files: [await fileOf('receipt-2026-11-first.txt', FIRST, 'text/plain')] });
+    expect(first).toMatchObject({ status: 'succeeded', mode: 'agent', warnings: [] });
+  });
+
+  it("records the upload by the file's place among the run's files and its type, never its name or content", async () => {
+    const recipe = await recipeOf(jobId);
+    expect(recipe.steps[1]).toMatchObject({ tool: 'browser', action: 'upload', locators: [{ kind: 'css', selector: '#doc' }], files: [{ index: 0, content_type: 'text/plain' }] });
+    const json = JSON.stringify(recipe);
+    expect(json).not.toContain('FIRST-CONTENT');
+    expect(json).not.toContain('receipt-2026-11-first');
+  });
+
+  it("replays it with the next run's own file, by its place, with no model call", async () => {
+    const before = h.model.requests.length;
+    const run = await runJob(jobId, {}, { files: [await fileOf('another-name.txt', SECOND, 'text/plain')] });
+    expect(h.model.requests.length).toBe(before);
+    expect(run).toMatchObject({ status: 'succeeded', mode: 'replay', result: { bytes: Buffer.byteLength(SECOND) } });
+    expect(sites.uploads.at(-1)).toEqual({ name: 'another-name.txt', content: SECOND });
+    expect(JSON.stringify(await recipeOf(jobId))).not.toContain('SECOND-CONTENT');
+  });
+
+  it('hands over to the agent, before sending anything, when the run has no such file or one of another type', async () => {
+    const sent = sites.uploads.length;
+    for (const [files, why] of [
+      [[], "the recipe uploads the run's input file files[0] (text/plain), and this run has no input files"],
+      [[await fileOf('scan.png', Buffer.from('89504e470d0a1a0a', 'hex'), 'image/png')], "the recipe uploads a text/plain file as the run's input file files[0], and this run's (scan.png) is image/png"],
+    ] as const) {
+      const before = h.model.requests.length;
+      // The agent judges: nothing to send that fits.
+      h.model.script([toolUse('finish', { result: { bytes: 1 }, confidence: 'low' })]);
+      const run = await runJob(jobId, {}, { files });
+      expect(run).toMatchObject({ status: 'succeeded', mode: 'replay_then_agent', confidence: 'low' });
+      const handover = firstMessageText(h.model.requests[before]!);
+      expect(handover).toContain(`It stopped at step 2 of 3 (upload files[0] into #doc): ${why}.`);
+      expect(handover).toContain('1. navigate to');
+    }
+    expect(sites.uploads).toHaveLength(sent);
+    expect((await recipeOf(jobId)).version).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The sites the replay tests drive, served on loopback: a shop with a search box and product pages, and a contact
- * form that submits. Each can change its pages the way sites do (a renamed button and a moved layout, a price
+ * The sites the replay tests drive, served on loopback: a shop with a search box and product pages, a contact
+ * form that submits, and a claim form that takes a file. Each can change its pages the way sites do (a renamed button and a moved layout, a price
  * printed differently), so that a recipe recorded on one version meets another.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,13 +22,15 @@ export interface TestSites {
   thanksLayout: 'plain' | 'pending';
   /** Every form submission, in order. */
   submissions: { name: string; email: string }[];
+  /** Every file the claim form received, in order: its name and its bytes as text. */
+  uploads: { name: string; content: string }[];
   close(): Promise<void>;
 }
 
 const page = (title: string, body: string): string => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
 export async function startTestSites(): Promise<TestSites> {
-  const sites: Omit<TestSites, 'url' | 'close'> = { shopLayout: 'price', formLayout: 'send', thanksLayout: 'plain', submissions: [] };
+  const sites: Omit<TestSites, 'url' | 'close'> = { shopLayout: 'price', formLayout: 'send', thanksLayout: 'plain', submissions: [], uploads: [] };
   const server = await servePages((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -65,6 +67,22 @@ export async function startTestSites(): Promise<TestSites> {
         const number = `C-${1000 + sites.submissions.length}`;
         const confirmation = sites.thanksLayout === 'plain' ? `Confirmation: ${number}` : `Confirmation: pending, your number is ${number} (sent by email)`;
         html(200, page('Thanks', `<h1>Thanks</h1><p>We will write to you soon.</p><p>${confirmation}</p>`));
+      });
+      return;
+    }
+    if (url.pathname === '/claim' && req.method === 'GET') {
+      return html(200, page('New claim', '<h1>New claim</h1><form method="post" enctype="multipart/form-data" action="/claim"><label>Receipt <input type="file" id="doc" name="doc"></label><button type="submit" id="send">Send claim</button></form>'));
+    }
+    if (url.pathname === '/claim' && req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void new Request('http://site/claim', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) }).formData().then(async (form) => {
+          const file = form.get('doc') as File;
+          const content = Buffer.from(await file.arrayBuffer()).toString('utf8');
+          sites.uploads.push({ name: file.name, content });
+          html(200, page('Claim received', `<h1>Claim received</h1><p>Receipt: ${Buffer.byteLength(content)} bytes</p>`));
+        });
       });
       return;
     }

@@ -52,6 +52,8 @@ function stepLine(step: RecipeStep): string {
       return `type ${JSON.stringify(step.text ?? '')} into ${target}${step.submit === true ? ', then Enter' : ''}${where}`;
     case 'click':
       return `click ${target}${where}`;
+    case 'upload':
+      return `upload ${(step.files ?? []).map((f) => `the run's files[${f.index}] (${f.content_type})`).join(', ')} into ${target}${where}`;
     case 'press':
       return `press ${step.key ?? ''}${where}`;
     default:

@@ -197,6 +197,11 @@ class GetJobsIdRecipeResponseStepsItemLocatorsItem(TypedDict):
     text: NotRequired[str]
 
 
+class GetJobsIdRecipeResponseStepsItemFilesItem(TypedDict):
+    index: int
+    content_type: str
+
+
 class GetJobsIdRecipeResponseStepsItemPage(TypedDict):
     """The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it."""
     url: str
@@ -205,7 +210,7 @@ class GetJobsIdRecipeResponseStepsItemPage(TypedDict):
 
 
 class GetJobsIdRecipeResponseStepsItem(TypedDict):
-    """A browser action (navigate, click, type, press, scroll) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values."""
+    """A browser action (navigate, click, type, press, scroll, upload) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values."""
     tool: Literal["browser", "code"]
     action: NotRequired[str]
     url: NotRequired[str]
@@ -215,6 +220,8 @@ class GetJobsIdRecipeResponseStepsItem(TypedDict):
     direction: NotRequired[Literal["up", "down"]]
     amount: NotRequired[int]
     locators: NotRequired[list[GetJobsIdRecipeResponseStepsItemLocatorsItem]]
+    files: NotRequired[list[GetJobsIdRecipeResponseStepsItemFilesItem]]
+    """upload: the run's input files it sets, by their place in the run's `files` (0-based) and the content type the recorded run uploaded there; never a file's name or bytes."""
     page: NotRequired[GetJobsIdRecipeResponseStepsItemPage | None]
     """The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it."""
     language: NotRequired[Literal["bash", "python", "node"]]

@@ -514,6 +514,11 @@ export interface paths {
                 selector?: string;
                 text?: string;
               }[];
+              /** upload: the run's input files it sets, by their place in the run's `files` (0-based) and the content type the recorded run uploaded there; never a file's name or bytes. */
+              files?: {
+                index: number;
+                content_type: string;
+              }[];
               /** The page the step expects: its URL pattern (`*` for an id-like path segment, query parameters by name), its title when the page is the same for every input, and text that must be on it. */
               page?: {
                 url: string;
