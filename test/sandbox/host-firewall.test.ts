@@ -7,10 +7,10 @@ import { execa } from 'execa';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentProcessIdentity } from '../../src/runtime/process-identity.js';
-import { checkHostFirewall, FIREWALL_HELPER_LABEL, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions } from '../../src/sandbox/docker/host-firewall.js';
+import { checkHostFirewall, FIREWALL_HELPER_LABEL, hostFirewallPins, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions } from '../../src/sandbox/docker/host-firewall.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
 import { sweepOrphans } from '../../src/sandbox/docker/orphan-sweep.js';
-import { FORWARD_CHAIN, INPUT_CHAIN, parseNameservers, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
+import { FORWARD_CHAIN, INPUT_CHAIN, parseNameservers, PIN_CHAIN, pinRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
 import { runCli } from '../cli/run-cli.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { tempDir } from '../fixtures/temp-dir.js';
@@ -127,6 +127,23 @@ describe.skipIf(!docker.available)('the firewall of a remote engine’s host, th
     expect(inspected.State.Running).toBe(true);
     expect(inspected.HostConfig).toMatchObject({ Privileged: false, CapDrop: ['ALL'], CapAdd: ['NET_ADMIN', 'NET_RAW'], NetworkMode: `container:${host.container.id}`, ReadonlyRootfs: true });
     expect(inspected.HostConfig.Binds ?? []).toEqual([]);
+  }, 60_000);
+
+  it('pins a proxied run’s sandbox on that host to its proxy and the host’s resolvers, replaces the pin, and lifts it', async () => {
+    const pins = hostFirewallPins(docker.docker, options, logger);
+    const nameservers = parseNameservers(await host.run('cat', '/etc/resolv.conf'));
+    await pins.pin('172.30.0.7', { addresses: ['203.0.113.9'], port: 3128 });
+    await pins.pin('172.30.0.8', { addresses: ['198.51.100.4'], port: 8080 });
+    expect(await chain(PIN_CHAIN)).toEqual([...pinRules('172.30.0.7', { addresses: ['203.0.113.9'], port: 3128 }, nameservers), ...pinRules('172.30.0.8', { addresses: ['198.51.100.4'], port: 8080 }, nameservers)]);
+    // A new sandbox at an address a pin was left on gets its own.
+    await pins.pin('172.30.0.7', { addresses: ['192.0.2.44'], port: 1080 });
+    await pins.unpin('172.30.0.8');
+    expect(await chain(PIN_CHAIN)).toEqual(pinRules('172.30.0.7', { addresses: ['192.0.2.44'], port: 1080 }, nameservers));
+    await pins.unpin('172.30.0.7');
+    await pins.unpin('172.30.0.7');
+    expect(await chain(PIN_CHAIN)).toEqual([]);
+    // The pins are the host's, outside the chains an install replaces.
+    expect((await checkHostFirewall(docker.docker, options)).installed).toBe(true);
   }, 60_000);
 
   it('is kept by its own daemon’s sweep, swept by a later daemon’s once its daemon is gone, and the rules stay', async () => {

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
+import type { Logger } from 'pino';
 import type { FirewallReport } from '../driver.js';
 import { connectedNetworks, type HostRoute } from '../../network/host-routes.js';
 import { SandboxError } from '../sandbox-error.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { isNotFound } from './image-exists.js';
-import { installSandboxFirewall, listSandboxFirewallRules, parseNameservers, type IptablesRunner } from './sandbox-firewall.js';
+import { installSandboxFirewall, listSandboxFirewallRules, parseNameservers, pinSandbox, unpinSandbox, type IptablesRunner, type ProxyPin } from './sandbox-firewall.js';
 
 /** Set on the firewall helper containers, to the name of the host whose rules they keep. */
 export const FIREWALL_HELPER_LABEL = 'errand.firewall-helper';
@@ -60,6 +61,44 @@ export async function checkHostFirewall(docker: Docker, options: HostFirewallOpt
   } catch (error) {
     return { installed: false, detail: `on ${options.host}: ${messageOf(error)}` };
   }
+}
+
+/** What a docker sandbox on the host needs of its firewall: the pin of a run that leaves through a proxy (issue 23). */
+export interface HostFirewallPins {
+  /** Lets the sandbox at `address` on the host reach only its run's proxy (and the host's resolvers) from now on. */
+  pin(address: string, pin: ProxyPin): Promise<void>;
+  /** Lifts the pin of a sandbox that is gone; failures are logged, not thrown (it runs as the sandbox is removed). */
+  unpin(address: string): Promise<void>;
+}
+
+/**
+ * The pins of the host's sandboxes, written in its `ERRAND-SANDBOX-PIN` chain through the helper, as the daemon's
+ * firewall keeper writes them on its own host: the same rules (`pinRules`), with the host's own resolvers.
+ */
+export function hostFirewallPins(docker: Docker, options: HostFirewallOptions, logger: Logger): HostFirewallPins {
+  const onHost = async () => {
+    const helper = await firewallHelper(docker, options);
+    const [runner, resolvConf] = await Promise.all([helper.iptables(), helper.run(['cat', '/etc/resolv.conf'])]);
+    return { runner, nameservers: parseNameservers(resolvConf) };
+  };
+  return {
+    async pin(address, pin) {
+      try {
+        const { runner, nameservers } = await onHost();
+        await pinSandbox(address, pin, nameservers, runner);
+      } catch (error) {
+        if (error instanceof SandboxError) throw error;
+        throw new SandboxError(`fencing the sandbox off to its proxy on ${options.host} failed: ${messageOf(error)}`);
+      }
+    },
+    async unpin(address) {
+      try {
+        await unpinSandbox(address, (await onHost()).runner);
+      } catch (error) {
+        logger.warn({ err: error, address, host: options.host }, 'removing a sandbox’s proxy pin failed');
+      }
+    },
+  };
 }
 
 /** Removes the daemon's firewall helper on the engine, if it runs one (when the daemon stops); the rules stay. */

@@ -137,26 +137,26 @@ export function pinRules(source: string, pin: ProxyPin, nameservers: readonly st
 }
 
 /** Pins the sandbox at `source` to its proxy, replacing any pin its address had (one a dead daemon left). */
-export async function pinSandbox(source: string, pin: ProxyPin, nameservers?: readonly string[]): Promise<void> {
-  const stale = await pinnedRules(source);
+export async function pinSandbox(source: string, pin: ProxyPin, nameservers?: readonly string[], runner: IptablesRunner = localIptables): Promise<void> {
+  const stale = await pinnedRules(source, runner);
   const lines = [...stale.map((rule) => rule.replace(/^-A /, '-D ')), ...pinRules(source, pin, nameservers)];
   try {
-    await localIptables.restore(['*filter', ...lines, 'COMMIT', ''].join('\n'));
+    await runner.restore(['*filter', ...lines, 'COMMIT', ''].join('\n'));
   } catch (error) {
     throw new SandboxError(`fencing the sandbox off to its proxy failed: ${messageOf(error)}`);
   }
 }
 
 /** Removes the pin of the sandbox at `source`, if it has one. */
-export async function unpinSandbox(source: string): Promise<void> {
-  const rules = await pinnedRules(source);
+export async function unpinSandbox(source: string, runner: IptablesRunner = localIptables): Promise<void> {
+  const rules = await pinnedRules(source, runner);
   if (rules.length === 0) return;
-  await localIptables.restore(['*filter', ...rules.map((rule) => rule.replace(/^-A /, '-D ')), 'COMMIT', ''].join('\n'));
+  await runner.restore(['*filter', ...rules.map((rule) => rule.replace(/^-A /, '-D ')), 'COMMIT', ''].join('\n'));
 }
 
 /** The pin rules of the sandbox at `source`, as `iptables -S` prints them. */
-export async function pinnedRules(source: string): Promise<string[]> {
-  const listed = await localIptables.iptables(['-S', PIN_CHAIN]).catch(() => '');
+export async function pinnedRules(source: string, runner: IptablesRunner = localIptables): Promise<string[]> {
+  const listed = await runner.iptables(['-S', PIN_CHAIN]).catch(() => '');
   return listed.split('\n').filter((line) => line.startsWith(`-A ${PIN_CHAIN} -s ${source}/32 `));
 }
 
