@@ -111,7 +111,11 @@ export async function removeHostFirewallHelper(docker: Docker, options: Pick<Hos
 }
 
 async function check(runner: IptablesRunner, options: HostFirewallOptions): Promise<FirewallReport> {
-  const report = await checkSandboxFirewall(options.bridge, () => listSandboxFirewallRules(runner));
+  const report = await checkSandboxFirewall(
+    options.bridge,
+    () => listSandboxFirewallRules(runner),
+    'the daemon installs them through its helper, or run the script of `errand sandbox firewall --print` there (docs/scale-out.md)',
+  );
   return { installed: report.installed, detail: `on ${options.host}: ${report.detail}` };
 }
 
