@@ -23,7 +23,7 @@ const logger = pino({ level: 'silent' });
  * routes, resolv.conf and iptables) the helper joins instead of this machine's. Root with NET_ADMIN there, so that
  * the test can make what Docker makes on a host and read what was installed.
  */
-async function standInHost(network: Docker.Network, name: string) {
+async function standInHost(network: Docker.Network, name: string, iptables: 'iptables' | 'iptables-legacy' = 'iptables') {
   const container = await docker.docker.createContainer({
     name,
     Image: docker.image,
@@ -36,11 +36,11 @@ async function standInHost(network: Docker.Network, name: string) {
   return {
     container,
     run,
-    chain: async (chain: string) => (await run('iptables', '-S', chain)).split('\n').filter((line) => line.startsWith('-A ')),
-    /** What Docker makes on a host where it manages iptables. */
+    chain: async (chain: string) => (await run(iptables, '-S', chain)).split('\n').filter((line) => line.startsWith('-A ')),
+    /** What Docker makes on a host where it manages iptables, with the host's iptables (nft here, unless legacy). */
     addDockerUserChain: async () => {
-      await run('iptables', '-N', 'DOCKER-USER');
-      await run('iptables', '-A', 'FORWARD', '-j', 'DOCKER-USER');
+      await run(iptables, '-N', 'DOCKER-USER');
+      await run(iptables, '-A', 'FORWARD', '-j', 'DOCKER-USER');
     },
   };
 }
@@ -197,5 +197,33 @@ describe.skipIf(!docker.available)('errand sandbox firewall --print, the script 
     expect(await host.run('iptables', '-S')).toBe(installed);
     const options = { image: docker.image, bridge: 'errand0', host: 'manual', labels, networkMode: `container:${host.container.id}` };
     expect((await checkHostFirewall(docker.docker, options)).installed).toBe(true);
+  }, 60_000);
+});
+
+describe.skipIf(!docker.available)('the firewall of a host whose Docker uses iptables-legacy', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const labels = { [SANDBOX_LABEL]: '1', [INSTALLATION_LABEL]: `legacy-${suffix}`, [DAEMON_LABEL]: `instance-${suffix}`, ...processLabels(currentProcessIdentity()) };
+  let network: Docker.Network;
+  let host: Awaited<ReturnType<typeof standInHost>>;
+
+  beforeAll(async () => {
+    network = await docker.docker.createNetwork({ Name: `errand-hostfw-legacy-${suffix}`, Driver: 'bridge' });
+    host = await standInHost(network, `errand-hostfw-legacy-${suffix}`, 'iptables-legacy');
+    await host.addDockerUserChain();
+  }, 60_000);
+
+  afterAll(async () => {
+    await removeHostFirewallHelper(docker.docker, { host: 'legacy', labels });
+    await host?.container.remove({ force: true }).catch(() => undefined);
+    await network?.remove().catch(() => undefined);
+  });
+
+  it('is installed in the legacy tables, where Docker’s DOCKER-USER chain is, and none in nft’s', async () => {
+    const options = { image: docker.image, bridge: 'errand0', host: 'legacy', labels, networkMode: `container:${host.container.id}` };
+    expect((await installHostFirewall(docker.docker, options)).installed).toBe(true);
+    const expected = await expectedRules(network, host);
+    expect(await host.chain(FORWARD_CHAIN)).toEqual(expected.rules.filter((rule) => rule.startsWith(`-A ${FORWARD_CHAIN} `)));
+    expect((await host.chain('DOCKER-USER'))[0]).toBe(expected.forwardHook);
+    expect(await host.run('iptables-nft', '-S')).not.toContain('ERRAND-SANDBOX');
   }, 60_000);
 });
