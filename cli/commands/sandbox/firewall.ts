@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { HostRoute } from '../../../src/network/host-routes.js';
-import { UsageError } from '../../cli-errors.js';
+import { UsageError, UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { readText } from '../../flag-parsers.js';
 import { examples } from '../../help.js';
@@ -48,7 +48,12 @@ export async function printSandboxFirewall(ctx: CliContext, options: SandboxFire
     import('../../../src/sandbox/docker/firewall-script.js'),
     import('../../../src/sandbox/docker/sandbox-network.js'),
   ]);
-  const routes = options.routes === undefined ? await readHostRoutes(4) : parseRoutes(readText(options.routes, '--routes'));
+  const routes =
+    options.routes === undefined
+      ? await readHostRoutes(4).catch((error: unknown) => {
+          throw new UserError(`reading this host's routes needs \`ip\` (iproute2), or give the host's with --routes: ${(error as Error).message.split('\n')[0]}`, 'routes_unreadable');
+        })
+      : parseRoutes(readText(options.routes, '--routes'));
   const nameservers = options.resolvConf === undefined ? hostNameservers() : parseNameservers(readText(options.resolvConf, '--resolv-conf'));
   const firewall = { bridge: options.bridge ?? SANDBOX_BRIDGE, connectedNetworks: connectedNetworks(routes, 4), nameservers };
   const script = sandboxFirewallScript(firewall);
