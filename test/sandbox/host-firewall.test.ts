@@ -60,14 +60,12 @@ async function expectedRules(network: Docker.Network, host: Awaited<ReturnType<t
  */
 describe.skipIf(!docker.available)('the firewall of a remote engine’s host, through a helper container', () => {
   const suffix = randomBytes(4).toString('hex');
-  const self = currentProcessIdentity()!;
-  // The helper's daemon is a process that has ended, so that a later daemon of the installation may sweep it.
-  const deadDaemon = { ...self, pid: spawnSync(process.execPath, ['-e', '']).pid };
+  // The helper's daemon is this process, alive: no other daemon's sweep may take the helper from the tests.
   const labels = {
     [SANDBOX_LABEL]: '1',
     [INSTALLATION_LABEL]: `hostfw-test-${suffix}`,
     [DAEMON_LABEL]: `instance-${suffix}`,
-    ...processLabels(deadDaemon),
+    ...processLabels(currentProcessIdentity()),
   };
   let network: Docker.Network;
   let host: Awaited<ReturnType<typeof standInHost>>;
@@ -146,14 +144,19 @@ describe.skipIf(!docker.available)('the firewall of a remote engine’s host, th
     expect((await checkHostFirewall(docker.docker, options)).installed).toBe(true);
   }, 60_000);
 
-  it('is kept by its own daemon’s sweep, swept by a later daemon’s once its daemon is gone, and the rules stay', async () => {
+  it('is kept by the sweeps while its daemon runs, swept once its daemon is gone, and the rules stay', async () => {
     const [helper] = await helpers();
-    await sweepOrphans(docker.docker, { instanceId: labels[DAEMON_LABEL]!, installationId: labels[INSTALLATION_LABEL]! }, logger);
+    const installation = labels[INSTALLATION_LABEL]!;
+    await sweepOrphans(docker.docker, { instanceId: labels[DAEMON_LABEL]!, installationId: installation }, logger);
+    await sweepOrphans(docker.docker, { instanceId: `later-${suffix}`, installationId: installation }, logger);
     expect((await docker.docker.getContainer(helper!.Id).inspect()).State.Running).toBe(true);
-    await sweepOrphans(docker.docker, { instanceId: `later-${suffix}`, installationId: labels[INSTALLATION_LABEL]! }, logger);
-    await expect(docker.docker.getContainer(helper!.Id).inspect()).rejects.toMatchObject({ statusCode: 404 });
-    // The next check starts a helper again and finds the rules where the first one left them.
-    expect((await checkHostFirewall(docker.docker, options)).installed).toBe(true);
+    // The helper of a daemon of this installation that has ended (its pid is free), as a later daemon finds it.
+    const ended = { ...labels, [DAEMON_LABEL]: `ended-${suffix}`, ...processLabels({ ...currentProcessIdentity()!, pid: spawnSync(process.execPath, ['-e', '']).pid }) };
+    expect((await checkHostFirewall(docker.docker, { ...options, labels: ended })).installed).toBe(true);
+    const left = (await helpers()).find((container) => container.Labels[DAEMON_LABEL] === `ended-${suffix}`);
+    expect(left).toBeDefined();
+    await sweepOrphans(docker.docker, { instanceId: `later-${suffix}`, installationId: installation }, logger);
+    await expect(docker.docker.getContainer(left!.Id).inspect()).rejects.toMatchObject({ statusCode: 404 });
     expect(await helpers()).toHaveLength(1);
     await removeHostFirewallHelper(docker.docker, options);
     expect(await helpers()).toEqual([]);
