@@ -21,6 +21,18 @@ describe('errand sandbox', () => {
     expect(res.stderr).toContain('cannot be used with');
   });
 
+  it('firewall only prints the script that installs the firewall by hand: without --print it says so, as a usage error', async () => {
+    const res = await runCli(['--home', home.path, 'sandbox', 'firewall']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('add --print');
+  });
+
+  it('firewall --print refuses routes that are not what `ip -json route` prints', async () => {
+    const res = await runCli(['--home', home.path, 'sandbox', 'firewall', '--print', '--routes', '-'], { input: 'default via 10.0.0.1 dev eth0' });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--routes must hold what `ip -json -4 route show table all` prints');
+  });
+
   it('doctor fails the sandbox check when the docker driver is required but cannot run', async () => {
     const res = await runCli(['--home', home.path, 'doctor', '--json'], {
       env: { ERRAND_SANDBOX_DRIVER: 'docker', ERRAND_SANDBOX_IMAGE: 'errand-cli-test-absent:1', ANTHROPIC_API_KEY: 'k' },

@@ -6,10 +6,11 @@ import { SECRET_KEYS, type Config } from '../../../src/config/schema.js';
 import { loosePaths } from '../../../src/runtime/data-directory-modes.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
-import { ApiClient, type DaemonStatus } from '../../api-client.js';
+import { ApiClient, type DaemonStatus, type SandboxHostStatus } from '../../api-client.js';
 import { resolveApiAddress } from '../../api-address.js';
 import { formatError } from '../../output.js';
 import { answers } from '../daemon/status.js';
+import { firewallWord, hostProblem } from '../sandbox/hosts.js';
 import { probeSandbox } from '../sandbox/status.js';
 import { cliName } from '../../invocation.js';
 
@@ -114,7 +115,10 @@ export function checkDaemonModelProvider(status: DaemonStatus): CheckResult {
   return { check, level: 'ok', detail: `${where}: the daemon's key is accepted (checked by listing models, no tokens spent)` };
 }
 
-/** The sandboxes as the daemon runs them: the driver, the warm pool, and for docker whether the firewall is in place. */
+/**
+ * The sandboxes as the daemon runs them: the driver, the warm pool, and for docker whether the firewall is in place
+ * and which runtime runs them, on every host of `sandbox.hosts` when the daemon lists them (issue 26).
+ */
 export function checkDaemonSandbox(status: DaemonStatus): CheckResult[] {
   const s = status.sandbox;
   if (s.driver === 'local') {
@@ -122,10 +126,29 @@ export function checkDaemonSandbox(status: DaemonStatus): CheckResult[] {
   }
   const pool = s.warm_pool === null ? '' : `, warm pool ${s.warm_pool.ready} of ${s.warm_pool.size} ready`;
   const results: CheckResult[] = [{ check: 'sandbox', level: 'ok', detail: `docker with image ${s.image}, runtime ${s.runtime ?? 'the engine default'}${pool}` }];
+  const hosts = s.hosts ?? [];
+  if (hosts.length > 0) {
+    const anyUp = hosts.some((host) => host.state === 'up');
+    return [...results, ...hosts.map((host) => checkSandboxHost(host, anyUp))];
+  }
   if (s.firewall !== null) {
     results.push({ check: 'sandbox firewall', level: s.firewall.installed ? 'ok' : 'fail', detail: `iptables: ${s.firewall.detail}` });
   }
   return results;
+}
+
+/**
+ * One Docker engine of the daemon: fails when it takes no runs for want of its firewall, or when no host is up;
+ * warns when it is down while others serve, or runs sandboxes without the firewall because the operator said so.
+ */
+function checkSandboxHost(host: SandboxHostStatus, anyUp: boolean): CheckResult {
+  const check = `sandbox host ${host.name}`;
+  const firewall = `firewall ${firewallWord(host.firewall)}${host.firewall.detail === null ? '' : ` (${host.firewall.detail})`}`;
+  const detail = `${host.state} at ${host.url}, runtime ${host.runtime}, ${host.load.runs} of ${host.capacity.runs} runs, pool ${host.pool.ready} of ${host.pool.size} ready, ${firewall}`;
+  const problem = hostProblem(host);
+  if (problem === null) return { check, level: 'ok', detail };
+  const unusable = host.state === 'up' && host.firewall.required && host.firewall.installed === false;
+  return { check, level: unusable || !anyUp ? 'fail' : 'warn', detail: `${problem}; ${detail}` };
 }
 
 /** Email as the daemon does it: off, or how mail leaves and where it comes in (what an MX record must reach). */

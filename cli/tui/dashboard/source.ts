@@ -1,6 +1,5 @@
-import type { Connection, EmailRecord, HumanAnswerBody, Job, ListedReceivedEmail, ReceivedEmailRecord, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
+import type { Connection, DaemonStatus, EmailRecord, HumanAnswerBody, Job, ListedReceivedEmail, ReceivedEmailRecord, RunAccepted, RunEnvelope, RunStep } from '../../api-client.js';
 import type { StreamEvent } from '../../event-stream.js';
-import type { DaemonStatus } from '../../../src/status/status-service.js';
 import type { WebhookDelivery } from '../../../src/webhooks/deliveries-service.js';
 
 export type { Connection, DaemonStatus, EmailRecord, ListedReceivedEmail, ReceivedEmailRecord, WebhookDelivery };

@@ -7,7 +7,7 @@ const CONNECTION = { connecting: ['connecting', 'yellow'], connected: ['daemon o
 
 /**
  * The last line: the daemon's health (the live stream, the model provider), spend today against the cap, the
- * sandbox pool.
+ * sandbox pool (each host's, when sandboxes run on several: issue 26).
  */
 export function StatusBar({ connection, status, width }: { connection: Connection; status: DaemonStatus | null; width: number }) {
   const [label, color] = CONNECTION[connection];
@@ -17,8 +17,7 @@ export function StatusBar({ connection, status, width }: { connection: Connectio
     const model = modelProblem(status.model_provider);
     if (model !== null) parts.push(model);
     parts.push(`spend today ${money(status.spend.today_usd)} / ${money(status.spend.daily_cap_usd)}`);
-    const pool = status.sandbox.warm_pool;
-    parts.push(`sandbox ${status.sandbox.driver}${pool === null ? '' : ` pool ${pool.ready}/${pool.size}`}`);
+    parts.push(sandboxPart(status.sandbox));
     parts.push(`${status.runs.active} active`);
   }
   const rest = parts.length === 0 ? '' : ` · ${parts.join(' · ')}`;
@@ -31,6 +30,20 @@ export function StatusBar({ connection, status, width }: { connection: Connectio
       </Text>
     </Text>
   );
+}
+
+/** The sandbox driver and its warm pool; with several hosts, each host's pool, and which host takes no runs and why. */
+function sandboxPart(sandbox: DaemonStatus['sandbox']): string {
+  const hosts = sandbox.hosts ?? [];
+  if (hosts.length > 1) {
+    const each = hosts.map((host) => {
+      const unused = host.state === 'down' ? ' down' : host.firewall.required && host.firewall.installed === false ? ' no firewall' : '';
+      return `${host.name} ${host.pool.ready}/${host.pool.size}${unused}`;
+    });
+    return `sandbox ${sandbox.driver} pools ${each.join(', ')}`;
+  }
+  const pool = sandbox.warm_pool;
+  return `sandbox ${sandbox.driver}${pool === null ? '' : ` pool ${pool.ready}/${pool.size}`}`;
 }
 
 /** What is wrong with the daemon's model provider, in a few words; null when nothing is known to be. */

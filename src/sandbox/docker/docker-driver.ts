@@ -11,10 +11,10 @@ import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { FirewallKeeper } from './firewall-keeper.js';
-import { imageExists, isNotFound } from './image-exists.js';
+import { imageExists } from './image-exists.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
-import { orphanReason } from './orphans.js';
+import { removeContainer, sweepOrphans } from './orphan-sweep.js';
 import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -146,24 +146,8 @@ export class DockerDriver implements SandboxDriver {
    * Removes the sandbox containers on the engine that are provably nobody's (see `orphans.ts`), logging each by
    * name, and leaves every other installation's containers alone.
    */
-  async removeOrphans(): Promise<number> {
-    const containers = await this.options.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`] } });
-    const judge = { instanceId: this.instanceId, installationId: this.installationId };
-    const orphans = containers.flatMap((container) => {
-      const reason = orphanReason(container.Labels, judge);
-      return reason === null ? [] : [{ container, reason }];
-    });
-    const removed = await Promise.all(
-      orphans.map(async ({ container, reason }) => {
-        if (!(await this.removeContainer(container.Id))) return false;
-        this.options.logger.info({ container: containerName(container), reason }, 'removed orphaned sandbox container');
-        return true;
-      }),
-    );
-    const count = removed.filter(Boolean).length;
-    const kept = containers.length - orphans.length;
-    this.options.logger.info({ removed: count, kept }, 'checked the engine for orphaned sandbox containers');
-    return count;
+  removeOrphans(): Promise<number> {
+    return sweepOrphans(this.options.docker, { instanceId: this.instanceId, installationId: this.installationId }, this.options.logger);
   }
 
   close(): Promise<void> {
@@ -222,7 +206,7 @@ export class DockerDriver implements SandboxDriver {
       return sandbox;
     } catch (error) {
       const logs = options.signal.aborted ? '' : await this.logTail(container);
-      await this.removeContainer(container.id);
+      await removeContainer(docker, container.id, logger);
       if (options.signal.aborted) throw options.signal.reason;
       if (error instanceof SandboxError && error.code !== 'start_failed') throw error;
       throw new SandboxError(
@@ -270,19 +254,6 @@ export class DockerDriver implements SandboxDriver {
       return '';
     }
   }
-
-  /** Removes a container; answers false (and warns) when it is still there. */
-  private async removeContainer(id: string): Promise<boolean> {
-    try {
-      await this.options.docker.getContainer(id).remove({ force: true, v: true });
-    } catch (error) {
-      // Gone already, or being removed by someone else.
-      if (isNotFound(error) || (error as { statusCode?: unknown }).statusCode === 409) return true;
-      this.options.logger.warn({ err: error, container: id }, 'removing sandbox container failed');
-      return false;
-    }
-    return true;
-  }
 }
 
 /** Docker multiplexes stdout and stderr of a container without a TTY into frames with an 8-byte header. */
@@ -315,11 +286,6 @@ async function startWithHandover(container: Docker.Container, handover: Supervis
     })(),
     failed,
   ]);
-}
-
-/** A container's name as `docker ps` shows it. */
-function containerName(container: Docker.ContainerInfo): string {
-  return container.Names[0]?.replace(/^\//, '') ?? container.Id.slice(0, 12);
 }
 
 function messageOf(error: unknown): string {

@@ -6,7 +6,11 @@ import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules } from './sandbox-
  * for the sandbox bridge. Rules can vanish after the daemon installed them (a firewall reload, `iptables -F`), so
  * `errand doctor` asks the daemon to look rather than trusting that it once installed them.
  */
-export async function checkSandboxFirewall(bridge: string, list: () => Promise<string[]> = listSandboxFirewallRules): Promise<FirewallReport> {
+export async function checkSandboxFirewall(
+  bridge: string,
+  list: () => Promise<string[]> = listSandboxFirewallRules,
+  remedy = 'restart the daemon to install them',
+): Promise<FirewallReport> {
   let lines: string[];
   try {
     lines = await list();
@@ -20,7 +24,7 @@ export async function checkSandboxFirewall(bridge: string, list: () => Promise<s
     ...(count(INPUT_CHAIN) > 0 ? [] : [`the rules of ${INPUT_CHAIN}`]),
     ...(count(FORWARD_CHAIN) > 0 ? [] : [`the rules of ${FORWARD_CHAIN}`]),
   ];
-  if (missing.length > 0) return { installed: false, detail: `missing ${missing.join(', ')}; restart the daemon to install them` };
+  if (missing.length > 0) return { installed: false, detail: `missing ${missing.join(', ')}; ${remedy}` };
   return {
     installed: true,
     detail: `${count(FORWARD_CHAIN)} rules in ${FORWARD_CHAIN} and ${count(INPUT_CHAIN)} in ${INPUT_CHAIN}, jumped to for ${bridge} from DOCKER-USER and INPUT`,

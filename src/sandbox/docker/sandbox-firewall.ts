@@ -66,28 +66,53 @@ export function sandboxFirewallRules(options: FirewallOptions): { inputHook: str
 }
 
 /**
+ * Where iptables runs: this host (`localIptables`), or a helper container on another engine's host
+ * (`host-firewall.ts`). Both install the same rules through `installSandboxFirewall`.
+ */
+export interface IptablesRunner {
+  /** Runs `iptables -w ...args` and answers what it printed. */
+  iptables(args: readonly string[]): Promise<string>;
+  /** Feeds `input` to `iptables-restore -w --noflush`. */
+  restore(input: string): Promise<void>;
+}
+
+export const localIptables: IptablesRunner = {
+  iptables: async (args) => (await execa('iptables', ['-w', ...args])).stdout,
+  restore: async (input) => {
+    await execa('iptables-restore', ['-w', '--noflush'], { input });
+  },
+};
+
+/**
+ * The `iptables-restore --noflush` input that replaces both chains with the rules: one transaction, so that no
+ * sandbox ever sees a half-written chain. The pin chain is not declared here, since declaring it would empty it.
+ */
+export function sandboxFirewallRestoreInput(rules: readonly string[]): string {
+  return ['*filter', `:${INPUT_CHAIN} - [0:0]`, `:${FORWARD_CHAIN} - [0:0]`, ...rules, 'COMMIT', ''].join('\n');
+}
+
+/**
  * Installs the sandbox rules, idempotently: both chains are replaced in one `iptables-restore` transaction, and the
  * jumps into them are put first in INPUT and DOCKER-USER unless already there. Throws a `SandboxError` when
  * iptables cannot be used, because sandboxes must not run unisolated.
  */
-export async function installSandboxFirewall(options: FirewallOptions): Promise<void> {
+export async function installSandboxFirewall(options: FirewallOptions, runner: IptablesRunner = localIptables): Promise<void> {
   const { inputHook, forwardHook, rules } = sandboxFirewallRules(options);
-  await iptables(['-S', 'DOCKER-USER']).catch((error: unknown) => {
+  await runner.iptables(['-S', 'DOCKER-USER']).catch((error: unknown) => {
     throw new SandboxError(
       `docker sandboxes need iptables to fence their network off from the host and private addresses, and ` +
         `iptables is not usable here (run errandd as root on a host where Docker manages iptables, or set ` +
         `sandbox.driver to local): ${messageOf(error)}`,
     );
   });
-  const transaction = ['*filter', `:${INPUT_CHAIN} - [0:0]`, `:${FORWARD_CHAIN} - [0:0]`, ...rules, 'COMMIT', ''].join('\n');
   try {
     // Made once and never declared in the transaction, which would empty it.
-    await iptables(['-N', PIN_CHAIN]).catch(async (error: unknown) => {
-      if (!(await iptables(['-S', PIN_CHAIN]).then(() => true, () => false))) throw error;
+    await runner.iptables(['-N', PIN_CHAIN]).catch(async (error: unknown) => {
+      if (!(await runner.iptables(['-S', PIN_CHAIN]).then(() => true, () => false))) throw error;
     });
-    await execa('iptables-restore', ['-w', '--noflush'], { input: transaction });
-    await ensureFirst(inputHook);
-    await ensureFirst(forwardHook);
+    await runner.restore(sandboxFirewallRestoreInput(rules));
+    await ensureFirst(inputHook, runner);
+    await ensureFirst(forwardHook, runner);
   } catch (error) {
     throw new SandboxError(`installing the sandbox firewall rules failed: ${messageOf(error)}`);
   }
@@ -112,61 +137,61 @@ export function pinRules(source: string, pin: ProxyPin, nameservers: readonly st
 }
 
 /** Pins the sandbox at `source` to its proxy, replacing any pin its address had (one a dead daemon left). */
-export async function pinSandbox(source: string, pin: ProxyPin, nameservers?: readonly string[]): Promise<void> {
-  const stale = await pinnedRules(source);
+export async function pinSandbox(source: string, pin: ProxyPin, nameservers?: readonly string[], runner: IptablesRunner = localIptables): Promise<void> {
+  const stale = await pinnedRules(source, runner);
   const lines = [...stale.map((rule) => rule.replace(/^-A /, '-D ')), ...pinRules(source, pin, nameservers)];
   try {
-    await execa('iptables-restore', ['-w', '--noflush'], { input: ['*filter', ...lines, 'COMMIT', ''].join('\n') });
+    await runner.restore(['*filter', ...lines, 'COMMIT', ''].join('\n'));
   } catch (error) {
     throw new SandboxError(`fencing the sandbox off to its proxy failed: ${messageOf(error)}`);
   }
 }
 
 /** Removes the pin of the sandbox at `source`, if it has one. */
-export async function unpinSandbox(source: string): Promise<void> {
-  const rules = await pinnedRules(source);
+export async function unpinSandbox(source: string, runner: IptablesRunner = localIptables): Promise<void> {
+  const rules = await pinnedRules(source, runner);
   if (rules.length === 0) return;
-  await execa('iptables-restore', ['-w', '--noflush'], { input: ['*filter', ...rules.map((rule) => rule.replace(/^-A /, '-D ')), 'COMMIT', ''].join('\n') });
+  await runner.restore(['*filter', ...rules.map((rule) => rule.replace(/^-A /, '-D ')), 'COMMIT', ''].join('\n'));
 }
 
 /** The pin rules of the sandbox at `source`, as `iptables -S` prints them. */
-export async function pinnedRules(source: string): Promise<string[]> {
-  const listed = await iptables(['-S', PIN_CHAIN]).catch(() => '');
+export async function pinnedRules(source: string, runner: IptablesRunner = localIptables): Promise<string[]> {
+  const listed = await runner.iptables(['-S', PIN_CHAIN]).catch(() => '');
   return listed.split('\n').filter((line) => line.startsWith(`-A ${PIN_CHAIN} -s ${source}/32 `));
 }
 
 /** The installed sandbox rules and the jumps into them, as `iptables -S` prints them; empty when not installed. */
-export async function listSandboxFirewallRules(): Promise<string[]> {
+export async function listSandboxFirewallRules(runner: IptablesRunner = localIptables): Promise<string[]> {
   const lines: string[] = [];
   for (const chain of ['INPUT', 'DOCKER-USER']) {
-    const listed = await iptables(['-S', chain]).catch(() => '');
+    const listed = await runner.iptables(['-S', chain]).catch(() => '');
     lines.push(...listed.split('\n').filter((line) => line.includes(INPUT_CHAIN) || line.includes(FORWARD_CHAIN)));
   }
   for (const chain of [INPUT_CHAIN, FORWARD_CHAIN]) {
-    const listed = await iptables(['-S', chain]).catch(() => '');
+    const listed = await runner.iptables(['-S', chain]).catch(() => '');
     lines.push(...listed.split('\n').filter((line) => line.startsWith('-A ')));
   }
   return lines;
 }
 
 /** Makes `rule` (an `-A CHAIN ...` line) the first of its chain, exactly once. */
-async function ensureFirst(rule: string): Promise<void> {
+async function ensureFirst(rule: string, runner: IptablesRunner): Promise<void> {
   const [, chain, ...spec] = rule.split(' ');
   if (chain === undefined) throw new Error(`malformed rule ${rule}`);
-  const listed = (await iptables(['-S', chain])).split('\n').filter((line) => line.startsWith('-A '));
+  const listed = (await runner.iptables(['-S', chain])).split('\n').filter((line) => line.startsWith('-A '));
   const copies = listed.filter((line) => line === rule).length;
   if (listed[0] === rule && copies === 1) return;
-  for (let i = 0; i < copies; i++) await iptables(['-D', chain, ...spec]);
-  await iptables(['-I', chain, '1', ...spec]);
-}
-
-async function iptables(args: string[]): Promise<string> {
-  return (await execa('iptables', ['-w', ...args])).stdout;
+  for (let i = 0; i < copies; i++) await runner.iptables(['-D', chain, ...spec]);
+  await runner.iptables(['-I', chain, '1', ...spec]);
 }
 
 export function hostNameservers(path = '/etc/resolv.conf'): string[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
+  return existsSync(path) ? parseNameservers(readFileSync(path, 'utf8')) : [];
+}
+
+/** The IPv4 nameservers a resolv.conf names (another host's, read through its firewall helper, or this one's). */
+export function parseNameservers(resolvConf: string): string[] {
+  return resolvConf
     .split('\n')
     .map((line) => /^\s*nameserver\s+(\S+)/.exec(line)?.[1])
     .filter((ip): ip is string => ip !== undefined && isIPv4(ip));
