@@ -3,9 +3,11 @@
  * reached over tcp:// with TLS (test/fixtures/second-dockerd.ts). Runs spread over both; a host at capacity gets no
  * more, and the rest wait queued; a label sends a run to the host that has it, and a label no host has is refused
  * when the run or job is made; killing the second engine mid-run re-queues its runs, which finish on the first with
- * none lost or run twice; restarted, it is used again, its leftover containers removed.
+ * none lost or run twice; restarted, it is used again, its leftover containers removed. `errand sandbox build --host`
+ * loads an image into it.
  */
 import type Docker from 'dockerode';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installationId } from '../../src/runtime/installation-id.js';
 import { dataPaths } from '../../src/runtime/paths.js';
@@ -14,6 +16,7 @@ import { INSTALLATION_LABEL, SANDBOX_LABEL } from '../../src/sandbox/docker/labe
 import { dockerAvailability } from '../fixtures/docker.js';
 import { SecondDockerd, secondDockerdAvailability } from '../fixtures/second-dockerd.js';
 import { toolUse, type AnthropicRequest, type AnthropicTurn, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
+import { runCli } from '../cli/run-cli.js';
 import { createRun, startEngine, until, waitForRun, type EngineHarness } from './harness.js';
 
 const docker = await dockerAvailability();
@@ -84,6 +87,7 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
   let engine: SecondDockerd;
   let h: EngineHarness;
   let conversations: Conversations;
+  let hostsConfig: string;
 
   const hosts = async (): Promise<Map<string, HostStatus>> => {
     const res = await h.daemon.api('GET', '/v1/status');
@@ -111,6 +115,10 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
   beforeAll(async () => {
     engine = await SecondDockerd.start(docker.image);
     console.info(`[second dockerd] up; loading ${docker.image} into it took ${engine.imageLoadMs} ms (0: cached from an earlier run)`);
+    hostsConfig = JSON.stringify({
+      local: { url: 'unix:///var/run/docker.sock', capacity: { runs: RUNS_PER_HOST } },
+      second: { url: engine.url, tls: engine.tls, capacity: { runs: RUNS_PER_HOST }, labels: ['far'] },
+    });
     h = await startEngine({
       env: {
         ERRAND_SANDBOX_DRIVER: 'docker',
@@ -118,10 +126,7 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
         ERRAND_SANDBOX_WARM_POOL_SIZE: '0',
         ERRAND_SANDBOX_HOST_CHECK_MS: '500',
         ERRAND_LIMITS_MAX_CONCURRENT_RUNS: '10',
-        ERRAND_SANDBOX_HOSTS: JSON.stringify({
-          local: { url: 'unix:///var/run/docker.sock', capacity: { runs: RUNS_PER_HOST } },
-          second: { url: engine.url, tls: engine.tls, capacity: { runs: RUNS_PER_HOST }, labels: ['far'] },
-        }),
+        ERRAND_SANDBOX_HOSTS: hostsConfig,
       },
     });
     conversations = new Conversations(h.model);
@@ -221,5 +226,27 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     expect(await sandboxesOn(engine.docker)).toEqual([]);
     const after = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: conversations.prompt([done]), sandbox_label: 'far' }));
     expect(after).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
+  });
+
+  it('errand sandbox build --host loads the local engine\'s image into that host, once', async () => {
+    // A tiny image stands for the sandbox image here: copying 1.3 GB is the fixture's job, and measured there.
+    const image = `errand-hosts-copy-test:${process.pid}`;
+    await execa('sh', ['-c', 'tar cf - --files-from /dev/null | docker import - "$1"', 'import', image]);
+    const env = { ERRAND_SANDBOX_HOSTS: hostsConfig };
+    try {
+      const unknown = await runCli(['--home', h.daemon.home, 'sandbox', 'build', '--image', image, '--host', 'nowhere'], { env });
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('sandbox.hosts has no such host (it has local, second)');
+      const first = await runCli(['--home', h.daemon.home, 'sandbox', 'build', '--image', image, '--host', 'second', '--json'], { env });
+      expect(first.code).toBe(0);
+      const id = (await docker.docker.getImage(image).inspect()).Id;
+      expect(first.json()).toMatchObject({ image, id, copied: true, built: false, host: 'second' });
+      expect((await engine.docker.getImage(image).inspect()).Id).toBe(id);
+      const again = await runCli(['--home', h.daemon.home, 'sandbox', 'build', '--image', image, '--host', 'second', '--json'], { env });
+      expect(again.json()).toMatchObject({ id, copied: false });
+    } finally {
+      await docker.docker.getImage(image).remove().catch(() => undefined);
+      await engine.docker.getImage(image).remove().catch(() => undefined);
+    }
   });
 });
