@@ -31,11 +31,12 @@ interface Host {
   /** Null until the host first answered with the image and its runtime in place. */
   driver: DockerDriver | null;
   up: boolean;
-  /** Why the host is down (logged once per change). */
+  /** Why the host is down, logged when it changes. */
   problem: string | null;
   /** Reserved slots: the runs placed here whose attempts have not ended. */
   runs: number;
-  checking: boolean;
+  /** The check under way, which a second caller waits for rather than starting another. */
+  checking: Promise<void> | null;
 }
 
 /**
@@ -55,7 +56,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: HostSetDriverOptions) {
-    this.hosts = options.hosts.map((spec) => ({ spec, docker: options.dockerFor(spec), driver: null, up: false, problem: null, runs: 0, checking: false }));
+    this.hosts = options.hosts.map((spec) => ({ spec, docker: options.dockerFor(spec), driver: null, up: false, problem: null, runs: 0, checking: null }));
   }
 
   /** Connects to every host that answers (the others are retried each check) and starts checking them. */
@@ -168,7 +169,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
       pool: { size: this.options.warmPoolSize, ready: 0 },
       runtime: spec.runtime ?? this.options.runtime ?? 'unknown',
       labels: [...spec.labels],
-      firewall: { required: spec.firewall === 'required', installed: null, detail: host.problem ?? 'not checked' },
+      firewall: { required: spec.firewall === 'required', installed: null, detail: 'not checked' },
     };
   }
 
@@ -176,9 +177,13 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
    * Pings the host within `checkMs`. Up to down: listeners are told (the dispatcher stops the host's runs). Down to
    * up: its driver starts (first time), or its containers left from before are removed, then it takes runs again.
    */
-  private async check(host: Host): Promise<void> {
-    if (host.checking || this.closing !== undefined) return;
-    host.checking = true;
+  private check(host: Host): Promise<void> {
+    if (this.closing !== undefined) return Promise.resolve();
+    host.checking ??= this.checkNow(host).finally(() => (host.checking = null));
+    return host.checking;
+  }
+
+  private async checkNow(host: Host): Promise<void> {
     try {
       const problem = await this.problemOf(host);
       if (problem !== null) {
@@ -216,8 +221,6 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
       this.options.logger.info({ host: host.spec.name }, 'sandbox host is up');
     } catch (error) {
       this.markDown(host, error instanceof Error ? error.message : String(error));
-    } finally {
-      host.checking = false;
     }
   }
 
