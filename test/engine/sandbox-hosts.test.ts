@@ -4,7 +4,7 @@
  * more, and the rest wait queued; a label sends a run to the host that has it, and a label no host has is refused
  * when the run or job is made; killing the second engine mid-run re-queues its runs, which finish on the first with
  * none lost or run twice; restarted, it is used again, its leftover containers removed. `errand sandbox build --host`
- * loads an image into it.
+ * loads an image into it. Without sandbox.hosts, the one engine is listed as host `local` and runs name no host.
  */
 import type Docker from 'dockerode';
 import { execa } from 'execa';
@@ -248,5 +248,44 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
       await docker.docker.getImage(image).remove().catch(() => undefined);
       await engine.docker.getImage(image).remove().catch(() => undefined);
     }
+  });
+});
+
+describe.skipIf(!docker.available)('one Docker engine without sandbox.hosts', () => {
+  let h: EngineHarness;
+  let conversations: Conversations;
+
+  beforeAll(async () => {
+    h = await startEngine({ env: { ERRAND_SANDBOX_DRIVER: 'docker', ERRAND_SANDBOX_IMAGE: docker.image, ERRAND_SANDBOX_WARM_POOL_SIZE: '0' } });
+    conversations = new Conversations(h.model);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lists the engine as the one host "local", places runs as before without naming a host, and knows no label', async () => {
+    const status = (await h.daemon.api('GET', '/v1/status')).body.sandbox;
+    expect(status.hosts).toEqual([
+      {
+        name: 'local',
+        url: 'unix:///var/run/docker.sock',
+        state: 'up',
+        // limits.max_concurrent_runs, and sandbox.memory_mb for each.
+        capacity: { runs: 4, memory_mb: 4 * 2048 },
+        load: { runs: 0, memory_mb: 0 },
+        pool: { size: 0, ready: 0 },
+        runtime: status.runtime,
+        labels: [],
+        firewall: { required: true, installed: status.firewall.installed, detail: status.firewall.detail },
+      },
+    ]);
+    expect(status.firewall.installed).toBe(true);
+
+    const run = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: conversations.prompt([done]) }));
+    expect(run).toMatchObject({ status: 'succeeded', sandbox: { label: null, host: null } });
+    const refused = await h.daemon.api('POST', '/v1/runs', { prompt: 'p', sandbox_label: 'far' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'unknown_sandbox_label', param: 'sandbox_label' });
   });
 });
