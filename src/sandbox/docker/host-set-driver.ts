@@ -6,6 +6,7 @@ import { SandboxError } from '../sandbox-error.js';
 import type { ContainerLimits } from './container-spec.js';
 import { DockerDriver } from './docker-driver.js';
 import { checkSandboxFirewall } from './firewall-check.js';
+import { imageExists } from './image-exists.js';
 import type { SandboxHostSpec } from './sandbox-hosts.js';
 
 export interface HostSetDriverOptions {
@@ -53,6 +54,8 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   private readonly downListeners = new Set<(host: string) => void>();
   private readonly instanceId = randomBytes(8).toString('hex');
   private timer: NodeJS.Timeout | undefined;
+  /** Set once the first checks are done: a host first reached after them has its orphans swept when it comes up. */
+  private started = false;
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: HostSetDriverOptions) {
@@ -63,6 +66,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   static async start(options: HostSetDriverOptions): Promise<HostSetDriver> {
     const driver = new HostSetDriver(options);
     await Promise.all(driver.hosts.map((host) => driver.check(host)));
+    driver.started = true;
     driver.timer = setInterval(() => {
       for (const host of driver.hosts) void driver.check(host);
     }, options.checkMs);
@@ -192,6 +196,9 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
       }
       if (host.up) return;
       if (host.driver === null) {
+        if (host.spec.kind !== 'unix' && !(await imageExists(host.docker, this.options.image))) {
+          throw new SandboxError(`the sandbox image ${this.options.image} is missing on host ${host.spec.name}; load it with \`errand sandbox build --host ${host.spec.name}\``);
+        }
         host.driver = await DockerDriver.start({
           docker: host.docker,
           image: this.options.image,
@@ -212,6 +219,8 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
           },
         });
         if (this.closing !== undefined) await host.driver.close();
+        // The dispatcher swept the hosts that answered at the start; this one's leftovers are swept as it first answers.
+        else if (this.started) await host.driver.removeOrphans();
       } else {
         const removed = await host.driver.removeStrays();
         if (removed > 0) this.options.logger.info({ host: host.spec.name, removed }, 'removed the containers a lost sandbox host kept');
