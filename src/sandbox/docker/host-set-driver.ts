@@ -163,13 +163,15 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   private hostReport(host: Host, firewall: { installed: boolean; detail: string } | null): SandboxHostReport {
     const { spec } = host;
     const state = host.up ? 'up' : 'down';
-    if (host.driver !== null) return host.driver.hostReport(state, firewall);
+    // Its load is the runs placed there, as placement counts them: a run's sandbox may still be starting.
+    const load = { runs: host.runs, memory_mb: host.runs * this.options.limits.memoryMb };
+    if (host.driver !== null) return { ...host.driver.hostReport(state, firewall), load };
     return {
       name: spec.name,
       url: spec.displayUrl,
       state,
       capacity: { runs: spec.capacity.runs, memory_mb: spec.capacity.memoryMb },
-      load: { runs: host.runs, memory_mb: host.runs * this.options.limits.memoryMb },
+      load,
       pool: { size: this.options.warmPoolSize, ready: 0 },
       runtime: spec.runtime ?? this.options.runtime ?? 'unknown',
       labels: [...spec.labels],
