@@ -82,6 +82,11 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
     return new Map(this.hosts.map((host) => [host.spec.name, host.up ? (host.driver?.warmCount ?? 0) : 0]));
   }
 
+  /** Each host's name and Docker client: what acts on every engine uses them (the remote hosts' firewall, issue 26 item 2). */
+  engines(): { name: string; docker: Docker; remote: boolean; firewallRequired: boolean }[] {
+    return this.hosts.map((host) => ({ name: host.spec.name, docker: host.docker, remote: host.spec.kind !== 'unix', firewallRequired: host.spec.firewall === 'required' }));
+  }
+
   hasLabel(label: string): boolean {
     return this.hosts.some((host) => host.spec.labels.includes(label));
   }
