@@ -1,7 +1,12 @@
 /**
- * Where a sandbox runs, and what that costs (issue 26): here, the runtime. The same sandbox under runc and under
- * gVisor's runsc (ptrace platform), alternating, in the same run:
+ * Where a sandbox runs, and what that costs (issue 26), in the same run:
  *   node --import tsx bench/placement.ts [rounds=3] [image=errand-sandbox:latest]
+ * Engines: one Docker engine against two (the local one and a second dockerd in a network namespace over tcp:// with
+ * TLS, test/fixtures/second-dockerd.ts; root only), each taking `rounds` runs at once (sandbox.hosts capacity),
+ * through HostSetDriver's placement: 4 x the capacity of runs, each a cold sandbox that runs one command and is
+ * removed, all queued at once; prints runs per second and the p99 of a run's start (queued -> its sandbox answers).
+ * Both engines share this machine's cores, so the ratio is what placement adds here, not what a second machine would.
+ * Runtime: the same sandbox under runc and under gVisor's runsc (ptrace platform), alternating:
  *   start     DockerDriver.create() of a cold container -> its supervisor answers (what a run without a warm pool waits)
  *   browser   a browser run in it: Chromium's launch and a page served inside the sandbox, navigated, read, screenshotted
  * Prints medians and runsc/runc ratios. Needs a Docker engine with the image and with runsc registered
@@ -14,7 +19,10 @@ import { performance } from 'node:perf_hooks';
 import Docker from 'dockerode';
 import { pino } from 'pino';
 import { DockerDriver } from '../src/sandbox/docker/docker-driver.js';
+import { HostSetDriver } from '../src/sandbox/docker/host-set-driver.js';
+import { dockerForHost, parseSandboxHosts } from '../src/sandbox/docker/sandbox-hosts.js';
 import { sandboxStatus } from '../src/sandbox/docker/sandbox-status.js';
+import { SecondDockerd, secondDockerdAvailability } from '../test/fixtures/second-dockerd.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const image = process.argv[3] ?? 'errand-sandbox:latest';
@@ -55,12 +63,119 @@ async function oneSandbox(driver: DockerDriver, round: number): Promise<{ startM
   }
 }
 
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * `runs` runs queued at once on `hosts`, placed as the dispatcher places them (a run starts when a host has room,
+ * and its slot is released when it ends): runs per second, and each run's start (queued -> sandbox answers).
+ */
+async function throughput(hosts: Record<string, unknown>, runs: number, home: string): Promise<{ perSecond: number; startsMs: number[] }> {
+  const logger = pino({ level: 'silent' });
+  const driver = await HostSetDriver.start({
+    hosts: parseSandboxHosts(hosts, { memoryMbPerRun: LIMITS.memoryMb }),
+    dockerFor: dockerForHost,
+    image,
+    home,
+    logger,
+    limits: LIMITS,
+    warmPoolSize: 0,
+    warmPoolBrowser: false,
+    runtime: null,
+    checkMs: 5_000,
+  });
+  try {
+    const queue = Array.from({ length: runs }, (_, i) => i);
+    const startsMs: number[] = [];
+    const began = performance.now();
+    const oneRun = async (i: number, slot: NonNullable<ReturnType<HostSetDriver['reserve']>>): Promise<void> => {
+      try {
+        const signal = AbortSignal.timeout(180_000);
+        const sandbox = await driver.create({ runId: `run_bench_engines_${i}`, env: {}, signal, slot });
+        startsMs.push(performance.now() - began);
+        try {
+          const result = await sandbox.exec({ language: 'bash', code: 'echo ok', timeoutMs: 30_000 }, signal);
+          if (result.stdout.trim() !== 'ok') throw new Error(`run ${i}: ${result.stderr}`);
+        } finally {
+          await sandbox.destroy();
+        }
+      } finally {
+        slot.release();
+      }
+    };
+    // The dispatcher's loop: place every queued run there is room for; again as each run ends.
+    await new Promise<void>((resolve, reject) => {
+      let running = 0;
+      const pump = (): void => {
+        for (;;) {
+          if (queue.length === 0) break;
+          const slot = driver.reserve(null);
+          if (slot === null) break;
+          const i = queue.shift()!;
+          running++;
+          oneRun(i, slot).then(() => {
+            running--;
+            if (queue.length === 0 && running === 0) resolve();
+            else pump();
+          }, reject);
+        }
+      };
+      pump();
+    });
+    return { perSecond: runs / ((performance.now() - began) / 1000), startsMs };
+  } finally {
+    await driver.close();
+  }
+}
+
+/** One engine against two, the same runs; skipped (said so) where a second engine cannot be made. */
+async function engines(home: string): Promise<void> {
+  const second = secondDockerdAvailability();
+  if (!second.available) {
+    console.log(`engines: skipped (${second.reason})`);
+    return;
+  }
+  const perHost = Math.max(1, rounds);
+  const runs = 4 * perHost;
+  const engine = await SecondDockerd.start(image, 'bench');
+  try {
+    const local = { url: 'unix:///var/run/docker.sock', capacity: { runs: perHost } };
+    const remote = { url: engine.url, tls: engine.tls, capacity: { runs: perHost } };
+    // One unmeasured pass on each engine first: page caches and the image's layers.
+    await throughput({ local, remote }, 2 * perHost, home);
+    const one = await throughput({ local }, runs, home);
+    const two = await throughput({ local, remote }, runs, home);
+    console.log(
+      `engines: ${runs} runs queued at once, ${perHost} at a time per engine (cold sandbox, one command, removed)` +
+        `${engine.imageLoadMs > 0 ? `; loading the image into the second engine took ${engine.imageLoadMs} ms` : ''}`,
+    );
+    for (const [label, result] of [['one', one], ['two', two]] as const) {
+      console.log(`  ${label.padEnd(3)} engine${label === 'one' ? ' ' : 's'}  ${result.perSecond.toFixed(2).padStart(6)} runs/s   start p99 ${percentile(result.startsMs, 99).toFixed(0).padStart(6)} ms`);
+    }
+    console.log(`  two/one  throughput ${(two.perSecond / one.perSecond).toFixed(2)}   start p99 ${(percentile(two.startsMs, 99) / percentile(one.startsMs, 99)).toFixed(2)}`);
+  } finally {
+    await engine.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const docker = new Docker();
   const status = await sandboxStatus({ docker, image });
-  const info = status.engine.reachable ? ((await docker.info()) as { Runtimes?: Record<string, unknown> }) : {};
-  if (!status.engine.reachable || !status.image.present || info.Runtimes?.runsc === undefined) {
-    console.log(`no Docker engine, image ${image} or runsc runtime here; nothing measured`);
+  if (!status.engine.reachable || !status.image.present) {
+    console.log(`no Docker engine or image ${image} here; nothing measured`);
+    return;
+  }
+  const engineHome = mkdtempSync(join(tmpdir(), 'errand-bench-engines-'));
+  try {
+    await engines(engineHome);
+  } finally {
+    rmSync(engineHome, { recursive: true, force: true });
+  }
+  const info = (await docker.info()) as { Runtimes?: Record<string, unknown> };
+  if (info.Runtimes?.runsc === undefined) {
+    console.log('runtime: no runsc runtime here; nothing measured');
     return;
   }
   const home = mkdtempSync(join(tmpdir(), 'errand-bench-placement-'));

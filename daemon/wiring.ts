@@ -17,6 +17,7 @@ import { EventBus } from '../src/events.js';
 import { createIdFactory } from '../src/ids.js';
 import { emailNotifier } from '../src/human/human-notifier.js';
 import { JobsService } from '../src/jobs/jobs-service.js';
+import { sandboxLabelCheck } from '../src/sandbox/sandbox-label.js';
 import { LiveLinks } from '../src/live/live-links.js';
 import { LiveRuns } from '../src/live/live-runs.js';
 import { LiveService } from '../src/live/live-service.js';
@@ -118,7 +119,6 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids: resources.ids, events: resources.events, retryScheduleS: config['webhooks.retry_schedule_s'] });
   // Every event goes through it: into the log and, as the catalogue says, the outbox, in its cause's unit of work.
   const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store, ids: resources.ids });
-  const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, announcer });
   // Off unless metrics.port is set: then the parts below report to it.
   const metrics = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events });
   // One request rate per key, through the REST API and the MCP front door alike.
@@ -139,6 +139,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Before the sandboxes: an unusable oauth.providers is reported before a driver starts anything.
   const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, guard, checkCallbackUrl, publicUrl });
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
+  const checkSandboxLabel = sandboxLabelCheck(sandboxes.services.driver);
+  const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, announcer, checkSandboxLabel });
   // The live view: links signed under the master key, and the running attempts the engine lists for it.
   const liveLinks = new LiveLinks({ masterKey, clock, publicUrl });
   const liveRuns = new LiveRuns();

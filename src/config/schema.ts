@@ -100,6 +100,20 @@ export const CONFIG_KEYS = {
     nullable: true,
     description: "OCI runtime of docker sandboxes, by the name the engine registered it under (runsc: gVisor, a kernel of its own between task code and the host; docs/operations.md says how to register it); null: the engine's default (runc).",
   },
+  'sandbox.hosts': {
+    type: 'json-object',
+    default: null,
+    nullable: true,
+    description:
+      'Docker engines sandboxes run on, by host name: {url (unix://, tcp:// or ssh://), tls: {ca, cert, key} (file paths, tcp://), capacity: {runs, memory_mb}, labels, runtime, firewall: "required" | "off"}; null: the local engine alone (docs/scale-out.md).',
+  },
+  'sandbox.host_check_ms': {
+    type: 'integer',
+    default: 5000,
+    min: 100,
+    max: 600_000,
+    description: 'How often each of sandbox.hosts is pinged; one that does not answer within this time is marked down and its runs re-queued.',
+  },
   'sandbox.memory_mb': { type: 'integer', default: 2048, min: 128, max: 262_144, description: 'Memory limit of a sandbox container.' },
   'sandbox.cpus': { type: 'number', default: 1, min: 0.1, max: 64, description: 'CPU limit of a sandbox container.' },
   'sandbox.pids_limit': { type: 'integer', default: 512, min: 16, max: 65_536, description: 'Process limit of a sandbox container.' },

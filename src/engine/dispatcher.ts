@@ -3,7 +3,8 @@ import type { RunsService } from '../runs/runs-service.js';
 import { runMoves } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { RunExecutor } from './run-executor.js';
-import { CancelledStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
+import type { SandboxPlacement, SandboxSlot } from '../sandbox/driver.js';
+import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
 
 export interface DispatcherOptions {
   /** Written into `lease_owner`: which daemon process holds a running run. */
@@ -17,7 +18,12 @@ export interface DispatcherOptions {
 interface ActiveRun {
   controller: AbortController;
   done: Promise<void>;
+  /** Where the run was placed, with several sandbox hosts. */
+  slot: SandboxSlot | undefined;
 }
+
+/** Queued runs one claim passes over because no host with their label has room, before it gives up. */
+const MAX_PASSED_OVER = 64;
 
 /**
  * The engine's worker, shaped like BullMQ's: claims queued runs oldest first under a lease, at most
@@ -43,7 +49,8 @@ export class Dispatcher {
 
   constructor(
     private readonly r: Resources,
-    private readonly deps: { runs: RunsService; executor: RunExecutor },
+    /** `placement`: the driver's, with several sandbox hosts (issue 26); runs are claimed only when a host has room. */
+    private readonly deps: { runs: RunsService; executor: RunExecutor; placement?: SandboxPlacement | undefined },
     private readonly options: DispatcherOptions,
   ) {
     this.leaseMs = r.config['limits.lease_s'] * 1000;
@@ -59,6 +66,14 @@ export class Dispatcher {
       if (to === 'cancelled' && from === 'running') this.active.get(runId)?.controller.abort(new CancelledStop());
       if (to === 'queued' || from === 'running') this.schedulePump();
     });
+    const unsubscribeHosts = this.deps.placement?.onHostDown((host) => this.hostLost(host));
+    if (unsubscribeHosts !== undefined) {
+      const unsubscribeRuns = this.unsubscribe;
+      this.unsubscribe = () => {
+        unsubscribeRuns();
+        unsubscribeHosts();
+      };
+    }
     this.timers.push(setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3))));
     this.timers.push(setInterval(() => this.schedulePump(), this.options.pollIntervalMs ?? 1000));
     this.pump();
@@ -98,7 +113,7 @@ export class Dispatcher {
   private pump(): void {
     const max = this.r.config['limits.max_concurrent_runs'];
     if (this.closing !== null || !this.started || this.active.size >= max) return;
-    let runs: RunRow[];
+    let runs: { run: RunRow; slot: SandboxSlot | undefined }[];
     try {
       runs = this.claim(max, max - this.active.size);
     } catch (err) {
@@ -113,30 +128,76 @@ export class Dispatcher {
    * can move a run between the read and the compare-and-set; the compare-and-set is what keeps another daemon on
    * the same file from claiming the same run.
    */
-  private claim(maxPerOrg: number, room: number): RunRow[] {
-    return this.r.store.transaction((uow) => {
-      const claimed: RunRow[] = [];
-      while (claimed.length < room) {
-        const next = this.r.store.runs.nextClaimable(maxPerOrg);
-        if (!next) break;
-        const move = runMoves.claim({ run: next, worker: this.options.instanceId, nowMs: this.r.clock.now(), leaseMs: this.leaseMs });
-        const run = this.deps.runs.apply(uow, move);
-        if (run) claimed.push(run);
-      }
-      return claimed;
-    });
+  private claim(maxPerOrg: number, room: number): { run: RunRow; slot: SandboxSlot | undefined }[] {
+    const { placement } = this.deps;
+    const slots: SandboxSlot[] = [];
+    try {
+      return this.r.store.transaction((uow) => {
+        const claimed: { run: RunRow; slot: SandboxSlot | undefined }[] = [];
+        let after = '';
+        let passedOver = 0;
+        while (claimed.length < room) {
+          const next = this.r.store.runs.nextClaimable(maxPerOrg, after);
+          if (!next) break;
+          let slot: SandboxSlot | undefined;
+          if (placement !== undefined) {
+            const reserved = placement.reserve(next.sandbox_label);
+            // Every host is full: the run waits queued. A run asking for a label whose hosts are full lets those after it by.
+            if (reserved === null) {
+              if (next.sandbox_label === null || ++passedOver > MAX_PASSED_OVER) break;
+              after = next.id;
+              continue;
+            }
+            slot = reserved;
+            slots.push(reserved);
+          }
+          const move = runMoves.claim({ run: next, worker: this.options.instanceId, nowMs: this.r.clock.now(), leaseMs: this.leaseMs, sandboxHost: slot?.host ?? null });
+          const run = this.deps.runs.apply(uow, move);
+          if (run) claimed.push({ run, slot });
+          else slot?.release();
+        }
+        return claimed;
+      });
+    } catch (err) {
+      for (const slot of slots) slot.release();
+      throw err;
+    }
   }
 
-  private launch(run: RunRow): void {
+  private launch({ run, slot }: { run: RunRow; slot: SandboxSlot | undefined }): void {
     const controller = new AbortController();
     const done = this.deps.executor
-      .execute(run, controller)
+      .execute(run, controller, slot)
       .catch((err: unknown) => this.r.logger.error({ err, runId: run.id }, 'run executor failed'))
       .finally(() => {
+        slot?.release();
         this.active.delete(run.id);
+        if (controller.signal.reason instanceof HostLostStop) this.lapse(run, controller.signal.reason);
         this.schedulePump();
       });
-    this.active.set(run.id, { controller, done });
+    this.active.set(run.id, { controller, done, slot });
+  }
+
+  /** Stops the runs placed on a host that stopped answering; each is re-queued once its attempt has stopped. */
+  private hostLost(host: string): void {
+    for (const a of this.active.values()) {
+      if (a.slot?.host === host && !a.controller.signal.aborted) a.controller.abort(new HostLostStop(host));
+    }
+  }
+
+  /**
+   * A run stopped on a lost host: its lease ends now and the recovery of lapsed leases re-queues it (or fails it on
+   * its last attempt), the one path a daemon crash takes too. Only after its attempt stopped, so that no two run it.
+   */
+  private lapse(run: RunRow, stop: HostLostStop): void {
+    try {
+      if (this.r.store.runs.lapseLease(run.id, this.options.instanceId, this.r.clock.now())) {
+        this.r.logger.warn({ runId: run.id, host: stop.host }, 'stopped a run whose sandbox host stopped answering');
+        this.recoverLapsed();
+      }
+    } catch (err) {
+      this.r.logger.error({ err, runId: run.id }, 'could not lapse the lease of a run on a lost host');
+    }
   }
 
   private heartbeat(): void {

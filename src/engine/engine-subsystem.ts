@@ -8,6 +8,7 @@ import type { PriceTable } from '../billing/prices.js';
 import type { RunConnections } from '../connections/run-connections.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { JobsService } from '../jobs/jobs-service.js';
+import { sandboxLabelCheck } from '../sandbox/sandbox-label.js';
 import type { LiveRuns } from '../live/live-runs.js';
 import { packageVersion } from '../package-root.js';
 import type { ProjectsService } from '../projects/projects-service.js';
@@ -97,6 +98,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       runProblems: (run) => runProblems(provider, deps.connections, run),
       liveUrlOf: deps.liveUrlOf,
       filesOf: (row) => deps.runFiles.filesOf(row),
+      checkSandboxLabel: sandboxLabelCheck(driver),
     },
   );
   const human = new HumanRequests(resources, { runs, announcer, publicUrl: deps.publicUrl, liveUrlOf: deps.liveUrlOf, notifier: deps.human.notifier });
@@ -117,7 +119,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const recipes = new RecipesService(resources, jobs);
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live, inputFiles: new RunInputFiles({ store: resources.store, files: deps.files }), recipes, schemas });
-  const dispatcher = new Dispatcher(resources, { runs, executor }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
+  const dispatcher = new Dispatcher(resources, { runs, executor, placement: driver.placement }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 
   const unusable = provider.unusableReason();

@@ -6,7 +6,7 @@ import type { PriceTable } from '../billing/prices.js';
 import type { FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunsService } from '../runs/runs-service.js';
 import type { Resources } from '../resources.js';
-import type { Sandbox, SandboxDriver, SandboxProxy } from '../sandbox/driver.js';
+import type { Sandbox, SandboxDriver, SandboxProxy, SandboxSlot } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunRow } from '../store/runs-table.js';
@@ -27,7 +27,7 @@ import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
 import { RunTimer } from './run-time-limit.js';
 import { AttemptPhases } from './attempt-phases.js';
 import { collectRunFiles, runFileLimits, withFilesProblem } from '../run-files/run-file-collection.js';
-import { CancelledStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
+import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
@@ -84,7 +84,8 @@ export class RunExecutor {
     return this.deps.driver.removeOrphans();
   }
 
-  async execute(run: RunRow, controller: AbortController): Promise<void> {
+  /** `slot`: the host the dispatcher placed the run on (several hosts, issue 26); absent with one. */
+  async execute(run: RunRow, controller: AbortController, slot?: SandboxSlot): Promise<void> {
     const logger = this.r.logger.child({ runId: run.id, attempt: run.attempt });
     const signal = controller.signal;
     const early = this.precheck(run);
@@ -123,7 +124,7 @@ export class RunExecutor {
         const opened = await phases.time('tools', () => this.deps.tools.open(run, signal, mask));
         tools = opened;
         recorder.lastAction('starting the sandbox');
-        const created = await phases.time('sandbox', () => this.createSandbox(run, credentials, signal, logger));
+        const created = await phases.time('sandbox', () => this.createSandbox(run, credentials, signal, logger, slot));
         sandbox = created;
         if (credentials.proxy !== null) await created.useProxy(sandboxProxy(credentials.proxy), signal);
         started.begin();
@@ -137,7 +138,7 @@ export class RunExecutor {
         }
         const gate = new ControlGate();
         detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
-        logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name }, 'run started');
+        logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name, ...(slot === undefined ? {} : { host: slot.host }) }, 'run started');
         // What the run does in its sandbox is kept for the recipe its success makes (a job's run).
         const observed = new ObservedSandbox(sandbox);
         const evidence = new Evidence({ run, sandbox: observed, signal, recorder, artifacts: this.deps.artifacts, clock: this.r.clock, logger, phases });
@@ -282,13 +283,14 @@ export class RunExecutor {
    * One retry when the sandbox did not start: on a loaded host a supervisor or container can miss its start
    * deadline once, and a second try costs the run far less than failing it.
    */
-  private async createSandbox(run: RunRow, credentials: RunCredentials, signal: AbortSignal, logger: Resources['logger']): Promise<Sandbox> {
+  private async createSandbox(run: RunRow, credentials: RunCredentials, signal: AbortSignal, logger: Resources['logger'], slot: SandboxSlot | undefined): Promise<Sandbox> {
+    const options = { runId: run.id, env: credentials.env, signal, ...(slot === undefined ? {} : { slot }) };
     try {
-      return await this.deps.driver.create({ runId: run.id, env: credentials.env, signal });
+      return await this.deps.driver.create(options);
     } catch (err) {
       if (signal.aborted || !(err instanceof SandboxError) || err.code !== 'start_failed') throw err;
       logger.warn({ err }, 'the sandbox did not start; trying once more');
-      return this.deps.driver.create({ runId: run.id, env: credentials.env, signal });
+      return this.deps.driver.create(options);
     }
   }
 
@@ -311,7 +313,7 @@ export class RunExecutor {
     if (signal.aborted) {
       const reason: unknown = signal.reason;
       if (reason instanceof TimeoutStop) return failedOutcome('timeout', `stopped at the time limit: the run took longer than its timeout_s of ${reason.timeoutS} s`);
-      if (reason instanceof CancelledStop || reason instanceof ShutdownStop || reason instanceof LeaseLostStop) return null;
+      if (reason instanceof CancelledStop || reason instanceof ShutdownStop || reason instanceof LeaseLostStop || reason instanceof HostLostStop) return null;
     }
     if (err instanceof ProviderError) return failedOutcome(failureReasonOf(err), `the model API call failed: ${err.message}`);
     if (err instanceof SandboxError) return failedOutcome('site_down', `the sandbox failed: ${err.message}`);

@@ -35,3 +35,14 @@ export class LeaseLostStop extends RunStop {
     this.name = 'LeaseLostStop';
   }
 }
+
+/**
+ * The run's sandbox host stopped answering (issue 26): the attempt is stopped and its lease lapsed at once, so that
+ * the run is re-queued as after a daemon crash and placed on a host that answers.
+ */
+export class HostLostStop extends RunStop {
+  constructor(readonly host: string) {
+    super(`the sandbox host ${host} stopped answering`);
+    this.name = 'HostLostStop';
+  }
+}

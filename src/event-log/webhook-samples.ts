@@ -29,6 +29,7 @@ function envelope(at: string): EventData<'run.completed'> {
     live_url: null,
     files: [],
     mode: 'agent',
+    sandbox: { label: null, host: null },
   };
 }
 

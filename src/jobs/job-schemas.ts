@@ -17,6 +17,13 @@ export const proxyName = {
   description:
     "Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required.",
 } as const;
+export const sandboxLabel = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 63,
+  description:
+    "A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host.",
+} as const;
 export const recording = {
   type: 'boolean',
   description: 'false: no recording (trace and video) of the browser; default true, or the job\'s. recording.enabled off turns it off for every run.',
@@ -43,7 +50,7 @@ export const requireApproval = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -63,6 +70,7 @@ export const jobSchema = {
     recording: { type: 'boolean', description: 'Whether its runs record the browser unless a run says otherwise.' },
     proxy: { ...nullableString, description: 'The proxy connection its runs leave through unless they name their own.' },
     replay: { ...replay, description: "Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)." },
+    sandbox_label: { ...nullableString, description: 'The sandbox host label its runs ask for unless they name their own; null: any host.' },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -89,6 +97,7 @@ const jobFields = {
   recording,
   proxy: { anyOf: [proxyName, { type: 'null' }] },
   replay,
+  sandbox_label: { anyOf: [sandboxLabel, { type: 'null' }] },
 } as const;
 
 export const createJobBody = {

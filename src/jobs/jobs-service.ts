@@ -31,6 +31,7 @@ export interface Job {
   recording: boolean;
   proxy: string | null;
   replay: 'auto' | 'off';
+  sandbox_label: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +40,8 @@ export interface Job {
 export interface JobsServiceOptions {
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
   announcer: EventAnnouncer;
+  /** Refuses a sandbox host label no host has (400 unknown_sandbox_label; issue 26). */
+  checkSandboxLabel: (label: string) => void;
 }
 
 export class JobsService {
@@ -87,6 +90,7 @@ export class JobsService {
       recording: body.recording === false ? 0 : 1,
       proxy: body.proxy ?? null,
       replay: body.replay ?? 'off',
+      sandbox_label: body.sandbox_label ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -116,6 +120,7 @@ export class JobsService {
     if (body.recording !== undefined) changes.recording = body.recording ? 1 : 0;
     if (body.proxy !== undefined) changes.proxy = body.proxy;
     if (body.replay !== undefined) changes.replay = body.replay;
+    if (body.sandbox_label !== undefined) changes.sandbox_label = body.sandbox_label;
     if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
     if (body.human_email !== undefined) changes.human_email = body.human_email;
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
@@ -167,6 +172,7 @@ export class JobsService {
 
   /** Schemas must compile and a schedule must be valid before anything is stored. */
   private async check(body: CreateJobBody | UpdateJobBody): Promise<void> {
+    if (typeof body.sandbox_label === 'string') this.options.checkSandboxLabel(body.sandbox_label);
     if (body.input_schema) await this.schemas.check(body.input_schema, 'input_schema');
     if (body.output_schema) await this.schemas.check(body.output_schema, 'output_schema');
     if (body.schedule) {
@@ -196,6 +202,7 @@ export function toJob(row: JobRow): Job {
     recording: row.recording === 1,
     proxy: row.proxy,
     replay: row.replay,
+    sandbox_label: row.sandbox_label,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -15,7 +15,7 @@ export interface MetricsSources {
 /** What two gauges read at each scrape: parts built after the metrics, since they report to them. */
 export interface WatchedQueues {
   /** Its `warmCount`: started sandboxes waiting for a run (the docker driver's warm pool). */
-  sandboxes: { readonly warmCount: number };
+  sandboxes: { warmCountsByHost(): ReadonlyMap<string, number> };
   /** Its `queueDepth()`: messages on the outbound mail queue. */
   mailQueue: { queueDepth(): number };
 }
@@ -30,7 +30,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   private readonly webhookAttempts: Histogram<'outcome'>;
-  private readonly sandboxStart: Histogram<'driver'>;
+  private readonly sandboxStart: Histogram<'driver' | 'host'>;
   private readonly runsCreated: Counter<'source'>;
   private readonly runsFinished: Counter<'status' | 'failure_reason'>;
   private readonly runDuration: Histogram<'status'>;
@@ -92,8 +92,8 @@ export class Metrics {
     });
     this.sandboxStart = new Histogram({
       name: 'errand_sandbox_start_seconds',
-      help: 'Time to get a sandbox for a run (from the warm pool or started), by driver.',
-      labelNames: ['driver'],
+      help: 'Time to get a sandbox for a run (from the warm pool or started), by driver and sandbox host.',
+      labelNames: ['driver', 'host'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
       registers,
     });
@@ -132,10 +132,12 @@ export class Metrics {
     const registers = [this.registry];
     new Gauge({
       name: 'errand_sandbox_pool_size',
-      help: 'Started sandboxes waiting for a run.',
+      help: 'Started sandboxes waiting for a run, by sandbox host.',
+      labelNames: ['host'],
       registers,
       collect() {
-        this.set(queues.sandboxes.warmCount);
+        this.reset();
+        for (const [host, ready] of queues.sandboxes.warmCountsByHost()) this.set({ host }, ready);
       },
     });
     new Gauge({
@@ -156,8 +158,8 @@ export class Metrics {
     this.webhookAttempts.observe({ outcome }, seconds);
   }
 
-  sandboxStarted(driver: string, seconds: number): void {
-    this.sandboxStart.observe({ driver }, seconds);
+  sandboxStarted(driver: string, host: string, seconds: number): void {
+    this.sandboxStart.observe({ driver, host }, seconds);
   }
 
   /** The text of a scrape. */

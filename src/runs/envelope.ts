@@ -56,6 +56,8 @@ export interface RunEnvelope {
   files: RunFile[];
   /** How the run ran: the agent, a replay of its job's recipe, or a replay the agent took over (issue 24). */
   mode: RunMode;
+  /** The host label it asked for and the sandbox host its latest attempt was placed on (issue 26). */
+  sandbox: { label: string | null; host: string | null };
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
@@ -101,5 +103,6 @@ export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs:
     live_url: null,
     files,
     mode: row.mode,
+    sandbox: { label: row.sandbox_label, host: row.sandbox_host },
   };
 }

@@ -1,7 +1,7 @@
 import { runFilesSchema } from '../run-files/run-file-schemas.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, replay, requireApproval, timeoutS } from '../jobs/job-schemas.js';
+import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, replay, requireApproval, sandboxLabel, timeoutS } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
@@ -34,6 +34,7 @@ export const createRunBody = {
     human_email: humanEmail,
     require_approval: requireApproval,
     proxy: proxyName,
+    sandbox_label: sandboxLabel,
   },
 } as const;
 
@@ -54,6 +55,7 @@ export const createJobRunBody = {
     human_email: humanEmail,
     require_approval: requireApproval,
     proxy: proxyName,
+    sandbox_label: sandboxLabel,
     replay: { ...replay, description: "auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay." },
   },
 } as const;
@@ -118,7 +120,7 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
-    'live_url', 'files', 'mode',
+    'live_url', 'files', 'mode', 'sandbox',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -174,6 +176,15 @@ export const envelopeSchema = {
       type: 'string',
       enum: ['agent', 'replay', 'replay_then_agent'],
       description: "How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay).",
+    },
+    sandbox: {
+      type: 'object',
+      required: ['label', 'host'],
+      description: 'Where the run runs (issue 26; docs/api.md, Sandbox hosts).',
+      properties: {
+        label: { ...nullableString, description: 'The sandbox host label the run asked for (its own, else its job\'s); null: any host.' },
+        host: { ...nullableString, description: 'The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts.' },
+      },
     },
   },
 } as const;

@@ -82,6 +82,8 @@ export interface RunsServiceOptions {
   liveUrlOf?: LiveUrlOf;
   /** A run's files with their signed links (src/run-files/run-files-service.ts): the envelope's `files`. */
   filesOf?: (row: RunRow) => RunFile[];
+  /** Refuses a sandbox host label no host has (400 unknown_sandbox_label; issue 26). */
+  checkSandboxLabel: (label: string) => void;
 }
 
 interface NewRun {
@@ -102,6 +104,8 @@ interface NewRun {
   inputFiles: string[];
   /** The proxy connection's name: the run's own, else its job's. */
   proxy: string | null;
+  /** The sandbox host label it asks for: the run's own, else its job's (issue 26). */
+  sandboxLabel: string | null;
   timeoutS: number;
   recording: boolean;
   /** Whether it replays its job's recipe (issue 24): its request's `replay`, else its job's; 'off' without a job. */
@@ -201,6 +205,7 @@ export class RunsService {
       connections: fromJson<string[]>(run.connections) ?? [],
       inputFiles: this.r.store.files.inputIdsOf(run.id),
       proxy: run.proxy,
+      sandboxLabel: run.sandbox_label,
       timeoutS: run.timeout_s,
       recording: run.recording === 1,
       replay: run.replay,
@@ -315,6 +320,7 @@ export class RunsService {
       connections: body.connections ?? [],
       inputFiles: body.files ?? [],
       proxy: body.proxy ?? null,
+      sandboxLabel: body.sandbox_label ?? null,
       timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? true,
       replay: 'off',
@@ -352,6 +358,7 @@ export class RunsService {
       connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
       inputFiles: body.files ?? [],
       proxy: body.proxy ?? job.proxy,
+      sandboxLabel: body.sandbox_label ?? job.sandbox_label,
       timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
       recording: body.recording ?? job.recording === 1,
       replay: body.replay ?? job.replay,
@@ -372,6 +379,7 @@ export class RunsService {
    * compiled and checked in the schema worker (see UserSchemas): a run without any answers at once.
    */
   private prepare(spec: RunSpec): NewRun | Promise<NewRun> {
+    if (spec.sandboxLabel !== null) this.options.checkSandboxLabel(spec.sandboxLabel);
     if (spec.inputSchema === null && spec.outputSchema === null) return this.newRun(spec, fillPlaceholders(spec.prompt, spec.inputs));
     return this.checkSchemas(spec).then((prompt) => this.newRun(spec, prompt));
   }
@@ -400,6 +408,7 @@ export class RunsService {
       connections: spec.connections,
       inputFiles: spec.inputFiles,
       proxy: spec.proxy,
+      sandboxLabel: spec.sandboxLabel,
       timeoutS: spec.timeoutS,
       recording: spec.recording,
       replay: spec.replay,
@@ -471,6 +480,7 @@ export class RunsService {
         callback_url: n.callbackUrl,
         connections: JSON.stringify(n.connections),
         proxy: n.proxy,
+        sandbox_label: n.sandboxLabel,
         timeout_s: n.timeoutS,
         recording: n.recording ? 1 : 0,
         replay: n.replay,

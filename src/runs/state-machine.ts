@@ -73,18 +73,19 @@ const RELEASED = { lease_owner: null, lease_expires_at: null, waiting_for: null 
 /** The named moves: each builds what it writes from one input and answers it, for `RunsService.apply`. */
 export const runMoves = {
   /** A worker takes the oldest queued run for an attempt, under a lease. */
-  claim(input: { run: ClaimableRun; worker: string; nowMs: number; leaseMs: number }): RunMove {
+  claim(input: { run: ClaimableRun; worker: string; nowMs: number; leaseMs: number; sandboxHost?: string | null }): RunMove {
     const attempt = Math.max(1, input.run.attempt);
     return statusMove('claim', 'queued', {
       runId: input.run.id,
       patch: {
         attempt,
+        ...(input.sandboxHost === undefined || input.sandboxHost === null ? {} : { sandbox_host: input.sandboxHost }),
         lease_owner: input.worker,
         lease_expires_at: input.nowMs + input.leaseMs,
         started_at: input.run.started_at ?? isoTime(input.nowMs),
         last_action: 'claimed by a worker',
       },
-      description: `claimed by worker ${input.worker} (attempt ${attempt})`,
+      description: `claimed by worker ${input.worker} (attempt ${attempt})${input.sandboxHost ? ` for sandbox host ${input.sandboxHost}` : ''}`,
       leaseOwner: null,
     });
   },

@@ -3,11 +3,34 @@ import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput,
 
 export type SandboxDriverName = 'local' | 'docker';
 
+/** The one host's name without `sandbox.hosts`: the engine `sandbox.driver` found (or the local driver's processes). */
+export const LOCAL_HOST = 'local';
+
 export interface SandboxCreateOptions {
   runId: string;
   /** Injected into the sandbox's environment (token connections). Never logged. */
   env: Record<string, string>;
   signal: AbortSignal;
+  /** The room the dispatcher reserved for the run (several hosts, issue 26): its sandbox starts on that host. */
+  slot?: SandboxSlot;
+}
+
+/** Room for one run on one sandbox host, held from the run's claim until its attempt ends (issue 26). */
+export interface SandboxSlot {
+  readonly host: string;
+  /** Gives the room back; idempotent. */
+  release(): void;
+}
+
+/**
+ * Where runs go when sandboxes run on several Docker engines (`sandbox.hosts`): the dispatcher claims a run only once
+ * a host has room for it, so that a run waits `queued` while every host that fits it is full.
+ */
+export interface SandboxPlacement {
+  /** Room on the least loaded host that is up and has `label` (any host when null); null when none has room. */
+  reserve(label: string | null): SandboxSlot | null;
+  /** Calls `listener` with a host's name each time it is marked down; answers the unsubscribe. */
+  onHostDown(listener: (host: string) => void): () => void;
 }
 
 /** A run's egress proxy as its sandbox gets it (issue 23, item 4). */
@@ -75,6 +98,23 @@ export interface SandboxReport {
   runtime: string | null;
   warmPool: { size: number; ready: number } | null;
   firewall: FirewallReport | null;
+  /** Every Docker engine sandboxes run on (the one local engine without `sandbox.hosts`); empty for the local driver. */
+  hosts: SandboxHostReport[];
+}
+
+/** One Docker engine as `GET /v1/status` shows it (`sandbox.hosts[]`). */
+export interface SandboxHostReport {
+  name: string;
+  /** Without credentials. */
+  url: string;
+  state: 'up' | 'down';
+  capacity: { runs: number; memory_mb: number };
+  load: { runs: number; memory_mb: number };
+  pool: { size: number; ready: number };
+  runtime: string;
+  labels: string[];
+  /** `installed` null: not checked (a remote host's rules are checked through its helper container). */
+  firewall: { required: boolean; installed: boolean | null; detail: string | null };
 }
 
 export interface SandboxDriver {
@@ -83,6 +123,12 @@ export interface SandboxDriver {
   report(): Promise<SandboxReport>;
   /** Started sandboxes ready for the next runs (0 for a driver without a pool). */
   readonly warmCount: number;
+  /** Ready pooled sandboxes by host name (empty for the local driver), for the metrics. */
+  warmCountsByHost(): ReadonlyMap<string, number>;
+  /** Present with several hosts (`sandbox.hosts`): the dispatcher places runs through it. */
+  readonly placement?: SandboxPlacement;
+  /** Whether a run may ask for `label` (`sandbox_label`): some host of `sandbox.hosts` has it. */
+  hasLabel(label: string): boolean;
   create(options: SandboxCreateOptions): Promise<Sandbox>;
   /** Removes sandboxes left behind by a daemon that died; returns how many. */
   removeOrphans(): Promise<number>;

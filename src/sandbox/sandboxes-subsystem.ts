@@ -18,6 +18,6 @@ export interface SandboxesSubsystemDeps {
 export async function sandboxesSubsystem(deps: SandboxesSubsystemDeps): Promise<Subsystem<{ driver: SandboxDriver }>> {
   const { metrics } = deps;
   const selected = await selectDriver({ config: deps.config, home: deps.home, logger: deps.logger });
-  const driver: SandboxDriver = metrics ? timedDriver(selected, (name, seconds) => metrics.sandboxStarted(name, seconds)) : selected;
+  const driver: SandboxDriver = metrics ? timedDriver(selected, (name, host, seconds) => metrics.sandboxStarted(name, host, seconds)) : selected;
   return { name: 'sandboxes', services: { driver }, close: () => driver.close() };
 }

@@ -1,9 +1,13 @@
 import Docker from 'dockerode';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import type { ContainerLimits } from './docker/container-spec.js';
 import { DockerDriver } from './docker/docker-driver.js';
+import { HostSetDriver } from './docker/host-set-driver.js';
+import { dockerForHost, parseSandboxHosts } from './docker/sandbox-hosts.js';
 import { sandboxStatus } from './docker/sandbox-status.js';
-import type { SandboxDriver } from './driver.js';
+import { LOCAL_HOST, type SandboxDriver } from './driver.js';
 import { LocalDriver } from './local/local-driver.js';
 import { SandboxError } from './sandbox-error.js';
 
@@ -25,6 +29,22 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
   const local = (): LocalDriver =>
     new LocalDriver({ home: options.home, chromiumPath: config['sandbox.chromium_path'], logger });
   const choice = config['sandbox.driver'];
+  const hosts = config['sandbox.hosts'];
+  if (hosts !== null) {
+    if (choice === 'local') throw new ConfigError('sandbox.hosts', 'names Docker engines, but sandbox.driver is local');
+    return HostSetDriver.start({
+      hosts: parseSandboxHosts(hosts, { memoryMbPerRun: config['sandbox.memory_mb'] }),
+      dockerFor: dockerForHost,
+      image: config['sandbox.image'],
+      home: options.home,
+      logger,
+      limits: containerLimits(config),
+      warmPoolSize: config['sandbox.warm_pool_size'],
+      warmPoolBrowser: config['sandbox.warm_pool_browser'],
+      runtime: config['sandbox.runtime'],
+      checkMs: config['sandbox.host_check_ms'],
+    });
+  }
   if (choice === 'local') return local();
 
   const docker = options.docker ?? new Docker();
@@ -38,10 +58,17 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
       image,
       home: options.home,
       logger,
-      limits: { memoryMb: config['sandbox.memory_mb'], cpus: config['sandbox.cpus'], pidsLimit: config['sandbox.pids_limit'] },
+      limits: containerLimits(config),
       warmPoolSize: config['sandbox.warm_pool_size'],
       warmPoolBrowser: config['sandbox.warm_pool_browser'],
       runtime: config['sandbox.runtime'],
+      host: {
+        name: LOCAL_HOST,
+        url: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
+        capacity: { runs: config['limits.max_concurrent_runs'], memoryMb: config['limits.max_concurrent_runs'] * config['sandbox.memory_mb'] },
+        labels: [],
+        firewallRequired: true,
+      },
     });
   } catch (error) {
     if (choice === 'docker' || !(error instanceof SandboxError)) {
@@ -54,4 +81,8 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
     );
     return local();
   }
+}
+
+function containerLimits(config: Config): ContainerLimits {
+  return { memoryMb: config['sandbox.memory_mb'], cpus: config['sandbox.cpus'], pidsLimit: config['sandbox.pids_limit'] };
 }

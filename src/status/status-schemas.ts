@@ -29,7 +29,7 @@ export const statusSchema = {
     },
     sandbox: {
       type: 'object',
-      required: ['driver', 'isolated', 'image', 'runtime', 'warm_pool', 'firewall'],
+      required: ['driver', 'isolated', 'image', 'runtime', 'warm_pool', 'firewall', 'hosts'],
       properties: {
         driver: { type: 'string', enum: ['local', 'docker'] },
         isolated: { type: 'boolean', description: "false for the local driver: task code runs as the daemon's user." },
@@ -44,6 +44,33 @@ export const statusSchema = {
           type: ['object', 'null'],
           required: ['installed', 'detail'],
           properties: { installed: { type: 'boolean' }, detail: { type: 'string' } },
+        },
+        hosts: {
+          type: 'array',
+          description: 'Every Docker engine sandboxes run on (sandbox.hosts; the one local engine without it); [] for the local driver.',
+          items: {
+            type: 'object',
+            required: ['name', 'url', 'state', 'capacity', 'load', 'pool', 'runtime', 'labels', 'firewall'],
+            properties: {
+              name: { type: 'string' },
+              url: { type: 'string', description: 'The engine, without credentials.' },
+              state: { type: 'string', enum: ['up', 'down'], description: 'down: it did not answer its last check, and gets no runs.' },
+              capacity: { type: 'object', required: ['runs', 'memory_mb'], properties: { runs: { type: 'integer' }, memory_mb: { type: 'integer' } } },
+              load: { type: 'object', required: ['runs', 'memory_mb'], properties: { runs: { type: 'integer' }, memory_mb: { type: 'integer' } } },
+              pool: { type: 'object', required: ['size', 'ready'], properties: { size: { type: 'integer' }, ready: { type: 'integer' } } },
+              runtime: { type: 'string', description: 'The OCI runtime its sandboxes run under (runc, runsc).' },
+              labels: { type: 'array', items: { type: 'string' } },
+              firewall: {
+                type: 'object',
+                required: ['required', 'installed', 'detail'],
+                properties: {
+                  required: { type: 'boolean', description: 'false: the operator opted this host out of the firewall by name.' },
+                  installed: { ...nullableBoolean, description: 'Whether its sandbox firewall rules are in place; null when not checked.' },
+                  detail: nullableString,
+                },
+              },
+            },
+          },
         },
       },
     },

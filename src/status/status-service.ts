@@ -2,7 +2,7 @@ import { isoTime } from '../clock.js';
 import type { ModelProvider, ProviderProbe } from '../engine/providers/provider.js';
 import type { MailStatus } from '../mail/mail-status.js';
 import type { Resources } from '../resources.js';
-import type { SandboxDriver } from '../sandbox/driver.js';
+import type { SandboxDriver, SandboxHostReport } from '../sandbox/driver.js';
 
 /** How long an answer of the model API stands for every caller of GET /v1/status (see docs/api.md). */
 export const PROBE_FRESH_MS = 30_000;
@@ -34,6 +34,7 @@ export interface DaemonStatus {
     runtime: string | null;
     warm_pool: { size: number; ready: number } | null;
     firewall: { installed: boolean; detail: string } | null;
+    hosts: SandboxHostReport[];
   };
   /** The caller's organisation: what it spent today (UTC) against its daily cap. */
   spend: { today_usd: number; daily_cap_usd: number };
@@ -91,6 +92,7 @@ export class StatusService {
         runtime: sandbox.runtime,
         warm_pool: sandbox.warmPool,
         firewall: sandbox.firewall,
+        hosts: sandbox.hosts,
       },
       spend: { today_usd: caps.orgSpentTodayUsd, daily_cap_usd: caps.orgDailyCapUsd ?? this.r.config['limits.org_daily_cap_usd'] },
       runs: { active: this.r.store.runs.countActive(orgId), max_pending: this.r.config['limits.max_pending_runs'] },

@@ -23,6 +23,8 @@ export interface JobRow {
   recording: 0 | 1;
   /** The proxy connection its runs leave through unless they name their own; null: none named. */
   proxy: string | null;
+  /** The sandbox host label its runs ask for unless they name their own (issue 26); null: any host. */
+  sandbox_label: string | null;
   /** Whether its runs replay its recipe ('auto') or always run the agent ('off'); migration 029. */
   replay: 'auto' | 'off';
   created_at: string;
@@ -30,12 +32,12 @@ export interface JobRow {
 }
 
 /** A job as inserted: what a person needs (issue 22, item 4) may be left out, as no one named. */
-export type NewJobRow = Omit<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay'> &
-  Partial<Pick<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay'>>;
+export type NewJobRow = Omit<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay' | 'sandbox_label'> &
+  Partial<Pick<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay' | 'sandbox_label'>>;
 
 type PageParams = { org_id: string; project_id: string | null; cursor: string | null; limit: number };
 
-export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay'] as const;
+export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label'] as const;
 
 export class JobsStore {
   private readonly byId;
@@ -56,8 +58,8 @@ export class JobsStore {
       ),
     };
     this.insertStmt = db.prepare(
-      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, human_timeout_s, human_email, require_approval, schedule, recording, proxy, replay, created_at, updated_at)
-       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @human_timeout_s, @human_email, @require_approval, @schedule, @recording, @proxy, @replay, @created_at, @updated_at)`,
+      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, human_timeout_s, human_email, require_approval, schedule, recording, proxy, replay, sandbox_label, created_at, updated_at)
+       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @human_timeout_s, @human_email, @require_approval, @schedule, @recording, @proxy, @replay, @sandbox_label, @created_at, @updated_at)`,
     );
     this.deleteStmt = db.prepare<{ id: string; org_id: string }>('DELETE FROM jobs WHERE id = @id AND org_id = @org_id');
     this.scheduled = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE schedule IS NOT NULL ORDER BY id');
@@ -80,7 +82,7 @@ export class JobsStore {
   }
 
   insert(row: NewJobRow): void {
-    this.insertStmt.run({ human_timeout_s: null, human_email: null, require_approval: 0, proxy: null, replay: 'off', ...row });
+    this.insertStmt.run({ human_timeout_s: null, human_email: null, require_approval: 0, proxy: null, replay: 'off', sandbox_label: null, ...row });
   }
 
   update(orgId: string, id: string, changes: Partial<JobRow> & { updated_at: string }): boolean {

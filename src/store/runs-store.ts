@@ -9,7 +9,7 @@ import { runColumns, type NewRunRow, type RunPatch, type RunRow } from './runs-t
 import type { UnitOfWork } from './unit-of-work.js';
 
 /** What claiming a queued run needs to know before its compare-and-set. */
-export type ClaimableRun = Pick<RunRow, 'id' | 'attempt' | 'started_at'>;
+export type ClaimableRun = Pick<RunRow, 'id' | 'attempt' | 'started_at' | 'sandbox_label'>;
 
 /** An organisation whose kept count of active runs differs from a count of its runs. */
 export interface ActiveCountDrift {
@@ -59,8 +59,8 @@ export class RunsStore {
            FROM orgs)
          WHERE active_runs <> counted ORDER BY id`,
       ),
-      nextClaimable: db.prepare<{ max_running: number }, ClaimableRun>(
-        `SELECT r.id, r.attempt, r.started_at FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued'
+      nextClaimable: db.prepare<{ max_running: number; after: string }, ClaimableRun>(
+        `SELECT r.id, r.attempt, r.started_at, r.sandbox_label FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued' AND r.id > @after
            AND (SELECT COUNT(*) FROM runs x INDEXED BY runs_running WHERE x.org_id = r.org_id AND x.status = 'running') < @max_running
          ORDER BY r.id LIMIT 1`,
       ),
@@ -133,13 +133,22 @@ export class RunsStore {
   }
 
   /** The oldest queued run whose organisation still has a free slot. */
-  nextClaimable(maxRunningPerOrg: number): ClaimableRun | undefined {
-    return this.s.nextClaimable.get({ max_running: maxRunningPerOrg });
+  /** The oldest queued run its organisation has room for; after `afterId` (runs passed over for want of a host). */
+  nextClaimable(maxRunningPerOrg: number, afterId = ''): ClaimableRun | undefined {
+    return this.s.nextClaimable.get({ max_running: maxRunningPerOrg, after: afterId });
   }
 
   /** Running runs whose lease ran out before `nowMs`: their worker died. */
   listLapsed(nowMs: number): RunRow[] {
     return this.s.lapsed.all({ now: nowMs }).map(runColumns.row);
+  }
+
+  /**
+   * Ends `owner`'s lease on the run now, so that the next recovery re-queues it as after a daemon crash: an attempt
+   * stopped because its sandbox host was lost (issue 26).
+   */
+  lapseLease(id: string, owner: string, nowMs: number): boolean {
+    return this.renewLease(id, owner, nowMs - 1);
   }
 
   renewLease(id: string, owner: string, expiresAtMs: number): boolean {

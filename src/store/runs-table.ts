@@ -36,6 +36,10 @@ export const runColumns = defineColumns('runs', {
   recording: fixed<0 | 1>(),
   /** The proxy connection the run leaves through (its own, else its job's); null: sandbox.egress_proxy, if set. */
   proxy: patchable<string | null>(null),
+  /** The sandbox host label the run asks for (its own, else its job's; issue 26); null: any host. */
+  sandbox_label: patchable<string | null>(null),
+  /** The sandbox host its latest attempt was placed on (issue 26); null: not placed, or no sandbox.hosts. */
+  sandbox_host: patchable<string | null>(null),
   /** How long a person has to answer the agent (request_human); null: human.timeout_s. Set when the run is created. */
   human_timeout_s: patchable<number | null>(null),
   /** Who is emailed when the agent asks for a person. Set when the run is created. */

@@ -35,7 +35,7 @@ describe('GET /v1/status', () => {
       object: 'status',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       model_provider: { name: 'anthropic', configured: false, reachable: null, key_accepted: null },
-      sandbox: { driver: 'local', isolated: false, image: null, runtime: null, warm_pool: null, firewall: null },
+      sandbox: { driver: 'local', isolated: false, image: null, runtime: null, warm_pool: null, firewall: null, hosts: [] },
     });
     expect(res.body.model_provider.problem).toBe("ANTHROPIC_API_KEY is not set in the daemon's environment");
   });

@@ -37,7 +37,14 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
       /^ {2}sandbox CPU +off +\d+ ms +on +\d+ ms +ratio [\d.]+$/m,
     ],
   },
-  'placement.ts': { args: ['1'], figures: [/^ {2}start +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m, /^ {2}browser +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m] },
+  'placement.ts': {
+    args: ['1'],
+    figures: [
+      /^( {2}two\/one +throughput [\d.]+ +start p99 [\d.]+|engines: skipped \(.+\))$/m,
+      /^ {2}start +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m,
+      /^ {2}browser +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m,
+    ],
+  },
   'files.ts': {
     args: ['8', '1'],
     figures: [

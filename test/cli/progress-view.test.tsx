@@ -30,6 +30,7 @@ function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope>
     live_url: null,
     files: [],
     mode: 'agent',
+    sandbox: { label: null, host: null },
     ...overrides,
   };
 }

@@ -58,8 +58,8 @@ describe('GET /metrics', () => {
     expect(observed('errand_run_cost_usd', { model: 'sonnet' })).toBeGreaterThanOrEqual(1);
     expect(Number(sample('errand_model_tokens_total', 'COUNTER', { model: 'sonnet', direction: 'input' })?.value)).toBeGreaterThanOrEqual(10);
     expect(Number(sample('errand_model_tokens_total', 'COUNTER', { model: 'sonnet', direction: 'output' })?.value)).toBeGreaterThanOrEqual(5);
-    expect(sample('errand_sandbox_pool_size', 'GAUGE', {})?.value).toBe('0');
-    expect(observed('errand_sandbox_start_seconds', { driver: 'local' })).toBeGreaterThanOrEqual(1);
+    expect(sample('errand_sandbox_pool_size', 'GAUGE', { host: 'local' })?.value).toBe('0');
+    expect(observed('errand_sandbox_start_seconds', { driver: 'local', host: 'local' })).toBeGreaterThanOrEqual(1);
     expect(observed('errand_webhook_attempt_duration_seconds', { outcome: 'succeeded' })).toBe(1);
     expect(observed('errand_http_request_duration_seconds', { method: 'POST', route: '/v1/runs', status: '202' })).toBe(1);
     expect(observed('errand_http_request_duration_seconds', { method: 'GET', route: '/v1/runs/:id', status: '404' })).toBe(1);

@@ -68,10 +68,10 @@ describe('RunsStore', () => {
     const org = new OrgsService({ store, clock: systemClock, ids }).create('plans').id;
     insertRun(org, 'queued');
     const plan = (stmt: string) =>
-      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all({ max_running: 4, now: 4 }) as { detail: string }[]).map((r) => r.detail);
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all({ max_running: 4, now: 4, after: '' }) as { detail: string }[]).map((r) => r.detail);
     const sql = (name: 'nextClaimable' | 'lapsed') => (store.runs as unknown as { s: Record<string, { source: string }> }).s[name]!.source;
     const claim = plan(sql('nextClaimable')).join(' | ');
-    expect(claim).toMatch(/^SCAN r USING INDEX runs_queued \| CORRELATED SCALAR SUBQUERY 1 \| SEARCH x USING (COVERING )?INDEX runs_running \(org_id=\?\)$/);
+    expect(claim).toMatch(/^SEARCH r USING INDEX runs_queued \(id>\?\) \| CORRELATED SCALAR SUBQUERY 1 \| SEARCH x USING (COVERING )?INDEX runs_running \(org_id=\?\)$/);
     expect(plan(sql('lapsed')).join(' | ')).toMatch(/^SCAN runs USING INDEX runs_running/);
     expect(store.runs.nextClaimable(4)?.id).toBeDefined();
   });

@@ -25,6 +25,11 @@ export interface SandboxContainerSpecOptions {
   limits: ContainerLimits;
   /** The engine's runtime to run it under; null: the engine's default. */
   runtime: string | null;
+  /**
+   * Publishes the supervisor's port on a random port of the engine's host (a remote engine, issue 26), where the
+   * daemon reaches it; the bearer token is all that guards it there.
+   */
+  publishSupervisor?: boolean;
 }
 
 /**
@@ -50,6 +55,7 @@ export function sandboxContainerSpec(options: SandboxContainerSpecOptions): Dock
     HostConfig: {
       ...(options.runtime === null ? {} : { Runtime: options.runtime }),
       NetworkMode: options.network,
+      ...(options.publishSupervisor === true ? { PortBindings: { [`${SUPERVISOR_PORT}/tcp`]: [{ HostIp: '0.0.0.0', HostPort: '' }] } } : {}),
       Privileged: false,
       CapDrop: ['ALL'],
       CapAdd: SUPERVISOR_CAPABILITIES,

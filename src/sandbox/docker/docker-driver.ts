@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { installationId } from '../../runtime/installation-id.js';
 import { currentProcessIdentity } from '../../runtime/process-identity.js';
-import type { SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
+import { LOCAL_HOST, type FirewallReport, type SandboxCreateOptions, type SandboxDriver, type SandboxHostReport, type SandboxReport } from '../driver.js';
 import type { SupervisorHandover } from '../protocol.js';
 import { sandboxRuntime, type SandboxRuntime } from './sandbox-runtime.js';
 import { SandboxError } from '../sandbox-error.js';
@@ -38,6 +38,22 @@ export interface DockerDriverOptions {
   nameservers?: readonly string[];
   /** Makes each supervisor's bearer token; random by default (a test names its own, to search the sandbox for it). */
   supervisorToken?: () => string;
+  /** The engine as reports name it (issue 26); the local engine by default. */
+  host?: DockerHostIdentity;
+  /**
+   * A remote engine's address (issue 26): its sandboxes publish the supervisor's port there, since its sandbox
+   * network is not routed to this daemon, and the daemon's own firewall is not theirs. Null: the local engine.
+   */
+  remoteAddress?: string | null;
+}
+
+/** What reports say of the engine a driver runs sandboxes on. */
+export interface DockerHostIdentity {
+  name: string;
+  url: string;
+  capacity: { runs: number; memoryMb: number };
+  labels: readonly string[];
+  firewallRequired: boolean;
 }
 
 const LOG_TAIL_LINES = 20;
@@ -52,6 +68,8 @@ export class DockerDriver implements SandboxDriver {
   readonly name = 'docker';
   readonly instanceId: string;
   private readonly live = new Set<DockerSandbox>();
+  /** The sandboxes handed to runs and not yet destroyed: the host's load. */
+  private readonly running = new Set<DockerSandbox>();
   private readonly pool: WarmPool;
   /** Labels of every container this driver starts: whose it is, and which process started it. */
   private readonly ownerLabels: Record<string, string>;
@@ -61,7 +79,8 @@ export class DockerDriver implements SandboxDriver {
     private readonly options: DockerDriverOptions,
     private readonly installationId: string,
     readonly network: SandboxNetwork,
-    readonly firewall: FirewallKeeper,
+    /** Null on a remote engine, whose firewall is not this daemon's to keep. */
+    private readonly keeper: FirewallKeeper | null,
     private readonly runtime: SandboxRuntime,
   ) {
     this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
@@ -95,25 +114,74 @@ export class DockerDriver implements SandboxDriver {
     const runtime = await sandboxRuntime(options.docker, options.runtime ?? null);
     const installation = installationId(options.home);
     const network = await ensureSandboxNetwork(options.docker);
-    const firewall = await FirewallKeeper.start({
-      bridge: network.bridge,
-      logger: options.logger,
-      ...(options.nameservers ? { nameservers: options.nameservers } : {}),
-    });
+    const firewall = isRemote(options)
+      ? null
+      : await FirewallKeeper.start({
+          bridge: network.bridge,
+          logger: options.logger,
+          ...(options.nameservers ? { nameservers: options.nameservers } : {}),
+        });
     const driver = new DockerDriver(options, installation, network, firewall, runtime);
     driver.pool.fill();
     return driver;
   }
 
   async report(): Promise<SandboxReport> {
+    const firewall = isRemote(this.options) ? null : await checkSandboxFirewall(this.network.bridge);
     return {
       driver: 'docker',
       isolated: true,
       image: this.options.image,
       runtime: this.runtime.name,
       warmPool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },
-      firewall: await checkSandboxFirewall(this.network.bridge),
+      firewall,
+      hosts: [this.hostReport('up', firewall)],
     };
+  }
+
+  /** The engine as `GET /v1/status` lists it; `firewall` is the local engine's rules as checked (null: not checked). */
+  hostReport(state: 'up' | 'down', firewall: FirewallReport | null): SandboxHostReport {
+    const host = this.options.host ?? localHost(this.options);
+    const memoryMb = this.running.size * this.options.limits.memoryMb;
+    return {
+      name: host.name,
+      url: host.url,
+      state,
+      capacity: { runs: host.capacity.runs, memory_mb: host.capacity.memoryMb },
+      load: { runs: this.running.size, memory_mb: memoryMb },
+      pool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },
+      runtime: this.runtime.name,
+      labels: [...host.labels],
+      firewall: {
+        required: host.firewallRequired,
+        installed: firewall === null ? null : firewall.installed,
+        detail: firewall === null ? 'not checked' : firewall.detail,
+      },
+    };
+  }
+
+  warmCountsByHost(): ReadonlyMap<string, number> {
+    return new Map([[(this.options.host ?? localHost(this.options)).name, this.pool.readyCount]]);
+  }
+
+  /** One engine without `sandbox.hosts`: no labels to ask for. */
+  hasLabel(label: string): boolean {
+    return this.options.host?.labels.includes(label) ?? false;
+  }
+
+  /** The sandboxes on this engine that are not this driver's now (a lost host's, once it answers again); returns how many it removed. */
+  async removeStrays(): Promise<number> {
+    const mine = new Set([...this.live].map((sandbox) => sandbox.containerId));
+    const containers = await this.options.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`, `${DAEMON_LABEL}=${this.instanceId}`] } });
+    const strays = containers.filter((container) => !mine.has(container.Id));
+    const removed = await Promise.all(strays.map((container) => removeContainer(this.options.docker, container.Id, this.options.logger)));
+    return removed.filter(Boolean).length;
+  }
+
+  /** The daemon's firewall rules of the local engine's sandbox network; a remote engine has none of this daemon's. */
+  get firewall(): FirewallKeeper {
+    if (this.keeper === null) throw new SandboxError(`the sandbox host ${this.options.host?.name ?? ''} is remote: its firewall is not this daemon's`);
+    return this.keeper;
   }
 
   /** Pooled sandboxes ready now (for tests and status output). */
@@ -131,15 +199,18 @@ export class DockerDriver implements SandboxDriver {
       const pooled = await this.pool.take();
       if (pooled !== null) {
         this.nameAfterRun(pooled, options.runId);
+        this.running.add(pooled);
         return pooled;
       }
     }
-    return this.startContainer({
+    const sandbox = await this.startContainer({
       name: `errand-${options.runId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${randomBytes(4).toString('hex')}`,
       runId: options.runId,
       env: options.env,
       signal: options.signal,
     });
+    this.running.add(sandbox);
+    return sandbox;
   }
 
   /**
@@ -152,7 +223,7 @@ export class DockerDriver implements SandboxDriver {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.firewall.close();
+      this.keeper?.close();
       await this.pool.close();
       await Promise.all([...this.live].map((sandbox) => sandbox.destroy()));
     })();
@@ -178,6 +249,7 @@ export class DockerDriver implements SandboxDriver {
       labels,
       limits: this.options.limits,
       runtime: this.runtime.requested,
+      publishSupervisor: isRemote(this.options),
     });
     let container: Docker.Container;
     try {
@@ -193,10 +265,14 @@ export class DockerDriver implements SandboxDriver {
       const address = inspected.NetworkSettings.Networks[this.network.name]?.IPAddress;
       if (address === undefined || address === '') throw new Error(`container has no address on ${this.network.name}`);
       // A pin left on this address by a proxied container whose daemon died would fence this one off.
-      await this.firewall.unpin(address);
-      const client = new SupervisorClient({ baseUrl: `http://${address}:${SUPERVISOR_PORT}`, token });
+      await this.keeper?.unpin(address);
+      const client = new SupervisorClient({ baseUrl: supervisorUrl(this.options, inspected, address), token });
       await waitForHealthy(client, { timeoutMs: this.options.startTimeoutMs ?? 30_000, signal: options.signal, intervalMs: 25 });
-      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, (gone) => this.live.delete(gone), this.firewall);
+      const gone = (sandbox: DockerSandbox): void => {
+        this.live.delete(sandbox);
+        this.running.delete(sandbox);
+      };
+      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, gone, this.keeper ?? noFirewall(this.options));
       this.live.add(sandbox);
       if (this.closing !== undefined) {
         await sandbox.destroy();
@@ -286,6 +362,39 @@ async function startWithHandover(container: Docker.Container, handover: Supervis
     })(),
     failed,
   ]);
+}
+
+function isRemote(options: DockerDriverOptions): boolean {
+  return (options.remoteAddress ?? null) !== null;
+}
+
+/** The one engine of an installation without `sandbox.hosts`, as reports name it. */
+function localHost(options: DockerDriverOptions): DockerHostIdentity {
+  return { name: LOCAL_HOST, url: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock', capacity: { runs: 0, memoryMb: 0 }, labels: [], firewallRequired: true };
+}
+
+/**
+ * Where the daemon reaches a container's supervisor: its address on the sandbox network for the local engine, the
+ * port the engine published on its host's address for a remote one.
+ */
+function supervisorUrl(options: DockerDriverOptions, inspected: Docker.ContainerInspectInfo, address: string): string {
+  const remote = options.remoteAddress ?? null;
+  if (remote === null) return `http://${address}:${SUPERVISOR_PORT}`;
+  const port = inspected.NetworkSettings.Ports?.[`${SUPERVISOR_PORT}/tcp`]?.[0]?.HostPort;
+  if (port === undefined || port === '') throw new Error(`the engine published no port for the supervisor (${SUPERVISOR_PORT}/tcp)`);
+  return `http://${remote.includes(':') ? `[${remote}]` : remote}:${port}`;
+}
+
+/**
+ * A remote engine's sandboxes have no daemon firewall to fence a proxied run off to its proxy: such a run fails to
+ * start there rather than leave unfenced (the host's own firewall, issue 26 item 2, will carry the pin).
+ */
+function noFirewall(options: DockerDriverOptions): Pick<FirewallKeeper, 'pin' | 'unpin'> {
+  const host = options.host?.name ?? 'this host';
+  return {
+    pin: () => Promise.reject(new SandboxError(`runs that leave through a proxy cannot be fenced to it on the remote sandbox host ${host}`, { code: 'start_failed' })),
+    unpin: () => Promise.resolve(),
+  };
 }
 
 function messageOf(error: unknown): string {

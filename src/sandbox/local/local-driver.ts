@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { packageRoot } from '../../package-root.js';
 import { PRIVATE_DIR_MODE } from '../../runtime/private-files.js';
-import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxReport } from '../driver.js';
+import { LOCAL_HOST, type Sandbox, type SandboxCreateOptions, type SandboxDriver, type SandboxReport } from '../driver.js';
 import { SupervisorClient } from '../supervisor-client.js';
 import { SupervisorSandbox } from '../supervisor-sandbox.js';
 import { killMarkedProcesses, SANDBOX_MARKER_VARIABLE } from './process-sweep.js';
@@ -42,7 +42,16 @@ export class LocalDriver implements SandboxDriver {
   }
 
   async report(): Promise<SandboxReport> {
-    return { driver: 'local', isolated: false, image: null, runtime: null, warmPool: null, firewall: null };
+    return { driver: 'local', isolated: false, image: null, runtime: null, warmPool: null, firewall: null, hosts: [] };
+  }
+
+  warmCountsByHost(): ReadonlyMap<string, number> {
+    return new Map([[LOCAL_HOST, 0]]);
+  }
+
+  /** The local driver has no hosts, so no labels. */
+  hasLabel(): boolean {
+    return false;
   }
 
   private get sandboxesDir(): string {

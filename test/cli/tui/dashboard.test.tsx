@@ -399,7 +399,7 @@ describe('Dashboard', () => {
     source.statusValue = status({
       spend: { today_usd: 100, daily_cap_usd: 100 },
       model_provider: modelProvider({ configured: false, problem: 'ANTHROPIC_API_KEY is not set', reachable: null, key_accepted: null }),
-      sandbox: { driver: 'local', isolated: false, image: null, runtime: null, warm_pool: null, firewall: null },
+      sandbox: { driver: 'local', isolated: false, image: null, runtime: null, warm_pool: null, firewall: null, hosts: [] },
     });
     const app = start(source);
     const frame = await frameWhere(app, (f) => f.includes('spend today'));

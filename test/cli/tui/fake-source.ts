@@ -131,7 +131,7 @@ export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
     version: '0.1.0',
     started_at: '2026-11-22T09:00:00.000Z',
     model_provider: modelProvider(),
-    sandbox: { driver: 'docker', isolated: true, image: 'errand-sandbox:0.1.0', runtime: 'runc', warm_pool: { ready: 1, size: 2 }, firewall: { installed: true, detail: 'installed' } },
+    sandbox: { driver: 'docker', isolated: true, image: 'errand-sandbox:0.1.0', runtime: 'runc', warm_pool: { ready: 1, size: 2 }, firewall: { installed: true, detail: 'installed' }, hosts: [] },
     spend: { today_usd: 1.25, daily_cap_usd: 100 },
     runs: { active: 1, max_pending: 100 },
     email: { relay_domain: null, sending: 'off', relay: null, receiving: null, mx_host: null, problem: 'mail.relay_domain is not set: email is off' },
@@ -202,6 +202,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
     live_url: null,
     files: [],
     mode: 'agent',
+    sandbox: { label: null, host: null },
     ...overrides,
   };
 }
@@ -247,6 +248,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     require_approval: false,
     schedule: null,
     proxy: null,
+    sandbox_label: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
   } as Job;

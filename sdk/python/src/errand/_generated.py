@@ -85,6 +85,8 @@ class GetJobsResponseDataItem(TypedDict):
     """The proxy connection its runs leave through unless they name their own."""
     replay: Literal["auto", "off"]
     """Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)."""
+    sandbox_label: str | None
+    """The sandbox host label its runs ask for unless they name their own; null: any host."""
     created_at: str
     updated_at: str
 
@@ -132,6 +134,7 @@ class PostJobsBody(TypedDict):
     proxy: NotRequired[str | None]
     replay: NotRequired[Literal["auto", "off"]]
     """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
+    sandbox_label: NotRequired[str | None]
 
 
 class DeleteJobsIdResponse(TypedDict):
@@ -160,6 +163,7 @@ class PatchJobsIdBody(TypedDict):
     proxy: NotRequired[str | None]
     replay: NotRequired[Literal["auto", "off"]]
     """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
+    sandbox_label: NotRequired[str | None]
 
 
 class GetJobsIdSkippedFiringsQuery(TypedDict):
@@ -320,6 +324,14 @@ class GetRunsResponseDataItemFilesItem(TypedDict):
     """When url stops working: 7 days from when it was made, or when retention removes the file if sooner."""
 
 
+class GetRunsResponseDataItemSandbox(TypedDict):
+    """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    label: str | None
+    """The sandbox host label the run asked for (its own, else its job's); null: any host."""
+    host: str | None
+    """The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts."""
+
+
 class GetRunsResponseDataItem(TypedDict):
     task_id: str
     object: Literal["run"]
@@ -349,6 +361,8 @@ class GetRunsResponseDataItem(TypedDict):
     """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
     mode: Literal["agent", "replay", "replay_then_agent"]
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
+    sandbox: GetRunsResponseDataItemSandbox
+    """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
 
 
 class GetRunsResponse(TypedDict):
@@ -388,6 +402,8 @@ class PostRunsBody(TypedDict):
     """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
     proxy: NotRequired[str]
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
+    sandbox_label: NotRequired[str]
+    """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
 
 
 class PostRunsResponseBillingEstimatedCostUsd(TypedDict):
@@ -460,6 +476,8 @@ class PostJobsIdRunsBody(TypedDict):
     """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
     proxy: NotRequired[str]
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
+    sandbox_label: NotRequired[str]
+    """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
     replay: NotRequired[Literal["auto", "off"]]
     """auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay."""
 
@@ -1035,6 +1053,39 @@ class GetStatusResponseSandboxFirewall(TypedDict):
     detail: str
 
 
+class GetStatusResponseSandboxHostsItemCapacity(TypedDict):
+    runs: int
+    memory_mb: int
+
+
+class GetStatusResponseSandboxHostsItemPool(TypedDict):
+    size: int
+    ready: int
+
+
+class GetStatusResponseSandboxHostsItemFirewall(TypedDict):
+    required: bool
+    """false: the operator opted this host out of the firewall by name."""
+    installed: bool | None
+    """Whether its sandbox firewall rules are in place; null when not checked."""
+    detail: str | None
+
+
+class GetStatusResponseSandboxHostsItem(TypedDict):
+    name: str
+    url: str
+    """The engine, without credentials."""
+    state: Literal["up", "down"]
+    """down: it did not answer its last check, and gets no runs."""
+    capacity: GetStatusResponseSandboxHostsItemCapacity
+    load: GetStatusResponseSandboxHostsItemCapacity
+    pool: GetStatusResponseSandboxHostsItemPool
+    runtime: str
+    """The OCI runtime its sandboxes run under (runc, runsc)."""
+    labels: list[str]
+    firewall: GetStatusResponseSandboxHostsItemFirewall
+
+
 class GetStatusResponseSandbox(TypedDict):
     driver: Literal["local", "docker"]
     isolated: bool
@@ -1044,6 +1095,8 @@ class GetStatusResponseSandbox(TypedDict):
     """docker: the OCI runtime sandboxes run under (runc, or runsc for gVisor); null for the local driver."""
     warm_pool: GetStatusResponseSandboxWarmPool | None
     firewall: GetStatusResponseSandboxFirewall | None
+    hosts: list[GetStatusResponseSandboxHostsItem]
+    """Every Docker engine sandboxes run on (sandbox.hosts; the one local engine without it); [] for the local driver."""
 
 
 class GetStatusResponseSpend(TypedDict):
@@ -1532,6 +1585,8 @@ class RunCompletedWebhookData(TypedDict):
     """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
     mode: Literal["agent", "replay", "replay_then_agent"]
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
+    sandbox: GetRunsResponseDataItemSandbox
+    """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
 
 
 class RunCompletedWebhook(TypedDict):

@@ -209,6 +209,8 @@ export interface paths {
               proxy: string | null;
               /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
               replay: "auto" | "off";
+              /** The sandbox host label its runs ask for unless they name their own; null: any host. */
+              sandbox_label: string | null;
               created_at: string;
               updated_at: string;
             }[];
@@ -260,6 +262,7 @@ export interface paths {
           proxy?: (string | null);
           /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
           replay?: "auto" | "off";
+          sandbox_label?: (string | null);
         };
       };
       responses: {
@@ -287,6 +290,8 @@ export interface paths {
             proxy: string | null;
             /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
             replay: "auto" | "off";
+            /** The sandbox host label its runs ask for unless they name their own; null: any host. */
+            sandbox_label: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -331,6 +336,8 @@ export interface paths {
             proxy: string | null;
             /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
             replay: "auto" | "off";
+            /** The sandbox host label its runs ask for unless they name their own; null: any host. */
+            sandbox_label: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -402,6 +409,7 @@ export interface paths {
           proxy?: (string | null);
           /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
           replay?: "auto" | "off";
+          sandbox_label?: (string | null);
         };
       };
       responses: {
@@ -429,6 +437,8 @@ export interface paths {
             proxy: string | null;
             /** Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default). */
             replay: "auto" | "off";
+            /** The sandbox host label its runs ask for unless they name their own; null: any host. */
+            sandbox_label: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -654,6 +664,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -699,6 +716,8 @@ export interface paths {
           require_approval?: boolean;
           /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
           proxy?: string;
+          /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
+          sandbox_label?: string;
         };
       };
       responses: {
@@ -778,6 +797,8 @@ export interface paths {
           require_approval?: boolean;
           /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
           proxy?: string;
+          /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
+          sandbox_label?: string;
         };
       };
       responses: {
@@ -856,6 +877,8 @@ export interface paths {
           require_approval?: boolean;
           /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
           proxy?: string;
+          /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
+          sandbox_label?: string;
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -936,6 +959,8 @@ export interface paths {
           require_approval?: boolean;
           /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
           proxy?: string;
+          /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
+          sandbox_label?: string;
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -1060,6 +1085,13 @@ export interface paths {
             }[];
             /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
             mode: "agent" | "replay" | "replay_then_agent";
+            /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+            sandbox: {
+              /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+              label: string | null;
+              /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+              host: string | null;
+            };
           };
         };
       };
@@ -1147,6 +1179,13 @@ export interface paths {
             }[];
             /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
             mode: "agent" | "replay" | "replay_then_agent";
+            /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+            sandbox: {
+              /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+              label: string | null;
+              /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+              host: string | null;
+            };
           };
         };
       };
@@ -1295,6 +1334,13 @@ export interface paths {
             }[];
             /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
             mode: "agent" | "replay" | "replay_then_agent";
+            /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+            sandbox: {
+              /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+              label: string | null;
+              /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+              host: string | null;
+            };
           };
         };
         "409": {
@@ -1407,6 +1453,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
             /** The text of the agent's latest model answer, or null. */
             thought: string | null;
@@ -1891,6 +1944,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
           } | {
             type: "run.failed";
@@ -1962,6 +2022,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
           } | {
             type: "run.cancelled";
@@ -2033,6 +2100,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
           } | {
             type: "webhook.attempted";
@@ -2371,6 +2445,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
           } | {
             type: "run.failed";
@@ -2442,6 +2523,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
           } | {
             type: "run.cancelled";
@@ -2513,6 +2601,13 @@ export interface paths {
               }[];
               /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
               mode: "agent" | "replay" | "replay_then_agent";
+              /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+              sandbox: {
+                /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+                label: string | null;
+                /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+                host: string | null;
+              };
             };
           } | {
             type: "webhook.attempted";
@@ -2736,6 +2831,36 @@ export interface paths {
                 installed: boolean;
                 detail: string;
               } | null;
+              /** Every Docker engine sandboxes run on (sandbox.hosts; the one local engine without it); [] for the local driver. */
+              hosts: {
+                name: string;
+                /** The engine, without credentials. */
+                url: string;
+                /** down: it did not answer its last check, and gets no runs. */
+                state: "up" | "down";
+                capacity: {
+                  runs: number;
+                  memory_mb: number;
+                };
+                load: {
+                  runs: number;
+                  memory_mb: number;
+                };
+                pool: {
+                  size: number;
+                  ready: number;
+                };
+                /** The OCI runtime its sandboxes run under (runc, runsc). */
+                runtime: string;
+                labels: string[];
+                firewall: {
+                  /** false: the operator opted this host out of the firewall by name. */
+                  required: boolean;
+                  /** Whether its sandbox firewall rules are in place; null when not checked. */
+                  installed: boolean | null;
+                  detail: string | null;
+                };
+              }[];
             };
             /** The caller's organisation: its spend today (UTC) and its daily cap. */
             spend: {
@@ -4189,6 +4314,13 @@ export interface webhooks {
             }[];
             /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
             mode: "agent" | "replay" | "replay_then_agent";
+            /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+            sandbox: {
+              /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+              label: string | null;
+              /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+              host: string | null;
+            };
           };
         };
       };
@@ -4284,6 +4416,13 @@ export interface webhooks {
             }[];
             /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
             mode: "agent" | "replay" | "replay_then_agent";
+            /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+            sandbox: {
+              /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+              label: string | null;
+              /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+              host: string | null;
+            };
           };
         };
       };
@@ -4379,6 +4518,13 @@ export interface webhooks {
             }[];
             /** How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay). */
             mode: "agent" | "replay" | "replay_then_agent";
+            /** Where the run runs (issue 26; docs/api.md, Sandbox hosts). */
+            sandbox: {
+              /** The sandbox host label the run asked for (its own, else its job's); null: any host. */
+              label: string | null;
+              /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
+              host: string | null;
+            };
           };
         };
       };

@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import type Docker from 'dockerode';
+import type { Logger } from 'pino';
+import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxHostReport, SandboxPlacement, SandboxReport, SandboxSlot } from '../driver.js';
+import { SandboxError } from '../sandbox-error.js';
+import type { ContainerLimits } from './container-spec.js';
+import { DockerDriver } from './docker-driver.js';
+import { checkSandboxFirewall } from './firewall-check.js';
+import { imageExists } from './image-exists.js';
+import type { SandboxHostSpec } from './sandbox-hosts.js';
+
+export interface HostSetDriverOptions {
+  hosts: readonly SandboxHostSpec[];
+  /** A Docker client per host (dockerForHost). */
+  dockerFor: (host: SandboxHostSpec) => Docker;
+  image: string;
+  home: string;
+  logger: Logger;
+  limits: ContainerLimits;
+  warmPoolSize: number;
+  warmPoolBrowser: boolean;
+  /** `sandbox.runtime`: each host's unless it names its own. */
+  runtime: string | null;
+  /** How often each host is pinged; one that does not answer within it is down. */
+  checkMs: number;
+}
+
+/** One engine of the set, as this daemon sees it now. */
+interface Host {
+  spec: SandboxHostSpec;
+  docker: Docker;
+  /** Null until the host first answered with the image and its runtime in place. */
+  driver: DockerDriver | null;
+  up: boolean;
+  /** Why the host is down, logged when it changes. */
+  problem: string | null;
+  /** Reserved slots: the runs placed here whose attempts have not ended. */
+  runs: number;
+  /** The check under way, which a second caller waits for rather than starting another. */
+  checking: Promise<void> | null;
+}
+
+/**
+ * Sandboxes on several Docker engines (`sandbox.hosts`, issue 26): a `DockerDriver` per engine (its own warm pool,
+ * network and orphan sweep), a placement the dispatcher claims runs through (least loaded host with room and the
+ * run's label), and a check of every host each `checkMs`. A host that does not answer is marked down: the
+ * dispatcher stops its runs, whose leases lapse and which are re-queued as after a daemon crash; it gets runs again
+ * once it answers, after its leftover containers are removed.
+ */
+export class HostSetDriver implements SandboxDriver, SandboxPlacement {
+  readonly name = 'docker';
+  readonly placement: SandboxPlacement = this;
+  private readonly hosts: Host[];
+  private readonly downListeners = new Set<(host: string) => void>();
+  private readonly instanceId = randomBytes(8).toString('hex');
+  private timer: NodeJS.Timeout | undefined;
+  /** Set once the first checks are done: a host first reached after them has its orphans swept when it comes up. */
+  private started = false;
+  private closing: Promise<void> | undefined;
+
+  private constructor(private readonly options: HostSetDriverOptions) {
+    this.hosts = options.hosts.map((spec) => ({ spec, docker: options.dockerFor(spec), driver: null, up: false, problem: null, runs: 0, checking: null }));
+  }
+
+  /** Connects to every host that answers (the others are retried each check) and starts checking them. */
+  static async start(options: HostSetDriverOptions): Promise<HostSetDriver> {
+    const driver = new HostSetDriver(options);
+    await Promise.all(driver.hosts.map((host) => driver.check(host)));
+    driver.started = true;
+    driver.timer = setInterval(() => {
+      for (const host of driver.hosts) void driver.check(host);
+    }, options.checkMs);
+    driver.timer.unref();
+    return driver;
+  }
+
+  get warmCount(): number {
+    return this.hosts.reduce((sum, host) => sum + (host.up ? (host.driver?.warmCount ?? 0) : 0), 0);
+  }
+
+  warmCountsByHost(): ReadonlyMap<string, number> {
+    return new Map(this.hosts.map((host) => [host.spec.name, host.up ? (host.driver?.warmCount ?? 0) : 0]));
+  }
+
+  /** Each host's name and Docker client: what acts on every engine uses them (the remote hosts' firewall, issue 26 item 2). */
+  engines(): { name: string; docker: Docker; remote: boolean; firewallRequired: boolean }[] {
+    return this.hosts.map((host) => ({ name: host.spec.name, docker: host.docker, remote: host.spec.kind !== 'unix', firewallRequired: host.spec.firewall === 'required' }));
+  }
+
+  hasLabel(label: string): boolean {
+    return this.hosts.some((host) => host.spec.labels.includes(label));
+  }
+
+  reserve(label: string | null): SandboxSlot | null {
+    const perRun = this.options.limits.memoryMb;
+    const fits = this.hosts.filter(
+      (host) =>
+        host.up &&
+        host.driver !== null &&
+        (label === null || host.spec.labels.includes(label)) &&
+        host.runs < host.spec.capacity.runs &&
+        (host.runs + 1) * perRun <= host.spec.capacity.memoryMb,
+    );
+    // Least loaded by the share of its runs in use; the order of sandbox.hosts breaks ties.
+    const chosen = fits.reduce<Host | null>((best, host) => (best === null || host.runs / host.spec.capacity.runs < best.runs / best.spec.capacity.runs ? host : best), null);
+    if (chosen === null) return null;
+    chosen.runs++;
+    let released = false;
+    return {
+      host: chosen.spec.name,
+      release: () => {
+        if (released) return;
+        released = true;
+        chosen.runs--;
+      },
+    };
+  }
+
+  onHostDown(listener: (host: string) => void): () => void {
+    this.downListeners.add(listener);
+    return () => this.downListeners.delete(listener);
+  }
+
+  async create(options: SandboxCreateOptions): Promise<Sandbox> {
+    if (options.slot === undefined) throw new SandboxError('a run reached the sandboxes without a host placed for it', { code: 'start_failed' });
+    const host = this.hosts.find((h) => h.spec.name === options.slot?.host);
+    if (host === undefined || !host.up || host.driver === null) {
+      throw new SandboxError(`the sandbox host ${options.slot.host} is down`, { code: 'start_failed' });
+    }
+    try {
+      return await host.driver.create(options);
+    } catch (error) {
+      // A host that fails a start may be gone: checked now, so that its run is re-queued rather than failed.
+      if (!options.signal.aborted) await this.check(host);
+      throw error;
+    }
+  }
+
+  async report(): Promise<SandboxReport> {
+    const local = this.hosts.find((host) => host.spec.kind === 'unix' && host.driver !== null);
+    const localFirewall = local?.driver ? await checkSandboxFirewall(local.driver.network.bridge) : null;
+    const hosts = this.hosts.map((host) => this.hostReport(host, host === local ? localFirewall : null));
+    const ready = hosts.reduce((sum, host) => sum + host.pool.ready, 0);
+    return {
+      driver: 'docker',
+      isolated: true,
+      image: this.options.image,
+      runtime: this.options.runtime ?? hosts.find((host) => host.state === 'up')?.runtime ?? null,
+      warmPool: { size: this.options.warmPoolSize * this.hosts.length, ready },
+      firewall: localFirewall,
+      hosts,
+    };
+  }
+
+  async removeOrphans(): Promise<number> {
+    const removed = await Promise.all(this.hosts.map((host) => (host.up && host.driver !== null ? host.driver.removeOrphans().catch(() => 0) : 0)));
+    return removed.reduce((sum, n) => sum + n, 0);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearInterval(this.timer);
+      await Promise.all(this.hosts.map((host) => host.driver?.close()));
+    })();
+    return this.closing;
+  }
+
+  private hostReport(host: Host, firewall: { installed: boolean; detail: string } | null): SandboxHostReport {
+    const { spec } = host;
+    const state = host.up ? 'up' : 'down';
+    // Its load is the runs placed there, as placement counts them: a run's sandbox may still be starting.
+    const load = { runs: host.runs, memory_mb: host.runs * this.options.limits.memoryMb };
+    if (host.driver !== null) return { ...host.driver.hostReport(state, firewall), load };
+    return {
+      name: spec.name,
+      url: spec.displayUrl,
+      state,
+      capacity: { runs: spec.capacity.runs, memory_mb: spec.capacity.memoryMb },
+      load,
+      pool: { size: this.options.warmPoolSize, ready: 0 },
+      runtime: spec.runtime ?? this.options.runtime ?? 'unknown',
+      labels: [...spec.labels],
+      firewall: { required: spec.firewall === 'required', installed: null, detail: 'not checked' },
+    };
+  }
+
+  /**
+   * Pings the host within `checkMs`. Up to down: listeners are told (the dispatcher stops the host's runs). Down to
+   * up: its driver starts (first time), or its containers left from before are removed, then it takes runs again.
+   */
+  private check(host: Host): Promise<void> {
+    if (this.closing !== undefined) return Promise.resolve();
+    host.checking ??= this.checkNow(host).finally(() => (host.checking = null));
+    return host.checking;
+  }
+
+  private async checkNow(host: Host): Promise<void> {
+    try {
+      const problem = await this.problemOf(host);
+      if (problem !== null) {
+        this.markDown(host, problem);
+        return;
+      }
+      if (host.up) return;
+      if (host.driver === null) {
+        if (host.spec.kind !== 'unix' && !(await imageExists(host.docker, this.options.image))) {
+          throw new SandboxError(`the sandbox image ${this.options.image} is missing on host ${host.spec.name}; load it with \`errand sandbox build --host ${host.spec.name}\``);
+        }
+        host.driver = await DockerDriver.start({
+          docker: host.docker,
+          image: this.options.image,
+          home: this.options.home,
+          logger: this.options.logger.child({ sandboxHost: host.spec.name }),
+          limits: this.options.limits,
+          warmPoolSize: this.options.warmPoolSize,
+          warmPoolBrowser: this.options.warmPoolBrowser,
+          runtime: host.spec.runtime ?? this.options.runtime,
+          instanceId: this.instanceId,
+          remoteAddress: host.spec.address,
+          host: {
+            name: host.spec.name,
+            url: host.spec.displayUrl,
+            capacity: host.spec.capacity,
+            labels: host.spec.labels,
+            firewallRequired: host.spec.firewall === 'required',
+          },
+        });
+        if (this.closing !== undefined) await host.driver.close();
+        // The dispatcher swept the hosts that answered at the start; this one's leftovers are swept as it first answers.
+        else if (this.started) await host.driver.removeOrphans();
+      } else {
+        const removed = await host.driver.removeStrays();
+        if (removed > 0) this.options.logger.info({ host: host.spec.name, removed }, 'removed the containers a lost sandbox host kept');
+      }
+      host.up = true;
+      host.problem = null;
+      this.options.logger.info({ host: host.spec.name }, 'sandbox host is up');
+    } catch (error) {
+      this.markDown(host, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async problemOf(host: Host): Promise<string | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${this.options.checkMs} ms`), this.options.checkMs)));
+    try {
+      return await Promise.race([host.docker.ping().then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private markDown(host: Host, problem: string): void {
+    const wasUp = host.up;
+    host.up = false;
+    if (host.problem !== problem) this.options.logger.warn({ host: host.spec.name, problem }, 'sandbox host is down');
+    host.problem = problem;
+    if (wasUp) for (const listener of this.downListeners) listener(host.spec.name);
+  }
+}
