@@ -67,7 +67,7 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
         url: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
         capacity: { runs: config['limits.max_concurrent_runs'], memoryMb: config['limits.max_concurrent_runs'] * config['sandbox.memory_mb'] },
         labels: [],
-        firewallRequired: true,
+        firewall: 'auto',
       },
     });
   } catch (error) {

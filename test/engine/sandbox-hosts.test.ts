@@ -4,7 +4,9 @@
  * more, and the rest wait queued; a label sends a run to the host that has it, and a label no host has is refused
  * when the run or job is made; killing the second engine mid-run re-queues its runs, which finish on the first with
  * none lost or run twice; restarted, it is used again, its leftover containers removed. `errand sandbox build --host`
- * loads an image into it. Without sandbox.hosts, the one engine is listed as host `local` and runs name no host.
+ * loads an image into it. The daemon puts the sandbox firewall on the second engine's host through its helper
+ * container; a host whose rules are missing and left to its operator (`firewall: manual`) takes no run until the
+ * script of `errand sandbox firewall --print` has run there. Without sandbox.hosts, the one engine is listed as host `local` and runs name no host.
  */
 import type Docker from 'dockerode';
 import { execa } from 'execa';
@@ -80,7 +82,7 @@ interface HostStatus {
   load: { runs: number };
   capacity: { runs: number };
   labels: string[];
-  firewall: { required: boolean; installed: boolean | null };
+  firewall: { required: boolean; installed: boolean | null; detail: string | null };
 }
 
 describe.skipIf(!second.available)('runs on two Docker engines', () => {
@@ -141,13 +143,15 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     await engine?.stop();
   }, 60_000);
 
-  it('lists both hosts in GET /v1/status, up, with their capacity and labels, and the remote one\'s firewall not checked', async () => {
+  it('lists both hosts in GET /v1/status, up, with their capacity and labels, and the firewall the daemon put on the remote one', async () => {
     const listed = await until('both hosts up', async () => {
       const now = await hosts();
       return [...now.values()].every((host) => host.state === 'up') ? now : null;
     });
     expect(listed.get('local')).toMatchObject({ url: 'unix:///var/run/docker.sock', capacity: { runs: 2 }, load: { runs: 0 }, labels: [], runtime: 'runc', firewall: { required: true, installed: true } });
-    expect(listed.get('second')).toMatchObject({ url: engine.url, capacity: { runs: 2 }, labels: ['far'], firewall: { required: true, installed: null, detail: 'not checked' } });
+    expect(listed.get('second')).toMatchObject({ url: engine.url, capacity: { runs: 2 }, labels: ['far'], firewall: { required: true, installed: true } });
+    // Installed through the helper container there, in the second engine's network namespace.
+    expect(engine.inNamespace('iptables -S DOCKER-USER')).toContain('-j ERRAND-SANDBOX-FWD');
   });
 
   it('spreads runs over both hosts, gives a full host no more, and keeps the rest queued until one has room', async () => {
@@ -226,6 +230,30 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     expect(await sandboxesOn(engine.docker)).toEqual([]);
     const after = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: conversations.prompt([done]), sandbox_label: 'far' }));
     expect(after).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
+  });
+
+  it('takes no run on a host whose firewall is not in place (firewall: manual) until the operator installs it with the printed script', async () => {
+    // The jumps into the sandbox chains gone, as after a reboot; the operator installs the rules on this host by hand.
+    for (const rule of engine.inNamespace('iptables -S').split('\n').filter((line) => line.startsWith('-A') && line.includes('-j ERRAND-SANDBOX'))) {
+      engine.inNamespace(`iptables ${rule.replace(/^-A /, '-D ')}`);
+    }
+    const manual = JSON.stringify({ ...JSON.parse(hostsConfig), second: { ...JSON.parse(hostsConfig).second, firewall: 'manual' } });
+    await h.daemon.restart({ env: { ERRAND_SANDBOX_HOSTS: manual } });
+    const refused = await until('the second host refused for its firewall', async () => {
+      const host = (await hosts()).get('second');
+      return host?.state === 'down' && host.firewall.installed === false ? host : null;
+    });
+    expect(refused.firewall.detail).toContain('errand sandbox firewall --print');
+    const runId = await createRun(h.daemon, { prompt: conversations.prompt([done]), sandbox_label: 'far' });
+    expect((await h.daemon.api('GET', `/v1/runs/${runId}`)).body.status).toBe('queued');
+
+    const printed = await runCli(['--home', h.daemon.home, 'sandbox', 'firewall', '--print', '--routes', '-'], { input: engine.inNamespace('ip -json -4 route show table all') });
+    expect(printed.code).toBe(0);
+    engine.inNamespace(printed.stdout);
+    const run = await waitForRun(h.daemon, runId);
+    expect(run).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
+    expect((await hosts()).get('second')).toMatchObject({ state: 'up', firewall: { required: true, installed: true } });
+    expect(engine.inNamespace('iptables -S DOCKER-USER')).toContain('-j ERRAND-SANDBOX-FWD');
   });
 
   it('errand sandbox build --host loads the local engine\'s image into that host, once', async () => {

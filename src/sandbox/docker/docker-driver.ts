@@ -11,6 +11,8 @@ import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { FirewallKeeper } from './firewall-keeper.js';
+import { checkHostFirewall, hostFirewallPins, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions, type HostFirewallPins } from './host-firewall.js';
+import type { HostFirewallMode } from './sandbox-hosts.js';
 import { imageExists } from './image-exists.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, POOL_LABEL, processLabels, RUN_LABEL, SANDBOX_LABEL } from './labels.js';
@@ -53,7 +55,15 @@ export interface DockerHostIdentity {
   url: string;
   capacity: { runs: number; memoryMb: number };
   labels: readonly string[];
-  firewallRequired: boolean;
+  /** How a remote engine's host firewall is put in place; the local engine's is the daemon's own keeper. */
+  firewall: HostFirewallMode;
+}
+
+/** A remote host whose sandbox firewall is not in place: it takes no run until it is. */
+export class HostFirewallMissing extends SandboxError {
+  constructor(readonly report: FirewallReport) {
+    super(`the sandbox firewall is not in place ${report.detail}`);
+  }
 }
 
 const LOG_TAIL_LINES = 20;
@@ -74,6 +84,9 @@ export class DockerDriver implements SandboxDriver {
   /** Labels of every container this driver starts: whose it is, and which process started it. */
   private readonly ownerLabels: Record<string, string>;
   private closing: Promise<void> | undefined;
+  private hostFirewallReport: FirewallReport | null = null;
+  /** Where a remote host's sandboxes are fenced to their run's proxy: its firewall, through the helper; null when opted out. */
+  private readonly hostPins: HostFirewallPins | null;
 
   private constructor(
     private readonly options: DockerDriverOptions,
@@ -90,6 +103,7 @@ export class DockerDriver implements SandboxDriver {
       [DAEMON_LABEL]: this.instanceId,
       ...processLabels(currentProcessIdentity()),
     };
+    this.hostPins = isRemote(options) && options.host?.firewall !== 'off' ? hostFirewallPins(options.docker, this.hostFirewallOptions(), options.logger) : null;
     this.pool = new WarmPool({
       size: options.warmPoolSize,
       start: (signal) => this.startPooled(signal),
@@ -122,6 +136,8 @@ export class DockerDriver implements SandboxDriver {
           ...(options.nameservers ? { nameservers: options.nameservers } : {}),
         });
     const driver = new DockerDriver(options, installation, network, firewall, runtime);
+    // Before the first container: a remote host's sandboxes never run without its firewall (unless opted out).
+    await driver.ensureHostFirewall();
     driver.pool.fill();
     return driver;
   }
@@ -153,9 +169,9 @@ export class DockerDriver implements SandboxDriver {
       runtime: this.runtime.name,
       labels: [...host.labels],
       firewall: {
-        required: host.firewallRequired,
+        required: host.firewall !== 'off',
         installed: firewall === null ? null : firewall.installed,
-        detail: firewall === null ? 'not checked' : firewall.detail,
+        detail: firewall === null ? (host.firewall === 'off' ? 'not used: the host is opted out (firewall: "off")' : 'not checked') : firewall.detail,
       },
     };
   }
@@ -176,6 +192,29 @@ export class DockerDriver implements SandboxDriver {
     const strays = containers.filter((container) => !mine.has(container.Id));
     const removed = await Promise.all(strays.map((container) => removeContainer(this.options.docker, container.Id, this.options.logger)));
     return removed.filter(Boolean).length;
+  }
+
+  /** The remote host's firewall as last installed or checked (issue 26, item 2); null for the local engine or when opted out. */
+  get hostFirewall(): FirewallReport | null {
+    return this.hostFirewallReport;
+  }
+
+  /**
+   * Puts a remote host's sandbox firewall in place (`auto`: through the daemon's helper container there) or checks
+   * it (`manual`), and throws a SandboxError saying how to fix it when it is not in place: the host takes no run
+   * until it is. Nothing for the local engine (its keeper) or a host opted out (`off`).
+   */
+  async ensureHostFirewall(): Promise<void> {
+    const mode = this.options.host?.firewall ?? 'auto';
+    if (!isRemote(this.options) || mode === 'off') return;
+    const helper = this.hostFirewallOptions();
+    const report = mode === 'auto' ? await installHostFirewall(this.options.docker, helper) : await checkHostFirewall(this.options.docker, helper);
+    this.hostFirewallReport = report;
+    if (!report.installed) throw new HostFirewallMissing(report);
+  }
+
+  private hostFirewallOptions(): HostFirewallOptions {
+    return { image: this.options.image, bridge: this.network.bridge, host: this.options.host?.name ?? LOCAL_HOST, labels: this.ownerLabels };
   }
 
   /** The daemon's firewall rules of the local engine's sandbox network; a remote engine has none of this daemon's. */
@@ -226,6 +265,8 @@ export class DockerDriver implements SandboxDriver {
       this.keeper?.close();
       await this.pool.close();
       await Promise.all([...this.live].map((sandbox) => sandbox.destroy()));
+      // The rules stay on the host; the helper that kept them is this daemon's alone.
+      if (this.hostPins !== null) await removeHostFirewallHelper(this.options.docker, this.hostFirewallOptions()).catch((err: unknown) => this.options.logger.warn({ err }, 'could not remove the firewall helper'));
     })();
     return this.closing;
   }
@@ -272,7 +313,7 @@ export class DockerDriver implements SandboxDriver {
         this.live.delete(sandbox);
         this.running.delete(sandbox);
       };
-      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, gone, this.keeper ?? noFirewall(this.options));
+      const sandbox = new DockerSandbox(options.name, container.id, address, docker, client, sandboxLogger, gone, this.keeper ?? this.hostPins ?? noFirewall(this.options));
       this.live.add(sandbox);
       if (this.closing !== undefined) {
         await sandbox.destroy();
@@ -370,7 +411,7 @@ function isRemote(options: DockerDriverOptions): boolean {
 
 /** The one engine of an installation without `sandbox.hosts`, as reports name it. */
 function localHost(options: DockerDriverOptions): DockerHostIdentity {
-  return { name: LOCAL_HOST, url: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock', capacity: { runs: 0, memoryMb: 0 }, labels: [], firewallRequired: true };
+  return { name: LOCAL_HOST, url: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock', capacity: { runs: 0, memoryMb: 0 }, labels: [], firewall: 'auto' };
 }
 
 /**
@@ -386,8 +427,8 @@ function supervisorUrl(options: DockerDriverOptions, inspected: Docker.Container
 }
 
 /**
- * A remote engine's sandboxes have no daemon firewall to fence a proxied run off to its proxy: such a run fails to
- * start there rather than leave unfenced (the host's own firewall, issue 26 item 2, will carry the pin).
+ * A remote engine opted out of its firewall (`firewall: "off"`) has nothing to fence a proxied run off to its proxy:
+ * such a run fails to start there rather than leave unfenced.
  */
 function noFirewall(options: DockerDriverOptions): Pick<FirewallKeeper, 'pin' | 'unpin'> {
   const host = options.host?.name ?? 'this host';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import type { Sandbox, SandboxCreateOptions, SandboxDriver, SandboxHostReport, SandboxPlacement, SandboxReport, SandboxSlot } from '../driver.js';
+import type { FirewallReport, Sandbox, SandboxCreateOptions, SandboxDriver, SandboxHostReport, SandboxPlacement, SandboxReport, SandboxSlot } from '../driver.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { ContainerLimits } from './container-spec.js';
-import { DockerDriver } from './docker-driver.js';
+import { DockerDriver, HostFirewallMissing } from './docker-driver.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { imageExists } from './image-exists.js';
 import type { SandboxHostSpec } from './sandbox-hosts.js';
@@ -38,7 +38,13 @@ interface Host {
   runs: number;
   /** The check under way, which a second caller waits for rather than starting another. */
   checking: Promise<void> | null;
+  /** When a remote host's firewall was last put in place or checked (Date.now()), and what that found. */
+  firewallCheckedAt: number;
+  firewall: FirewallReport | null;
 }
+
+/** How often the firewall of a remote host that is up is checked again (and, for `auto`, put back). */
+const FIREWALL_RECHECK_MS = 60_000;
 
 /**
  * Sandboxes on several Docker engines (`sandbox.hosts`, issue 26): a `DockerDriver` per engine (its own warm pool,
@@ -59,7 +65,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: HostSetDriverOptions) {
-    this.hosts = options.hosts.map((spec) => ({ spec, docker: options.dockerFor(spec), driver: null, up: false, problem: null, runs: 0, checking: null }));
+    this.hosts = options.hosts.map((spec) => ({ spec, docker: options.dockerFor(spec), driver: null, up: false, problem: null, runs: 0, checking: null, firewallCheckedAt: 0, firewall: null }));
   }
 
   /** Connects to every host that answers (the others are retried each check) and starts checking them. */
@@ -80,11 +86,6 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
 
   warmCountsByHost(): ReadonlyMap<string, number> {
     return new Map(this.hosts.map((host) => [host.spec.name, host.up ? (host.driver?.warmCount ?? 0) : 0]));
-  }
-
-  /** Each host's name and Docker client: what acts on every engine uses them (the remote hosts' firewall, issue 26 item 2). */
-  engines(): { name: string; docker: Docker; remote: boolean; firewallRequired: boolean }[] {
-    return this.hosts.map((host) => ({ name: host.spec.name, docker: host.docker, remote: host.spec.kind !== 'unix', firewallRequired: host.spec.firewall === 'required' }));
   }
 
   hasLabel(label: string): boolean {
@@ -139,7 +140,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   async report(): Promise<SandboxReport> {
     const local = this.hosts.find((host) => host.spec.kind === 'unix' && host.driver !== null);
     const localFirewall = local?.driver ? await checkSandboxFirewall(local.driver.network.bridge) : null;
-    const hosts = this.hosts.map((host) => this.hostReport(host, host === local ? localFirewall : null));
+    const hosts = this.hosts.map((host) => this.hostReport(host, host === local ? localFirewall : host.firewall));
     const ready = hosts.reduce((sum, host) => sum + host.pool.ready, 0);
     return {
       driver: 'docker',
@@ -180,7 +181,11 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
       pool: { size: this.options.warmPoolSize, ready: 0 },
       runtime: spec.runtime ?? this.options.runtime ?? 'unknown',
       labels: [...spec.labels],
-      firewall: { required: spec.firewall === 'required', installed: null, detail: 'not checked' },
+      firewall: {
+        required: spec.firewall !== 'off',
+        installed: firewall === null ? null : firewall.installed,
+        detail: firewall === null ? (spec.firewall === 'off' ? 'not used: the host is opted out (firewall: "off")' : 'not checked') : firewall.detail,
+      },
     };
   }
 
@@ -201,7 +206,16 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
         this.markDown(host, problem);
         return;
       }
-      if (host.up) return;
+      if (host.up) {
+        // A host's rules can go (a reboot, another tool flushing iptables): looked at again now and then, not at every
+        // ping, since it takes a few commands in the helper.
+        if (host.driver !== null && Date.now() - host.firewallCheckedAt >= FIREWALL_RECHECK_MS) {
+          host.firewallCheckedAt = Date.now();
+          await host.driver.ensureHostFirewall();
+          host.firewall = host.driver.hostFirewall;
+        }
+        return;
+      }
       if (host.driver === null) {
         if (host.spec.kind !== 'unix' && !(await imageExists(host.docker, this.options.image))) {
           throw new SandboxError(`the sandbox image ${this.options.image} is missing on host ${host.spec.name}; load it with \`errand sandbox build --host ${host.spec.name}\``);
@@ -222,20 +236,24 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
             url: host.spec.displayUrl,
             capacity: host.spec.capacity,
             labels: host.spec.labels,
-            firewallRequired: host.spec.firewall === 'required',
+            firewall: host.spec.firewall,
           },
         });
         if (this.closing !== undefined) await host.driver.close();
         // The dispatcher swept the hosts that answered at the start; this one's leftovers are swept as it first answers.
         else if (this.started) await host.driver.removeOrphans();
       } else {
+        await host.driver.ensureHostFirewall();
         const removed = await host.driver.removeStrays();
         if (removed > 0) this.options.logger.info({ host: host.spec.name, removed }, 'removed the containers a lost sandbox host kept');
       }
       host.up = true;
       host.problem = null;
+      host.firewallCheckedAt = Date.now();
+      host.firewall = host.driver.hostFirewall;
       this.options.logger.info({ host: host.spec.name }, 'sandbox host is up');
     } catch (error) {
+      if (error instanceof HostFirewallMissing) host.firewall = error.report;
       this.markDown(host, error instanceof Error ? error.message : String(error));
     }
   }

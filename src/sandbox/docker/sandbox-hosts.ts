@@ -17,8 +17,16 @@ export interface SandboxHostSpec {
   labels: readonly string[];
   /** The OCI runtime on this host; null: `sandbox.runtime`. */
   runtime: string | null;
-  firewall: 'required' | 'off';
+  firewall: HostFirewallMode;
 }
+
+/**
+ * How a host's sandbox firewall is put in place (issue 26, item 2): `auto`, the daemon installs it through its helper
+ * container there and checks it; `manual`, the operator installs it (`errand sandbox firewall --print`) and the daemon
+ * only checks; `off`, the operator opted the host out by name. The local engine's is always the daemon's own.
+ */
+export const HOST_FIREWALL_MODES = ['auto', 'manual', 'off'] as const;
+export type HostFirewallMode = (typeof HOST_FIREWALL_MODES)[number];
 
 const HOST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/;
@@ -75,8 +83,8 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
     }
     const runtime = entry.runtime ?? null;
     if (runtime !== null && (typeof runtime !== 'string' || runtime === '')) fail('runtime is the name of a runtime the engine has registered');
-    const firewall = entry.firewall ?? 'required';
-    if (firewall !== 'required' && firewall !== 'off') fail('firewall is "required" or "off"');
+    const firewall = entry.firewall ?? 'auto';
+    if (!(HOST_FIREWALL_MODES as readonly unknown[]).includes(firewall)) fail(`firewall is ${HOST_FIREWALL_MODES.map((m) => JSON.stringify(m)).join(', ')}`);
 
     return {
       name,
@@ -88,7 +96,7 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
       capacity: { runs: runs as number, memoryMb: memoryMb as number },
       labels: [...new Set(labels as string[])],
       runtime: runtime as string | null,
-      firewall: firewall as 'required' | 'off',
+      firewall: firewall as HostFirewallMode,
     };
   });
   if (hosts.length === 0) throw new ConfigError(key, 'names no host; leave it unset for the local engine alone');
