@@ -2,7 +2,7 @@ import type { Resources } from '../resources.js';
 import type { RunsService } from '../runs/runs-service.js';
 import { runMoves } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
-import type { RunExecutor } from './run-executor.js';
+import type { AttemptRunner } from './attempt-runner.js';
 import { CancelledStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
 
 export interface DispatcherOptions {
@@ -43,7 +43,7 @@ export class Dispatcher {
 
   constructor(
     private readonly r: Resources,
-    private readonly deps: { runs: RunsService; executor: RunExecutor },
+    private readonly deps: { runs: RunsService; executor: AttemptRunner },
     private readonly options: DispatcherOptions,
   ) {
     this.leaseMs = r.config['limits.lease_s'] * 1000;

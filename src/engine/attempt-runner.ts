@@ -1,0 +1,29 @@
+import type { OrgModes } from '../orgs/org-modes.js';
+import type { RunRow } from '../store/runs-table.js';
+
+/** What the dispatcher hands a claimed run to: an attempt, carried out to the move that ends it (or stopped). */
+export interface AttemptRunner {
+  execute(run: RunRow, controller: AbortController): Promise<void>;
+  /** Removes sandboxes a previous daemon left behind; called once before the first run is claimed. */
+  removeOrphanedSandboxes(): Promise<number>;
+}
+
+/**
+ * The runner of a run's mode (issue 25): a live organisation's runs go to the run executor (model, sandbox,
+ * browser), a test-mode twin's to the test-mode runner (src/test-mode/), which starts none of them.
+ */
+export class RunnersByMode implements AttemptRunner {
+  constructor(
+    private readonly modes: OrgModes,
+    private readonly live: AttemptRunner,
+    private readonly test: Pick<AttemptRunner, 'execute'>,
+  ) {}
+
+  execute(run: RunRow, controller: AbortController): Promise<void> {
+    return this.modes.livemode(run.org_id) ? this.live.execute(run, controller) : this.test.execute(run, controller);
+  }
+
+  removeOrphanedSandboxes(): Promise<number> {
+    return this.live.removeOrphanedSandboxes();
+  }
+}
