@@ -26,7 +26,7 @@ describe('WebhookOutbox', () => {
     h.events.on('webhook.enqueued', ({ deliveryId }) => seen.push(deliveryId));
     let inside = -1;
     h.store.transaction((uow) => {
-      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), webhookId: h.ids('evt'), payload: webhookBody('run.completed', '{"task_id":"run_x"}'), signer: 'org' });
+      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), webhookId: h.ids('evt'), payload: webhookBody('run.completed', '{"task_id":"run_x"}', true), signer: 'org' });
       inside = seen.length;
     });
     expect(inside).toBe(0);
