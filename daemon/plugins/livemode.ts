@@ -54,6 +54,8 @@ function withLivemode(schema: Schema): Tagger | null {
   if (properties !== undefined) {
     if (isApiObject(properties)) {
       schema.properties = afterObjectMember(properties);
+      // Required: the tagger below sets it on every value this schema describes, whatever the route.
+      schema.required = [...(Array.isArray(schema.required) ? (schema.required as string[]) : []), 'livemode'];
       parts.push((value, livemode) => {
         if (isRecord(value)) value.livemode = livemode;
       });

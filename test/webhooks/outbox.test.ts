@@ -42,7 +42,7 @@ describe('WebhookOutbox', () => {
     const run = h.finishRun('cancelled', receiver.url());
     const row = h.webhooks.getDelivery(h.orgId, h.delivery(run.id)!.id)!;
     expect(row.event_id).toMatch(/^evt_/);
-    expect(JSON.parse(row.payload)).toEqual({ event: 'run.cancelled', data: { task_id: run.id, status: 'cancelled', result: null } });
+    expect(JSON.parse(row.payload)).toEqual({ event: 'run.cancelled', livemode: true, data: { task_id: run.id, status: 'cancelled', result: null } });
   });
 
   it('is picked up by a running worker of another process (no shared event bus) on its next poll', async () => {

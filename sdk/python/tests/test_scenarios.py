@@ -651,7 +651,7 @@ def test_s11_deletes_a_file_and_keeps_files_to_their_organisation(daemon: SdkDae
         with pytest.raises(errand.NotFoundError):
             stranger.files.content(file["id"])
 
-        assert client.files.delete(file["id"]) == {"id": file["id"], "object": "file", "deleted": True}
+        assert client.files.delete(file["id"]) == {"id": file["id"], "object": "file", "livemode": True, "deleted": True}
         with pytest.raises(errand.NotFoundError):
             client.files.get(file["id"])
         with pytest.raises(errand.NotFoundError) as refused:

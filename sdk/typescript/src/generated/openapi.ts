@@ -44,6 +44,8 @@ export interface paths {
             data: {
               id: string;
               object: "project";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               name: string;
               description: string | null;
               /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -75,6 +77,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             description: string | null;
             /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -103,6 +107,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             description: string | null;
             /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -129,6 +135,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -155,6 +163,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             description: string | null;
             /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -189,6 +199,8 @@ export interface paths {
             data: {
               id: string;
               object: "job";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               project_id: string;
               name: string;
               description: string | null;
@@ -267,6 +279,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             project_id: string;
             name: string;
             description: string | null;
@@ -311,6 +325,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             project_id: string;
             name: string;
             description: string | null;
@@ -353,6 +369,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -409,6 +427,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             project_id: string;
             name: string;
             description: string | null;
@@ -459,6 +479,8 @@ export interface paths {
             object: "list";
             data: {
               object: "skipped_firing";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               /** Its id in the event log (schedule.skipped); the cursor of the list. */
               event_id: number;
               job_id: string;
@@ -493,6 +515,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "recipe";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             job_id: string;
             /** Counts up from 1 with every run that recorded the recipe anew. */
             version: number;
@@ -553,6 +577,8 @@ export interface paths {
           "application/json": {
             job_id: string;
             object: "recipe";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
             /** How many versions were removed. */
             versions: number;
@@ -584,6 +610,8 @@ export interface paths {
             data: {
               task_id: string;
               object: "run";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
               result: Record<string, unknown> | null;
               confidence: "high" | "medium" | "low" | null;
@@ -723,6 +751,8 @@ export interface paths {
               message: string;
               param: string | null;
             }[];
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
           };
         };
         "402": {
@@ -779,6 +809,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "run_check";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The run its idempotency_key would answer again, or null when a new run would be created. */
             replay_of: string | null;
             billing: {
@@ -882,6 +914,8 @@ export interface paths {
               message: string;
               param: string | null;
             }[];
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
           };
         };
         "402": {
@@ -939,6 +973,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "run_check";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The run its idempotency_key would answer again, or null when a new run would be created. */
             replay_of: string | null;
             billing: {
@@ -990,6 +1026,8 @@ export interface paths {
           "application/json": {
             task_id: string;
             object: "run";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             result: Record<string, unknown> | null;
             confidence: "high" | "medium" | "low" | null;
@@ -1077,6 +1115,8 @@ export interface paths {
           "application/json": {
             task_id: string;
             object: "run";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             result: Record<string, unknown> | null;
             confidence: "high" | "medium" | "low" | null;
@@ -1186,6 +1226,8 @@ export interface paths {
               message: string;
               param: string | null;
             }[];
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
           };
         };
         "402": {
@@ -1225,6 +1267,8 @@ export interface paths {
           "application/json": {
             task_id: string;
             object: "run";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             result: Record<string, unknown> | null;
             confidence: "high" | "medium" | "low" | null;
@@ -1334,9 +1378,13 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_state";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run: {
               task_id: string;
               object: "run";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
               result: Record<string, unknown> | null;
               confidence: "high" | "medium" | "low" | null;
@@ -1435,6 +1483,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_control";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run_id: string;
             control_id: string;
             since: string;
@@ -1466,6 +1516,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_control_ended";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run_id: string;
             started_at: string;
             ended_at: string;
@@ -1555,6 +1607,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_revocation";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run_id: string;
             revoked_at: string;
             control_released: boolean;
@@ -1582,6 +1636,8 @@ export interface paths {
             data: {
               id: string;
               object: "run_step";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               run_id: string;
               /** Which attempt of the run made this step (a run is retried when the daemon died under it). */
               attempt: number;
@@ -2697,6 +2753,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "status";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             version: string;
             started_at: string;
             model_provider: {
@@ -2783,6 +2841,8 @@ export interface paths {
             data: {
               id: string;
               object: "connection";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               name: string;
               type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
@@ -2841,6 +2901,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -2894,6 +2956,8 @@ export interface paths {
         "201": {
           "application/json": {
             object: "connection_link";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** Ask GET /v1/connections/links/{id} how the flow is going. */
             id: string;
             connection_id: string;
@@ -2921,6 +2985,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "connection_link";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             id: string;
             connection_id: string;
             /** pending: not opened yet; opened: someone is signing in; failed: see detail (a connection that was authenticated before keeps its tokens); expired: not opened, or not finished, in time. */
@@ -2950,6 +3016,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -2994,6 +3062,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -3026,6 +3096,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -3072,6 +3144,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -3117,6 +3191,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "connection_tools";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             connection_id: string;
             /** What connecting now showed; also recorded on the connection. */
             auth_status: "authenticated" | "pending" | "failed" | "expired";
@@ -3157,6 +3233,8 @@ export interface paths {
             data: {
               id: string;
               object: "email";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               message_id: string;
               inbox_id: string | null;
               status: "sent" | "scheduled" | "pending_approval" | "rejected";
@@ -3256,6 +3334,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "email_identity";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             relay_address: string;
@@ -3295,6 +3375,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "email_identity";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             relay_address: string;
@@ -3362,6 +3444,8 @@ export interface paths {
             object: "list";
             data: {
               object: "email_suppression";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               address: string;
               reason: "bounce" | "complaint";
               detail: string | null;
@@ -3391,6 +3475,8 @@ export interface paths {
           "application/json": {
             address: string;
             object: "email_suppression";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -3432,6 +3518,8 @@ export interface paths {
               received_at: string;
               metadata: Record<string, unknown> | null;
               object?: "received_email";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               kind?: "reply" | "message" | "bounce" | "complaint" | "run";
               inbox_id?: string | null;
               run_id?: string | null;
@@ -3490,6 +3578,8 @@ export interface paths {
             received_at: string;
             metadata: Record<string, unknown> | null;
             object?: "received_email";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             kind?: "reply" | "message" | "bounce" | "complaint" | "run";
             inbox_id?: string | null;
             run_id?: string | null;
@@ -3569,6 +3659,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "email";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             message_id: string;
             inbox_id: string | null;
             status: "sent" | "scheduled" | "pending_approval" | "rejected";
@@ -3639,6 +3731,8 @@ export interface paths {
             received_at: string;
             metadata: Record<string, unknown> | null;
             object?: "received_email";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             kind?: "reply" | "message" | "bounce" | "complaint" | "run";
             inbox_id?: string | null;
             run_id?: string | null;
@@ -3705,6 +3799,8 @@ export interface paths {
             data: {
               id: string;
               object: "inbox";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               address: string;
               username: string;
               display_name: string | null;
@@ -3740,6 +3836,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             display_name: string | null;
@@ -3768,6 +3866,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             display_name: string | null;
@@ -3794,6 +3894,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -3822,6 +3924,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             display_name: string | null;
@@ -3908,6 +4012,8 @@ export interface paths {
             data: {
               id: string;
               object: "file";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               /** The sanitised name: what a run sees under /workspace/in/. */
               name: string;
               /** Bytes. */
@@ -3939,6 +4045,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "file";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The sanitised name: what a run sees under /workspace/in/. */
             name: string;
             /** Bytes. */
@@ -3969,6 +4077,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "file";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The sanitised name: what a run sees under /workspace/in/. */
             name: string;
             /** Bytes. */
@@ -3997,6 +4107,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "file";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -4041,6 +4153,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.needs_human";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             run_id: string;
             request_id: string;
@@ -4078,6 +4192,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.human_answered";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             run_id: string;
             request_id: string;
@@ -4116,6 +4232,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.completed";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             task_id: string;
             object: "run";
@@ -4211,6 +4329,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.failed";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             task_id: string;
             object: "run";
@@ -4306,6 +4426,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.cancelled";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             task_id: string;
             object: "run";
@@ -4401,6 +4523,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "email.received";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             message_id: string;
             in_reply_to: string | null;
@@ -4464,6 +4588,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "email.bounced";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             message_id: string;
             correlation_token: string | null;
@@ -4504,6 +4630,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "email.complained";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             message_id: string;
             correlation_token: string | null;
@@ -4542,6 +4670,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "connection.authenticated";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             id: string;
             object: "connection";
@@ -4596,6 +4726,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "connection.expired";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             id: string;
             object: "connection";
