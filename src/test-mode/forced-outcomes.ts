@@ -60,17 +60,6 @@ export function forcedOutcome(prompt: string, inputs: unknown): ForcedOutcome {
   return { kind: 'succeed', confidence: 'high' };
 }
 
-/** The names `errand_test=` is followed by that are no outcome (a typo the 202 warns of). */
-export function unknownOutcomeNames(prompt: string, inputs: unknown): string[] {
-  const unknown: string[] = [];
-  for (const text of [prompt, ...strings(inputs)]) {
-    for (const m of text.matchAll(TOKEN_PATTERN)) {
-      if (outcomeNamed(m[1]!, m[2]) === null) unknown.push(m[2] === undefined ? m[1]! : `${m[1]!}_${m[2]}`);
-    }
-  }
-  return unknown;
-}
-
 function outcomeNamed(name: string, number: string | undefined): ForcedOutcome | null {
   if (name === 'slow') {
     const seconds = number === undefined ? DEFAULT_SLOW_S : Number(number);
