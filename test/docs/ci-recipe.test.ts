@@ -35,8 +35,11 @@ describe('the CI recipe (docs/ci/with-errand-test-mode.sh)', () => {
     const env = { ...process.env, ERRAND_HOME: home.path, ERRAND_PORT: String(port), ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local' };
     const passed = await run(SCRIPT, ['node', '--input-type=module', '-e', APP_TEST], { env, timeout: 120_000 });
     expect(JSON.parse(passed.stdout.trim().split('\n').at(-1)!)).toEqual({ key: 'ek_test_', livemode: false, status: 'failed', failure_reason: 'captcha' });
-    const failing = await run(SCRIPT, ['sh', '-c', 'exit 7'], { env, timeout: 120_000 }).catch((err: { code: number }) => err);
-    expect(failing.code).toBe(7);
+    const failing = await run(SCRIPT, ['sh', '-c', 'exit 7'], { env, timeout: 120_000 }).then(
+      () => 0,
+      (err: { code: number }) => err.code,
+    );
+    expect(failing).toBe(7);
     // Stopped: nothing answers on the port any more.
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   }, 240_000);
