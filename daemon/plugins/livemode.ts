@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preSerializationAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, preSerializationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OrgModes } from '../../src/orgs/org-modes.js';
 
@@ -37,10 +37,11 @@ const livemodePlugin: FastifyPluginAsync<LivemodeOptions> = async (app, { modes 
     }
     if (taggers.size === 0) return;
     route.schema = { ...route.schema, response: copied };
-    const tag: preSerializationAsyncHookHandler = async (request, reply, payload) => {
+    // The callback form: no promise per response.
+    const tag: preSerializationHookHandler<unknown> = (request, reply, payload, done) => {
       const tagger = taggers.get(String(reply.statusCode)) ?? taggers.get(`${String(reply.statusCode)[0]}xx`) ?? taggers.get('default');
       if (tagger !== undefined && request.principal !== null) tagger(payload, modes.livemode(request.principal.orgId));
-      return payload;
+      done(null, payload);
     };
     const existing = route.preSerialization;
     route.preSerialization = existing === undefined ? [tag] : [...(Array.isArray(existing) ? existing : [existing]), tag];
