@@ -26,6 +26,7 @@ describe('POST /v1/connections', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(idPattern('conn')),
       object: 'connection',
+      livemode: true,
       name: 'github',
       type: 'token',
       project_id: null,

@@ -48,6 +48,7 @@ describe('/v1/inboxes', () => {
     expect(created.body).toEqual({
       id: expect.stringMatching(idPattern('inb')),
       object: 'inbox',
+      livemode: true,
       address: `sales@${RELAY}`,
       username: 'sales',
       display_name: 'Sales Team',
