@@ -82,7 +82,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
   });
   worker.start();
 
-  const payload = webhookBody('run.completed', JSON.stringify({ task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) }));
+  const payload = webhookBody('run.completed', JSON.stringify({ task_id: 'run_bench', status: 'succeeded', result: { answer: 'x'.repeat(200) }, finished_at: isoTime(Date.now()) }), true);
   const enqueue = (uow: UnitOfWork) => {
     const id = outbox.enqueue(uow, { orgId, runId: null, event: 'run.completed', url, webhookId: ids('evt'), payload, signer: 'org' });
     enqueuedAt.set(webhooks.getDelivery(orgId, id)!.event_id, performance.now());

@@ -45,11 +45,14 @@ export class EventFrames {
   private readonly frames = new Map<number, EventBuffer>();
   readonly heartbeat = createEventBuffer().comment().dispatch();
 
+  /** `livemodeOf` answers an event's `livemode` from its organisation (false in test mode, issue 25). */
+  constructor(private readonly livemodeOf: (orgId: string) => boolean) {}
+
   frame(event: LoggedEvent): EventBuffer {
     let framed = this.frames.get(event.id);
     if (framed === undefined) {
       if (this.frames.size === 0) setImmediate(() => this.frames.clear());
-      const data = { id: event.id, object: 'event', type: event.type, run_id: event.run_id, created_at: event.created_at, data: event.data };
+      const data = { id: event.id, object: 'event', livemode: this.livemodeOf(event.org_id), type: event.type, run_id: event.run_id, created_at: event.created_at, data: event.data };
       framed = createEventBuffer().push(data, event.type, String(event.id));
       this.frames.set(event.id, framed);
     }

@@ -7,6 +7,7 @@ import type { HumanRequests } from '../src/human/human-requests.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
 import type { RecipesService } from '../src/recipes/recipes-service.js';
 import type { KeysService } from '../src/keys/keys-service.js';
+import type { OrgModes } from '../src/orgs/org-modes.js';
 import type { LiveLinks } from '../src/live/live-links.js';
 import type { LiveService } from '../src/live/live-service.js';
 import type { MailAttachments } from '../src/mail/inbound/attachments.js';
@@ -33,6 +34,8 @@ import type { StepsService } from '../src/steps/steps-service.js';
  */
 export interface ApiServices extends McpServices {
   keys: KeysService;
+  /** Whether a caller's organisation is live or a test-mode twin: every response's `livemode`. */
+  orgModes: OrgModes;
   rateLimiter: RateLimiter;
   projects: ProjectsService;
   jobs: JobsService;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { OrgModes } from '../src/orgs/org-modes.js';
 import { createAdminServices, type AdminServices } from '../src/admin-services.js';
 import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
 import { LinkSigner } from '../src/artifacts/link-signer.js';
@@ -103,6 +104,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const masterKey = keyring.current().key;
   const box = new SecretBox(keyring);
   const admin = createAdminServices({ ...resources, masterKey: () => keyring });
+  // Live organisations and their test-mode twins (issue 25): what the responses, the events and the engine ask.
+  const orgModes = new OrgModes(store.orgs);
   const prices = new PriceTable(config);
   const caps = new SpendCaps(resources);
   const projects = new ProjectsService(resources);
@@ -165,6 +168,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     live: liveRuns,
     liveUrlOf: (orgId, runId) => liveLinks.urlOf(orgId, runId),
     files,
+    orgModes,
   });
   const { runs } = engine.services;
   const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps });
@@ -191,6 +195,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     app: {
       services: {
         keys: admin.keys,
+        orgModes,
         rateLimiter,
         projects,
         jobs,

@@ -3,6 +3,7 @@ import { parseLastEventId, type EventStreams } from '../../src/event-log/event-s
 import { EventFrames, replyWithEvents } from '../event-stream-reply.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
+import type { OrgModes } from '../../src/orgs/org-modes.js';
 
 const tags = ['Events'];
 /**
@@ -11,8 +12,8 @@ const tags = ['Events'];
  */
 const serializerCompiler = () => JSON.stringify;
 
-export const eventRoutes: RoutePlugin<{ eventStreams: EventStreams }> = async (app, { eventStreams }) => {
-  const frames = new EventFrames();
+export const eventRoutes: RoutePlugin<{ eventStreams: EventStreams; orgModes: OrgModes }> = async (app, { eventStreams, orgModes }) => {
+  const frames = new EventFrames((orgId) => orgModes.livemode(orgId));
   app.get('/events', { schema: { ...s.org, tags, summary: "The organisation's live events (server-sent events)" }, serializerCompiler }, (req, reply) => {
     const last = parseLastEventId(req.headers['last-event-id']);
     const caller = principalOf(req);

@@ -2,7 +2,7 @@ import type { Resources } from '../resources.js';
 import type { RunsService } from '../runs/runs-service.js';
 import { runMoves } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
-import type { RunExecutor } from './run-executor.js';
+import type { AttemptRunner } from './attempt-runner.js';
 import type { SandboxPlacement, SandboxSlot } from '../sandbox/driver.js';
 import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
 
@@ -49,8 +49,11 @@ export class Dispatcher {
 
   constructor(
     private readonly r: Resources,
-    /** `placement`: the driver's, with several sandbox hosts (issue 26); runs are claimed only when a host has room. */
-    private readonly deps: { runs: RunsService; executor: RunExecutor; placement?: SandboxPlacement | undefined },
+    /**
+     * `placement`: the driver's, with several sandbox hosts (issue 26); runs that need a sandbox are claimed only when
+     * a host has room.
+     */
+    private readonly deps: { runs: RunsService; executor: AttemptRunner; placement?: SandboxPlacement | undefined },
     private readonly options: DispatcherOptions,
   ) {
     this.leaseMs = r.config['limits.lease_s'] * 1000;
@@ -140,7 +143,7 @@ export class Dispatcher {
           const next = this.r.store.runs.nextClaimable(maxPerOrg, after);
           if (!next) break;
           let slot: SandboxSlot | undefined;
-          if (placement !== undefined) {
+          if (placement !== undefined && this.deps.executor.needsSandbox(next)) {
             const reserved = placement.reserve(next.sandbox_label);
             // Every host is full: the run waits queued. A run asking for a label whose hosts are full lets those after it by.
             if (reserved === null) {

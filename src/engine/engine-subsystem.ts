@@ -22,6 +22,10 @@ import { StatusService } from '../status/status-service.js';
 import { StepsService } from '../steps/steps-service.js';
 import type { Subsystem } from '../subsystem.js';
 import { Dispatcher } from './dispatcher.js';
+import { RunnersByMode } from './attempt-runner.js';
+import type { OrgModes } from '../orgs/org-modes.js';
+import { TestModeRunner } from '../test-mode/test-mode-runner.js';
+import { placeholderScreenshot } from '../test-mode/placeholder-page.js';
 import { FirstCallBound } from './first-call-bound.js';
 import { createProvider } from './providers/create-provider.js';
 import { modelProviderProblem, runProblems } from './run-problems.js';
@@ -66,6 +70,8 @@ export interface EngineSubsystemDeps {
   liveUrlOf: LiveUrlOf;
   /** Uploaded files, which runs take as input files (issue 23). */
   files: FilesService;
+  /** Which organisations are test-mode twins, whose runs the test-mode runner carries out (issue 25). */
+  orgModes: OrgModes;
 }
 
 export interface EngineServices {
@@ -95,7 +101,8 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
       checkCallbackUrl: deps.checkCallbackUrl,
       settleUsage: (runId) => meters.settle(runId),
       startCost: (model, prompt, outputSchema) => firstCall.startCost(model, prompt, outputSchema),
-      runProblems: (run) => runProblems(provider, deps.connections, run),
+      // A test-mode run calls no model: a missing provider is no problem of it.
+      runProblems: (run) => runProblems(deps.orgModes.livemode(run.orgId) ? provider : null, deps.connections, run),
       liveUrlOf: deps.liveUrlOf,
       filesOf: (row) => deps.runFiles.filesOf(row),
       checkSandboxLabel: sandboxLabelCheck(driver),
@@ -119,7 +126,18 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const recipes = new RecipesService(resources, jobs);
   const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live, inputFiles: new RunInputFiles({ store: resources.store, files: deps.files }), recipes, schemas });
-  const dispatcher = new Dispatcher(resources, { runs, executor, placement: driver.placement }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
+  const testRunner = new TestModeRunner(resources, {
+    runs,
+    artifacts,
+    prices,
+    stepEvents,
+    human,
+    schemas,
+    connections: deps.connections,
+    screenshot: placeholderScreenshot(),
+  });
+  const runners = new RunnersByMode(deps.orgModes, executor, testRunner);
+  const dispatcher = new Dispatcher(resources, { runs, executor: runners, placement: driver.placement }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
   const status = new StatusService(resources, { provider, driver, version: packageVersion(), mail: deps.mailStatus });
 
   const unusable = provider.unusableReason();

@@ -312,7 +312,7 @@ export class RunExecutor {
   private failureOf(err: unknown, signal: AbortSignal, logger: Resources['logger']): RunOutcome | null {
     if (signal.aborted) {
       const reason: unknown = signal.reason;
-      if (reason instanceof TimeoutStop) return failedOutcome('timeout', `stopped at the time limit: the run took longer than its timeout_s of ${reason.timeoutS} s`);
+      if (reason instanceof TimeoutStop) return failedOutcome('timeout', reason.detail);
       if (reason instanceof CancelledStop || reason instanceof ShutdownStop || reason instanceof LeaseLostStop || reason instanceof HostLostStop) return null;
     }
     if (err instanceof ProviderError) return failedOutcome(failureReasonOf(err), `the model API call failed: ${err.message}`);
@@ -323,14 +323,21 @@ export class RunExecutor {
     return failedOutcome('site_down', 'the engine failed unexpectedly while running this task; the daemon log has the details under this run id');
   }
 
-  /** Committed with the other writes of the same turn: runs that fail on a precheck end many at a time. */
   private async end(run: RunRow, outcome: RunOutcome): Promise<void> {
-    // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
-    // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
-    const ending = { runId: run.id, nowMs: this.r.clock.now(), leaseOwner: run.lease_owner };
-    const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
-    await this.r.store.groupTransaction((uow) => this.deps.runs.apply(uow, move));
+    await endRun(this.r, this.deps.runs, run, outcome);
   }
+}
+
+/**
+ * Ends a running run with an attempt's outcome (a live or a test-mode attempt's), committed with the other writes of
+ * the same turn: runs that fail on a precheck end many at a time.
+ */
+export async function endRun(r: Pick<Resources, 'store' | 'clock'>, runs: RunsService, run: RunRow, outcome: RunOutcome): Promise<void> {
+  // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
+  // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
+  const ending = { runId: run.id, nowMs: r.clock.now(), leaseOwner: run.lease_owner };
+  const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
+  await r.store.groupTransaction((uow) => runs.apply(uow, move));
 }
 
 /** A credential or setting the caller's operator must fix is auth_required; anything that may pass is site_down. */

@@ -29,10 +29,13 @@ export function modelProviderProblem(provider: ModelProvider): string | null {
   return unusable === null ? null : `${unusable} (models.provider is ${provider.name})`;
 }
 
-/** Every reason the run will fail before it starts, as things stand now; none when it can start. */
-export function runProblems(provider: ModelProvider, connections: RunConnections, run: RunScope): RunProblem[] {
+/**
+ * Every reason the run will fail before it starts, as things stand now; none when it can start. `provider` is null
+ * for a test-mode run, which calls no model.
+ */
+export function runProblems(provider: ModelProvider | null, connections: RunConnections, run: RunScope): RunProblem[] {
   const problems: RunProblem[] = [];
-  const missing = modelProviderProblem(provider);
+  const missing = provider === null ? null : modelProviderProblem(provider);
   if (missing !== null) {
     problems.push({
       code: 'no_model_provider',

@@ -18,6 +18,11 @@ export class TimeoutStop extends RunStop {
     super(`the run reached its time limit of ${timeoutS} s`);
     this.name = 'TimeoutStop';
   }
+
+  /** The failure_detail of a run stopped by it (a live run's and a test-mode run's alike). */
+  get detail(): string {
+    return `stopped at the time limit: the run took longer than its timeout_s of ${this.timeoutS} s`;
+  }
 }
 
 /** The daemon is shutting down and the run did not finish within the grace period; its lease will lapse. */

@@ -1,3 +1,4 @@
+import { OrgModes } from '../orgs/org-modes.js';
 import type { IdFactory } from '../ids.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
@@ -75,7 +76,12 @@ export interface EventAnnouncerOptions {
  * it from there, the same bytes and id as the delivery (issue 21, item 9).
  */
 export class EventAnnouncer {
-  constructor(private readonly o: EventAnnouncerOptions) {}
+  /** Organisations' modes, for their webhooks' `livemode` (issue 25). */
+  private readonly modes: OrgModes;
+
+  constructor(private readonly o: EventAnnouncerOptions) {
+    this.modes = new OrgModes(o.store.orgs);
+  }
 
   announce(uow: UnitOfWork, announcement: Announcement): void {
     const event: AnyAnnouncement = announcement;
@@ -92,7 +98,7 @@ export class EventAnnouncer {
     if (spec.webhook === null) return null;
     const address = webhookAddress(this.o.store, spec.webhook.to, event);
     if (address === null) return null;
-    return { id: this.o.ids('evt'), payload: webhookBody(event.type, webhookData(spec, event), event.test), url: address.url, signer: spec.webhook.signer };
+    return { id: this.o.ids('evt'), payload: webhookBody(event.type, webhookData(spec, event), this.modes.livemode(event.orgId), event.test), url: address.url, signer: spec.webhook.signer };
   }
 }
 

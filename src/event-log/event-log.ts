@@ -24,6 +24,8 @@ export interface EventWebhook {
 /** An event as streams and readers see it. */
 export interface LoggedEvent {
   id: number;
+  /** Whose event it is: what its `livemode` is read from (issue 25). */
+  org_id: string;
   type: string;
   run_id: string | null;
   data: unknown;
@@ -87,5 +89,5 @@ export class EventLog {
 }
 
 function toLogged(row: EventRow): LoggedEvent {
-  return { id: row.id, type: row.type, run_id: row.run_id, data: JSON.parse(row.data), created_at: row.created_at };
+  return { id: row.id, org_id: row.org_id, type: row.type, run_id: row.run_id, data: JSON.parse(row.data), created_at: row.created_at };
 }

@@ -49,7 +49,11 @@ export const webhookDocuments: Record<string, object> = Object.fromEntries(
             required: true,
             content: {
               'application/json': {
-                schema: { type: 'object', required: ['event', 'data'], properties: { event: { type: 'string', const: type }, data: spec.data } },
+                schema: {
+                  type: 'object',
+                  required: ['event', 'livemode', 'data'],
+                  properties: { event: { type: 'string', const: type }, livemode: { type: 'boolean', description: 'False for an event of test mode (docs/api.md, Test mode).' }, data: spec.data },
+                },
               },
             },
           },

@@ -3,6 +3,7 @@ import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import type { ApiKeyRow } from '../store/keys-store.js';
 import { mintKey, parseKey, secretMatches } from './api-key.js';
+import { OrgsService } from '../orgs/orgs-service.js';
 
 export interface ApiKeyInfo {
   id: string;
@@ -10,6 +11,8 @@ export interface ApiKeyInfo {
   org_id: string;
   name: string | null;
   monthly_cap_usd: number | null;
+  /** False for a test-mode key (`ek_test_...`), whose organisation is its live organisation's test-mode twin. */
+  livemode: boolean;
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
@@ -19,6 +22,7 @@ export interface CreatedKey {
   id: string;
   key: string;
   org_id: string;
+  livemode: boolean;
 }
 
 /** The authenticated caller of a request. */
@@ -44,16 +48,22 @@ export class KeysService {
 
   constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids'>) {}
 
-  create(options: { orgId: string; name?: string | null; monthlyCapUsd?: number | null }): CreatedKey {
+  /**
+   * A key of `orgId`; with `test`, a test-mode key (`ek_test_...`) of the organisation's test-mode twin, made on
+   * first need (issue 25).
+   */
+  create(options: { orgId: string; name?: string | null; monthlyCapUsd?: number | null; test?: boolean }): CreatedKey {
     if (options.monthlyCapUsd != null && !(Number.isFinite(options.monthlyCapUsd) && options.monthlyCapUsd >= 0)) {
       throw new InvalidRequestError('invalid_cap', 'monthly cap must be a non-negative number of USD', { param: 'monthly_cap_usd' });
     }
-    if (!this.r.store.orgs.get(options.orgId)) throw new NotFoundError('organisation', options.orgId);
+    const org = this.r.store.orgs.get(options.orgId);
+    if (!org || org.live_org_id !== null) throw new NotFoundError('organisation', options.orgId);
+    const orgId = options.test === true ? new OrgsService(this.r).testTwin(org.id).id : org.id;
     const id = this.r.ids('key');
-    const minted = mintKey(id);
+    const minted = mintKey(id, options.test !== true);
     this.r.store.keys.insert({
       id,
-      org_id: options.orgId,
+      org_id: orgId,
       name: options.name ?? null,
       secret_hash: minted.hash,
       monthly_cap_usd: options.monthlyCapUsd ?? null,
@@ -61,11 +71,19 @@ export class KeysService {
       revoked_at: null,
       last_used_at: null,
     });
-    return { id, key: minted.token, org_id: options.orgId };
+    return { id, key: minted.token, org_id: orgId, livemode: options.test !== true };
   }
 
+  /** Keys of every organisation, or of one live organisation with its test-mode twin's. */
   list(orgId?: string): ApiKeyInfo[] {
-    return this.r.store.keys.list(orgId).map(toInfo);
+    if (orgId === undefined) return this.r.store.keys.list().map((row) => toInfo(row, this.livemodeOf(row.org_id)));
+    const twin = this.r.store.orgs.testTwin(orgId);
+    const rows = [...this.r.store.keys.list(orgId), ...(twin === undefined ? [] : this.r.store.keys.list(twin.id))];
+    return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => toInfo(row, this.livemodeOf(row.org_id)));
+  }
+
+  private livemodeOf(orgId: string): boolean {
+    return (this.r.store.orgs.get(orgId)?.live_org_id ?? null) === null;
   }
 
   revoke(id: string): ApiKeyInfo {
@@ -73,7 +91,7 @@ export class KeysService {
     if (!row) throw new NotFoundError('API key', id);
     this.r.store.keys.revoke(id, isoTime(this.r.clock.now()));
     this.principals.clear();
-    return toInfo(this.r.store.keys.get(id)!);
+    return toInfo(this.r.store.keys.get(id)!, this.livemodeOf(row.org_id));
   }
 
   /** Resolves a bearer token to its principal, or throws 401 without saying which part was wrong. */
@@ -120,18 +138,21 @@ export class KeysService {
     if (!parsed || !row || !secretMatches(parsed.secret, row.secret_hash)) {
       throw new AuthenticationError('invalid_api_key', 'Invalid API key');
     }
+    // A key's prefix must say its organisation's mode: a test key passed off as live (or the other way) is not a key.
+    if (parsed.livemode !== this.livemodeOf(row.org_id)) throw new AuthenticationError('invalid_api_key', 'Invalid API key');
     if (row.revoked_at !== null) throw new AuthenticationError('revoked_api_key', 'This API key has been revoked');
     return { keyId: row.id, orgId: row.org_id, monthlyCapUsd: row.monthly_cap_usd };
   }
 }
 
-function toInfo(row: ApiKeyRow): ApiKeyInfo {
+function toInfo(row: ApiKeyRow, livemode: boolean): ApiKeyInfo {
   return {
     id: row.id,
     object: 'api_key',
     org_id: row.org_id,
     name: row.name,
     monthly_cap_usd: row.monthly_cap_usd,
+    livemode,
     created_at: row.created_at,
     revoked_at: row.revoked_at,
     last_used_at: row.last_used_at,

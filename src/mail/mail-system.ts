@@ -9,6 +9,8 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import { MailAttachments } from './inbound/attachments.js';
 import { AuthChecker } from './inbound/auth-verdicts.js';
 import { CaptureTransport } from './outbound/capture-transport.js';
+import { OrgModes } from '../orgs/org-modes.js';
+import { TransportsByMode } from '../test-mode/test-mode-mail.js';
 import { DkimSigner } from './outbound/dkim-signer.js';
 import { MailResolver } from './dns-resolver.js';
 import { IdentitySecrets } from './identity/identity-secrets.js';
@@ -88,12 +90,19 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const signer = new DkimSigner(settings.dkim, settings.relayDomain);
   const emails = new SendService(r, { settings, identities, tokens, signer });
   const sentEmails = new SentEmails({ store: r.store });
-  const transport: MailTransport =
+  const liveTransport: MailTransport =
     settings.transport === 'capture'
       ? new CaptureTransport(join(r.home, 'mail', 'captured'))
       : settings.smtpUrl === null
         ? noRelayTransport
         : new SmtpTransport({ url: settings.smtpUrl, allowPlaintextAuth: settings.smtpAllowPlaintextAuth, timeoutMs: settings.smtpTimeoutMs, clientName: settings.mxHost ?? 'localhost' });
+  // Test mode's messages are captured, never handed to the relay (issue 25).
+  const transport: MailTransport = new TransportsByMode({
+    orgOf: (emailId) => r.store.emails.getAnyOrg(emailId)?.org_id ?? null,
+    modes: new OrgModes(r.store.orgs),
+    live: liveTransport,
+    test: new CaptureTransport(join(r.home, 'mail', 'test-mode')),
+  });
   const outbound = new OutboundWorker({
     store: r.store,
     clock: r.clock,

@@ -1,3 +1,4 @@
+import { OrgModes } from '../orgs/org-modes.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from '../events.js';
 import type { InboundRefusal, MailObserver, OutboundRecipientResult } from '../mail/mail-observer.js';
@@ -31,8 +32,10 @@ export class Metrics {
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   private readonly webhookAttempts: Histogram<'outcome'>;
   private readonly sandboxStart: Histogram<'driver' | 'host'>;
-  private readonly runsCreated: Counter<'source'>;
-  private readonly runsFinished: Counter<'status' | 'failure_reason'>;
+  private readonly runsCreated: Counter<'source' | 'mode'>;
+  private readonly runsFinished: Counter<'status' | 'failure_reason' | 'mode'>;
+  /** Which runs are of test mode (issue 25): labelled `mode`, so that they are never read as live traffic. */
+  private readonly modes: OrgModes;
   private readonly runDuration: Histogram<'status'>;
   private readonly runCost: Histogram<'model'>;
   private readonly tokens: Counter<'model' | 'direction'>;
@@ -51,11 +54,12 @@ export class Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
-    this.runsCreated = new Counter({ name: 'errand_runs_created_total', help: 'Runs created, by source (api or schedule).', labelNames: ['source'], registers });
+    this.modes = new OrgModes(sources.store.orgs);
+    this.runsCreated = new Counter({ name: 'errand_runs_created_total', help: 'Runs created, by source (api or schedule) and mode (live or test).', labelNames: ['source', 'mode'], registers });
     this.runsFinished = new Counter({
       name: 'errand_runs_finished_total',
-      help: 'Runs that ended, by status and failure reason (none for a success or a cancellation).',
-      labelNames: ['status', 'failure_reason'],
+      help: 'Runs that ended, by status, failure reason (none for a success or a cancellation) and mode (live or test).',
+      labelNames: ['status', 'failure_reason', 'mode'],
       registers,
     });
     const store = sources.store;
@@ -176,15 +180,19 @@ export class Metrics {
     this.registry.clear();
   }
 
+  private modeOf(orgId: string): 'live' | 'test' {
+    return this.modes.livemode(orgId) ? 'live' : 'test';
+  }
+
   private runCreated(runId: string): void {
     const run = this.sources.store.runs.getById(runId);
-    if (run) this.runsCreated.inc({ source: run.source });
+    if (run) this.runsCreated.inc({ source: run.source, mode: this.modeOf(run.org_id) });
   }
 
   private runEnded(runId: string): void {
     const run = this.sources.store.runs.getById(runId);
     if (!run) return;
-    this.runsFinished.inc({ status: run.status, failure_reason: run.failure_reason ?? 'none' });
+    this.runsFinished.inc({ status: run.status, failure_reason: run.failure_reason ?? 'none', mode: this.modeOf(run.org_id) });
     if (run.started_at !== null && run.finished_at !== null) {
       this.runDuration.observe({ status: run.status }, Math.max(0, Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000);
     }

@@ -11,7 +11,17 @@ export interface Org {
   object: 'organization';
   name: string;
   daily_cap_usd: number | null;
+  /** False for a test-mode twin (issue 25), which operators' lists do not show. */
+  livemode: boolean;
   created_at: string;
+}
+
+/**
+ * A twin's name: unique (its live organisation's id is), and never a name `create` accepts (no colon there), so no
+ * operator's organisation can take it.
+ */
+function twinName(liveOrgId: string): string {
+  return `test:${liveOrgId}`;
 }
 
 export class OrgsService {
@@ -26,9 +36,33 @@ export class OrgsService {
     const { store } = this.r;
     return store.transaction(() => {
       if (store.orgs.getByName(clean)) throw new ConflictError('org_exists', `An organisation named '${clean}' already exists`);
-      const now = isoTime(this.r.clock.now());
-      const row: OrgRow = { id: this.r.ids('org'), name: clean, daily_cap_usd: options.dailyCapUsd ?? null, created_at: now, updated_at: now };
-      store.orgs.insert(row);
+      return toOrg(this.insert(clean, options.dailyCapUsd ?? null, null));
+    });
+  }
+
+  /**
+   * The test-mode twin of a live organisation (issue 25; docs/api.md, Test mode), made with its own "API Runs"
+   * project on first need. It starts with its live organisation's daily cap, and keeps its own spend against it.
+   */
+  testTwin(liveOrgId: string): Org {
+    const { store } = this.r;
+    return store.transaction(() => {
+      const live = store.orgs.get(liveOrgId);
+      if (!live || live.live_org_id !== null) throw new NotFoundError('organisation', liveOrgId);
+      return toOrg(store.orgs.testTwin(liveOrgId) ?? this.insert(twinName(liveOrgId), live.daily_cap_usd, liveOrgId));
+    });
+  }
+
+  /** Whether an organisation is live (false for a test-mode twin); an unknown one counts as live. */
+  isLive(orgId: string): boolean {
+    return (this.r.store.orgs.get(orgId)?.live_org_id ?? null) === null;
+  }
+
+  private insert(name: string, dailyCapUsd: number | null, liveOrgId: string | null): OrgRow {
+    const { store } = this.r;
+    const now = isoTime(this.r.clock.now());
+    const row: OrgRow = { id: this.r.ids('org'), name, daily_cap_usd: dailyCapUsd, live_org_id: liveOrgId, created_at: now, updated_at: now };
+    store.orgs.insert(row);
       store.projects.insert({
         id: this.r.ids('proj'),
         org_id: row.id,
@@ -37,11 +71,11 @@ export class OrgsService {
         is_default: 1,
         created_at: now,
         updated_at: now,
-      });
-      return toOrg(row);
     });
+    return row;
   }
 
+  /** The live organisations: test-mode twins are reached through their live organisation. */
   list(): Org[] {
     return this.r.store.orgs.list().map(toOrg);
   }
@@ -69,5 +103,5 @@ export class OrgsService {
 }
 
 function toOrg(row: OrgRow): Org {
-  return { id: row.id, object: 'organization', name: row.name, daily_cap_usd: row.daily_cap_usd, created_at: row.created_at };
+  return { id: row.id, object: 'organization', name: row.name, daily_cap_usd: row.daily_cap_usd, livemode: row.live_org_id === null, created_at: row.created_at };
 }

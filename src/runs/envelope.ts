@@ -20,6 +20,8 @@ export interface StoredEvidence {
 export interface RunEnvelope {
   task_id: string;
   object: 'run';
+  /** False for a run of test mode (issue 25): its organisation's mode, the same in responses and in events. */
+  livemode: boolean;
   status: RunStatus;
   result: Record<string, unknown> | null;
   confidence: Confidence | null;
@@ -63,13 +65,14 @@ export interface RunEnvelope {
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
 export type ScreenshotLinker = (artifactId: string) => string | null;
 
-export function toEnvelope(row: RunRow, linkScreenshot: ScreenshotLinker, nowMs: number, liveUrlOf: LiveUrlOf = () => null, files: RunFile[] = []): RunEnvelope {
+export function toEnvelope(row: RunRow, livemode: boolean, linkScreenshot: ScreenshotLinker, nowMs: number, liveUrlOf: LiveUrlOf = () => null, files: RunFile[] = []): RunEnvelope {
   const ev = fromJson<StoredEvidence>(row.evidence);
   const started = row.started_at === null ? null : Date.parse(row.started_at);
   const ended = row.finished_at === null ? nowMs : Date.parse(row.finished_at);
   return {
     task_id: row.id,
     object: 'run',
+    livemode,
     status: row.status,
     result: fromJson(row.result),
     confidence: row.confidence,

@@ -1,3 +1,4 @@
+import { OrgModes } from '../orgs/org-modes.js';
 import { billingHint, type BillingHint, type StartCost, type StartCostOf } from '../billing/estimate.js';
 import type { Budget, SpendCaps, StartNeed } from '../billing/caps.js';
 import type { PriceTable } from '../billing/prices.js';
@@ -138,12 +139,16 @@ export class RunsService {
   private readonly hooks: TransitionHook[] = [];
   /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
   private readonly defaultProjects = new Map<string, string>();
+  /** Organisations' modes: a run's envelope says whether it is of test mode (issue 25). */
+  private readonly modes: OrgModes;
 
   constructor(
     private readonly r: Resources,
     private readonly deps: { projects: ProjectsService; jobs: JobsService; schemas: UserSchemas; caps: SpendCaps; prices: PriceTable; announcer: EventAnnouncer },
     private readonly options: RunsServiceOptions,
-  ) {}
+  ) {
+    this.modes = new OrgModes(r.store.orgs);
+  }
 
   private defaultProject(orgId: string): string {
     let id = this.defaultProjects.get(orgId);
@@ -234,7 +239,7 @@ export class RunsService {
   }
 
   envelope(row: RunRow): RunEnvelope {
-    return toEnvelope(row, this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf, this.options.filesOf?.(row));
+    return toEnvelope(row, this.modes.livemode(row.org_id), this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf, this.options.filesOf?.(row));
   }
 
   pollUrl(runId: string): string {

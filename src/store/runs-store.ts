@@ -9,7 +9,7 @@ import { runColumns, type NewRunRow, type RunPatch, type RunRow } from './runs-t
 import type { UnitOfWork } from './unit-of-work.js';
 
 /** What claiming a queued run needs to know before its compare-and-set. */
-export type ClaimableRun = Pick<RunRow, 'id' | 'attempt' | 'started_at' | 'sandbox_label'>;
+export type ClaimableRun = Pick<RunRow, 'id' | 'org_id' | 'attempt' | 'started_at' | 'sandbox_label'>;
 
 /** An organisation whose kept count of active runs differs from a count of its runs. */
 export interface ActiveCountDrift {
@@ -60,7 +60,7 @@ export class RunsStore {
          WHERE active_runs <> counted ORDER BY id`,
       ),
       nextClaimable: db.prepare<{ max_running: number; after: string }, ClaimableRun>(
-        `SELECT r.id, r.attempt, r.started_at, r.sandbox_label FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued' AND r.id > @after
+        `SELECT r.id, r.org_id, r.attempt, r.started_at, r.sandbox_label FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued' AND r.id > @after
            AND (SELECT COUNT(*) FROM runs x INDEXED BY runs_running WHERE x.org_id = r.org_id AND x.status = 'running') < @max_running
          ORDER BY r.id LIMIT 1`,
       ),

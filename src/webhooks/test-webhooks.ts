@@ -1,3 +1,4 @@
+import { OrgModes } from '../orgs/org-modes.js';
 import { isoTime, type Clock } from '../clock.js';
 import { InvalidRequestError } from '../errors.js';
 import type { WebhookQueue } from '../event-log/event-announcer.js';
@@ -47,7 +48,7 @@ export class TestWebhooks {
     }
     const data = JSON.stringify(webhookSample(type, isoTime(this.o.clock.now())));
     const id = this.o.store.transaction((uow) =>
-      this.o.outbox.enqueue(uow, { orgId, runId: null, event: type, url: target, webhookId: this.o.ids('evt'), payload: webhookBody(type, data, true), signer: webhook.signer }),
+      this.o.outbox.enqueue(uow, { orgId, runId: null, event: type, url: target, webhookId: this.o.ids('evt'), payload: webhookBody(type, data, new OrgModes(this.o.store.orgs).livemode(orgId), true), signer: webhook.signer }),
     );
     return this.o.deliveries.get(orgId, id);
   }

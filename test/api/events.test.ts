@@ -54,6 +54,7 @@ describe('GET /v1/runs/{id}/events', () => {
     const end = s.events.at(-1)!;
     expect(end.data).toMatchObject({ object: 'event', type: 'run.completed', run_id: id, data: { task_id: id, status: 'succeeded', result: { answer: 42 } } });
     expect(end.data.data).toEqual((await h.daemon.api('GET', `/v1/runs/${id}`)).body);
+    expect(end.data.livemode).toBe(true);
     expect(s.events.map((e) => e.id)).toEqual([...s.events.map((e) => e.id)].sort((a, b) => a - b));
     expect(s.events.every((e) => e.id === e.data.id && e.event === e.data.type)).toBe(true);
   });

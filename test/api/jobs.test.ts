@@ -3,7 +3,7 @@ import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList } from './harness.js';
 
 const JOB_KEYS = [
-  'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'model', 'name', 'object', 'output_schema',
+  'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'livemode', 'model', 'name', 'object', 'output_schema',
   'project_id', 'prompt', 'proxy', 'recording', 'replay', 'require_approval', 'sandbox_label', 'schedule', 'timeout_s', 'updated_at',
 ];
 
@@ -184,7 +184,7 @@ describe('DELETE /v1/jobs/{id}', () => {
     const run = (await d.api('POST', `/v1/jobs/${job.id}/runs`, {})).body;
     const res = await d.api('DELETE', `/v1/jobs/${job.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: job.id, object: 'job', deleted: true });
+    expect(res.body).toEqual({ id: job.id, object: 'job', livemode: true, deleted: true });
     expectError(await d.api('GET', `/v1/jobs/${job.id}`), 404, { type: 'not_found_error' });
     expectError(await d.api('POST', `/v1/jobs/${job.id}/runs`, {}), 404, { type: 'not_found_error' });
     const got = await d.api('GET', `/v1/runs/${run.task_id}`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList } from './harness.js';
 
-const PROJECT_KEYS = ['created_at', 'description', 'id', 'is_default', 'name', 'object', 'updated_at'];
+const PROJECT_KEYS = ['created_at', 'description', 'id', 'is_default', 'livemode', 'name', 'object', 'updated_at'];
 
 let d: TestDaemon;
 beforeAll(async () => {
@@ -144,7 +144,7 @@ describe('DELETE /v1/projects/{id}', () => {
     const p = (await d.api('POST', '/v1/projects', { name: 'doomed' })).body;
     const res = await d.api('DELETE', `/v1/projects/${p.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: p.id, object: 'project', deleted: true });
+    expect(res.body).toEqual({ id: p.id, object: 'project', livemode: true, deleted: true });
     expectError(await d.api('GET', `/v1/projects/${p.id}`), 404, { type: 'not_found_error' });
     expectError(await d.api('DELETE', `/v1/projects/${p.id}`), 404, { type: 'not_found_error' });
   });

@@ -99,6 +99,7 @@ describe('POST /v1/runs/check', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       object: 'run_check',
+      livemode: true,
       replay_of: null,
       billing: expect.objectContaining({ model: 'opus', estimated_cost_usd: expect.objectContaining({ low: expect.any(Number) }) }),
       warnings: [NO_PROVIDER, { code: 'connection_unusable', message: expect.stringContaining("'nosuch', which does not exist"), param: 'connections' }],

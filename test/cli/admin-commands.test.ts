@@ -52,7 +52,8 @@ describe('errand keys', () => {
     const created = await cli('keys', 'create', '--org', 'default', '--name', 'ci', '--json');
     expect(created.code).toBe(0);
     const key = created.json();
-    expect(Object.keys(key).sort()).toEqual(['id', 'key', 'org_id']);
+    expect(Object.keys(key).sort()).toEqual(['id', 'key', 'livemode', 'org_id']);
+    expect(key.livemode).toBe(true);
     expect(key.id).toMatch(/^key_/);
     expect(key.org_id).toBe(daemon.orgId);
 

@@ -35,7 +35,7 @@ describe('errand projects', () => {
     expect(listed.data.map((p: { id: string }) => p.id)).toContain(project.id);
 
     const deleted = await cli('projects', 'delete', project.id, '--json');
-    expect(deleted.json()).toEqual({ id: project.id, object: 'project', deleted: true });
+    expect(deleted.json()).toEqual({ id: project.id, object: 'project', livemode: true, deleted: true });
     expect((await daemon.api('GET', `/v1/projects/${project.id}`)).status).toBe(404);
   });
 

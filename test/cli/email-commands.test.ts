@@ -161,7 +161,7 @@ describe('errand inboxes', () => {
     expect((await cli('inboxes', 'get', created.id)).stdout).toMatch(/display name:\s+Help/);
     const sent = (await cli('inboxes', 'send', created.id, '--to', 'q@example.test', '--subject', 'From support', '--text', 'hi', '--json')).json();
     expect(sent.from_address).toBe(`support@${RELAY}`);
-    expect((await cli('inboxes', 'delete', created.id, '--json')).json()).toEqual({ id: created.id, object: 'inbox', deleted: true });
+    expect((await cli('inboxes', 'delete', created.id, '--json')).json()).toEqual({ id: created.id, object: 'inbox', livemode: true, deleted: true });
     expect((await cli('inboxes', 'get', created.id)).code).toBe(1);
   });
 });

@@ -45,7 +45,7 @@ describe('errand files', () => {
     const table = await cli('files', 'list');
     expect(table.stdout).toContain('scan.pdf');
 
-    expect((await cli('files', 'delete', file.id, '--json')).json()).toEqual({ id: file.id, object: 'file', deleted: true });
+    expect((await cli('files', 'delete', file.id, '--json')).json()).toEqual({ id: file.id, object: 'file', livemode: true, deleted: true });
     expect((await daemon.api('GET', `/v1/files/${file.id}`)).status).toBe(404);
   });
 

@@ -95,7 +95,7 @@ describe('--json output', () => {
   });
   command('keys create', async () => {
     const key = ok(await cli('keys', 'create', '--org', ids.org!));
-    expect(Object.keys(key).sort()).toEqual(['id', 'key', 'org_id']);
+    expect(Object.keys(key).sort()).toEqual(['id', 'key', 'livemode', 'org_id']);
     ids.key = key.id;
   });
   command('keys list', async () => {

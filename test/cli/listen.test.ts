@@ -42,8 +42,8 @@ describe('errand listen --forward-to', () => {
     const delivered = receiver.at('/local');
     expect(receiver.unverified()).toEqual([]);
     expect(delivered.map((d) => d.json)).toEqual([
-      { event: 'run.completed', data: expect.objectContaining({ task_id: succeeded, status: 'succeeded', result: { answer: 1 } }) },
-      { event: 'run.failed', data: expect.objectContaining({ task_id: failed, status: 'failed', failure_reason: 'not_found' }) },
+      { event: 'run.completed', livemode: true, data: expect.objectContaining({ task_id: succeeded, status: 'succeeded', result: { answer: 1 } }) },
+      { event: 'run.failed', livemode: true, data: expect.objectContaining({ task_id: failed, status: 'failed', failure_reason: 'not_found' }) },
     ]);
     const lines = listen.stdout().trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toEqual([

@@ -9,6 +9,7 @@ function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope>
   return {
     task_id: 'run_test',
     object: 'run',
+    livemode: true,
     status,
     result: status === 'succeeded' ? { ok: true } : null,
     confidence: null,

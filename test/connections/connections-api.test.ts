@@ -26,6 +26,7 @@ describe('POST /v1/connections', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(idPattern('conn')),
       object: 'connection',
+      livemode: true,
       name: 'github',
       type: 'token',
       project_id: null,
@@ -191,7 +192,7 @@ describe('PATCH and DELETE /v1/connections/{id}', () => {
   it('deletes the connection and its sealed secret', async () => {
     const made = await create({ name: 'deleted', type: 'token', secret: SECRET });
     const res = await d.api('DELETE', `/v1/connections/${made.body.id}`);
-    expect(res.body).toEqual({ id: made.body.id, object: 'connection', deleted: true });
+    expect(res.body).toEqual({ id: made.body.id, object: 'connection', livemode: true, deleted: true });
     expect((await d.api('GET', `/v1/connections/${made.body.id}`)).status).toBe(404);
     expect(withStore(d, (store) => store.connections.get(d.orgId, made.body.id))).toBeUndefined();
   });

@@ -699,7 +699,7 @@ describe('hosted connect', () => {
     expect((await o.api('GET', `/v1/connections/${connectionId}`)).body).toMatchObject({ type: 'oauth', provider: 'acme', auth_status: 'pending', has_secret: false, env_var_name: 'ACME_ACCESS_TOKEN' });
     expect(link.body.url).toContain(`/v1/connect/${link.body.id}?`);
     expect((await o.api('GET', `/v1/connections/links/${link.body.id}`)).body).toEqual({
-      object: 'connection_link', id: link.body.id, connection_id: connectionId, status: 'pending', detail: null, expires_at: link.body.expires_at,
+      object: 'connection_link', livemode: true, id: link.body.id, connection_id: connectionId, status: 'pending', detail: null, expires_at: link.body.expires_at,
     });
 
     const { page, startHtml } = await connectInBrowser(link.body.url);

@@ -54,7 +54,7 @@ describe('EventAnnouncer', () => {
     expect(deliveries()).toEqual([
       expect.objectContaining({ event_type: 'connection.expired', run_id: null, url: 'https://hooks.example.test/errand', signer: 'org', status: 'pending' }),
     ]);
-    expect(JSON.parse(store.webhooks.getDelivery(orgId, deliveries()[0]!.id)!.payload)).toEqual({ event: 'connection.expired', data: { ...CONNECTION, auth_status: 'expired' } });
+    expect(JSON.parse(store.webhooks.getDelivery(orgId, deliveries()[0]!.id)!.payload)).toEqual({ event: 'connection.expired', livemode: true, data: { ...CONNECTION, auth_status: 'expired' } });
     expect(logged().map((e) => e.type)).toEqual(['connection.authenticated', 'connection.expired']);
   });
 
@@ -63,7 +63,7 @@ describe('EventAnnouncer', () => {
     store.webhooks.setOrgEndpoint({ org_id: orgId, url: 'https://hooks.example.test/errand', updated_at: isoTime(Date.now()) });
     store.transaction((uow) => announcer.announce(uow, { type: 'connection.expired', orgId, data: CONNECTION }));
     const [unsent, sent] = store.events.orgAfter(orgId, 0, 100).map((e) => store.events.webhook(orgId, e.id));
-    expect(unsent).toEqual({ type: 'connection.authenticated', webhook_id: expect.stringMatching(/^evt_/), webhook_payload: JSON.stringify({ event: 'connection.authenticated', data: CONNECTION }) });
+    expect(unsent).toEqual({ type: 'connection.authenticated', webhook_id: expect.stringMatching(/^evt_/), webhook_payload: JSON.stringify({ event: 'connection.authenticated', livemode: true, data: CONNECTION }) });
     const delivery = store.webhooks.getDelivery(orgId, deliveries()[0]!.id)!;
     expect(sent).toEqual({ type: 'connection.expired', webhook_id: delivery.event_id, webhook_payload: delivery.payload });
     expect(unsent!.webhook_id).not.toBe(sent!.webhook_id);

@@ -38,8 +38,8 @@ describe('EventLog', () => {
     expect(log.orgEvents('org_a', 0, 10).map((e) => e.type)).toEqual(['run.status', 'schedule.fired', 'run.step']);
     expect(log.orgEvents('org_a', ids[0]!, 10).map((e) => e.id)).toEqual([ids[2], ids[3]]);
     expect(log.runEvents('run_1', 0, 10)).toEqual([
-      { id: ids[0], type: 'run.status', run_id: 'run_1', data: { to: 'queued' }, created_at: expect.any(String) },
-      { id: ids[3], type: 'run.step', run_id: 'run_1', data: { seq: 1 }, created_at: expect.any(String) },
+      { id: ids[0], org_id: 'org_a', type: 'run.status', run_id: 'run_1', data: { to: 'queued' }, created_at: expect.any(String) },
+      { id: ids[3], org_id: 'org_a', type: 'run.step', run_id: 'run_1', data: { seq: 1 }, created_at: expect.any(String) },
     ]);
     expect(log.orgEvents('org_b', 0, 10)).toHaveLength(1);
   });

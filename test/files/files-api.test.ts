@@ -190,7 +190,7 @@ describe('/v1/files', () => {
     expect(overChunked.status).toBe(402);
     expect(incomingLeft(h)).toEqual([]);
 
-    expect((await h.daemon.api('DELETE', `/v1/files/${first.body.id}`, undefined, { key: org.key })).body).toEqual({ id: first.body.id, object: 'file', deleted: true });
+    expect((await h.daemon.api('DELETE', `/v1/files/${first.body.id}`, undefined, { key: org.key })).body).toEqual({ id: first.body.id, object: 'file', livemode: true, deleted: true });
     const fits = await upload(h, Buffer.alloc(1.5 * MIB), { name: 'c.bin', contentType: 'application/octet-stream', key: org.key });
     expect(fits.status).toBe(201);
   });

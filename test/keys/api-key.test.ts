@@ -36,7 +36,13 @@ describe('mintKey', () => {
 describe('parseKey', () => {
   it('finds the key id and secret of a minted key', () => {
     const k = mintKey(KEY_ID);
-    expect(parseKey(k.token)).toEqual({ keyId: KEY_ID, secret: k.secret });
+    expect(parseKey(k.token)).toEqual({ keyId: KEY_ID, secret: k.secret, livemode: true });
+  });
+
+  it('tells a test-mode key (ek_test_...) by its prefix', () => {
+    const k = mintKey(KEY_ID, false);
+    expect(k.token).toMatch(/^ek_test_/);
+    expect(parseKey(k.token)).toEqual({ keyId: KEY_ID, secret: k.secret, livemode: false });
   });
 
   it.each([
@@ -49,6 +55,7 @@ describe('parseKey', () => {
     ['a secret with other characters', `ek_01jd0000000000000000000000_${'a'.repeat(42)}=`],
     ['surrounding space', ` ek_01jd0000000000000000000000_${'a'.repeat(43)}`],
     ['a trailing newline', `ek_01jd0000000000000000000000_${'a'.repeat(43)}\n`],
+    ['another mode', `ek_demo_01jd0000000000000000000000_${'a'.repeat(43)}`],
   ])('refuses %s', (_name, token) => {
     expect(parseKey(token)).toBeNull();
   });

@@ -96,7 +96,10 @@ describe('send_email', () => {
     expect(message!.raw.toString()).toContain('Subject: Quarterly figures');
     expect(message!.raw.toString()).toContain('<strong>figures</strong>');
     const delivered = await followEmail(client, first.id, (e) => e.recipients.every((r: any) => r.status === 'delivered'), 'delivery');
-    expect((await d.api('GET', `/v1/emails/${first.id}`)).body).toEqual(delivered);
+    // The REST answer adds livemode (docs/api.md, Test mode); the MCP tools answer the record without it.
+    const { livemode, ...record } = (await d.api('GET', `/v1/emails/${first.id}`)).body;
+    expect(livemode).toBe(true);
+    expect(record).toEqual(delivered);
   });
 
   it('answers the same record to a repeat with the same client_id, and sends nothing more', async () => {
@@ -111,7 +114,8 @@ describe('send_email', () => {
       }),
     );
     expect(again.id).toBe(first.id);
-    expect(again).toEqual((await d.api('GET', `/v1/emails/${first.id}`)).body);
+    const { livemode: _livemode, ...record } = (await d.api('GET', `/v1/emails/${first.id}`)).body;
+    expect(again).toEqual(record);
     expect(structured(await call(client, 'list_emails', {})).data.length).toBe(before);
     expect(sink.to('ann@example.test')).toHaveLength(1);
   });
@@ -166,7 +170,10 @@ describe('send_email', () => {
 
 describe('get_email and list_emails', () => {
   it('list the organisation\'s sent emails newest first, as GET /v1/emails does, a page at a time', async () => {
-    const rest = (await d.api('GET', '/v1/emails?limit=200')).body;
+    // The REST answer adds livemode to each email (docs/api.md, Test mode); the MCP tool answers the records without it.
+    const answered = (await d.api('GET', '/v1/emails?limit=200')).body;
+    expect(answered.data.every((e: { livemode: boolean }) => e.livemode)).toBe(true);
+    const rest = { ...answered, data: answered.data.map(({ livemode: _livemode, ...e }: { livemode: boolean }) => e) };
     const all = structured(await call(client, 'list_emails', { limit: 200 }));
     expect(all).toEqual(rest);
     const page = structured(await call(client, 'list_emails', { limit: 2 }));

@@ -176,7 +176,7 @@ describe('a shop job: search, open the product, read name and price', () => {
   it('deletes every version, and answers 404 for the recipe after', async () => {
     const res = await h.daemon.api('DELETE', `/v1/jobs/${jobId}/recipe`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ job_id: jobId, object: 'recipe', deleted: true, versions: 3 });
+    expect(res.body).toEqual({ job_id: jobId, object: 'recipe', livemode: true, deleted: true, versions: 3 });
     const gone = await h.daemon.api('GET', `/v1/jobs/${jobId}/recipe`);
     expect(gone.status).toBe(404);
     expect(gone.body.error.type).toBe('not_found_error');

@@ -177,7 +177,7 @@ describe('PATCH and DELETE /v1/jobs/{id} on a scheduled job', () => {
     await waitForRuns(job.id, 1);
     const deleted = await d.api('DELETE', `/v1/jobs/${job.id}`);
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ id: job.id, object: 'job', deleted: true });
+    expect(deleted.body).toEqual({ id: job.id, object: 'job', livemode: true, deleted: true });
     const settled = await expectNoMoreFirings(job.id);
     expect(settled).toBeGreaterThanOrEqual(1);
   });
@@ -289,7 +289,7 @@ describe('webhooks of scheduled runs', () => {
     expect(new Set(deliveries.map((x) => x.id)).size).toBe(runs.length);
     for (const delivery of deliveries) {
       const run = runs.find((r) => r.task_id === delivery.json.data.task_id);
-      expect(delivery.json).toEqual({ event: 'run.failed', data: run });
+      expect(delivery.json).toEqual({ event: 'run.failed', livemode: true, data: run });
       expect(delivery.json.data.job_id).toBe(job.id);
     }
   });

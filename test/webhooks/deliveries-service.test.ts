@@ -48,7 +48,7 @@ describe('DeliveriesService', () => {
     const run = h.finishRun('succeeded', receiver.url());
     await waitFor(() => h.delivery(run.id)?.status === 'succeeded', 'the delivery');
     const detail = service.get(h.orgId, h.delivery(run.id)!.id);
-    expect(detail.payload).toEqual({ event: 'run.completed', data: { task_id: run.id, status: 'succeeded', result: { answer: 42 } } });
+    expect(detail.payload).toEqual({ event: 'run.completed', livemode: true, data: { task_id: run.id, status: 'succeeded', result: { answer: 42 } } });
     expect(detail.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })]);
     expect(() => service.get(h.orgId, 'whd_01jd0000000000000000000000')).toThrow(NotFoundError);
   });

@@ -41,7 +41,7 @@ describe('webhook delivery worker', () => {
     const secret = h.secrets.current(h.orgId).secret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const body = verify(secret, req) as { event: string; data: { task_id: string; status: string } };
-    expect(body).toEqual({ event, data: expect.objectContaining({ task_id: run.id, status }) });
+    expect(body).toEqual({ event, livemode: true, data: expect.objectContaining({ task_id: run.id, status }) });
     expect(req.headers['webhook-id']).toMatch(/^evt_/);
     expect(req.headers['content-type']).toBe('application/json');
     const delivery = await waitFor(() => (h.delivery(run.id)?.status === 'succeeded' ? h.delivery(run.id) : undefined), 'success recorded');

@@ -26,7 +26,7 @@ describe('WebhookOutbox', () => {
     h.events.on('webhook.enqueued', ({ deliveryId }) => seen.push(deliveryId));
     let inside = -1;
     h.store.transaction((uow) => {
-      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), webhookId: h.ids('evt'), payload: webhookBody('run.completed', '{"task_id":"run_x"}'), signer: 'org' });
+      h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), webhookId: h.ids('evt'), payload: webhookBody('run.completed', '{"task_id":"run_x"}', true), signer: 'org' });
       inside = seen.length;
     });
     expect(inside).toBe(0);
@@ -42,7 +42,7 @@ describe('WebhookOutbox', () => {
     const run = h.finishRun('cancelled', receiver.url());
     const row = h.webhooks.getDelivery(h.orgId, h.delivery(run.id)!.id)!;
     expect(row.event_id).toMatch(/^evt_/);
-    expect(JSON.parse(row.payload)).toEqual({ event: 'run.cancelled', data: { task_id: run.id, status: 'cancelled', result: null } });
+    expect(JSON.parse(row.payload)).toEqual({ event: 'run.cancelled', livemode: true, data: { task_id: run.id, status: 'cancelled', result: null } });
   });
 
   it('is picked up by a running worker of another process (no shared event bus) on its next poll', async () => {

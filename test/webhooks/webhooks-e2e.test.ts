@@ -111,14 +111,14 @@ describe('run webhooks with a scripted model', () => {
     expect(cancel.status).toBe(200);
     expect(cancel.body.status).toBe('cancelled');
     const [cancelled] = await receiver.waitFor((ds) => ds.some((x) => x.path === '/cancelled') && ds.filter((x) => x.path === '/cancelled'), 'run.cancelled');
-    expect(cancelled!.json).toEqual({ event: 'run.cancelled', data: await envelopeOf(d, queued) });
+    expect(cancelled!.json).toEqual({ event: 'run.cancelled', livemode: true, data: await envelopeOf(d, queued) });
     expect(cancelled!.json.data).toMatchObject({ task_id: queued, status: 'cancelled', started_at: null });
 
     held.release();
     const finished = await waitForRun(d, running);
     expect(finished.status).toBe('succeeded');
     const [completed] = await receiver.waitFor((ds) => ds.some((x) => x.path === '/completed') && ds.filter((x) => x.path === '/completed'), 'run.completed');
-    expect(completed!.json).toEqual({ event: 'run.completed', data: withoutVolatile(finished) });
+    expect(completed!.json).toEqual({ event: 'run.completed', livemode: true, data: withoutVolatile(finished) });
     expect(completed!.json.data).toMatchObject({ task_id: running, status: 'succeeded', result: { answer: 42 }, confidence: 'high' });
     expect(completed!.id).toMatch(/^evt_/);
     expect(completed!.id).not.toBe(cancelled!.id);
@@ -135,7 +135,7 @@ describe('run webhooks with a scripted model', () => {
     const failed = await waitForRun(d, failing);
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'not_found' });
     const [delivery] = await receiver.waitFor((ds) => ds.some((x) => x.path === '/failed') && ds.filter((x) => x.path === '/failed'), 'run.failed');
-    expect(delivery!.json).toEqual({ event: 'run.failed', data: withoutVolatile(failed) });
+    expect(delivery!.json).toEqual({ event: 'run.failed', livemode: true, data: withoutVolatile(failed) });
 
     const before = receiver.deliveries.length;
     const silent = await createRun(d, { prompt: 'Nobody listens' });
@@ -214,7 +214,7 @@ describe('run webhooks from a daemon without a model', () => {
     expect(run.status).toBe('failed');
     expect(run.failure_detail).toContain('ANTHROPIC_API_KEY');
     const [delivery] = await receiver.waitFor((ds) => ds.some((x) => x.path === '/no-model') && ds.filter((x) => x.path === '/no-model'), 'run.failed');
-    expect(delivery!.json).toEqual({ event: 'run.failed', data: withoutVolatile(run) });
+    expect(delivery!.json).toEqual({ event: 'run.failed', livemode: true, data: withoutVolatile(run) });
     expect(delivery!.headers['content-type']).toBe('application/json');
     const rows = await waitForOutbox(d, runId, (r) => r[0]?.status === 'succeeded', 'the delivery to be recorded');
     expect(rows).toHaveLength(1);
@@ -324,7 +324,7 @@ describe('run webhooks from a daemon without a model', () => {
       expect(rows).toHaveLength(1);
       const seen = receiver.at(`/crash-${i + 1}`);
       expect(new Set(seen.map((x) => x.id))).toEqual(new Set([pending[i]![0]!.event_id]));
-      expect(seen.at(-1)!.json).toEqual({ event: 'run.failed', data: withoutVolatile(run) });
+      expect(seen.at(-1)!.json).toEqual({ event: 'run.failed', livemode: true, data: withoutVolatile(run) });
       expect(rows[0]!.attemptLog.at(-1)!.status_code).toBe(200);
       expect(rows[0]!.attemptLog.slice(0, -1).every((a) => a.status_code === 503)).toBe(true);
     }
@@ -346,7 +346,7 @@ describe('run webhooks from a daemon without a model', () => {
     const seen = receiver.at('/unsent');
     expect(seen).toHaveLength(1);
     expect(seen[0]!.id).toBe(row!.event_id);
-    expect(seen[0]!.json).toEqual({ event: 'run.failed', data: withoutVolatile(run) });
+    expect(seen[0]!.json).toEqual({ event: 'run.failed', livemode: true, data: withoutVolatile(run) });
   });
 });
 

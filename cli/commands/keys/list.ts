@@ -11,7 +11,7 @@ export function registerKeysList(keys: Command): void {
   keys
     .command('list')
     .description('list API keys (never their secrets)')
-    .option('--org <id or name>', 'only the keys of this organisation')
+    .option('--org <id or name>', 'only the keys of this organisation (its live and its test-mode keys)')
     .addHelpText('after', examples('errand keys list', 'errand keys list --org acme --json'))
     .action(async (flags: { org?: string }, cmd: Command) => {
       await listKeys(contextOf(cmd), flags.org === undefined ? {} : { org: flags.org });
@@ -27,6 +27,7 @@ export async function listKeys(ctx: CliContext, options: ListKeysOptions): Promi
         { header: 'ID', value: (k) => k.id },
         { header: 'ORG', value: (k) => k.org_id },
         { header: 'NAME', value: (k) => k.name },
+        { header: 'MODE', value: (k) => (k.livemode ? 'live' : 'test') },
         { header: 'MONTHLY CAP USD', value: (k) => k.monthly_cap_usd },
         { header: 'CREATED', value: (k) => k.created_at },
         { header: 'LAST USED', value: (k) => k.last_used_at },

@@ -651,7 +651,7 @@ def test_s11_deletes_a_file_and_keeps_files_to_their_organisation(daemon: SdkDae
         with pytest.raises(errand.NotFoundError):
             stranger.files.content(file["id"])
 
-        assert client.files.delete(file["id"]) == {"id": file["id"], "object": "file", "deleted": True}
+        assert client.files.delete(file["id"]) == {"id": file["id"], "object": "file", "livemode": True, "deleted": True}
         with pytest.raises(errand.NotFoundError):
             client.files.get(file["id"])
         with pytest.raises(errand.NotFoundError) as refused:
@@ -672,3 +672,22 @@ def test_s11_a_stream_is_sent_once_and_bytes_are_tried_again_after_a_429(daemon:
         requests = daemon.command(cmd="requests", method="POST", path="/v1/files")["requests"][before:]
         assert [r["status"] for r in requests] == [429, 429, 201]
         assert [f["id"] for f in client.files.list()] == [file["id"]]
+
+
+def test_s12_test_mode_forces_an_outcome_and_stays_apart_from_live(daemon: SdkDaemon, client: Errand) -> None:
+    model_before = daemon.command(cmd="model_requests")["count"]
+    with Errand(daemon.command(cmd="test_key")["key"], base_url=daemon.url) as test_mode:
+        failed = test_mode.runs.create_and_wait(prompt="Buy the widget at {{url}}", inputs={"url": "https://shop.example/?errand_test=captcha"})
+        assert failed["status"] == "failed"
+        assert failed["failure_reason"] == "captcha"
+        assert failed["livemode"] is False
+        schema = {"type": "object", "required": ["price", "currency"], "properties": {"price": {"type": "number", "minimum": 0}, "currency": {"enum": ["EUR", "USD"]}}}
+        succeeded = test_mode.runs.create_and_wait(prompt="Find the price", output_schema=schema)
+        assert succeeded["status"] == "succeeded"
+        assert succeeded["livemode"] is False
+        assert succeeded["usage"]["cost_usd"] == 0
+        assert isinstance(succeeded["result"]["price"], (int, float)) and succeeded["result"]["currency"] in ("EUR", "USD")
+    for run in (failed, succeeded):
+        with pytest.raises(errand.NotFoundError):
+            client.runs.get(run["task_id"])
+    assert daemon.command(cmd="model_requests")["count"] == model_before

@@ -82,7 +82,7 @@ describe('files', () => {
     await expect(stranger.files.get(file.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(stranger.files.content(file.id)).rejects.toMatchObject({ status: 404, code: 'resource_missing' });
 
-    expect(await errand.files.delete(file.id)).toEqual({ id: file.id, object: 'file', deleted: true });
+    expect(await errand.files.delete(file.id)).toEqual({ id: file.id, object: 'file', livemode: true, deleted: true });
     await expect(errand.files.get(file.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(errand.runs.create({ prompt: 'p', files: [file.id] })).rejects.toMatchObject({ status: 404, param: 'files[0]' });
   });

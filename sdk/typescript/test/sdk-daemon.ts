@@ -24,6 +24,8 @@ export interface SdkDaemon {
   requests(method: string, path: string): Promise<{ idempotency_key: string | null; status: number | null }[]>;
   restart(): Promise<void>;
   otherOrgKey(): Promise<string>;
+  /** A test-mode key (ek_test_...) of the daemon's organisation (S12). */
+  testKey(): Promise<string>;
   modelRequests(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -82,6 +84,9 @@ export async function startSdkDaemon(options: { modelDelayMs?: number } = {}): P
     },
     async otherOrgKey() {
       return (await command<{ key: string }>({ cmd: 'org' })).key;
+    },
+    async testKey() {
+      return (await command<{ key: string }>({ cmd: 'test_key' })).key;
     },
     async modelRequests() {
       return (await command<{ count: number }>({ cmd: 'model_requests' })).count;

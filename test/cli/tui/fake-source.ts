@@ -181,6 +181,7 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
   return {
     task_id: id,
     object: 'run',
+    livemode: true,
     status: 'running',
     result: null,
     confidence: null,

@@ -48,6 +48,7 @@ describe('/v1/inboxes', () => {
     expect(created.body).toEqual({
       id: expect.stringMatching(idPattern('inb')),
       object: 'inbox',
+      livemode: true,
       address: `sales@${RELAY}`,
       username: 'sales',
       display_name: 'Sales Team',
@@ -69,7 +70,7 @@ describe('/v1/inboxes', () => {
 
     const other = d.createOrgWithKey('elsewhere');
     expectError(await d.api('GET', `/v1/inboxes/${created.body.id}`, undefined, { key: other.key }), 404, { type: 'not_found_error' });
-    expect((await d.api('DELETE', `/v1/inboxes/${generated.body.id}`)).body).toEqual({ id: generated.body.id, object: 'inbox', deleted: true });
+    expect((await d.api('DELETE', `/v1/inboxes/${generated.body.id}`)).body).toEqual({ id: generated.body.id, object: 'inbox', livemode: true, deleted: true });
     expectError(await d.api('GET', `/v1/inboxes/${generated.body.id}`), 404, { type: 'not_found_error' });
   });
 });

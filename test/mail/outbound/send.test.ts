@@ -225,7 +225,7 @@ describe('POST /v1/emails', () => {
     expect(sink.messages.at(-1)!.envelope.to).toEqual(['still-here@example.test']);
     expectError(await d.api('POST', '/v1/emails', { to: 'gone@example.test', subject: 'x', text: 'x' }), 400, { type: 'invalid_request_error', code: 'all_recipients_suppressed' });
 
-    expect((await d.api('DELETE', '/v1/emails/suppressions/gone@example.test')).body).toEqual({ address: 'gone@example.test', object: 'email_suppression', deleted: true });
+    expect((await d.api('DELETE', '/v1/emails/suppressions/gone@example.test')).body).toEqual({ address: 'gone@example.test', object: 'email_suppression', livemode: true, deleted: true });
     expectError(await d.api('DELETE', '/v1/emails/suppressions/gone@example.test'), 404, { type: 'not_found_error' });
   });
 

@@ -22,6 +22,8 @@ class GetProjectsQuery(TypedDict):
 class GetProjectsResponseDataItem(TypedDict):
     id: str
     object: Literal["project"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     name: str
     description: str | None
     is_default: bool
@@ -45,6 +47,8 @@ class PostProjectsBody(TypedDict):
 class DeleteProjectsIdResponse(TypedDict):
     id: str
     object: Literal["project"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
 
 
@@ -65,6 +69,8 @@ class GetJobsQuery(TypedDict):
 class GetJobsResponseDataItem(TypedDict):
     id: str
     object: Literal["job"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     project_id: str
     name: str
     description: str | None
@@ -140,6 +146,8 @@ class PostJobsBody(TypedDict):
 class DeleteJobsIdResponse(TypedDict):
     id: str
     object: Literal["job"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
 
 
@@ -175,6 +183,8 @@ class GetJobsIdSkippedFiringsQuery(TypedDict):
 
 class GetJobsIdSkippedFiringsResponseDataItem(TypedDict):
     object: Literal["skipped_firing"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     event_id: int
     """Its id in the event log (schedule.skipped); the cursor of the list."""
     job_id: str
@@ -245,6 +255,8 @@ GetJobsIdRecipeResponseExtractionValue = TypedDict("GetJobsIdRecipeResponseExtra
 
 class GetJobsIdRecipeResponse(TypedDict):
     object: Literal["recipe"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     job_id: str
     version: int
     """Counts up from 1 with every run that recorded the recipe anew."""
@@ -260,6 +272,8 @@ class GetJobsIdRecipeResponse(TypedDict):
 class DeleteJobsIdRecipeResponse(TypedDict):
     job_id: str
     object: Literal["recipe"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
     versions: int
     """How many versions were removed."""
@@ -335,6 +349,8 @@ class GetRunsResponseDataItemSandbox(TypedDict):
 class GetRunsResponseDataItem(TypedDict):
     task_id: str
     object: Literal["run"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     result: dict[str, Any] | None
     confidence: Literal["high", "medium", "low"] | None
@@ -439,10 +455,14 @@ class PostRunsResponse(TypedDict):
     billing: PostRunsResponseBilling
     warnings: list[PostRunsResponseWarningsItem]
     """What the caller should know about a run it may start: a reason it will fail at once as things stand, or an estimate above what is left under a cap."""
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
 
 
 class PostRunsCheckResponse(TypedDict):
     object: Literal["run_check"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     replay_of: str | None
     """The run its idempotency_key would answer again, or null when a new run would be created."""
     billing: PostRunsResponseBilling
@@ -501,6 +521,8 @@ class GetRunsIdLiveStateResponseControl(TypedDict):
 
 class GetRunsIdLiveStateResponse(TypedDict):
     object: Literal["live_state"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     run: GetRunsResponseDataItem
     thought: str | None
     """The text of the agent's latest model answer, or null."""
@@ -511,6 +533,8 @@ class GetRunsIdLiveStateResponse(TypedDict):
 
 class PostRunsIdLiveControlResponse(TypedDict):
     object: Literal["live_control"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     run_id: str
     control_id: str
     since: str
@@ -525,6 +549,8 @@ class PostRunsIdLiveControlReleaseBody(TypedDict):
 
 class PostRunsIdLiveControlReleaseResponse(TypedDict):
     object: Literal["live_control_ended"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     run_id: str
     started_at: str
     ended_at: str
@@ -585,6 +611,8 @@ class PostRunsIdLiveInputBody(TypedDict):
 
 class PostRunsIdLiveRevokeResponse(TypedDict):
     object: Literal["live_revocation"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     run_id: str
     revoked_at: str
     control_released: bool
@@ -599,6 +627,8 @@ class GetRunsIdStepsResponseDataItemUsage(TypedDict):
 class GetRunsIdStepsResponseDataItem(TypedDict):
     id: str
     object: Literal["run_step"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     run_id: str
     attempt: int
     """Which attempt of the run made this step (a run is retried when the daemon died under it)."""
@@ -746,6 +776,37 @@ class GetEventsResponseRunHumanAnswered(TypedDict):
     data: GetEventsResponseRunHumanAnsweredData
 
 
+class GetEventsResponseRunCompletedData(TypedDict):
+    task_id: str
+    object: Literal["run"]
+    status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    result: dict[str, Any] | None
+    confidence: Literal["high", "medium", "low"] | None
+    evidence: GetRunsResponseDataItemEvidence | None
+    failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_detail: str | None
+    warnings: list[str]
+    usage: GetRunsResponseDataItemUsage
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    job_id: str | None
+    project_id: str
+    name: str | None
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    attempt: int
+    progress: GetRunsResponseDataItemProgress
+    waiting_for: GetRunsResponseDataItemWaitingFor | None
+    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    live_url: str | None
+    """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
+    files: list[GetRunsResponseDataItemFilesItem]
+    """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
+    mode: Literal["agent", "replay", "replay_then_agent"]
+    """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
+
+
 class GetEventsResponseRunCompleted(TypedDict):
     """The run succeeded: its final envelope, as `GET /v1/runs/{id}` answers it. run_id: the run."""
     id: int
@@ -755,7 +816,7 @@ class GetEventsResponseRunCompleted(TypedDict):
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
     created_at: str
-    data: GetRunsResponseDataItem
+    data: GetEventsResponseRunCompletedData
 
 
 class GetEventsResponseRunFailed(TypedDict):
@@ -767,7 +828,7 @@ class GetEventsResponseRunFailed(TypedDict):
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
     created_at: str
-    data: GetRunsResponseDataItem
+    data: GetEventsResponseRunCompletedData
 
 
 class GetEventsResponseRunCancelled(TypedDict):
@@ -779,7 +840,7 @@ class GetEventsResponseRunCancelled(TypedDict):
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
     created_at: str
-    data: GetRunsResponseDataItem
+    data: GetEventsResponseRunCompletedData
 
 
 class GetEventsResponseWebhookAttemptedData(TypedDict):
@@ -1129,6 +1190,8 @@ class GetStatusResponseEmail(TypedDict):
 
 class GetStatusResponse(TypedDict):
     object: Literal["status"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     version: str
     started_at: str
     model_provider: GetStatusResponseModelProvider
@@ -1146,9 +1209,40 @@ class GetConnectionsQuery(TypedDict):
     """The next_cursor of the previous page."""
 
 
+class GetConnectionsResponseDataItem(TypedDict):
+    id: str
+    object: Literal["connection"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    name: str
+    type: Literal["token", "mcp", "oauth", "totp", "proxy"]
+    project_id: str | None
+    """The project whose runs use it; null for every run of the organisation."""
+    is_enabled: bool
+    has_secret: bool
+    """Whether a secret is stored. The secret itself is never returned."""
+    env_var_name: str | None
+    """token and oauth: the environment variable runs get the secret in."""
+    url: str | None
+    """mcp: the server. proxy: scheme://host:port, never with its credentials."""
+    transport: Literal["http", "sse"] | None
+    headers: dict[str, str] | None
+    """mcp: request headers as given, with ${SECRET} unexpanded."""
+    provider: str | None
+    """oauth: the configured provider."""
+    auth_status: Literal["authenticated", "pending", "failed", "expired"]
+    auth_detail: str | None
+    """Why the status is what it is, in words."""
+    auth_checked_at: str | None
+    expires_at: str | None
+    """oauth: when the current access token expires (it is refreshed before)."""
+    created_at: str
+    updated_at: str
+
+
 class GetConnectionsResponse(TypedDict):
     object: Literal["list"]
-    data: list[GetEventsResponseConnectionAuthenticatedData]
+    data: list[GetConnectionsResponseDataItem]
     has_more: bool
     next_cursor: str | None
 
@@ -1180,6 +1274,8 @@ class PostConnectionsLinksBody(TypedDict):
 
 class PostConnectionsLinksResponse(TypedDict):
     object: Literal["connection_link"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     id: str
     """Ask GET /v1/connections/links/{id} how the flow is going."""
     connection_id: str
@@ -1190,6 +1286,8 @@ class PostConnectionsLinksResponse(TypedDict):
 
 class GetConnectionsLinksIdResponse(TypedDict):
     object: Literal["connection_link"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     id: str
     connection_id: str
     status: Literal["pending", "opened", "authenticated", "failed", "expired"]
@@ -1202,6 +1300,8 @@ class GetConnectionsLinksIdResponse(TypedDict):
 class DeleteConnectionsIdResponse(TypedDict):
     id: str
     object: Literal["connection"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
 
 
@@ -1228,6 +1328,8 @@ class GetConnectionsIdToolsResponseDataItem(TypedDict):
 
 class GetConnectionsIdToolsResponse(TypedDict):
     object: Literal["connection_tools"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     connection_id: str
     auth_status: Literal["authenticated", "pending", "failed", "expired"]
     """What connecting now showed; also recorded on the connection."""
@@ -1260,6 +1362,8 @@ class GetEmailsResponseDataItemRecipientsItem(TypedDict):
 class GetEmailsResponseDataItem(TypedDict):
     id: str
     object: Literal["email"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     message_id: str
     inbox_id: str | None
     status: Literal["sent", "scheduled", "pending_approval", "rejected"]
@@ -1329,6 +1433,8 @@ class GetEmailsIdentityResponseDomain(TypedDict):
 
 class GetEmailsIdentityResponse(TypedDict):
     object: Literal["email_identity"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     address: str
     username: str
     relay_address: str
@@ -1352,6 +1458,8 @@ class PostEmailsIdentityBody(TypedDict):
 
 class PostEmailsIdentityResponse(TypedDict):
     object: Literal["email_identity"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     address: str
     username: str
     relay_address: str
@@ -1389,6 +1497,8 @@ class GetEmailsSuppressionsQuery(TypedDict):
 
 class GetEmailsSuppressionsResponseDataItem(TypedDict):
     object: Literal["email_suppression"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     address: str
     reason: Literal["bounce", "complaint"]
     detail: str | None
@@ -1406,6 +1516,8 @@ class GetEmailsSuppressionsResponse(TypedDict):
 class DeleteEmailsSuppressionsAddressResponse(TypedDict):
     address: str
     object: Literal["email_suppression"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
 
 
@@ -1422,9 +1534,33 @@ class GetEmailsReceivedQuery(TypedDict):
     """Only mail received at or after this time (RFC 3339)."""
 
 
+GetEmailsReceivedResponseDataItem = TypedDict("GetEmailsReceivedResponseDataItem", {
+    "message_id": str,
+    "in_reply_to": str | None,
+    "correlation_token": str | None,
+    "from": str,
+    "to": list[str],
+    "subject": str,
+    "reply_text": str,
+    "received_at": str,
+    "metadata": dict[str, Any] | None,
+    "object": NotRequired[Literal["received_email"]],
+    "livemode": bool,
+    "kind": NotRequired[Literal["reply", "message", "bounce", "complaint", "run"]],
+    "inbox_id": NotRequired[str | None],
+    "run_id": NotRequired[str | None],
+    "from_name": NotRequired[str | None],
+    "message_id_header": NotRequired[str | None],
+    "in_reply_to_header": NotRequired[str | None],
+    "auth": NotRequired[GetEventsResponseEmailReceivedDataAuth],
+    "attachments": NotRequired[list[GetEventsResponseEmailReceivedDataAttachmentsItem]],
+    "truncated": NotRequired[bool],
+})
+
+
 class GetEmailsReceivedResponse(TypedDict):
     object: Literal["list"]
-    data: list[GetEventsResponseEmailReceivedData]
+    data: list[GetEmailsReceivedResponseDataItem]
     has_more: bool
     next_cursor: str | None
 
@@ -1442,6 +1578,7 @@ GetEmailsReceivedIdResponse = TypedDict("GetEmailsReceivedIdResponse", {
     "received_at": str,
     "metadata": dict[str, Any] | None,
     "object": NotRequired[Literal["received_email"]],
+    "livemode": bool,
     "kind": NotRequired[Literal["reply", "message", "bounce", "complaint", "run"]],
     "inbox_id": NotRequired[str | None],
     "run_id": NotRequired[str | None],
@@ -1471,6 +1608,8 @@ class GetInboxesQuery(TypedDict):
 class GetInboxesResponseDataItem(TypedDict):
     id: str
     object: Literal["inbox"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     address: str
     username: str
     display_name: str | None
@@ -1498,6 +1637,8 @@ class PostInboxesBody(TypedDict):
 class DeleteInboxesIdResponse(TypedDict):
     id: str
     object: Literal["inbox"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
 
 
@@ -1518,6 +1659,8 @@ class GetFilesQuery(TypedDict):
 class GetFilesResponseDataItem(TypedDict):
     id: str
     object: Literal["file"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     name: str
     """The sanitised name: what a run sees under /workspace/in/."""
     size: int
@@ -1543,16 +1686,22 @@ class PostFilesQuery(TypedDict):
 class DeleteFilesIdResponse(TypedDict):
     id: str
     object: Literal["file"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
     deleted: Literal[True]
 
 
 class RunNeedsHumanWebhook(TypedDict):
     event: Literal["run.needs_human"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: GetEventsResponseRunNeedsHumanData
 
 
 class RunHumanAnsweredWebhook(TypedDict):
     event: Literal["run.human_answered"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: GetEventsResponseRunHumanAnsweredData
 
 
@@ -1591,16 +1740,22 @@ class RunCompletedWebhookData(TypedDict):
 
 class RunCompletedWebhook(TypedDict):
     event: Literal["run.completed"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: RunCompletedWebhookData
 
 
 class RunFailedWebhook(TypedDict):
     event: Literal["run.failed"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: RunCompletedWebhookData
 
 
 class RunCancelledWebhook(TypedDict):
     event: Literal["run.cancelled"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: RunCompletedWebhookData
 
 
@@ -1631,16 +1786,22 @@ EmailReceivedWebhookData = TypedDict("EmailReceivedWebhookData", {
 
 class EmailReceivedWebhook(TypedDict):
     event: Literal["email.received"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: EmailReceivedWebhookData
 
 
 class EmailBouncedWebhook(TypedDict):
     event: Literal["email.bounced"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: GetEventsResponseEmailBouncedData
 
 
 class EmailComplainedWebhook(TypedDict):
     event: Literal["email.complained"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: GetEventsResponseEmailComplainedData
 
 
@@ -1675,11 +1836,15 @@ class ConnectionAuthenticatedWebhookData(TypedDict):
 
 class ConnectionAuthenticatedWebhook(TypedDict):
     event: Literal["connection.authenticated"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: ConnectionAuthenticatedWebhookData
 
 
 class ConnectionExpiredWebhook(TypedDict):
     event: Literal["connection.expired"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     data: ConnectionAuthenticatedWebhookData
 
 
@@ -1715,10 +1880,10 @@ PostRunsIdLiveRevokeBody = dict[str, Any]
 GetArtifactsIdQuery = GetRunsIdFilesFileQuery
 GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
 GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
-PostConnectionsResponse = GetEventsResponseConnectionAuthenticatedData
-GetConnectionsIdResponse = GetEventsResponseConnectionAuthenticatedData
-PatchConnectionsIdResponse = GetEventsResponseConnectionAuthenticatedData
-PostConnectionsIdCheckResponse = GetEventsResponseConnectionAuthenticatedData
+PostConnectionsResponse = GetConnectionsResponseDataItem
+GetConnectionsIdResponse = GetConnectionsResponseDataItem
+PatchConnectionsIdResponse = GetConnectionsResponseDataItem
+PostConnectionsIdCheckResponse = GetConnectionsResponseDataItem
 GetEmailsAttachmentsIdQuery = GetRunsIdFilesFileQuery
 GetEmailsIdResponse = GetEmailsResponseDataItem
 PostEmailsIdSimulateReplyResponse = GetEmailsReceivedIdResponse

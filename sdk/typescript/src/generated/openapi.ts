@@ -44,6 +44,8 @@ export interface paths {
             data: {
               id: string;
               object: "project";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               name: string;
               description: string | null;
               /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -75,6 +77,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             description: string | null;
             /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -103,6 +107,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             description: string | null;
             /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -129,6 +135,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -155,6 +163,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "project";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             description: string | null;
             /** True for the organisation's "API Runs" project, which cannot be deleted. */
@@ -189,6 +199,8 @@ export interface paths {
             data: {
               id: string;
               object: "job";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               project_id: string;
               name: string;
               description: string | null;
@@ -270,6 +282,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             project_id: string;
             name: string;
             description: string | null;
@@ -316,6 +330,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             project_id: string;
             name: string;
             description: string | null;
@@ -360,6 +376,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -417,6 +435,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "job";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             project_id: string;
             name: string;
             description: string | null;
@@ -469,6 +489,8 @@ export interface paths {
             object: "list";
             data: {
               object: "skipped_firing";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               /** Its id in the event log (schedule.skipped); the cursor of the list. */
               event_id: number;
               job_id: string;
@@ -503,6 +525,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "recipe";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             job_id: string;
             /** Counts up from 1 with every run that recorded the recipe anew. */
             version: number;
@@ -568,6 +592,8 @@ export interface paths {
           "application/json": {
             job_id: string;
             object: "recipe";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
             /** How many versions were removed. */
             versions: number;
@@ -599,6 +625,8 @@ export interface paths {
             data: {
               task_id: string;
               object: "run";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
               result: Record<string, unknown> | null;
               confidence: "high" | "medium" | "low" | null;
@@ -747,6 +775,8 @@ export interface paths {
               message: string;
               param: string | null;
             }[];
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
           };
         };
         "402": {
@@ -805,6 +835,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "run_check";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The run its idempotency_key would answer again, or null when a new run would be created. */
             replay_of: string | null;
             billing: {
@@ -910,6 +942,8 @@ export interface paths {
               message: string;
               param: string | null;
             }[];
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
           };
         };
         "402": {
@@ -969,6 +1003,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "run_check";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The run its idempotency_key would answer again, or null when a new run would be created. */
             replay_of: string | null;
             billing: {
@@ -1020,6 +1056,8 @@ export interface paths {
           "application/json": {
             task_id: string;
             object: "run";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             result: Record<string, unknown> | null;
             confidence: "high" | "medium" | "low" | null;
@@ -1114,6 +1152,8 @@ export interface paths {
           "application/json": {
             task_id: string;
             object: "run";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             result: Record<string, unknown> | null;
             confidence: "high" | "medium" | "low" | null;
@@ -1230,6 +1270,8 @@ export interface paths {
               message: string;
               param: string | null;
             }[];
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
           };
         };
         "402": {
@@ -1269,6 +1311,8 @@ export interface paths {
           "application/json": {
             task_id: string;
             object: "run";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             result: Record<string, unknown> | null;
             confidence: "high" | "medium" | "low" | null;
@@ -1385,9 +1429,13 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_state";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run: {
               task_id: string;
               object: "run";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
               result: Record<string, unknown> | null;
               confidence: "high" | "medium" | "low" | null;
@@ -1493,6 +1541,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_control";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run_id: string;
             control_id: string;
             since: string;
@@ -1524,6 +1574,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_control_ended";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run_id: string;
             started_at: string;
             ended_at: string;
@@ -1613,6 +1665,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "live_revocation";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             run_id: string;
             revoked_at: string;
             control_released: boolean;
@@ -1640,6 +1694,8 @@ export interface paths {
             data: {
               id: string;
               object: "run_step";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               run_id: string;
               /** Which attempt of the run made this step (a run is retried when the daemon died under it). */
               attempt: number;
@@ -2797,6 +2853,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "status";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             version: string;
             started_at: string;
             model_provider: {
@@ -2913,6 +2971,8 @@ export interface paths {
             data: {
               id: string;
               object: "connection";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               name: string;
               type: "token" | "mcp" | "oauth" | "totp" | "proxy";
               /** The project whose runs use it; null for every run of the organisation. */
@@ -2971,6 +3031,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -3024,6 +3086,8 @@ export interface paths {
         "201": {
           "application/json": {
             object: "connection_link";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** Ask GET /v1/connections/links/{id} how the flow is going. */
             id: string;
             connection_id: string;
@@ -3051,6 +3115,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "connection_link";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             id: string;
             connection_id: string;
             /** pending: not opened yet; opened: someone is signing in; failed: see detail (a connection that was authenticated before keeps its tokens); expired: not opened, or not finished, in time. */
@@ -3080,6 +3146,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -3124,6 +3192,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -3156,6 +3226,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -3202,6 +3274,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "connection";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             name: string;
             type: "token" | "mcp" | "oauth" | "totp" | "proxy";
             /** The project whose runs use it; null for every run of the organisation. */
@@ -3247,6 +3321,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "connection_tools";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             connection_id: string;
             /** What connecting now showed; also recorded on the connection. */
             auth_status: "authenticated" | "pending" | "failed" | "expired";
@@ -3287,6 +3363,8 @@ export interface paths {
             data: {
               id: string;
               object: "email";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               message_id: string;
               inbox_id: string | null;
               status: "sent" | "scheduled" | "pending_approval" | "rejected";
@@ -3386,6 +3464,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "email_identity";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             relay_address: string;
@@ -3425,6 +3505,8 @@ export interface paths {
         "200": {
           "application/json": {
             object: "email_identity";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             relay_address: string;
@@ -3492,6 +3574,8 @@ export interface paths {
             object: "list";
             data: {
               object: "email_suppression";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               address: string;
               reason: "bounce" | "complaint";
               detail: string | null;
@@ -3521,6 +3605,8 @@ export interface paths {
           "application/json": {
             address: string;
             object: "email_suppression";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -3562,6 +3648,8 @@ export interface paths {
               received_at: string;
               metadata: Record<string, unknown> | null;
               object?: "received_email";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               kind?: "reply" | "message" | "bounce" | "complaint" | "run";
               inbox_id?: string | null;
               run_id?: string | null;
@@ -3620,6 +3708,8 @@ export interface paths {
             received_at: string;
             metadata: Record<string, unknown> | null;
             object?: "received_email";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             kind?: "reply" | "message" | "bounce" | "complaint" | "run";
             inbox_id?: string | null;
             run_id?: string | null;
@@ -3699,6 +3789,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "email";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             message_id: string;
             inbox_id: string | null;
             status: "sent" | "scheduled" | "pending_approval" | "rejected";
@@ -3769,6 +3861,8 @@ export interface paths {
             received_at: string;
             metadata: Record<string, unknown> | null;
             object?: "received_email";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             kind?: "reply" | "message" | "bounce" | "complaint" | "run";
             inbox_id?: string | null;
             run_id?: string | null;
@@ -3835,6 +3929,8 @@ export interface paths {
             data: {
               id: string;
               object: "inbox";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               address: string;
               username: string;
               display_name: string | null;
@@ -3870,6 +3966,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             display_name: string | null;
@@ -3898,6 +3996,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             display_name: string | null;
@@ -3924,6 +4024,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -3952,6 +4054,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "inbox";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             address: string;
             username: string;
             display_name: string | null;
@@ -4038,6 +4142,8 @@ export interface paths {
             data: {
               id: string;
               object: "file";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
               /** The sanitised name: what a run sees under /workspace/in/. */
               name: string;
               /** Bytes. */
@@ -4069,6 +4175,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "file";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The sanitised name: what a run sees under /workspace/in/. */
             name: string;
             /** Bytes. */
@@ -4099,6 +4207,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "file";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             /** The sanitised name: what a run sees under /workspace/in/. */
             name: string;
             /** Bytes. */
@@ -4127,6 +4237,8 @@ export interface paths {
           "application/json": {
             id: string;
             object: "file";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
             deleted: true;
           };
         };
@@ -4171,6 +4283,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.needs_human";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             run_id: string;
             request_id: string;
@@ -4208,6 +4322,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.human_answered";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             run_id: string;
             request_id: string;
@@ -4246,6 +4362,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.completed";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             task_id: string;
             object: "run";
@@ -4348,6 +4466,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.failed";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             task_id: string;
             object: "run";
@@ -4450,6 +4570,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "run.cancelled";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             task_id: string;
             object: "run";
@@ -4552,6 +4674,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "email.received";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             message_id: string;
             in_reply_to: string | null;
@@ -4615,6 +4739,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "email.bounced";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             message_id: string;
             correlation_token: string | null;
@@ -4655,6 +4781,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "email.complained";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             message_id: string;
             correlation_token: string | null;
@@ -4693,6 +4821,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "connection.authenticated";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             id: string;
             object: "connection";
@@ -4747,6 +4877,8 @@ export interface webhooks {
       requestBody: {
         "application/json": {
           event: "connection.expired";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
           data: {
             id: string;
             object: "connection";

@@ -1,0 +1,84 @@
+import type { HumanAsk } from '../human/human-requests.js';
+import type { FailureReason } from '../vocabulary/run-outcomes.js';
+
+/**
+ * What a test-mode run does, forced like Stripe's test cards (issue 25; docs/api.md, Test mode): the token
+ * `errand_test=<outcome>` anywhere in the run's prompt (as filled from its inputs) or in any string among its inputs.
+ * Inputs carry it through every way a run starts (POST /v1/runs, a job's runs, the MCP tools run_task and run_job)
+ * and whatever a job's input_schema allows: `https://shop.example/?errand_test=captcha` is still a URL.
+ */
+export type ForcedOutcome =
+  | { kind: 'succeed'; confidence: 'high' | 'medium' | 'low' }
+  | { kind: 'fail'; reason: FailureReason; detail: string }
+  | { kind: 'slow'; seconds: number }
+  | { kind: 'human'; ask: HumanAsk }
+  | { kind: 'invalid_output' };
+
+export const TEST_TOKEN = 'errand_test';
+/** A slow run without a number of seconds. */
+export const DEFAULT_SLOW_S = 10;
+export const MAX_SLOW_S = 3_600;
+
+/** Every failure, with the failure_detail it ends with: each of the spec's failure reasons can be forced. */
+export const FORCED_FAILURES: Readonly<Record<FailureReason, string>> = {
+  captcha: 'test mode (errand_test=captcha): a captcha blocked the page and nobody solved it',
+  auth_required: 'test mode (errand_test=auth_required): the site asked for a login the run has no connection for',
+  site_down: 'test mode (errand_test=site_down): the site did not answer',
+  timeout: 'test mode (errand_test=timeout): stopped at the time limit, as a live run stops at its timeout_s',
+  not_found: 'test mode (errand_test=not_found): what the task asks for is not on the site',
+  ambiguous: 'test mode (errand_test=ambiguous): the page allowed more than one answer and none could be chosen',
+};
+
+/** The person a run asks for, by outcome name: answered through POST /v1/runs/{id}/human as live. */
+const HUMAN_ASKS: Readonly<Record<string, HumanAsk>> = {
+  needs_human: { kind: 'answer', question: 'Test mode (errand_test=needs_human): which option should the run choose?', obstacle: null },
+  needs_approval: { kind: 'approve', question: 'Test mode (errand_test=needs_approval): may the run submit the order for 0.00 USD?', obstacle: null },
+  needs_takeover: { kind: 'takeover', question: 'Test mode (errand_test=needs_takeover): please solve the captcha on the page, then hand back.', obstacle: 'captcha' },
+};
+
+/** Every outcome name the token takes, as docs/api.md lists them (`slow` also as `slow_<seconds>`). */
+export const FORCED_OUTCOME_NAMES: readonly string[] = [
+  'success',
+  'low_confidence',
+  'medium_confidence',
+  ...Object.keys(FORCED_FAILURES),
+  'slow',
+  ...Object.keys(HUMAN_ASKS),
+  'invalid_output',
+];
+
+const TOKEN_PATTERN = new RegExp(`\\b${TEST_TOKEN}=([a-z_]+?)(?:_(\\d+))?(?![a-z_\\d])`, 'g');
+
+/** The outcome a run's prompt and inputs force; a plain success when they name none. */
+export function forcedOutcome(prompt: string, inputs: unknown): ForcedOutcome {
+  for (const text of [prompt, ...strings(inputs)]) {
+    for (const m of text.matchAll(TOKEN_PATTERN)) {
+      const named = outcomeNamed(m[1]!, m[2]);
+      if (named !== null) return named;
+    }
+  }
+  return { kind: 'succeed', confidence: 'high' };
+}
+
+function outcomeNamed(name: string, number: string | undefined): ForcedOutcome | null {
+  if (name === 'slow') {
+    const seconds = number === undefined ? DEFAULT_SLOW_S : Number(number);
+    return seconds >= 1 && seconds <= MAX_SLOW_S ? { kind: 'slow', seconds } : null;
+  }
+  if (number !== undefined) return null;
+  if (name === 'success') return { kind: 'succeed', confidence: 'high' };
+  if (name === 'low_confidence') return { kind: 'succeed', confidence: 'low' };
+  if (name === 'medium_confidence') return { kind: 'succeed', confidence: 'medium' };
+  if (name === 'invalid_output') return { kind: 'invalid_output' };
+  if (name in FORCED_FAILURES) return { kind: 'fail', reason: name as FailureReason, detail: FORCED_FAILURES[name as FailureReason] };
+  const ask = HUMAN_ASKS[name];
+  return ask === undefined ? null : { kind: 'human', ask };
+}
+
+/** Every string among a JSON value's members, depth first, in their order. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
+  return [];
+}
