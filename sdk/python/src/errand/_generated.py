@@ -805,6 +805,8 @@ class GetEventsResponseRunCompletedData(TypedDict):
     """The run's files (issue 23): what its browser downloaded and its code wrote under /workspace/out/, kept when it ended; [] until then, and for a run with none."""
     mode: Literal["agent", "replay", "replay_then_agent"]
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
+    sandbox: GetRunsResponseDataItemSandbox
+    """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
 
 
 class GetEventsResponseRunCompleted(TypedDict):
