@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installationId } from '../../src/runtime/installation-id.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { openStore } from '../../src/store/store.js';
+import { FIREWALL_HELPER_LABEL } from '../../src/sandbox/docker/host-firewall.js';
 import { INSTALLATION_LABEL, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { SecondDockerd, secondDockerdAvailability } from '../fixtures/second-dockerd.js';
@@ -111,8 +112,11 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     }
   };
   const hostOf = async (runId: string): Promise<string | null> => (await h.daemon.api('GET', `/v1/runs/${runId}`)).body.sandbox.host;
-  const sandboxesOn = (engineDocker: Docker): Promise<Docker.ContainerInfo[]> =>
-    engineDocker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`, `${INSTALLATION_LABEL}=${installationId(h.daemon.home)}`] } });
+  /** The daemon's sandbox containers on an engine (not its firewall helper there). */
+  const sandboxesOn = async (engineDocker: Docker): Promise<Docker.ContainerInfo[]> =>
+    (await engineDocker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`, `${INSTALLATION_LABEL}=${installationId(h.daemon.home)}`] } })).filter(
+      (container) => container.Labels[FIREWALL_HELPER_LABEL] === undefined,
+    );
 
   beforeAll(async () => {
     engine = await SecondDockerd.start(docker.image);

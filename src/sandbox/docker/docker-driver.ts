@@ -11,7 +11,7 @@ import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { FirewallKeeper } from './firewall-keeper.js';
-import { checkHostFirewall, hostFirewallPins, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions, type HostFirewallPins } from './host-firewall.js';
+import { checkHostFirewall, FIREWALL_HELPER_LABEL, hostFirewallPins, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions, type HostFirewallPins } from './host-firewall.js';
 import type { HostFirewallMode } from './sandbox-hosts.js';
 import { imageExists } from './image-exists.js';
 import { checkSandboxFirewall } from './firewall-check.js';
@@ -189,7 +189,8 @@ export class DockerDriver implements SandboxDriver {
   async removeStrays(): Promise<number> {
     const mine = new Set([...this.live].map((sandbox) => sandbox.containerId));
     const containers = await this.options.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`, `${DAEMON_LABEL}=${this.instanceId}`] } });
-    const strays = containers.filter((container) => !mine.has(container.Id));
+    // The firewall helper is this daemon's too, and no sandbox.
+    const strays = containers.filter((container) => !mine.has(container.Id) && container.Labels[FIREWALL_HELPER_LABEL] === undefined);
     const removed = await Promise.all(strays.map((container) => removeContainer(this.options.docker, container.Id, this.options.logger)));
     return removed.filter(Boolean).length;
   }
