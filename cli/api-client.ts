@@ -22,6 +22,7 @@ import type { CreateJobRunBody, CreateRunBody } from '../src/runs/run-schemas.js
 import type { RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service.js';
 import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus as ReportedStatus } from '../src/status/status-service.js';
+import type { SandboxHostReport } from '../src/sandbox/driver.js';
 import type { RunStep } from '../src/steps/steps-service.js';
 import type { RunFile } from '../src/run-files/run-files-service.js';
 import type { StoredFile } from '../src/files/files-service.js';
@@ -29,24 +30,11 @@ import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type { RunFile };
 
-/**
- * One Docker engine of `sandbox.hosts` as GET /v1/status reports it (issue 26): every host, the one implicit local
- * host too. `url` carries no credentials; `firewall.installed` is null where it was not checked (`firewall: "off"`).
- */
-export interface SandboxHostStatus {
-  name: string;
-  url: string;
-  state: 'up' | 'down';
-  capacity: { runs: number; memory_mb: number };
-  load: { runs: number; memory_mb: number };
-  pool: { size: number; ready: number };
-  runtime: 'runc' | 'runsc' | (string & {});
-  labels: string[];
-  firewall: { required: boolean; installed: boolean | null; detail: string | null };
-}
+/** One Docker engine of `sandbox.hosts` as GET /v1/status reports it (issue 26). */
+export type SandboxHostStatus = SandboxHostReport;
 
 /** GET /v1/status. `sandbox.hosts` is absent from a daemon older than issue 26, which runs sandboxes on one engine. */
-export type DaemonStatus = ReportedStatus & { sandbox: { hosts?: SandboxHostStatus[] } };
+export type DaemonStatus = Omit<ReportedStatus, 'sandbox'> & { sandbox: Omit<ReportedStatus['sandbox'], 'hosts'> & { hosts?: SandboxHostReport[] } };
 export type { JobRecipe, RecipeDeleted };
 export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, SkippedFiring };
 export type { StoredFile };

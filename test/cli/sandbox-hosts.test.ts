@@ -52,8 +52,8 @@ class FakeDaemon {
 }
 
 const withHosts = (hosts: SandboxHostStatus[] | undefined): DaemonStatus => {
-  const base = status();
-  return { ...base, sandbox: { ...base.sandbox, ...(hosts === undefined ? {} : { hosts }) } };
+  const { hosts: _none, ...sandbox } = status().sandbox;
+  return { ...status(), sandbox: { ...sandbox, ...(hosts === undefined ? {} : { hosts }) } };
 };
 
 let daemon: FakeDaemon;

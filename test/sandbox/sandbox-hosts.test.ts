@@ -36,7 +36,7 @@ describe('sandbox.hosts', () => {
     const fromEnv = loadConfig({ home: home.path, env: { ERRAND_SANDBOX_HOSTS: JSON.stringify(HOSTS) } })['sandbox.hosts'];
     expect(fromEnv).toEqual(fromFile);
     const [local, big, far] = parse(fromFile!);
-    expect(local).toMatchObject({ name: 'local', kind: 'unix', address: null, capacity: { runs: 3, memoryMb: 3 * 2048 }, labels: [], runtime: null, firewall: 'required' });
+    expect(local).toMatchObject({ name: 'local', kind: 'unix', address: null, capacity: { runs: 3, memoryMb: 3 * 2048 }, labels: [], runtime: null, firewall: 'auto' });
     expect(big).toMatchObject({ kind: 'tcp', address: '10.0.0.12', displayUrl: 'tcp://10.0.0.12:2376', capacity: { runs: 8, memoryMb: 16384 }, labels: ['gpu', 'eu'], runtime: 'runsc', firewall: 'off' });
     // What GET /v1/status shows has no user or password.
     expect(far).toMatchObject({ kind: 'ssh', address: 'far.example', displayUrl: 'ssh://far.example:2222', capacity: { runs: 4, memoryMb: 4 * 2048 } });
@@ -49,7 +49,7 @@ describe('sandbox.hosts', () => {
     [{ a: { url: 'tcp://h', tls: { ca: 'a', cert: 'b', key: 'c' } } }, /host "a": a tcp:\/\/ url names its port/],
     [{ a: { url: 'unix:///x', capacity: { runs: 0 } } }, /host "a": capacity.runs/],
     [{ a: { url: 'unix:///x', labels: ['has space'] } }, /host "a": labels/],
-    [{ a: { url: 'unix:///x', firewall: 'maybe' } }, /host "a": firewall is "required" or "off"/],
+    [{ a: { url: 'unix:///x', firewall: 'maybe' } }, /host "a": firewall is "auto", "manual", "off"/],
     [{ a: { url: 'unix:///x', cpus: 2 } }, /host "a": unknown member "cpus"/],
     [{ a: { url: 'unix:///x' }, b: { url: 'unix:///y' } }, /at most one host may be the local engine/],
     [{}, /names no host/],

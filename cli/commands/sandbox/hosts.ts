@@ -15,8 +15,8 @@ export function registerSandboxHosts(sandbox: Command): void {
 Hosts are added and removed in the daemon's configuration: sandbox.hosts, an object keyed by host name
 ({url, tls: {ca, cert, key}, capacity: {runs, memory_mb}, labels, runtime, firewall}), in <home>/config.json or as
 JSON in ERRAND_SANDBOX_HOSTS; the daemon reads it when it starts (errand daemon stop && errand daemon start).
-'errand config show sandbox' shows where it is set. A host whose firewall is missing gets no runs unless its
-firewall is "off". docs/scale-out.md says how to add a host safely: its TLS material, its firewall, its image.`,
+'errand config show sandbox' shows where it is set. A host whose firewall is missing gets no runs until it is in
+place ("auto": the daemon installs it; "manual": you do, with errand sandbox firewall --print) or its firewall is "off". docs/scale-out.md says how to add a host safely: its TLS material, its firewall, its image.`,
     )
     .action(async (_flags: unknown, cmd: Command) => {
       await listSandboxHosts(contextOf(cmd));
@@ -47,8 +47,8 @@ export async function listSandboxHosts(ctx: CliContext): Promise<SandboxHostStat
     );
     for (const host of hosts) {
       const problem = hostProblem(host);
-      // A down host's firewall detail is from before it went down.
-      const detail = host.state === 'down' || host.firewall.detail === null ? '' : ` (firewall: ${host.firewall.detail})`;
+      // What to do about missing rules; an up host's other details are only news.
+      const detail = host.firewall.detail === null || (host.state === 'down' && host.firewall.installed !== false) ? '' : ` (firewall: ${host.firewall.detail})`;
       if (problem !== null) ctx.out.warn(`${host.name}: ${problem}${detail}`);
     }
   });

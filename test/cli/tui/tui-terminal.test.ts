@@ -171,11 +171,12 @@ describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
     model.script([turn, toolUse('finish', { result: { sum: 4 }, confidence: 'high' })]);
     const t = await errand(['runs', 'create', 'Add two and two', '--wait']);
     await turn.arrived;
-    // Generous: under the whole suite's load the CLI's first events can take longer than the terminal's default wait.
+    // Generous, here and for the end: under the whole suite's load the CLI's events can take longer than the terminal's
+    // default wait.
     let screen = await t.waitFor((s) => / running · 0 steps · \$0\.0000/.test(s), 45_000);
     expect(screen).toMatch(/^started (run_\w+); following it until it ends/);
     turn.release();
-    await t.waitFor((s) => s.includes('status succeeded'));
+    await t.waitFor((s) => s.includes('status succeeded'), 45_000);
     expect(await t.exited()).toBe(0);
     // What stays on the terminal: a line per status change and per step, with the cost so far, then the envelope.
     const lines = (await t.screen(true)).split('\n');
