@@ -108,7 +108,7 @@ describe('RunsService.apply', () => {
     const nowMs = Date.now();
     switch (name) {
       case 'claim':
-        return runMoves.claim({ run: { id: runId, attempt: 0, started_at: null, sandbox_label: null }, worker: WORKER, nowMs, leaseMs: 60_000 });
+        return runMoves.claim({ run: { id: runId, org_id: orgId, attempt: 0, started_at: null, sandbox_label: null }, worker: WORKER, nowMs, leaseMs: 60_000 });
       case 'requeue':
         return runMoves.requeue({ run: { id: runId, attempt: 1, lease_owner: WORKER } });
       case 'finish':
@@ -187,7 +187,7 @@ describe('RunsService.apply', () => {
   it('writes what each move says: the lease on claim, the next attempt on requeue, the outcome and released lease on finish and fail', () => {
     const nowMs = Date.parse('2026-06-01T12:00:00.000Z');
     const queued = put('queued');
-    const claimed = r.store.transaction((uow) => runs.apply(uow, runMoves.claim({ run: { id: queued, attempt: 0, started_at: null, sandbox_label: null }, worker: WORKER, nowMs, leaseMs: 30_000 })));
+    const claimed = r.store.transaction((uow) => runs.apply(uow, runMoves.claim({ run: { id: queued, org_id: orgId, attempt: 0, started_at: null, sandbox_label: null }, worker: WORKER, nowMs, leaseMs: 30_000 })));
     expect(claimed).toMatchObject({ status: 'running', attempt: 1, lease_owner: WORKER, lease_expires_at: nowMs + 30_000, started_at: '2026-06-01T12:00:00.000Z', last_action: 'claimed by a worker' });
     expect(statusEvents(queued).at(-1)?.data).toMatchObject({ description: `claimed by worker ${WORKER} (attempt 1)` });
 
