@@ -53,6 +53,8 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'mcp approve': 'test/cli/mcp-commands.test.ts (a code from the consent page)',
   'sandbox build': 'test/cli/sandbox-commands.test.ts (needs the Docker engine)',
   'sandbox status': 'test/cli/sandbox-commands.test.ts',
+  'sandbox firewall': 'test/cli/sandbox-commands.test.ts (routes and resolv.conf of a host)',
+  'sandbox hosts': 'test/cli/sandbox-hosts.test.ts (a daemon whose status lists hosts)',
   login: 'test/cli/login.test.ts',
   listen: 'test/cli/listen.test.ts (one JSON line per forwarded event)',
   'connections *': 'test/cli/connections-commands.test.ts',

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { runCli } from './run-cli.js';
@@ -31,6 +33,22 @@ describe('errand sandbox', () => {
     const res = await runCli(['--home', home.path, 'sandbox', 'firewall', '--print', '--routes', '-'], { input: 'default via 10.0.0.1 dev eth0' });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--routes must hold what `ip -json -4 route show table all` prints');
+  });
+
+  it("firewall --print --json answers the host's bridge, connected networks, resolvers and the script, from the routes and resolv.conf given", async () => {
+    const routes = JSON.stringify([
+      { dst: 'default', gateway: '10.9.0.1', dev: 'eth0', flags: [] },
+      { dst: '10.9.0.0/24', dev: 'eth0', protocol: 'kernel', scope: 'link', prefsrc: '10.9.0.5', flags: [] },
+    ]);
+    const resolv = join(home.path, 'resolv.conf');
+    writeFileSync(resolv, 'nameserver 10.9.0.53\n');
+    const res = await runCli(['--home', home.path, 'sandbox', 'firewall', '--print', '--routes', '-', '--resolv-conf', resolv, '--json'], { input: routes });
+    expect(res.code).toBe(0);
+    const printed = res.json();
+    expect(Object.keys(printed)).toEqual(['bridge', 'connected_networks', 'nameservers', 'script']);
+    expect(printed).toMatchObject({ bridge: 'errand0', nameservers: ['10.9.0.53'] });
+    expect(printed.connected_networks).toContain('10.9.0.0/24');
+    expect(printed.script).toContain('-A ERRAND-SANDBOX-FWD -d 10.9.0.0/24 -j DROP');
   });
 
   it('doctor fails the sandbox check when the docker driver is required but cannot run', async () => {

@@ -38,7 +38,7 @@ describe('errand webhooks test <event>', () => {
     expect(receiver.unverified()).toEqual([]);
     expect(delivery!.verifiedWith).toBe(orgSecret);
     expect(delivery!.id).toBe(queued.event_id);
-    expect(Object.keys(delivery!.json)).toEqual(['event', 'data', 'test']);
+    expect(Object.keys(delivery!.json)).toEqual(['event', 'livemode', 'data', 'test']);
     expect(delivery!.json).toMatchObject({ event: 'run.completed', test: true, data: { object: 'run', status: 'succeeded' } });
     expect(validData('run.completed', delivery!.json.data)).toEqual([]);
 
