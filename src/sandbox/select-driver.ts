@@ -30,38 +30,36 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
     new LocalDriver({ home: options.home, chromiumPath: config['sandbox.chromium_path'], logger });
   const choice = config['sandbox.driver'];
   const hosts = config['sandbox.hosts'];
+  // What docker sandboxes are, on one engine or several.
+  const sandboxes = {
+    image: config['sandbox.image'],
+    home: options.home,
+    logger,
+    limits: containerLimits(config),
+    warmPoolSize: config['sandbox.warm_pool_size'],
+    warmPoolBrowser: config['sandbox.warm_pool_browser'],
+    runtime: config['sandbox.runtime'],
+  };
   if (hosts !== null) {
     if (choice === 'local') throw new ConfigError('sandbox.hosts', 'names Docker engines, but sandbox.driver is local');
     return HostSetDriver.start({
+      ...sandboxes,
       hosts: parseSandboxHosts(hosts, { memoryMbPerRun: config['sandbox.memory_mb'] }),
       dockerFor: dockerForHost,
-      image: config['sandbox.image'],
-      home: options.home,
-      logger,
-      limits: containerLimits(config),
-      warmPoolSize: config['sandbox.warm_pool_size'],
-      warmPoolBrowser: config['sandbox.warm_pool_browser'],
-      runtime: config['sandbox.runtime'],
       checkMs: config['sandbox.host_check_ms'],
     });
   }
   if (choice === 'local') return local();
 
   const docker = options.docker ?? new Docker();
-  const image = config['sandbox.image'];
+  const { image } = sandboxes;
   try {
     const status = await sandboxStatus({ docker, image });
     if (!status.engine.reachable) throw new SandboxError(`no Docker engine is reachable (${status.engine.error ?? 'no answer'})`);
     if (!status.image.present) throw new SandboxError(`the sandbox image ${image} is missing; build it with \`errand sandbox build --offline\` (or without --offline where a registry is reachable)`);
     return await DockerDriver.start({
+      ...sandboxes,
       docker,
-      image,
-      home: options.home,
-      logger,
-      limits: containerLimits(config),
-      warmPoolSize: config['sandbox.warm_pool_size'],
-      warmPoolBrowser: config['sandbox.warm_pool_browser'],
-      runtime: config['sandbox.runtime'],
       host: {
         name: LOCAL_HOST,
         url: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
