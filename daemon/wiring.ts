@@ -190,6 +190,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     hostedConnect: connections.services.hostedConnect,
     emails: mail.services.emails,
     sentEmails: mail.services.sentEmails,
+    orgModes,
   });
   const http = await httpSubsystem({
     app: {

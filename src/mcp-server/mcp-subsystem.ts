@@ -26,6 +26,7 @@ import type { HumanRequests } from '../human/human-requests.js';
 import { emailTools } from './tools/email-tools.js';
 import { RunWaiter } from './tools/run-waiter.js';
 import { McpToolRegistry } from './tools/tool-registry.js';
+import type { OrgModes } from '../orgs/org-modes.js';
 
 /** Messages an MCP session keeps for clients resuming a broken stream: a long run's progress with room to spare. */
 const MCP_REPLAY_EVENTS = 1000;
@@ -46,6 +47,7 @@ export interface McpSubsystemDeps {
   hostedConnect: HostedConnect;
   emails: SendService;
   sentEmails: SentEmails;
+  orgModes: OrgModes;
 }
 
 export interface McpServices {
@@ -74,6 +76,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
       ...emailTools({ emails: deps.emails, sentEmails: deps.sentEmails }),
     ],
     mcpLogger,
+    (orgId) => deps.orgModes.livemode(orgId),
   );
   const mcp = new McpFrontDoor({
     tools: mcpTools,

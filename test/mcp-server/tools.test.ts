@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hold, toolUse } from '../fixtures/scripted-anthropic.js';
 import { startEngine, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { connectWithKey, INITIALIZE, rpc, structured, toolError } from './harness.js';
+import { runCli } from '../cli/run-cli.js';
 
 let h: EngineHarness;
 let client: Client;
@@ -227,6 +228,25 @@ describe('get_run, list_runs and cancel_run', () => {
 });
 
 describe('list_projects, list_jobs and run_job', () => {
+  it("says of every record it answers whether it is live or of test mode, as the REST API does", async () => {
+    const projects = structured(await client.callTool({ name: 'list_projects', arguments: {} }));
+    expect(projects.object).toBe('list');
+    expect(projects.livemode).toBeUndefined();
+    expect(projects.data.length).toBeGreaterThan(0);
+    expect(projects.data.every((p: { livemode: unknown }) => p.livemode === true)).toBe(true);
+    h.daemon.createOrgWithKey('mcp-test-mode');
+    const minted = await runCli(['--home', h.daemon.home, 'keys', 'create', '--test', '--org', 'mcp-test-mode', '--json']);
+    expect(minted.code).toBe(0);
+    const testClient = await connectWithKey(h.daemon.url, minted.json().key);
+    try {
+      const testProjects = structured(await testClient.callTool({ name: 'list_projects', arguments: {} }));
+      expect(testProjects.data.length).toBeGreaterThan(0);
+      expect(testProjects.data.every((p: { livemode: unknown }) => p.livemode === false)).toBe(true);
+    } finally {
+      await testClient.close();
+    }
+  });
+
   it('lists the projects and jobs, and runs a job with its inputs', async () => {
     const projects = structured(await client.callTool({ name: 'list_projects', arguments: {} }));
     const apiRuns = projects.data.find((p: { is_default: boolean }) => p.is_default);

@@ -28,6 +28,8 @@ export class McpToolRegistry {
   constructor(
     tools: McpTool<any>[],
     private readonly logger: Logger,
+    /** Whether the caller's organisation is live or a test-mode twin (issue 25): every record a tool answers says so. */
+    private readonly livemode: (orgId: string) => boolean,
   ) {
     const ajv = createAjv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: false });
     for (const tool of tools) {
@@ -57,7 +59,7 @@ export class McpToolRegistry {
     const input = args ?? {};
     if (!entry.validate(input)) return failure(argumentError(entry.validate.errors![0]!));
     try {
-      const result = await entry.tool.call(input, ctx);
+      const result = withLivemode(await entry.tool.call(input, ctx), this.livemode(ctx.principal.orgId));
       return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result as Record<string, unknown> };
     } catch (err) {
       if (err instanceof ErrandError) {
@@ -67,6 +69,22 @@ export class McpToolRegistry {
       return failure({ error: { type: 'api_error', code: 'internal_error', message: 'Something went wrong on our side; the daemon log has the details' } });
     }
   }
+}
+
+/**
+ * `livemode` on every record of a tool's answer, as the REST API puts it on every object (docs/api.md, Test mode):
+ * each object with an `object` member other than a list's, nested ones included. The caller only ever sees its own
+ * organisation's records, so its mode is theirs. A record that says it already is left as it is.
+ */
+function withLivemode<T>(value: T, livemode: boolean): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => withLivemode(item, livemode)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    out[name] = withLivemode(member, livemode);
+    if (name === 'object' && typeof member === 'string' && member !== 'list' && !('livemode' in value)) out.livemode = livemode;
+  }
+  return out as T;
 }
 
 function failure(body: ToolErrorBody): CallToolResult {
