@@ -1,5 +1,6 @@
 import type { TotpSeed } from '../sandbox/protocol.js';
 import { secretForms } from './secret-forms.js';
+import { escapeRegExp } from '../text/escape-regexp.js';
 
 /** A secret a run may use, by the name the model may refer to it with. */
 export interface NamedSecret {
@@ -49,7 +50,7 @@ export class SecretMask {
       for (const form of secretForms(value)) if (!this.labels.has(form)) this.labels.set(form, `[secret:${name}]`);
     }
     this.forms = [...this.labels].map(([form, label]) => ({ form, label })).sort((a, b) => b.form.length - a.form.length);
-    this.pattern = this.forms.length === 0 ? null : new RegExp(this.forms.map(({ form }) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+    this.pattern = this.forms.length === 0 ? null : new RegExp(this.forms.map(({ form }) => escapeRegExp(form)).join('|'), 'g');
   }
 
   static readonly none = new SecretMask([]);

@@ -1,5 +1,6 @@
 import type { PageFingerprint } from './recipe.js';
 import { fromPlaceholders, toPlaceholders, type InputValue } from './input-placeholders.js';
+import { escapeRegExp } from '../text/escape-regexp.js';
 
 /** A path segment holding digits is taken for an id (a product's, an order's): it may differ from run to run. */
 const ID_SEGMENT = /\d/;
@@ -60,6 +61,3 @@ function safeDecode(segment: string): string {
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

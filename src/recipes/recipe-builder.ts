@@ -5,6 +5,7 @@ import type { BrowserStep, InputFileRef, Locator, Recipe, RecipeStep } from './r
 import { inputValues, leakedInputs, toPlaceholders } from './input-placeholders.js';
 import { fingerprintOf } from './page-fingerprint.js';
 import { extractionOf, jsonOf } from './result-extraction.js';
+import { escapeRegExp } from '../text/escape-regexp.js';
 
 export interface RecipeSource {
   /** What the run did in its sandbox, in order (ObservedSandbox). */
@@ -158,6 +159,3 @@ export class UnknownAction extends Error {
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

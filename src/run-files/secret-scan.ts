@@ -1,4 +1,5 @@
 import type { SecretMask } from '../connections/secret-mask.js';
+import { escapeRegExp } from '../text/escape-regexp.js';
 
 /** Thrown inside a file's copy when its bytes hold one of the run's secrets: the copy stops and keeps nothing. */
 export class SecretInFile extends Error {
@@ -23,7 +24,7 @@ export class SecretScan {
   constructor(mask: SecretMask) {
     this.labels = new Map(mask.allForms.map(({ form, label }) => [Buffer.from(form, 'utf8').toString('latin1'), label]));
     const forms = [...this.labels.keys()];
-    this.pattern = forms.length === 0 ? null : new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+    this.pattern = forms.length === 0 ? null : new RegExp(forms.map((form) => escapeRegExp(form)).join('|'));
     this.carry = Math.max(0, ...forms.map((form) => form.length - 1));
   }
 

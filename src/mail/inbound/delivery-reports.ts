@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../../text/escape-regexp.js';
+
 /** One recipient's block of an RFC 3464 delivery-status report. */
 export interface RecipientReport {
   /** Final-Recipient (else Original-Recipient), without its address type. */
@@ -126,8 +128,4 @@ function decodeBody(body: string, encoding: string | undefined): string {
 function stripAddressType(value: string): string {
   const semicolon = value.indexOf(';');
   return (semicolon < 0 ? value : value.slice(semicolon + 1)).trim().replace(/^<|>$/g, '').toLowerCase();
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
