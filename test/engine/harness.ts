@@ -115,11 +115,4 @@ export async function servePages(handler: RequestListener): Promise<{ url: strin
   };
 }
 
-/** A loopback port nothing listens on: bound, then released. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { closedPort } from '../fixtures/closed-port.js';

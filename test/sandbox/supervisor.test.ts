@@ -10,6 +10,7 @@ import { packageRoot } from '../../src/package-root.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../../src/sandbox/supervisor-client.js';
 import { tempDir } from '../fixtures/temp-dir.js';
+import { closedPort } from '../fixtures/closed-port.js';
 
 const SUPERVISOR = join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
 const TOKEN = 'test-token-0123456789abcdef';
@@ -229,10 +230,7 @@ describe('waitForHealthy', () => {
   });
 
   it('gives up with start_failed when nothing listens', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const nobody = new SupervisorClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
     await expect(waitForHealthy(nobody, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'start_failed' });
   });
@@ -390,10 +388,7 @@ describe('POST /browser', () => {
   });
 
   it('reports a closed loopback port as connection_refused', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const result = await client.browser({ action: 'navigate', url: `http://127.0.0.1:${port}/` });
     expect(result).toMatchObject({ ok: false, status: null, problem: { kind: 'connection_refused' } });
   });
