@@ -1,8 +1,9 @@
 /**
  * The wire protocol between the daemon and the supervisor process that runs inside every sandbox (a child
- * process for the local driver, PID 1's child in a container for the docker driver). JSON over HTTP on one port;
- * every request carries `Authorization: Bearer <token>` with the per-sandbox token the driver generated, which the
- * supervisor got as the first line of its stdin (`SupervisorHandover`).
+ * process for the local driver, PID 1's child in a container for the docker driver). JSON over HTTPS on one port, on
+ * TLS with a key both ends hold (`SupervisorTls`); every request carries `Authorization: Bearer <token>` with the
+ * per-sandbox token the driver generated. The supervisor got both as the first line of its stdin
+ * (`SupervisorHandover`).
  *
  *   GET  /health                 -> HealthResponse
  *   POST /exec     ExecRequest   -> ExecResult
@@ -44,6 +45,21 @@ export type CodeLanguage = 'bash' | 'python' | 'node';
 export interface SupervisorHandover {
   token: string;
   env: Record<string, string>;
+  tls: SupervisorTls;
+}
+
+/**
+ * The supervisor's TLS: TLS 1.2 with a pre-shared key per sandbox and ECDHE (forward secrecy), so that what crosses
+ * the network to a remote host (typed secrets, files, screenshots) is encrypted, and only the daemon that made the
+ * sandbox can talk to it, with no certificate to issue, ship or check (src/sandbox/supervisor-channel.ts).
+ */
+export interface SupervisorTls {
+  /** 32 random bytes, base64url. */
+  psk: string;
+  /** The PSK identity the client names. */
+  identity: string;
+  /** OpenSSL cipher list: PSK suites only. */
+  ciphers: string;
 }
 
 export interface ExecRequest {

@@ -1,22 +1,33 @@
 import { Readable } from 'node:stream';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest, RecordingResult } from './protocol.js';
+import { fetch, type Agent, type Response } from 'undici';
+import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest, RecordingResult, SupervisorTls } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
+import { supervisorAgent } from './supervisor-channel.js';
 
 export interface SupervisorClientOptions {
-  /** e.g. `http://127.0.0.1:41234` */
+  /** e.g. `https://127.0.0.1:41234` */
   baseUrl: string;
   token: string;
+  /** The sandbox's TLS, as its supervisor got it. */
+  tls: SupervisorTls;
 }
 
 /** Typed client of the supervisor protocol (`protocol.ts`). Failures are `SandboxError`s; an abort rethrows the signal's reason. */
 export class SupervisorClient {
   private readonly baseUrl: string;
   private readonly authorization: string;
+  private readonly agent: Agent;
 
   constructor(options: SupervisorClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.authorization = `Bearer ${options.token}`;
+    this.agent = supervisorAgent(options.tls);
+  }
+
+  /** Closes the connections kept open to the supervisor; a call after this fails. */
+  async close(): Promise<void> {
+    await this.agent.destroy();
   }
 
   health(signal?: AbortSignal): Promise<HealthResponse> {
@@ -65,11 +76,12 @@ export class SupervisorClient {
       response = await fetch(`${this.baseUrl}/inputs?name=${encodeURIComponent(name)}`, {
         method: 'PUT',
         headers: { authorization: this.authorization, 'content-type': 'application/octet-stream' },
-        body: Readable.toWeb(content) as ReadableStream<Uint8Array>,
+        body: content,
         // Node's fetch sends a stream body only half-duplex, and says so only when asked.
         duplex: 'half',
         signal: signal ?? null,
-      } as RequestInit);
+        dispatcher: this.agent,
+      });
     } catch (error) {
       throw this.failure(error, signal);
     }
@@ -92,29 +104,12 @@ export class SupervisorClient {
 
   /** One file of /workspace/out/ as a stream: a run's file can be large, and is never held in memory whole. */
   async readOutput(name: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    const response = await this.request('GET', `/outputs/file?name=${encodeURIComponent(name)}`, undefined, undefined, signal);
-    if (response.body === null) throw new SandboxError('the supervisor sent no file', { code: 'supervisor_error' });
-    return response.body;
+    return bodyStream(await this.request('GET', `/outputs/file?name=${encodeURIComponent(name)}`, undefined, undefined, signal), 'file');
   }
 
   /** The live view's frames as the supervisor sends them (server-sent events), until `signal` aborts. */
   async liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    const response = await this.request('GET', '/live/frames', undefined, undefined, signal);
-    const body = response.body;
-    if (body === null) throw new SandboxError('the supervisor sent no frame stream', { code: 'supervisor_error' });
-    // Undici cancels the body of a Response that is garbage-collected, and a stream of frames lives long after this
-    // call returns: the source of the stream handed out holds the Response.
-    const reader = body.getReader();
-    const source: UnderlyingDefaultSource<Uint8Array> & { response: Response } = {
-      response,
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    };
-    return new ReadableStream(source);
+    return bodyStream(await this.request('GET', '/live/frames', undefined, undefined, signal), 'frame stream');
   }
 
   async liveInput(input: LiveInput, signal?: AbortSignal): Promise<void> {
@@ -145,11 +140,10 @@ export class SupervisorClient {
   ): Promise<Response> {
     const headers: Record<string, string> = { authorization: this.authorization };
     if (json !== undefined) headers['content-type'] = 'application/json';
-    // Any Uint8Array is a valid body at run time; the DOM typings only want ArrayBuffer-backed ones.
-    const body = (json === undefined ? raw : JSON.stringify(json)) as BodyInit | undefined;
+    const body = json === undefined ? raw : JSON.stringify(json);
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: signal ?? null });
+      response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: signal ?? null, dispatcher: this.agent });
     } catch (error) {
       throw this.failure(error, signal);
     }
@@ -159,6 +153,11 @@ export class SupervisorClient {
 
   private failure(error: unknown, signal: AbortSignal | undefined): unknown {
     if (signal?.aborted === true) return signal.reason;
+    if ((error as { cause?: { code?: unknown } }).cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+      // A supervisor from before TLS (issue 26) answers the handshake in plain HTTP.
+      const message = 'sandbox supervisor unreachable: it answers without TLS, so the sandbox image is older than this daemon; rebuild it with `errand sandbox build`';
+      return new SandboxError(message, { code: 'unreachable', cause: error });
+    }
     return new SandboxError(`sandbox supervisor unreachable: ${describe(error)}`, { code: 'unreachable', cause: error });
   }
 }
@@ -199,6 +198,26 @@ const CODES_BY_STATUS: Record<number, SandboxErrorCode> = {
   409: 'no_page',
   413: 'payload_too_large',
 };
+
+/**
+ * A response's body as a stream that outlives the call that got it: undici cancels the body of a Response that is
+ * garbage-collected, so the stream's source holds the Response.
+ */
+function bodyStream(response: Response, what: string): ReadableStream<Uint8Array> {
+  const body = response.body;
+  if (body === null) throw new SandboxError(`the supervisor sent no ${what}`, { code: 'supervisor_error' });
+  const reader = body.getReader();
+  const source: UnderlyingDefaultSource<Uint8Array> & { response: Response } = {
+    response,
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value as Uint8Array);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  };
+  return new ReadableStream(source);
+}
 
 async function errorFrom(response: Response): Promise<SandboxError> {
   const text = await response.text().catch(() => '');

@@ -15,7 +15,10 @@ import { installationId } from '../../src/runtime/installation-id.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { openStore } from '../../src/store/store.js';
 import { FIREWALL_HELPER_LABEL } from '../../src/sandbox/docker/host-firewall.js';
-import { INSTALLATION_LABEL, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
+import { SUPERVISOR_PORT } from '../../src/sandbox/docker/container-spec.js';
+import { INSTALLATION_LABEL, RUN_LABEL, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
+import { newSupervisorTls } from '../../src/sandbox/supervisor-channel.js';
+import { SupervisorClient } from '../../src/sandbox/supervisor-client.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { SecondDockerd, secondDockerdAvailability } from '../fixtures/second-dockerd.js';
 import { toolUse, type AnthropicRequest, type AnthropicTurn, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
@@ -183,6 +186,22 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     for (const hold of holds) hold.release();
     const ended = await Promise.all(runIds.map((id) => waitForRun(h.daemon, id)));
     expect(ended.map((run) => run.status)).toEqual(runIds.map(() => 'succeeded'));
+  });
+
+  it('talks to a sandbox on the remote host only over TLS with that sandbox’s own key', async () => {
+    const hold = held();
+    const runId = await createRun(h.daemon, { prompt: conversations.prompt([hold.turn]), sandbox_label: 'far' });
+    await hold.arrived;
+    const sandbox = (await sandboxesOn(engine.docker)).find((c) => c.Labels[RUN_LABEL] === runId);
+    const port = sandbox!.Ports.find((p) => p.PrivatePort === SUPERVISOR_PORT)?.PublicPort;
+    expect(port).toBeGreaterThan(0);
+    // The port the engine published on its host's address, which the network between the hosts carries.
+    await expect(fetch(`http://${engine.address}:${port}/health`)).rejects.toThrow();
+    const stranger = new SupervisorClient({ baseUrl: `https://${engine.address}:${port}`, token: 'a-token-of-nobody-0123456789', tls: newSupervisorTls() });
+    await expect(stranger.health()).rejects.toMatchObject({ code: 'unreachable' });
+    await stranger.close();
+    hold.release();
+    expect(await waitForRun(h.daemon, runId)).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
   });
 
   it('honours a label, and refuses one no host has when the run or job is made', async () => {

@@ -20,6 +20,7 @@ import { FORWARD_CHAIN, INPUT_CHAIN, listSandboxFirewallRules } from '../../src/
 import type { LiveFrame } from '../../src/sandbox/protocol.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { selectDriver } from '../../src/sandbox/select-driver.js';
+import { newSupervisorTls } from '../../src/sandbox/supervisor-channel.js';
 import { SupervisorClient } from '../../src/sandbox/supervisor-client.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { PROBE_CONNECT } from '../fixtures/probe-connect.js';
@@ -188,9 +189,10 @@ describe.skipIf(!docker.available)('DockerDriver', () => {
 
   describe('the supervisor token', () => {
     /** Run as task code: everything it can read, searched for two strings it only has in halves. */
-    const SEARCH = (token: string, control: string) => `
+    const SEARCH = (token: string, psk: string, control: string) => `
 import glob, json, os, stat
 needles = {"token": (${JSON.stringify(token.slice(0, 20))} + ${JSON.stringify(token.slice(20))}).encode(),
+           "psk": (${JSON.stringify(psk.slice(0, 20))} + ${JSON.stringify(psk.slice(20))}).encode(),
            "control": (${JSON.stringify(control.slice(0, 10))} + ${JSON.stringify(control.slice(10))}).encode()}
 found = {name: [] for name in needles}
 def search(path, data):
@@ -221,8 +223,9 @@ for path in ["/proc/1/environ", f"/proc/{supervisor}/environ", f"/proc/{supervis
 print(json.dumps({"found": found, "uid": os.getuid(), "supervisor": supervisor, "supervisorUid": uid(supervisor), "initUid": uid(1), "denied": denied}))
 `;
 
-    it('is nowhere task code can read: no environment or command line, no file, not the supervisor’s memory or stdin', async () => {
+    it('is nowhere task code can read, nor is the TLS key: no environment or command line, no file, not the supervisor’s memory or stdin', async () => {
       const token = `tok-${randomBytes(24).toString('hex')}`;
+      const tls = newSupervisorTls();
       const control = `control-${randomBytes(8).toString('hex')}`;
       const tokenHome = tempDir('errand-docker-token-');
       const tokenDriver = await DockerDriver.start({
@@ -232,16 +235,16 @@ print(json.dumps({"found": found, "uid": os.getuid(), "supervisor": supervisor, 
         logger,
         limits: LIMITS,
         warmPoolSize: 0,
-        supervisorToken: () => token,
+        supervisorSecrets: () => ({ token, tls }),
       });
       try {
         const sandbox = await tokenDriver.create({ runId: 'run_token_search', env: { PROBE_CONTROL: control }, signal: signal() });
         // The browser's processes are searched too.
         expect(await sandbox.browser({ action: 'read_text' }, signal())).toMatchObject({ ok: true });
-        const result = await sandbox.exec({ language: 'python', code: SEARCH(token, control), timeoutMs: 60_000 }, signal());
+        const result = await sandbox.exec({ language: 'python', code: SEARCH(token, tls.psk, control), timeoutMs: 60_000 }, signal());
         expect(result.stderr).toBe('');
         const report = JSON.parse(result.stdout) as {
-          found: { token: string[]; control: string[] };
+          found: { token: string[]; psk: string[]; control: string[] };
           uid: number;
           supervisor: number;
           supervisorUid: number;
@@ -251,6 +254,7 @@ print(json.dumps({"found": found, "uid": os.getuid(), "supervisor": supervisor, 
         // The search reads environments: it finds the run's own variable in its own.
         expect(report.found.control.length).toBeGreaterThan(0);
         expect(report.found.token).toEqual([]);
+        expect(report.found.psk).toEqual([]);
         expect(report.uid).toBe(10001);
         expect(report.supervisorUid).toBe(0);
         expect(report.initUid).toBe(0);
@@ -496,8 +500,9 @@ describe.skipIf(!docker.available)('DockerDriver warm pool', () => {
 
 describe.skipIf(!docker.available)('DockerDriver warm pool browser', () => {
   const token = `tok-${randomBytes(24).toString('hex')}`;
+  const tls = newSupervisorTls();
   const health = (sandbox: DockerSandbox) =>
-    new SupervisorClient({ baseUrl: `http://${sandbox.address}:${SUPERVISOR_PORT}`, token }).health(signal());
+    new SupervisorClient({ baseUrl: `https://${sandbox.address}:${SUPERVISOR_PORT}`, token, tls }).health(signal());
   const start = (home: string, warmPoolBrowser?: boolean) =>
     DockerDriver.start({
       docker: docker.docker,
@@ -506,7 +511,7 @@ describe.skipIf(!docker.available)('DockerDriver warm pool browser', () => {
       logger,
       limits: LIMITS,
       warmPoolSize: 1,
-      supervisorToken: () => token,
+      supervisorSecrets: () => ({ token, tls }),
       ...(warmPoolBrowser === undefined ? {} : { warmPoolBrowser }),
     });
 

@@ -8,12 +8,17 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
+import { newSupervisorTls, supervisorAgent } from '../../src/sandbox/supervisor-channel.js';
 import { SupervisorClient, waitForHealthy } from '../../src/sandbox/supervisor-client.js';
+import { fetch } from 'undici';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { closedPort } from '../fixtures/closed-port.js';
 
 const SUPERVISOR = join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
 const TOKEN = 'test-token-0123456789abcdef';
+const TLS = newSupervisorTls();
+/** A raw request to the supervisor, over its TLS. */
+const raw = (url: string, init: Parameters<typeof fetch>[1] = {}) => fetch(url, { ...init, dispatcher: supervisorAgent(TLS) });
 const CHROMIUM = '/usr/bin/chromium';
 
 const PAGES: Record<string, { status?: number; html: string }> = {
@@ -64,7 +69,7 @@ beforeAll(async () => {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  supervisor.stdin!.write(`${JSON.stringify({ token: TOKEN, env: { RUN_VARIABLE: 'for-code' } })}\n`);
+  supervisor.stdin!.write(`${JSON.stringify({ token: TOKEN, env: { RUN_VARIABLE: 'for-code' }, tls: TLS })}\n`);
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: supervisor.stdout! });
     lines.once('line', (first) => {
@@ -76,8 +81,8 @@ beforeAll(async () => {
   });
   const port = /^listening (\d+)$/.exec(line)?.[1];
   if (port === undefined) throw new Error(`unexpected first line: ${line}`);
-  baseUrl = `http://127.0.0.1:${port}`;
-  client = new SupervisorClient({ baseUrl, token: TOKEN });
+  baseUrl = `https://127.0.0.1:${port}`;
+  client = new SupervisorClient({ baseUrl, token: TOKEN, tls: TLS });
 });
 
 afterAll(async () => {
@@ -179,16 +184,23 @@ describe('POST /exec', () => {
 
 describe('authentication', () => {
   it('answers 401 to a wrong token', async () => {
-    const wrong = new SupervisorClient({ baseUrl, token: 'not-the-token-at-all' });
+    const wrong = new SupervisorClient({ baseUrl, token: 'not-the-token-at-all', tls: TLS });
     const error = await wrong.health().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxError);
     expect(error).toMatchObject({ code: 'unauthorized', status: 401 });
   });
 
   it('answers 401 without a token', async () => {
-    const response = await fetch(`${baseUrl}/exec`, { method: 'POST', body: '{"language":"bash","code":"id","timeoutMs":1000}' });
+    const response = await raw(`${baseUrl}/exec`, { method: 'POST', body: '{"language":"bash","code":"id","timeoutMs":1000}' });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  });
+
+  it('speaks only TLS with its key: a plain HTTP request, or a handshake with another key, gets no answer', async () => {
+    await expect(fetch(`${baseUrl.replace('https:', 'http:')}/health`)).rejects.toThrow();
+    const otherKey = new SupervisorClient({ baseUrl, token: TOKEN, tls: newSupervisorTls() });
+    await expect(otherKey.health()).rejects.toMatchObject({ code: 'unreachable' });
+    expect((await raw(`${baseUrl}/health`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   });
 
   it('answers health with the right token', async () => {
@@ -216,7 +228,7 @@ describe('authentication', () => {
       env: { PATH: process.env.PATH ?? '' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    child.stdin.end(`${JSON.stringify({ token: TOKEN, env: {} })}\n`);
+    child.stdin.end(`${JSON.stringify({ token: TOKEN, env: {}, tls: TLS })}\n`);
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
@@ -231,8 +243,21 @@ describe('waitForHealthy', () => {
 
   it('gives up with start_failed when nothing listens', async () => {
     const port = await closedPort();
-    const nobody = new SupervisorClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
+    const nobody = new SupervisorClient({ baseUrl: `https://127.0.0.1:${port}`, token: TOKEN, tls: TLS });
     await expect(waitForHealthy(nobody, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'start_failed' });
+  });
+
+  it('says to rebuild the image when the supervisor answers without TLS, as one from before TLS does', async () => {
+    const plain = createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const old = new SupervisorClient({ baseUrl: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`, token: TOKEN, tls: TLS });
+      const error = await waitForHealthy(old, { timeoutMs: 300 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'start_failed' });
+      expect((error as Error).message).toContain('the sandbox image is older than this daemon; rebuild it with `errand sandbox build`');
+    } finally {
+      plain.close();
+    }
   });
 });
 
@@ -300,7 +325,7 @@ describe('/outputs', () => {
 
 describe('POST /browser/warm', () => {
   it('takes an empty object and nothing else', async () => {
-    const res = await fetch(`${baseUrl}/browser/warm`, {
+    const res = await raw(`${baseUrl}/browser/warm`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: 'https://example.com/' }),

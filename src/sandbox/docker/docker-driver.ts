@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 import { installationId } from '../../runtime/installation-id.js';
 import { currentProcessIdentity } from '../../runtime/process-identity.js';
 import { LOCAL_HOST, type FirewallReport, type SandboxCreateOptions, type SandboxDriver, type SandboxHostReport, type SandboxReport } from '../driver.js';
-import type { SupervisorHandover } from '../protocol.js';
+import type { SupervisorHandover, SupervisorTls } from '../protocol.js';
 import { sandboxRuntime, type SandboxRuntime } from './sandbox-runtime.js';
 import { SandboxError } from '../sandbox-error.js';
 import { SupervisorClient, waitForHealthy } from '../supervisor-client.js';
+import { newSupervisorTls } from '../supervisor-channel.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { FirewallKeeper } from './firewall-keeper.js';
@@ -38,8 +39,11 @@ export interface DockerDriverOptions {
   startTimeoutMs?: number;
   /** Nameservers to keep reachable on port 53 (defaults to /etc/resolv.conf's). */
   nameservers?: readonly string[];
-  /** Makes each supervisor's bearer token; random by default (a test names its own, to search the sandbox for it). */
-  supervisorToken?: () => string;
+  /**
+   * Makes each supervisor's bearer token and TLS key; random by default (a test names its own, to search the sandbox
+   * for them or to call the supervisor itself).
+   */
+  supervisorSecrets?: () => { token: string; tls: SupervisorTls };
   /** The engine as reports name it (issue 26); the local engine by default. */
   host?: DockerHostIdentity;
   /**
@@ -279,7 +283,7 @@ export class DockerDriver implements SandboxDriver {
     signal: AbortSignal;
   }): Promise<DockerSandbox> {
     const { docker, logger } = this.options;
-    const token = this.options.supervisorToken?.() ?? randomBytes(32).toString('base64url');
+    const { token, tls } = this.options.supervisorSecrets?.() ?? { token: randomBytes(32).toString('base64url'), tls: newSupervisorTls() };
     const labels: Record<string, string> = {
       ...this.ownerLabels,
       ...(options.runId === null ? { [POOL_LABEL]: '1' } : { [RUN_LABEL]: options.runId }),
@@ -301,14 +305,14 @@ export class DockerDriver implements SandboxDriver {
     }
     const sandboxLogger = logger.child({ sandbox: options.name, ...(options.runId === null ? {} : { runId: options.runId }) });
     try {
-      await startWithHandover(container, { token, env: options.env });
+      await startWithHandover(container, { token, env: options.env, tls });
       options.signal.throwIfAborted();
       const inspected = await container.inspect();
       const address = inspected.NetworkSettings.Networks[this.network.name]?.IPAddress;
       if (address === undefined || address === '') throw new Error(`container has no address on ${this.network.name}`);
       // A pin left on this address by a proxied container whose daemon died would fence this one off.
       await this.keeper?.unpin(address);
-      const client = new SupervisorClient({ baseUrl: supervisorUrl(this.options, inspected, address), token });
+      const client = new SupervisorClient({ baseUrl: supervisorUrl(this.options, inspected, address), token, tls });
       await waitForHealthy(client, { timeoutMs: this.options.startTimeoutMs ?? 30_000, signal: options.signal, intervalMs: 25 });
       const gone = (sandbox: DockerSandbox): void => {
         this.live.delete(sandbox);
@@ -421,10 +425,10 @@ function localHost(options: DockerDriverOptions): DockerHostIdentity {
  */
 function supervisorUrl(options: DockerDriverOptions, inspected: Docker.ContainerInspectInfo, address: string): string {
   const remote = options.remoteAddress ?? null;
-  if (remote === null) return `http://${address}:${SUPERVISOR_PORT}`;
+  if (remote === null) return `https://${address}:${SUPERVISOR_PORT}`;
   const port = inspected.NetworkSettings.Ports?.[`${SUPERVISOR_PORT}/tcp`]?.[0]?.HostPort;
   if (port === undefined || port === '') throw new Error(`the engine published no port for the supervisor (${SUPERVISOR_PORT}/tcp)`);
-  return `http://${remote.includes(':') ? `[${remote}]` : remote}:${port}`;
+  return `https://${remote.includes(':') ? `[${remote}]` : remote}:${port}`;
 }
 
 /**

@@ -3,9 +3,9 @@
  * built-ins and playwright-core, because it also runs inside the sandbox image.
  *
  *   node main.js --port 0 --host 127.0.0.1 --workspace DIR [--chromium PATH] [--run-as UID:GID]
- *                [--ffmpeg PATH] [--exit-on-stdin-close]     < {"token": ..., "env": {...}} on the first line
+ *                [--ffmpeg PATH] [--exit-on-stdin-close]     < {"token": ..., "env": {...}, "tls": {...}} on the first line
  *
- * The bearer token that drives it, and the run's environment for task code, come as the first line of its stdin
+ * The bearer token that drives it, its TLS key and the run's environment for task code come as the first line of its stdin
  * (`SupervisorHandover`), never in its environment or arguments: those of every process can be read through /proc
  * by code of the same user, and an init process keeps the environment it was started with. With `--run-as`, task
  * code, Chromium and file access run as that user instead of this one (see `task-user.ts`). Prints
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   });
   if (values.workspace === undefined) throw new Error('--workspace is required');
   const user = parseTaskUser(values['run-as']);
-  const { token, env } = parseHandover(await firstLine(process.stdin));
+  const { token, env, tls } = parseHandover(await firstLine(process.stdin));
   await checkTaskUser(user);
 
   const workspace = resolve(values.workspace);
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   await outputs.prepare();
   const inputs = new InputFiles(workspace);
   const browser = new BrowserSession(await chromiumLauncher(values.chromium, user, scratchDir), user, recording, outputs, inputs, egress);
-  const server = createSupervisorServer({ token, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs, inputs, egress });
+  const server = createSupervisorServer({ token, tls, workspace, executor, browser, recording, live: new LiveScreen(browser), files, outputs, inputs, egress });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -118,20 +118,24 @@ function firstLine(input: Readable): Promise<string> {
 }
 
 function parseHandover(line: string): SupervisorHandover {
-  let value: { token?: unknown; env?: unknown };
+  let value: { token?: unknown; env?: unknown; tls?: unknown };
   try {
     value = JSON.parse(line) as typeof value;
   } catch {
     throw new Error('the first line of stdin is not JSON');
   }
-  const { token, env } = value;
+  const { token, env, tls } = value;
   if (typeof token !== 'string' || token.length < TOKEN_MIN_LENGTH) {
     throw new Error(`the token on stdin must be a string of at least ${TOKEN_MIN_LENGTH} characters`);
   }
   if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string')) {
     throw new Error('the environment on stdin must be an object of strings');
   }
-  return { token, env: env as Record<string, string> };
+  const fields = typeof tls === 'object' && tls !== null ? (tls as Record<string, unknown>) : {};
+  if (typeof fields.psk !== 'string' || Buffer.from(fields.psk, 'base64url').length < TOKEN_MIN_LENGTH || typeof fields.identity !== 'string' || typeof fields.ciphers !== 'string') {
+    throw new Error('the tls on stdin must be {psk, identity, ciphers}: a daemon older than this image started it; rebuild the image with this daemon');
+  }
+  return { token, env: env as Record<string, string>, tls: { psk: fields.psk, identity: fields.identity, ciphers: fields.ciphers } };
 }
 
 /** Fails at start, not at the first run, when this process cannot start processes as the task user. */

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { HealthResponse } from '../../../src/sandbox/protocol.js';
+import type { HealthResponse, SupervisorTls } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
 import type { EgressProxy } from './egress-proxy.js';
 import type { Executor } from './exec.js';
@@ -22,6 +23,7 @@ const KEEPALIVE_MS = 30_000;
 
 export interface SupervisorServerOptions {
   token: string;
+  tls: SupervisorTls;
   workspace: string;
   executor: Executor;
   browser: BrowserSession;
@@ -43,9 +45,20 @@ class HttpError extends Error {
   }
 }
 
+/**
+ * The supervisor's HTTPS server: TLS 1.2 with the pre-shared key of its handover (protocol.ts, `SupervisorTls`), so it
+ * needs no certificate, and a client without the key cannot finish a handshake.
+ */
 export function createSupervisorServer(options: SupervisorServerOptions): Server {
   const expected = digest(options.token);
-  return createServer((req, res) => {
+  const psk = Buffer.from(options.tls.psk, 'base64url');
+  const tls = {
+    ciphers: options.tls.ciphers,
+    minVersion: 'TLSv1.2',
+    maxVersion: 'TLSv1.2',
+    pskCallback: (_socket: unknown, identity: string) => (identity === options.tls.identity ? psk : null),
+  } as const;
+  return createServer(tls, (req, res) => {
     handle(req, res, options, expected).catch((error: unknown) => sendError(res, error));
   });
 }
