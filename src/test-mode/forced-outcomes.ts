@@ -49,15 +49,30 @@ export const FORCED_OUTCOME_NAMES: readonly string[] = [
 
 const TOKEN_PATTERN = new RegExp(`\\b${TEST_TOKEN}=([a-z_]+?)(?:_(\\d+))?(?![a-z_\\d])`, 'g');
 
-/** The outcome a run's prompt and inputs force; a plain success when they name none. */
-export function forcedOutcome(prompt: string, inputs: unknown): ForcedOutcome {
+export interface ForcedReading {
+  /** The first token's outcome that names one; a plain success when none does. */
+  outcome: ForcedOutcome;
+  /** The tokens that name no outcome, as written (`errand_test=captha`): a typo the caller should hear of. */
+  unknown: string[];
+}
+
+/** The outcome a run's prompt and inputs force, and the tokens among them that name none. */
+export function forcedOutcome(prompt: string, inputs: unknown): ForcedReading {
+  let outcome: ForcedOutcome | null = null;
+  const unknown: string[] = [];
   for (const text of [prompt, ...strings(inputs)]) {
     for (const m of text.matchAll(TOKEN_PATTERN)) {
       const named = outcomeNamed(m[1]!, m[2]);
-      if (named !== null) return named;
+      if (named === null) unknown.push(m[0]);
+      else outcome ??= named;
     }
   }
-  return { kind: 'succeed', confidence: 'high' };
+  return { outcome: outcome ?? { kind: 'succeed', confidence: 'high' }, unknown: [...new Set(unknown)] };
+}
+
+/** The run's warning for a token that names no outcome. */
+export function unknownTokenWarning(token: string): string {
+  return `test mode: ${token} names no outcome and was ignored; the outcomes are ${FORCED_OUTCOME_NAMES.join(', ')} and slow_<seconds>`;
 }
 
 function outcomeNamed(name: string, number: string | undefined): ForcedOutcome | null {

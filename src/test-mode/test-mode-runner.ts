@@ -17,7 +17,7 @@ import { problemsDetail, runProblems } from '../engine/run-problems.js';
 import { RunRecorder, type StepEvents } from '../engine/run-recorder.js';
 import { TimeoutStop } from '../engine/run-stop.js';
 import { RunTimer } from '../engine/run-time-limit.js';
-import { forcedOutcome, type ForcedOutcome } from './forced-outcomes.js';
+import { forcedOutcome, unknownTokenWarning, type ForcedOutcome } from './forced-outcomes.js';
 import { generatedResult } from './generated-result.js';
 import { PLACEHOLDER_TEXT, PLACEHOLDER_URL } from './placeholder-page.js';
 
@@ -82,14 +82,15 @@ export class TestModeRunner {
   private async attempt(run: RunRow, signal: AbortSignal, timer: RunTimer): Promise<RunOutcome> {
     const recorder = new RunRecorder(this.r, this.deps.prices, run, run.attempt, this.deps.stepEvents);
     const inputs = fromJson<Record<string, unknown>>(run.inputs);
-    const forced = forcedOutcome(run.prompt, inputs);
+    const { outcome: forced, unknown } = forcedOutcome(run.prompt, inputs);
     recorder.lastAction(`opening ${PLACEHOLDER_URL}`);
     recorder.toolCall({ name: 'browser', input: { action: 'navigate', url: PLACEHOLDER_URL }, output: `test mode: no browser was started; the placeholder page stands for ${PLACEHOLDER_URL}`, isError: false, durationMs: 0 });
     await this.wait(run, forced, recorder, signal);
     const shot = await this.deps.artifacts.saveScreenshot(run.org_id, run.id, this.deps.screenshot(), this.r.clock.now());
     recorder.toolCall({ name: 'browser', input: { action: 'screenshot' }, output: 'test mode: the placeholder page', isError: false, durationMs: 0, artifactId: shot.id });
     const evidence: StoredEvidence = { artifact_id: shot.id, matched_text: PLACEHOLDER_TEXT, checked_at: isoTime(this.r.clock.now()) };
-    const outcome = await this.ending(run, forced, inputs, evidence, recorder, signal, timer);
+    const ended = await this.ending(run, forced, inputs, evidence, recorder, signal, timer);
+    const outcome = { ...ended, warnings: [...unknown.map(unknownTokenWarning), ...ended.warnings] };
     recorder.toolCall({ name: 'finish', input: { forced: describeForced(forced) }, output: outcome.status === 'succeeded' ? 'succeeded' : `failed: ${outcome.reason}`, isError: false, durationMs: 0 });
     return outcome;
   }

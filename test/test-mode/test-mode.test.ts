@@ -177,6 +177,15 @@ describe('forced outcomes (errand_test=...)', () => {
     expect((await waitForRun(h.daemon, jobRun.body.task_id, undefined, 45_000, test.key)).failure_reason).toBe('site_down');
   });
 
+  it('a token naming no outcome is ignored with a warning that names it and lists the outcomes; the first that names one wins', async () => {
+    const typo = await testRun({ prompt: 'Buy the widget errand_test=captha' });
+    expect(typo).toMatchObject({ status: 'succeeded', confidence: 'high' });
+    expect(typo.warnings).toEqual([expect.stringMatching(/^test mode: errand_test=captha names no outcome and was ignored; the outcomes are success, low_confidence, .*captcha.*, invalid_output and slow_<seconds>$/)]);
+    const both = await testRun({ prompt: 'x errand_test=nope errand_test=not_found errand_test=site_down' });
+    expect(both).toMatchObject({ status: 'failed', failure_reason: 'not_found' });
+    expect(both.warnings).toEqual([expect.stringContaining('errand_test=nope names no outcome')]);
+  });
+
   it('errand_test=low_confidence and medium_confidence succeed with that confidence', async () => {
     expect(await testRun({ prompt: 'x errand_test=low_confidence' })).toMatchObject({ status: 'succeeded', confidence: 'low' });
     expect(await testRun({ prompt: 'x errand_test=medium_confidence' })).toMatchObject({ status: 'succeeded', confidence: 'medium' });
