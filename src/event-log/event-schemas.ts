@@ -7,10 +7,11 @@ import { EVENT_TYPES, RUN_ID_USES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNERS, WEBHOOK
  */
 export const eventSchema = {
   type: 'object',
-  required: ['id', 'object', 'type', 'run_id', 'created_at', 'data'],
+  required: ['id', 'object', 'livemode', 'type', 'run_id', 'created_at', 'data'],
   properties: {
     id: { type: 'integer', description: 'Durable and increasing: send the last one you saw as Last-Event-ID to resume after it.' },
     object: { type: 'string', const: 'event' },
+    livemode: { type: 'boolean', description: 'False for an event of test mode (docs/api.md, Test mode).' },
     type: { type: 'string', enum: EVENT_TYPES, description: 'What happened. The daemon adds types as it gains features: ignore types you do not know.' },
     run_id: { ...nullableString, description: 'The run the event is about, if any: such events are also in the run\'s stream.' },
     created_at: timestamp,

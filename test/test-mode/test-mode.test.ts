@@ -55,6 +55,11 @@ describe('test keys and livemode', () => {
     const openapi = (await h.daemon.api('GET', '/v1/openapi.json', undefined, { key: null })).body;
     const project = openapi.paths['/v1/projects/{id}'].get.responses['200'].content['application/json'].schema;
     expect(project.properties.livemode).toMatchObject({ type: 'boolean' });
+    for (const path of ['/v1/events', '/v1/runs/{id}/events']) {
+      const event = openapi.paths[path].get.responses['200'].content['text/event-stream'].schema;
+      expect(event.properties.livemode).toMatchObject({ type: 'boolean' });
+      expect(event.required).toContain('livemode');
+    }
   });
 });
 

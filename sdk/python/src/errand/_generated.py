@@ -684,6 +684,8 @@ class GetEventsResponseRunStatus(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.status"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -720,6 +722,8 @@ class GetEventsResponseRunStep(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.step"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -744,6 +748,8 @@ class GetEventsResponseRunNeedsHuman(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.needs_human"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -769,6 +775,8 @@ class GetEventsResponseRunHumanAnswered(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.human_answered"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -814,6 +822,8 @@ class GetEventsResponseRunCompleted(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.completed"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -826,6 +836,8 @@ class GetEventsResponseRunFailed(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.failed"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -838,6 +850,8 @@ class GetEventsResponseRunCancelled(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["run.cancelled"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -866,6 +880,8 @@ class GetEventsResponseWebhookAttempted(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["webhook.attempted"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -885,6 +901,8 @@ class GetEventsResponseScheduleFired(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["schedule.fired"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -906,6 +924,8 @@ class GetEventsResponseScheduleSkipped(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["schedule.skipped"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -923,6 +943,8 @@ class GetEventsResponseSchedulePaused(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["schedule.paused"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -976,6 +998,8 @@ class GetEventsResponseEmailReceived(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["email.received"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -1003,6 +1027,8 @@ class GetEventsResponseEmailBounced(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["email.bounced"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -1028,6 +1054,8 @@ class GetEventsResponseEmailComplained(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["email.complained"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -1069,6 +1097,8 @@ class GetEventsResponseConnectionAuthenticated(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["connection.authenticated"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""
@@ -1081,6 +1111,8 @@ class GetEventsResponseConnectionExpired(TypedDict):
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
     type: Literal["connection.expired"]
     run_id: str | None
     """The run the event is about, if any: such events are also in the run's stream."""

@@ -1858,6 +1858,8 @@ export interface paths {
             /** Durable and increasing: send the last one you saw as Last-Event-ID to resume after it. */
             id: number;
             object: "event";
+            /** False for an event of test mode (docs/api.md, Test mode). */
+            livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
             type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
             /** The run the event is about, if any: such events are also in the run's stream. */
@@ -2359,6 +2361,8 @@ export interface paths {
             /** Durable and increasing: send the last one you saw as Last-Event-ID to resume after it. */
             id: number;
             object: "event";
+            /** False for an event of test mode (docs/api.md, Test mode). */
+            livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
             type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
             /** The run the event is about, if any: such events are also in the run's stream. */
