@@ -171,7 +171,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     orgModes,
   });
   const { runs } = engine.services;
-  const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps });
+  const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps, orgModes });
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);

@@ -20,8 +20,9 @@ export class LiveLinkRevokedError extends ErrandError {
 
 /** The live view needs a running run with its sandbox: 409 before the sandbox is up and after the run ends. */
 export class LiveViewUnavailableError extends ConflictError {
+  /** `why` continues the sentence: `yet: ...`, `now: ...`, or `: ...`. */
   constructor(runId: string, why: string) {
-    super('live_view_unavailable', `Run ${runId} has no live view ${why}`);
+    super('live_view_unavailable', `Run ${runId} has no live view${why.startsWith(':') ? '' : ' '}${why}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isoTime, type Clock } from '../clock.js';
 import { InvalidRequestError } from '../errors.js';
+import type { OrgModes } from '../orgs/org-modes.js';
 import type { RunEnvelope } from '../runs/envelope.js';
 import type { RunsService } from '../runs/runs-service.js';
 import type { LiveInput } from '../sandbox/protocol.js';
@@ -69,7 +70,7 @@ export class LiveService {
   private readonly viewers = new Map<string, Set<Viewer>>();
 
   constructor(
-    private readonly deps: { clock: Clock; links: LiveLinks; live: LiveRuns; runs: RunsService; steps: StepsStore },
+    private readonly deps: { clock: Clock; links: LiveLinks; live: LiveRuns; runs: RunsService; steps: StepsStore; orgModes: Pick<OrgModes, 'livemode'> },
   ) {}
 
   /**
@@ -161,7 +162,10 @@ export class LiveService {
     const run = this.deps.runs.row(caller.orgId, runId);
     const live = this.deps.live.get(caller.orgId, runId);
     if (live !== null) return live;
-    throw new LiveViewUnavailableError(runId, run.status === 'running' ? 'yet: its sandbox is starting' : `: it is ${run.status}, and only a running run has one`);
+    if (run.status !== 'running') throw new LiveViewUnavailableError(runId, `: it is ${run.status}, and only a running run has one`);
+    // A test-mode run is carried out without a sandbox (issue 25): there is never a browser to show.
+    if (!this.deps.orgModes.livemode(caller.orgId)) throw new LiveViewUnavailableError(runId, ': a test-mode run has no sandbox or browser (docs/api.md, Test mode)');
+    throw new LiveViewUnavailableError(runId, 'yet: its sandbox is starting');
   }
 
   private thought(runId: string): string | null {

@@ -154,9 +154,9 @@ export class SupervisorClient {
   private failure(error: unknown, signal: AbortSignal | undefined): unknown {
     if (signal?.aborted === true) return signal.reason;
     if ((error as { cause?: { code?: unknown } }).cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
-      // A supervisor from before TLS (issue 26) answers the handshake in plain HTTP.
-      const message = 'sandbox supervisor unreachable: it answers without TLS, so the sandbox image is older than this daemon; rebuild it with `errand sandbox build`';
-      return new SandboxError(message, { code: 'unreachable', cause: error });
+      // A supervisor from before TLS (issue 26) answers the handshake in plain HTTP; it never will otherwise.
+      const message = 'the sandbox supervisor answers without TLS, so the sandbox image is older than this daemon; rebuild it with `errand sandbox build`';
+      return new SandboxError(message, { code: 'start_failed', cause: error });
     }
     return new SandboxError(`sandbox supervisor unreachable: ${describe(error)}`, { code: 'unreachable', cause: error });
   }
@@ -178,7 +178,8 @@ export async function waitForHealthy(client: SupervisorClient, options: WaitForH
       return await client.health(options.signal);
     } catch (error) {
       if (options.signal?.aborted === true) throw options.signal.reason;
-      if (error instanceof SandboxError && error.code === 'unauthorized') throw error;
+      // Neither a wrong token nor an image older than the daemon gets better by waiting.
+      if (error instanceof SandboxError && (error.code === 'unauthorized' || error.code === 'start_failed')) throw error;
       lastError = error;
     }
     if (Date.now() >= deadline) {

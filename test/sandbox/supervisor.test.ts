@@ -252,9 +252,9 @@ describe('waitForHealthy', () => {
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     try {
       const old = new SupervisorClient({ baseUrl: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`, token: TOKEN, tls: TLS });
-      const error = await waitForHealthy(old, { timeoutMs: 300 }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'start_failed' });
-      expect((error as Error).message).toContain('the sandbox image is older than this daemon; rebuild it with `errand sandbox build`');
+      // At the first answer, not after the start timeout: waiting would not make it speak TLS.
+      const error = await waitForHealthy(old, { timeoutMs: 600_000 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'start_failed', message: 'the sandbox supervisor answers without TLS, so the sandbox image is older than this daemon; rebuild it with `errand sandbox build`' });
     } finally {
       plain.close();
     }

@@ -208,6 +208,11 @@ describe('forced outcomes (errand_test=...)', () => {
     const slow = await createRun(h.daemon, { prompt: 'x errand_test=slow_600' }, test.key);
     const running = await waitForRun(h.daemon, slow, ['running'], 45_000, test.key);
     expect(running.progress.last_action).toMatch(/working slowly for 600 s/);
+    // Its live_url is there as a live run's is, and the view says why it shows nothing.
+    expect(running.live_url).toMatch(/\/live\?token=elv_/);
+    const frames = await h.daemon.api('GET', `/v1/runs/${slow}/live/frames`, undefined, asTest());
+    expect(frames.status).toBe(409);
+    expect(frames.body.error).toMatchObject({ code: 'live_view_unavailable', message: `Run ${slow} has no live view: a test-mode run has no sandbox or browser (docs/api.md, Test mode)` });
     expect((await h.daemon.api('POST', `/v1/runs/${slow}/cancel`, undefined, asTest())).body.status).toBe('cancelled');
     const timedOut = await testRun({ prompt: 'x errand_test=slow_600', timeout_s: 1 });
     expect(timedOut).toMatchObject({ status: 'failed', failure_reason: 'timeout', failure_detail: 'stopped at the time limit: the run took longer than its timeout_s of 1 s' });
