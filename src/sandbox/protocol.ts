@@ -1,9 +1,9 @@
 /**
  * The wire protocol between the daemon and the supervisor process that runs inside every sandbox (a child
- * process for the local driver, PID 1's child in a container for the docker driver). JSON over HTTPS on one port, on
- * TLS with a key both ends hold (`SupervisorTls`); every request carries `Authorization: Bearer <token>` with the
- * per-sandbox token the driver generated. The supervisor got both as the first line of its stdin
- * (`SupervisorHandover`).
+ * process for the local driver, PID 1's child in a container for the docker driver). JSON over HTTP on one port, on
+ * TLS with a key both ends hold when the traffic crosses a network (`SupervisorTls`); every request carries
+ * `Authorization: Bearer <token>` with the per-sandbox token the driver generated. The supervisor got both as the
+ * first line of its stdin (`SupervisorHandover`).
  *
  *   GET  /health                 -> HealthResponse
  *   POST /exec     ExecRequest   -> ExecResult
@@ -45,7 +45,12 @@ export type CodeLanguage = 'bash' | 'python' | 'node';
 export interface SupervisorHandover {
   token: string;
   env: Record<string, string>;
-  tls: SupervisorTls;
+  /**
+   * TLS for a supervisor the daemon reaches across a network (a remote sandbox host); null (or absent) for one it
+   * reaches on its own machine (loopback, the local engine's bridge), where TLS would cost a start and every call
+   * and protect nothing.
+   */
+  tls: SupervisorTls | null;
 }
 
 /**

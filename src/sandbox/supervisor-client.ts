@@ -1,16 +1,16 @@
 import { Readable } from 'node:stream';
-import { fetch, type Agent, type Response } from 'undici';
+import { Agent, fetch, type Response } from 'undici';
 import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest, RecordingResult, SupervisorTls } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 import { supervisorAgent } from './supervisor-channel.js';
 
 export interface SupervisorClientOptions {
-  /** e.g. `https://127.0.0.1:41234` */
+  /** e.g. `http://127.0.0.1:41234`, or `https://...` with `tls`. */
   baseUrl: string;
   token: string;
-  /** The sandbox's TLS, as its supervisor got it. */
-  tls: SupervisorTls;
+  /** The sandbox's TLS, as its supervisor got it; null when it speaks plain HTTP. */
+  tls: SupervisorTls | null;
 }
 
 /** Typed client of the supervisor protocol (`protocol.ts`). Failures are `SandboxError`s; an abort rethrows the signal's reason. */
@@ -22,7 +22,7 @@ export class SupervisorClient {
   constructor(options: SupervisorClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.authorization = `Bearer ${options.token}`;
-    this.agent = supervisorAgent(options.tls);
+    this.agent = options.tls === null ? new Agent() : supervisorAgent(options.tls);
   }
 
   /** Closes the connections kept open to the supervisor; a call after this fails. */

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import type { SupervisorHandover } from '../../src/sandbox/protocol.js';
 import { SandboxError } from '../../src/sandbox/sandbox-error.js';
 import { newSupervisorTls, supervisorAgent } from '../../src/sandbox/supervisor-channel.js';
 import { SupervisorClient, waitForHealthy } from '../../src/sandbox/supervisor-client.js';
@@ -17,8 +18,6 @@ import { closedPort } from '../fixtures/closed-port.js';
 const SUPERVISOR = join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
 const TOKEN = 'test-token-0123456789abcdef';
 const TLS = newSupervisorTls();
-/** A raw request to the supervisor, over its TLS. */
-const raw = (url: string, init: Parameters<typeof fetch>[1] = {}) => fetch(url, { ...init, dispatcher: supervisorAgent(TLS) });
 const CHROMIUM = '/usr/bin/chromium';
 
 const PAGES: Record<string, { status?: number; html: string }> = {
@@ -65,32 +64,42 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
   pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
 
-  supervisor = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace.path, '--chromium', CHROMIUM], {
+  let port: number;
+  ({ child: supervisor, port } = await startSupervisor(workspace.path, { token: TOKEN, env: { RUN_VARIABLE: 'for-code' }, tls: null }));
+  baseUrl = `http://127.0.0.1:${port}`;
+  client = new SupervisorClient({ baseUrl, token: TOKEN, tls: null });
+});
+
+/** A supervisor process on `workspace`, given `handover`; answers once it listens. */
+async function startSupervisor(workspace: string, handover: SupervisorHandover): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace, '--chromium', CHROMIUM], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  supervisor.stdin!.write(`${JSON.stringify({ token: TOKEN, env: { RUN_VARIABLE: 'for-code' }, tls: TLS })}\n`);
+  child.stdin!.write(`${JSON.stringify(handover)}\n`);
   const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: supervisor.stdout! });
+    const lines = createInterface({ input: child.stdout! });
     lines.once('line', (first) => {
       lines.close();
-      supervisor.stdout!.resume();
+      child.stdout!.resume();
       resolve(first);
     });
-    supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
   });
   const port = /^listening (\d+)$/.exec(line)?.[1];
   if (port === undefined) throw new Error(`unexpected first line: ${line}`);
-  baseUrl = `https://127.0.0.1:${port}`;
-  client = new SupervisorClient({ baseUrl, token: TOKEN, tls: TLS });
-});
+  return { child, port: Number(port) };
+}
+
+async function stopSupervisor(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
 
 afterAll(async () => {
-  if (supervisor !== undefined && supervisor.exitCode === null) {
-    const exited = new Promise((resolve) => supervisor.once('exit', resolve));
-    supervisor.kill('SIGTERM');
-    await exited;
-  }
+  await stopSupervisor(supervisor);
   await new Promise((resolve) => pages?.close(resolve));
   workspace?.remove();
 });
@@ -184,23 +193,16 @@ describe('POST /exec', () => {
 
 describe('authentication', () => {
   it('answers 401 to a wrong token', async () => {
-    const wrong = new SupervisorClient({ baseUrl, token: 'not-the-token-at-all', tls: TLS });
+    const wrong = new SupervisorClient({ baseUrl, token: 'not-the-token-at-all', tls: null });
     const error = await wrong.health().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxError);
     expect(error).toMatchObject({ code: 'unauthorized', status: 401 });
   });
 
   it('answers 401 without a token', async () => {
-    const response = await raw(`${baseUrl}/exec`, { method: 'POST', body: '{"language":"bash","code":"id","timeoutMs":1000}' });
+    const response = await fetch(`${baseUrl}/exec`, { method: 'POST', body: '{"language":"bash","code":"id","timeoutMs":1000}' });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
-  });
-
-  it('speaks only TLS with its key: a plain HTTP request, or a handshake with another key, gets no answer', async () => {
-    await expect(fetch(`${baseUrl.replace('https:', 'http:')}/health`)).rejects.toThrow();
-    const otherKey = new SupervisorClient({ baseUrl, token: TOKEN, tls: newSupervisorTls() });
-    await expect(otherKey.health()).rejects.toMatchObject({ code: 'unreachable' });
-    expect((await raw(`${baseUrl}/health`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   });
 
   it('answers health with the right token', async () => {
@@ -228,11 +230,54 @@ describe('authentication', () => {
       env: { PATH: process.env.PATH ?? '' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    child.stdin.end(`${JSON.stringify({ token: TOKEN, env: {}, tls: TLS })}\n`);
+    child.stdin.end(`${JSON.stringify({ token: TOKEN, env: {}, tls: null })}\n`);
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
     expect(stderr).toContain('task code must run as another');
+  });
+});
+
+describe('over TLS, as for a sandbox on a remote host', () => {
+  let tlsWorkspace: ReturnType<typeof tempDir>;
+  let child: ChildProcess;
+  let tlsUrl: string;
+  let tlsClient: SupervisorClient;
+
+  beforeAll(async () => {
+    tlsWorkspace = tempDir('errand-supervisor-tls-');
+    let port: number;
+    ({ child, port } = await startSupervisor(tlsWorkspace.path, { token: TOKEN, env: {}, tls: TLS }));
+    tlsUrl = `https://127.0.0.1:${port}`;
+    tlsClient = new SupervisorClient({ baseUrl: tlsUrl, token: TOKEN, tls: TLS });
+  });
+
+  afterAll(async () => {
+    await tlsClient?.close();
+    await stopSupervisor(child);
+    tlsWorkspace?.remove();
+  });
+
+  it('serves the protocol: code runs, a streamed input and a file go through', async () => {
+    expect(await tlsClient.health()).toMatchObject({ ok: true });
+    expect(await tlsClient.exec({ language: 'bash', code: 'echo over tls', timeoutMs: 10_000 })).toMatchObject({ exitCode: 0, stdout: 'over tls\n' });
+    await tlsClient.putInput('notes.txt', Readable.from([Buffer.from('streamed '), Buffer.from('in')]));
+    expect((await tlsClient.exec({ language: 'bash', code: 'cat in/notes.txt', timeoutMs: 10_000 })).stdout).toBe('streamed in');
+  });
+
+  it('speaks only TLS with its key: a plain HTTP request, or a handshake with another key, gets no answer', async () => {
+    await expect(fetch(`${tlsUrl.replace('https:', 'http:')}/health`)).rejects.toThrow();
+    const otherKey = new SupervisorClient({ baseUrl: tlsUrl, token: TOKEN, tls: newSupervisorTls() });
+    await expect(otherKey.health()).rejects.toMatchObject({ code: 'unreachable' });
+    await otherKey.close();
+    const withKey = await fetch(`${tlsUrl}/health`, { headers: { authorization: `Bearer ${TOKEN}` }, dispatcher: supervisorAgent(TLS) });
+    expect(withKey.status).toBe(200);
+  });
+
+  it('answers 401 to a wrong token even over its TLS', async () => {
+    const wrong = new SupervisorClient({ baseUrl: tlsUrl, token: 'not-the-token-at-all', tls: TLS });
+    await expect(wrong.health()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+    await wrong.close();
   });
 });
 
@@ -243,7 +288,7 @@ describe('waitForHealthy', () => {
 
   it('gives up with start_failed when nothing listens', async () => {
     const port = await closedPort();
-    const nobody = new SupervisorClient({ baseUrl: `https://127.0.0.1:${port}`, token: TOKEN, tls: TLS });
+    const nobody = new SupervisorClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, tls: null });
     await expect(waitForHealthy(nobody, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'start_failed' });
   });
 
@@ -251,7 +296,7 @@ describe('waitForHealthy', () => {
     const plain = createServer((_req, res) => res.end('{"ok":true}'));
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     try {
-      const old = new SupervisorClient({ baseUrl: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`, token: TOKEN, tls: TLS });
+      const old = new SupervisorClient({ baseUrl: `https://127.0.0.1:${(plain.address() as AddressInfo).port}`, token: TOKEN, tls: null });
       // At the first answer, not after the start timeout: waiting would not make it speak TLS.
       const error = await waitForHealthy(old, { timeoutMs: 600_000 }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'start_failed', message: 'the sandbox supervisor answers without TLS, so the sandbox image is older than this daemon; rebuild it with `errand sandbox build`' });
@@ -325,7 +370,7 @@ describe('/outputs', () => {
 
 describe('POST /browser/warm', () => {
   it('takes an empty object and nothing else', async () => {
-    const res = await raw(`${baseUrl}/browser/warm`, {
+    const res = await fetch(`${baseUrl}/browser/warm`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: 'https://example.com/' }),

@@ -43,7 +43,7 @@ export interface DockerDriverOptions {
    * Makes each supervisor's bearer token and TLS key; random by default (a test names its own, to search the sandbox
    * for them or to call the supervisor itself).
    */
-  supervisorSecrets?: () => { token: string; tls: SupervisorTls };
+  supervisorSecrets?: () => { token: string; tls: SupervisorTls | null };
   /** The engine as reports name it (issue 26); the local engine by default. */
   host?: DockerHostIdentity;
   /**
@@ -283,7 +283,8 @@ export class DockerDriver implements SandboxDriver {
     signal: AbortSignal;
   }): Promise<DockerSandbox> {
     const { docker, logger } = this.options;
-    const { token, tls } = this.options.supervisorSecrets?.() ?? { token: randomBytes(32).toString('base64url'), tls: newSupervisorTls() };
+    // TLS where the supervisor's traffic crosses a network: to a remote host's published port, not on the local bridge.
+    const { token, tls } = this.options.supervisorSecrets?.() ?? { token: randomBytes(32).toString('base64url'), tls: isRemote(this.options) ? newSupervisorTls() : null };
     const labels: Record<string, string> = {
       ...this.ownerLabels,
       ...(options.runId === null ? { [POOL_LABEL]: '1' } : { [RUN_LABEL]: options.runId }),
@@ -312,7 +313,7 @@ export class DockerDriver implements SandboxDriver {
       if (address === undefined || address === '') throw new Error(`container has no address on ${this.network.name}`);
       // A pin left on this address by a proxied container whose daemon died would fence this one off.
       await this.keeper?.unpin(address);
-      const client = new SupervisorClient({ baseUrl: supervisorUrl(this.options, inspected, address), token, tls });
+      const client = new SupervisorClient({ baseUrl: supervisorUrl(this.options, inspected, address, tls !== null), token, tls });
       await waitForHealthy(client, { timeoutMs: this.options.startTimeoutMs ?? 30_000, signal: options.signal, intervalMs: 25 });
       const gone = (sandbox: DockerSandbox): void => {
         this.live.delete(sandbox);
@@ -423,12 +424,13 @@ function localHost(options: DockerDriverOptions): DockerHostIdentity {
  * Where the daemon reaches a container's supervisor: its address on the sandbox network for the local engine, the
  * port the engine published on its host's address for a remote one.
  */
-function supervisorUrl(options: DockerDriverOptions, inspected: Docker.ContainerInspectInfo, address: string): string {
+function supervisorUrl(options: DockerDriverOptions, inspected: Docker.ContainerInspectInfo, address: string, tls: boolean): string {
+  const scheme = tls ? 'https' : 'http';
   const remote = options.remoteAddress ?? null;
-  if (remote === null) return `https://${address}:${SUPERVISOR_PORT}`;
+  if (remote === null) return `${scheme}://${address}:${SUPERVISOR_PORT}`;
   const port = inspected.NetworkSettings.Ports?.[`${SUPERVISOR_PORT}/tcp`]?.[0]?.HostPort;
   if (port === undefined || port === '') throw new Error(`the engine published no port for the supervisor (${SUPERVISOR_PORT}/tcp)`);
-  return `https://${remote.includes(':') ? `[${remote}]` : remote}:${port}`;
+  return `${scheme}://${remote.includes(':') ? `[${remote}]` : remote}:${port}`;
 }
 
 /**

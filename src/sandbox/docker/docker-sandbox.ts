@@ -81,7 +81,7 @@ export class DockerSandbox extends SupervisorSandbox {
           this.logger.warn({ err: error }, 'removing sandbox container failed');
         }
       }
-      await this.client.close();
+      this.closeClient();
       if (this.pinned) await this.firewall.unpin(this.address);
       this.onDestroyed(this);
       this.logger.debug('docker sandbox destroyed');

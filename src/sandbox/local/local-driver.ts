@@ -7,7 +7,6 @@ import { packageRoot } from '../../package-root.js';
 import { PRIVATE_DIR_MODE } from '../../runtime/private-files.js';
 import { LOCAL_HOST, type Sandbox, type SandboxCreateOptions, type SandboxDriver, type SandboxReport } from '../driver.js';
 import { SupervisorClient } from '../supervisor-client.js';
-import { newSupervisorTls } from '../supervisor-channel.js';
 import { SupervisorSandbox } from '../supervisor-sandbox.js';
 import { killMarkedProcesses, SANDBOX_MARKER_VARIABLE } from './process-sweep.js';
 import { startSupervisor } from './supervisor-process.js';
@@ -67,7 +66,6 @@ export class LocalDriver implements SandboxDriver {
     const workspace = join(dir, 'workspace');
     const tmp = join(dir, 'tmp');
     const token = randomBytes(32).toString('base64url');
-    const tls = newSupervisorTls();
     const logger = this.options.logger.child({ sandbox: id });
     // A minimal base environment: the daemon's own (API keys, ERRAND_* settings) must not reach sandboxed code. The
     // run's own comes with the token on stdin, and the supervisor adds it for code.
@@ -85,12 +83,12 @@ export class LocalDriver implements SandboxDriver {
         workspace,
         chromiumPath: this.options.chromiumPath,
         env,
-        handover: { token, env: options.env, tls },
+        handover: { token, env: options.env, tls: null },
         logger,
         timeoutMs: this.options.startTimeoutMs ?? 15_000,
         signal: options.signal,
       });
-      const client = new SupervisorClient({ baseUrl: `https://127.0.0.1:${port}`, token, tls });
+      const client = new SupervisorClient({ baseUrl: `http://127.0.0.1:${port}`, token, tls: null });
       const sandbox = new LocalSandbox(id, dir, child, client, logger, () => {
         this.live.delete(id);
         this.owned.delete(id);
@@ -136,7 +134,7 @@ class LocalSandbox extends SupervisorSandbox {
   destroy(): Promise<void> {
     this.destroying ??= (async () => {
       await stopProcess(this.child);
-      await this.client.close();
+      this.closeClient();
       await removeSandboxDir(this.id, this.dir);
       this.onDestroyed();
       this.logger.debug('local sandbox destroyed');

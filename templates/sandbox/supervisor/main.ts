@@ -3,7 +3,7 @@
  * built-ins and playwright-core, because it also runs inside the sandbox image.
  *
  *   node main.js --port 0 --host 127.0.0.1 --workspace DIR [--chromium PATH] [--run-as UID:GID]
- *                [--ffmpeg PATH] [--exit-on-stdin-close]     < {"token": ..., "env": {...}, "tls": {...}} on the first line
+ *                [--ffmpeg PATH] [--exit-on-stdin-close]     < {"token": ..., "env": {...}, "tls": {...} | null} on the first line
  *
  * The bearer token that drives it, its TLS key and the run's environment for task code come as the first line of its stdin
  * (`SupervisorHandover`), never in its environment or arguments: those of every process can be read through /proc
@@ -131,9 +131,10 @@ function parseHandover(line: string): SupervisorHandover {
   if (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string')) {
     throw new Error('the environment on stdin must be an object of strings');
   }
-  const fields = typeof tls === 'object' && tls !== null ? (tls as Record<string, unknown>) : {};
+  if (tls === undefined || tls === null) return { token, env: env as Record<string, string>, tls: null };
+  const fields = typeof tls === 'object' ? (tls as Record<string, unknown>) : {};
   if (typeof fields.psk !== 'string' || Buffer.from(fields.psk, 'base64url').length < TOKEN_MIN_LENGTH || typeof fields.identity !== 'string' || typeof fields.ciphers !== 'string') {
-    throw new Error('the tls on stdin must be {psk, identity, ciphers}: a daemon older than this image started it; rebuild the image with this daemon');
+    throw new Error('the tls on stdin must be null or {psk, identity, ciphers}');
   }
   return { token, env: env as Record<string, string>, tls: { psk: fields.psk, identity: fields.identity, ciphers: fields.ciphers } };
 }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { HealthResponse, SupervisorTls } from '../../../src/sandbox/protocol.js';
@@ -23,7 +23,7 @@ const KEEPALIVE_MS = 30_000;
 
 export interface SupervisorServerOptions {
   token: string;
-  tls: SupervisorTls;
+  tls: SupervisorTls | null;
   workspace: string;
   executor: Executor;
   browser: BrowserSession;
@@ -46,21 +46,26 @@ class HttpError extends Error {
 }
 
 /**
- * The supervisor's HTTPS server: TLS 1.2 with the pre-shared key of its handover (protocol.ts, `SupervisorTls`), so it
- * needs no certificate, and a client without the key cannot finish a handshake.
+ * The supervisor's server: plain HTTP, or with the handover's TLS (protocol.ts, `SupervisorTls`) HTTPS on TLS 1.2 with
+ * its pre-shared key, which needs no certificate and lets no client without the key finish a handshake.
  */
-export function createSupervisorServer(options: SupervisorServerOptions): Server {
+export function createSupervisorServer(options: SupervisorServerOptions): HttpServer | HttpsServer {
   const expected = digest(options.token);
-  const psk = Buffer.from(options.tls.psk, 'base64url');
-  const tls = {
-    ciphers: options.tls.ciphers,
-    minVersion: 'TLSv1.2',
-    maxVersion: 'TLSv1.2',
-    pskCallback: (_socket: unknown, identity: string) => (identity === options.tls.identity ? psk : null),
-  } as const;
-  return createServer(tls, (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res, options, expected).catch((error: unknown) => sendError(res, error));
-  });
+  };
+  const tls = options.tls;
+  if (tls === null) return createHttpServer(listener);
+  const psk = Buffer.from(tls.psk, 'base64url');
+  return createHttpsServer(
+    {
+      ciphers: tls.ciphers,
+      minVersion: 'TLSv1.2',
+      maxVersion: 'TLSv1.2',
+      pskCallback: (_socket, identity) => (identity === tls.identity ? psk : null),
+    },
+    listener,
+  );
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: SupervisorServerOptions, expected: Buffer): Promise<void> {
