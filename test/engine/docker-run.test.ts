@@ -265,7 +265,8 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
   it('removes a cancelled run’s container within 5 s of the cancel response, code still running in it', async () => {
     const marker = conversations.add('cancel', [toolUse('run_code', { language: 'bash', code: 'echo started; sleep 600' })]);
     const runId = await createRun(h.daemon, { prompt: `${marker} Wait for a long time` });
-    // The run's container of the moment: a sandbox that missed its start deadline on a loaded host is replaced once.
+    // The run's container of the moment: it may be created but not started yet (409 to `top`), and a sandbox that
+    // missed its start deadline on a loaded host is replaced once (404).
     const container = await until('the sleep to run in the run’s container', async () => {
       const current = (await containersOf(h.daemon.home)).find((c) => isRunContainer(c, runId));
       if (current === undefined) return undefined;
@@ -273,7 +274,7 @@ describe.skipIf(!docker.available)('runs on the docker driver', () => {
         .getContainer(current.Id)
         .top({ ps_args: '-eo pid,args' })
         .catch((error: unknown) => {
-          if (isNotFound(error)) return null;
+          if (isNotFound(error) || (error as { statusCode?: unknown }).statusCode === 409) return null;
           throw error;
         });
       return top?.Processes.some((row: string[]) => row.join(' ').includes('sleep 600')) ? current : undefined;
