@@ -64,7 +64,8 @@ export function firewallWord(firewall: SandboxHostStatus['firewall']): string {
 
 /** Why a host takes no runs, or runs them without the firewall; null when it is fine. */
 export function hostProblem(host: SandboxHostStatus): string | null {
-  if (host.state === 'down') return 'down: it does not answer, so it gets no runs until it does';
+  // A daemon from before `problem` was reported says only that the host is down.
+  if (host.state === 'down') return `down, so it gets no runs until a check finds it usable: ${host.problem ?? 'it does not answer'}`;
   if (host.firewall.required && host.firewall.installed === false) {
     return 'its sandbox firewall is missing, so it gets no runs until it is in place (docs/scale-out.md) or its firewall is set "off"';
   }
