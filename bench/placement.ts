@@ -76,7 +76,7 @@ async function throughput(hosts: Record<string, unknown>, runs: number, home: st
   const logger = pino({ level: 'silent' });
   const driver = await HostSetDriver.start({
     hosts: parseSandboxHosts(hosts, { memoryMbPerRun: LIMITS.memoryMb }),
-    engineFor: (host) => engineForHost(host, { readyTimeoutMs: 5_000, sshAgent: process.env.SSH_AUTH_SOCK }),
+    engineFor: (host) => engineForHost(host, { sshAgent: process.env.SSH_AUTH_SOCK }),
     image,
     home,
     logger,

@@ -45,7 +45,7 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
     return HostSetDriver.start({
       ...sandboxes,
       hosts: parseSandboxHosts(hosts, { memoryMbPerRun: config['sandbox.memory_mb'] }),
-      engineFor: (host) => engineForHost(host, { readyTimeoutMs: config['sandbox.host_check_ms'], sshAgent: process.env.SSH_AUTH_SOCK }),
+      engineFor: (host) => engineForHost(host, { sshAgent: process.env.SSH_AUTH_SOCK }),
       checkMs: config['sandbox.host_check_ms'],
     });
   }

@@ -28,7 +28,7 @@ const HOSTS = {
 };
 
 const parse = (hosts: Record<string, unknown>) => parseSandboxHosts(hosts, { memoryMbPerRun: 2048 });
-const ENGINE = { readyTimeoutMs: 1000, sshAgent: undefined };
+const ENGINE = { sshAgent: undefined };
 
 describe('sandbox.hosts', () => {
   let home: ReturnType<typeof tempDir> | undefined;

@@ -85,5 +85,5 @@ async function configuredSandboxHost(ctx: CliContext, name: string): Promise<{ n
   if (host === undefined) {
     throw new UsageError(hosts.length === 0 ? `--host ${name}: sandbox.hosts names no host` : `--host ${name}: sandbox.hosts has no such host (it has ${hosts.map((h) => h.name).join(', ')})`);
   }
-  return { name, ...engineForHost(host, { readyTimeoutMs: config['sandbox.host_check_ms'], sshAgent: ctx.env.SSH_AUTH_SOCK }) };
+  return { name, ...engineForHost(host, { sshAgent: ctx.env.SSH_AUTH_SOCK }) };
 }

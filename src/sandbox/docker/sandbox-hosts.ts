@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { utils as sshUtils } from 'ssh2';
+import ssh2 from 'ssh2';
 import { ConfigError } from '../../errors.js';
 import { SshHostKeyCheck } from './ssh-host-key-check.js';
 
@@ -37,6 +37,8 @@ export type HostFirewallMode = (typeof HOST_FIREWALL_MODES)[number];
 const HOST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/;
 const DEFAULT_RUNS = 4;
+/** How long an SSH connection may take to be ready (handshake and sign-in), as a usual ssh ConnectTimeout. */
+const SSH_READY_TIMEOUT_MS = 10_000;
 
 /**
  * `sandbox.hosts` read into host specs, every mistake a `ConfigError` naming the host and member, so that the daemon
@@ -136,8 +138,6 @@ export interface HostEngine {
 }
 
 export interface EngineForHostOptions {
-  /** Bounds an SSH connection's handshake and sign-in, so that a host that stops answering is found down within a host check. */
-  readyTimeoutMs: number;
   /** The ssh-agent's socket (SSH_AUTH_SOCK), for an ssh:// host without ssh.key. */
   sshAgent: string | undefined;
 }
@@ -183,7 +183,7 @@ function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: s
   let auth: { privateKey: Buffer } | { agent: string };
   if (keyFile !== null) {
     const privateKey = read(keyFile, 'ssh key');
-    const parsed = sshUtils.parseKey(privateKey);
+    const parsed = ssh2.utils.parseKey(privateKey);
     if (parsed instanceof Error) {
       fail(`its ssh key ${keyFile} is not a private key the daemon can use (${parsed.message}); an encrypted key needs the ssh-agent instead (leave ssh.key out)`);
     } else if ((Array.isArray(parsed) ? parsed[0] : parsed)?.isPrivateKey() !== true) {
@@ -206,7 +206,9 @@ function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: s
     sshOptions: {
       ...auth,
       hostVerifier: (key: Buffer) => check.verify(key),
-      readyTimeout: options.readyTimeoutMs,
+      // A host that stops answering is found down by its check (sandbox.host_check_ms) whatever this is; this bounds
+      // every other call's connection, which a busy host may take seconds to accept.
+      readyTimeout: SSH_READY_TIMEOUT_MS,
       algorithms: {
         // A getter, read at each connection (docker-modem copies these options shallowly): the key types known_hosts
         // lists for the host are asked for first, as ssh asks, so that a host with several keys presents a known one.
