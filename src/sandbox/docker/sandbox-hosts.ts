@@ -34,6 +34,9 @@ export interface SandboxHostSpec {
 export const HOST_FIREWALL_MODES = ['auto', 'manual', 'off'] as const;
 export type HostFirewallMode = (typeof HOST_FIREWALL_MODES)[number];
 
+/** The members a host of `sandbox.hosts` may have (docs/configuration.md lists each). */
+export const SANDBOX_HOST_MEMBERS = ['url', 'tls', 'ssh', 'capacity', 'labels', 'runtime', 'firewall'] as const;
+
 const HOST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/;
 const DEFAULT_RUNS = 4;
@@ -53,8 +56,7 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
     if (!HOST_NAME.test(name)) fail('a host name is 1-63 lower-case letters, digits, _ or -, starting with a letter or digit');
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('must be an object');
     const entry = raw as Record<string, unknown>;
-    const known = new Set(['url', 'tls', 'ssh', 'capacity', 'labels', 'runtime', 'firewall']);
-    for (const member of Object.keys(entry)) if (!known.has(member)) fail(`unknown member ${JSON.stringify(member)}`);
+    for (const member of Object.keys(entry)) if (!(SANDBOX_HOST_MEMBERS as readonly string[]).includes(member)) fail(`unknown member ${JSON.stringify(member)}`);
     if (typeof entry.url !== 'string') return fail('url is required (unix://, tcp:// or ssh://)');
     let url: URL;
     try {
