@@ -3,8 +3,9 @@
  * in front of a second dockerd in a network namespace (test/fixtures/second-dockerd.ts, second-dockerd-sshd.ts).
  * Its host key is checked strictly, as ssh's `StrictHostKeyChecking yes`: while known_hosts does not list it, or lists
  * another key for the address, the host is down, GET /v1/status says why and what to do, and its runs wait queued;
- * once the operator adds the host's key, the host is used without a restart: a code run runs there, in a container
- * of that engine, behind the firewall the daemon put on that host through its helper container, over SSH.
+ * once the operator adds the host's key, the host is used without a restart (the key of the type known_hosts lists,
+ * which the daemon asks the host for first): a code run runs there, in a container of that engine, behind the
+ * firewall the daemon put on that host through its helper container, over SSH.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -124,7 +125,8 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
         return toolUse('finish', { result: { answer }, confidence: 'high' });
       },
     ]);
-    writeFileSync(knownHosts, `# the sandbox hosts\n${sshd.knownHostsLine}\n`);
+    // Its ECDSA key alone, which the daemon asks the host for first since that is the type known_hosts lists for it.
+    writeFileSync(knownHosts, `# the sandbox hosts\n${sshd.ecdsaKnownHostsLine}\n`);
     // Its first start (network, firewall helper, orphan sweep) is a few dozen API calls, each a new SSH connection.
     const up = await hostWhen('the host up', (now) => now.state === 'up', 120_000);
     expect(up).toMatchObject({ problem: null, firewall: { required: true, installed: true } });

@@ -15,9 +15,9 @@ describe('SshHostKeyCheck', () => {
   const keys: { line: string; blob: Buffer; fingerprint: string }[] = [];
 
   beforeAll(() => {
-    for (const name of ['a', 'b']) {
+    for (const [name, type] of [['a', 'ed25519'], ['b', 'ed25519'], ['c', 'ecdsa']] as const) {
       const path = join(dir.path, name);
-      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', '', '-f', path]);
+      execFileSync('ssh-keygen', ['-q', '-t', type, '-N', '', '-C', '', '-f', path]);
       const line = readFileSync(`${path}.pub`, 'utf8').trim();
       const fingerprint = execFileSync('ssh-keygen', ['-l', '-f', `${path}.pub`], { encoding: 'utf8' }).split(' ')[1]!;
       keys.push({ line, blob: Buffer.from(line.split(' ')[1]!, 'base64'), fingerprint });
@@ -40,6 +40,9 @@ describe('SshHostKeyCheck', () => {
     expect(check.refusal).toBeNull();
     expect(check.verify(b.blob)).toBe(false);
     expect(check.refusal).not.toContain(b.line.split(' ')[1]);
+    // The host's public key file to compare with is the one of the type it presented.
+    expect(check.verify(keys[2]!.blob)).toBe(false);
+    expect(check.refusal).toMatch(/^the host key of 10\.0\.0\.9:22 \(ecdsa-sha2-nistp256 SHA256:\S+\) is not in .*\(`ssh-keygen -lf \/etc\/ssh\/ssh_host_ecdsa_key\.pub`\)$/);
   });
 
   it('calls a changed key a possible man-in-the-middle, naming the line and how to replace it', () => {

@@ -150,8 +150,7 @@ export interface EngineForHostOptions {
  */
 export function engineForHost(host: SandboxHostSpec, options: EngineForHostOptions): HostEngine {
   const url = new URL(host.url);
-  const explainError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-  if (host.kind === 'unix') return { docker: new Docker({ socketPath: url.pathname }), explain: explainError };
+  if (host.kind === 'unix') return { docker: new Docker({ socketPath: url.pathname }), explain: errorMessage };
   const read = (path: string, what: string): Buffer => {
     try {
       return readFileSync(path);
@@ -169,7 +168,7 @@ export function engineForHost(host: SandboxHostSpec, options: EngineForHostOptio
     cert: read(tls.cert, 'tls cert'),
     key: read(tls.key, 'tls key'),
   });
-  return { docker, explain: explainError };
+  return { docker, explain: errorMessage };
 }
 
 /**
@@ -221,7 +220,11 @@ function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: s
       },
     },
   } as Docker.DockerOptions);
-  return { docker, explain: (error) => check.refusal ?? (error instanceof Error ? error.message : String(error)) };
+  return { docker, explain: (error) => check.refusal ?? errorMessage(error) };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The signature algorithms of a key type, as ssh2 names them: an RSA key signs with SHA-2 first. */

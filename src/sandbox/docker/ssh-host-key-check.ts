@@ -22,7 +22,8 @@ export class SshHostKeyCheck {
   /** ssh2's `hostVerifier`: `key` is the blob the host presented. */
   verify(key: Buffer): boolean {
     const { host, port, knownHostsFile: file } = this.options;
-    const presented = `${host}:${port} (${blobKeyType(key) ?? 'unknown type'} ${keyFingerprint(key)})`;
+    const type = blobKeyType(key);
+    const presented = `${host}:${port} (${type ?? 'unknown type'} ${keyFingerprint(key)})`;
     let entries: KnownHostsEntry[];
     try {
       entries = this.entries();
@@ -39,7 +40,7 @@ export class SshHostKeyCheck {
       case 'unknown':
         this.refusal =
           `the host key of ${presented} is not in ${file}: add it with \`ssh-keyscan -p ${port} ${host} >> ${file}\`, ` +
-          `after checking its fingerprint on the host (\`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub\`)`;
+          `after checking its fingerprint on the host (\`ssh-keygen -lf ${hostKeyFile(type)}\`)`;
         return false;
       case 'changed':
         this.refusal =
@@ -66,4 +67,10 @@ export class SshHostKeyCheck {
   private entries(): KnownHostsEntry[] {
     return parseKnownHosts(readFileSync(this.options.knownHostsFile, 'utf8'));
   }
+}
+
+/** Where OpenSSH's sshd keeps its public host key of this type, by default. */
+function hostKeyFile(type: string | null): string {
+  const name = type === 'ssh-ed25519' ? 'ed25519' : type === 'ssh-rsa' ? 'rsa' : type?.startsWith('ecdsa-') ? 'ecdsa' : '*';
+  return `/etc/ssh/ssh_host_${name}_key.pub`;
 }
