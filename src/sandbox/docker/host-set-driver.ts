@@ -11,7 +11,7 @@ import type { HostEngine, SandboxHostSpec } from './sandbox-hosts.js';
 
 export interface HostSetDriverOptions {
   hosts: readonly SandboxHostSpec[];
-  /** A Docker client per host (engineForHost). */
+  /** A Docker client per host, and what its failed calls mean (engineForHost). */
   engineFor: (host: SandboxHostSpec) => HostEngine;
   image: string;
   home: string;
