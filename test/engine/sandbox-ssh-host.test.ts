@@ -2,10 +2,10 @@
  * A sandbox host reached over SSH (issue 26, item 1): `ssh://root@ADDRESS` with its own client key and known_hosts,
  * in front of a second dockerd in a network namespace (test/fixtures/second-dockerd.ts, second-dockerd-sshd.ts).
  * Its host key is checked strictly, as ssh's `StrictHostKeyChecking yes`: while known_hosts does not list it, or lists
- * another key for the address, the host is down, GET /v1/status says why and what to do, and its runs wait queued;
- * once the operator adds the host's key, the host is used without a restart (the key of the type known_hosts lists,
- * which the daemon asks the host for first): a code run runs there, in a container of that engine, behind the
- * firewall the daemon put on that host through its helper container, over SSH.
+ * another key for the address, the host is down, GET /v1/status (and `errand sandbox build --host`) says why and what
+ * to do, and its runs wait queued; once the operator adds the host's key, the host is used without a restart (the key
+ * of the type known_hosts lists, which the daemon asks the host for first): a code run runs there, in a container of
+ * that engine, behind the firewall the daemon put on that host through its helper container, over SSH.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { SecondDockerd, secondDockerdAvailability } from '../fixtures/second-doc
 import { SecondDockerdSshd } from '../fixtures/second-dockerd-sshd.js';
 import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
 import { tempDir } from '../fixtures/temp-dir.js';
+import { runCli } from '../cli/run-cli.js';
 import { createRun, startEngine, until, waitForRun, type EngineHarness } from './harness.js';
 
 const docker = await dockerAvailability();
@@ -40,6 +41,7 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
   const knownHosts = join(dir.path, 'known_hosts');
   /** A run made while the host was refused, which waits for it. */
   let waiting: string;
+  const hostsConfig = () => JSON.stringify({ far: { url: sshd.url, ssh: { key: sshd.clientKey, known_hosts: knownHosts }, capacity: { runs: 2 } } });
 
   const host = async (): Promise<HostStatus> => {
     const res = await h.daemon.api('GET', '/v1/status');
@@ -77,7 +79,7 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
         ERRAND_SANDBOX_WARM_POOL_SIZE: '0',
         // Each check is an SSH connection: room for a handshake on a busy machine.
         ERRAND_SANDBOX_HOST_CHECK_MS: '2000',
-        ERRAND_SANDBOX_HOSTS: JSON.stringify({ far: { url: sshd.url, ssh: { key: sshd.clientKey, known_hosts: knownHosts }, capacity: { runs: 2 } } }),
+        ERRAND_SANDBOX_HOSTS: hostsConfig(),
       },
     });
   }, 180_000);
@@ -107,6 +109,10 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
     expect(changed.problem).toMatch(new RegExp(`^${escapeRegExp(presented)} does not match the one ${escapeRegExp(knownHosts)} lists for it on line 1: possibly a man-in-the-middle\\. `));
     // The fingerprint, never the key.
     expect(changed.problem).not.toContain(sshd.knownHostsLine.split(' ')[2]);
+    // `errand sandbox build --host` checks the key as the daemon does, and says the same.
+    const build = await runCli(['--home', h.daemon.home, 'sandbox', 'build', '--image', docker.image, '--host', 'far'], { env: { ERRAND_SANDBOX_HOSTS: hostsConfig() } });
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain(`host far: ${presented} does not match the one ${knownHosts} lists for it on line 1: possibly a man-in-the-middle.`);
     expect((await h.daemon.api('GET', `/v1/runs/${waiting}`)).body).toMatchObject({ status: 'queued', sandbox: { host: null } });
     expect(await engine.docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABEL}=1`, `${INSTALLATION_LABEL}=${installationId(h.daemon.home)}`] } })).toEqual([]);
   });
