@@ -45,6 +45,18 @@ describe('SshHostKeyCheck', () => {
     expect(check.refusal).toMatch(/^the host key of 10\.0\.0\.9:22 \(ecdsa-sha2-nistp256 SHA256:\S+\) is not in .*\(`ssh-keygen -lf \/etc\/ssh\/ssh_host_ecdsa_key\.pub`\)$/);
   });
 
+  it('explains a failed call by the key it refused, unless the host was not reached at all', () => {
+    const a = keys[0]!;
+    writeFileSync(knownHostsFile, '');
+    const check = new SshHostKeyCheck({ host: '10.0.0.2', port: 22, knownHostsFile });
+    expect(check.explain(new Error('connect ECONNREFUSED 10.0.0.2:22'))).toBe('connect ECONNREFUSED 10.0.0.2:22');
+    check.verify(a.blob);
+    // ssh2's own words for the refusal say nothing of why.
+    expect(check.explain(Object.assign(new Error('Host denied (verification failed)'), { level: 'handshake' }))).toBe(check.refusal);
+    expect(check.explain(Object.assign(new Error('connect EHOSTUNREACH 10.0.0.2:22'), { level: 'client-socket' }))).toBe('connect EHOSTUNREACH 10.0.0.2:22');
+    expect(check.explain(Object.assign(new Error('Timed out while waiting for handshake'), { level: 'client-timeout' }))).toBe('Timed out while waiting for handshake');
+  });
+
   it('calls a changed key a possible man-in-the-middle, naming the line and how to replace it', () => {
     const [a, b] = [keys[0]!, keys[1]!];
     writeFileSync(knownHostsFile, `# lab\n[10.0.0.2]:2222 ${a.line}\n`);

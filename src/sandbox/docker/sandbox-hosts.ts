@@ -220,7 +220,7 @@ function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: s
       },
     },
   } as Docker.DockerOptions);
-  return { docker, explain: (error) => check.refusal ?? errorMessage(error) };
+  return { docker, explain: (error) => check.explain(error) };
 }
 
 function errorMessage(error: unknown): string {

@@ -55,6 +55,16 @@ export class SshHostKeyCheck {
     }
   }
 
+  /**
+   * What a failed call to the host means: the last refusal, unless ssh2 says the host was not reached at all (the
+   * `level` it gives a socket error, or its ready timeout), which a key refused earlier must not hide.
+   */
+  explain(error: unknown): string {
+    const level = typeof error === 'object' && error !== null ? (error as { level?: unknown }).level : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    return this.refusal === null || level === 'client-socket' || level === 'client-timeout' ? message : this.refusal;
+  }
+
   /** The key types the file lists for the host (none when it cannot be read): the ones to ask the host for first. */
   knownKeyTypes(): string[] {
     try {
