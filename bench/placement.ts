@@ -20,7 +20,7 @@ import Docker from 'dockerode';
 import { pino } from 'pino';
 import { DockerDriver } from '../src/sandbox/docker/docker-driver.js';
 import { HostSetDriver } from '../src/sandbox/docker/host-set-driver.js';
-import { dockerForHost, parseSandboxHosts } from '../src/sandbox/docker/sandbox-hosts.js';
+import { engineForHost, parseSandboxHosts } from '../src/sandbox/docker/sandbox-hosts.js';
 import { sandboxStatus } from '../src/sandbox/docker/sandbox-status.js';
 import { SecondDockerd, secondDockerdAvailability } from '../test/fixtures/second-dockerd.js';
 
@@ -76,7 +76,7 @@ async function throughput(hosts: Record<string, unknown>, runs: number, home: st
   const logger = pino({ level: 'silent' });
   const driver = await HostSetDriver.start({
     hosts: parseSandboxHosts(hosts, { memoryMbPerRun: LIMITS.memoryMb }),
-    dockerFor: dockerForHost,
+    engineFor: (host) => engineForHost(host, { sshAgent: process.env.SSH_AUTH_SOCK }),
     image,
     home,
     logger,

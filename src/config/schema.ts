@@ -105,7 +105,7 @@ export const CONFIG_KEYS = {
     default: null,
     nullable: true,
     description:
-      'Docker engines sandboxes run on, by host name: {url (unix://, tcp:// or ssh://), tls: {ca, cert, key} (file paths, tcp://), capacity: {runs, memory_mb}, labels, runtime, firewall: "required" | "off"}; null: the local engine alone (docs/scale-out.md).',
+      'Docker engines sandboxes run on, by host name: {url (unix://, tcp:// or ssh://), tls: {ca, cert, key} (file paths, tcp://), ssh: {key, known_hosts} (file paths, ssh://: the private key, else the ssh-agent; the known_hosts file the host key must be in, default ~/.ssh/known_hosts), capacity: {runs, memory_mb}, labels, runtime, firewall: "auto" | "manual" | "off"}; null: the local engine alone (docs/scale-out.md).',
   },
   'sandbox.host_check_ms': {
     type: 'integer',

@@ -108,6 +108,8 @@ export interface SandboxHostReport {
   /** Without credentials. */
   url: string;
   state: 'up' | 'down';
+  /** Why it is down, as its last check found (no answer, an SSH host key refused, no image); null when up. */
+  problem: string | null;
   capacity: { runs: number; memory_mb: number };
   load: { runs: number; memory_mb: number };
   pool: { size: number; ready: number };

@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import type { ContainerLimits } from './docker/container-spec.js';
 import { DockerDriver } from './docker/docker-driver.js';
 import { HostSetDriver } from './docker/host-set-driver.js';
-import { dockerForHost, parseSandboxHosts } from './docker/sandbox-hosts.js';
+import { engineForHost, parseSandboxHosts } from './docker/sandbox-hosts.js';
 import { sandboxStatus } from './docker/sandbox-status.js';
 import { LOCAL_HOST, type SandboxDriver } from './driver.js';
 import { LocalDriver } from './local/local-driver.js';
@@ -45,7 +45,7 @@ export async function selectDriver(options: SelectDriverOptions): Promise<Sandbo
     return HostSetDriver.start({
       ...sandboxes,
       hosts: parseSandboxHosts(hosts, { memoryMbPerRun: config['sandbox.memory_mb'] }),
-      dockerFor: dockerForHost,
+      engineFor: (host) => engineForHost(host, { sshAgent: process.env.SSH_AUTH_SOCK }),
       checkMs: config['sandbox.host_check_ms'],
     });
   }

@@ -50,11 +50,16 @@ export const statusSchema = {
           description: 'Every Docker engine sandboxes run on (sandbox.hosts; the one local engine without it); [] for the local driver.',
           items: {
             type: 'object',
-            required: ['name', 'url', 'state', 'capacity', 'load', 'pool', 'runtime', 'labels', 'firewall'],
+            required: ['name', 'url', 'state', 'problem', 'capacity', 'load', 'pool', 'runtime', 'labels', 'firewall'],
             properties: {
               name: { type: 'string' },
               url: { type: 'string', description: 'The engine, without credentials.' },
               state: { type: 'string', enum: ['up', 'down'], description: 'down: it did not answer its last check, and gets no runs.' },
+              problem: {
+                ...nullableString,
+                description:
+                  'Why it is down, as its last check found and what to do about it (no answer, an SSH host key not in known_hosts or changed, the sandbox image missing, its firewall missing); null when up. Never holds key material beyond a public key fingerprint.',
+              },
               capacity: { type: 'object', required: ['runs', 'memory_mb'], properties: { runs: { type: 'integer' }, memory_mb: { type: 'integer' } } },
               load: { type: 'object', required: ['runs', 'memory_mb'], properties: { runs: { type: 'integer' }, memory_mb: { type: 'integer' } } },
               pool: { type: 'object', required: ['size', 'ready'], properties: { size: { type: 'integer' }, ready: { type: 'integer' } } },

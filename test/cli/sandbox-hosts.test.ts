@@ -7,12 +7,16 @@ import { runCli } from './run-cli.js';
 import { status } from './tui/fake-source.js';
 
 const KEY = 'ek_test_hostsfake';
+/** Why an ssh:// host is down, as the daemon reports it. */
+const REFUSED_KEY =
+  'the host key of 10.0.0.2:22 (ssh-ed25519 SHA256:+DiY3wvvV6TuJJhbpZisF/zLDA0zPMSvHdkr4UvCOqU) is not in /root/.ssh/known_hosts: add it with `ssh-keyscan -p 22 10.0.0.2 >> /root/.ssh/known_hosts`, after checking its fingerprint on the host (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`)';
 
 function host(name: string, overrides: Partial<SandboxHostStatus> = {}): SandboxHostStatus {
   return {
     name,
     url: `tcp://${name}.example:2376`,
     state: 'up',
+    problem: null,
     capacity: { runs: 8, memory_mb: 16384 },
     load: { runs: 3, memory_mb: 6144 },
     pool: { size: 2, ready: 2 },
@@ -80,10 +84,10 @@ describe('errand sandbox hosts', () => {
     expect(lines[2]).toMatch(/^gpu-2\s+up\s+3\/8\s+6144\/16384\s+1\/4\s+runsc\s+browser-heavy,gvisor\s+in place\s+tcp:\/\/gpu-2\.example:2376$/);
   });
 
-  it('warns, on stderr, about a host that is down, one without its firewall, and one the operator runs without it', async () => {
+  it('warns, on stderr, about a host that is down with why, one without its firewall, and one the operator runs without it', async () => {
     daemon.answer = withHosts([
       host('local'),
-      host('gone', { state: 'down' }),
+      host('gone', { state: 'down', problem: REFUSED_KEY }),
       host('bare', { firewall: { required: true, installed: false, detail: 'on bare: missing the jump from INPUT to ERRAND-SANDBOX-IN' } }),
       host('lab', { firewall: { required: false, installed: null, detail: null } }),
     ]);
@@ -92,14 +96,14 @@ describe('errand sandbox hosts', () => {
     expect(res.stdout).toMatch(/\nbare\s+up\s.*\sMISSING\s/);
     expect(res.stdout).toMatch(/\nlab\s+up\s.*\soff\s/);
     expect(res.stderr.trimEnd().split('\n')).toEqual([
-      'warning: gone: down: it does not answer, so it gets no runs until it does',
+      `warning: gone: down, so it gets no runs until a check finds it usable: ${REFUSED_KEY}`,
       'warning: bare: its sandbox firewall is missing, so it gets no runs until it is in place (docs/scale-out.md) or its firewall is set "off" (firewall: on bare: missing the jump from INPUT to ERRAND-SANDBOX-IN)',
       'warning: lab: runs sandboxes without the sandbox firewall (its firewall is "off")',
     ]);
   });
 
   it('prints the hosts as GET /v1/status has them with --json, and nothing else', async () => {
-    const hosts = [host('local'), host('gpu-2', { state: 'down' })];
+    const hosts = [host('local'), host('gpu-2', { state: 'down', problem: 'no answer within 5000 ms' })];
     daemon.answer = withHosts(hosts);
     const res = await cli('sandbox', 'hosts', '--json');
     expect(res.code).toBe(0);
@@ -128,7 +132,7 @@ describe('errand sandbox hosts', () => {
 
 describe("errand doctor's sandbox hosts", () => {
   it("reports every host's state, runtime and firewall, failing one that gets no runs for want of its firewall", async () => {
-    daemon.answer = withHosts([host('local'), host('gpu-2', { runtime: 'runsc', firewall: { required: true, installed: false, detail: 'on gpu-2: gpu-2 has no DOCKER-USER chain in iptables' } }), host('gone', { state: 'down' })]);
+    daemon.answer = withHosts([host('local'), host('gpu-2', { runtime: 'runsc', firewall: { required: true, installed: false, detail: 'on gpu-2: gpu-2 has no DOCKER-USER chain in iptables' } }), host('gone', { state: 'down', problem: REFUSED_KEY })]);
     const res = await cli('doctor', '--json');
     expect(res.code).toBe(1);
     const checks = (res.json().checks as { check: string; level: string; detail: string }[]).filter((c) => c.check.startsWith('sandbox'));
@@ -140,5 +144,6 @@ describe("errand doctor's sandbox hosts", () => {
     ]);
     expect(checks[1]!.detail).toBe('up at tcp://local.example:2376, runtime runc, 3 of 8 runs, pool 2 of 2 ready, firewall in place (on local: 14 rules in ERRAND-SANDBOX-FWD and 4 in ERRAND-SANDBOX-IN)');
     expect(checks[2]!.detail).toMatch(/^its sandbox firewall is missing, .*; up at tcp:\/\/gpu-2\.example:2376, runtime runsc, .* firewall MISSING \(on gpu-2: gpu-2 has no DOCKER-USER chain in iptables\)$/);
+    expect(checks[3]!.detail).toContain(`down, so it gets no runs until a check finds it usable: ${REFUSED_KEY}; down at tcp://gone.example:2376`);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, envName } from '../../src/config/schema.js';
+import { parseSandboxHosts, SANDBOX_HOST_MEMBERS } from '../../src/sandbox/docker/sandbox-hosts.js';
 
 const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
 const keysSection = doc.slice(doc.indexOf('## Keys'), doc.indexOf('\n## ', doc.indexOf('## Keys') + 1));
@@ -24,5 +25,17 @@ describe('docs/configuration.md', () => {
 
   it('documents no key that does not exist', () => {
     expect([...rows.keys()].filter((k) => !(k in CONFIG_KEYS))).toEqual([]);
+  });
+
+  it('documents every member of a sandbox.hosts entry, and no other, with an example the daemon reads', () => {
+    const start = doc.indexOf('## Several Docker engines');
+    const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
+    const members = section
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((l) => l.split(' | ')[0]!.replace(/^\| `|`$/g, ''));
+    expect(members).toEqual([...SANDBOX_HOST_MEMBERS]);
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!) as { 'sandbox.hosts': Record<string, unknown> };
+    expect(parseSandboxHosts(example['sandbox.hosts'], { memoryMbPerRun: 2048 }).map((host) => `${host.name} ${host.kind}`)).toEqual(['local unix', 'big tcp', 'far ssh']);
   });
 });

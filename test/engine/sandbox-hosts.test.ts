@@ -322,6 +322,7 @@ describe.skipIf(!docker.available)('one Docker engine without sandbox.hosts', ()
         name: 'local',
         url: 'unix:///var/run/docker.sock',
         state: 'up',
+        problem: null,
         // limits.max_concurrent_runs, and sandbox.memory_mb for each.
         capacity: { runs: 4, memory_mb: 4 * 2048 },
         load: { runs: 0, memory_mb: 0 },

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { BuiltImage } from '../../../src/sandbox/docker/build-sandbox-image.js';
-import { UsageError } from '../../cli-errors.js';
+import { UsageError, UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { configuredSandboxImage } from './sandbox-image.js';
@@ -64,7 +64,10 @@ export async function buildSandbox(ctx: CliContext, options: BuildSandboxOptions
   }
   const { copyImage } = await import('../../../src/sandbox/docker/copy-image.js');
   const started = performance.now();
-  const copied = await copyImage({ from: local, to: host.docker, image, onLog: (line) => ctx.out.note(line) });
+  const copied = await copyImage({ from: local, to: host.docker, image, onLog: (line) => ctx.out.note(line) }).catch((error: unknown) => {
+    // An ssh:// host whose key known_hosts does not vouch for: which key, and what to do.
+    throw new UserError(`host ${host.name}: ${host.explain(error)}`, 'sandbox_host_unreachable');
+  });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const result = { ...copied, host: host.name, built: built !== null, seconds };
   ctx.out.result(result, () =>
@@ -73,14 +76,14 @@ export async function buildSandbox(ctx: CliContext, options: BuildSandboxOptions
 }
 
 /** The named host of this data directory's sandbox.hosts, with its Docker client; a usage error names the hosts there are. */
-async function configuredSandboxHost(ctx: CliContext, name: string): Promise<{ name: string; docker: import('dockerode') }> {
+async function configuredSandboxHost(ctx: CliContext, name: string): Promise<{ name: string } & import('../../../src/sandbox/docker/sandbox-hosts.js').HostEngine> {
   const { loadConfig } = await import('../../../src/config/load.js');
-  const { dockerForHost, parseSandboxHosts } = await import('../../../src/sandbox/docker/sandbox-hosts.js');
+  const { engineForHost, parseSandboxHosts } = await import('../../../src/sandbox/docker/sandbox-hosts.js');
   const config = loadConfig({ home: ctx.home, env: ctx.env });
   const hosts = config['sandbox.hosts'] === null ? [] : parseSandboxHosts(config['sandbox.hosts'], { memoryMbPerRun: config['sandbox.memory_mb'] });
   const host = hosts.find((h) => h.name === name);
   if (host === undefined) {
     throw new UsageError(hosts.length === 0 ? `--host ${name}: sandbox.hosts names no host` : `--host ${name}: sandbox.hosts has no such host (it has ${hosts.map((h) => h.name).join(', ')})`);
   }
-  return { name, docker: dockerForHost(host) };
+  return { name, ...engineForHost(host, { sshAgent: ctx.env.SSH_AUTH_SOCK }) };
 }

@@ -13,10 +13,12 @@ export function registerSandboxHosts(sandbox: Command): void {
       'after',
       `
 Hosts are added and removed in the daemon's configuration: sandbox.hosts, an object keyed by host name
-({url, tls: {ca, cert, key}, capacity: {runs, memory_mb}, labels, runtime, firewall}), in <home>/config.json or as
-JSON in ERRAND_SANDBOX_HOSTS; the daemon reads it when it starts (errand daemon stop && errand daemon start).
+({url, tls: {ca, cert, key}, ssh: {key, known_hosts}, capacity: {runs, memory_mb}, labels, runtime, firewall}),
+in <home>/config.json or as JSON in ERRAND_SANDBOX_HOSTS; the daemon reads it when it starts (errand daemon stop &&
+errand daemon start). Why a host is down is printed below the table (for an ssh:// host, a host key its known_hosts
+does not list, with the key's fingerprint and what to do).
 'errand config show sandbox' shows where it is set. A host whose firewall is missing gets no runs until it is in
-place ("auto": the daemon installs it; "manual": you do, with errand sandbox firewall --print) or its firewall is "off". docs/scale-out.md says how to add a host safely: its TLS material, its firewall, its image.`,
+place ("auto": the daemon installs it; "manual": you do, with errand sandbox firewall --print) or its firewall is "off". docs/scale-out.md says how to add a host safely: its TLS material or SSH keys, its firewall, its image.`,
     )
     .action(async (_flags: unknown, cmd: Command) => {
       await listSandboxHosts(contextOf(cmd));
@@ -64,7 +66,8 @@ export function firewallWord(firewall: SandboxHostStatus['firewall']): string {
 
 /** Why a host takes no runs, or runs them without the firewall; null when it is fine. */
 export function hostProblem(host: SandboxHostStatus): string | null {
-  if (host.state === 'down') return 'down: it does not answer, so it gets no runs until it does';
+  // A daemon from before `problem` was reported says only that the host is down.
+  if (host.state === 'down') return `down, so it gets no runs until a check finds it usable: ${host.problem ?? 'it does not answer'}`;
   if (host.firewall.required && host.firewall.installed === false) {
     return 'its sandbox firewall is missing, so it gets no runs until it is in place (docs/scale-out.md) or its firewall is set "off"';
   }

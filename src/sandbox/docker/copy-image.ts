@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { SandboxError } from '../sandbox-error.js';
 import { followProgress } from './follow-progress.js';
-import { imageExists } from './image-exists.js';
+import { imageExists, isNotFound } from './image-exists.js';
 import type { LogLine } from './run-logged.js';
 
 export interface CopiedImage {
@@ -20,11 +20,15 @@ export async function copyImage(options: { from: Docker; to: Docker; image: stri
   const { from, to, image } = options;
   if (!(await imageExists(from, image))) throw new SandboxError(`the image ${image} is not on the local engine to copy`);
   const id = (await from.getImage(image).inspect()).Id;
+  // Only a 404 means it is not there: an engine that cannot be reached fails here, before the image is streamed.
   const present = await to
     .getImage(image)
     .inspect()
     .then((inspected) => inspected.Id)
-    .catch(() => null);
+    .catch((error: unknown) => {
+      if (isNotFound(error)) return null;
+      throw error;
+    });
   if (present === id) return { image, id, copied: false };
   const saved = (await from.getImage(image).get()) as NodeJS.ReadableStream;
   const loading = (await to.loadImage(saved, { quiet: false })) as NodeJS.ReadableStream;

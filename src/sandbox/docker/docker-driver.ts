@@ -167,6 +167,7 @@ export class DockerDriver implements SandboxDriver {
       name: host.name,
       url: host.url,
       state,
+      problem: null,
       capacity: { runs: host.capacity.runs, memory_mb: host.capacity.memoryMb },
       load: { runs: this.running.size, memory_mb: memoryMb },
       pool: { size: this.options.warmPoolSize, ready: this.pool.readyCount },

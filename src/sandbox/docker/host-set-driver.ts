@@ -7,12 +7,12 @@ import type { ContainerLimits } from './container-spec.js';
 import { DockerDriver, HostFirewallMissing } from './docker-driver.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { imageExists } from './image-exists.js';
-import type { SandboxHostSpec } from './sandbox-hosts.js';
+import type { HostEngine, SandboxHostSpec } from './sandbox-hosts.js';
 
 export interface HostSetDriverOptions {
   hosts: readonly SandboxHostSpec[];
-  /** A Docker client per host (dockerForHost). */
-  dockerFor: (host: SandboxHostSpec) => Docker;
+  /** A Docker client per host, and what its failed calls mean (engineForHost). */
+  engineFor: (host: SandboxHostSpec) => HostEngine;
   image: string;
   home: string;
   logger: Logger;
@@ -29,10 +29,12 @@ export interface HostSetDriverOptions {
 interface Host {
   spec: SandboxHostSpec;
   docker: Docker;
+  /** What a failed call to the host means (HostEngine). */
+  explain: (error: unknown) => string;
   /** Null until the host first answered with the image and its runtime in place. */
   driver: DockerDriver | null;
   up: boolean;
-  /** Why the host is down, logged when it changes. */
+  /** Why the host is down: logged when it changes, and reported with it. */
   problem: string | null;
   /** Reserved slots: the runs placed here whose attempts have not ended. */
   runs: number;
@@ -65,7 +67,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: HostSetDriverOptions) {
-    this.hosts = options.hosts.map((spec) => ({ spec, docker: options.dockerFor(spec), driver: null, up: false, problem: null, runs: 0, checking: null, firewallCheckedAt: 0, firewall: null }));
+    this.hosts = options.hosts.map((spec) => ({ spec, ...options.engineFor(spec), driver: null, up: false, problem: null, runs: 0, checking: null, firewallCheckedAt: 0, firewall: null }));
   }
 
   /** Connects to every host that answers (the others are retried each check) and starts checking them. */
@@ -171,11 +173,13 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
     const state = host.up ? 'up' : 'down';
     // Its load is the runs placed there, as placement counts them: a run's sandbox may still be starting.
     const load = { runs: host.runs, memory_mb: host.runs * this.options.limits.memoryMb };
-    if (host.driver !== null) return { ...host.driver.hostReport(state, firewall), load };
+    const problem = host.up ? null : (host.problem ?? 'not checked yet');
+    if (host.driver !== null) return { ...host.driver.hostReport(state, firewall), problem, load };
     return {
       name: spec.name,
       url: spec.displayUrl,
       state,
+      problem,
       capacity: { runs: spec.capacity.runs, memory_mb: spec.capacity.memoryMb },
       load,
       pool: { size: this.options.warmPoolSize, ready: 0 },
@@ -254,7 +258,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
       this.options.logger.info({ host: host.spec.name }, 'sandbox host is up');
     } catch (error) {
       if (error instanceof HostFirewallMissing) host.firewall = error.report;
-      this.markDown(host, error instanceof Error ? error.message : String(error));
+      this.markDown(host, host.explain(error));
     }
   }
 
@@ -262,7 +266,7 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${this.options.checkMs} ms`), this.options.checkMs)));
     try {
-      return await Promise.race([host.docker.ping().then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error))), timeout]);
+      return await Promise.race([host.docker.ping().then(() => null, (error: unknown) => host.explain(error)), timeout]);
     } finally {
       clearTimeout(timer);
     }

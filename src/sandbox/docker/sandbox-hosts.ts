@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import Docker from 'dockerode';
+import ssh2 from 'ssh2';
 import { ConfigError } from '../../errors.js';
+import { SshHostKeyCheck } from './ssh-host-key-check.js';
 
 /** One Docker engine of `sandbox.hosts` (docs/configuration.md, "Several Docker engines"). */
 export interface SandboxHostSpec {
@@ -13,6 +17,8 @@ export interface SandboxHostSpec {
   /** Where a remote host's published ports are reached: the URL's host name; null for the local engine. */
   address: string | null;
   tls: { ca: string; cert: string; key: string } | null;
+  /** An ssh:// host's client key (null: the ssh-agent) and the known_hosts file its host key must be in. */
+  ssh: { key: string | null; knownHosts: string } | null;
   capacity: { runs: number; memoryMb: number };
   labels: readonly string[];
   /** The OCI runtime on this host; null: `sandbox.runtime`. */
@@ -28,9 +34,14 @@ export interface SandboxHostSpec {
 export const HOST_FIREWALL_MODES = ['auto', 'manual', 'off'] as const;
 export type HostFirewallMode = (typeof HOST_FIREWALL_MODES)[number];
 
+/** The members a host of `sandbox.hosts` may have (docs/configuration.md lists each). */
+export const SANDBOX_HOST_MEMBERS = ['url', 'tls', 'ssh', 'capacity', 'labels', 'runtime', 'firewall'] as const;
+
 const HOST_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/;
 const DEFAULT_RUNS = 4;
+/** How long an SSH connection may take to be ready (handshake and sign-in), as a usual ssh ConnectTimeout. */
+const SSH_READY_TIMEOUT_MS = 10_000;
 
 /**
  * `sandbox.hosts` read into host specs, every mistake a `ConfigError` naming the host and member, so that the daemon
@@ -45,8 +56,7 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
     if (!HOST_NAME.test(name)) fail('a host name is 1-63 lower-case letters, digits, _ or -, starting with a letter or digit');
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('must be an object');
     const entry = raw as Record<string, unknown>;
-    const known = new Set(['url', 'tls', 'capacity', 'labels', 'runtime', 'firewall']);
-    for (const member of Object.keys(entry)) if (!known.has(member)) fail(`unknown member ${JSON.stringify(member)}`);
+    for (const member of Object.keys(entry)) if (!(SANDBOX_HOST_MEMBERS as readonly string[]).includes(member)) fail(`unknown member ${JSON.stringify(member)}`);
     if (typeof entry.url !== 'string') return fail('url is required (unix://, tcp:// or ssh://)');
     let url: URL;
     try {
@@ -57,6 +67,8 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
     const kind = url.protocol === 'unix:' ? 'unix' : url.protocol === 'tcp:' ? 'tcp' : url.protocol === 'ssh:' ? 'ssh' : fail('url must be unix://, tcp:// or ssh://');
     if (kind !== 'unix' && url.hostname === '') fail('url names no host');
     if (kind === 'tcp' && url.port === '') fail('a tcp:// url names its port (2376 for TLS)');
+    // A password would sit in the configuration and never be used: the daemon signs in with a key.
+    if (kind === 'ssh' && url.password !== '') fail('an ssh:// url carries no password: the daemon signs in with ssh.key or the ssh-agent');
 
     let tls: SandboxHostSpec['tls'] = null;
     if (entry.tls !== undefined) {
@@ -69,6 +81,20 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
     }
     // The Docker API is root on its host: it never goes over the network unauthenticated.
     if (kind === 'tcp' && tls === null) fail('a tcp:// host needs tls {ca, cert, key}');
+
+    let ssh: SandboxHostSpec['ssh'] = null;
+    if (entry.ssh !== undefined) {
+      if (kind !== 'ssh') fail('ssh is for ssh:// hosts');
+      const s = entry.ssh as Record<string, unknown>;
+      if (typeof s !== 'object' || s === null || Array.isArray(s)) fail('ssh is {key, known_hosts}, each a file path');
+      for (const member of Object.keys(s)) if (member !== 'key' && member !== 'known_hosts') fail(`ssh has no member ${JSON.stringify(member)} (it is {key, known_hosts})`);
+      for (const member of ['key', 'known_hosts']) if (s[member] !== undefined && (typeof s[member] !== 'string' || s[member] === '')) fail(`ssh.${member} is a file path`);
+    }
+    if (kind === 'ssh') {
+      const s = (entry.ssh ?? {}) as { key?: string; known_hosts?: string };
+      // The daemon's user's own file by default, as ssh's.
+      ssh = { key: s.key ?? null, knownHosts: s.known_hosts ?? join(homedir(), '.ssh', 'known_hosts') };
+    }
 
     const capacity = (entry.capacity ?? {}) as Record<string, unknown>;
     if (typeof capacity !== 'object' || capacity === null || Array.isArray(capacity)) fail('capacity is {runs, memory_mb}');
@@ -93,6 +119,7 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
       kind,
       address: kind === 'unix' ? null : url.hostname.replace(/^\[|\]$/g, ''),
       tls,
+      ssh,
       capacity: { runs: runs as number, memoryMb: memoryMb as number },
       labels: [...new Set(labels as string[])],
       runtime: runtime as string | null,
@@ -105,33 +132,103 @@ export function parseSandboxHosts(value: Readonly<Record<string, unknown>>, defa
   return hosts;
 }
 
-/** A Docker client for the host: its TLS material read now, so that a missing file fails the start, not a run. */
-export function dockerForHost(host: SandboxHostSpec): Docker {
+/** A host's Docker client, and what to tell the operator when a call to it fails. */
+export interface HostEngine {
+  docker: Docker;
+  /** Why a call failed, in the operator's words: for an SSH host key this daemon refused, which key and what to do. */
+  explain(error: unknown): string;
+}
+
+export interface EngineForHostOptions {
+  /** The ssh-agent's socket (SSH_AUTH_SOCK), for an ssh:// host without ssh.key. */
+  sshAgent: string | undefined;
+}
+
+/**
+ * A Docker client for the host: its TLS or SSH key files read now, so that a missing file fails the start, not a run.
+ * An ssh:// host's key is checked against its known_hosts at every connection.
+ */
+export function engineForHost(host: SandboxHostSpec, options: EngineForHostOptions): HostEngine {
   const url = new URL(host.url);
-  if (host.kind === 'unix') return new Docker({ socketPath: url.pathname });
-  if (host.kind === 'ssh') {
-    return new Docker({
-      protocol: 'ssh',
-      host: url.hostname,
-      ...(url.port === '' ? {} : { port: Number(url.port) }),
-      ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
-      sshOptions: { agent: process.env.SSH_AUTH_SOCK },
-    } as Docker.DockerOptions);
-  }
+  if (host.kind === 'unix') return { docker: new Docker({ socketPath: url.pathname }), explain: errorMessage };
   const read = (path: string, what: string): Buffer => {
     try {
       return readFileSync(path);
     } catch (error) {
-      throw new ConfigError('sandbox.hosts', `host ${JSON.stringify(host.name)}: its tls ${what} ${path} cannot be read (${(error as Error).message})`);
+      throw new ConfigError('sandbox.hosts', `host ${JSON.stringify(host.name)}: its ${what} ${path} cannot be read (${(error as Error).message})`);
     }
   };
+  if (host.kind === 'ssh') return sshEngine(host, url, read, options);
   const tls = host.tls!;
-  return new Docker({
+  const docker = new Docker({
     protocol: 'https',
     host: url.hostname,
     port: Number(url.port),
-    ca: read(tls.ca, 'ca'),
-    cert: read(tls.cert, 'cert'),
-    key: read(tls.key, 'key'),
+    ca: read(tls.ca, 'tls ca'),
+    cert: read(tls.cert, 'tls cert'),
+    key: read(tls.key, 'tls key'),
   });
+  return { docker, explain: errorMessage };
+}
+
+/**
+ * docker-modem opens an SSH connection per API call and runs `docker system dial-stdio` there; each connection's host
+ * key goes through the host's known_hosts check, whose refusal is what a failed call reports.
+ */
+function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: string) => Buffer, options: EngineForHostOptions): HostEngine {
+  const fail = (message: string): never => {
+    throw new ConfigError('sandbox.hosts', `host ${JSON.stringify(host.name)}: ${message}`);
+  };
+  const { key: keyFile, knownHosts } = host.ssh!;
+  const port = url.port === '' ? 22 : Number(url.port);
+  let auth: { privateKey: Buffer } | { agent: string };
+  if (keyFile !== null) {
+    const privateKey = read(keyFile, 'ssh key');
+    const parsed = ssh2.utils.parseKey(privateKey);
+    if (parsed instanceof Error) {
+      fail(`its ssh key ${keyFile} is not a private key the daemon can use (${parsed.message}); an encrypted key needs the ssh-agent instead (leave ssh.key out)`);
+    } else if ((Array.isArray(parsed) ? parsed[0] : parsed)?.isPrivateKey() !== true) {
+      fail(`its ssh key ${keyFile} holds no private key`);
+    }
+    auth = { privateKey };
+  } else {
+    const agent = options.sshAgent;
+    if (agent === undefined || agent === '') return fail('an ssh:// host needs ssh.key, or an ssh-agent the daemon reaches through SSH_AUTH_SOCK');
+    auth = { agent };
+  }
+  read(knownHosts, 'known_hosts');
+  const check = new SshHostKeyCheck({ host: host.address!, port, knownHostsFile: knownHosts });
+  const docker = new Docker({
+    protocol: 'ssh',
+    host: host.address!,
+    port,
+    // As ssh: the daemon's user when the URL names none.
+    username: url.username === '' ? userInfo().username : decodeURIComponent(url.username),
+    sshOptions: {
+      ...auth,
+      hostVerifier: (key: Buffer) => check.verify(key),
+      // A host that stops answering is found down by its check (sandbox.host_check_ms) whatever this is; this bounds
+      // every other call's connection, which a busy host may take seconds to accept.
+      readyTimeout: SSH_READY_TIMEOUT_MS,
+      algorithms: {
+        // A getter, read at each connection (docker-modem copies these options shallowly): the key types known_hosts
+        // lists for the host are asked for first, as ssh asks, so that a host with several keys presents a known one.
+        get serverHostKey() {
+          const known = check.knownKeyTypes().flatMap(hostKeyAlgorithms);
+          return known.length === 0 ? undefined : { remove: known, prepend: known };
+        },
+      },
+    },
+  } as Docker.DockerOptions);
+  return { docker, explain: (error) => check.explain(error) };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The signature algorithms of a key type, as ssh2 names them: an RSA key signs with SHA-2 first. */
+function hostKeyAlgorithms(keyType: string): string[] {
+  if (keyType === 'ssh-rsa') return ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
+  return ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521'].includes(keyType) ? [keyType] : [];
 }

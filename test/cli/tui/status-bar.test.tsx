@@ -8,6 +8,7 @@ const host = (name: string, pool: { ready: number; size: number }, overrides: Pa
   name,
   url: `tcp://${name}:2376`,
   state: 'up',
+  problem: null,
   capacity: { runs: 4, memory_mb: 8192 },
   load: { runs: 0, memory_mb: 0 },
   pool,

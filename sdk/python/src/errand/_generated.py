@@ -1172,6 +1172,8 @@ class GetStatusResponseSandboxHostsItem(TypedDict):
     """The engine, without credentials."""
     state: Literal["up", "down"]
     """down: it did not answer its last check, and gets no runs."""
+    problem: str | None
+    """Why it is down, as its last check found and what to do about it (no answer, an SSH host key not in known_hosts or changed, the sandbox image missing, its firewall missing); null when up. Never holds key material beyond a public key fingerprint."""
     capacity: GetStatusResponseSandboxHostsItemCapacity
     load: GetStatusResponseSandboxHostsItemCapacity
     pool: GetStatusResponseSandboxHostsItemPool

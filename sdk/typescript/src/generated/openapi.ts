@@ -2900,6 +2900,8 @@ export interface paths {
                 url: string;
                 /** down: it did not answer its last check, and gets no runs. */
                 state: "up" | "down";
+                /** Why it is down, as its last check found and what to do about it (no answer, an SSH host key not in known_hosts or changed, the sandbox image missing, its firewall missing); null when up. Never holds key material beyond a public key fingerprint. */
+                problem: string | null;
                 capacity: {
                   runs: number;
                   memory_mb: number;
