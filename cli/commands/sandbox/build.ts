@@ -64,10 +64,12 @@ export async function buildSandbox(ctx: CliContext, options: BuildSandboxOptions
   }
   const { copyImage } = await import('../../../src/sandbox/docker/copy-image.js');
   const started = performance.now();
-  const copied = await copyImage({ from: local, to: host.docker, image, onLog: (line) => ctx.out.note(line) }).catch((error: unknown) => {
-    // An ssh:// host whose key known_hosts does not vouch for: which key, and what to do.
-    throw new UserError(`host ${host.name}: ${host.explain(error)}`, 'sandbox_host_unreachable');
-  });
+  const copied = await copyImage({ from: local, to: host.docker, image, onLog: (line) => ctx.out.note(line) })
+    .catch((error: unknown) => {
+      // An ssh:// host whose key known_hosts does not vouch for: which key, and what to do.
+      throw new UserError(`host ${host.name}: ${host.explain(error)}`, 'sandbox_host_unreachable');
+    })
+    .finally(() => host.close());
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const result = { ...copied, host: host.name, built: built !== null, seconds };
   ctx.out.result(result, () =>

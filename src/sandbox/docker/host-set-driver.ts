@@ -31,6 +31,8 @@ interface Host {
   docker: Docker;
   /** What a failed call to the host means (HostEngine). */
   explain: (error: unknown) => string;
+  /** Ends its Docker client's kept connection (HostEngine). */
+  close: () => void;
   /** Null until the host first answered with the image and its runtime in place. */
   driver: DockerDriver | null;
   up: boolean;
@@ -164,6 +166,8 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
     this.closing ??= (async () => {
       clearInterval(this.timer);
       await Promise.all(this.hosts.map((host) => host.driver?.close()));
+      // After the drivers, whose close removes containers through these clients.
+      for (const host of this.hosts) host.close();
     })();
     return this.closing;
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import ssh2 from 'ssh2';
 import { ConfigError } from '../../errors.js';
+import { SshConnection } from './ssh-connection.js';
 import { SshHostKeyCheck } from './ssh-host-key-check.js';
 
 /** One Docker engine of `sandbox.hosts` (docs/configuration.md, "Several Docker engines"). */
@@ -137,6 +138,8 @@ export interface HostEngine {
   docker: Docker;
   /** Why a call failed, in the operator's words: for an SSH host key this daemon refused, which key and what to do. */
   explain(error: unknown): string;
+  /** Ends what the client keeps open (an ssh:// host's SSH connection), so that nothing holds the process. */
+  close(): void;
 }
 
 export interface EngineForHostOptions {
@@ -146,11 +149,11 @@ export interface EngineForHostOptions {
 
 /**
  * A Docker client for the host: its TLS or SSH key files read now, so that a missing file fails the start, not a run.
- * An ssh:// host's key is checked against its known_hosts at every connection.
+ * An ssh:// host's key is checked against its known_hosts at every new SSH connection; `close` ends the kept one.
  */
 export function engineForHost(host: SandboxHostSpec, options: EngineForHostOptions): HostEngine {
   const url = new URL(host.url);
-  if (host.kind === 'unix') return { docker: new Docker({ socketPath: url.pathname }), explain: errorMessage };
+  if (host.kind === 'unix') return { docker: new Docker({ socketPath: url.pathname }), explain: errorMessage, close: () => undefined };
   const read = (path: string, what: string): Buffer => {
     try {
       return readFileSync(path);
@@ -168,12 +171,13 @@ export function engineForHost(host: SandboxHostSpec, options: EngineForHostOptio
     cert: read(tls.cert, 'tls cert'),
     key: read(tls.key, 'tls key'),
   });
-  return { docker, explain: errorMessage };
+  return { docker, explain: errorMessage, close: () => undefined };
 }
 
 /**
- * docker-modem opens an SSH connection per API call and runs `docker system dial-stdio` there; each connection's host
- * key goes through the host's known_hosts check, whose refusal is what a failed call reports.
+ * The Docker API over one kept SSH connection (SshConnection), each HTTP connection a channel running `docker system
+ * dial-stdio` there; each new SSH connection's host key goes through the host's known_hosts check, whose refusal is
+ * what a failed call reports.
  */
 function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: string) => Buffer, options: EngineForHostOptions): HostEngine {
   const fail = (message: string): never => {
@@ -198,29 +202,30 @@ function sshEngine(host: SandboxHostSpec, url: URL, read: (path: string, what: s
   }
   read(knownHosts, 'known_hosts');
   const check = new SshHostKeyCheck({ host: host.address!, port, knownHostsFile: knownHosts });
-  const docker = new Docker({
-    protocol: 'ssh',
-    host: host.address!,
-    port,
-    // As ssh: the daemon's user when the URL names none.
-    username: url.username === '' ? userInfo().username : decodeURIComponent(url.username),
-    sshOptions: {
-      ...auth,
-      hostVerifier: (key: Buffer) => check.verify(key),
-      // A host that stops answering is found down by its check (sandbox.host_check_ms) whatever this is; this bounds
-      // every other call's connection, which a busy host may take seconds to accept.
-      readyTimeout: SSH_READY_TIMEOUT_MS,
-      algorithms: {
-        // A getter, read at each connection (docker-modem copies these options shallowly): the key types known_hosts
-        // lists for the host are asked for first, as ssh asks, so that a host with several keys presents a known one.
-        get serverHostKey() {
-          const known = check.knownKeyTypes().flatMap(hostKeyAlgorithms);
-          return known.length === 0 ? undefined : { remove: known, prepend: known };
-        },
-      },
+  const connection = new SshConnection({
+    command: 'docker system dial-stdio',
+    config: () => {
+      // The key types known_hosts lists for the host are asked for first, as ssh asks, so that a host with several
+      // keys presents a known one.
+      const known = check.knownKeyTypes().flatMap(hostKeyAlgorithms) as ssh2.ServerHostKeyAlgorithm[];
+      return {
+        host: host.address!,
+        port,
+        // As ssh: the daemon's user when the URL names none.
+        username: url.username === '' ? userInfo().username : decodeURIComponent(url.username),
+        ...auth,
+        hostVerifier: (key: Buffer) => check.verify(key),
+        // A host that stops answering is found down by its check (sandbox.host_check_ms) whatever this is; this bounds
+        // the calls waiting for a new connection, which a busy host may take seconds to accept.
+        readyTimeout: SSH_READY_TIMEOUT_MS,
+        ...(known.length === 0 ? {} : { algorithms: { serverHostKey: { remove: known, prepend: known, append: [] } } }),
+      };
     },
-  } as Docker.DockerOptions);
-  return { docker, explain: (error) => check.explain(error) };
+  });
+  // The host and port are the agent's business: every request goes over the SSH connection, to the host's engine.
+  // docker-modem hands `agent` to node's http.request (the type omits it).
+  const docker = new Docker({ protocol: 'http', host: host.address!, port, agent: connection.agent } as Docker.DockerOptions);
+  return { docker, explain: (error) => check.explain(error), close: () => connection.close() };
 }
 
 function errorMessage(error: unknown): string {
