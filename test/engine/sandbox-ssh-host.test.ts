@@ -5,7 +5,9 @@
  * another key for the address, the host is down, GET /v1/status (and `errand sandbox build --host`) says why and what
  * to do, and its runs wait queued; once the operator adds the host's key, the host is used without a restart (the key
  * of the type known_hosts lists, which the daemon asks the host for first): a code run runs there, in a container of
- * that engine, behind the firewall the daemon put on that host through its helper container, over SSH.
+ * that engine, behind the firewall the daemon put on that host through its helper container, over SSH. All of it
+ * goes over one SSH connection, kept (src/sandbox/docker/ssh-connection.ts); one the host drops is replaced at the
+ * next call.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -143,5 +145,18 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
     expect(containers).toHaveLength(1);
     // The daemon's helper container put the sandbox firewall in that engine's network namespace.
     expect(engine.inNamespace('iptables -S DOCKER-USER')).toContain('-j ERRAND-SANDBOX-FWD');
+    // The host's first start, its checks and the run's sandbox (some dozens of API calls) went over one SSH
+    // connection, signed in once: the refused ones signed in never.
+    expect(sshd.signIns).toBe(1);
+  });
+
+  it('opens another SSH connection when the host drops its one, and goes on; `errand sandbox build --host` signs in once and exits', async () => {
+    expect(sshd.dropConnections()).toBeGreaterThan(0);
+    // The next check opens a new one and finds the host as it was.
+    await until('a new SSH connection', async () => sshd.signIns === 2 || null);
+    expect(await hostWhen('the host up over the new connection', (now) => now.state === 'up')).toMatchObject({ problem: null, firewall: { installed: true } });
+    const build = await runCli(['--home', h.daemon.home, 'sandbox', 'build', '--image', docker.image, '--host', 'far'], { env: { ERRAND_SANDBOX_HOSTS: hostsConfig() } });
+    expect(build).toMatchObject({ code: 0, stdout: expect.stringContaining(`host far has ${docker.image}`) });
+    expect(sshd.signIns).toBe(3);
   });
 });

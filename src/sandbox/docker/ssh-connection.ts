@@ -20,7 +20,7 @@ const FREE_CHANNELS = 4;
  * A connection that stops answering (the host gone, a network cut) is dropped after this many keepalives go
  * unanswered, a few seconds apart, as ssh's ServerAliveInterval/ServerAliveCountMax: the next call opens another.
  */
-const KEEPALIVE_MS = 10_000;
+const KEEPALIVE_MS = 5_000;
 const KEEPALIVE_MISSES = 3;
 
 /** One SSH connection, and the channels open on it (the HTTP connections in use or kept). */
