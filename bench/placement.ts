@@ -6,13 +6,15 @@
  * through HostSetDriver's placement: 4 x the capacity of runs, each a cold sandbox that runs one command and is
  * removed, all queued at once; prints runs per second and the p99 of a run's start (queued -> its sandbox answers).
  * Both engines share this machine's cores, so the ratio is what placement adds here, not what a second machine would.
+ * Then a `docker ping` to the second engine over SSH (an sshd in its namespace, test/fixtures/second-dockerd-sshd.ts):
+ * over the daemon's kept connection, over a new connection per call (docker-modem's ssh://), and over TLS.
  * Runtime: the same sandbox under runc and under gVisor's runsc (ptrace platform), alternating:
  *   start     DockerDriver.create() of a cold container -> its supervisor answers (what a run without a warm pool waits)
  *   browser   a browser run in it: Chromium's launch and a page served inside the sandbox, navigated, read, screenshotted
  * Prints medians and runsc/runc ratios. Needs a Docker engine with the image and with runsc registered
  * (docs/operations.md, "gVisor"); without them it says so and exits 0.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +25,7 @@ import { HostSetDriver } from '../src/sandbox/docker/host-set-driver.js';
 import { engineForHost, parseSandboxHosts } from '../src/sandbox/docker/sandbox-hosts.js';
 import { sandboxStatus } from '../src/sandbox/docker/sandbox-status.js';
 import { SecondDockerd, secondDockerdAvailability } from '../test/fixtures/second-dockerd.js';
+import { SecondDockerdSshd } from '../test/fixtures/second-dockerd-sshd.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const image = process.argv[3] ?? 'errand-sandbox:latest';
@@ -155,8 +158,49 @@ async function engines(home: string): Promise<void> {
       console.log(`  ${label.padEnd(3)} engine${label === 'one' ? ' ' : 's'}  ${result.perSecond.toFixed(2).padStart(6)} runs/s   start p99 ${percentile(result.startsMs, 99).toFixed(0).padStart(6)} ms`);
     }
     console.log(`  two/one  throughput ${(two.perSecond / one.perSecond).toFixed(2)}   start p99 ${(percentile(two.startsMs, 99) / percentile(one.startsMs, 99)).toFixed(2)}`);
+    await pings(engine, home);
   } finally {
     await engine.stop();
+  }
+}
+
+/**
+ * A `docker ping` to the second engine over its kept SSH connection (SshConnection), over docker-modem's own ssh://
+ * (a new SSH connection per call), and over TLS, the same engine in the same run: medians, and the kept connection's
+ * first ping (its handshake and sign-in).
+ */
+async function pings(engine: SecondDockerd, home: string): Promise<void> {
+  const sshd = await SecondDockerdSshd.start(engine);
+  const knownHosts = join(home, 'known_hosts');
+  writeFileSync(knownHosts, `${sshd.knownHostsLine}\n`);
+  const [far] = parseSandboxHosts({ far: { url: sshd.url, ssh: { key: sshd.clientKey, known_hosts: knownHosts } } }, { memoryMbPerRun: LIMITS.memoryMb });
+  const kept = engineForHost(far!, { sshAgent: undefined });
+  const perCall = new Docker({ protocol: 'ssh', host: engine.address, port: 22, username: 'root', sshOptions: { privateKey: readFileSync(sshd.clientKey) } } as Docker.DockerOptions);
+  const tls = new Docker({ protocol: 'https', host: engine.address, port: 2376, ca: readFileSync(engine.tls.ca), cert: readFileSync(engine.tls.cert), key: readFileSync(engine.tls.key) });
+  const times = async (docker: Docker, n: number): Promise<number[]> => {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const started = performance.now();
+      await docker.ping();
+      ms.push(performance.now() - started);
+    }
+    return ms;
+  };
+  try {
+    const [first] = await times(kept.docker, 1);
+    await times(tls, 1);
+    const n = 20 * Math.max(1, rounds);
+    const keptMs = median(await times(kept.docker, n));
+    const tlsMs = median(await times(tls, n));
+    // Each a handshake, a sign-in and a process on the host: fewer of them.
+    const perCallMs = median(await times(perCall, Math.ceil(n / 2)));
+    console.log(`docker ping to the second engine, medians of ${n} (${Math.ceil(n / 2)} for a connection per call):`);
+    console.log(
+      `  docker ping  kept ssh ${keptMs.toFixed(2)} ms   ssh per call ${perCallMs.toFixed(1)} ms   tls ${tlsMs.toFixed(2)} ms   per-call/kept ${(perCallMs / keptMs).toFixed(0)}   kept/tls ${(keptMs / tlsMs).toFixed(2)}   kept's first ${first!.toFixed(0)} ms`,
+    );
+  } finally {
+    kept.close();
+    await sshd.stop();
   }
 }
 
