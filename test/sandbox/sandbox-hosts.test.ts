@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 import { engineForHost, parseSandboxHosts } from '../../src/sandbox/docker/sandbox-hosts.js';
+import { closedPort } from '../fixtures/closed-port.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
 const HOSTS = {
@@ -112,6 +113,23 @@ describe('sandbox.hosts', () => {
       );
       const key = keygen('public-only', '');
       expect(() => engineForHost(ssh({ key: `${key}.pub`, known_hosts: knownHosts }), ENGINE)).toThrow(/host "far": its ssh key .*\/public-only.pub holds no private key/);
+    });
+
+    it('fails each call to a host that is not reached with the socket error, trying a new connection every time, and none once closed', async () => {
+      const port = await closedPort();
+      const key = keygen('unreached', '');
+      const host = parse({ far: { url: `ssh://root@127.0.0.1:${port}`, ssh: { key, known_hosts: knownHosts } } })[0]!;
+      const engine = engineForHost(host, ENGINE);
+      const errors: unknown[] = [];
+      for (let call = 0; call < 2; call++) {
+        const error = await engine.docker.ping().then(() => null, (e: unknown) => e);
+        expect(engine.explain(error)).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+        errors.push(error);
+      }
+      // Each the failure of its own attempt, not the first one's kept.
+      expect(errors[1]).not.toBe(errors[0]);
+      engine.close();
+      await expect(engine.docker.ping()).rejects.toThrow('the SSH connection to the host is closed');
     });
 
     it('signs in through the ssh-agent without a key, and refuses to start with neither', () => {
