@@ -84,8 +84,13 @@ export class SshConnection {
         resolve();
       });
       // Before `ready`, the first error is why the connection failed (ssh2's `level` says whether the host was reached);
-      // after it, a `close` follows, which fails the channels open on it.
-      client.on('error', reject);
+      // after it, the connection is done with, and the channels open on it fail. Either way no call may take it from
+      // now: its socket's `close` comes a turn of the event loop later.
+      client.on('error', (error) => {
+        this.drop(link);
+        client.destroy();
+        reject(error);
+      });
       client.once('close', () => {
         reject(new Error('the SSH connection to the host closed before it was ready'));
         this.drop(link);
