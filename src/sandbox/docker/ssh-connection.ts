@@ -137,9 +137,11 @@ class ChannelAgent extends Agent {
 }
 
 /**
- * The channel with the socket methods node's HTTP client and agent call on a connection (keep-alive, no-delay, idle
- * timeout, ref and unref). They are for TCP sockets and event-loop handles; a channel rides the SSH connection's one
- * socket, whose keepalives find a dead host, and which `SshConnection.close` ends, so they have nothing to do here.
+ * The channel with the socket methods node's HTTP client and agent call on a connection, as ssh2's own HTTP agent
+ * gives them (lib/http-agents.js). Keep-alive, no-delay, ref and unref are for TCP sockets and event-loop handles; a
+ * channel rides the SSH connection's one socket, whose keepalives find a dead host and which `SshConnection.close`
+ * ends. The idle timeout is only recorded, as the agent reads it back: no one here sets one (the agent has none, and
+ * the Docker client no `timeout`; the host check bounds its ping itself).
  */
 function asSocket(channel: ssh2.ClientChannel): Duplex {
   const socket = channel as ssh2.ClientChannel & { timeout?: number };
