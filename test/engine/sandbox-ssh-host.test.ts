@@ -7,7 +7,7 @@
  * of the type known_hosts lists, which the daemon asks the host for first): a code run runs there, in a container of
  * that engine, behind the firewall the daemon put on that host through its helper container, over SSH. All of it
  * goes over one SSH connection, kept (src/sandbox/docker/ssh-connection.ts); one the host drops is replaced at the
- * next call.
+ * next call, and the daemon's stop ends it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -158,5 +158,12 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
     const build = await runCli(['--home', h.daemon.home, 'sandbox', 'build', '--image', docker.image, '--host', 'far'], { env: { ERRAND_SANDBOX_HOSTS: hostsConfig() } });
     expect(build).toMatchObject({ code: 0, stdout: expect.stringContaining(`host far has ${docker.image}`) });
     expect(sshd.signIns).toBe(3);
+  });
+
+  it('stops at SIGTERM, ending its SSH connection as a client does: nothing of it holds the daemon', async () => {
+    expect(await h.daemon.stop()).toBe(0);
+    // A client's goodbye (reason 11, "disconnected by application"): `errand sandbox build --host`'s, then the daemon's.
+    const goodbyes = () => sshd.recentLog.match(/^Received disconnect from \S+ port \d+:11:/gm) ?? [];
+    await until("the daemon's goodbye at the sshd", () => goodbyes().length === 2 || null);
   });
 });
