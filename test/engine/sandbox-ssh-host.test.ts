@@ -73,7 +73,7 @@ describe.skipIf(!second.available)('a sandbox host reached over SSH', () => {
     console.info(`[second dockerd over ssh] up; loading ${docker.image} into it took ${engine.imageLoadMs} ms (0: cached from an earlier run)`);
     sshd = await SecondDockerdSshd.start(engine);
     // At first, known_hosts vouches for another host only.
-    writeFileSync(knownHosts, `10.0.0.1 ${sshd.knownHostsLine.split(' ').slice(1).join(' ')}\n`);
+    writeFileSync(knownHosts, `127.0.0.9 ${sshd.knownHostsLine.split(' ').slice(1).join(' ')}\n`);
     h = await startEngine({
       env: {
         ERRAND_SANDBOX_DRIVER: 'docker',

@@ -80,7 +80,7 @@ describe('sandbox.hosts', () => {
 
   describe('an ssh:// host', () => {
     let dir: ReturnType<typeof tempDir>;
-    const ssh = (ssh: Record<string, string>) => parse({ far: { url: 'ssh://root@10.0.0.2', ssh } })[0]!;
+    const ssh = (ssh: Record<string, string>) => parse({ far: { url: 'ssh://root@127.0.0.1', ssh } })[0]!;
     const keygen = (name: string, passphrase: string): string => {
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', '', '-f', join(dir.path, name)]);
       return join(dir.path, name);
