@@ -28,7 +28,7 @@ import { TestModeRunner } from '../test-mode/test-mode-runner.js';
 import { placeholderScreenshot } from '../test-mode/placeholder-page.js';
 import { FirstCallBound } from './first-call-bound.js';
 import { createProvider } from './providers/create-provider.js';
-import { modelProviderProblem, runProblems } from './run-problems.js';
+import { modelProviderProblem, runProblems } from '../runs/run-problems.js';
 import { RunExecutor } from './run-executor.js';
 import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';

@@ -14,20 +14,20 @@ import type { LiveRuns } from '../live/live-runs.js';
 import { InputFilesError } from '../files/input-files-error.js';
 import type { PlacedInput, RunInputFiles } from '../files/run-input-files.js';
 import { AgentLoop } from './agent-loop.js';
-import { ControlGate } from './control-gate.js';
+import { ControlGate } from '../live/control-gate.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
 import { failedOutcome, type RunOutcome, type SucceededOutcome } from '../runs/run-outcome.js';
 import { runMoves } from '../runs/state-machine.js';
-import { problemsDetail, runProblems } from './run-problems.js';
+import { problemsDetail, runProblems } from '../runs/run-problems.js';
 import { fromJson } from '../store/json-columns.js';
-import { RunRecorder, type StepEvents } from './run-recorder.js';
+import { RunRecorder, type StepEvents } from '../steps/run-recorder.js';
 import { RunRecording, withRecording, type RecordingIds } from './run-recording.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
-import { RunTimer } from './run-time-limit.js';
+import { RunTimer } from '../runs/run-time-limit.js';
 import { AttemptPhases } from './attempt-phases.js';
 import { collectRunFiles, runFileLimits, withFilesProblem } from '../run-files/run-file-collection.js';
-import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop, TimeoutStop } from './run-stop.js';
+import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop, TimeoutStop } from '../runs/run-stop.js';
 import type { AttemptTools, ToolRegistry } from './tools/registry.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
@@ -324,20 +324,8 @@ export class RunExecutor {
   }
 
   private async end(run: RunRow, outcome: RunOutcome): Promise<void> {
-    await endRun(this.r, this.deps.runs, run, outcome);
+    await this.deps.runs.endAttempt(run, outcome);
   }
-}
-
-/**
- * Ends a running run with an attempt's outcome (a live or a test-mode attempt's), committed with the other writes of
- * the same turn: runs that fail on a precheck end many at a time.
- */
-export async function endRun(r: Pick<Resources, 'store' | 'clock'>, runs: RunsService, run: RunRow, outcome: RunOutcome): Promise<void> {
-  // Null when the run is no longer running (cancelled meanwhile: terminal states never change), or when this
-  // worker lost its lease and another attempt owns the run now: a stale attempt must not end the new one.
-  const ending = { runId: run.id, nowMs: r.clock.now(), leaseOwner: run.lease_owner };
-  const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
-  await r.store.groupTransaction((uow) => runs.apply(uow, move));
 }
 
 /** A credential or setting the caller's operator must fix is auth_required; anything that may pass is site_down. */

@@ -1,4 +1,4 @@
-import type { ControlGate } from '../engine/control-gate.js';
+import type { ControlGate } from './control-gate.js';
 import type { Sandbox } from '../sandbox/driver.js';
 
 /** A running attempt as the live view reaches it: its sandbox, and the gate its agent waits at. */

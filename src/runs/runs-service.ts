@@ -10,7 +10,7 @@ import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
-import type { RunProblem, RunScope } from '../engine/run-problems.js';
+import type { RunProblem, RunScope } from './run-problems.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunReplay, RunRow, RunSource } from '../store/runs-table.js';
@@ -23,6 +23,7 @@ import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import type { CreateJobRunBody, CreateRunBody, RunListQuery } from './run-schemas.js';
 import { runMoves, type RunMove } from './state-machine.js';
+import type { RunOutcome } from './run-outcome.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
@@ -262,6 +263,18 @@ export class RunsService {
       if (changed) return this.envelope(changed);
       // The engine moved the run between our read and our write; look again.
     }
+  }
+
+  /**
+   * Ends a running run with an attempt's outcome (a live or a test-mode attempt's), committed with the other writes of
+   * the same turn: runs that fail on a precheck end many at a time. Nothing happens when the run is no longer running
+   * (cancelled meanwhile: terminal states never change), or when the attempt's worker lost its lease and another
+   * attempt owns the run now: a stale attempt must not end the new one.
+   */
+  async endAttempt(run: RunRow, outcome: RunOutcome): Promise<void> {
+    const ending = { runId: run.id, nowMs: this.r.clock.now(), leaseOwner: run.lease_owner };
+    const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
+    await this.r.store.groupTransaction((uow) => this.apply(uow, move));
   }
 
   /**

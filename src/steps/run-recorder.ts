@@ -4,14 +4,13 @@ import { SecretMask } from '../connections/secret-mask.js';
 import { isoTime } from '../clock.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { Resources } from '../resources.js';
-import { toRunStep } from '../steps/steps-service.js';
+import { toRunStep } from './steps-service.js';
 import type { RunPatch, RunRow } from '../store/runs-table.js';
 import type { StepRow } from '../store/steps-store.js';
-import type { ModelAlias } from '../vocabulary/models.js';
-import type { ModelUsage } from './providers/provider.js';
+import type { ModelAlias, ModelUsage } from '../vocabulary/models.js';
 import { truncateEnd, truncateMiddle } from '../agent-tools/truncate.js';
 import type { ToolRecorder, ToolStep } from '../agent-tools/agent-tool.js';
-import type { Takeover } from './control-gate.js';
+import type { Takeover } from '../live/control-gate.js';
 
 /** What a step row keeps of a tool's input and output: enough to see what the agent did, bounded per step. */
 const STEP_INPUT_LIMIT = 8_000;
