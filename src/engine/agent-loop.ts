@@ -6,7 +6,8 @@ import { isoTime } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { RunRow } from '../store/runs-table.js';
 import { holdBudget } from './budget-check.js';
-import type { ControlGate, Takeover } from '../live/control-gate.js';
+import type { AttemptGate } from '../attempt/attempt-gate.js';
+import type { Takeover } from '../steps/run-recorder.js';
 import type { Evidence } from './evidence.js';
 import type { ContentBlock, Message, ModelProvider, ModelResponse, ToolResultBlock, ToolUseBlock } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
@@ -15,7 +16,7 @@ import { systemPrompt, taskMessage } from './system-prompt.js';
 import { messagesTokens, requestTokens } from './token-bound.js';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
 import type { AttemptTools } from './tools/registry.js';
-import type { PlacedInput } from '../files/run-input-files.js';
+import type { PlacedInput } from '../attempt/placed-input.js';
 
 export interface AgentLoopOptions {
   run: RunRow;
@@ -35,7 +36,7 @@ export interface AgentLoopOptions {
   /** Charges the sandbox time used since the last charge; called before every model call. */
   chargeSandboxTime: () => void;
   /** Shut while a person holds the browser (the live view's takeover): the agent waits there. */
-  gate: ControlGate;
+  gate: AttemptGate;
   /**
    * What a replay of the job's recipe did before it stopped fitting the page (issue 24): the agent takes over
    * from there, with this account after the task. Null for a run the agent does from the start.

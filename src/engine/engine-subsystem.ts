@@ -39,6 +39,12 @@ import { requestHumanTool } from '../human/request-human-tool.js';
 import type { LiveUrlOf } from '../human/waiting-for.js';
 import type { FilesService } from '../files/files-service.js';
 import { RunInputFiles } from '../files/run-input-files.js';
+import { inputFilesParticipant } from '../files/input-files-participant.js';
+import { liveParticipant } from '../live/live-participant.js';
+import { recipeParticipant } from '../recipes/recipe-participant.js';
+import { recordingParticipant } from '../recording/recording-participant.js';
+import { proxyParticipant } from '../run-proxy/proxy-participant.js';
+import { runFilesParticipant } from '../run-files/run-files-participant.js';
 
 export interface EngineSubsystemDeps {
   resources: Resources;
@@ -125,7 +131,15 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
 
   const stepEvents = { announcer, linkScreenshot: (id: string) => artifacts.signedUrl(id) };
   const recipes = new RecipesService(resources, jobs);
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, live: deps.live, inputFiles: new RunInputFiles({ store: resources.store, files: deps.files }), recipes, schemas });
+  const participants = [
+    proxyParticipant,
+    runFilesParticipant({ artifacts, config }),
+    inputFilesParticipant(new RunInputFiles({ store: resources.store, files: deps.files })),
+    recordingParticipant({ artifacts, clock, enabled: config['recording.enabled'] }),
+    liveParticipant(deps.live),
+    recipeParticipant(resources, { recipes, schemas }),
+  ];
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts, caps, prices, tools, meters, stepEvents, connections: deps.connections, participants });
   const testRunner = new TestModeRunner(resources, {
     runs,
     artifacts,
