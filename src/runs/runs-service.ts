@@ -71,21 +71,26 @@ export interface RunsServiceOptions {
   linkScreenshot: ScreenshotLinker;
   /** Refuses webhook targets the daemon must not call (400 with `param`). */
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
-  /**
-   * Inside the unit of work of a terminal transition: the usage still owed by the attempt this daemon runs (its
-   * sandbox time so far), written with the transition so that the terminal envelope is final.
-   */
-  settleUsage?: (runId: string) => RunPatch;
-  /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
-  startCost: StartCostOf;
-  /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
-  runProblems: (run: RunScope) => RunProblem[];
-  /** The live view's link of a running run (src/live/live-links.ts): `live_url` in GET /v1/runs/{id}, and `waiting_for.live_url`. */
-  liveUrlOf?: LiveUrlOf;
   /** A run's files with their signed links (src/run-files/run-files-service.ts): the envelope's `files`. */
   filesOf?: (row: RunRow) => RunFile[];
   /** Refuses a sandbox host label no host has (400 unknown_sandbox_label; issue 26). */
   checkSandboxLabel: (label: string) => void;
+}
+
+/**
+ * What runs ask of the engine that carries them out, which plugs itself in (`useEngine`): the engine is built on top
+ * of runs, as every feature is (docs/architecture.md, "Each part builds itself").
+ */
+export interface RunEngine {
+  /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
+  startCost: StartCostOf;
+  /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
+  runProblems: (run: RunScope) => RunProblem[];
+  /**
+   * Inside the unit of work of a terminal transition: the usage still owed by the attempt this daemon runs (its
+   * sandbox time so far), written with the transition so that the terminal envelope is final.
+   */
+  settleUsage: (runId: string) => RunPatch;
 }
 
 interface NewRun {
@@ -138,6 +143,9 @@ type Admission =
 
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
+  private engine: RunEngine | null = null;
+  /** The live view's link of a running run (src/live/live-links.ts): `live_url` in GET /v1/runs/{id}, and `waiting_for.live_url`. */
+  private liveUrlOf: LiveUrlOf | undefined;
   /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
   private readonly defaultProjects = new Map<string, string>();
   /** Organisations' modes: a run's envelope says whether it is of test mode (issue 25). */
@@ -149,6 +157,22 @@ export class RunsService {
     private readonly options: RunsServiceOptions,
   ) {
     this.modes = new OrgModes(r.store.orgs);
+  }
+
+  /** The engine plugs itself in, once, before the daemon takes requests. */
+  useEngine(engine: RunEngine): void {
+    if (this.engine !== null) throw new Error('an engine is plugged into runs already');
+    this.engine = engine;
+  }
+
+  /** The live view plugs in its links, once: running runs' envelopes carry `live_url`. */
+  useLiveLinks(liveUrlOf: LiveUrlOf): void {
+    this.liveUrlOf = liveUrlOf;
+  }
+
+  private plugged(): RunEngine {
+    if (this.engine === null) throw new Error('no engine is plugged into runs: the daemon is still being built');
+    return this.engine;
   }
 
   private defaultProject(orgId: string): string {
@@ -229,7 +253,7 @@ export class RunsService {
   get(orgId: string, id: string): RunEnvelope {
     const row = this.row(orgId, id);
     const envelope = this.envelope(row);
-    if (row.status === 'running' && this.options.liveUrlOf !== undefined) envelope.live_url = this.options.liveUrlOf(row.org_id, row.id);
+    if (row.status === 'running' && this.liveUrlOf !== undefined) envelope.live_url = this.liveUrlOf(row.org_id, row.id);
     return envelope;
   }
 
@@ -240,7 +264,7 @@ export class RunsService {
   }
 
   envelope(row: RunRow): RunEnvelope {
-    return toEnvelope(row, this.modes.livemode(row.org_id), this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf, this.options.filesOf?.(row));
+    return toEnvelope(row, this.modes.livemode(row.org_id), this.options.linkScreenshot, this.r.clock.now(), this.liveUrlOf, this.options.filesOf?.(row));
   }
 
   pollUrl(runId: string): string {
@@ -290,7 +314,7 @@ export class RunsService {
     switch (move.kind) {
       case 'status': {
         const { from, to } = move.status;
-        const settled = isTerminal(to) ? this.options.settleUsage?.(move.runId) : undefined;
+        const settled = isTerminal(to) ? this.engine?.settleUsage(move.runId) : undefined;
         const after = this.r.store.runs.setStatus(uow, move.runId, move.status, { ...move.patch, ...settled, updated_at: at }, move.leaseOwner);
         if (!after) return null;
         this.recordChange(uow, { run: after, from, to }, move.description);
@@ -451,8 +475,8 @@ export class RunsService {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
-    const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
-    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
+    const need = startNeed(n, hint, this.plugged().startCost(n.model, n.prompt, n.outputSchema));
+    const problems = this.plugged().runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
