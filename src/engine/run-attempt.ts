@@ -1,19 +1,30 @@
 import type { Logger } from 'pino';
+import type { PriceTable } from '../billing/prices.js';
 import type { RunCredentials } from '../connections/run-connections.js';
 import { SecretMask } from '../connections/secret-mask.js';
 import type { Resources } from '../resources.js';
 import type { RunOutcome } from '../runs/run-outcome.js';
+import type { RunsService } from '../runs/runs-service.js';
 import { TimeoutStop } from '../runs/run-stop.js';
 import { RunTimer } from '../runs/run-time-limit.js';
-import type { Sandbox, SandboxSlot } from '../sandbox/driver.js';
+import type { Sandbox, SandboxDriver, SandboxSlot } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
-import { RunRecorder } from '../steps/run-recorder.js';
+import { RunRecorder, type StepEvents } from '../steps/run-recorder.js';
 import type { RunRow } from '../store/runs-table.js';
 import { AttemptPhases } from './attempt-phases.js';
 import { AttemptSession } from './attempt-session.js';
-import type { RunExecutorDeps } from './run-executor.js';
-import type { SandboxMeter } from './sandbox-meter.js';
-import type { AttemptTools } from './tools/registry.js';
+import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
+import type { AttemptTools, ToolRegistry } from './tools/registry.js';
+
+/** What an attempt needs of the engine: where it records, bills and ends, and what it opens. */
+export interface RunAttemptDeps {
+  runs: RunsService;
+  driver: SandboxDriver;
+  prices: PriceTable;
+  tools: ToolRegistry;
+  stepEvents: StepEvents;
+  meters: SandboxMeters;
+}
 
 /** What an opened attempt works with: the session its participants join, the recorder, the meter, the tools. */
 export interface OpenedAttempt {
@@ -39,7 +50,7 @@ export class RunAttempt {
 
   constructor(
     private readonly r: Resources,
-    private readonly deps: RunExecutorDeps,
+    private readonly deps: RunAttemptDeps,
     readonly run: RunRow,
     private readonly controller: AbortController,
   ) {

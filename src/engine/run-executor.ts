@@ -1,39 +1,27 @@
 import type { AttemptParticipant } from '../attempt/attempt-participant.js';
 import type { ArtifactsService } from '../artifacts/artifacts-service.js';
 import type { SpendCaps } from '../billing/caps.js';
-import type { PriceTable } from '../billing/prices.js';
 import { ConnectionRequiredError } from '../connections/connection-required-error.js';
 import type { RunConnections } from '../connections/run-connections.js';
 import { InputFilesError } from '../files/input-files-error.js';
 import type { Resources } from '../resources.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
 import { problemsDetail, runProblems } from '../runs/run-problems.js';
-import type { RunsService } from '../runs/runs-service.js';
 import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop, TimeoutStop } from '../runs/run-stop.js';
-import type { SandboxDriver, SandboxSlot } from '../sandbox/driver.js';
+import type { SandboxSlot } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
-import type { StepEvents } from '../steps/run-recorder.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { FailureReason } from '../vocabulary/run-outcomes.js';
 import { AgentLoop } from './agent-loop.js';
 import { Evidence } from './evidence.js';
 import { ProviderError, type ModelProvider } from './providers/provider.js';
-import { RunAttempt } from './run-attempt.js';
-import type { SandboxMeters } from './sandbox-meter.js';
-import type { ToolRegistry } from './tools/registry.js';
+import { RunAttempt, type RunAttemptDeps } from './run-attempt.js';
 
-export interface RunExecutorDeps {
-  runs: RunsService;
+export interface RunExecutorDeps extends RunAttemptDeps {
   provider: ModelProvider;
-  driver: SandboxDriver;
   artifacts: ArtifactsService;
   caps: SpendCaps;
-  prices: PriceTable;
-  tools: ToolRegistry;
-  stepEvents: StepEvents;
-  /** Where a run's sandbox time is metered, so that a transition ending it can settle it (see SandboxMeter). */
-  meters: SandboxMeters;
   connections: RunConnections;
   /**
    * What takes part in every attempt that has a sandbox, in the order they join (recording, the live view, files,
