@@ -138,20 +138,15 @@ export class HumanRequests {
   }
 
   /**
-   * POST /v1/runs/{id}/human (and the CLI, the MCP tool, the live page): answers what the run waits for and resumes
-   * it. 409 not_waiting when it waits for nothing, 409 request_mismatch when `request_id` names another request,
-   * 400 when the kind's member is missing or another kind's is given.
+   * POST /v1/runs/{id}/human (and the CLI, the MCP tool, the live page, an emailed reply): answers the question
+   * `request_id` names, when the run still waits for it, and resumes the run. 409 not_waiting when it waits for
+   * nothing, 409 request_mismatch when it waits for another question (both say what became of the one named and what
+   * the run waits for now), 400 when the kind's member is missing or another kind's is given.
    */
   answer(orgId: string, runId: string, body: HumanAnswerBody, who: Answerer): RunEnvelope {
     const run = this.o.runs.row(orgId, runId);
-    if (run.status !== 'running' || run.waiting_for === null) {
-      const state = isTerminal(run.status) ? `ended as ${run.status}` : run.status === 'queued' ? 'is queued' : 'is running and waits for nobody';
-      throw new ConflictError('not_waiting', `Run ${runId} waits for no person: it ${state}`);
-    }
-    const waiting = JSON.parse(run.waiting_for) as StoredWaitingFor;
-    if (body.request_id !== undefined && body.request_id !== waiting.request_id) {
-      throw new ConflictError('request_mismatch', `Run ${runId} waits for request ${waiting.request_id}, not ${body.request_id}`, { param: 'request_id' });
-    }
+    const waiting = run.status === 'running' && run.waiting_for !== null ? (JSON.parse(run.waiting_for) as StoredWaitingFor) : null;
+    if (waiting === null || waiting.request_id !== body.request_id) throw this.notThatQuestion(run, waiting, body.request_id);
     checkFields(waiting.kind, body);
     const at = isoTime(this.r.clock.now());
     const answer = {
@@ -189,6 +184,22 @@ export class HumanRequests {
       return after;
     });
     return this.o.runs.envelope(resumed);
+  }
+
+  /** Why an answer to `requestId` is not applied: what became of that request, and what the run waits for now. */
+  private notThatQuestion(run: RunRow, waiting: StoredWaitingFor | null, requestId: string): ConflictError {
+    const named = this.r.store.humanRequests.get(requestId);
+    const became = named === undefined || named.run_id !== run.id ? `${requestId} is not a question of this run` : `${requestId} ${fateOf(named)}`;
+    if (waiting === null) {
+      const state = isTerminal(run.status) ? `ended as ${run.status}` : run.status === 'queued' ? 'is queued' : 'is running and waits for nobody';
+      return new ConflictError('not_waiting', `Run ${run.id} waits for no person: it ${state}; ${became}`);
+    }
+    return new ConflictError(
+      'request_mismatch',
+      `Run ${run.id} now waits for another question, ${waiting.request_id} (${waiting.kind}): ${quoted(waiting.question)}; ${became}. ` +
+        `The answer was not applied: read that question and answer it with request_id ${waiting.request_id} if you mean to`,
+      { param: 'request_id' },
+    );
   }
 
   /** Whether a person approved a request of the run's current attempt (require_approval). */
@@ -278,6 +289,29 @@ function checkFields(kind: HumanKind, body: HumanAnswerBody): void {
   if (needs !== null && body[needs] === undefined) {
     throw new InvalidRequestError('missing_parameter', `The run waits for ${kind === 'answer' ? 'an answer: give `answer`' : 'an approval: give `approved` (true or false)'}`, { param: needs });
   }
+}
+
+/** What became of a request that no longer waits, or that waits (then another is not what the run waits for). */
+function fateOf(request: HumanRequestRow): string {
+  switch (request.status) {
+    case 'waiting':
+      return 'still waits';
+    case 'answered':
+      return `was answered already (at ${request.answered_at}, via ${request.answered_via})`;
+    case 'expired':
+      return `expired at ${request.expires_at}, unanswered`;
+    case 'ended':
+      return 'ended unanswered when its attempt ended';
+    default: {
+      const never: never = request.status;
+      throw new Error(`unknown status ${String(never)}`);
+    }
+  }
+}
+
+/** A question in an error message: quoted, and cut where it is long. */
+function quoted(question: string): string {
+  return JSON.stringify(question.length > 200 ? `${question.slice(0, 199)}…` : question);
 }
 
 /** What the operator reads of a refused reply (the log line also names the sender, the address asked and the verdicts). */
