@@ -7,6 +7,7 @@
  * the operator, and its sender is told nothing.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withStore } from '../api/harness.js';
@@ -149,9 +150,12 @@ describe('a request for a person, by email', () => {
     expect(mail.subject).toBe(`Errand: a run needs you (answer): ${runId}`);
     expect(mail.recipients.map((r: any) => r.address)).toEqual(['ada@example.test']);
     const raw = (await h.daemon.api('GET', `/v1/emails/${mail.message_id ?? mail.id}/raw`)).body as string;
-    expect(raw).toContain('What is the customer number on the paper invoice?');
-    expect(raw).toContain('Reply to this email with your answer');
-    expect(raw).toContain(run.waiting_for.expires_at);
+    const text = (await simpleParser(raw)).text ?? '';
+    expect(text).toContain('What is the customer number on the paper invoice?');
+    expect(text).toContain('Reply to this email with your answer');
+    expect(text).toContain(run.waiting_for.expires_at);
+    // The command it offers names the question, so that it never answers a later one.
+    expect(text).toContain(`errand runs answer ${runId} --request ${run.waiting_for.request_id}`);
 
     // The reply goes to the send's correlation address (its Reply-To), as a mail client would send it.
     const replyTo = mail.reply_to.address as string;
