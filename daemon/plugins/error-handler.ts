@@ -20,6 +20,7 @@ declare module 'fastify' {
   }
 }
 import { closestName } from '../../src/text/closest-name.js';
+import { whenMissing } from '../../src/http-schemas/when-missing.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -147,7 +148,7 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
   if (issue.keyword === 'required') {
     const missing = String(issue.params.missingProperty);
     const param = [...path, missing].join('.');
-    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'${typoOf(issue, missing, path)}`, { param });
+    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'${whenMissing(issue.parentSchema, missing)}${typoOf(issue, missing, path)}`, { param });
   }
   const param = path.join('.');
   if (param === '') return new InvalidRequestError('invalid_body', `The request body ${issue.message ?? 'is invalid'}`);

@@ -68,6 +68,12 @@ export const CONFIG_KEYS = {
     max: 604_800,
     description: "Longest a run's agent waits for a person it asked (request_human) before the run fails; a job or run may override it.",
   },
+  'human.trust_unauthenticated_email': {
+    type: 'boolean',
+    default: false,
+    description:
+      "Let a reply from a run's human_email answer its question without an aligned DKIM or SPF pass, for a test installation whose mail is not authenticated: anyone who can send mail can then answer as that address. Never on an installation that receives mail from elsewhere.",
+  },
   'limits.lease_s': { type: 'integer', default: 30, min: 2, max: 3600, description: 'Lease a worker holds on a running run; renewed at a third of it.' },
   'limits.schema_check_ms': {
     type: 'integer',

@@ -116,7 +116,7 @@ const SAMPLES: { [T in WebhookEventType]: (at: string) => EventData<T> } = {
     from_name: 'Ada Lovelace',
     message_id_header: '<sample@example.com>',
     in_reply_to_header: '<sent-sample@example.com>',
-    auth: { spf: 'pass', dkim: 'pass', dmarc: 'pass', spf_domain: 'example.com', dkim_domains: ['example.com'], from_domain: 'example.com' },
+    auth: { spf: 'pass', dkim: 'pass', dmarc: 'pass', spf_domain: 'example.com', dkim_domains: ['example.com'], from_domain: 'example.com', dkim_aligned: true, spf_aligned: true },
     attachments: [],
     truncated: false,
   }),

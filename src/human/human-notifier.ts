@@ -30,7 +30,7 @@ export function emailNotifier(emails: SendService): HumanNotifier {
         waiting.kind === 'takeover' && waiting.live_url === null ? TAKEOVER_WITHOUT_LIVE_VIEW : HOW_TO_REPLY[waiting.kind],
         ...(waiting.live_url === null ? [] : ['', `Live view: ${waiting.live_url}`]),
         '',
-        `With an API key: POST ${answerUrl}, or errand runs answer ${run.id}.`,
+        `With an API key: POST ${answerUrl} with request_id ${waiting.request_id}, or errand runs answer ${run.id} --request ${waiting.request_id}.`,
         `If nobody answers by ${waiting.expires_at}, the run fails.`,
       ].join('\n');
       const sent = await emails.send({

@@ -10,9 +10,11 @@ import { runMoves } from '../runs/state-machine.js';
 import type { AnswerChannel, HumanKind, HumanObstacle, HumanRequestRow } from '../store/human-requests-store.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { FailureReason } from '../vocabulary/run-outcomes.js';
+import { storedVerdicts } from '../mail/inbound/auth-verdicts.js';
 import { isTerminal } from '../vocabulary/run-status.js';
 import type { HumanAnswerBody } from './human-schemas.js';
 import type { HumanNotifier } from './human-notifier.js';
+import { emailAnswerer } from './email-answerer.js';
 import type { LiveUrlOf, StoredWaitingFor } from './waiting-for.js';
 
 /** How often a waiting agent looks for an answer besides being told: a row read by its key. */
@@ -57,6 +59,11 @@ export class HumanRequests {
   ) {
     // The person replied to the notification email: its reply answers the request it was sent for.
     r.events.on('email.replied', (reply) => this.answerByEmail(reply.orgId, reply.emailId, reply.receivedId));
+    if (r.config['human.trust_unauthenticated_email']) {
+      r.logger.warn(
+        'human.trust_unauthenticated_email is on: a reply from a run\'s human_email answers its question without DKIM or SPF, so anyone who can send mail can answer as that address',
+      );
+    }
   }
 
   /** Closes the open requests of a run that leaves `running` (ends, or is re-queued after its daemon died). */
@@ -131,20 +138,15 @@ export class HumanRequests {
   }
 
   /**
-   * POST /v1/runs/{id}/human (and the CLI, the MCP tool, the live page): answers what the run waits for and resumes
-   * it. 409 not_waiting when it waits for nothing, 409 request_mismatch when `request_id` names another request,
-   * 400 when the kind's member is missing or another kind's is given.
+   * POST /v1/runs/{id}/human (and the CLI, the MCP tool, the live page, an emailed reply): answers the question
+   * `request_id` names, when the run still waits for it, and resumes the run. 409 not_waiting when it waits for
+   * nothing, 409 request_mismatch when it waits for another question (both say what became of the one named and what
+   * the run waits for now), 400 when the kind's member is missing or another kind's is given.
    */
   answer(orgId: string, runId: string, body: HumanAnswerBody, who: Answerer): RunEnvelope {
     const run = this.o.runs.row(orgId, runId);
-    if (run.status !== 'running' || run.waiting_for === null) {
-      const state = isTerminal(run.status) ? `ended as ${run.status}` : run.status === 'queued' ? 'is queued' : 'is running and waits for nobody';
-      throw new ConflictError('not_waiting', `Run ${runId} waits for no person: it ${state}`);
-    }
-    const waiting = JSON.parse(run.waiting_for) as StoredWaitingFor;
-    if (body.request_id !== undefined && body.request_id !== waiting.request_id) {
-      throw new ConflictError('request_mismatch', `Run ${runId} waits for request ${waiting.request_id}, not ${body.request_id}`, { param: 'request_id' });
-    }
+    const waiting = run.status === 'running' && run.waiting_for !== null ? (JSON.parse(run.waiting_for) as StoredWaitingFor) : null;
+    if (waiting === null || waiting.request_id !== body.request_id) throw this.notThatQuestion(run, waiting, body.request_id);
     checkFields(waiting.kind, body);
     const at = isoTime(this.r.clock.now());
     const answer = {
@@ -184,30 +186,54 @@ export class HumanRequests {
     return this.o.runs.envelope(resumed);
   }
 
+  /** Why an answer to `requestId` is not applied: what became of that request, and what the run waits for now. */
+  private notThatQuestion(run: RunRow, waiting: StoredWaitingFor | null, requestId: string): ConflictError {
+    const named = this.r.store.humanRequests.get(requestId);
+    const became = named === undefined || named.run_id !== run.id ? `${requestId} is not a question of this run` : `${requestId} ${fateOf(named)}`;
+    if (waiting === null) {
+      const state = isTerminal(run.status) ? `ended as ${run.status}` : run.status === 'queued' ? 'is queued' : 'is running and waits for nobody';
+      return new ConflictError('not_waiting', `Run ${run.id} waits for no person: it ${state}; ${became}`);
+    }
+    return new ConflictError(
+      'request_mismatch',
+      `Run ${run.id} now waits for another question, ${waiting.request_id} (${waiting.kind}): ${quoted(waiting.question)}; ${became}. ` +
+        `The answer was not applied: read that question and answer it with request_id ${waiting.request_id} if you mean to`,
+      { param: 'request_id' },
+    );
+  }
+
   /** Whether a person approved a request of the run's current attempt (require_approval). */
   hasApproval(run: RunRow): boolean {
     return this.r.store.humanRequests.hasApproval(run.id, run.attempt);
   }
 
   /**
-   * A reply to a request's notification email answers it, when the request still waits: an answer's text is the
-   * answer; an approval's first word says yes (yes, approve, approved, ok) or no (no, deny, denied, reject); a
-   * takeover's text is the note of what the person did. A reply that says neither yes nor no answers nothing.
+   * A reply to a request's notification email answers it, when the request still waits and the reply came from the
+   * address asked, authenticated (email-answerer.ts): an answer's text is the answer; an approval's first word says
+   * yes (yes, approve, approved, ok) or no (no, deny, denied, reject); a takeover's text is the note of what the
+   * person did. A reply that says neither yes nor no answers nothing. A refused reply answers nothing either, and is
+   * logged for the operator with why (its sender is told nothing).
    */
   private answerByEmail(orgId: string, emailId: string, receivedId: string): void {
     const request = this.r.store.humanRequests.byEmail(emailId);
     if (request === undefined || request.org_id !== orgId || request.status !== 'waiting') return;
     const received = this.r.store.receivedEmails.get(orgId, receivedId);
     if (received === undefined) return;
-    const text = received.reply_text.trim();
-    const body = replyAnswer(request.kind, text);
-    const logger = this.r.logger.child({ runId: request.run_id, requestId: request.id });
+    const logger = this.r.logger.child({ runId: request.run_id, requestId: request.id, receivedId });
+    const asked = this.o.runs.row(orgId, request.run_id).human_email;
+    const auth = storedVerdicts(received.auth);
+    const answerer = asked === null ? ({ kind: 'refused', reason: 'wrong_address' } as const) : emailAnswerer(asked, received.from_address, auth, this.r.config['human.trust_unauthenticated_email']);
+    if (answerer.kind === 'refused') {
+      logger.warn({ from: received.from_address, asked, reason: answerer.reason, auth }, REFUSED[answerer.reason]);
+      return;
+    }
+    const body = replyAnswer(request.kind, received.reply_text.trim());
     if (body === null) {
       logger.info({ from: received.from_address }, 'a reply to a request for a person said neither yes nor no; it answers nothing');
       return;
     }
     try {
-      this.answer(orgId, request.run_id, { request_id: request.id, ...body }, { by: `email ${received.from_address}`, via: 'email' });
+      this.answer(orgId, request.run_id, { request_id: request.id, ...body }, { by: answerer.by, via: 'email' });
     } catch (err) {
       logger.info({ err }, 'a reply to a request for a person came too late');
     }
@@ -264,6 +290,36 @@ function checkFields(kind: HumanKind, body: HumanAnswerBody): void {
     throw new InvalidRequestError('missing_parameter', `The run waits for ${kind === 'answer' ? 'an answer: give `answer`' : 'an approval: give `approved` (true or false)'}`, { param: needs });
   }
 }
+
+/** What became of a request that no longer waits, or that waits (then another is not what the run waits for). */
+function fateOf(request: HumanRequestRow): string {
+  switch (request.status) {
+    case 'waiting':
+      return 'still waits';
+    case 'answered':
+      return `was answered already (at ${request.answered_at}, via ${request.answered_via})`;
+    case 'expired':
+      return `expired at ${request.expires_at}, unanswered`;
+    case 'ended':
+      return 'ended unanswered when its attempt ended';
+    default: {
+      const never: never = request.status;
+      throw new Error(`unknown status ${String(never)}`);
+    }
+  }
+}
+
+/** A question in an error message: quoted, and cut where it is long. */
+function quoted(question: string): string {
+  return JSON.stringify(question.length > 200 ? `${question.slice(0, 199)}…` : question);
+}
+
+/** What the operator reads of a refused reply (the log line also names the sender, the address asked and the verdicts). */
+const REFUSED = {
+  wrong_address: 'refused a reply to a request for a person: it did not come from the address the question went to (human_email); it answers nothing',
+  not_authenticated:
+    'refused a reply to a request for a person: its sender is not authenticated (no DKIM signature and no SPF pass of a domain aligned with its From); it answers nothing',
+} as const;
 
 const YES = /^(yes|y|approve|approved|ok|okay)\b/i;
 const NO = /^(no|n|deny|denied|reject|rejected)\b/i;

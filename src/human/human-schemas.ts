@@ -2,13 +2,25 @@ import type { Validated } from '../http-schemas/validated.js';
 import { idParam, nullableString, timestamp } from '../http-schemas/common.js';
 import { envelopeSchema } from '../runs/run-schemas.js';
 import { ANSWER_CHANNELS, HUMAN_KINDS } from './waiting-for.js';
+import { WHEN_MISSING } from '../http-schemas/when-missing.js';
 
-/** POST /v1/runs/{id}/human: kind answer needs `answer`; approve needs `approved`; takeover needs nothing. */
+/**
+ * POST /v1/runs/{id}/human: `request_id` names the question answered, so that an answer (or a retry of it) never
+ * answers a later one; kind answer needs `answer`; approve needs `approved`; takeover needs nothing.
+ */
 export const humanAnswerBody = {
   type: 'object',
   additionalProperties: false,
+  required: ['request_id'],
   properties: {
-    request_id: { type: 'string', minLength: 1, maxLength: 64, description: 'The request answered; refused with 409 request_mismatch when the run waits for another.' },
+    request_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description:
+        "The question answered: the run's waiting_for.request_id as it was shown. An answer to another question than the one the run waits for is refused (409 request_mismatch), never applied to it.",
+      [WHEN_MISSING]: "the id of the question you answer, the run's waiting_for.request_id (GET /v1/runs/{id}); an answer is applied only to the question it names",
+    },
     answer: { type: 'string', minLength: 1, maxLength: 10_000, description: 'kind answer: the reply the agent gets.' },
     approved: { type: 'boolean', description: 'kind approve: true lets the agent go ahead, false tells it not to.' },
     note: { type: 'string', maxLength: 10_000, description: 'What the person did or wants the agent to know (for a takeover: what was done in the browser).' },

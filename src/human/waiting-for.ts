@@ -13,7 +13,7 @@ export const waitingForSchema = {
   required: ['request_id', 'kind', 'question', 'asked_at', 'expires_at', 'live_url'],
   description: 'What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing.',
   properties: {
-    request_id: { type: 'string', description: 'The request (`hr_` prefix); POST /v1/runs/{id}/human may name it.' },
+    request_id: { type: 'string', description: 'The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only.' },
     kind: { type: 'string', enum: HUMAN_KINDS },
     question: { type: 'string' },
     asked_at: timestamp,

@@ -1,3 +1,5 @@
+import { domainToASCII } from 'node:url';
+
 /**
  * The shape of the installation's addresses: `<username>@<domain>` for identities and inboxes,
  * `<username>+<token>@<domain>` for the correlation address of a sent message, `run-<token>@<relay domain>` for a
@@ -55,4 +57,13 @@ export function parseAddress(address: string): ParsedAddress | null {
 /** Lower case, as recipients and suppressions are compared. */
 export function normalizeAddress(address: string): string {
   return address.trim().toLowerCase();
+}
+
+/**
+ * The same mailbox: the local part in any case, the domain in its ASCII form (mailparser shows a punycode domain
+ * decoded, mailauth as it came). False when either is not `local@domain`.
+ */
+export function sameMailbox(a: string, b: string): boolean {
+  const [x, y] = [parseAddress(a.trim()), parseAddress(b.trim())];
+  return x !== null && y !== null && x.local === y.local && domainToASCII(x.domain) === domainToASCII(y.domain) && domainToASCII(x.domain) !== '';
 }

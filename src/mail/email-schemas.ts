@@ -193,6 +193,8 @@ const authVerdicts = {
     spf_domain: nullableString,
     dkim_domains: { type: 'array', items: { type: 'string' } },
     from_domain: nullableString,
+    dkim_aligned: { type: 'boolean', description: "A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment)." },
+    spf_aligned: { type: 'boolean', description: "SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule." },
   },
 } as const;
 

@@ -124,6 +124,12 @@
   }
 
   function showWaiting(w) {
+    // An answer typed for a question that is no longer asked must not be sent to the next one: it is emptied.
+    const replaced = waitingFor !== null && (w === null || w.request_id !== waitingFor.request_id);
+    if (replaced && $('answer').value !== '') {
+      $('answer').value = '';
+      say('The question you were answering is no longer asked (it was answered elsewhere, or it expired): your answer was not sent.');
+    }
     waitingFor = w;
     $('waiting').hidden = w === null;
     if (w === null) return;

@@ -101,8 +101,8 @@ describe('the event catalogue', () => {
     // A person asked for (run.needs_human) and answering (run.human_answered).
     model.script([toolUse('request_human', { kind: 'answer', question: 'Which one?' }), toolUse('finish', { result: { one: 'first' }, confidence: 'high', matched_text: 'The first' })]);
     const asking = await createRun({ prompt: 'Ask a person', callback_url: receiver.url('/runs') });
-    await until('the run to wait for a person', async () => (await d.api('GET', `/v1/runs/${asking}`)).body.waiting_for !== null);
-    expect((await d.api('POST', `/v1/runs/${asking}/human`, { answer: 'The first' })).status).toBe(200);
+    const waiting = await until('the run to wait for a person', async () => (await d.api('GET', `/v1/runs/${asking}`)).body.waiting_for);
+    expect((await d.api('POST', `/v1/runs/${asking}/human`, { request_id: waiting.request_id, answer: 'The first' })).status).toBe(200);
     await ended(asking);
     model.script(Array.from({ length: 5 }, SUCCEED));
     await ended(await createRun({ prompt: 'What is six times seven?', callback_url: receiver.url('/runs') }));

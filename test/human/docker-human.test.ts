@@ -44,10 +44,10 @@ describe.skipIf(!docker.available)('request_human and require_approval on the do
       seen(toolUse('finish', { result: { placed: true }, confidence: 'high', matched_text: 'Order placed' })),
     ]);
     const runId = await createRun(h.daemon, { prompt: 'Order three', require_approval: true });
-    await until('the approval request', async () => (await h.daemon.api('GET', `/v1/runs/${runId}`)).body.waiting_for, 60_000);
+    const waiting = await until('the approval request', async () => (await h.daemon.api('GET', `/v1/runs/${runId}`)).body.waiting_for, 60_000);
     expect(results[0]).toContain('serving');
     expect(results[2]).toContain("held: this click would submit a form, and this run needs a person's approval first");
-    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true })).status).toBe(200);
+    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: waiting.request_id, approved: true })).status).toBe(200);
     expect(await waitForRun(h.daemon, runId, undefined, 60_000)).toMatchObject({ status: 'succeeded' });
     expect(results[3]).toMatch(/^A person APPROVED/);
     expect(results[4]).toContain('placed.html?qty=3');

@@ -92,16 +92,17 @@ describe('request_human, kind answer, answered through the API', () => {
     expect(modelCalls()).toBe(1);
 
     // Refusals: another organisation, the wrong member, the wrong request.
-    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'L' }, { key: otherKey }), 404, { type: 'not_found_error' });
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, {}), 'answer', 'missing_parameter');
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true }), 'approved', 'invalid_answer');
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'L', extra: 1 }), 'extra');
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: '' }), 'answer');
-    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: 'hr_00000000000000000000000000', answer: 'L' }), 409, {
-      type: 'conflict_error',
-      code: 'request_mismatch',
-      param: 'request_id',
-    });
+    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId, answer: 'L' }, { key: otherKey }), 404, { type: 'not_found_error' });
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId }), 'answer', 'missing_parameter');
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId, approved: true }), 'approved', 'invalid_answer');
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId, answer: 'L', extra: 1 }), 'extra');
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId, answer: '' }), 'answer');
+    const mismatch = await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: 'hr_00000000000000000000000000', answer: 'L' });
+    expectError(mismatch, 409, { type: 'conflict_error', code: 'request_mismatch', param: 'request_id' });
+    expect(mismatch.body.error.message).toBe(
+      `Run ${runId} now waits for another question, ${requestId} (answer): "Which size should I order, M or L?"; hr_00000000000000000000000000 is not a question of this run. ` +
+        `The answer was not applied: read that question and answer it with request_id ${requestId} if you mean to`,
+    );
     expect(modelCalls()).toBe(1);
 
     const answered = await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId, answer: 'L', note: 'the M is sold out' });
@@ -122,7 +123,53 @@ describe('request_human, kind answer, answered through the API', () => {
     const step = (await stepsOf(h.daemon, runId)).find((s) => s.name === 'request_human');
     expect(step.output).toContain('L');
     // Not waiting any more: 409.
-    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'M' }), 409, { type: 'conflict_error', code: 'not_waiting' });
+    const late = await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: requestId, answer: 'M' });
+    expectError(late, 409, { type: 'conflict_error', code: 'not_waiting' });
+    expect(late.body.error.message).toMatch(new RegExp(`^Run ${runId} waits for no person: it ended as succeeded; ${requestId} was answered already \\(at .+, via api\\)$`));
+  });
+});
+
+describe('POST /v1/runs/{id}/human: an answer goes to the question it names', () => {
+  it('answers 400 naming request_id, and where to find it, when it is left out', async () => {
+    h.model.script([toolUse('request_human', { kind: 'approve', question: 'Approve wiring $9000?' })]);
+    const runId = await createRun(h.daemon, { prompt: 'Wire the money' });
+    await waiting(runId);
+    const missing = await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true });
+    expectInvalid(missing, 'request_id', 'missing_parameter');
+    expect(missing.body.error.message).toBe(
+      "Missing required member 'request_id': the id of the question you answer, the run's waiting_for.request_id (GET /v1/runs/{id}); an answer is applied only to the question it names",
+    );
+    expect((await h.daemon.api('GET', `/v1/runs/${runId}`)).body.waiting_for).not.toBeNull();
+    expect((await h.daemon.api('POST', `/v1/runs/${runId}/cancel`)).status).toBe(200);
+  });
+
+  it('never lets a retried answer answer the next question: the retry is refused, saying what the run asks now', async () => {
+    const start = h.model.requests.length;
+    h.model.script([
+      toolUse('request_human', { kind: 'approve', question: 'Approve wiring $90 to ACME?' }),
+      toolUse('request_human', { kind: 'approve', question: 'Approve wiring $9000 to ACME?' }),
+      toolUse('finish', { result: null, failure_reason: 'not_found', failure_detail: 'stopped' }),
+    ]);
+    const runId = await createRun(h.daemon, { prompt: 'Wire the money' });
+    const first = (await waiting(runId)).waiting_for;
+    const body = { request_id: first.request_id, approved: true };
+    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, body)).status).toBe(200);
+    const second = await until('the second question', async () => {
+      const w = (await h.daemon.api('GET', `/v1/runs/${runId}`)).body.waiting_for;
+      return w !== null && w.request_id !== first.request_id ? w : null;
+    });
+
+    // The same request again (a retry after a lost response), and one from an older client without request_id.
+    const retried = await h.daemon.api('POST', `/v1/runs/${runId}/human`, body);
+    expectError(retried, 409, { type: 'conflict_error', code: 'request_mismatch', param: 'request_id' });
+    expect(retried.body.error.message).toContain(`now waits for another question, ${second.request_id} (approve): "Approve wiring $9000 to ACME?"; ${first.request_id} was answered already`);
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true }), 'request_id', 'missing_parameter');
+    expect((await h.daemon.api('GET', `/v1/runs/${runId}`)).body.waiting_for).toMatchObject({ request_id: second.request_id });
+    expect(h.model.requests.length - start).toBe(2);
+
+    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: second.request_id, approved: false })).status).toBe(200);
+    await waitForRun(h.daemon, runId);
+    expect(answerIn(h.model.requests[start + 2]!).text).toMatch(/^A person DENIED the approval/);
   });
 });
 
@@ -139,16 +186,16 @@ describe('request_human, answered through the CLI', () => {
 
     const shown = await cli('runs', 'get', runId);
     expect(shown.stdout).toContain(`a person (approve): Buy 2 shirts for 41.90 EUR?`);
-    expect(shown.stdout).toContain(`errand runs answer ${runId} --approve | --deny`);
+    expect(shown.stdout).toContain(`errand runs answer ${runId} --request ${run.waiting_for.request_id} --approve | --deny`);
 
-    const none = await cli('runs', 'answer', runId);
+    const none = await cli('runs', 'answer', runId, '--request', run.waiting_for.request_id);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('give one of --text <answer> (a question), --approve or --deny (an approval), --done (a takeover)');
-    const wrong = await cli('runs', 'answer', runId, '--text', 'sure', '--json');
+    const wrong = await cli('runs', 'answer', runId, '--text', 'sure', '--request', run.waiting_for.request_id, '--json');
     expect(wrong.code).toBe(1);
     expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'invalid_answer', param: 'answer', message: 'The run waits for an approval, not `answer`' });
 
-    const approved = await cli('runs', 'answer', runId, '--approve', '--note', 'within budget', '--json');
+    const approved = await cli('runs', 'answer', runId, '--approve', '--note', 'within budget', '--request', run.waiting_for.request_id, '--json');
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.json()).toMatchObject({ task_id: runId, status: 'running', waiting_for: null });
     await waitForRun(h.daemon, runId);
@@ -156,9 +203,10 @@ describe('request_human, answered through the CLI', () => {
       /^A person APPROVED \(key key_[0-9a-z]{26}, via cli\)\. You may go ahead with exactly what you asked about\.\nTheir note: within budget$/,
     );
 
-    const late = await cli('runs', 'answer', runId, '--deny');
+    const late = await cli('runs', 'answer', runId, '--deny', '--request', run.waiting_for.request_id);
     expect(late.code).toBe(1);
     expect(late.stderr).toContain('waits for no person');
+    expect(late.stderr).toContain(`${run.waiting_for.request_id} was answered already`);
   });
 });
 
@@ -194,15 +242,24 @@ describe('request_human, answered through the MCP tool answer_run', () => {
     const mine = await connectWithKey(h.daemon.url, h.daemon.key);
     const theirs = await connectWithKey(h.daemon.url, otherKey);
     try {
-      expect(mcpError(await theirs.callTool({ name: 'answer_run', arguments: { task_id: runId, approved: true } }))).toMatchObject({ type: 'not_found_error' });
-      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId } }))).toMatchObject({ code: 'missing_parameter', param: 'approved' });
+      expect(mcpError(await theirs.callTool({ name: 'answer_run', arguments: { task_id: runId, request_id: w.request_id, approved: true } }))).toMatchObject({ type: 'not_found_error' });
+      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, request_id: w.request_id } }))).toMatchObject({ code: 'missing_parameter', param: 'approved' });
+      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, approved: true } }))).toMatchObject({
+        code: 'missing_parameter',
+        param: 'request_id',
+        message: "Missing required argument 'request_id': the id of the question you answer, the run's waiting_for.request_id (GET /v1/runs/{id}); an answer is applied only to the question it names",
+      });
+      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, request_id: 'hr_00000000000000000000000000', approved: true } }))).toMatchObject({
+        code: 'request_mismatch',
+        message: expect.stringContaining(`now waits for another question, ${w.request_id} (approve): "Submit the application form?"`),
+      });
       const denied = structured(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, request_id: w.request_id, approved: false, note: 'not this one' } }));
       expect(denied).toMatchObject({ task_id: runId, status: 'running', waiting_for: null });
       await waitForRun(h.daemon, runId);
       expect(answerIn(h.model.requests[start + 1]!).text).toMatch(
         /^A person DENIED the approval \(key key_[0-9a-z]{26}, via mcp\)\. Do not go ahead; finish with what you have, or ask again with a different proposal\.\nTheir note: not this one$/,
       );
-      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, approved: true } }))).toMatchObject({ type: 'conflict_error', code: 'not_waiting' });
+      expect(mcpError(await mine.callTool({ name: 'answer_run', arguments: { task_id: runId, request_id: w.request_id, approved: true } }))).toMatchObject({ type: 'conflict_error', code: 'not_waiting' });
     } finally {
       await mine.close();
       await theirs.close();
@@ -219,7 +276,7 @@ describe('request_human, kind takeover', () => {
     ]);
     const runId = await createRun(h.daemon, { prompt: 'Check my orders' });
     const { waiting_for: w } = await waiting(runId);
-    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'done' }), 'answer', 'invalid_answer');
+    expectInvalid(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: w.request_id, answer: 'done' }), 'answer', 'invalid_answer');
     expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: w.request_id, note: 'logged in as ada' })).status).toBe(200);
     await waitForRun(h.daemon, runId);
     expect(answerIn(h.model.requests[start + 1]!).text).toMatch(
@@ -246,7 +303,7 @@ describe('a wait longer than human_timeout_s', () => {
     );
     // No model call after the request.
     expect(h.model.requests.length - start).toBe(1);
-    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'late' }), 409, { type: 'conflict_error', code: 'not_waiting' });
+    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: 'hr_00000000000000000000000000', answer: 'late' }), 409, { type: 'conflict_error', code: 'not_waiting' });
   });
 });
 
@@ -254,9 +311,9 @@ describe('cancelling a waiting run', () => {
   it('stops the wait, removes the sandbox, and leaves nothing to answer', async () => {
     h.model.script([toolUse('request_human', { kind: 'answer', question: 'Anything?' })]);
     const runId = await createRun(h.daemon, { prompt: 'Wait for a person' });
-    await waiting(runId);
+    const { waiting_for: w } = await waiting(runId);
     expect((await h.daemon.api('POST', `/v1/runs/${runId}/cancel`)).body).toMatchObject({ status: 'cancelled', waiting_for: null });
     await until('the attempt to end', () => sandboxDirsOf(h.daemon.home, runId).length === 0, 10_000);
-    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { answer: 'x' }), 409, { type: 'conflict_error', code: 'not_waiting' });
+    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: w.request_id, answer: 'x' }), 409, { type: 'conflict_error', code: 'not_waiting' });
   });
 });

@@ -72,7 +72,7 @@ describe('require_approval', () => {
     expect(results(5).text).toContain('Recalculated');
     expect(orders).toEqual([]);
 
-    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { approved: true })).status).toBe(200);
+    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: waiting.request_id, approved: true })).status).toBe(200);
     const run = await waitForRun(h.daemon, runId);
     expect(run).toMatchObject({ status: 'succeeded', job_id: job.body.id });
     expect(results(7)).toMatchObject({ isError: false });

@@ -152,9 +152,9 @@ describe('a person on the live page answers what the agent asks (request_human),
     const mismatch = await withToken(token, `/v1/runs/${runId}/human`, 'POST', { request_id: 'hr_00000000000000000000000000', answer: 'x' });
     expect(mismatch.status).toBe(409);
     expect(mismatch.body.error).toMatchObject({ code: 'request_mismatch' });
-    const invalid = await withToken(token, `/v1/runs/${runId}/human`, 'POST', { approved: true });
+    const invalid = await withToken(token, `/v1/runs/${runId}/human`, 'POST', { request_id: w.request_id, approved: true });
     expect(invalid.status).toBe(400);
-    const other = await withToken(token, '/v1/runs/run_00000000000000000000000000/human', 'POST', { answer: 'x' });
+    const other = await withToken(token, '/v1/runs/run_00000000000000000000000000/human', 'POST', { request_id: w.request_id, answer: 'x' });
     expect(other.status).toBe(403);
     expect(other.body.error).toMatchObject({ type: 'invalid_request_error', code: 'live_link_other_run' });
     expect((await withToken(token, `/v1/runs/${runId}/cancel`, 'POST', {})).status).toBe(401);

@@ -225,7 +225,7 @@ describe('forced outcomes (errand_test=...)', () => {
       return run.waiting_for !== null ? run : null;
     });
     expect(waiting).toMatchObject({ status: 'running', waiting_for: { kind: 'answer' } });
-    const answered = await h.daemon.api('POST', `/v1/runs/${id}/human`, { answer: 'the blue one' }, asTest());
+    const answered = await h.daemon.api('POST', `/v1/runs/${id}/human`, { request_id: waiting.waiting_for.request_id, answer: 'the blue one' }, asTest());
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     const done = await waitForRun(h.daemon, id, undefined, 45_000, test.key);
     expect(done).toMatchObject({ status: 'succeeded', waiting_for: null });
@@ -235,8 +235,8 @@ describe('forced outcomes (errand_test=...)', () => {
 
   it('errand_test=needs_approval, denied, fails the run as documented', async () => {
     const id = await createRun(h.daemon, { prompt: 'x errand_test=needs_approval' }, test.key);
-    await until('the approval request', async () => (await h.daemon.api('GET', `/v1/runs/${id}`, undefined, asTest())).body.waiting_for);
-    expect((await h.daemon.api('POST', `/v1/runs/${id}/human`, { approved: false }, asTest())).status).toBe(200);
+    const waiting = await until('the approval request', async () => (await h.daemon.api('GET', `/v1/runs/${id}`, undefined, asTest())).body.waiting_for);
+    expect((await h.daemon.api('POST', `/v1/runs/${id}/human`, { request_id: waiting.request_id, approved: false }, asTest())).status).toBe(200);
     expect(await waitForRun(h.daemon, id, undefined, 45_000, test.key)).toMatchObject({ status: 'failed', failure_reason: 'ambiguous' });
   });
 });

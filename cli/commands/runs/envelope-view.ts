@@ -95,7 +95,7 @@ function waitingOf(envelope: RunEnvelope): string | null {
   const w = envelope.waiting_for;
   if (w === null || w === undefined) return null;
   const how = w.kind === 'answer' ? '--text <answer>' : w.kind === 'approve' ? '--approve | --deny' : '--done';
-  return `a person (${w.kind}): ${w.question} [until ${w.expires_at}; errand runs answer ${envelope.task_id} ${how}]${w.live_url === null ? '' : ` live view: ${w.live_url}`}`;
+  return `a person (${w.kind}): ${w.question} [until ${w.expires_at}; errand runs answer ${envelope.task_id} --request ${w.request_id} ${how}]${w.live_url === null ? '' : ` live view: ${w.live_url}`}`;
 }
 
 function estimateOf(b: RunAccepted['billing']): string {

@@ -232,7 +232,7 @@ function onAnswerKey(
   set: (change: Partial<UiState>) => DashboardState,
   effect: (e: Effect, change?: Partial<UiState>) => DashboardState,
 ): DashboardState {
-  const send = (body: HumanAnswerBody) => effect({ kind: 'answer', runId: mode.runId, body: { request_id: mode.waiting.request_id, ...body } }, { mode: { kind: 'browse' }, message: '…' });
+  const send = (body: Omit<HumanAnswerBody, 'request_id'>) => effect({ kind: 'answer', runId: mode.runId, body: { request_id: mode.waiting.request_id, ...body } }, { mode: { kind: 'browse' }, message: '…' });
   if (mode.waiting.kind === 'approve') {
     if (key.input === 'y') return send({ approved: true });
     if (key.input === 'n') return send({ approved: false });

@@ -480,7 +480,7 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("GET", "/v1/runs/{id}"): lambda c: c.runs.get("run_1"),
     ("POST", "/v1/runs/{id}/cancel"): lambda c: c.runs.cancel("run_1"),
     ("POST", "/v1/runs/{id}/rerun"): lambda c: c.runs.rerun("run_1"),
-    ("POST", "/v1/runs/{id}/human"): lambda c: c.runs.answer_human("run_1", answer="yes"),
+    ("POST", "/v1/runs/{id}/human"): lambda c: c.runs.answer_human("run_1", request_id="hr_1", answer="yes"),
     ("GET", "/v1/runs/{id}/live/frames"): lambda c: list(c.runs.live.frames("run_1")),
     ("GET", "/v1/runs/{id}/live/state"): lambda c: c.runs.live.state("run_1"),
     ("POST", "/v1/runs/{id}/live/control"): lambda c: c.runs.live.take_control("run_1"),

@@ -49,7 +49,7 @@ const CALLS: Record<string, (c: Errand) => Promise<unknown>> = {
   'GET /v1/runs/{id}': (c) => c.runs.get(ID),
   'POST /v1/runs/{id}/cancel': (c) => c.runs.cancel(ID),
   'POST /v1/runs/{id}/rerun': (c) => c.runs.rerun(ID),
-  'POST /v1/runs/{id}/human': (c) => c.runs.answerHuman(ID, { answer: 'yes' }),
+  'POST /v1/runs/{id}/human': (c) => c.runs.answerHuman(ID, { request_id: 'hr_1', answer: 'yes' }),
   'GET /v1/runs/{id}/live/frames': (c) => drain(c.runs.live.frames(ID)),
   'GET /v1/runs/{id}/live/state': (c) => c.runs.live.state(ID),
   'POST /v1/runs/{id}/live/control': (c) => c.runs.live.takeControl(ID),

@@ -35,7 +35,7 @@ export interface MessageReading {
 }
 
 /** The verdicts of a message that no client sent (a simulated reply): nothing was checked, so nothing passed. */
-const UNCHECKED: AuthVerdicts = { spf: 'none', dkim: 'none', dmarc: 'none', spf_domain: null, dkim_domains: [], from_domain: null };
+const UNCHECKED: AuthVerdicts = { spf: 'none', dkim: 'none', dmarc: 'none', spf_domain: null, dkim_domains: [], from_domain: null, dkim_aligned: false, spf_aligned: false };
 
 /**
  * Reads a received message: parsed with mailparser, its SPF, DKIM and DMARC verdicts taken (none for a message
@@ -51,23 +51,24 @@ export async function readMessage(raw: Buffer, client: SmtpClient | null, auth: 
   } catch (err) {
     throw new MalformedMessageError(`the message could not be parsed: ${(err as Error).message}`);
   }
+  const sender = parsed.from?.value[0];
+  const from = sender?.address ? normalizeAddress(sender.address) : (client?.sender ?? '');
   let authError: string | null = null;
   const verdicts =
     client === null
       ? UNCHECKED
-      : await auth.check(raw, client).catch((err: unknown): AuthVerdicts => {
+      : await auth.check(raw, client, from).catch((err: unknown): AuthVerdicts => {
           authError = (err as Error).message;
-          return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', spf_domain: null, dkim_domains: [], from_domain: null };
+          return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', spf_domain: null, dkim_domains: [], from_domain: null, dkim_aligned: false, spf_aligned: false };
         });
   const fullHtml = typeof parsed.html === 'string' ? parsed.html : null;
   const fullText = parsed.text ?? (fullHtml === null ? '' : htmlToText(fullHtml.slice(0, HTML_TO_TEXT_LIMIT)));
-  const sender = parsed.from?.value[0];
   const references = typeof parsed.references === 'string' ? [parsed.references] : (parsed.references ?? []);
   return {
     messageId: parsed.messageId ?? null,
     inReplyTo: parsed.inReplyTo ?? null,
     references,
-    from: sender?.address ? normalizeAddress(sender.address) : (client?.sender ?? ''),
+    from,
     fromName: sender?.name ? sender.name : null,
     to: addressesOf(parsed.to),
     subject: parsed.subject ?? '',

@@ -1,6 +1,6 @@
 import type { ReceivedEmailRow, ReceivedKind } from '../../store/received-emails-store.js';
 import type { AttachmentLink } from './attachments.js';
-import type { AuthVerdicts } from './auth-verdicts.js';
+import { storedVerdicts, type AuthVerdicts } from './auth-verdicts.js';
 
 /**
  * A received message as the `email.received` webhook carries it (its `data`, with `metadata` beside) and as
@@ -57,7 +57,7 @@ export function toReceivedEmail(
     from_name: row.from_name,
     message_id_header: row.message_id_header,
     in_reply_to_header: row.in_reply_to_header,
-    auth: JSON.parse(row.auth) as AuthVerdicts,
+    auth: storedVerdicts(row.auth),
     attachments: related.attachments,
     truncated: row.truncated === 1,
   };

@@ -9,6 +9,8 @@ export function answerRunTool(deps: { human: HumanRequests }): McpTool<{ task_id
     title: 'Answer a run that waits for a person',
     description: [
       "Answers what a running run's agent asked a person: the run's waiting_for (get_run shows it) says the kind and the question.",
+      'Give `request_id`: the waiting_for.request_id of the question you answer, as get_run showed it. If the run asks another question',
+      'by then, the answer is refused (request_mismatch, saying what it asks now) and applied to nothing: show the person that question.',
       'kind answer: give `answer` (the text the agent gets). kind approve: give `approved` (true lets the agent go ahead with what it',
       'asked about, a purchase or a submission; false tells it not to). kind takeover: the person did what was asked in the live view;',
       'give `note` saying what was done. Answers the run\'s envelope; a run that waits for nothing is an error.',
@@ -17,7 +19,7 @@ export function answerRunTool(deps: { human: HumanRequests }): McpTool<{ task_id
     inputSchema: {
       type: 'object',
       additionalProperties: false,
-      required: ['task_id'],
+      required: ['task_id', ...humanAnswerBody.required],
       properties: { task_id: { type: 'string', minLength: 1, maxLength: 128, description: "The run's task_id (run_...)." }, ...humanAnswerBody.properties },
     },
     annotations: { title: 'Answer a run that waits for a person', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -5,6 +5,7 @@ import { ErrandError } from '../../errors.js';
 import { createAjv } from '../../json-schema/create-ajv.js';
 import type { McpTool, McpToolContext } from './mcp-tool.js';
 import { consentSections, type ConsentSection } from './tool-consent.js';
+import { whenMissing } from '../../http-schemas/when-missing.js';
 
 interface Entry {
   tool: McpTool<any>;
@@ -31,7 +32,8 @@ export class McpToolRegistry {
     /** Whether the caller's organisation is live or a test-mode twin (issue 25): every record a tool answers says so. */
     private readonly livemode: (orgId: string) => boolean,
   ) {
-    const ajv = createAjv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: false });
+    // verbose: a missing argument's error reads its schema (whenMissing).
+    const ajv = createAjv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: false, verbose: true });
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`two MCP tools are named ${tool.name}`);
       this.byName.set(tool.name, { tool, validate: ajv.compile(tool.inputSchema) });
@@ -98,8 +100,9 @@ function argumentError(issue: ErrorObject): ToolErrorBody {
     return { error: { type: 'invalid_request_error', code: 'unknown_parameter', message: `Unknown argument '${param}'`, param } };
   }
   if (issue.keyword === 'required') {
-    const param = [...path, String(issue.params.missingProperty)].join('.');
-    return { error: { type: 'invalid_request_error', code: 'missing_parameter', message: `Missing required argument '${param}'`, param } };
+    const missing = String(issue.params.missingProperty);
+    const param = [...path, missing].join('.');
+    return { error: { type: 'invalid_request_error', code: 'missing_parameter', message: `Missing required argument '${param}'${whenMissing(issue.parentSchema as { properties?: Record<string, unknown> } | undefined, missing)}`, param } };
   }
   const param = path.join('.');
   const allowed = Array.isArray(issue.params.allowedValues) ? `: ${issue.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';

@@ -458,7 +458,11 @@ class AsyncRuns(_AsyncResource):
         return await self._client.request("POST", _path("/v1/runs/{id}/rerun", id=run_id))
 
     async def answer_human(self, run_id: str, **params: Unpack[g.PostRunsIdHumanBody]) -> g.PostRunsIdHumanResponse:
-        """Answers the person-in-the-loop request the run waits for (``POST /v1/runs/{id}/human``)."""
+        """Answers the question ``request_id`` names, the run's ``waiting_for.request_id`` (``POST /v1/runs/{id}/human``).
+
+        An answer goes to that question only: when the run asks another by then, it is refused (409 ``request_mismatch``,
+        whose message says what the run asks now) and applied to nothing.
+        """
         return await self._client.request("POST", _path("/v1/runs/{id}/human", id=run_id), body=params)
 
     def steps(self, run_id: str) -> AsyncPager[g.GetRunsIdStepsResponseDataItem]:

@@ -313,7 +313,7 @@ class GetRunsResponseDataItemProgress(TypedDict):
 class GetRunsResponseDataItemWaitingFor(TypedDict):
     """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
     request_id: str
-    """The request (`hr_` prefix); POST /v1/runs/{id}/human may name it."""
+    """The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only."""
     kind: Literal["takeover", "answer", "approve"]
     question: str
     asked_at: str
@@ -503,8 +503,8 @@ class PostJobsIdRunsBody(TypedDict):
 
 
 class PostRunsIdHumanBody(TypedDict):
-    request_id: NotRequired[str]
-    """The request answered; refused with 409 request_mismatch when the run waits for another."""
+    request_id: str
+    """The question answered: the run's waiting_for.request_id as it was shown. An answer to another question than the one the run waits for is refused (409 request_mismatch), never applied to it."""
     answer: NotRequired[str]
     """kind answer: the reply the agent gets."""
     approved: NotRequired[bool]
@@ -959,6 +959,10 @@ class GetEventsResponseEmailReceivedDataAuth(TypedDict):
     spf_domain: NotRequired[str | None]
     dkim_domains: NotRequired[list[str]]
     from_domain: NotRequired[str | None]
+    dkim_aligned: NotRequired[bool]
+    """A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment)."""
+    spf_aligned: NotRequired[bool]
+    """SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule."""
 
 
 class GetEventsResponseEmailReceivedDataAttachmentsItem(TypedDict):

@@ -663,7 +663,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -1094,7 +1094,7 @@ export interface paths {
             };
             /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
@@ -1190,7 +1190,7 @@ export interface paths {
             };
             /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
@@ -1294,10 +1294,10 @@ export interface paths {
           id: string;
         };
       };
-      requestBody?: {
+      requestBody: {
         "application/json": {
-          /** The request answered; refused with 409 request_mismatch when the run waits for another. */
-          request_id?: string;
+          /** The question answered: the run's waiting_for.request_id as it was shown. An answer to another question than the one the run waits for is refused (409 request_mismatch), never applied to it. */
+          request_id: string;
           /** kind answer: the reply the agent gets. */
           answer?: string;
           /** kind approve: true lets the agent go ahead, false tells it not to. */
@@ -1349,7 +1349,7 @@ export interface paths {
             };
             /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
@@ -1472,7 +1472,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -1973,7 +1973,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -2051,7 +2051,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -2129,7 +2129,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -2233,6 +2233,10 @@ export interface paths {
                 spf_domain?: string | null;
                 dkim_domains?: string[];
                 from_domain?: string | null;
+                /** A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment). */
+                dkim_aligned?: boolean;
+                /** SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule. */
+                spf_aligned?: boolean;
               };
               attachments?: {
                 id: string;
@@ -2476,7 +2480,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -2554,7 +2558,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -2632,7 +2636,7 @@ export interface paths {
               };
               /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
                 request_id: string;
                 kind: "takeover" | "answer" | "approve";
                 question: string;
@@ -2736,6 +2740,10 @@ export interface paths {
                 spf_domain?: string | null;
                 dkim_domains?: string[];
                 from_domain?: string | null;
+                /** A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment). */
+                dkim_aligned?: boolean;
+                /** SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule. */
+                spf_aligned?: boolean;
               };
               attachments?: {
                 id: string;
@@ -3669,6 +3677,10 @@ export interface paths {
                 spf_domain?: string | null;
                 dkim_domains?: string[];
                 from_domain?: string | null;
+                /** A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment). */
+                dkim_aligned?: boolean;
+                /** SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule. */
+                spf_aligned?: boolean;
               };
               attachments?: {
                 id: string;
@@ -3729,6 +3741,10 @@ export interface paths {
               spf_domain?: string | null;
               dkim_domains?: string[];
               from_domain?: string | null;
+              /** A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment). */
+              dkim_aligned?: boolean;
+              /** SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule. */
+              spf_aligned?: boolean;
             };
             attachments?: {
               id: string;
@@ -3882,6 +3898,10 @@ export interface paths {
               spf_domain?: string | null;
               dkim_domains?: string[];
               from_domain?: string | null;
+              /** A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment). */
+              dkim_aligned?: boolean;
+              /** SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule. */
+              spf_aligned?: boolean;
             };
             attachments?: {
               id: string;
@@ -4409,7 +4429,7 @@ export interface webhooks {
             };
             /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
@@ -4513,7 +4533,7 @@ export interface webhooks {
             };
             /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
@@ -4617,7 +4637,7 @@ export interface webhooks {
             };
             /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix); POST /v1/runs/{id}/human may name it. */
+              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
@@ -4708,6 +4728,10 @@ export interface webhooks {
               spf_domain?: string | null;
               dkim_domains?: string[];
               from_domain?: string | null;
+              /** A passing DKIM signature's domain aligns with the From address's domain (DMARC's rule: the same organisational domain, or the same domain where its DMARC record asks for strict alignment). */
+              dkim_aligned?: boolean;
+              /** SPF passed for a MAIL FROM domain that aligns with the From address's domain, by the same rule. */
+              spf_aligned?: boolean;
             };
             attachments?: {
               id: string;

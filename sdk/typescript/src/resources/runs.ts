@@ -110,7 +110,11 @@ export class Runs extends Resource {
     return this.call({ method: 'POST', path: '/v1/runs/{id}/rerun', pathParams: { id }, options });
   }
 
-  /** Answers what the run's agent asked a person (`run.needs_human`). */
+  /**
+   * Answers the question `params.request_id` names, the run's `waiting_for.request_id` (`run.needs_human`). An answer
+   * goes to that question only: when the run asks another by then, it is refused (409 `request_mismatch`, whose
+   * message says what the run asks now) and applied to nothing.
+   */
   answerHuman(id: string, params: RunHumanAnswer, options?: RequestOptions): Promise<ResponseOf<'/v1/runs/{id}/human', 'post'>> {
     return this.call({ method: 'POST', path: '/v1/runs/{id}/human', pathParams: { id }, body: params, options });
   }
