@@ -44,6 +44,7 @@ import { storageSubsystem } from '../src/store/storage-subsystem.js';
 import { SubsystemList } from '../src/subsystem.js';
 import { testModeSubsystem } from '../src/test-mode/test-mode-subsystem.js';
 import { announcementsSubsystem } from '../src/webhooks/announcements-subsystem.js';
+import { waitpointsSubsystem } from '../src/waitpoints/waitpoints-subsystem.js';
 import { webhooksSubsystem } from '../src/webhooks/webhooks-subsystem.js';
 import { httpSubsystem } from './http-subsystem.js';
 
@@ -150,9 +151,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     filesOf: (row) => runFiles.services.runFiles.filesOf(row),
     checkSandboxLabel,
   }).services;
+  const { waitpoints } = waitpointsSubsystem({ resources, runs }).services;
   const live = liveSubsystem({ resources, masterKey, publicUrl, runs, orgModes });
   const liveUrlOf = (orgId: string, runId: string): string | null => live.services.links.urlOf(orgId, runId);
-  const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf, notifier: emailNotifier(mail.services.emails) });
+  const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf, notifier: emailNotifier(mail.services.emails), waitpoints });
   const recipes = recipesSubsystem({ resources, jobs, schemas: schemas.services.schemas });
   const { steps, stepEvents } = stepsSubsystem({ resources, artifacts, announcer }).services;
   const testMode = testModeSubsystem({ resources, runs, artifacts, prices, stepEvents, human: human.services.human, schemas: schemas.services.schemas, connections: connections.services.runConnections });
@@ -182,6 +184,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     ],
     orgModes,
     testRunner: testMode.services.runner,
+    waitpoints,
   });
   const { status } = statusSubsystem({ resources, provider: engine.services.provider, driver, mailStatus: () => mail.status() }).services;
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Attempt, AttemptParticipant, AttemptRole, AttemptStart, OutcomeChange } from '../attempt/attempt-participant.js';
 import { OPEN_GATE, type AttemptGate } from '../attempt/attempt-gate.js';
 import type { PlacedInput } from '../attempt/placed-input.js';
-import type { ToolContext } from '../agent-tools/agent-tool.js';
+import type { ToolContext, ToolWaits } from '../agent-tools/agent-tool.js';
 import type { RunCredentials } from '../connections/run-connections.js';
 import { SecretMask } from '../connections/secret-mask.js';
 import type { RunOutcome } from '../runs/run-outcome.js';
@@ -34,6 +34,7 @@ export class AttemptSession implements Attempt {
     readonly driverSandbox: Sandbox,
     private readonly recorder: RunRecorder,
     private readonly phases: AttemptPhases,
+    private readonly waits: ToolWaits,
   ) {
     this.current = driverSandbox;
   }
@@ -74,8 +75,8 @@ export class AttemptSession implements Attempt {
 
   /** What the agent's tools (and a participant's own start, a replay) are given. */
   toolContext(extra: Pick<ToolContext, 'evidence' | 'timeLimit'>): ToolContext {
-    const { run, signal, logger, recorder } = this;
-    return { run, sandbox: this.current, signal, recorder, logger, secrets: this.credentials.secrets, inputFiles: this.placed.map((f) => f.name), ...extra };
+    const { run, signal, logger, recorder, waits } = this;
+    return { run, sandbox: this.current, signal, recorder, logger, secrets: this.credentials.secrets, inputFiles: this.placed.map((f) => f.name), waits, ...extra };
   }
 
   /** The first start a participant answers, or null: the agent starts from its task. */

@@ -24,6 +24,7 @@ import { modelProviderProblem } from '../runs/run-problems.js';
 import { RunExecutor } from './run-executor.js';
 import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';
+import type { Waitpoints } from '../waitpoints/waitpoints.js';
 
 export interface EngineSubsystemDeps {
   resources: Resources;
@@ -48,6 +49,8 @@ export interface EngineSubsystemDeps {
   /** Which organisations are test-mode twins, whose runs go to `testRunner` rather than the executor (issue 25). */
   orgModes: OrgModes;
   testRunner: Pick<AttemptRunner, 'execute'>;
+  /** What running runs wait for: the attempt's tools wait through it. */
+  waitpoints: Waitpoints;
 }
 
 export interface EngineServices {
@@ -80,7 +83,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
     runProblems: (run) => runProblems(deps.orgModes.livemode(run.orgId) ? provider : null, deps.connections, run),
     settleUsage: (runId) => meters.settle(runId),
   });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts: deps.artifacts, caps, prices, tools, meters, stepEvents: deps.stepEvents, connections: deps.connections, participants: deps.participants });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts: deps.artifacts, caps, prices, tools, meters, stepEvents: deps.stepEvents, connections: deps.connections, participants: deps.participants, waitpoints: deps.waitpoints });
   const runners = new RunnersByMode(deps.orgModes, executor, deps.testRunner);
   const dispatcher = new Dispatcher(resources, { runs, executor: runners, placement: driver.placement }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { ToolWaits } from '../agent-tools/agent-tool.js';
+import type { Waitpoints } from '../waitpoints/waitpoints.js';
 import type { PriceTable } from '../billing/prices.js';
 import type { RunCredentials } from '../connections/run-connections.js';
 import { SecretMask } from '../connections/secret-mask.js';
@@ -24,6 +26,8 @@ export interface RunAttemptDeps {
   tools: ToolRegistry;
   stepEvents: StepEvents;
   meters: SandboxMeters;
+  /** Where the attempt's tools wait for something of their own (an email). */
+  waitpoints: Waitpoints;
 }
 
 /** What an opened attempt works with: the session its participants join, the recorder, the meter, the tools. */
@@ -77,7 +81,12 @@ export class RunAttempt {
     recorder.lastAction('starting the sandbox');
     const sandbox = await phases.time('sandbox', () => this.createSandbox(credentials, slot));
     meter.begin();
-    const session = new AttemptSession(run, signal, this.logger, credentials, this.mask, sandbox, recorder, phases);
+    const waits: ToolWaits = {
+      // The run's timeout_s runs while a tool waits: the agent chose to, for as long as the tool allows.
+      during: (wait, until) =>
+        this.deps.waitpoints.during(run, { kind: wait.kind, timer: 'runs', expiresAtMs: this.r.clock.now() + wait.timeoutS * 1000, detail: {} }, { signal, timeLimit: this.timer }, until),
+    };
+    const session = new AttemptSession(run, signal, this.logger, credentials, this.mask, sandbox, recorder, phases, waits);
     this.session = session;
     return { session, recorder, meter, tools };
   }

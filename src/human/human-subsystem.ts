@@ -6,8 +6,9 @@ import type { RunRow } from '../store/runs-table.js';
 import type { Subsystem } from '../subsystem.js';
 import type { HumanNotifier } from './human-notifier.js';
 import { HumanRequests } from './human-requests.js';
+import type { Waitpoints } from '../waitpoints/waitpoints.js';
 import { requestHumanTool } from './request-human-tool.js';
-import type { LiveUrlOf } from './waiting-for.js';
+import type { LiveUrlOf } from '../runs/waiting-for.js';
 
 export interface HumanServices {
   /** The agent's requests for a person and their answers (request_human, POST /v1/runs/{id}/human). */
@@ -19,7 +20,7 @@ export interface HumanServices {
 }
 
 /** A person in the loop (docs/api.md): requests, answers by API or email, their end with the run's attempt. */
-export function humanSubsystem(deps: { resources: Resources; runs: RunsService; announcer: EventAnnouncer; publicUrl: () => string; liveUrlOf: LiveUrlOf; notifier: HumanNotifier }): Subsystem<HumanServices> {
+export function humanSubsystem(deps: { resources: Resources; runs: RunsService; announcer: EventAnnouncer; publicUrl: () => string; liveUrlOf: LiveUrlOf; notifier: HumanNotifier; waitpoints: Waitpoints }): Subsystem<HumanServices> {
   const { resources, runs, ...options } = deps;
   const human = new HumanRequests(resources, { runs, ...options });
   runs.addTransitionHook(human.endHook);

@@ -27,7 +27,7 @@ import type { RunOutcome } from './run-outcome.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
-import type { LiveUrlOf } from '../human/waiting-for.js';
+import type { LiveUrlOf } from './waiting-for.js';
 import type { RunFile } from '../run-files/run-files-service.js';
 
 /**

@@ -1,11 +1,8 @@
 import type { StatusMove } from '../lifecycle.js';
+import type { WaitpointKind, WaitpointStatus, WaitpointTimer } from '../vocabulary/waits.js';
 import type { Db } from './database.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
-export type WaitpointKind = 'person' | 'takeover' | 'email';
-export type WaitpointStatus = 'waiting' | 'completed' | 'expired' | 'abandoned';
-/** Whether the run's timeout_s runs while it waits. */
-export type WaitpointTimer = 'runs' | 'stopped';
 
 /** One thing a running attempt waits for (migration 039). */
 export interface WaitpointRow {

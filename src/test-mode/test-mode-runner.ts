@@ -107,8 +107,7 @@ export class TestModeRunner {
     if (forced.kind === 'human') {
       recorder.lastAction(`waiting for a person (${forced.ask.kind})`);
       // As request_human: the wait has its own limit (human_timeout_s), and the run's timeout_s stops meanwhile.
-      const resume = timer.suspend();
-      const reply = await this.deps.human.ask(run, forced.ask, signal).finally(resume);
+      const reply = await this.deps.human.ask(run, forced.ask, { signal, timeLimit: timer });
       if (reply.kind === 'expired') return reply.outcome;
       recorder.toolCall({ name: 'request_human', input: forced.ask, output: answerText(reply.request), isError: false, durationMs: 0 });
       if (reply.request.kind === 'approve' && reply.request.approved !== 1) {

@@ -1,5 +1,5 @@
 import { Lifecycle } from '../lifecycle.js';
-import type { WaitpointStatus } from '../store/waitpoints-store.js';
+import type { WaitpointStatus } from '../vocabulary/waits.js';
 
 /**
  * A waitpoint's status: it waits until what it waits for comes (completed), its time is up (expired), or the attempt
