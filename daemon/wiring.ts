@@ -179,6 +179,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       files.services.participant,
       recordingParticipant({ artifacts, clock, enabled: config['recording.enabled'] }),
       live.services.participant,
+      human.services.participant,
       recipes.services.participant,
       ...(options.participants ?? []),
     ],

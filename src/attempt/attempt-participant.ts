@@ -57,6 +57,8 @@ export interface AttemptRole {
     inputFiles?: readonly PlacedInput[];
     /** A gate the agent passes before each model and tool call (a person's control of the browser). */
     gate?: AttemptGate;
+    /** What the agent is told after its task, before it starts (what a person answered an earlier attempt). */
+    briefing?: string;
   };
   /**
    * Before the agent starts: carry the attempt out, or hand the agent a start (a replay), with what the agent's tools

@@ -21,6 +21,7 @@ export class AttemptSession implements Attempt {
   private current: Sandbox;
   private placed: readonly PlacedInput[] = [];
   private openGate: AttemptGate = OPEN_GATE;
+  private readonly briefed: string[] = [];
   private readonly roles: { name: string; role: AttemptRole }[] = [];
   private closed = false;
 
@@ -70,7 +71,13 @@ export class AttemptSession implements Attempt {
       if (joined.sandbox !== undefined) this.current = joined.sandbox;
       if (joined.inputFiles !== undefined) this.placed = joined.inputFiles;
       if (joined.gate !== undefined) this.openGate = joined.gate;
+      if (joined.briefing !== undefined) this.briefed.push(joined.briefing);
     }
+  }
+
+  /** What the participants tell the agent after its task, in their order. */
+  get briefings(): readonly string[] {
+    return this.briefed;
   }
 
   /** What the agent's tools (and a participant's own start, a replay) are given. */

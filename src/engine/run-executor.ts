@@ -93,7 +93,7 @@ export class RunExecutor {
         tools,
         context,
         inputFiles: session.inputFiles,
-        handover: start?.handover ?? null,
+        handover: [start?.handover, ...session.briefings].filter((text) => text !== undefined).join('\n\n') || null,
         recorder,
         evidence,
         signal,

@@ -109,7 +109,7 @@ export class HumanRequests {
     const answerUrl = `${this.o.publicUrl()}/v1/runs/${run.id}/human`;
     const waitpoint = store.transaction((uow) => {
       store.humanRequests.insert(uow, request);
-      const opened = this.o.waitpoints.open(uow, run, { kind: 'person', timer: 'stopped', expiresAtMs: now + timeoutS * 1000, detail: shown, requestId: request.id });
+      const opened = this.o.waitpoints.open(uow, run, { kind: 'person', timer: 'stopped', expiresAtMs: now + timeoutS * 1000, detail: shown, requestId: request.id, sinceMs: now });
       this.o.announcer.announce(uow, {
         type: 'run.needs_human',
         orgId: run.org_id,
@@ -168,24 +168,25 @@ export class HumanRequests {
    */
   answer(orgId: string, runId: string, body: HumanAnswerBody, who: Answerer): RunEnvelope {
     const { store } = this.r;
-    const run = this.o.runs.row(orgId, runId);
-    const target = this.answerable(run, body.request_id);
-    if (target === null) throw this.notThatQuestion(run, personWaitOf(run), body.request_id);
-    checkFields(target.kind, body);
-    const at = isoTime(this.r.clock.now());
-    const answer = {
-      answer: body.answer ?? null,
-      approved: body.approved === undefined ? null : body.approved ? 1 : 0,
-      note: body.note ?? null,
-      answered_by: who.by,
-      answered_via: who.via,
-      answered_at: at,
-    };
+    // Read and written in one transaction: a claim of the run's next attempt, or another answer, comes before or after.
     store.transaction((uow) => {
+      const run = this.o.runs.row(orgId, runId);
+      const target = this.answerable(run, body.request_id);
+      if (target === null) throw this.notThatQuestion(run, personWaitOf(run), body.request_id);
+      checkFields(target.kind, body);
+      const at = isoTime(this.r.clock.now());
+      const answer = {
+        answer: body.answer ?? null,
+        approved: body.approved === undefined ? null : body.approved ? 1 : 0,
+        note: body.note ?? null,
+        answered_by: who.by,
+        answered_via: who.via,
+        answered_at: at,
+      };
       if (!store.humanRequests.answer(uow, target.id, humanRequestLifecycle.move(target.status, 'answered'), answer)) {
         throw new ConflictError('not_waiting', `Request ${target.id} of run ${runId} no longer waits (it expired, or the run is ending)`);
       }
-      // A request still waited for ends its waitpoint, which resumes the run; an ended one is kept for the next attempt.
+      // A request still waited for ends its waitpoint, which resumes the run; an ended one is told to the next attempt.
       const waitpoint = target.status === 'waiting' ? store.waitpoints.ofRequest(target.id) : undefined;
       if (waitpoint !== undefined && !this.o.waitpoints.end(uow, waitpoint.id, 'completed', `answered by ${who.by} via ${who.via}`)) {
         throw new ConflictError('not_waiting', `Run ${runId} no longer waits for request ${target.id}`);
@@ -213,16 +214,18 @@ export class HumanRequests {
 
   /**
    * The request an answer to `requestId` goes to: that request while it waits; for one whose attempt ended before
-   * anybody answered, the request a later attempt asks it again with, while that waits, else (the run goes on, and
-   * nobody asked again yet) the ended request itself, whose answer the next attempt gets when it asks the same.
-   * Null when none takes an answer (answered already, expired, another run's, or the run ended).
+   * anybody answered, the request a later attempt asks it again with, while that waits, else, while the run is queued
+   * for its next attempt, the ended request itself, whose answer that attempt is told when it starts. Null when none
+   * takes an answer (answered already, expired, another run's, the run ended, or a later attempt runs).
    */
   private answerable(run: RunRow, requestId: string): HumanRequestRow | null {
     let request = this.r.store.humanRequests.get(requestId);
     if (request === undefined || request.run_id !== run.id || isTerminal(run.status)) return null;
     while (request.status === 'ended') {
       const again = this.r.store.humanRequests.askedAgain(request.id);
-      if (again === undefined) return request;
+      // Between attempts: the next one is told the answer when it starts (human-participant.ts). Once it runs, it
+      // asks for itself, and an answer to its predecessor's question is refused, saying what it asks.
+      if (again === undefined) return run.status === 'queued' ? request : null;
       request = again;
     }
     return request.status === 'waiting' ? request : null;

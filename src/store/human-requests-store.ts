@@ -29,7 +29,7 @@ export interface HumanRequestRow {
   answered_by: string | null;
   answered_via: AnswerChannel | null;
   answered_at: string | null;
-  /** The request of an earlier attempt that this one asks again (migration 039). */
+  /** The request of an earlier attempt that this one asks again (migration 032). */
   asked_again_of: string | null;
 }
 
@@ -70,7 +70,10 @@ export class HumanRequestsStore {
         `SELECT * FROM human_requests INDEXED BY human_requests_run WHERE run_id = @run_id AND attempt < @attempt AND kind = @kind AND question = @question
          ORDER BY asked_at DESC`,
       ),
-      askedAgain: db.prepare<{ asked_again_of: string }, HumanRequestRow>('SELECT * FROM human_requests WHERE asked_again_of = @asked_again_of'),
+      answeredBefore: db.prepare<{ run_id: string; attempt: number }, HumanRequestRow>(
+        `SELECT * FROM human_requests INDEXED BY human_requests_run WHERE run_id = @run_id AND attempt < @attempt AND status = 'answered' ORDER BY asked_at`,
+      ),
+      askedAgain: db.prepare<{ asked_again_of: string }, HumanRequestRow>('SELECT * FROM human_requests WHERE asked_again_of = @asked_again_of AND asked_again_of IS NOT NULL'),
     };
   }
 
@@ -114,6 +117,11 @@ export class HumanRequestsStore {
   /** The run's requests of earlier attempts that asked exactly this, newest first. */
   sameEarlier(runId: string, attempt: number, kind: HumanKind, question: string): HumanRequestRow[] {
     return this.s.sameEarlier.all({ run_id: runId, attempt, kind, question });
+  }
+
+  /** The run's requests of attempts before `attempt` that a person answered, oldest first. */
+  answeredBefore(runId: string, attempt: number): HumanRequestRow[] {
+    return this.s.answeredBefore.all({ run_id: runId, attempt });
   }
 
   /** The request that asks `requestId` again, if a later attempt did. */

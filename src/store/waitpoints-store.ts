@@ -4,7 +4,7 @@ import type { Db } from './database.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
 
-/** One thing a running attempt waits for (migration 039). */
+/** One thing a running attempt waits for (migration 032). */
 export interface WaitpointRow {
   id: string;
   org_id: string;

@@ -25,6 +25,8 @@ export interface WaitSpec {
   detail: Omit<StoredWaitingFor, 'waitpoint_id' | 'on' | 'timer' | 'since' | 'expires_at'>;
   /** A person's wait: the request it is. */
   requestId?: string;
+  /** When it began, when its cause has a time of its own (a request's asked_at); now by default. */
+  sinceMs?: number;
 }
 
 /** What a blocked attempt needs: its stop, and its run's time limit, which stops while a person is waited for. */
@@ -52,7 +54,7 @@ export class Waitpoints {
    * waits. Throws a ConflictError when the run is no longer this attempt's and running.
    */
   open(uow: UnitOfWork, run: RunRow, spec: WaitSpec): WaitpointRow {
-    const now = this.r.clock.now();
+    const now = spec.sinceMs ?? this.r.clock.now();
     const row: WaitpointRow = {
       id: this.r.ids('wp'),
       org_id: run.org_id,

@@ -21,9 +21,10 @@ CREATE TABLE waitpoints (
   -- How it ended, in words: who answered, handed back, the message that came, nobody in time, the attempt ended.
   ended_why   TEXT
 );
-CREATE INDEX waitpoints_run ON waitpoints(run_id, status);
+CREATE INDEX waitpoints_run ON waitpoints(run_id, status, id);
 CREATE INDEX waitpoints_request ON waitpoints(request_id) WHERE request_id IS NOT NULL;
 
 -- A request asked again by a later attempt, when the one before ended before anybody answered (the daemon stopped
 -- while it waited): the earlier request, so that the person and the notification say why they are asked again.
 ALTER TABLE human_requests ADD COLUMN asked_again_of TEXT;
+CREATE INDEX human_requests_asked_again ON human_requests(asked_again_of) WHERE asked_again_of IS NOT NULL;
