@@ -8,6 +8,7 @@ import type { LiveInput } from '../sandbox/protocol.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import type { StepsStore } from '../store/steps-store.js';
 import { ControlHeldError, LiveViewUnavailableError, NotInControlError, TooManyViewersError } from './live-errors.js';
+import { frameMasking } from './frame-masking.js';
 import type { LiveLinks } from './live-links.js';
 import type { LiveRun, LiveRuns } from './live-runs.js';
 
@@ -74,8 +75,8 @@ export class LiveService {
   ) {}
 
   /**
-   * The run's frames as server-sent events (`LiveFrame`, protocol.ts), relayed as the supervisor sends them, until
-   * the caller goes (`signal`), the attempt ends or the run's links are revoked (a live link's stream).
+   * The run's frames as server-sent events (`LiveFrame`, protocol.ts), relayed as the supervisor sends them with their
+   * text masked (frame-masking.ts), until the caller goes (`signal`), the attempt ends or the run's links are revoked (a live link's stream).
    */
   async frames(caller: LiveCaller, runId: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
     const live = this.liveRun(caller, runId);
@@ -90,7 +91,7 @@ export class LiveService {
     };
     const until = AbortSignal.any([signal, live.ended, viewer.stop.signal]);
     try {
-      return relay(await live.sandbox.liveFrames(until), until, leave);
+      return relay((await live.sandbox.liveFrames(until)).pipeThrough(frameMasking(live.mask)), until, leave);
     } catch (error) {
       leave();
       if (until.aborted) throw new LiveViewUnavailableError(runId, 'any more: the run stopped');
