@@ -7,8 +7,8 @@ export const MIN_ENCODED_SECRET_LENGTH = 8;
 
 /**
  * The forms a secret takes in what a run prints or fetches (issue 21, item 7; issue 31, item 3): as it is; inside a
- * JSON string; in a URL (percent-encoded as `encodeURIComponent`, RFC 3986 strictly, and in a form body, with either
- * case of hex digits), and in a URL inside a URL (each of those encodings applied to each of them: a `returnUrl`
+ * JSON string; in a URL (percent-encoded as `encodeURIComponent`, as a browser shows that, RFC 3986 strictly, and in a
+ * form body, with either case of hex digits), and in a URL inside a URL (each of those encodings applied to each of them: a `returnUrl`
  * parameter); in HTML, as the escapers sites use write it (`htmlForms`); as hex of its UTF-8 bytes in either case;
  * as base64 and base64url, with and without padding, and the part of it fixed by the secret alone wherever the secret
  * sits in longer encoded text (`base64Cores`); and reversed. Any other transformation (another encoding, compression,
@@ -27,12 +27,17 @@ export function secretForms(value: string): string[] {
   return unique([...exact, ...once, ...twice, hex, hex.toUpperCase(), ...base64Forms(bytes), [...value].reverse().join('')]);
 }
 
-/** `value` percent-encoded each way a URL carries it, with upper- and lower-case hex digits. */
+/**
+ * `value` percent-encoded each way a URL carries it, with upper- and lower-case hex digits: as `encodeURIComponent`
+ * writes it, and as a browser shows that in a query (the WHATWG URL parser escapes its `'`), strictly as RFC 3986
+ * reserves, and in a form body.
+ */
 function urlForms(value: string): string[] {
   const component = encodeURIComponent(value);
+  const inBrowser = component.replace(/'/g, '%27');
   const strict = component.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const form = new URLSearchParams({ s: value }).toString().slice(2);
-  return [component, strict, form].flatMap((encoded) => [encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())]);
+  return [component, inBrowser, strict, form].flatMap((encoded) => [encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())]);
 }
 
 type HtmlEscape = (c: string, code: number) => string | null;

@@ -93,6 +93,11 @@ describe('SecretMask on encoded secrets (issue 21, item 7)', () => {
     expect(mask.text(dump)).toBe(`${Buffer.from('token=').toString('hex')}[secret:gh]${Buffer.from(';').toString('hex')}`);
   });
 
+  it("masks the URL-encoded form as a browser shows it in a query, its ' escaped", () => {
+    const quoted = new SecretMask([{ name: 'q', value: "it's!a-s3cret" }]);
+    expect(quoted.text('?k=it%27s!a-s3cret&x=1')).toBe('?k=[secret:q]&x=1');
+  });
+
   it('masks the part of a secret left on either side of a cut in long output', () => {
     const cut = (head: string, tail: string) => `${head}\n…[12 345 characters omitted]…\n${tail}`;
     expect(mask.text(cut(`xxxx${TOKEN.slice(0, 9)}`, `${TOKEN.slice(-7)}yyyy`))).toBe(cut('xxxx[secret:gh]', '[secret:gh]yyyy'));
@@ -128,6 +133,7 @@ describe('SecretMask on the encodings sites make themselves (issue 31, item 3)',
     ['RFC 3986 twice', strict(strict(SECRET))],
     ['a form body twice', form(form(SECRET))],
     ['lower-case hex digits, twice', lower(component(lower(component(SECRET))))],
+    ["encodeURIComponent twice, as a browser shows it in a query (its ' escaped)", component(component(SECRET)).replace(/'/g, '%27')],
   ])('masks the secret percent-encoded twice (%s)', (_form, encoded) => {
     expect(encoded).toContain('%25');
     expect(mask.text(`/login?returnUrl=%2Flanding%3Fpw%3D${encoded}&x=1`)).toBe('/login?returnUrl=%2Flanding%3Fpw%3D[secret:pw]&x=1');
