@@ -27,7 +27,8 @@ async function masked(chunks: string[], mask: SecretMask): Promise<string> {
   });
   let out = '';
   const decoder = new TextDecoder();
-  for await (const chunk of source.pipeThrough(frameMasking(mask))) out += decoder.decode(chunk, { stream: true });
+  const reader = source.pipeThrough(frameMasking(mask)).getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) out += decoder.decode(read.value, { stream: true });
   return out;
 }
 
