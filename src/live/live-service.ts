@@ -85,7 +85,8 @@ export class LiveService {
 
   /**
    * The run's frames as server-sent events (`LiveFrame`, protocol.ts), relayed as the supervisor sends them with their
-   * text masked (frame-masking.ts), until the caller goes (`signal`), the attempt ends or the run's links are revoked (a live link's stream).
+   * text masked (frame-masking.ts), until the caller goes (`signal`), gives way to its link's newer stream
+   * (run-viewers.ts), the attempt ends (then the last event is `ended`) or the run's links are revoked (a link's).
    */
   async frames(caller: LiveCaller, runId: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
     const live = this.liveRun(caller, runId);
