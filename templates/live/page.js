@@ -14,6 +14,8 @@
   /** When this page took control: a state asked for before then may not know it yet. */
   let tookAt = 0;
   let running = true;
+  /** The frame stream said the agent has finished: the run is ending, and nobody can take control any more. */
+  let finished = false;
   let waitingFor = null;
   let inputs = Promise.resolve();
   /** Ends the open frame stream when the page stops. */
@@ -100,6 +102,7 @@
       else if (line.startsWith('data: ')) data += line.slice(6);
     }
     if (type === 'ended') {
+      finished = true;
       lostControl(null);
       $('take').disabled = true;
       $('screen-note').hidden = false;
@@ -135,12 +138,13 @@
     const run = state.run;
     if (run.live_url) token = new URL(run.live_url).searchParams.get('token') || token;
     const paused = run.status === 'running' && state.control.held ? ' The agent is paused while a person has control.' : '';
-    $('status').textContent = `${SENTENCES[run.status] || `The run is ${run.status}.`}${paused}`;
+    const ending = run.status === 'running' && finished ? 'The agent has finished; the run is ending.' : null;
+    $('status').textContent = ending || `${SENTENCES[run.status] || `The run is ${run.status}.`}${paused}`;
     $('steps').textContent = String(run.progress.steps);
     $('last-action').textContent = run.progress.last_action || '—';
     $('thought').textContent = state.thought || '—';
     const mine = controlId !== null;
-    $('take').disabled = state.control.held || run.status !== 'running';
+    $('take').disabled = finished || state.control.held || run.status !== 'running';
     $('control').textContent = mine ? 'You have control.' : state.control.held ? `${state.control.by} has control since ${state.control.since}.` : '';
     if (mine && !state.control.held && asked > tookAt) lostControl('Your control ended (it was revoked).');
     showWaiting(run.waiting_for || null);

@@ -116,6 +116,7 @@ describe('the live page', () => {
     held.release();
     expect((await waitForRun(h.daemon, runId)).status).toBe('succeeded');
     await viewer.waitForFunction(() => document.getElementById('screen-note')!.textContent === 'The agent has finished.');
+    expect(await viewer.isDisabled('#take')).toBe(true);
     await viewer.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('The run succeeded.'));
     const made = requests.length;
     await viewer.clock.runFor(60_000);
