@@ -72,7 +72,7 @@ const HTML_ESCAPES: HtmlEscape[] = [
 
 /** `value` as each of `HTML_ESCAPES` writes it; none when it holds no character an escaper changes. */
 function htmlForms(value: string): string[] {
-  if (!/[!-/:-@[-`{-~]/.test(value)) return [];
+  if (!/[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/.test(value)) return [];
   const characters = [...value];
   return HTML_ESCAPES.map((escape) => characters.map((c) => escape(c, c.codePointAt(0)!) ?? c).join(''));
 }
