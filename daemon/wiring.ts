@@ -145,7 +145,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const checkSandboxLabel = sandboxLabelCheck(sandboxes.services.driver);
   const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, announcer, checkSandboxLabel });
   // The live view: links signed under the master key, and the running attempts the engine lists for it.
-  const liveLinks = new LiveLinks({ masterKey, clock, publicUrl });
+  const liveLinks = new LiveLinks({ masterKey, clock, publicUrl, runStatus: (orgId, runId) => store.runs.get(orgId, runId)?.status ?? null });
   const liveRuns = new LiveRuns();
   const engine = engineSubsystem({
     resources,
@@ -171,7 +171,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     orgModes,
   });
   const { runs } = engine.services;
-  const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps, orgModes });
+  const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps, orgModes, human: engine.services.human });
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);

@@ -23,9 +23,12 @@ declare module 'fastify' {
  * that one whose members are all optional accepts a bare POST and one with required members names the missing one.
  */
 const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
-  // verbose: an error carries the schema it failed in, whose members an unknown one may be a typo of.
-  const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true });
-  const urlAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true });
+  // verbose: an error carries the schema it failed in, whose members an unknown one may be a typo of. discriminator: a
+  // union tagged by a member (`discriminator` with `oneOf`) is checked against the tag's member alone, so its errors
+  // are that member's (`input.x` missing for a mouse input), not the first member's that the value was never meant for.
+  const options = { allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true, discriminator: true } as const;
+  const bodyAjv = createAjv(options);
+  const urlAjv = createAjv(options);
   bodyAjv.addSchema(errorResponseSchema);
   urlAjv.addSchema(errorResponseSchema);
   app.setValidatorCompiler(({ schema, httpPart }) => {

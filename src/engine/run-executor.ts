@@ -137,7 +137,7 @@ export class RunExecutor {
           await phases.time('recording_start', () => starting.start(signal));
         }
         const gate = new ControlGate();
-        detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate });
+        detachLive = this.deps.live.attach({ orgId: run.org_id, runId: run.id, sandbox, gate, mask });
         logger.info({ sandbox: sandbox.id, driver: this.deps.driver.name, ...(slot === undefined ? {} : { host: slot.host }) }, 'run started');
         // What the run does in its sandbox is kept for the recipe its success makes (a job's run).
         const observed = new ObservedSandbox(sandbox);

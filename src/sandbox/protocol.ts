@@ -209,6 +209,7 @@ export interface LiveFrame {
   jpeg: string;
   width: number;
   height: number;
+  /** The page's URL, the TOTP codes the sandbox typed in it masked (the daemon masks the run's secrets as it relays). */
   url: string | null;
 }
 

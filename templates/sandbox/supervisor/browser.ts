@@ -102,8 +102,8 @@ export class BrowserSession {
   private used = false;
   /** Who wants to know when the page the agent works on changes (the live view). */
   private readonly pageListeners = new Set<(page: Page) => void>();
-  /** The TOTP codes typed so far, masked in every result and in the recording. */
-  private readonly codes = new TypedCodes();
+  /** The TOTP codes typed so far, masked in every result, in the recording and in the live view's frames. */
+  readonly codes = new TypedCodes();
 
   /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`); it goes out through `egress` once that is set. */
   constructor(
