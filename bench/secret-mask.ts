@@ -3,7 +3,9 @@
  *   npx tsx bench/secret-mask.ts [rounds=50]
  * `SecretMask#text` on outputs of the sizes it meets: 4 KB (the most of a step's output that is kept), 40 KB (the
  * most a code call returns: stdout and stderr of 20 KB each) and 1 MB (a large MCP result or page text), holding no
- * secret (the usual case) or ten of them in assorted forms, for a run with 1 and with 5 secrets of 40 characters.
+ * secret (the usual case) or ten of them in assorted forms, for a run with 1 and with 5 secrets of 40 characters (tokens:
+ * letters, digits and `_`, which most encodings leave as they are), and with 1 password of 24 holding the characters
+ * that URLs and HTML escape (`pw` rows: its forms in URLs inside URLs and in HTML are forms of their own).
  * Beside it, the same loop over the three forms masked before issue 21 (the value, in JSON, in a URL), so the
  * figure that counts is the cost the other forms add. Median over `rounds` calls, after a warm-up.
  */
@@ -13,6 +15,8 @@ import { secretForms } from '../src/connections/secret-forms.js';
 import { SecretMask } from '../src/connections/secret-mask.js';
 
 const SIZES = [4_000, 40_000, 1_000_000];
+/** A password as people choose them: every character a URL or HTML escaper changes, and a space. */
+const PASSWORD = `Tr0ub4dor&3 <"x'!/%+>y_z`;
 
 function token(i: number): string {
   return `ghp_${i}${'16C7e42F292c6912E7710c838347Ae178B4a'.slice(i % 5)}`.slice(0, 40).padEnd(40, 'x');
@@ -24,7 +28,7 @@ function output(size: number, secrets: string[]): string {
   let text = line.repeat(Math.ceil(size / line.length)).slice(0, size);
   for (let i = 0; i < 10 && secrets.length > 0; i++) {
     const secret = secrets[i % secrets.length]!;
-    const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex'), [...secret].reverse().join('')];
+    const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex'), [...secret].reverse().join(''), encodeURIComponent(encodeURIComponent(secret))];
     const at = Math.floor(((i + 0.5) * text.length) / 10);
     text = text.slice(0, at) + forms[i % forms.length]! + text.slice(at);
   }
@@ -54,7 +58,8 @@ function medianMs(rounds: number, fn: () => unknown): number {
 }
 
 export interface MaskFigure {
-  secrets: number;
+  /** `1`, `5`: tokens; `1 pw`: the password. */
+  secrets: string;
   forms: number;
   size: number;
   holding: boolean;
@@ -64,8 +69,12 @@ export interface MaskFigure {
 
 export function runSecretMaskBench(rounds: number): MaskFigure[] {
   const figures: MaskFigure[] = [];
-  for (const count of [1, 5]) {
-    const secrets = Array.from({ length: count }, (_, i) => token(i));
+  const runs: [string, string[]][] = [
+    ['1', [token(0)]],
+    ['5', Array.from({ length: 5 }, (_, i) => token(i))],
+    ['1 pw', [PASSWORD]],
+  ];
+  for (const [count, secrets] of runs) {
     const mask = new SecretMask(secrets.map((value, i) => ({ name: `s${i}`, value })));
     const exact = exactOnly(secrets);
     const forms = secrets.reduce((n, s) => n + secretForms(s).length, 0);
@@ -84,7 +93,7 @@ export function printSecretMaskBench(figures: MaskFigure[]): void {
   console.log('  secrets  forms      size  secrets in it  3 forms ms  every form ms  of 3 forms  every form MB/s');
   for (const f of figures) {
     console.log(
-      `  ${String(f.secrets).padStart(7)}  ${String(f.forms).padStart(5)}  ${String(f.size).padStart(8)}  ${(f.holding ? 'ten' : 'none').padStart(13)}  ` +
+      `  ${f.secrets.padStart(7)}  ${String(f.forms).padStart(5)}  ${String(f.size).padStart(8)}  ${(f.holding ? 'ten' : 'none').padStart(13)}  ` +
         `${f.exactMs.toFixed(3).padStart(10)}  ${f.allMs.toFixed(3).padStart(13)}  ${`${(f.allMs / Math.max(f.exactMs, 1e-6)).toFixed(1)}x`.padStart(10)}  ` +
         `${(f.size / 1e6 / (f.allMs / 1000)).toFixed(0).padStart(15)}`,
     );

@@ -9,6 +9,7 @@ import authPlugin from './plugins/auth.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import httpMetricsPlugin from './plugins/http-metrics.js';
 import jsonBodyPlugin, { BODY_LIMIT } from './plugins/json-body.js';
+import linkHolderAnswersPlugin from './plugins/link-holder-answers.js';
 import livemodePlugin from './plugins/livemode.js';
 import openapiPlugin from './plugins/openapi.js';
 import { parseQueryString } from './query-string.js';
@@ -56,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.metrics) await app.register(httpMetricsPlugin, { metrics: deps.metrics });
   await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.services.rateLimiter, liveLinks: deps.services.liveLinks });
   await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });
+  await app.register(linkHolderAnswersPlugin, { liveLinks: deps.services.liveLinks });
   // Before the OpenAPI document reads the routes' schemas: it adds `livemode` to their objects.
   await app.register(livemodePlugin, { modes: deps.services.orgModes });
   await app.register(openapiPlugin);

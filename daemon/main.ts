@@ -127,7 +127,8 @@ export async function main(argv: string[]): Promise<number> {
       ? ''
       : `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
         'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n') +
-    (plainSecrets === null ? '' : `WARNING: ${plainSecrets}.\n`);
+    (plainSecrets === null ? '' : `WARNING: ${plainSecrets}.\n`) +
+    resolved.renamedKeys.map((renamed) => `WARNING: ${renamed} (docs/configuration.md, "Renamed keys").\n`).join('');
   const mail = daemon.mailStatus();
   // Where mail comes in is what an MX record or a port redirect must point at (issue 21, item 11).
   const receiving = mail.receiving === null ? '' : `receiving mail for *@${mail.relay_domain} on ${mail.receiving} (SMTP)\n`;
@@ -167,6 +168,7 @@ export async function main(argv: string[]): Promise<number> {
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }), log });
   logger.info({ url, home, dev: config.dev }, 'daemon started');
   if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
+  for (const renamed of resolved.renamedKeys) logger.warn(renamed);
 
   return stopped;
 }

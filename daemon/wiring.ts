@@ -152,9 +152,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     checkSandboxLabel,
   }).services;
   const { waitpoints } = waitpointsSubsystem({ resources, runs }).services;
-  const live = liveSubsystem({ resources, masterKey, publicUrl, runs, orgModes });
-  const liveUrlOf = (orgId: string, runId: string): string | null => live.services.links.urlOf(orgId, runId);
-  const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf, notifier: emailNotifier(mail.services.emails), waitpoints });
+  // A person in the loop is shown the run's live view, which the live view plugs into runs as it is built.
+  const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf: (orgId, runId) => runs.liveUrl(orgId, runId), notifier: emailNotifier(mail.services.emails), waitpoints });
+  const live = liveSubsystem({ resources, masterKey, publicUrl, runs, orgModes, human: human.services.human, waitpoints });
   const recipes = recipesSubsystem({ resources, jobs, schemas: schemas.services.schemas });
   const { steps, stepEvents } = stepsSubsystem({ resources, artifacts, announcer }).services;
   const testMode = testModeSubsystem({ resources, runs, artifacts, prices, stepEvents, human: human.services.human, schemas: schemas.services.schemas, connections: connections.services.runConnections });

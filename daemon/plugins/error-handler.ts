@@ -28,7 +28,7 @@ interface ValidationIssue {
   params: Record<string, unknown>;
   message?: string;
   /** The schema holding the failed keyword (Ajv's `verbose`): its `properties` are the members an unknown one may have meant. */
-  parentSchema?: { properties?: Record<string, unknown> };
+  parentSchema?: { properties?: Record<string, unknown>; oneOf?: unknown[] };
   /** The value that failed (Ajv's `verbose`). */
   data?: unknown;
 }
@@ -150,6 +150,7 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
     const param = [...path, missing].join('.');
     return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}'${whenMissing(issue.parentSchema, missing)}${typoOf(issue, missing, path)}`, { param });
   }
+  if (issue.keyword === 'discriminator') return unknownTag(issue, path, where, context);
   const param = path.join('.');
   if (param === '') return new InvalidRequestError('invalid_body', `The request body ${issue.message ?? 'is invalid'}`);
   return new InvalidRequestError(
@@ -157,6 +158,22 @@ function validationError(issues: ValidationIssue[], context: string): InvalidReq
     `${capitalise(where)} '${param}' ${issue.message ?? 'is invalid'}${allowedValues(issue)}`,
     { param },
   );
+}
+
+/** A tagged union's tag that is missing, not a string, or none of its members': names the tag and the values it takes. */
+function unknownTag(issue: ValidationIssue, path: string[], where: string, context: string): InvalidRequestError {
+  const tag = String(issue.params.tag);
+  const param = [...path, tag].join('.');
+  const tags = ((issue.parentSchema?.oneOf ?? []) as { properties?: Record<string, { const?: unknown; enum?: unknown[] }> }[]).flatMap((member) => {
+    const property = member.properties?.[tag];
+    return property?.const !== undefined ? [property.const] : (property?.enum ?? []);
+  });
+  const allowed = tags.map((v) => JSON.stringify(v)).join(', ');
+  const data = issue.data as Record<string, unknown> | null;
+  if (data === null || typeof data !== 'object' || data[tag] === undefined) {
+    return new InvalidRequestError('missing_parameter', `Missing required ${where} '${param}': one of ${allowed}`, { param });
+  }
+  return new InvalidRequestError(context === 'body' ? 'invalid_body' : 'invalid_request', `${capitalise(where)} '${param}' must be one of ${allowed}`, { param });
 }
 
 /** `; did you mean to send 'promt' as 'prompt'?` when a member the schema does not know is a typo of the missing one. */

@@ -23,9 +23,12 @@ declare module 'fastify' {
  * that one whose members are all optional accepts a bare POST and one with required members names the missing one.
  */
 const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
-  // verbose: an error carries the schema it failed in, whose members an unknown one may be a typo of.
-  const bodyAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true });
-  const urlAjv = createAjv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true });
+  // verbose: an error carries the schema it failed in, whose members an unknown one may be a typo of. discriminator: a
+  // union tagged by a member (`discriminator` with `oneOf`) is checked against the tag's member alone, so its errors
+  // are that member's (`input.x` missing for a mouse input), not the first member's that the value was never meant for.
+  const options = { allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true, discriminator: true } as const;
+  const bodyAjv = createAjv(options);
+  const urlAjv = createAjv(options);
   bodyAjv.addSchema(errorResponseSchema);
   urlAjv.addSchema(errorResponseSchema);
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -57,11 +60,20 @@ const jsonBodyPlugin: FastifyPluginAsync = async (app) => {
     done();
   };
   app.addHook('onRoute', (route) => {
+    if (route.schema?.querystring === undefined && route.schema?.hide !== true) route.schema = { ...route.schema, querystring: NO_QUERY };
     if (!route.schema?.body) return;
     const existing = route.preValidation;
     route.preValidation = existing === undefined ? [defaultBody] : [defaultBody, ...(Array.isArray(existing) ? existing : [existing])];
   });
 };
+
+/**
+ * The query of an API route that takes none: a route refuses parameters its schema does not name, so one that names
+ * none (GET /v1/files/{id}/content) refuses every parameter rather than ignoring a caller's typo. Routes left out of
+ * the OpenAPI document (`hide`: the live and connect pages, the OAuth endpoints, /mcp) are not API routes: they read
+ * their query as parsed, and RFC 6749 has an authorization server ignore parameters it does not know.
+ */
+const NO_QUERY = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /** 400 invalid_json saying where the text stops being JSON; a body that is JSON but refused (`__proto__`) says why. */
 function invalidJson(text: string, err: Error): InvalidRequestError {

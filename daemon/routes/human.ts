@@ -29,6 +29,6 @@ export const humanRoutes: RoutePlugin<{ human: HumanRequests }> = async (app, { 
 };
 
 /** The CLI says who it is in its User-Agent; the channel is a label for people, not a credential. */
-function channelOf(req: FastifyRequest): AnswerChannel {
+export function channelOf(req: FastifyRequest): AnswerChannel {
   return req.headers['user-agent']?.startsWith('errand-cli') === true ? 'cli' : 'api';
 }

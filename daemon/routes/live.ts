@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrandError } from '../../src/errors.js';
+import { LiveLinkRunEndedError } from '../../src/live/live-errors.js';
 import type { LiveLinks } from '../../src/live/live-links.js';
 import { LivePage, type LivePageHtml } from '../../src/live/live-page.js';
 import { liveRouteSchemas as s } from '../../src/live/live-schemas.js';
@@ -8,6 +9,7 @@ import type { LiveCaller, LiveService } from '../../src/live/live-service.js';
 import type { LiveInput } from '../../src/sandbox/protocol.js';
 import type { ParsedQuery } from '../query-string.js';
 import { principalOf } from '../plugins/auth.js';
+import { channelOf } from './human.js';
 import type { RoutePlugin } from './route-plugin.js';
 
 const tags = ['Live view'];
@@ -30,7 +32,7 @@ export const liveRoutes: RoutePlugin<{ live: LiveService; liveLinks: LiveLinks }
       liveLinks.verify(token, req.params.id);
     } catch (error) {
       if (!(error instanceof ErrandError)) throw error;
-      const title = error.status === 410 ? 'This live link has expired' : 'This live link is not valid';
+      const title = error instanceof LiveLinkRunEndedError ? 'This run has ended' : error.status === 410 ? 'This live link has expired' : 'This live link is not valid';
       return sendPage(reply, pages.problem(error.status, title, error.message));
     }
     return sendPage(reply, pages.view(req.params.id));
@@ -87,8 +89,8 @@ export const liveRoutes: RoutePlugin<{ live: LiveService; liveLinks: LiveLinks }
 function callerOf(req: FastifyRequest): LiveCaller {
   const principal = principalOf(req);
   return req.liveLink !== null
-    ? { orgId: principal.orgId, by: 'live link', viaLink: true }
-    : { orgId: principal.orgId, by: `API key ${principal.keyId}`, viaLink: false };
+    ? { orgId: principal.orgId, by: 'live link', link: req.liveLink.link, answerer: { by: 'live link', via: 'live' } }
+    : { orgId: principal.orgId, by: `API key ${principal.keyId}`, link: null, answerer: { by: `key ${principal.keyId}`, via: channelOf(req) } };
 }
 
 function sendPage(reply: FastifyReply, page: LivePageHtml): FastifyReply {

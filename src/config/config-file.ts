@@ -1,25 +1,29 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { replacePrivateFile } from '../runtime/private-files.js';
-import { CONFIG_KEYS } from './schema.js';
-import { unknownKey } from './renamed-keys.js';
+import { CONFIG_KEYS, type ConfigKey } from './schema.js';
+import { currentKey, underCurrentNames, unknownKey } from './renamed-keys.js';
 
 /** `config.json` in the data directory: the lowest layer of the configuration, written by the operator. */
 export const CONFIG_FILE = 'config.json';
 
 type JsonObject = Record<string, unknown>;
 
-/** The file's keys, flattened to dotted names; `{}` when there is no file. Unknown keys are refused by name. */
-export function readConfigFile(path: string): JsonObject {
-  if (!existsSync(path)) return {};
+/**
+ * The file's keys, flattened to dotted names (none when there is no file), a renamed key's old name read as its new
+ * one with a warning (renamed-keys.ts). Unknown keys are refused by name.
+ */
+export function readConfigFile(path: string): { values: Map<ConfigKey, unknown>; warnings: string[] } {
+  if (!existsSync(path)) return { values: new Map(), warnings: [] };
   const parsed = parseConfigText(readFileSync(path, 'utf8'));
   if (parsed instanceof Error) throw new ConfigError(path, parsed.message);
   const flat: JsonObject = {};
   flatten(parsed, '', flat);
-  for (const key of Object.keys(flat)) {
+  const { values, warnings } = underCurrentNames(new Map(Object.entries(flat)), CONFIG_FILE);
+  for (const key of values.keys()) {
     if (!(key in CONFIG_KEYS)) throw unknownKey(key, ` (in ${path})`);
   }
-  return flat;
+  return { values: values as Map<ConfigKey, unknown>, warnings };
 }
 
 /**
@@ -62,7 +66,7 @@ function parseConfigText(text: string): JsonObject | Error {
 function flatten(obj: JsonObject, prefix: string, into: JsonObject): void {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix + k;
-    if (isObject(v) && !(key in CONFIG_KEYS)) flatten(v, `${key}.`, into);
+    if (isObject(v) && currentKey(key) === undefined) flatten(v, `${key}.`, into);
     else into[key] = v;
   }
 }

@@ -6,7 +6,7 @@ import { SecretBox } from '../secrets/secret-box.js';
 import { CONFIG_FILE, readConfigFile } from './config-file.js';
 import { CONFIG_KEYS, envName, fileEnvName, isSecretKey, SECRET_KEYS, type Config, type ConfigKey, type KeySpec } from './schema.js';
 import { SealedConfig, SEALED_CONFIG_FILE } from './sealed-config.js';
-import { RENAMED_KEYS, unknownKey } from './renamed-keys.js';
+import { renamedVariables, underCurrentNames, unknownKey } from './renamed-keys.js';
 
 export interface LoadConfigOptions {
   /** The data directory; its `config.json` is the lowest layer, its sealed secrets the next. */
@@ -51,6 +51,11 @@ export interface ResolvedConfig {
    * `errand config seal`, which moves them under the master key.
    */
   plainSecrets: ConfigKey[];
+  /**
+   * What sets a renamed key under its old name (renamed-keys.ts), said as a warning naming the new name: the daemon
+   * prints and logs them at start, `errand config show` and `errand doctor` show them. Names keys, never values.
+   */
+  renamedKeys: string[];
 }
 
 /** Provider variables users already have set; an ERRAND_ variable or a flag still wins over them. */
@@ -70,22 +75,24 @@ export function loadConfig(options: LoadConfigOptions): Config {
  */
 export function resolveConfig(options: LoadConfigOptions): ResolvedConfig {
   const env = options.env ?? process.env;
-  for (const [old, renamed] of Object.entries(RENAMED_KEYS)) {
-    if ((env[envName(old)] ?? '') !== '') throw new ConfigError(envName(old), `was renamed ${envName(renamed)} (${renamed})`);
-  }
-  const file = readConfigFile(join(options.home, CONFIG_FILE));
-  for (const key of Object.keys(options.flags ?? {})) {
+  const variables = renamedVariables(env, ['', '_FILE']);
+  const fileRead = readConfigFile(join(options.home, CONFIG_FILE));
+  const file = Object.fromEntries(fileRead.values) as Record<string, unknown>;
+  const flagsRead = underCurrentNames(new Map(Object.entries(options.flags ?? {})), '--set');
+  const flags = Object.fromEntries(flagsRead.values) as Partial<Record<string, unknown>>;
+  for (const key of Object.keys(flags)) {
     if (!(key in CONFIG_KEYS)) throw unknownKey(key, '');
     if (isSecretKey(key)) {
       throw new ConfigError(key, `is a secret, which a flag would show in ps and shell history: use errand config set-secret ${key}, ${envName(key)} or ${fileEnvName(key)}`);
     }
   }
-  const sealed = new SealedConfig(options.home, new SecretBox(() => existingKeyring(options.home, env))).open();
+  const sealedRead = new SealedConfig(options.home, new SecretBox(() => existingKeyring(options.home, env))).open();
+  const sealed = sealedRead.values;
   const out: Record<string, unknown> = {};
   const sources: Partial<Record<ConfigKey, ConfigSource>> = {};
   for (const [key, spec] of Object.entries(CONFIG_KEYS) as [ConfigKey, KeySpec][]) {
-    const flag = options.flags?.[key];
-    const fromEnv = environmentValue(key, env);
+    const flag = flags[key];
+    const fromEnv = environmentValue(key, env, variables.aliases);
     let raw: unknown = spec.default;
     let source: ConfigSource = { layer: 'default' };
     if (flag !== undefined) [raw, source] = [flag, { layer: 'flag' }];
@@ -99,30 +106,40 @@ export function resolveConfig(options: LoadConfigOptions): ResolvedConfig {
     config: Object.freeze(out) as Config,
     sources: sources as Record<ConfigKey, ConfigSource>,
     plainSecrets: SECRET_KEYS.filter((key) => file[key] !== undefined),
+    renamedKeys: [...fileRead.warnings, ...sealedRead.warnings, ...variables.warnings, ...flagsRead.warnings],
   };
 }
 
-/** The key's variable, if set and not empty; for a secret key also `ERRAND_<KEY>_FILE`, read from its file. */
-function environmentValue(key: ConfigKey, env: NodeJS.ProcessEnv): { value: string; variable: string } | null {
-  const name = envName(key);
+/**
+ * The key's variable, if set and not empty; for a secret key also `ERRAND_<KEY>_FILE`, read from its file. `aliases`
+ * names the variable of a renamed key's old name that stands in for one of the key's (renamedVariables).
+ */
+function environmentValue(key: ConfigKey, env: NodeJS.ProcessEnv, aliases: ReadonlyMap<string, string>): { value: string; variable: string } | null {
+  const named = (variable: string): string => (nonEmpty(env[variable]) ? variable : (aliases.get(variable) ?? variable));
+  const name = named(envName(key));
   const own = env[name];
   const foreign = FOREIGN_ENV[key];
   const direct = own ?? (foreign === undefined ? undefined : env[foreign]);
   const variable = own === undefined && foreign !== undefined ? foreign : name;
-  const path = isSecretKey(key) ? env[fileEnvName(key)] : undefined;
+  const fileName = named(fileEnvName(key));
+  const path = isSecretKey(key) ? env[fileName] : undefined;
   if (path !== undefined && path !== '') {
-    if (direct !== undefined && direct !== '') throw new ConfigError(key, `is set by both ${name} and ${fileEnvName(key)}; keep one`);
-    return { value: readSecretFile(key, path), variable: fileEnvName(key) };
+    if (direct !== undefined && direct !== '') throw new ConfigError(key, `is set by both ${name} and ${fileName}; keep one`);
+    return { value: readSecretFile(key, path, fileName), variable: fileName };
   }
   return direct !== undefined && direct !== '' ? { value: direct, variable } : null;
 }
 
-function readSecretFile(key: ConfigKey, path: string): string {
+function nonEmpty(value: string | undefined): boolean {
+  return value !== undefined && value !== '';
+}
+
+function readSecretFile(key: ConfigKey, path: string, variable: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(key, `${fileEnvName(key)} names ${path}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ConfigError(key, `${variable} names ${path}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   // One trailing newline is what editors, `echo` and secret managers add; it is not part of the value.
   return text.replace(/\r?\n$/, '');

@@ -43,7 +43,7 @@ export function unsetOperatorSecret(o: OperatorSecretsOptions, key: ConfigKey): 
  * dropped.
  */
 export function sealPlainSecrets(o: OperatorSecretsOptions): { sealed: ConfigKey[]; dropped: ConfigKey[] } {
-  const file = readConfigFile(dataPaths(o.home).config);
+  const file = Object.fromEntries(readConfigFile(dataPaths(o.home).config).values) as Record<string, unknown>;
   const plain = SECRET_KEYS.filter((key) => file[key] !== undefined);
   if (plain.length === 0) return { sealed: [], dropped: [] };
   const store = sealedConfig(o);

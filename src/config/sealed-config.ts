@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { replacePrivateFile } from '../runtime/private-files.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import { RENAMED_KEYS, underCurrentNames } from './renamed-keys.js';
 import { isSecretKey, type ConfigKey } from './schema.js';
 
 /**
@@ -13,7 +14,7 @@ import { isSecretKey, type ConfigKey } from './schema.js';
 export const SEALED_CONFIG_FILE = 'sealed-config.json';
 
 /** Bound into each value, so a value copied onto another key does not open there. */
-function contextOf(key: ConfigKey): string {
+function contextOf(key: string): string {
   return `config:${key}`;
 }
 
@@ -30,32 +31,41 @@ export class SealedConfig {
 
   /** The keys that hold a value, without opening any (so without the master key). */
   keys(): ConfigKey[] {
-    return [...this.read().keys()];
+    return [...underCurrentNames(this.read(), SEALED_CONFIG_FILE).values.keys()] as ConfigKey[];
   }
 
-  /** Every value, opened; a value that does not open stops the caller with the key's name. */
-  open(): Map<ConfigKey, string> {
-    const out = new Map<ConfigKey, string>();
-    for (const [key, sealed] of this.read()) {
+  /**
+   * Every value, opened, by the key's current name (a value sealed under a renamed key's old name opens under that
+   * name, to which it is bound, and is read as the new one, with a warning); a value that does not open stops the
+   * caller with the key's name.
+   */
+  open(): { values: Map<ConfigKey, string>; warnings: string[] } {
+    const opened = new Map<string, string>();
+    for (const [name, sealed] of this.read()) {
       try {
-        out.set(key, this.box.open(sealed, contextOf(key)));
+        opened.set(name, this.box.open(sealed, contextOf(name)));
       } catch (err) {
-        throw new ConfigError(key, `is sealed in ${this.path} but does not open: ${(err as Error).message}`);
+        throw new ConfigError(name, `is sealed in ${this.path} but does not open: ${(err as Error).message}`);
       }
     }
-    return out;
+    const { values, warnings } = underCurrentNames(opened, SEALED_CONFIG_FILE);
+    return { values: values as Map<ConfigKey, string>, warnings };
   }
 
+  /** Seals the key's value; one sealed under an old name of the key goes, as the new one replaces it. */
   set(key: ConfigKey, value: string): void {
     const entries = this.read();
+    for (const name of entries.keys()) if (RENAMED_KEYS[name] === key) entries.delete(name);
     entries.set(key, this.box.seal(value, contextOf(key)));
     this.write(entries);
   }
 
-  /** Answers whether the key held a value. */
+  /** Answers whether the key held a value (under its name or an old one). */
   unset(key: ConfigKey): boolean {
     const entries = this.read();
-    if (!entries.delete(key)) return false;
+    const names = [...entries.keys()].filter((name) => name === key || RENAMED_KEYS[name] === key);
+    if (names.length === 0) return false;
+    for (const name of names) entries.delete(name);
     this.write(entries);
     return true;
   }
@@ -74,7 +84,7 @@ export class SealedConfig {
     return changed;
   }
 
-  private read(): Map<ConfigKey, string> {
+  private read(): Map<string, string> {
     if (!existsSync(this.path)) return new Map();
     let parsed: unknown;
     try {
@@ -83,16 +93,17 @@ export class SealedConfig {
       throw new ConfigError(this.path, `is not valid JSON (${(err as Error).message})`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(this.path, 'must hold a JSON object');
-    const entries = new Map<ConfigKey, string>();
+    // By the name each value was sealed under: a renamed key's old one stays until the value is sealed again.
+    const entries = new Map<string, string>();
     for (const [key, sealed] of Object.entries(parsed)) {
-      if (!isSecretKey(key)) throw new ConfigError(key, `is not a secret key, and has no place in ${this.path}`);
+      if (!isSecretKey(key) && !(key in RENAMED_KEYS)) throw new ConfigError(key, `is not a secret key, and has no place in ${this.path}`);
       if (typeof sealed !== 'string') throw new ConfigError(key, `must be a sealed value in ${this.path}`);
       entries.set(key, sealed);
     }
     return entries;
   }
 
-  private write(entries: Map<ConfigKey, string>): void {
+  private write(entries: Map<string, string>): void {
     replacePrivateFile(this.path, `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
   }
 }

@@ -178,8 +178,21 @@ export class AgentLoop {
    */
   private async yieldToPerson(): Promise<void> {
     const { gate, recorder } = this.o;
-    if (gate.holder !== null) recorder.lastAction('paused: a person has control of the browser');
-    await gate.pass(this.o.signal);
+    if (gate.holder === null) return this.notePeople();
+    recorder.lastAction('paused: a person has control of the browser');
+    // The person's control is a wait of its own (human_timeout_s): the run's timeout_s stops meanwhile.
+    const resume = this.o.context.timeLimit.suspend();
+    try {
+      await gate.pass(this.o.signal);
+    } finally {
+      resume();
+    }
+    this.notePeople();
+  }
+
+  /** Each finished takeover as a step, and a note of it for the model: the page may not be as the agent left it. */
+  private notePeople(): void {
+    const { gate, recorder } = this.o;
     for (const takeover of gate.drain()) {
       recorder.takeover(takeover);
       this.personNotes.push(takeoverNote(takeover));

@@ -1,4 +1,12 @@
 import { ConflictError, ErrandError, RateLimitError } from '../errors.js';
+import type { TerminalStatus } from '../vocabulary/run-status.js';
+
+/** How a run ended, as a sentence: what the live page shows once its run has ended. */
+export const RUN_ENDED_SENTENCE: Record<TerminalStatus, string> = {
+  succeeded: 'The run succeeded.',
+  failed: 'The run failed.',
+  cancelled: 'The run was cancelled.',
+};
 
 /** A live link presented for a run other than its own: 403, since the link is genuine but grants nothing here. */
 export class LiveLinkOtherRunError extends ErrandError {
@@ -15,6 +23,18 @@ export class LiveLinkRevokedError extends ErrandError {
   readonly status = 403;
   constructor() {
     super('live_link_revoked', "This live link was revoked. Whoever holds the run's API key can hand out a new one (GET /v1/runs/{id})");
+  }
+}
+
+/**
+ * A live link of a run that has ended: 410, since it will never grant anything again (docs/api.md, Live view). The
+ * message says how the run ended and nothing more; the run's API key reads the rest.
+ */
+export class LiveLinkRunEndedError extends ErrandError {
+  readonly type = 'invalid_request_error';
+  readonly status = 410;
+  constructor(runId: string, status: TerminalStatus) {
+    super('live_link_run_ended', `${RUN_ENDED_SENTENCE[status]} Its live view has ended with it: a live link grants nothing once its run (${runId}) has ended`);
   }
 }
 
@@ -40,9 +60,9 @@ export class NotInControlError extends ConflictError {
   }
 }
 
-/** One more frame stream than a run allows. */
+/** One more frame stream than a run allows, or than its live links may have together. */
 export class TooManyViewersError extends RateLimitError {
-  constructor(limit: number) {
-    super('too_many_viewers', `This run's live view is open ${limit} times already, the most it allows; close one, then retry`, 5);
+  constructor(open: string) {
+    super('too_many_viewers', `This run's live view is open ${open} already, the most it allows; close one, then retry`, 5);
   }
 }

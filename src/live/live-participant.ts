@@ -12,7 +12,7 @@ export function liveParticipant(live: LiveRuns): AttemptParticipant {
     name: 'live',
     async join(attempt) {
       const gate = new ControlGate();
-      const detach = live.attach({ orgId: attempt.run.org_id, runId: attempt.run.id, sandbox: attempt.sandbox, gate });
+      const detach = live.attach({ orgId: attempt.run.org_id, runId: attempt.run.id, sandbox: attempt.sandbox, gate, mask: attempt.mask });
       return { joined: { gate }, close: async () => detach() };
     },
   };

@@ -1,3 +1,4 @@
+import type { SecretMask } from '../connections/secret-mask.js';
 import type { ControlGate } from './control-gate.js';
 import type { Sandbox } from '../sandbox/driver.js';
 
@@ -7,6 +8,8 @@ export interface LiveRun {
   runId: string;
   sandbox: Sandbox;
   gate: ControlGate;
+  /** The run's secrets in every form: masked in the frames' text as in its steps. */
+  mask: SecretMask;
   /** Aborted when the attempt ends: open frame streams and input end with it. */
   ended: AbortSignal;
 }

@@ -2,17 +2,23 @@ import { idParam, nullableString, timestamp } from '../http-schemas/common.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { envelopeSchema } from '../runs/run-schemas.js';
 
-const modifiers = { type: 'integer', minimum: 0, maximum: 15, description: 'CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8.' } as const;
+const modifiers = { type: 'integer', minimum: 0, maximum: 15, default: 0, description: 'CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out.' } as const;
 const coordinate = (axis: string) => ({ type: 'number', minimum: 0, maximum: 100_000, description: `${axis} in the page's CSS pixels (LiveFrame width and height).` }) as const;
 const delta = { type: 'number', minimum: -100_000, maximum: 100_000 } as const;
 
-/** A person's input, as CDP's Input domain takes it (src/sandbox/protocol.ts, LiveInput). */
+/**
+ * A person's input, as CDP's Input domain takes it (src/sandbox/protocol.ts, LiveInput). Discriminated by `type`: a body
+ * is checked against its type's member only, so a mistake is reported for the type given (and the defaults apply).
+ */
 export const liveInputSchema = {
+  type: 'object',
+  required: ['type'],
+  discriminator: { propertyName: 'type' },
   oneOf: [
     {
       type: 'object',
       additionalProperties: false,
-      required: ['type', 'event', 'x', 'y', 'button', 'clickCount', 'modifiers'],
+      required: ['type', 'event', 'x', 'y', 'button', 'clickCount'],
       properties: {
         type: { type: 'string', const: 'mouse' },
         event: { type: 'string', enum: ['mousePressed', 'mouseReleased', 'mouseMoved'] },
@@ -26,13 +32,13 @@ export const liveInputSchema = {
     {
       type: 'object',
       additionalProperties: false,
-      required: ['type', 'x', 'y', 'deltaX', 'deltaY', 'modifiers'],
+      required: ['type', 'x', 'y', 'deltaX', 'deltaY'],
       properties: { type: { type: 'string', const: 'wheel' }, x: coordinate('x'), y: coordinate('y'), deltaX: delta, deltaY: delta, modifiers },
     },
     {
       type: 'object',
       additionalProperties: false,
-      required: ['type', 'event', 'key', 'code', 'keyCode', 'text', 'modifiers'],
+      required: ['type', 'event', 'key', 'code', 'keyCode', 'text'],
       properties: {
         type: { type: 'string', const: 'key' },
         event: { type: 'string', enum: ['keyDown', 'keyUp'] },
@@ -62,13 +68,17 @@ const liveControlSchema = {
 
 const handBackSchema = {
   type: 'object',
-  required: ['object', 'run_id', 'started_at', 'ended_at', 'duration_ms'],
+  required: ['object', 'run_id', 'started_at', 'ended_at', 'duration_ms', 'answered_request_id'],
   properties: {
     object: { type: 'string', const: 'live_control_ended' },
     run_id: { type: 'string' },
     started_at: timestamp,
     ended_at: timestamp,
     duration_ms: { type: 'integer' },
+    answered_request_id: {
+      ...nullableString,
+      description: 'The takeover the agent asked for (request_human) that this hand-back answered, with its note; null when the run waited for none.',
+    },
   },
 } as const;
 

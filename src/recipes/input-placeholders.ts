@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../text/escape-regexp.js';
+
 /**
  * A run's inputs in a recipe: kept as `{{name}}` wherever a value went (typed text, URLs, page text a step or the
  * extraction relies on), and filled with the next run's values when it is replayed. `{{secret:name}}` references
@@ -30,15 +32,65 @@ export function inputValues(inputs: Record<string, unknown>): InputValue[] {
   return out.sort((a, b) => b.value.length - a.value.length);
 }
 
-/** `text` with each input's value (and, in a URL, its encoded forms) replaced by `{{name}}`. */
-export function toPlaceholders(text: string, values: readonly InputValue[], inUrl = false): string {
+/**
+ * Where a text with placeholders is: plain text (typed, a selector, a program, page text), a URL the browser is sent
+ * to (other values go in encoded), or a page's address as a fingerprint keeps it (origin and decoded path).
+ */
+export type PlaceholderPlace = 'text' | 'url' | 'address';
+
+/**
+ * An input that is a site (an http or https address without query or fragment), as it begins the addresses under it:
+ * without its trailing slash, so that `{{site}}/search` is the same pattern whether the run was given
+ * `https://shop.example/` or `https://shop.example`, and is filled right whichever form the next run is given. In a
+ * fingerprint, its path is decoded as the fingerprint's is. Null for any other value.
+ */
+export function siteStem(value: string, place: Exclude<PlaceholderPlace, 'text'>): string | null {
+  if (!/^https?:\/\//i.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.search !== '' || url.hash !== '') return null;
+  const stem = place === 'url' ? url.href : `${url.origin}${url.pathname.split('/').map(safeDecode).join('/')}`;
+  return stem.replace(/\/+$/, '');
+}
+
+/** The site input whose stem begins `address` (followed by a `/` or nothing), the longest one, if any. */
+export function siteAt(address: string, values: readonly InputValue[]): { name: string; stem: string } | null {
+  let found: { name: string; stem: string } | null = null;
+  for (const { name, value } of values) {
+    const stem = siteStem(value, 'address');
+    if (stem === null || !address.startsWith(stem) || !/^(\/|$)/.test(address.slice(stem.length))) continue;
+    if (found === null || stem.length > found.stem.length) found = { name, stem };
+  }
+  return found;
+}
+
+/**
+ * `text` with each input's value replaced by `{{name}}`: in a URL, its encoded forms too, and a site input wherever
+ * its stem begins an address (`https://shop.example/search` is `{{site}}/search` for `https://shop.example/`).
+ */
+export function toPlaceholders(text: string, values: readonly InputValue[], place: PlaceholderPlace = 'text'): string {
   for (const { name, value } of values) {
     if (text === value) return `{{${name}}}`;
   }
   let out = text;
+  if (place !== 'text') {
+    const sites = values.flatMap(({ name, value }) => {
+      const stem = siteStem(value, place);
+      return stem === null ? [] : [{ name, stem }];
+    });
+    for (const { name, stem } of sites.sort((a, b) => b.stem.length - a.stem.length)) {
+      out = out.replace(new RegExp(`${escapeRegExp(stem)}(?=[/?#]|$)`, 'g'), `{{${name}}}`);
+    }
+  }
   for (const { name, value } of values) {
     if (value.length < MIN_EMBEDDED) continue;
-    const forms = inUrl ? [...new Set([encodeURIComponent(value), encodeURIComponent(value).replaceAll('%20', '+'), value])] : [value];
+    // A site's own form was placed above, where an address begins with it: not inside another host's name.
+    const raw = place !== 'text' && siteStem(value, place) !== null ? [] : [value];
+    const forms = place === 'url' ? [...new Set([encodeURIComponent(value), encodeURIComponent(value).replaceAll('%20', '+'), ...raw])] : raw;
     for (const form of forms) out = out.split(form).join(`{{${name}}}`);
   }
   return out;
@@ -52,14 +104,28 @@ export class MissingInput extends Error {
   }
 }
 
-/** `text` with every `{{name}}` filled from `values` (encoded in a URL); throws MissingInput for one it lacks. */
-export function fromPlaceholders(text: string, values: readonly InputValue[], inUrl = false): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => {
+/**
+ * `text` with every `{{name}}` filled from `values`; throws MissingInput for one it lacks. In a URL, a value is
+ * encoded, unless it is itself an address (a site to visit), which goes in as given when it is the whole URL and as
+ * its stem (siteStem) when a path follows it; in a fingerprint's address, a site is its stem.
+ */
+export function fromPlaceholders(text: string, values: readonly InputValue[], place: PlaceholderPlace = 'text'): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => {
     const found = values.find((v) => v.name === name);
     if (found === undefined) throw new MissingInput(name);
-    // An input that is itself an address (a site to visit) goes in as it is; any other value is encoded.
-    return inUrl && !/^https?:\/\//i.test(found.value) ? encodeURIComponent(found.value) : found.value;
+    if (place === 'text') return found.value;
+    const stem = siteStem(found.value, place);
+    if (stem !== null) return place === 'url' && whole === text ? found.value : stem;
+    return place === 'url' && !/^https?:\/\//i.test(found.value) ? encodeURIComponent(found.value) : found.value;
   });
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The inputs whose value still appears in `text` (a recipe must hold none). */

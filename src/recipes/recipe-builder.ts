@@ -1,5 +1,5 @@
 import type { SecretMask } from '../connections/secret-mask.js';
-import type { BrowserRequest } from '../sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult } from '../sandbox/protocol.js';
 import type { Observation } from './observed-sandbox.js';
 import type { BrowserStep, InputFileRef, Locator, Recipe, RecipeStep } from './recipe.js';
 import { inputValues, leakedInputs, toPlaceholders } from './input-placeholders.js';
@@ -52,7 +52,7 @@ export function buildRecipe(source: RecipeSource): { recipe: Recipe } | { why: s
     if (result.url !== null) page = { url: result.url, title: result.title };
     if (!result.ok) return;
     if (request.action === 'snapshot') snapshot = result.text;
-    const step = browserStep(request, before, snapshot, values, source.inputFiles);
+    const step = browserStep(request, result, before, snapshot, values, source.inputFiles);
     if (step !== null) steps.push(step);
   }
   if (steps.length === 0) return { why: 'the run did nothing a replay could repeat' };
@@ -68,6 +68,7 @@ export function buildRecipe(source: RecipeSource): { recipe: Recipe } | { why: s
 
 function browserStep(
   request: BrowserRequest,
+  result: BrowserResult,
   before: { url: string | null; title: string | null },
   snapshot: string,
   values: ReturnType<typeof inputValues>,
@@ -75,7 +76,7 @@ function browserStep(
 ): BrowserStep | null {
   switch (request.action) {
     case 'navigate':
-      return { tool: 'browser', action: 'navigate', url: toPlaceholders(request.url, values, true), page: null };
+      return { tool: 'browser', action: 'navigate', url: toPlaceholders(request.url, values, 'url'), page: null };
     case 'click': {
       const locators = clickLocators(request, snapshot, values);
       const keyText = locators.flatMap((l) => (l.kind === 'text' ? [l.text] : []));
@@ -85,7 +86,7 @@ function browserStep(
       return {
         tool: 'browser',
         action: 'type',
-        locators: [selectorLocator(request.selector, values)],
+        locators: typeLocators(request.selector, result, values),
         text: toPlaceholders(request.text, values),
         ...(request.submit === true ? { submit: true } : {}),
         page: fingerprintOf(before.url, before.title, [], values),
@@ -127,6 +128,22 @@ function clickLocators(request: Extract<BrowserRequest, { action: 'click' }>, sn
   locators.push({ kind: 'text', text: kept });
   return locators;
 }
+
+/**
+ * A field typed into is found as a click is: by its role and exact accessible name first (the supervisor answers the
+ * role selector when no other element of the page has that name: `role=textbox[name="Email"s]`), then by the
+ * selector the agent used, so that a field whose id changed is still found by its label.
+ */
+function typeLocators(selector: string, result: BrowserResult, values: ReturnType<typeof inputValues>): Locator[] {
+  const agent = selectorLocator(selector, values);
+  const role = result.roleSelector;
+  if (role === undefined || !ROLE_SELECTOR.test(role)) return [agent];
+  const byRole: Locator = { kind: 'role', selector: toPlaceholders(role, values) };
+  return agent.kind === 'role' && agent.selector === byRole.selector ? [agent] : [byRole, agent];
+}
+
+/** The shape of the role selector a supervisor answers for a field (role-selector.ts there). */
+const ROLE_SELECTOR = /^role=[a-z]+\[name="(?:[^"\\]|\\.)*"s\]$/;
 
 function selectorLocator(selector: string, values: ReturnType<typeof inputValues>): Locator {
   const kept = toPlaceholders(selector, values);

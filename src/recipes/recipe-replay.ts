@@ -84,7 +84,7 @@ export class RecipeReplay {
     const fill = (text: string): string => fromPlaceholders(text, this.values);
     switch (step.action) {
       case 'navigate':
-        return [{ action: 'navigate', url: fromPlaceholders(step.url ?? '', this.values, true) }];
+        return [{ action: 'navigate', url: fromPlaceholders(step.url ?? '', this.values, 'url') }];
       case 'click':
         return (step.locators ?? []).map((l) => ({ action: 'click' as const, ...locate(l, fill) }));
       case 'type':

@@ -170,6 +170,11 @@ export class RunsService {
     this.liveUrlOf = liveUrlOf;
   }
 
+  /** A running run's live view (once the live view plugged in its links), or null. */
+  liveUrl(orgId: string, runId: string): string | null {
+    return this.liveUrlOf?.(orgId, runId) ?? null;
+  }
+
   private plugged(): RunEngine {
     if (this.engine === null) throw new Error('no engine is plugged into runs: the daemon is still being built');
     return this.engine;

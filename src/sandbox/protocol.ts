@@ -152,6 +152,12 @@ export interface BrowserResult {
   problem: PageProblem | null;
   /** base64 PNG, for `screenshot`. */
   screenshot: string | null;
+  /**
+   * For `type`: a role selector (`role=textbox[name="Email"s]`) that finds the field typed into and no other element,
+   * when it has an accessible name no other element shares; a recipe tries it before the agent's selector. Absent
+   * otherwise (and from sandboxes built before it).
+   */
+  roleSelector?: string;
 }
 
 /**
@@ -203,6 +209,7 @@ export interface LiveFrame {
   jpeg: string;
   width: number;
   height: number;
+  /** The page's URL, the TOTP codes the sandbox typed in it masked (the daemon masks the run's secrets as it relays). */
   url: string | null;
 }
 

@@ -14,13 +14,26 @@
   /** When this page took control: a state asked for before then may not know it yet. */
   let tookAt = 0;
   let running = true;
+  /** The frame stream said the agent has finished: the run is ending, and nobody can take control any more. */
+  let finished = false;
   let waitingFor = null;
   let inputs = Promise.resolve();
+  /** Ends the open frame stream when the page stops. */
+  const frames = new AbortController();
 
-  function api(method, path, body) {
+  /** What the status line says of the run, as a sentence. */
+  const SENTENCES = {
+    queued: 'The run is waiting to start again.',
+    running: 'The run is running.',
+    succeeded: 'The run succeeded.',
+    failed: 'The run failed.',
+    cancelled: 'The run was cancelled.',
+  };
+
+  function api(method, path, body, signal) {
     const headers = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`/v1/runs/${runId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    return fetch(`/v1/runs/${runId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', signal });
   }
 
   async function problemOf(response) {
@@ -39,38 +52,44 @@
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  // Frames: server-sent events read from a fetch stream (EventSource cannot send the token as a header).
+  // Frames: server-sent events read from a fetch stream (EventSource cannot send the token as a header), until the
+  // stream says the agent has finished (`ended`): the run is ending, and there is nothing more to show.
   async function watch() {
     while (running) {
       try {
-        const response = await api('GET', '/live/frames');
+        const response = await api('GET', '/live/frames', undefined, frames.signal);
         if (!response.ok) {
           const message = await problemOf(response);
           if (response.status === 401 || response.status === 403 || response.status === 410) return stop(message);
-          // 409: the run has no sandbox yet, or no longer; the state says which.
+          // 409: the run has no sandbox yet; the state says when it has.
           if (response.status !== 409) say(message);
-        } else {
-          await readEvents(response.body);
+        } else if ((await readEvents(response.body)) === 'ended') {
+          return;
         }
       } catch {
-        // The connection broke; try again below.
+        // The connection broke (or the page stopped); try again below.
       }
       await sleep(1000);
     }
   }
 
+  /** Shows the stream's frames; answers 'ended' when the stream said the agent has finished. */
   async function readEvents(body) {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     let buffered = '';
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) return 'closed';
       buffered += decoder.decode(value, { stream: true });
       let end;
       while ((end = buffered.indexOf('\n\n')) !== -1) {
-        onEvent(buffered.slice(0, end));
+        const type = onEvent(buffered.slice(0, end));
         buffered = buffered.slice(end + 2);
+        if (type === 'ended') {
+          await reader.cancel().catch(() => undefined);
+          return 'ended';
+        }
       }
     }
   }
@@ -82,7 +101,13 @@
       if (line.startsWith('event: ')) type = line.slice(7);
       else if (line.startsWith('data: ')) data += line.slice(6);
     }
-    if (type === 'waiting') {
+    if (type === 'ended') {
+      finished = true;
+      lostControl(null);
+      $('take').disabled = true;
+      $('screen-note').hidden = false;
+      $('screen-note').textContent = 'The agent has finished.';
+    } else if (type === 'waiting') {
       $('screen-note').hidden = false;
       $('screen-note').textContent = 'The agent has not opened the browser yet…';
     } else if (type === 'frame') {
@@ -91,6 +116,7 @@
       screen.src = `data:image/jpeg;base64,${f.jpeg}`;
       $('screen-note').hidden = true;
     }
+    return type;
   }
 
   // The run's state: status, step, thought, who controls the browser, what the agent waits for.
@@ -111,16 +137,18 @@
   function show(state, asked) {
     const run = state.run;
     if (run.live_url) token = new URL(run.live_url).searchParams.get('token') || token;
-    $('status').textContent = `${run.status}${state.control.held ? ' · paused: a person has control' : ''}`;
+    const paused = run.status === 'running' && state.control.held ? ' The agent is paused while a person has control.' : '';
+    const ending = run.status === 'running' && finished ? 'The agent has finished; the run is ending.' : null;
+    $('status').textContent = ending || `${SENTENCES[run.status] || `The run is ${run.status}.`}${paused}`;
     $('steps').textContent = String(run.progress.steps);
     $('last-action').textContent = run.progress.last_action || '—';
     $('thought').textContent = state.thought || '—';
     const mine = controlId !== null;
-    $('take').disabled = state.control.held || run.status !== 'running';
+    $('take').disabled = finished || state.control.held || run.status !== 'running';
     $('control').textContent = mine ? 'You have control.' : state.control.held ? `${state.control.by} has control since ${state.control.since}.` : '';
     if (mine && !state.control.held && asked > tookAt) lostControl('Your control ended (it was revoked).');
     showWaiting(run.waiting_for || null);
-    if (run.status !== 'running') stop(`The run is ${run.status}.`);
+    if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') stop(SENTENCES[run.status]);
   }
 
   function showWaiting(w) {
@@ -140,8 +168,10 @@
     $('takeover-hint').hidden = w.kind !== 'takeover';
   }
 
+  // The run has ended (or the link no longer works): no more requests, and the frame stream is closed.
   function stop(message) {
     running = false;
+    frames.abort();
     controlId = null;
     $('take').disabled = true;
     $('hand-back-form').hidden = true;
@@ -172,7 +202,8 @@
     $('hand-back-form').hidden = false;
     $('take').hidden = true;
     screen.classList.add('controlled');
-    screen.focus();
+    // Focused for the keys, without scrolling: the screen stays where the person aims.
+    screen.focus({ preventScroll: true });
   });
 
   $('hand-back').addEventListener('click', async () => {
@@ -182,7 +213,9 @@
     if (!response.ok) return say(await problemOf(response));
     lostControl(null);
     $('note').value = '';
-    if (waitingFor !== null && waitingFor.kind === 'takeover') await answerHuman({ note });
+    // Handing back answers the takeover the agent asked for, with the note: nothing more to send.
+    const ended = await response.json();
+    if (waitingFor !== null && ended.answered_request_id === waitingFor.request_id) showWaiting(null);
   });
 
   function lostControl(message) {
@@ -221,7 +254,7 @@
   screen.addEventListener('mousedown', (e) => {
     if (controlId === null) return;
     e.preventDefault();
-    screen.focus();
+    screen.focus({ preventScroll: true });
     pressed = BUTTONS[e.button] || 'left';
     send({ type: 'mouse', event: 'mousePressed', ...at(e), button: pressed, clickCount: Math.min(e.detail || 1, 3), modifiers: modifiers(e) });
   });

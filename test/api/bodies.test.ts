@@ -199,6 +199,37 @@ describe('400 for a member the schema does not know', () => {
     expect(unlike.body.error.message).toBe("Unknown member 'colour'");
   });
 
+  it('answers 400 naming a query parameter a route without query parameters does not take', async () => {
+    const file = (await d.api('POST', '/v1/files?name=a.txt', undefined, { headers: { 'content-type': 'application/octet-stream' }, raw: 'abc' })).body;
+    const run = (await d.api('POST', '/v1/runs', { prompt: 'files' })).body;
+    for (const path of [`/v1/files/${file.id}/content?download=1`, `/v1/runs/${run.task_id}/files?download=1`]) {
+      const res = await d.api('GET', path);
+      expectInvalid(res, 'download', 'invalid_request');
+      expect(res.body.error.message).toBe("Unknown query parameter 'download'");
+    }
+    expect((await d.api('GET', `/v1/files/${file.id}/content`)).status).toBe(200);
+  });
+
+  it('on every operation of the OpenAPI document', async () => {
+    const doc = (await d.api('GET', '/v1/openapi.json', undefined, { key: null })).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema?: { required?: string[] } }> } }>>;
+    };
+    const checked: string[] = [];
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        // Fastify validates the body before the query: an operation whose body has required members answers for them.
+        const required = Object.values(operation.requestBody?.content ?? {}).some((c) => (c.schema?.required ?? []).length > 0);
+        if (required) continue;
+        const path = template.replace(/\{[^}]+\}/g, 'x');
+        const res = await d.api(method.toUpperCase(), `${path}?zz_unknown=1`);
+        expect(res.status, `${method.toUpperCase()} ${template}: ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body.error.param, `${method.toUpperCase()} ${template}`).toBe('zz_unknown');
+        checked.push(`${method.toUpperCase()} ${template}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(40);
+  });
+
   it('suggests for query parameters too', async () => {
     const res = await d.api('GET', '/v1/runs?limt=5');
     expectInvalid(res, 'limt', 'invalid_request');

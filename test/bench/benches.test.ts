@@ -23,6 +23,10 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
   'webhooks.ts': { args: ['10', '2'], figures: [/^ {2}burst: [\d.]+ deliveries\/s; enqueue->arrival p50 [\d.]+ ms/m, /^ {2}paced \(10 events, one per [\d.]+ ms\): enqueue->arrival p50 [\d.]+ ms/m] },
   'mail.ts': { args: ['20', '2', '1', '10'], figures: [/^inbound \(medians\): daemon \d+ replies\/s, bare \d+ msg\/s, ratio [\d.]+/m, /^outbound: \d+ sends\/s/m] },
   'sandbox.ts': { args: ['1'], figures: [/^cold: create\(\) -> first exec +median +\d+ ms/m, /^warm pool: create\(\) -> first exec +median +\d+ ms/m] },
+  'sandbox-memory.ts': {
+    args: ['1'],
+    figures: [/^pooled, no browser \(warm_pool_browser false\) +median +\d+ MiB/m, /^pooled, Chromium idle on its blank page +median +\d+ MiB/m, /^a run with the heavy page open .* median +\d+ MiB/m],
+  },
   'schemas.ts': { args: ['0.5', '2', '1'], figures: [/^ +1 +\d+ +\d+ +[\d.]+x /m, /^medians over the rounds .* at [\d.]+x the baseline's req\/s, p99 latency [\d.]+x/m] },
   'events.ts': { args: ['8', '2'], figures: [/^ {2}paced, 1 subscriber \(\d+ events\): transition -> subscriber p50 \d+ ms/m, /^ {2}fan-out, 2 subscribers: \d+ events\/s delivered/m] },
   'secret-mask.ts': { args: ['1'], figures: [/^ +1 +\d+ +1000000 +ten +[\d.]+ +[\d.]+ +[\d.]+x +\d+$/m, /^ +5 +\d+ +1000000 +ten +[\d.]+ +[\d.]+ +[\d.]+x +\d+$/m] },
@@ -106,7 +110,7 @@ describe.each(scriptBenches())('bench/%s at its smallest setting', (file) => {
   it('exits 0 and prints its figures', { timeout: 180_000 }, async () => {
     const smallest = SMALLEST[file]!;
     // The sandbox bench says so and exits 0 without a Docker engine; under CI the gate makes that an error.
-    const docker = file === 'sandbox.ts' || file === 'placement.ts' || file === 'replay.ts' ? await dockerAvailability() : null;
+    const docker = ['sandbox.ts', 'sandbox-memory.ts', 'placement.ts', 'replay.ts'].includes(file) ? await dockerAvailability() : null;
     // The placement bench needs runsc as well; under CI (ERRAND_REQUIRE_RUNSC=1) its absence is an error.
     const runsc = file === 'placement.ts' && docker !== null ? await runscAvailability(docker) : true;
     const res = await runBench(file, smallest.args);

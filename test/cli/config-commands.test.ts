@@ -108,3 +108,35 @@ describe('errand config seal and unset-secret', () => {
     expect(twice.stderr).toBe('warning: mail.smtp_url was not set in this data directory\n');
   });
 });
+
+describe('a renamed key (mail.dns_servers, now dns.servers) in the commands that read the configuration', () => {
+  it('config show reads it as dns.servers and warns; config seal and doctor keep working, doctor with a warning', async () => {
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ mail: { dns_servers: '127.0.0.1:53', smtp_url: RELAY } }));
+    const show = await cli(['config', 'show', 'dns', '--json']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.json().keys).toEqual([{ key: 'dns.servers', value: '127.0.0.1:53', secret: false, source: 'config.json' }]);
+    expect(show.stderr).toContain('warning: config.json sets mail.dns_servers, which was renamed dns.servers: it is read as dns.servers for now; rename it there\n');
+
+    const fromEnv = await cli(['config', 'show', 'dns.servers'], { env: { ERRAND_MAIL_DNS_SERVERS: '127.0.0.2:53' } });
+    expect(fromEnv.stdout).toMatch(/^dns\.servers\s+127\.0\.0\.2:53\s+ERRAND_MAIL_DNS_SERVERS$/m);
+    expect(fromEnv.stderr).toContain('warning: ERRAND_MAIL_DNS_SERVERS was renamed ERRAND_DNS_SERVERS (dns.servers)');
+
+    const sealed = await cli(['config', 'seal']);
+    expect(sealed.code, sealed.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home.path, 'config.json'), 'utf8'))).toEqual({ mail: { dns_servers: '127.0.0.1:53' } });
+
+    const doctor = await cli(['doctor', '--json'], { env: { ERRAND_SANDBOX_DRIVER: 'local' } });
+    expect(doctor.json().checks.find((c: { check: string }) => c.check === 'configuration')).toEqual({
+      check: 'configuration',
+      level: 'warn',
+      detail: 'config.json sets mail.dns_servers, which was renamed dns.servers: it is read as dns.servers for now; rename it there (docs/configuration.md, "Renamed keys")',
+    });
+  });
+
+  it('config set-secret names the new key, and where it goes, since it is not a secret', async () => {
+    const set = await cli(['config', 'set-secret', 'mail.dns_servers'], { input: '127.0.0.1:53' });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain('mail.dns_servers was renamed dns.servers: dns.servers is not a secret key');
+    expect(set.stderr).toContain('other keys go in config.json or ERRAND_DNS_SERVERS');
+  });
+});

@@ -184,6 +184,33 @@ describe('errandd with a secret in config.json in plain text (issue 21)', () => 
   });
 });
 
+describe('errandd with a renamed key (mail.dns_servers, now dns.servers)', () => {
+  it('keeps starting at the upgrade, and says on stdout and in its log which name to use, for each place that sets it', async () => {
+    writeFileSync(join(home.path, 'config.json'), JSON.stringify({ mail: { dns_servers: '127.0.0.1:53' } }));
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: 'sk-test', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local', ERRAND_MAIL_DNS_SERVERS: '127.0.0.1:5353' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const seen: string[] = [];
+      while (seen.filter((l) => l.startsWith('WARNING: ')).length < 2) seen.push((await lines.next()).value as string);
+      expect(seen[0]).toMatch(/^listening on http:/);
+      expect(seen.filter((l) => l.startsWith('WARNING: '))).toEqual([
+        'WARNING: config.json sets mail.dns_servers, which was renamed dns.servers: it is read as dns.servers for now; rename it there (docs/configuration.md, "Renamed keys").',
+        'WARNING: ERRAND_MAIL_DNS_SERVERS was renamed ERRAND_DNS_SERVERS (dns.servers): it is read as ERRAND_DNS_SERVERS for now; rename the variable (docs/configuration.md, "Renamed keys").',
+      ]);
+      while (!stderr.includes('rename the variable')) await new Promise((r) => setTimeout(r, 20));
+      expect(stderr).toContain('ERRAND_MAIL_DNS_SERVERS was renamed ERRAND_DNS_SERVERS');
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  });
+});
+
 describe('errandd with email', () => {
   it('says where it receives mail, and warns when sends have no relay, naming the setting and the restart', async () => {
     const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {

@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
+import { loadConfig, resolveConfig } from '../../src/config/load.js';
 import { CONFIG_KEYS, envName, type ConfigKey, type KeySpec } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/errors.js';
+import { loadMasterKeyring } from '../../src/secrets/master-key.js';
+import { SecretBox } from '../../src/secrets/secret-box.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 
 let home: { path: string; remove(): void };
@@ -145,19 +147,77 @@ describe('bad values name the key', () => {
     expect(configError(() => loadConfig({ home: home.path, env: {}, flags: { 'limits.nope': 1 } })).key).toBe('limits.nope');
   });
 
-  it('mail.dns_servers, renamed dns.servers when it came to serve every lookup, is refused with the new name wherever it is set', () => {
-    writeFile({ mail: { dns_servers: '127.0.0.1:53' } });
-    expect(configError(() => loadConfig({ home: home.path, env: {} })).message).toMatch(/mail.dns_servers: was renamed dns.servers/);
-    writeFile({});
-    expect(configError(() => loadConfig({ home: home.path, env: { ERRAND_MAIL_DNS_SERVERS: '127.0.0.1:53' } })).message).toContain('ERRAND_DNS_SERVERS');
-    expect(configError(() => loadConfig({ home: home.path, env: {}, flags: { 'mail.dns_servers': '127.0.0.1:53' } })).message).toContain('was renamed dns.servers');
-    expect(loadConfig({ home: home.path, env: { ERRAND_DNS_SERVERS: '127.0.0.1:53' } })['dns.servers']).toBe('127.0.0.1:53');
-  });
-
   it('a config file that is not a JSON object is refused, naming the file', () => {
     writeFile('{ not json');
     expect(configError(() => loadConfig({ home: home.path, env: {} })).message).toContain('config.json');
     writeFile('[1, 2]');
     expect(configError(() => loadConfig({ home: home.path, env: {} })).message).toContain('config.json');
+  });
+});
+
+describe('a renamed key: mail.dns_servers, now dns.servers', () => {
+  const resolve = (env: NodeJS.ProcessEnv = {}, flags?: Record<string, unknown>) => resolveConfig({ home: home.path, env, ...(flags ? { flags } : {}) });
+  const READ = 'it is read as dns.servers for now; rename it there';
+
+  it('in config.json, nested or dotted, is read as dns.servers, with a warning naming the new name', () => {
+    for (const file of [{ mail: { dns_servers: '127.0.0.1:53' } }, { 'mail.dns_servers': '127.0.0.1:53' }]) {
+      writeFile(file);
+      const resolved = resolve();
+      expect(resolved.config['dns.servers']).toBe('127.0.0.1:53');
+      expect(resolved.sources['dns.servers']).toEqual({ layer: 'config.json' });
+      expect(resolved.renamedKeys).toEqual([`config.json sets mail.dns_servers, which was renamed dns.servers: ${READ}`]);
+    }
+  });
+
+  it('in config.json beside dns.servers: the new name wins, and the old one is ignored with a warning', () => {
+    writeFile({ mail: { dns_servers: '127.0.0.1:53' }, dns: { servers: '127.0.0.2:53' } });
+    const resolved = resolve();
+    expect(resolved.config['dns.servers']).toBe('127.0.0.2:53');
+    expect(resolved.renamedKeys).toEqual(['config.json sets both mail.dns_servers and dns.servers, its new name: mail.dns_servers is ignored; remove it']);
+  });
+
+  it('as ERRAND_MAIL_DNS_SERVERS, is read as ERRAND_DNS_SERVERS, which wins when both are set', () => {
+    const old = resolve({ ERRAND_MAIL_DNS_SERVERS: '127.0.0.1:53' });
+    expect(old.config['dns.servers']).toBe('127.0.0.1:53');
+    expect(old.sources['dns.servers']).toEqual({ layer: 'environment', variable: 'ERRAND_MAIL_DNS_SERVERS' });
+    expect(old.renamedKeys).toEqual(['ERRAND_MAIL_DNS_SERVERS was renamed ERRAND_DNS_SERVERS (dns.servers): it is read as ERRAND_DNS_SERVERS for now; rename the variable']);
+    const both = resolve({ ERRAND_MAIL_DNS_SERVERS: '127.0.0.1:53', ERRAND_DNS_SERVERS: '127.0.0.2:53' });
+    expect(both.config['dns.servers']).toBe('127.0.0.2:53');
+    expect(both.sources['dns.servers']).toEqual({ layer: 'environment', variable: 'ERRAND_DNS_SERVERS' });
+    expect(both.renamedKeys).toEqual(['both ERRAND_MAIL_DNS_SERVERS and ERRAND_DNS_SERVERS are set: ERRAND_MAIL_DNS_SERVERS is ignored (it was renamed ERRAND_DNS_SERVERS, for dns.servers); unset it']);
+    // An empty variable sets nothing, under either name.
+    expect(resolve({ ERRAND_MAIL_DNS_SERVERS: '' })).toMatchObject({ renamedKeys: [], sources: { 'dns.servers': { layer: 'default' } } });
+  });
+
+  it('keeps the order of the layers: the old variable wins over dns.servers in config.json', () => {
+    writeFile({ dns: { servers: '127.0.0.2:53' } });
+    const resolved = resolve({ ERRAND_MAIL_DNS_SERVERS: '127.0.0.1:53' });
+    expect(resolved.config['dns.servers']).toBe('127.0.0.1:53');
+    expect(resolved.renamedKeys).toHaveLength(1);
+  });
+
+  it('as errandd --set, is read as dns.servers, which wins when both are given', () => {
+    const old = resolve({}, { 'mail.dns_servers': '127.0.0.1:53' });
+    expect(old.config['dns.servers']).toBe('127.0.0.1:53');
+    expect(old.sources['dns.servers']).toEqual({ layer: 'flag' });
+    expect(old.renamedKeys).toEqual([`--set sets mail.dns_servers, which was renamed dns.servers: ${READ}`]);
+    const both = resolve({}, { 'mail.dns_servers': '127.0.0.1:53', 'dns.servers': '127.0.0.2:53' });
+    expect(both.config['dns.servers']).toBe('127.0.0.2:53');
+    expect(both.renamedKeys).toEqual(['--set sets both mail.dns_servers and dns.servers, its new name: mail.dns_servers is ignored; remove it']);
+  });
+
+  it('in sealed-config.json, sealed under its old name, opens under it and is read as dns.servers', () => {
+    const box = new SecretBox(() => loadMasterKeyring({ home: home.path, env: {} }));
+    writeFileSync(join(home.path, 'sealed-config.json'), JSON.stringify({ 'mail.dns_servers': box.seal('127.0.0.1:53', 'config:mail.dns_servers') }));
+    const resolved = resolve();
+    expect(resolved.config['dns.servers']).toBe('127.0.0.1:53');
+    expect(resolved.sources['dns.servers']).toEqual({ layer: 'sealed' });
+    expect(resolved.renamedKeys).toEqual([`sealed-config.json sets mail.dns_servers, which was renamed dns.servers: ${READ}`]);
+  });
+
+  it('is no configuration key of its own, and an unknown key is still refused', () => {
+    expect(Object.keys(CONFIG_KEYS)).not.toContain('mail.dns_servers');
+    writeFile({ mail: { dns_server: '127.0.0.1:53' } });
+    expect(configError(() => resolve()).message).toContain('mail.dns_server: is not a configuration key');
   });
 });

@@ -221,6 +221,7 @@ describe('totp connections', () => {
     ['an otpauth URI with digits out of range', { secret: `otpauth://totp/x?secret=${SEED}&digits=12` }, /digits must be a whole number from 6 to 8/],
     ['an otpauth URI with a period out of range', { secret: `otpauth://totp/x?secret=${SEED}&period=3600` }, /period must be a whole number from 15 to 300/],
     ['an hotp URI', { secret: `otpauth://hotp/x?secret=${SEED}&counter=0` }, /only otpauth:\/\/totp\/ URIs/],
+    ['an otpauth URI with two secrets', { secret: `otpauth://totp/x?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&secret=${SEED}` }, /gives its secret parameter more than once/],
   ])('answer 400 invalid_totp_seed for %s, without repeating it', async (_what, body, message) => {
     const res = await create({ name: 'bad-2fa', type: 'totp', ...body });
     expectInvalid(res, 'secret', 'invalid_totp_seed');

@@ -93,6 +93,11 @@ describe('SecretMask on encoded secrets (issue 21, item 7)', () => {
     expect(mask.text(dump)).toBe(`${Buffer.from('token=').toString('hex')}[secret:gh]${Buffer.from(';').toString('hex')}`);
   });
 
+  it("masks the URL-encoded form as a browser shows it in a query, its ' escaped", () => {
+    const quoted = new SecretMask([{ name: 'q', value: "it's!a-s3cret" }]);
+    expect(quoted.text('?k=it%27s!a-s3cret&x=1')).toBe('?k=[secret:q]&x=1');
+  });
+
   it('masks the part of a secret left on either side of a cut in long output', () => {
     const cut = (head: string, tail: string) => `${head}\n…[12 345 characters omitted]…\n${tail}`;
     expect(mask.text(cut(`xxxx${TOKEN.slice(0, 9)}`, `${TOKEN.slice(-7)}yyyy`))).toBe(cut('xxxx[secret:gh]', '[secret:gh]yyyy'));
@@ -110,5 +115,60 @@ describe('SecretMask on encoded secrets (issue 21, item 7)', () => {
 
   it('masks the result of a model that re-encoded a secret, inside JSON values', () => {
     expect(mask.value({ echoed: bytes.toString('base64'), nested: [bytes.toString('hex')] })).toEqual({ echoed: '[secret:gh]', nested: ['[secret:gh]'] });
+  });
+});
+
+describe('SecretMask on the encodings sites make themselves (issue 31, item 3)', () => {
+  const SECRET = `Pa&s <w>"o'r!d/%+x`;
+  const mask = new SecretMask([{ name: 'pw', value: SECRET }]);
+  const component = encodeURIComponent;
+  const strict = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const form = (s: string) => new URLSearchParams({ k: s }).toString().slice(2);
+  const lower = (s: string) => s.replace(/%([0-9A-F]{2})/g, (_e, hex: string) => `%${hex.toLowerCase()}`);
+
+  it.each([
+    ['encodeURIComponent twice', component(component(SECRET))],
+    ['a form body inside encodeURIComponent (a returnUrl built from a form)', component(form(SECRET))],
+    ['encodeURIComponent inside a form body', form(component(SECRET))],
+    ['RFC 3986 twice', strict(strict(SECRET))],
+    ['a form body twice', form(form(SECRET))],
+    ['lower-case hex digits, twice', lower(component(lower(component(SECRET))))],
+    ["encodeURIComponent twice, as a browser shows it in a query (its ' escaped)", component(component(SECRET)).replace(/'/g, '%27')],
+  ])('masks the secret percent-encoded twice (%s)', (_form, encoded) => {
+    expect(encoded).toContain('%25');
+    expect(mask.text(`/login?returnUrl=%2Flanding%3Fpw%3D${encoded}&x=1`)).toBe('/login?returnUrl=%2Flanding%3Fpw%3D[secret:pw]&x=1');
+  });
+
+  const escape = (map: Record<string, string>) => [...SECRET].map((c) => map[c] ?? c).join('');
+  const named = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+  const numeric = (reference: (code: number) => string, chars: string) => Object.fromEntries([...chars].map((c) => [c, reference(c.charCodeAt(0))]));
+  it.each([
+    ['named, apostrophe as &#39; (lodash, Rails)', escape({ ...named, "'": '&#39;' })],
+    ['named, apostrophe as &#x27; (Python, React)', escape({ ...named, "'": '&#x27;' })],
+    ['named, apostrophe as &#039; (PHP)', escape({ ...named, "'": '&#039;' })],
+    ['named, apostrophe as &apos; (XML)', escape({ ...named, "'": '&apos;' })],
+    ['&#34; and &#39; for the quotes (Go, Jinja)', escape({ ...named, '"': '&#34;', "'": '&#39;' })],
+    ['only & < > (text in the DOM)', escape({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })],
+    ['only & and " (an attribute in the DOM)', escape({ '&': '&amp;', '"': '&quot;' })],
+    ['decimal references for the five', escape(numeric((c) => `&#${c};`, `&<>"'`))],
+    ['hex references for the five, upper case', escape(numeric((c) => `&#x${c.toString(16).toUpperCase()};`, `&<>"'`))],
+    ['hex references for the five, lower case', escape(numeric((c) => `&#x${c.toString(16)};`, `&<>"'`))],
+    ['decimal references for every sign (ESAPI)', escape(numeric((c) => `&#${c};`, `&<>"'!/%+`))],
+    ['hex references for every sign, upper case', escape(numeric((c) => `&#x${c.toString(16).toUpperCase()};`, `&<>"'!/%+`))],
+    ['hex references for every sign, lower case', escape(numeric((c) => `&#x${c.toString(16)};`, `&<>"'!/%+`))],
+  ])('masks the secret as HTML escapes it: %s', (_style, escaped) => {
+    expect(escaped).not.toBe(SECRET);
+    expect(mask.text(`<input value="${escaped}"><p>${escaped}</p>`)).toBe('<input value="[secret:pw]"><p>[secret:pw]</p>');
+  });
+
+  it('adds no form for a secret that no URL or HTML escaper changes', () => {
+    const TOKEN = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+    const forms = new SecretMask([{ name: 'gh', value: TOKEN }]).allForms.map((f) => f.form);
+    expect(forms.filter((f) => f.includes('&') || f.includes('%'))).toEqual([]);
+  });
+
+  it(`masks a secret shorter than ${MIN_ENCODED_SECRET_LENGTH} characters in HTML and twice URL-encoded too: those forms are as long as it`, () => {
+    const short = new SecretMask([{ name: 'pin', value: 'a&b"c1' }]);
+    expect(short.text('<p>a&amp;b&quot;c1</p> ?r=a%2526b%2522c1')).toBe('<p>[secret:pin]</p> ?r=[secret:pin]');
   });
 });

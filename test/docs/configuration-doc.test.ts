@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { RENAMED_KEYS } from '../../src/config/renamed-keys.js';
 import { CONFIG_KEYS, envName } from '../../src/config/schema.js';
 import { parseSandboxHosts, SANDBOX_HOST_MEMBERS } from '../../src/sandbox/docker/sandbox-hosts.js';
 
@@ -25,6 +26,16 @@ describe('docs/configuration.md', () => {
 
   it('documents no key that does not exist', () => {
     expect([...rows.keys()].filter((k) => !(k in CONFIG_KEYS))).toEqual([]);
+  });
+
+  it('lists every renamed key, with its old variable and its new name, and no other', () => {
+    const start = doc.indexOf('## Renamed keys');
+    const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
+    const listed = section
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((l) => l.split(' | ').map((cell) => /`([^`]+)`/.exec(cell)?.[1]));
+    expect(listed.map(([old, variable, now]) => [old, variable, now])).toEqual(Object.entries(RENAMED_KEYS).map(([old, now]) => [old, envName(old), now]));
   });
 
   it('documents every member of a sandbox.hosts entry, and no other, with an example the daemon reads', () => {

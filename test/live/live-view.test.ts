@@ -315,7 +315,7 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
   it('gives a running run a signed live_url to a page of this daemon, which a live link may poll the run with', async () => {
     expect(liveUrl.origin).toBe(d.url);
     expect(liveUrl.pathname).toBe(`/v1/runs/${runId}/live`);
-    expect(token).toMatch(/^elv_org_\w+\.run_\w+\.\d+\.\d+\.[\w-]+$/);
+    expect(token).toMatch(/^elv_org_\w+\.run_\w+\.\d+\.[\w-]+\.\d+\.[\w-]+$/);
     const polled = await withToken(`/v1/runs/${runId}`);
     expect(polled.status).toBe(200);
     expect(polled.body).toMatchObject({ task_id: runId, status: 'running' });
@@ -430,14 +430,14 @@ function liveViewSpecification(setup: () => { h: EngineHarness; site: Site }): v
     await viewer.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('This live link was revoked'));
   });
 
-  it('ends with the run: no live_url, and the live view says the run has none', async () => {
+  it('ends with the run: no live_url, and the link grants nothing more (410)', async () => {
     heldFinish.release();
     const run = await waitForRun(d, runId);
     expect(run.status).toBe('succeeded');
     expect((await d.api('GET', `/v1/runs/${runId}`)).body.live_url).toBeNull();
     const frames = await withToken(`/v1/runs/${runId}/live/frames`);
-    expect(frames.status).toBe(409);
-    expect(frames.body.error.code).toBe('live_view_unavailable');
+    expect(frames.status).toBe(410);
+    expect(frames.body.error.code).toBe('live_link_run_ended');
   });
 }
 

@@ -130,10 +130,81 @@ describe('input placeholders', () => {
     const values = inputValues({ qty: 2, city: 'São Paulo', site: 'https://shop.example' });
     expect(toPlaceholders('2', values)).toBe('{{qty}}');
     expect(toPlaceholders('Price: $12.50', values)).toBe('Price: $12.50');
-    expect(toPlaceholders('https://shop.example/search?q=S%C3%A3o%20Paulo', values, true)).toBe('{{site}}/search?q={{city}}');
-    expect(fromPlaceholders('{{site}}/search?q={{city}}', inputValues({ city: 'Rio de Janeiro', site: 'https://shop.example' }), true)).toBe('https://shop.example/search?q=Rio%20de%20Janeiro');
+    expect(toPlaceholders('https://shop.example/search?q=S%C3%A3o%20Paulo', values, 'url')).toBe('{{site}}/search?q={{city}}');
+    expect(fromPlaceholders('{{site}}/search?q={{city}}', inputValues({ city: 'Rio de Janeiro', site: 'https://shop.example' }), 'url')).toBe('https://shop.example/search?q=Rio%20de%20Janeiro');
     expect(() => fromPlaceholders('{{missing}}', values)).toThrow('the recipe needs the input missing');
     expect(fromPlaceholders('{{secret:pw}}', values)).toBe('{{secret:pw}}');
+  });
+});
+
+describe('a site given as an input', () => {
+  const cases = [
+    ['with a trailing slash', 'https://shop.example/'],
+    ['without one', 'https://shop.example'],
+  ] as const;
+
+  it.each(cases)('is the placeholder wherever its address begins a URL the run visited, given %s', (_how, site) => {
+    const values = inputValues({ site, sku: 'A-100' });
+    expect(toPlaceholders(site, values, 'url')).toBe('{{site}}');
+    expect(toPlaceholders('https://shop.example/search?q=A-100', values, 'url')).toBe('{{site}}/search?q={{sku}}');
+    expect(toPlaceholders('https://shop.example.evil/x https://shop.example:8443/x', values, 'url')).toBe('https://shop.example.evil/x https://shop.example:8443/x');
+    expect(fingerprintOf('https://shop.example/', 'Shop', [], values)).toEqual({ url: '{{site}}/', title: 'Shop', key_text: [] });
+    expect(fingerprintOf('https://shop.example/product/A-100/7', 'Shop', [], values)).toEqual({ url: '{{site}}/product/{{sku}}/*', title: null, key_text: [] });
+  });
+
+  it.each(cases)('is filled from the next run, given with or without the slash, after a recipe recorded %s', (_how, site) => {
+    const recorded = inputValues({ site });
+    const steps = [toPlaceholders(site, recorded, 'url'), toPlaceholders('https://shop.example/search?q=tea', recorded, 'url')];
+    const fingerprint = fingerprintOf('https://shop.example/search?q=tea', 'Search', [], recorded)!;
+    for (const next of ['https://other.example/', 'https://other.example']) {
+      const values = inputValues({ site: next });
+      expect(steps.map((step) => fromPlaceholders(step, values, 'url'))).toEqual([next, 'https://other.example/search?q=tea']);
+      expect(fingerprintMismatch(fingerprint, 'https://other.example/search?q=coffee', 'Search', null, values)).toBeNull();
+      expect(fingerprintMismatch(fingerprint, 'https://shop.example/search?q=coffee', 'Search', null, values)).toContain('where the recipe expects {{site}}/search');
+    }
+    const root = fingerprintOf('https://shop.example/', 'Shop', [], recorded)!;
+    expect(fingerprintMismatch(root, 'https://other.example/', 'Shop', null, inputValues({ site: 'https://other.example' }))).toBeNull();
+  });
+
+  it('with a path, stands for that path and keeps the pages under it', () => {
+    const values = inputValues({ catalog: 'https://shop.example/catalog/' });
+    expect(fingerprintOf('https://shop.example/catalog/item/5', 'Item', [], values)).toEqual({ url: '{{catalog}}/item/*', title: null, key_text: [] });
+    expect(fingerprintOf('https://shop.example/catalogue', 'Other', [], values)).toEqual({ url: 'https://shop.example/catalogue', title: 'Other', key_text: [] });
+    expect(toPlaceholders('https://shop.example/catalog/item/5', values, 'url')).toBe('{{catalog}}/item/5');
+    expect(fromPlaceholders('{{catalog}}/item/5', inputValues({ catalog: 'https://other.example/list' }), 'url')).toBe('https://other.example/list/item/5');
+  });
+
+  it('makes a recipe of a run given a site root with its trailing slash', () => {
+    const site = 'https://shop.example/';
+    const observations = [
+      browser({ action: 'navigate', url: site }, page(site, 'Shop')),
+      browser({ action: 'type', selector: '#q', text: 'A-100', submit: true }, page('https://shop.example/search?q=A-100', 'Search')),
+      browser({ action: 'click', selector: 'a.result' }, page('https://shop.example/product/1', 'Blue Mug')),
+    ];
+    const built = buildRecipe({ inputFiles: [], observations, inputs: { site, sku: 'A-100' }, result: { price: 12.5 }, finalPageText: 'Blue Mug\nPrice: $12.50', mask: SecretMask.none });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.steps.map((s) => ('url' in s ? s.url : s.tool === 'browser' ? s.page?.url : null))).toEqual(['{{site}}', '{{site}}/', '{{site}}/search?q=*']);
+  });
+});
+
+describe('a type step', () => {
+  it('locates its field by role and exact name first, when the supervisor found one, then by the agent\'s selector', () => {
+    const typed = { ...page(`${SITE}/contact`, 'Contact'), roleSelector: 'role=textbox[name="Email"s]' };
+    const observations = [
+      browser({ action: 'navigate', url: `${SITE}/contact` }, page(`${SITE}/contact`, 'Contact')),
+      browser({ action: 'type', selector: '#email', text: 'ada@example.com' }, typed),
+      browser({ action: 'type', selector: '#note', text: 'hello there' }, page(`${SITE}/contact`, 'Contact')),
+      browser({ action: 'type', selector: 'role=textbox[name="Email"s]', text: 'ada@example.com' }, typed),
+      browser({ action: 'type', selector: '#bad', text: 'x' }, { ...typed, roleSelector: 'role=textbox[name="x"] >> nth=1' }),
+    ];
+    const built = buildRecipe({ inputFiles: [], observations, inputs: { email: 'ada@example.com' }, result: { ok: 'sent' }, finalPageText: 'Status: sent', mask: SecretMask.none });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.steps.slice(1).map((s) => (s.tool === 'browser' ? s.locators : null))).toEqual([
+      [{ kind: 'role', selector: 'role=textbox[name="Email"s]' }, { kind: 'css', selector: '#email' }],
+      [{ kind: 'css', selector: '#note' }],
+      [{ kind: 'role', selector: 'role=textbox[name="Email"s]' }],
+      [{ kind: 'css', selector: '#bad' }],
+    ]);
   });
 });
 

@@ -91,7 +91,8 @@ describe('a shop job: search, open the product, read name and price', () => {
     const recipe = await recipeOf(jobId);
     expect(recipe).toMatchObject({ object: 'recipe', job_id: jobId, version: 1, source_run_id: first.task_id, format: 1 });
     expect(recipe.steps.map((s: any) => s.action)).toEqual(['navigate', 'type', 'click']);
-    expect(recipe.steps[1]).toMatchObject({ text: '{{sku}}', submit: true, locators: [{ kind: 'css', selector: '#q' }] });
+    // The field by its role and exact name first (the page had no other of that name), then the agent's selector.
+    expect(recipe.steps[1]).toMatchObject({ text: '{{sku}}', submit: true, locators: [{ kind: 'role', selector: 'role=textbox[name="Search products"s]' }, { kind: 'css', selector: '#q' }] });
     expect(recipe.steps[1].page).toEqual({ url: `${sites.url}/shop`, title: 'Errand Shop', key_text: [] });
     expect(recipe.steps[2].page).toEqual({ url: `${sites.url}/search?q=*`, title: 'Search - Errand Shop', key_text: [] });
     expect(recipe.extraction).toEqual({
@@ -210,6 +211,8 @@ describe('a form job: fill in the contact form and submit it', () => {
   it('keeps where each input went as a placeholder, the button by role and name first, and no input value', async () => {
     const recipe = await recipeOf(jobId);
     expect(recipe.steps.map((s: any) => [s.action, s.text ?? null])).toEqual([['navigate', null], ['type', '{{name}}'], ['type', '{{email}}'], ['click', null]]);
+    expect(recipe.steps[1].locators).toEqual([{ kind: 'role', selector: 'role=textbox[name="Name"s]' }, { kind: 'css', selector: '#name' }]);
+    expect(recipe.steps[2].locators).toEqual([{ kind: 'role', selector: 'role=textbox[name="Email"s]' }, { kind: 'css', selector: '#email' }]);
     expect(recipe.steps[3].locators).toEqual([{ kind: 'role', selector: 'role=button[name="Send"]' }, { kind: 'text', text: 'Send' }]);
     expect(recipe.steps[3].page.key_text).toEqual(['Send']);
     expect(recipe.extraction.confirmation).toMatchObject({ from: 'page_text', prefix: 'Confirmation: ' });
@@ -237,7 +240,7 @@ describe('a form job: fill in the contact form and submit it', () => {
     const handover = firstMessageText(h.model.requests[before]!);
     expect(handover).toContain('step 4 of 4');
     expect(handover).toContain('no longer shows "Send"');
-    expect(handover).toMatch(/2\. type \{\{name\}\} into #name: done/);
+    expect(handover).toMatch(/2\. type \{\{name\}\} into role=textbox\[name="Name"s\]: done/);
     // The replay filled the fields; the agent only clicked: one submission, with Carol's values.
     expect(sites.submissions.slice(2)).toEqual([{ name: 'Carol Jones', email: 'carol@example.com' }]);
     const recipe = await recipeOf(jobId);
@@ -351,5 +354,90 @@ describe('a claim job: upload the run\'s receipt on a form and send it', () => {
     }
     expect(sites.uploads).toHaveLength(sent);
     expect((await recipeOf(jobId)).version).toBe(1);
+  });
+});
+
+describe('a shop job given the site itself, as a root with a trailing slash', () => {
+  let jobId: string;
+  let other: TestSites;
+
+  beforeAll(async () => {
+    other = await startTestSites();
+    sites.shopLayout = 'price';
+    jobId = await createJob({
+      name: 'price check on a site',
+      prompt: 'Find the product {{sku}} in the shop at {{site}} and give its name and price.',
+      input_schema: { type: 'object', required: ['site', 'sku'], properties: { site: { type: 'string' }, sku: { type: 'string' } } },
+      output_schema: shopSchema,
+      replay: 'auto',
+    });
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${sites.url}/` }),
+      toolUse('browser', { action: 'type', selector: '#q', text: 'A-100', submit: true }),
+      toolUse('browser', { action: 'click', selector: 'a.result' }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { name: 'Blue Mug', price: 12.5 }, confidence: 'high', matched_text: 'Price: $12.50' }),
+    ]);
+    expect(await runJob(jobId, { site: `${sites.url}/`, sku: 'A-100' })).toMatchObject({ status: 'succeeded', mode: 'agent' });
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  it('records a recipe in which the site is its placeholder, in every URL the run visited', async () => {
+    const recipe = await recipeOf(jobId);
+    expect(recipe.version).toBe(1);
+    expect(recipe.steps.map((s: any) => s.url ?? s.page?.url)).toEqual(['{{site}}', '{{site}}/', '{{site}}/search?q=*']);
+    expect(JSON.stringify(recipe)).not.toContain(sites.url.replace('http://', ''));
+  });
+
+  it('replays it on another site, given with the trailing slash or without, with no model call', async () => {
+    for (const [site, sku, result] of [[`${other.url}/`, 'B-200', { name: 'Red Kettle', price: 30 }], [other.url, 'C-300', { name: 'Green Teapot', price: 1249.99 }]] as const) {
+      const { run, modelCalls } = await replayJob(jobId, { site, sku });
+      expect(modelCalls).toBe(0);
+      expect(run).toMatchObject({ status: 'succeeded', mode: 'replay', result });
+      expect(run.evidence.matched_text).toContain(`Price: $${result.price.toFixed(2)}`);
+    }
+    expect((await recipeOf(jobId)).version).toBe(1);
+  });
+});
+
+describe('a type step whose field got another id', () => {
+  let jobId: string;
+
+  beforeAll(async () => {
+    Object.assign(sites, { formLayout: 'send', thanksLayout: 'plain', fieldIds: 'plain' });
+    jobId = await createJob({
+      name: 'contact by label',
+      prompt: `Send the contact form at ${sites.url}/contact for {{name}} <{{email}}> and give the confirmation number.`,
+      input_schema: { type: 'object', required: ['name', 'email'], properties: { name: { type: 'string' }, email: { type: 'string' } } },
+      output_schema: { type: 'object', required: ['confirmation'], properties: { confirmation: { type: 'string', pattern: '^C-\\d+$' } } },
+      replay: 'auto',
+    });
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${sites.url}/contact` }),
+      toolUse('browser', { action: 'type', selector: '#name', text: 'Fay Lane' }),
+      toolUse('browser', { action: 'type', selector: '#email', text: 'fay@example.com' }),
+      toolUse('browser', { action: 'click', selector: '#send' }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { confirmation: `C-${1001 + sites.submissions.length}` }, confidence: 'high' }),
+    ]);
+    expect(await runJob(jobId, { name: 'Fay Lane', email: 'fay@example.com' })).toMatchObject({ status: 'succeeded', mode: 'agent' });
+  });
+  afterAll(() => {
+    sites.fieldIds = 'plain';
+  });
+
+  it('finds the fields by their labels and replays with no model call', async () => {
+    sites.fieldIds = 'renamed';
+    const { run, modelCalls } = await replayJob(jobId, { name: 'Gus Hale', email: 'gus@example.com' });
+    expect(modelCalls).toBe(0);
+    expect(run).toMatchObject({ status: 'succeeded', mode: 'replay', result: { confirmation: `C-${1000 + sites.submissions.length}` } });
+    expect(sites.submissions.at(-1)).toEqual({ name: 'Gus Hale', email: 'gus@example.com' });
+    const steps = await stepsOf(h.daemon, run.task_id);
+    expect(steps.filter((s) => s.name === 'replay.browser.type').map((s) => [s.input.locator, s.is_error])).toEqual([
+      ['role=textbox[name="Name"s]', false],
+      ['role=textbox[name="Email"s]', false],
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The sites the replay tests drive, served on loopback: a shop with a search box and product pages, a contact
  * form that submits, and a claim form that takes a file. Each can change its pages the way sites do (a renamed button and a moved layout, a price
- * printed differently), so that a recipe recorded on one version meets another.
+ * printed differently, fields with other ids), so that a recipe recorded on one version meets another.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { servePages } from '../engine/harness.js';
@@ -20,6 +20,8 @@ export interface TestSites {
   formLayout: 'send' | 'moved';
   /** 'pending': the thanks page says "Confirmation: pending, your number is C-1005 (sent by email)". */
   thanksLayout: 'plain' | 'pending';
+  /** 'renamed': the form's fields have other ids (#full-name, #mail), under the same labels. */
+  fieldIds: 'plain' | 'renamed';
   /** Every form submission, in order. */
   submissions: { name: string; email: string }[];
   /** Every file the claim form received, in order: its name and its bytes as text. */
@@ -30,11 +32,12 @@ export interface TestSites {
 const page = (title: string, body: string): string => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
 export async function startTestSites(): Promise<TestSites> {
-  const sites: Omit<TestSites, 'url' | 'close'> = { shopLayout: 'price', formLayout: 'send', thanksLayout: 'plain', submissions: [], uploads: [] };
+  const sites: Omit<TestSites, 'url' | 'close'> = { shopLayout: 'price', formLayout: 'send', thanksLayout: 'plain', fieldIds: 'plain', submissions: [], uploads: [] };
   const server = await servePages((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    if (url.pathname === '/shop') {
+    // The site's root is its shop, for a job given the site itself.
+    if (url.pathname === '/shop' || url.pathname === '/') {
       return html(200, page('Errand Shop', '<p>Errand Shop</p><form action="/search"><input id="q" name="q" aria-label="Search products"><button>Search</button></form>'));
     }
     if (url.pathname === '/search') {
@@ -51,7 +54,8 @@ export async function startTestSites(): Promise<TestSites> {
       return html(200, page(`${p.name} - Errand Shop`, `<p>Errand Shop</p><h1>${p.name}</h1><p>SKU ${p.sku}</p>${price}<button>Add to cart</button>`));
     }
     if (url.pathname === '/contact' && req.method === 'GET') {
-      const fields = '<label>Name <input id="name" name="name"></label><label>Email <input id="email" name="email"></label>';
+      const [nameId, emailId] = sites.fieldIds === 'plain' ? ['name', 'email'] : ['full-name', 'mail'];
+      const fields = `<label>Name <input id="${nameId}" name="name"></label><label>Email <input id="${emailId}" name="email"></label>`;
       const body =
         sites.formLayout === 'send'
           ? `<h1>Contact us</h1><form method="post" action="/contact">${fields}<button type="submit" id="send">Send</button></form>`

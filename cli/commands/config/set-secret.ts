@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { setOperatorSecret } from '../../../src/config/operator-secrets.js';
+import { currentKey } from '../../../src/config/renamed-keys.js';
 import { isSecretKey, SECRET_KEYS, envName, fileEnvName, type ConfigKey } from '../../../src/config/schema.js';
 import { SEALED_CONFIG_FILE } from '../../../src/config/sealed-config.js';
 import { ConfigError } from '../../../src/errors.js';
@@ -32,10 +33,12 @@ export function registerConfigSetSecret(config: Command): void {
     });
 }
 
-/** The argument as a secret key, or a usage error saying what it is instead. */
+/** The argument as a secret key (a renamed one's old name as its new one), or a usage error saying what it is instead. */
 export function secretKey(key: string): ConfigKey {
-  if (isSecretKey(key)) return key;
-  throw new UsageError(`${key} is not a secret key (they are ${SECRET_KEYS.join(', ')}); other keys go in config.json or ${envName(key)}`, 'invalid_argument', 'key');
+  const current = currentKey(key) ?? key;
+  const renamed = current === key ? '' : `${key} was renamed ${current}: `;
+  if (isSecretKey(current)) return current;
+  throw new UsageError(`${renamed}${current} is not a secret key (they are ${SECRET_KEYS.join(', ')}); other keys go in config.json or ${envName(current)}`, 'invalid_argument', 'key');
 }
 
 export async function setSecret(ctx: CliContext, key: ConfigKey, flags: SecretFlags): Promise<void> {

@@ -50,6 +50,7 @@ export async function showConfig(ctx: CliContext, prefix?: string): Promise<Conf
     ]);
   });
   if (warning !== null) ctx.out.warn(warning);
+  for (const renamed of resolved.renamedKeys) ctx.out.warn(renamed);
   return entries;
 }
 

@@ -49,6 +49,9 @@ export function checkDataDir({ home }: DoctorInput): CheckResult {
 export function checkConfig({ home, env }: DoctorInput): { result: CheckResult; resolved: ResolvedConfig | null } {
   try {
     const resolved = resolveConfig({ home, env });
+    if (resolved.renamedKeys.length > 0) {
+      return { result: { check: 'configuration', level: 'warn', detail: `${resolved.renamedKeys.join('; ')} (docs/configuration.md, "Renamed keys")` }, resolved };
+    }
     return { result: { check: 'configuration', level: 'ok', detail: `${dataPaths(home).config} and ERRAND_* variables are valid` }, resolved };
   } catch (err) {
     return { result: { check: 'configuration', level: 'fail', detail: (err as Error).message }, resolved: null };

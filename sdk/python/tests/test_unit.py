@@ -2,6 +2,9 @@
 signatures against the Standard Webhooks reference, and the retry policy over a scripted transport."""
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import importlib.util
 import time
 from email.utils import formatdate
@@ -100,6 +103,45 @@ def test_a_webhook_that_does_not_check_out_is_refused(change: dict) -> None:
     given = {"body": REFERENCE["body"], "headers": REFERENCE["headers"], "secret": REFERENCE["secret"], "now": 1614265330, **change}
     with pytest.raises(errand.WebhookVerificationError):
         errand.webhooks.verify(given["body"], given["headers"], given["secret"], now=given["now"])
+
+
+def signed_with(key: bytes, body: bytes, timestamp: int) -> dict[str, str]:
+    signature = base64.b64encode(hmac.new(key, f"msg_1.{timestamp}.".encode() + body, hashlib.sha256).digest()).decode()
+    return {"webhook-id": "msg_1", "webhook-timestamp": str(timestamp), "webhook-signature": f"v1,{signature}"}
+
+
+@pytest.mark.parametrize(
+    ("secret", "key", "problem"),
+    [
+        ("", b"", "is missing or empty"),  # an unset environment variable: os.environ.get(...) or ""
+        ("whsec_", b"", "is empty after whsec_"),  # f"whsec_{unset}"
+        ("not-a-secret-at-all-but-long-enough", b"not-a-secret-at-all-but-long-enough", "does not start with whsec_"),
+        ("whsec_c2hvcnQ=", b"short", "is 5 bytes long"),
+        ("whsec_ek_live_*not*base64*at*all*", b"", "is not base64 after whsec_"),
+        ("whsec_" + base64.b64encode(b"k" * 32).decode() + "\n", b"k" * 32, "is not base64 after whsec_"),
+    ],
+)
+def test_a_secret_that_is_empty_or_malformed_is_refused_before_any_signature_is_checked(secret: str, key: bytes, problem: str) -> None:
+    body = b'{"event": "run.completed", "data": {}}'
+    headers = signed_with(key, body, 1614265330)  # what someone who guessed the key would send
+    with pytest.raises(errand.WebhookSecretError) as refused:
+        errand.webhooks.verify(body, headers, secret, now=1614265330)
+    assert isinstance(refused.value, errand.WebhookVerificationError)
+    message = str(refused.value)
+    assert problem in message and "whsec_ followed by base64" in message
+    if len(secret) > len("whsec_"):
+        assert secret.removeprefix("whsec_").strip() not in message
+    assert refused.value.__cause__ is None
+    # The client's verify and a missing header alike: the secret is refused first.
+    with pytest.raises(errand.WebhookSecretError):
+        Errand("ek_x", base_url="http://errand.test").webhooks.verify(body, {}, secret)
+
+
+def test_a_signature_made_with_the_secret_still_verifies_at_the_shortest_length_the_standard_allows() -> None:
+    key = bytes(range(24))
+    body = b'{"event": "run.completed", "data": {}}'
+    secret = "whsec_" + base64.b64encode(key).decode()
+    assert errand.webhooks.verify(body, signed_with(key, body, 1614265330), secret, now=1614265330)["event"] == "run.completed"
 
 
 def scripted(*answers: httpx.Response) -> tuple[Errand, list[httpx.Request]]:

@@ -70,9 +70,11 @@ function type(schema: Schema, depth: number, inherited: readonly string[] = []):
     return `components["schemas"][${JSON.stringify(name)}]`;
   }
   const parts: string[] = [];
+  // A union of objects that says only `type: object` itself (a tagged union: its members say the rest).
+  const unionOnly = schema.properties === undefined && (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf));
   if ('const' in schema) parts.push(literal(schema.const));
   else if (Array.isArray(schema.enum)) parts.push(schema.enum.map(literal).join(' | '));
-  else parts.push(typed(schema, depth, inherited));
+  else if (!unionOnly) parts.push(typed(schema, depth, inherited));
   for (const combiner of ['oneOf', 'anyOf'] as const) {
     if (!Array.isArray(schema[combiner])) continue;
     const required = [...inherited, ...((schema.required as string[] | undefined) ?? [])];

@@ -160,10 +160,22 @@ export class WaitTimeoutError extends ErrandError {
 /** `webhooks.verify` refused a delivery: missing headers, a bad signature, or a timestamp outside the tolerance. */
 export class WebhookVerificationError extends ErrandError {
   override name = 'WebhookVerificationError';
-  /** `missing_headers`, `invalid_signature`, `timestamp_too_old`, `timestamp_too_new`, `invalid_body`. */
+  /** `missing_headers`, `invalid_signature`, `timestamp_too_old`, `timestamp_too_new`, `invalid_body`, `invalid_secret`. */
   readonly code: string;
   constructor(code: string, message: string) {
     super(message);
     this.code = code;
+  }
+}
+
+/**
+ * The secret given to verify is not a signing secret (code `invalid_secret`): empty (an unset environment variable),
+ * without its `whsec_` prefix, not base64, or too short. Nothing is verified with it. A WebhookVerificationError too,
+ * so a handler that answers those with a 400 acts on no webhook; the message says what is wrong, never the secret.
+ */
+export class WebhookSecretError extends WebhookVerificationError {
+  override name = 'WebhookSecretError';
+  constructor(message: string) {
+    super('invalid_secret', message);
   }
 }

@@ -4,7 +4,7 @@
  * compared in constant time against each `v1,<base64>` of `webhook-signature` (two during a secret's rotation).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WebhookVerificationError } from './errors.js';
+import { WebhookSecretError, WebhookVerificationError } from './errors.js';
 import type { WebhookEvent } from './types.js';
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
@@ -19,9 +19,11 @@ export interface VerifyOptions {
 export class Webhooks {
   /**
    * Checks a delivery's signature and timestamp and answers its body, typed by `event`. `body` must be the raw body
-   * as received (a string or the bytes), not a re-serialised object. Throws WebhookVerificationError.
+   * as received (a string or the bytes), not a re-serialised object. Throws WebhookVerificationError, and
+   * WebhookSecretError (one of them) before anything else when `secret` is not a `whsec_<base64>` signing secret.
    */
   verify(body: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): WebhookEvent {
+    const key = secretKey(secret);
     const id = header(headers, 'webhook-id');
     const timestamp = header(headers, 'webhook-timestamp');
     const signatures = header(headers, 'webhook-signature');
@@ -34,7 +36,7 @@ export class Webhooks {
     if (at > now + tolerance) throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp is more than ${tolerance} s in the future`);
 
     const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-    const expected = createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.${text}`).digest();
+    const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${text}`).digest();
     const matched = signatures.split(' ').some((candidate) => {
       const [version, value] = candidate.split(',', 2);
       if (version !== 'v1' || !value) return false;
@@ -50,10 +52,27 @@ export class Webhooks {
   }
 }
 
-function secretBytes(secret: string): Buffer {
-  const bytes = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  if (bytes.length === 0) throw new WebhookVerificationError('invalid_secret', 'the secret is empty or not base64');
-  return bytes;
+const SECRET_PREFIX = 'whsec_';
+/** The Standard Webhooks specification's shortest secret; the daemon's are 32 bytes. */
+const MIN_SECRET_BYTES = 24;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The key of a `whsec_<base64>` secret, refused when it is anything else: Buffer.from(..., 'base64') skips what is
+ * not base64, so an unset variable, a password or another credential would otherwise become a key someone can guess.
+ * The error says what is wrong and never repeats the secret.
+ */
+function secretKey(secret: string): Buffer {
+  const refuse = (problem: string) =>
+    new WebhookSecretError(`the webhook secret ${problem}: a signing secret is whsec_ followed by base64 of at least ${MIN_SECRET_BYTES} bytes, as \`errand webhooks secret\` prints it`);
+  if (typeof secret !== 'string' || secret === '') throw refuse('is missing or empty (an unset environment variable?)');
+  if (!secret.startsWith(SECRET_PREFIX)) throw refuse(`does not start with ${SECRET_PREFIX}`);
+  const encoded = secret.slice(SECRET_PREFIX.length);
+  if (encoded === '') throw refuse(`is empty after ${SECRET_PREFIX}`);
+  if (!BASE64.test(encoded)) throw refuse(`is not base64 after ${SECRET_PREFIX} (only A-Z, a-z, 0-9, + and /, padded with =)`);
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length < MIN_SECRET_BYTES) throw refuse(`is ${key.length} bytes long`);
+  return key;
 }
 
 function header(headers: WebhookHeaders, name: string): string | null {

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errand, WebhookVerificationError, type WebhookEvent } from '../src/index.js';
+import { Errand, WebhookSecretError, WebhookVerificationError, type WebhookEvent } from '../src/index.js';
 import { startSdkDaemon, type SdkDaemon } from './sdk-daemon.js';
 
 const ERRAND = fileURLToPath(new URL('../../../bin/errand', import.meta.url));
@@ -82,5 +83,47 @@ describe('webhooks.verify', () => {
     const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signatures };
     for (const s of secrets) expect(errand.webhooks.verify(body, headers, s).event).toBe('run.failed');
     expect(() => new Webhook(secrets[0]!).verify(body, headers)).not.toThrow();
+  });
+
+  describe('a secret that is not a signing secret', () => {
+    const body = JSON.stringify({ event: 'run.completed', data: {} });
+    const now = new Date();
+    const signedWith = (key: Buffer) => {
+      const timestamp = String(Math.floor(now.getTime() / 1000));
+      const signature = createHmac('sha256', key).update(`msg_1.${timestamp}.${body}`).digest('base64');
+      return { 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+    };
+    const cases: [string, string | undefined, Buffer, string][] = [
+      ['an unset variable', undefined, Buffer.alloc(0), 'is missing or empty'],
+      ['an empty string', '', Buffer.alloc(0), 'is missing or empty'],
+      ['the prefix alone', 'whsec_', Buffer.alloc(0), 'is empty after whsec_'],
+      // Buffer.from(..., 'base64') skips what is not base64: these would have become guessable keys.
+      ['a password', 'whsec_correct horse battery staple!', Buffer.from('correcthorsebatterystaple', 'base64'), 'is not base64 after whsec_'],
+      ['an API key', 'whsec_ek_live_0123456789abcdef', Buffer.from('eklive0123456789abcdef', 'base64'), 'is not base64 after whsec_'],
+      ['no prefix', Buffer.from('a secret of thirty-two bytes....').toString('base64'), Buffer.from('a secret of thirty-two bytes....'), 'does not start with whsec_'],
+      ['a short key', `whsec_${Buffer.from('short').toString('base64')}`, Buffer.from('short'), 'is 5 bytes long'],
+    ];
+    it.each(cases)('refuses %s with WebhookSecretError before checking any signature, and never repeats it', (_name, given, key, problem) => {
+      let thrown: unknown = null;
+      try {
+        errand.webhooks.verify(body, signedWith(key), given as string, { now });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(WebhookSecretError);
+      expect(thrown).toBeInstanceOf(WebhookVerificationError);
+      const error = thrown as WebhookSecretError;
+      expect(error.code).toBe('invalid_secret');
+      expect(error.message).toContain(problem);
+      expect(error.message).toContain('whsec_ followed by base64');
+      if (given && given.length > 'whsec_'.length) expect(error.message).not.toContain(given.slice('whsec_'.length));
+      // Refused first: missing headers do not hide it.
+      expect(() => errand.webhooks.verify(body, {}, given as string)).toThrow(WebhookSecretError);
+    });
+
+    it('accepts a key of 24 bytes, the shortest the standard allows', () => {
+      const key = Buffer.from(Array.from({ length: 24 }, (_, i) => i));
+      expect(errand.webhooks.verify(body, signedWith(key), `whsec_${key.toString('base64')}`, { now }).event).toBe('run.completed');
+    });
   });
 });

@@ -5,6 +5,8 @@ export const PROXY_SCHEMES = ['http', 'https', 'socks5'] as const;
 export type ProxyScheme = (typeof PROXY_SCHEMES)[number];
 
 const DEFAULT_PORTS: Record<ProxyScheme, number> = { http: 80, https: 443, socks5: 1080 };
+/** The port of `scheme://[userinfo@]host:port`, as written (digits only); the host may be an [IPv6] literal. */
+const PORT_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#]*@)?(?:\[[^\]]*\]|[^:/?#[\]]*):(\d+)(?:[/?#]|$)/i;
 
 /** A proxy as a run uses it: where it is, and the credentials the sandbox's supervisor answers its challenge with. */
 export interface ProxyEndpoint {
@@ -25,6 +27,11 @@ export interface ProxyEndpoint {
  * answer's `url` has no credentials and an explicit port.
  */
 export function parseProxyUrl(raw: string, param: string, secret: string | null = null): ProxyEndpoint {
+  // Before URL parsing, which takes port 0 and calls a port above 65535 an invalid URL without saying why.
+  const written = PORT_IN_URL.exec(raw)?.[1];
+  if (written !== undefined && !(Number(written) >= 1 && Number(written) <= 65535)) {
+    throw invalid(`${param} has port ${written.length > 12 ? `${written.slice(0, 12)}...` : written}: a proxy's port is from 1 to 65535`, param);
+  }
   let parsed: URL;
   try {
     parsed = new URL(raw);

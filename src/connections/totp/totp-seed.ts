@@ -43,6 +43,7 @@ export function parseTotpSeed(text: string, param = 'secret'): ParsedTotpSeed {
     return fail('the secret starts with otpauth: but is not a URI; give otpauth://totp/<label>?secret=<base32>, or the base32 seed alone');
   }
   if (uri.host.toLowerCase() !== 'totp') fail(`an otpauth URI for ${uri.host === '' ? 'no type' : uri.host} is not a TOTP seed: only otpauth://totp/ URIs are taken`);
+  refuseRepeats(uri, fail);
   const raw = uri.searchParams.get('secret');
   if (raw === null || raw === '') return fail('the otpauth URI has no secret parameter');
   const secret = base32Key(raw, fail);
@@ -63,6 +64,23 @@ function base32Key(text: string, fail: (message: string) => never): string {
   if (bytes < KEY_BYTES.min) fail(`the TOTP seed is too short: ${bytes} bytes of key, at least ${KEY_BYTES.min} (16 base32 characters) are needed`);
   if (bytes > KEY_BYTES.max) fail(`the TOTP seed is too long: ${bytes} bytes of key, at most ${KEY_BYTES.max}`);
   return key;
+}
+
+/** The parameters of the otpauth format (Google Authenticator's Key-Uri-Format), the only names an error may repeat. */
+const URI_PARAMETERS = new Set(['secret', 'issuer', 'algorithm', 'digits', 'period', 'counter', 'image']);
+
+/**
+ * A parameter given twice (`secret=A&secret=B`, in any case) is refused: apps disagree on which one counts, so the
+ * codes the run types could differ from the ones the person's app shows. Another name is not repeated in the error,
+ * since a mangled URI may hold the seed where a name should be.
+ */
+function refuseRepeats(uri: URL, fail: (message: string) => never): void {
+  const seen = new Set<string>();
+  for (const name of uri.searchParams.keys()) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) fail(`the otpauth URI gives ${URI_PARAMETERS.has(key) ? `its ${key} parameter` : 'a parameter'} more than once: give each parameter once`);
+    seen.add(key);
+  }
 }
 
 function integerParam(uri: URL, name: string, fallback: number, range: { min: number; max: number }, fail: (message: string) => never): number {

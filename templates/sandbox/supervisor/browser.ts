@@ -12,6 +12,7 @@ import { fillSecretReferences } from './secret-references.js';
 import { totpCode, typingTime } from './totp-code.js';
 import { fillTotpReferences, totpReferenceNames } from './totp-references.js';
 import { TypedCodes } from './typed-codes.js';
+import { uniqueRoleSelector } from './role-selector.js';
 import { runAs, type TaskUser } from './task-user.js';
 
 export const TEXT_LIMIT = 20_000;
@@ -64,6 +65,7 @@ interface Outcome {
   text: string;
   problem?: PageProblem;
   screenshot?: string;
+  roleSelector?: string | null;
 }
 
 /**
@@ -100,8 +102,8 @@ export class BrowserSession {
   private used = false;
   /** Who wants to know when the page the agent works on changes (the live view). */
   private readonly pageListeners = new Set<(page: Page) => void>();
-  /** The TOTP codes typed so far, masked in every result and in the recording. */
-  private readonly codes = new TypedCodes();
+  /** The TOTP codes typed so far, masked in every result, in the recording and in the live view's frames. */
+  readonly codes = new TypedCodes();
 
   /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`); it goes out through `egress` once that is set. */
   constructor(
@@ -256,6 +258,8 @@ export class BrowserSession {
         // Secrets and codes go in here, at the last moment; the outcome says where it typed, never what.
         const codes = await this.currentCodes(action.text, action.totp ?? {});
         await page.fill(action.selector, fillSecretReferences(fillTotpReferences(action.text, codes), action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
+        // Before a submit, which may leave the page.
+        const roleSelector = await uniqueRoleSelector(page, page.locator(action.selector).first());
         if (action.submit === true && action.holdSubmit === true && (await page.locator(action.selector).first().evaluate(submitsForm, true, { timeout: ACTION_TIMEOUT_MS }))) {
           throw new SubmissionHeld('pressing Enter in this field');
         }
@@ -263,7 +267,7 @@ export class BrowserSession {
           await page.press(action.selector, 'Enter', { timeout: ACTION_TIMEOUT_MS });
           await settle(page);
         }
-        return { text: `typed into ${action.selector}${action.submit === true ? ' and submitted' : ''}` };
+        return { text: `typed into ${action.selector}${action.submit === true ? ' and submitted' : ''}`, roleSelector };
       }
       case 'press':
         if (action.holdSubmit === true && /^(Enter|NumpadEnter)$/.test(action.key) && (await focusedSubmits(page))) {
@@ -386,6 +390,7 @@ export class BrowserSession {
       status: this.status,
       problem: outcome.problem ?? null,
       screenshot: outcome.screenshot ?? null,
+      ...(outcome.roleSelector == null ? {} : { roleSelector: this.codes.text(outcome.roleSelector) }),
     };
   }
 }

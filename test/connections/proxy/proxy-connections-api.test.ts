@@ -47,6 +47,8 @@ describe('POST /v1/connections with type proxy', () => {
     [{ url: 'socks4://127.0.0.1:1080' }, 'url', 'invalid_proxy_url'],
     [{ url: 'file:///etc/passwd' }, 'url', 'invalid_proxy_url'],
     [{ url: 'http://127.0.0.1:3128/pac' }, 'url', 'invalid_proxy_url'],
+    [{ url: 'http://127.0.0.1:0' }, 'url', 'invalid_proxy_url'],
+    [{ url: 'socks5://runner:other-pass@127.0.0.1:70000' }, 'url', 'invalid_proxy_url'],
     [{ url: 'http://a:b@127.0.0.1:3128', secret: 'runner:other-pass' }, 'url', 'invalid_proxy_url'],
     [{ url: 'http://127.0.0.1:3128', secret: 'no-colon-here' }, 'secret', 'invalid_body'],
     [{}, 'url', 'missing_parameter'],

@@ -23,6 +23,8 @@ describe('parseProxyUrl', () => {
     expect(parseProxyUrl('https://proxy.example/', 'url').url).toBe('https://proxy.example:443');
     expect(parseProxyUrl('socks5://proxy.example', 'url').url).toBe('socks5://proxy.example:1080');
     expect(parseProxyUrl('http://[2001:db8::1]:8080', 'url')).toMatchObject({ url: 'http://[2001:db8::1]:8080', host: '2001:db8::1', port: 8080 });
+    expect(parseProxyUrl('http://proxy.example:1', 'url').port).toBe(1);
+    expect(parseProxyUrl('http://proxy.example:65535', 'url').port).toBe(65535);
   });
 
   it.each([
@@ -35,6 +37,11 @@ describe('parseProxyUrl', () => {
     ['http://proxy.example:3128/path', 'no path, query or fragment'],
     ['http://proxy.example:3128/?q=1', 'no path, query or fragment'],
     ['http://proxy.example:3128#frag', 'no path, query or fragment'],
+    ['http://proxy.example:0', 'has port 0: a proxy\'s port is from 1 to 65535'],
+    ['socks5://user:pass@proxy.example:00', 'has port 00: a proxy\'s port is from 1 to 65535'],
+    ['http://[2001:db8::1]:0', 'has port 0:'],
+    ['http://proxy.example:65536', 'has port 65536: a proxy\'s port is from 1 to 65535'],
+    ['https://proxy.example:99999999999999999999', 'has port 999999999999...:'],
   ])('refuses %s with 400 invalid_proxy_url', (raw, message) => {
     let error: unknown;
     try {

@@ -44,6 +44,10 @@ describe('parseTotpSeed', () => {
     ['too few digits', `otpauth://totp/x?secret=${SEED}&digits=4`, /digits must be a whole number from 6 to 8/],
     ['a period out of range', `otpauth://totp/x?secret=${SEED}&period=5`, /period must be a whole number from 15 to 300/],
     ['a period that is not a number', `otpauth://totp/x?secret=${SEED}&period=30s`, /period must be a whole number/],
+    ['given twice in one URI', `otpauth://totp/x?secret=${SEED}&secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ`, /gives its secret parameter more than once: give each parameter once/],
+    ['given twice in two cases', `otpauth://totp/x?Secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&secret=${SEED}`, /gives its secret parameter more than once/],
+    ['with digits given twice', `otpauth://totp/x?secret=${SEED}&digits=6&digits=8`, /gives its digits parameter more than once/],
+    ['with a seed where a name should be, twice', `otpauth://totp/x?secret=${SEED}&${SEED}&${SEED}`, /gives a parameter more than once/],
   ])('refuses a seed that is %s with invalid_totp_seed on secret, never repeating it', (_what, text, message) => {
     const error = refusal(text);
     expect(error).toMatchObject({ status: 400, code: 'invalid_totp_seed', param: 'secret' });

@@ -26,6 +26,7 @@ from .errors import (
     QuotaError,
     RateLimitError,
     WaitTimeoutError,
+    WebhookSecretError,
     WebhookVerificationError,
 )
 
@@ -33,5 +34,5 @@ __all__ = [
     "APIConnectionError", "APIError", "APITimeoutError", "AsyncErrand", "AsyncPager", "AuthenticationError",
     "ConflictError", "Errand", "ErrandError", "GoneError", "InternalServerError", "InvalidRequestError",
     "NotFoundError", "Pager", "PermissionDeniedError", "QuotaError", "RateLimitError", "ServerSentEvent",
-    "WaitTimeoutError", "WebhookVerificationError", "__version__", "types", "webhooks",
+    "WaitTimeoutError", "WebhookSecretError", "WebhookVerificationError", "__version__", "types", "webhooks",
 ]

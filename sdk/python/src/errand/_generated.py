@@ -555,6 +555,8 @@ class PostRunsIdLiveControlReleaseResponse(TypedDict):
     started_at: str
     ended_at: str
     duration_ms: int
+    answered_request_id: str | None
+    """The takeover the agent asked for (request_human) that this hand-back answered, with its note; null when the run waited for none."""
 
 
 class PostRunsIdLiveInputBodyInput1(TypedDict):
@@ -566,8 +568,8 @@ class PostRunsIdLiveInputBodyInput1(TypedDict):
     """y in the page's CSS pixels (LiveFrame width and height)."""
     button: Literal["none", "left", "middle", "right"]
     clickCount: int
-    modifiers: int
-    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8."""
+    modifiers: NotRequired[int]
+    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out."""
 
 
 class PostRunsIdLiveInputBodyInput2(TypedDict):
@@ -578,8 +580,8 @@ class PostRunsIdLiveInputBodyInput2(TypedDict):
     """y in the page's CSS pixels (LiveFrame width and height)."""
     deltaX: float
     deltaY: float
-    modifiers: int
-    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8."""
+    modifiers: NotRequired[int]
+    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out."""
 
 
 class PostRunsIdLiveInputBodyInput3(TypedDict):
@@ -593,8 +595,8 @@ class PostRunsIdLiveInputBodyInput3(TypedDict):
     """The Windows virtual key code (KeyboardEvent.keyCode)."""
     text: str
     """What the key types ("" for keys that type nothing, "\\r" for Enter)."""
-    modifiers: int
-    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8."""
+    modifiers: NotRequired[int]
+    """CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out."""
 
 
 class PostRunsIdLiveInputBodyInput4(TypedDict):

@@ -137,3 +137,9 @@ class WaitTimeoutError(ErrandError):
 
 class WebhookVerificationError(ErrandError):
     """A webhook whose signature, timestamp or body does not check out: do not act on it."""
+
+
+class WebhookSecretError(WebhookVerificationError):
+    """The secret given to ``verify`` is not a signing secret: empty (an unset environment variable), without its
+    ``whsec_`` prefix, not base64, or too short. Nothing is verified with it. A ``WebhookVerificationError`` too, so a
+    handler that answers those with a 400 acts on no webhook; the message says what is wrong, never the secret."""

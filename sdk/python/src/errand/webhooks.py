@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from ._generated import WebhookEvent
-from .errors import WebhookVerificationError
+from .errors import WebhookSecretError, WebhookVerificationError
 
 #: How far a webhook's timestamp may be from now, in seconds, either way: an older one may be a replay.
 DEFAULT_TOLERANCE_S = 300
@@ -31,18 +31,44 @@ def _header(headers: Mapping[str, str] | Any, name: str) -> str:
     return str(value)
 
 
+_SECRET_PREFIX = "whsec_"
+#: The Standard Webhooks specification's shortest secret; the daemon's are 32 bytes.
+_MIN_SECRET_BYTES = 24
+
+
 def _secret_key(secret: str) -> bytes:
-    encoded = secret[len("whsec_"):] if secret.startswith("whsec_") else secret
+    """The key of a ``whsec_<base64>`` secret, refused when it is anything else: an empty key (an unset environment
+    variable) would verify a signature anyone can make. The error says what is wrong and never repeats the secret."""
+
+    def refuse(problem: str) -> WebhookSecretError:
+        return WebhookSecretError(
+            f"the webhook secret {problem}: a signing secret is {_SECRET_PREFIX} followed by base64 of at least "
+            f"{_MIN_SECRET_BYTES} bytes, as `errand webhooks secret` prints it"
+        )
+
+    if not isinstance(secret, str) or secret == "":
+        raise refuse("is missing or empty (an unset environment variable?)")
+    if not secret.startswith(_SECRET_PREFIX):
+        raise refuse(f"does not start with {_SECRET_PREFIX}")
+    encoded = secret[len(_SECRET_PREFIX):]
+    if encoded == "":
+        raise refuse(f"is empty after {_SECRET_PREFIX}")
     try:
-        return base64.b64decode(encoded, validate=True)
-    except (binascii.Error, ValueError) as error:
-        raise WebhookVerificationError("the secret is not a whsec_<base64> signing secret") from error
+        key = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        # from None: the traceback then carries nothing of the decoding of the secret.
+        raise refuse(f"is not base64 after {_SECRET_PREFIX} (only A-Z, a-z, 0-9, + and /, padded with =)") from None
+    if len(key) < _MIN_SECRET_BYTES:
+        raise refuse(f"is {len(key)} bytes long")
+    return key
 
 
 def verify(body: bytes | str, headers: Mapping[str, str] | Any, secret: str, *, tolerance_s: int = DEFAULT_TOLERANCE_S, now: float | None = None) -> WebhookEvent:
     """The webhook's event (``{"event": ..., "data": ...}``) when its signature is one of ``secret``'s and its
-    timestamp within ``tolerance_s`` of now; otherwise ``WebhookVerificationError``. Pass the body exactly as
-    received (bytes), before any JSON parsing."""
+    timestamp within ``tolerance_s`` of now; otherwise ``WebhookVerificationError`` (``WebhookSecretError``, before
+    anything else, when ``secret`` is not a ``whsec_<base64>`` signing secret). Pass the body exactly as received
+    (bytes), before any JSON parsing."""
+    key = _secret_key(secret)
     raw = body.encode() if isinstance(body, str) else bytes(body)
     webhook_id = _header(headers, "webhook-id")
     timestamp = _header(headers, "webhook-timestamp")
@@ -55,7 +81,7 @@ def verify(body: bytes | str, headers: Mapping[str, str] | Any, secret: str, *, 
     if abs(current - sent_at) > tolerance_s:
         raise WebhookVerificationError(f"the webhook's timestamp is more than {tolerance_s} s from now: refused as a possible replay")
     signed = webhook_id.encode() + b"." + timestamp.encode() + b"." + raw
-    expected = hmac.new(_secret_key(secret), signed, hashlib.sha256).digest()
+    expected = hmac.new(key, signed, hashlib.sha256).digest()
     for entry in signatures.split():
         version, _, signature = entry.partition(",")
         if version != "v1":

@@ -1580,6 +1580,8 @@ export interface paths {
             started_at: string;
             ended_at: string;
             duration_ms: number;
+            /** The takeover the agent asked for (request_human) that this hand-back answered, with its note; null when the run waited for none. */
+            answered_request_id: string | null;
           };
         };
       };
@@ -1609,8 +1611,8 @@ export interface paths {
             y: number;
             button: "none" | "left" | "middle" | "right";
             clickCount: number;
-            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. */
-            modifiers: number;
+            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out. */
+            modifiers?: number;
           } | {
             type: "wheel";
             /** x in the page's CSS pixels (LiveFrame width and height). */
@@ -1619,8 +1621,8 @@ export interface paths {
             y: number;
             deltaX: number;
             deltaY: number;
-            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. */
-            modifiers: number;
+            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out. */
+            modifiers?: number;
           } | {
             type: "key";
             event: "keyDown" | "keyUp";
@@ -1632,8 +1634,8 @@ export interface paths {
             keyCode: number;
             /** What the key types ("" for keys that type nothing, "\r" for Enter). */
             text: string;
-            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. */
-            modifiers: number;
+            /** CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out. */
+            modifiers?: number;
           } | {
             type: "text";
             /** Inserted as if pasted. */
