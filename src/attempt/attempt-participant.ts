@@ -59,6 +59,8 @@ export interface AttemptRole {
     gate?: AttemptGate;
     /** What the agent is told after its task, before it starts (what a person answered an earlier attempt). */
     briefing?: string;
+    /** What the agent is told before its next model call, as it comes (an answer that arrived meanwhile). */
+    notes?: () => string[];
   };
   /**
    * Before the agent starts: carry the attempt out, or hand the agent a start (a replay), with what the agent's tools

@@ -37,6 +37,8 @@ export interface AgentLoopOptions {
   chargeSandboxTime: () => void;
   /** Shut while a person holds the browser (the live view's takeover): the agent waits there. */
   gate: AttemptGate;
+  /** What the attempt's participants tell the agent as it comes (an answer given its predecessor meanwhile). */
+  notes: () => string[];
   /**
    * What a replay of the job's recipe did before it stopped fitting the page (issue 24): the agent takes over
    * from there, with this account after the task. Null for a run the agent does from the start.
@@ -197,6 +199,7 @@ export class AgentLoop {
       recorder.takeover(takeover);
       this.personNotes.push(takeoverNote(takeover));
     }
+    this.personNotes.push(...this.o.notes());
   }
 
   /** The notes go at the end of the user message the call sends (after any tool results, which must come first). */

@@ -22,6 +22,7 @@ export class AttemptSession implements Attempt {
   private placed: readonly PlacedInput[] = [];
   private openGate: AttemptGate = OPEN_GATE;
   private readonly briefed: string[] = [];
+  private readonly noteSources: (() => string[])[] = [];
   private readonly roles: { name: string; role: AttemptRole }[] = [];
   private closed = false;
 
@@ -72,12 +73,18 @@ export class AttemptSession implements Attempt {
       if (joined.inputFiles !== undefined) this.placed = joined.inputFiles;
       if (joined.gate !== undefined) this.openGate = joined.gate;
       if (joined.briefing !== undefined) this.briefed.push(joined.briefing);
+      if (joined.notes !== undefined) this.noteSources.push(joined.notes);
     }
   }
 
   /** What the participants tell the agent after its task, in their order. */
   get briefings(): readonly string[] {
     return this.briefed;
+  }
+
+  /** What the participants have told the agent since it last asked, in their order. */
+  notes(): string[] {
+    return this.noteSources.flatMap((source) => source());
   }
 
   /** What the agent's tools (and a participant's own start, a replay) are given. */

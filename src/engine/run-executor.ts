@@ -103,6 +103,7 @@ export class RunExecutor {
         clock: this.r.clock,
         chargeSandboxTime: () => meter.charge(),
         gate: session.gate,
+        notes: () => session.notes(),
       }).run(),
     );
     return { ...outcome, mode: outcome.mode ?? start?.mode ?? 'agent' };

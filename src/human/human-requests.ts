@@ -186,7 +186,7 @@ export class HumanRequests {
       if (!store.humanRequests.answer(uow, target.id, humanRequestLifecycle.move(target.status, 'answered'), answer)) {
         throw new ConflictError('not_waiting', `Request ${target.id} of run ${runId} no longer waits (it expired, or the run is ending)`);
       }
-      // A request still waited for ends its waitpoint, which resumes the run; an ended one is told to the next attempt.
+      // A request still waited for ends its waitpoint, which resumes the run; an ended one is told to a later attempt.
       const waitpoint = target.status === 'waiting' ? store.waitpoints.ofRequest(target.id) : undefined;
       if (waitpoint !== undefined && !this.o.waitpoints.end(uow, waitpoint.id, 'completed', `answered by ${who.by} via ${who.via}`)) {
         throw new ConflictError('not_waiting', `Run ${runId} no longer waits for request ${target.id}`);
@@ -214,18 +214,18 @@ export class HumanRequests {
 
   /**
    * The request an answer to `requestId` goes to: that request while it waits; for one whose attempt ended before
-   * anybody answered, the request a later attempt asks it again with, while that waits, else, while the run is queued
-   * for its next attempt, the ended request itself, whose answer that attempt is told when it starts. Null when none
-   * takes an answer (answered already, expired, another run's, the run ended, or a later attempt runs).
+   * anybody answered, the request a later attempt asks it again with, while that waits, else the ended request
+   * itself, whose answer the run's later attempt is told. Null when none takes an answer (answered already, expired,
+   * another run's, or the run ended).
    */
   private answerable(run: RunRow, requestId: string): HumanRequestRow | null {
     let request = this.r.store.humanRequests.get(requestId);
     if (request === undefined || request.run_id !== run.id || isTerminal(run.status)) return null;
     while (request.status === 'ended') {
       const again = this.r.store.humanRequests.askedAgain(request.id);
-      // Between attempts: the next one is told the answer when it starts (human-participant.ts). Once it runs, it
-      // asks for itself, and an answer to its predecessor's question is refused, saying what it asks.
-      if (again === undefined) return run.status === 'queued' ? request : null;
+      // Nobody asked it again (yet): the answer is kept, and the run's next or current attempt is told it, when it
+      // starts or before its next model call (human-participant.ts), and gets it when it asks the same.
+      if (again === undefined) return request;
       request = again;
     }
     return request.status === 'waiting' ? request : null;

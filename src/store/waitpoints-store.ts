@@ -36,6 +36,7 @@ export class WaitpointsStore {
       ),
       get: db.prepare<{ id: string }, WaitpointRow>('SELECT * FROM waitpoints WHERE id = @id'),
       ofRequest: db.prepare<{ request_id: string }, WaitpointRow>('SELECT * FROM waitpoints WHERE request_id = @request_id'),
+      ofRun: db.prepare<{ run_id: string }, WaitpointRow>('SELECT * FROM waitpoints WHERE run_id = @run_id ORDER BY status, id'),
       waitingOf: db.prepare<{ run_id: string }, WaitpointRow>("SELECT * FROM waitpoints WHERE run_id = @run_id AND status = 'waiting' ORDER BY id"),
       end: db.prepare<{ id: string; from: WaitpointStatus; to: WaitpointStatus; ended_at: string; ended_why: string }>(
         'UPDATE waitpoints SET status = @to, ended_at = @ended_at, ended_why = @ended_why WHERE id = @id AND status = @from',
@@ -57,6 +58,11 @@ export class WaitpointsStore {
   /** The waitpoint of a person's request. */
   ofRequest(requestId: string): WaitpointRow | undefined {
     return this.s.ofRequest.get({ request_id: requestId });
+  }
+
+  /** Every waitpoint of the run, by status, oldest first within each. */
+  ofRun(runId: string): WaitpointRow[] {
+    return this.s.ofRun.all({ run_id: runId });
   }
 
   /** The run's waitpoints still waiting, oldest first. */
