@@ -258,7 +258,7 @@ async function main(): Promise<void> {
   // Gains measured in the same runs: before them, the run's end waited for the sandbox's removal (now it runs
   // alongside the end, and the attempt alone waits for it).
   const waited = (m: Measured) => m.ms + (m.phases.destroy ?? 0);
-  const sideBySide = (m: Measured) => (m.phases.recording_finish ?? 0) + (m.phases.files ?? 0) - (m.phases.wrap_up ?? 0);
+  const sideBySide = (m: Measured) => (m.phases['recording.settle'] ?? 0) + (m.phases['run_files.settle'] ?? 0) - (m.phases.wrap_up ?? 0);
   const waitedRatio = median(replayed.map(waited)) / median(agent.map(waited));
   console.log(
     `gains: the run's end no longer waits for the sandbox's removal: replay median ${Math.round(median(replayed.map((m) => m.ms)))} ms, ` +

@@ -1,49 +1,50 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { OrgModes } from '../src/orgs/org-modes.js';
 import { createAdminServices, type AdminServices } from '../src/admin-services.js';
-import { ArtifactsService } from '../src/artifacts/artifacts-service.js';
-import { LinkSigner } from '../src/artifacts/link-signer.js';
-import { SpendCaps } from '../src/billing/caps.js';
-import { PriceTable } from '../src/billing/prices.js';
+import { artifactsSubsystem } from '../src/artifacts/artifacts-subsystem.js';
+import type { AttemptParticipant } from '../src/attempt/attempt-participant.js';
+import { billingSubsystem } from '../src/billing/billing-subsystem.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { connectionsSubsystem } from '../src/connections/connections-subsystem.js';
 import { engineSubsystem } from '../src/engine/engine-subsystem.js';
-import { EventAnnouncer } from '../src/event-log/event-announcer.js';
-import { FilesService } from '../src/files/files-service.js';
-import { EventLog } from '../src/event-log/event-log.js';
 import { eventStreamsSubsystem } from '../src/event-log/event-streams-subsystem.js';
 import { EventBus } from '../src/events.js';
-import { createIdFactory } from '../src/ids.js';
+import { filesSubsystem } from '../src/files/files-subsystem.js';
 import { emailNotifier } from '../src/human/human-notifier.js';
-import { JobsService } from '../src/jobs/jobs-service.js';
-import { sandboxLabelCheck } from '../src/sandbox/sandbox-label.js';
-import { LiveLinks } from '../src/live/live-links.js';
-import { LiveRuns } from '../src/live/live-runs.js';
-import { LiveService } from '../src/live/live-service.js';
-import { RateLimiter } from '../src/keys/rate-limiter.js';
+import { humanSubsystem } from '../src/human/human-subsystem.js';
+import { createIdFactory } from '../src/ids.js';
+import { jobsSubsystem } from '../src/jobs/jobs-subsystem.js';
+import { requestRateLimiter } from '../src/keys/rate-limiter.js';
+import { liveSubsystem } from '../src/live/live-subsystem.js';
 import { mailSubsystems } from '../src/mail/mail-subsystems.js';
 import { readMailSettings } from '../src/mail/mail-settings.js';
 import type { MailStatus } from '../src/mail/mail-status.js';
 import { mcpSubsystem } from '../src/mcp-server/mcp-subsystem.js';
-import { Metrics } from '../src/metrics/metrics.js';
-import { metricsSubsystem } from '../src/metrics/metrics-subsystem.js';
-import { ProjectsService } from '../src/projects/projects-service.js';
+import { metricsRegistry, metricsSubsystem } from '../src/metrics/metrics-subsystem.js';
+import { networkSubsystem } from '../src/network/network-subsystem.js';
+import { projectsSubsystem } from '../src/projects/projects-subsystem.js';
+import { recipesSubsystem } from '../src/recipes/recipes-subsystem.js';
+import { recordingParticipant } from '../src/recording/recording-participant.js';
 import type { Resources } from '../src/resources.js';
 import { retentionSubsystem } from '../src/retention/retention-subsystem.js';
-import { RUN_FILE_LINK_PURPOSE, RunFilesService } from '../src/run-files/run-files-service.js';
+import { runFilesSubsystem } from '../src/run-files/run-files-subsystem.js';
+import { proxyParticipant } from '../src/run-proxy/proxy-participant.js';
 import type { RunsService } from '../src/runs/runs-service.js';
+import { runsSubsystem } from '../src/runs/runs-subsystem.js';
 import { userSchemasSubsystem } from '../src/runs/user-schemas-subsystem.js';
 import { PublicAddress } from '../src/runtime/public-address.js';
+import { sandboxLabelCheck } from '../src/sandbox/sandbox-label.js';
 import { sandboxesSubsystem } from '../src/sandbox/sandboxes-subsystem.js';
 import { schedulesSubsystem } from '../src/schedules/schedules-subsystem.js';
-import { loadMasterKeyring } from '../src/secrets/master-key.js';
-import { SecretBox } from '../src/secrets/secret-box.js';
-import { networkSubsystem } from '../src/network/network-subsystem.js';
+import { secretsSubsystem } from '../src/secrets/secrets-subsystem.js';
+import { statusSubsystem } from '../src/status/status-subsystem.js';
+import { stepsSubsystem } from '../src/steps/steps-subsystem.js';
 import { storageSubsystem } from '../src/store/storage-subsystem.js';
 import { SubsystemList } from '../src/subsystem.js';
-import { WebhookOutbox } from '../src/webhooks/outbox.js';
+import { testModeSubsystem } from '../src/test-mode/test-mode-subsystem.js';
+import { announcementsSubsystem } from '../src/webhooks/announcements-subsystem.js';
+import { waitpointsSubsystem } from '../src/waitpoints/waitpoints-subsystem.js';
 import { webhooksSubsystem } from '../src/webhooks/webhooks-subsystem.js';
 import { httpSubsystem } from './http-subsystem.js';
 
@@ -56,6 +57,8 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Where model API keys come from (ANTHROPIC_API_KEY, OPENAI_API_KEY); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Participants of every attempt after the daemon's own (an embedder's, or a test's): docs/architecture.md. */
+  participants?: readonly AttemptParticipant[];
 }
 
 export interface Daemon {
@@ -100,32 +103,20 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { guard, dns } = network.services;
   const checkCallbackUrl = (url: string, param: string): Promise<void> => guard.check(url, param);
   // Read again when `errand secrets rotate-key` replaces the key file while the daemon runs.
-  const keyring = loadMasterKeyring({ home: options.home, env: options.env });
-  const masterKey = keyring.current().key;
-  const box = new SecretBox(keyring);
+  const secrets = secretsSubsystem({ home: options.home, env: options.env });
+  const { keyring, masterKey, box } = secrets.services;
   const admin = createAdminServices({ ...resources, masterKey: () => keyring });
-  // Live organisations and their test-mode twins (issue 25): what the responses, the events and the engine ask.
-  const orgModes = new OrgModes(store.orgs);
-  const prices = new PriceTable(config);
-  const caps = new SpendCaps(resources);
-  const projects = new ProjectsService(resources);
-  // Artifact links are signed with a key derived from the master key, as are webhook secrets sealed under it.
-  const linkSigner = new LinkSigner(masterKey);
-  const artifacts = new ArtifactsService(resources, { signer: linkSigner, publicUrl });
-  // A run's files are artifacts too, with links of their own: served as attachments, never inline (issue 23).
-  const runFiles = new RunFilesService(resources, { artifacts, signer: new LinkSigner(masterKey, { purpose: RUN_FILE_LINK_PURPOSE }), publicUrl });
-  // Uploaded files (POST /v1/files), which the engine places in its runs' sandboxes.
-  const files = new FilesService(resources);
-  const eventLog = new EventLog({ store: store.events, clock, events: resources.events });
+  const { orgModes } = admin;
+  const { prices, caps } = billingSubsystem(resources).services;
+  const { projects } = projectsSubsystem(resources).services;
+  const { artifacts, linkSigner } = artifactsSubsystem({ resources, masterKey, publicUrl }).services;
+  const runFiles = runFilesSubsystem({ resources, artifacts, masterKey, publicUrl });
+  const files = filesSubsystem(resources);
   const schemas = userSchemasSubsystem(config);
-  // Its delivery worker is the webhooks subsystem.
-  const outbox = new WebhookOutbox({ store: store.webhooks, clock, ids: resources.ids, events: resources.events, retryScheduleS: config['webhooks.retry_schedule_s'] });
-  // Every event goes through it: into the log and, as the catalogue says, the outbox, in its cause's unit of work.
-  const announcer = new EventAnnouncer({ log: eventLog, webhooks: outbox, store, ids: resources.ids });
+  const { eventLog, announcer } = announcementsSubsystem(resources).services;
   // Off unless metrics.port is set: then the parts below report to it.
-  const metrics = config['metrics.port'] === null ? null : new Metrics({ store, events: resources.events });
-  // One request rate per key, through the REST API and the MCP front door alike.
-  const rateLimiter = new RateLimiter(config['limits.requests_per_minute'], clock);
+  const metrics = metricsRegistry(resources);
+  const rateLimiter = requestRateLimiter(resources);
 
   const mail = mailSubsystems({
     resources,
@@ -142,36 +133,61 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   // Before the sandboxes: an unusable oauth.providers is reported before a driver starts anything.
   const connections = connectionsSubsystem({ resources, projects, box, masterKey, announcer, guard, checkCallbackUrl, publicUrl });
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
-  const checkSandboxLabel = sandboxLabelCheck(sandboxes.services.driver);
-  const jobs = new JobsService(resources, projects, schemas.services.schemas, { checkCallbackUrl, announcer, checkSandboxLabel });
-  // The live view: links signed under the master key, and the running attempts the engine lists for it.
-  const liveLinks = new LiveLinks({ masterKey, clock, publicUrl, runStatus: (orgId, runId) => store.runs.get(orgId, runId)?.status ?? null });
-  const liveRuns = new LiveRuns();
-  const engine = engineSubsystem({
+  const { driver } = sandboxes.services;
+  const checkSandboxLabel = sandboxLabelCheck(driver);
+  const { jobs } = jobsSubsystem({ resources, projects, schemas: schemas.services.schemas, checkCallbackUrl, announcer, checkSandboxLabel }).services;
+  // Runs, then what plugs into them: the live view, a person in the loop, recipes, steps, test mode, the engine.
+  const { runs } = runsSubsystem({
     resources,
-    env: options.env ?? process.env,
     projects,
     jobs,
     schemas: schemas.services.schemas,
     caps,
     prices,
     announcer,
-    artifacts,
-    runFiles,
     publicUrl,
+    linkScreenshot: (id) => artifacts.signedUrl(id),
     checkCallbackUrl,
+    filesOf: (row) => runFiles.services.runFiles.filesOf(row),
+    checkSandboxLabel,
+  }).services;
+  const { waitpoints } = waitpointsSubsystem({ resources, runs }).services;
+  // A person in the loop is shown the run's live view, which the live view plugs into runs as it is built.
+  const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf: (orgId, runId) => runs.liveUrl(orgId, runId), notifier: emailNotifier(mail.services.emails), waitpoints });
+  const live = liveSubsystem({ resources, masterKey, publicUrl, runs, orgModes, human: human.services.human, waitpoints });
+  const recipes = recipesSubsystem({ resources, jobs, schemas: schemas.services.schemas });
+  const { steps, stepEvents } = stepsSubsystem({ resources, artifacts, announcer }).services;
+  const testMode = testModeSubsystem({ resources, runs, artifacts, prices, stepEvents, human: human.services.human, schemas: schemas.services.schemas, connections: connections.services.runConnections });
+  const engine = engineSubsystem({
+    resources,
+    env: options.env ?? process.env,
+    runs,
+    schemas: schemas.services.schemas,
+    caps,
+    prices,
+    artifacts,
+    stepEvents,
     toolSources: mail.services.runTools === null ? [connections.services.toolSource] : [connections.services.toolSource, mail.services.runTools],
+    everyRunTools: [human.services.tool],
+    submissionHold: human.services.submissionHold,
     connections: connections.services.runConnections,
-    driver: sandboxes.services.driver,
-    mailStatus: () => mail.status(),
-    human: { notifier: emailNotifier(mail.services.emails) },
-    live: liveRuns,
-    liveUrlOf: (orgId, runId) => liveLinks.urlOf(orgId, runId),
-    files,
+    driver,
+    // Each attempt's participants, in the order they join (docs/architecture.md, "Adding a participant").
+    participants: [
+      proxyParticipant,
+      runFiles.services.participant,
+      files.services.participant,
+      recordingParticipant({ artifacts, clock, enabled: config['recording.enabled'] }),
+      live.services.participant,
+      human.services.participant,
+      recipes.services.participant,
+      ...(options.participants ?? []),
+    ],
     orgModes,
+    testRunner: testMode.services.runner,
+    waitpoints,
   });
-  const { runs } = engine.services;
-  const live = new LiveService({ clock, links: liveLinks, live: liveRuns, runs, steps: store.steps, orgModes, human: engine.services.human });
+  const { status } = statusSubsystem({ resources, provider: engine.services.provider, driver, mailStatus: () => mail.status() }).services;
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
@@ -182,8 +198,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     rateLimiter,
     publicUrl,
     runs,
-    runFiles,
-    human: engine.services.human,
+    runFiles: runFiles.services.runFiles,
+    human: human.services.human,
     jobs,
     projects,
     connections: connections.services.connections,
@@ -200,14 +216,14 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         rateLimiter,
         projects,
         jobs,
-        recipes: engine.services.recipes,
+        recipes: recipes.services.recipes,
         runs,
-        human: engine.services.human,
-        steps: engine.services.steps,
+        human: human.services.human,
+        steps,
         artifacts,
-        runFiles,
+        runFiles: runFiles.services.runFiles,
         eventStreams: eventStreams.services.eventStreams,
-        status: engine.services.status,
+        status,
         skippedFirings: schedules.services.skippedFirings,
         ...mcp.services,
         connections: connections.services.connections,
@@ -220,9 +236,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         simulatedReplies: mail.services.simulatedReplies,
         mailAttachments: mail.services.attachments,
         inboxes: mail.services.inboxes,
-        live,
-        liveLinks,
-        files,
+        live: live.services.live,
+        liveLinks: live.services.links,
+        files: files.services.files,
       },
       logger,
       accessLogger: options.accessLogger ?? logger,

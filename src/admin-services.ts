@@ -9,6 +9,7 @@ import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
 import { IdentitySecrets } from './mail/identity/identity-secrets.js';
 import { Approvals } from './mail/outbound/approvals.js';
+import { OrgModes } from './orgs/org-modes.js';
 import { OrgsService } from './orgs/orgs-service.js';
 import { RetentionService } from './retention/retention-service.js';
 import { dataPaths } from './runtime/paths.js';
@@ -33,6 +34,8 @@ import { SigningSecrets } from './webhooks/signing-secrets.js';
  */
 export interface AdminServices {
   orgs: OrgsService;
+  /** Whether an organisation is live or a test-mode twin: every `livemode`, and which runner a run goes to. */
+  orgModes: OrgModes;
   keys: KeysService;
   signingSecrets: SigningSecrets;
   /** The secrets of email webhooks (the identities'). */
@@ -66,6 +69,7 @@ export function createAdminServices(deps: AdminServicesDeps): AdminServices {
   const outbox = new WebhookOutbox({ store: deps.store.webhooks, clock: deps.clock, ids: deps.ids, events: deps.events, retryScheduleS: [0] });
   return {
     orgs: new OrgsService(deps),
+    orgModes: new OrgModes(deps.store.orgs),
     keys: new KeysService(deps),
     signingSecrets,
     identitySecrets,

@@ -15,8 +15,8 @@ export interface ErrandEvents {
   'email.run_received': [{ runId: string }];
   /** A reply to one of the organisation's sends arrived (and was recorded as `received`); a person's request may be its send's. */
   'email.replied': [{ orgId: string; emailId: string; receivedId: string }];
-  /** A person answered a run's request (request_human); the waiting agent looks. */
-  'human.answered': [{ requestId: string; runId: string }];
+  /** A run's waitpoint ended (null: all of its attempt's, as the run left `running`); an attempt blocked on it looks. */
+  'wake.waitpoint_ended': [{ waitpointId: string | null; runId: string }];
   /** Jobs with a schedule were created, changed or deleted (a project's deletion included); the scheduler re-reads them. */
   'jobs.changed': [{ orgId: string }];
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { HumanRequests } from '../../src/human/human-requests.js';
 import { humanRouteSchemas as s } from '../../src/human/human-schemas.js';
-import type { AnswerChannel } from '../../src/store/human-requests-store.js';
+import type { AnswerChannel } from '../../src/vocabulary/waits.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RoutePlugin } from './route-plugin.js';
 

@@ -53,6 +53,15 @@ export interface RunTimeLimit {
   suspend(): () => void;
 }
 
+/**
+ * How a tool waits for something of its own (an email at the run's address): as a waitpoint of the run while it
+ * waits, so that the run's `waiting_for` says so and the wait has a record (docs/api.md, "What a run waits for").
+ * `until` answers what came, in words for the record, or null when nothing did in time.
+ */
+export interface ToolWaits {
+  during<T>(wait: { kind: 'email'; timeoutS: number }, until: (signal: AbortSignal) => Promise<{ value: T; why: string } | null>): Promise<T | null>;
+}
+
 /** What a tool may use while it runs: the attempt's run, sandbox, recorder and evidence. */
 export interface ToolContext {
   run: RunRow;
@@ -67,6 +76,7 @@ export interface ToolContext {
   /** Names of the run's input files, placed in /workspace/in before its first step (issue 23). */
   inputFiles: readonly string[];
   timeLimit: RunTimeLimit;
+  waits: ToolWaits;
 }
 
 /** The call as the model made it: its input is what a step records. */

@@ -6,16 +6,17 @@ import { isoTime } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { RunRow } from '../store/runs-table.js';
 import { holdBudget } from './budget-check.js';
-import type { ControlGate, Takeover } from './control-gate.js';
+import type { AttemptGate } from '../attempt/attempt-gate.js';
+import type { Takeover } from '../steps/run-recorder.js';
 import type { Evidence } from './evidence.js';
 import type { ContentBlock, Message, ModelProvider, ModelResponse, ToolResultBlock, ToolUseBlock } from './providers/provider.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { RunRecorder } from '../steps/run-recorder.js';
 import { systemPrompt, taskMessage } from './system-prompt.js';
 import { messagesTokens, requestTokens } from './token-bound.js';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
 import type { AttemptTools } from './tools/registry.js';
-import type { PlacedInput } from '../files/run-input-files.js';
+import type { PlacedInput } from '../attempt/placed-input.js';
 
 export interface AgentLoopOptions {
   run: RunRow;
@@ -35,7 +36,9 @@ export interface AgentLoopOptions {
   /** Charges the sandbox time used since the last charge; called before every model call. */
   chargeSandboxTime: () => void;
   /** Shut while a person holds the browser (the live view's takeover): the agent waits there. */
-  gate: ControlGate;
+  gate: AttemptGate;
+  /** What the attempt's participants tell the agent as it comes (an answer given its predecessor meanwhile). */
+  notes: () => string[];
   /**
    * What a replay of the job's recipe did before it stopped fitting the page (issue 24): the agent takes over
    * from there, with this account after the task. Null for a run the agent does from the start.
@@ -177,12 +180,26 @@ export class AgentLoop {
    */
   private async yieldToPerson(): Promise<void> {
     const { gate, recorder } = this.o;
-    if (gate.holder !== null) recorder.lastAction('paused: a person has control of the browser');
-    await gate.pass(this.o.signal);
+    if (gate.holder === null) return this.notePeople();
+    recorder.lastAction('paused: a person has control of the browser');
+    // The person's control is a wait of its own (human_timeout_s): the run's timeout_s stops meanwhile.
+    const resume = this.o.context.timeLimit.suspend();
+    try {
+      await gate.pass(this.o.signal);
+    } finally {
+      resume();
+    }
+    this.notePeople();
+  }
+
+  /** Each finished takeover as a step, and a note of it for the model: the page may not be as the agent left it. */
+  private notePeople(): void {
+    const { gate, recorder } = this.o;
     for (const takeover of gate.drain()) {
       recorder.takeover(takeover);
       this.personNotes.push(takeoverNote(takeover));
     }
+    this.personNotes.push(...this.o.notes());
   }
 
   /** The notes go at the end of the user message the call sends (after any tool results, which must come first). */

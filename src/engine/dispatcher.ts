@@ -4,7 +4,7 @@ import { runMoves } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { AttemptRunner } from './attempt-runner.js';
 import type { SandboxPlacement, SandboxSlot } from '../sandbox/driver.js';
-import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop } from './run-stop.js';
+import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop } from '../runs/run-stop.js';
 
 export interface DispatcherOptions {
   /** Written into `lease_owner`: which daemon process holds a running run. */

@@ -8,9 +8,9 @@ import type { BrowserAction, BrowserResult, PageProblem } from '../sandbox/proto
 import type { RunRow } from '../store/runs-table.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
 import type { EvidenceClaim, ToolEvidence } from '../agent-tools/agent-tool.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { RunRecorder } from '../steps/run-recorder.js';
 import type { AttemptPhases } from './attempt-phases.js';
-import { browserResultText, problemLine } from './tools/browser-result.js';
+import { browserResultText, problemLine } from '../sandbox/browser-result-text.js';
 import { truncateEnd } from '../agent-tools/truncate.js';
 
 export interface EvidenceOptions {

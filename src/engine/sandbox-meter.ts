@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { RunPatch } from '../store/runs-table.js';
-import type { RunRecorder } from './run-recorder.js';
+import type { RunRecorder } from '../steps/run-recorder.js';
 
 /**
  * The sandbox time of one attempt, billed as it passes: before each model call, when the sandbox is removed, or,

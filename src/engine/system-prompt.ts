@@ -1,4 +1,4 @@
-import type { PlacedInput } from '../files/run-input-files.js';
+import type { PlacedInput } from '../attempt/placed-input.js';
 import type { Message } from './providers/provider.js';
 
 export interface SystemPromptOptions {

@@ -83,7 +83,7 @@ export const EVENT_CATALOGUE = {
   },
   'run.needs_human': {
     description:
-      "The run's agent asked for a person (request_human) and waits: `{run_id, request_id, kind, question, asked_at, expires_at, live_url, answer_url}`; " +
+      "The run's agent asked for a person (request_human) and waits: `{run_id, waitpoint_id, request_id, kind, question, asked_at, asked_again_of, expires_at, live_url, answer_url}`; " +
       'the run stays `running`, its `waiting_for` says the same.',
     runId: 'always',
     webhook: { to: 'run_callback', signer: 'org' },

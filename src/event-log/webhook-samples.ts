@@ -66,10 +66,12 @@ const metadata = { sample: true };
 const SAMPLES: { [T in WebhookEventType]: (at: string) => EventData<T> } = {
   'run.needs_human': (at) => ({
     run_id: `run_${NONE}`,
+    waitpoint_id: `wp_${NONE}`,
     request_id: `hr_${NONE}`,
     kind: 'approve',
     question: 'Place the order for 2 items, 41.90 EUR in total? (a sample)',
     asked_at: at,
+    asked_again_of: null,
     expires_at: at,
     live_url: null,
     answer_url: `https://errand.example.com/v1/runs/run_${NONE}/human`,

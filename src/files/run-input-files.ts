@@ -1,15 +1,9 @@
 import { NotFoundError } from '../errors.js';
+import type { PlacedInput } from '../attempt/placed-input.js';
 import type { Sandbox } from '../sandbox/driver.js';
 import type { Store } from '../store/store.js';
 import type { FilesService } from './files-service.js';
 import { InputFilesError } from './input-files-error.js';
-
-/** An input file as the agent is told of it. */
-export interface PlacedInput {
-  name: string;
-  size: number;
-  contentType: string;
-}
 
 /**
  * Puts a run's input files (its `files`) into its sandbox's /workspace/in before the agent's first step (issue 23,

@@ -1,11 +1,14 @@
 import type { SendService } from '../mail/outbound/send-service.js';
 import type { RunRow } from '../store/runs-table.js';
-import type { WaitingFor } from './waiting-for.js';
+import type { PersonWait } from '../runs/waiting-for.js';
+
+/** What the person is sent: the request, until when it waits, and the run's live view. */
+export type AskedOfPerson = PersonWait & { expires_at: string; live_url: string | null };
 
 /** Emails a run's `human_email` what its agent asks; a reply to the message answers it (HumanRequests). */
 export interface HumanNotifier {
   /** Sends the message; answers its id, whose replies are matched to it by the mail's reply correlation. */
-  send(run: RunRow, waiting: WaitingFor, answerUrl: string, to: string): Promise<string>;
+  send(run: RunRow, waiting: AskedOfPerson, answerUrl: string, to: string): Promise<string>;
 }
 
 const HOW_TO_REPLY = {
@@ -26,6 +29,9 @@ export function emailNotifier(emails: SendService): HumanNotifier {
         `The agent of run ${run.id}${run.name === null ? '' : ` (${run.name})`} asks for a person (${waiting.kind}):`,
         '',
         waiting.question,
+        ...(waiting.asked_again_of === null
+          ? []
+          : ['', `This is asked again: the run's earlier attempt asked it (${waiting.asked_again_of}) and ended before anybody answered, because the daemon running it stopped.`]),
         '',
         waiting.kind === 'takeover' && waiting.live_url === null ? TAKEOVER_WITHOUT_LIVE_VIEW : HOW_TO_REPLY[waiting.kind],
         ...(waiting.live_url === null ? [] : ['', `Live view: ${waiting.live_url}`]),

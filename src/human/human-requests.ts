@@ -6,16 +6,18 @@ import type { RunEnvelope } from '../runs/envelope.js';
 import { failedOutcome, type FailedOutcome } from '../runs/run-outcome.js';
 import type { TransitionHook } from '../runs/run-change.js';
 import type { RunsService } from '../runs/runs-service.js';
-import { runMoves } from '../runs/state-machine.js';
-import type { AnswerChannel, HumanKind, HumanObstacle, HumanRequestRow } from '../store/human-requests-store.js';
+import type { HumanRequestRow, NewHumanRequestRow } from '../store/human-requests-store.js';
+import type { AnswerChannel, HumanKind, HumanObstacle } from '../vocabulary/waits.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { FailureReason } from '../vocabulary/run-outcomes.js';
 import { storedVerdicts } from '../mail/inbound/auth-verdicts.js';
 import { isTerminal } from '../vocabulary/run-status.js';
 import type { HumanAnswerBody } from './human-schemas.js';
-import type { HumanNotifier } from './human-notifier.js';
+import type { AskedOfPerson, HumanNotifier } from './human-notifier.js';
 import { emailAnswerer } from './email-answerer.js';
-import type { LiveUrlOf, StoredWaitingFor } from './waiting-for.js';
+import type { LiveUrlOf, PersonWait, StoredWaitingFor } from '../runs/waiting-for.js';
+import type { WaitContext, Waitpoints } from '../waitpoints/waitpoints.js';
+import { humanRequestLifecycle } from './human-request-lifecycle.js';
 
 /** How often a waiting agent looks for an answer besides being told: a row read by its key. */
 const LOOK_EVERY_MS = 1000;
@@ -34,7 +36,10 @@ export interface Answerer {
 }
 
 /** How a wait ended, for the tool: the answer, or nobody within human_timeout_s (the run then fails with `outcome`). */
-export type HumanReply = { kind: 'answered'; request: HumanRequestRow } | { kind: 'expired'; request: HumanRequestRow; outcome: FailedOutcome };
+export type HumanReply =
+  /** `reused`: a person answered the same question for an earlier attempt of the run, and this is that answer. */
+  | { kind: 'answered'; request: HumanRequestRow; reused: boolean }
+  | { kind: 'expired'; request: HumanRequestRow; outcome: FailedOutcome };
 
 export interface HumanRequestsOptions {
   runs: RunsService;
@@ -44,6 +49,8 @@ export interface HumanRequestsOptions {
   liveUrlOf: LiveUrlOf;
   /** Emails the run's `human_email` (refused, and logged, when the installation or organisation sends no mail). */
   notifier: HumanNotifier;
+  /** Where a request's wait is kept: the run blocks on it until the answer, the expiry or the attempt's end. */
+  waitpoints: Waitpoints;
 }
 
 /**
@@ -68,73 +75,89 @@ export class HumanRequests {
 
   /** Closes the open requests of a run that leaves `running` (ends, or is re-queued after its daemon died). */
   readonly endHook: TransitionHook = (change, uow) => {
-    if (change.from === 'running' && change.to !== 'running') this.r.store.humanRequests.endRun(uow, change.run.id);
+    if (change.from === 'running' && change.to !== 'running') this.r.store.humanRequests.endRun(uow, change.run.id, humanRequestLifecycle.move('waiting', 'ended'));
   };
 
   /**
    * Asks for a person and waits for the answer, or for the request to expire; throws the signal's reason when the
-   * run stops meanwhile. Throws a ConflictError when the run is no longer running or waits already.
+   * run stops meanwhile. The question a person answered for an earlier attempt of the run (the daemon stopped in
+   * between) is answered at once, with that answer; one that attempt left unanswered is asked again, saying so.
+   * Throws a ConflictError when the run is no longer running.
    */
-  async ask(run: RunRow, ask: HumanAsk, signal: AbortSignal): Promise<HumanReply> {
-    signal.throwIfAborted();
+  async ask(run: RunRow, ask: HumanAsk, ctx: WaitContext): Promise<HumanReply> {
+    ctx.signal.throwIfAborted();
     const { store, clock, ids, config } = this.r;
+    const earlier = store.humanRequests.sameEarlier(run.id, run.attempt, ask.kind, ask.question);
+    const answered = earlier.find((r) => r.status === 'answered');
+    if (answered !== undefined) return { kind: 'answered', request: this.reuse(run, answered), reused: true };
     const timeoutS = run.human_timeout_s ?? config['human.timeout_s'];
     const now = clock.now();
-    const request = { id: ids('hr'), org_id: run.org_id, run_id: run.id, attempt: run.attempt, kind: ask.kind, question: ask.question, obstacle: ask.obstacle, asked_at: isoTime(now), expires_at: isoTime(now + timeoutS * 1000) };
-    const waitingFor: StoredWaitingFor = { request_id: request.id, kind: request.kind, question: request.question, asked_at: request.asked_at, expires_at: request.expires_at };
+    const request: NewHumanRequestRow = {
+      id: ids('hr'),
+      org_id: run.org_id,
+      run_id: run.id,
+      attempt: run.attempt,
+      kind: ask.kind,
+      question: ask.question,
+      obstacle: ask.obstacle,
+      asked_at: isoTime(now),
+      expires_at: isoTime(now + timeoutS * 1000),
+      asked_again_of: earlier.find((r) => r.status === 'ended')?.id ?? null,
+    };
+    const shown: PersonWait = { request_id: request.id, kind: request.kind, question: request.question, asked_at: request.asked_at, asked_again_of: request.asked_again_of };
     const liveUrl = this.o.liveUrlOf(run.org_id, run.id);
     const answerUrl = `${this.o.publicUrl()}/v1/runs/${run.id}/human`;
-    // Listening before the commit: an answer can arrive as soon as the request exists.
-    let wake = () => {};
-    const unsubscribe = this.r.events.on('human.answered', (event) => {
-      if (event.requestId === request.id) wake();
+    const waitpoint = store.transaction((uow) => {
+      store.humanRequests.insert(uow, request);
+      const opened = this.o.waitpoints.open(uow, run, { kind: 'person', timer: 'stopped', expiresAtMs: now + timeoutS * 1000, detail: shown, requestId: request.id, sinceMs: now });
+      this.o.announcer.announce(uow, {
+        type: 'run.needs_human',
+        orgId: run.org_id,
+        runId: run.id,
+        callbackUrl: run.callback_url,
+        data: { run_id: run.id, waitpoint_id: opened.id, ...shown, expires_at: request.expires_at, live_url: liveUrl, answer_url: answerUrl },
+      });
+      return opened;
     });
-    try {
-      store.transaction((uow) => {
-        store.humanRequests.insert(uow, request);
-        const paused = this.o.runs.apply(uow, runMoves.pause({ runId: run.id, waitingFor: JSON.stringify(waitingFor), leaseOwner: run.lease_owner }));
-        if (paused === null) throw new ConflictError('not_running', `Run ${run.id} is no longer running, or waits for a person already`);
-        this.o.announcer.announce(uow, {
-          type: 'run.needs_human',
-          orgId: run.org_id,
-          runId: run.id,
-          callbackUrl: run.callback_url,
-          data: { run_id: run.id, request_id: request.id, kind: request.kind, question: request.question, asked_at: request.asked_at, expires_at: request.expires_at, live_url: liveUrl, answer_url: answerUrl },
-        });
-      });
-      if (run.human_email !== null) void this.notify(run, request.id, { ...waitingFor, live_url: liveUrl }, answerUrl, run.human_email);
-      return await new Promise<HumanReply>((resolve, reject) => {
-        let timer: NodeJS.Timeout | undefined;
-        // An answer committed by another process on the same data directory tells this one's bus nothing.
-        const poll = setInterval(() => look(), LOOK_EVERY_MS);
-        const stopped = () => {
-          clearTimeout(timer);
-          clearInterval(poll);
-          reject(signal.reason);
-        };
-        const settle = (reply: HumanReply) => {
-          clearTimeout(timer);
-          clearInterval(poll);
-          signal.removeEventListener('abort', stopped);
-          resolve(reply);
-        };
-        const look = () => {
-          const row = store.humanRequests.get(request.id);
-          if (row?.status === 'answered') settle({ kind: 'answered', request: row });
-        };
-        const expire = () => {
-          // An answer committed just before the timer fired wins.
-          if (!store.transaction((uow) => store.humanRequests.expire(uow, request.id))) return look();
-          settle({ kind: 'expired', request: store.humanRequests.get(request.id)!, outcome: expiryOutcome(request, timeoutS) });
-        };
-        wake = look;
-        timer = setTimeout(expire, Math.max(0, Date.parse(request.expires_at) - clock.now()));
-        signal.addEventListener('abort', stopped, { once: true });
-        look();
-      });
-    } finally {
-      unsubscribe();
+    if (run.human_email !== null) void this.notify(run, request.id, { ...shown, expires_at: request.expires_at, live_url: liveUrl }, answerUrl, run.human_email);
+    const ended = await this.o.waitpoints.block(waitpoint, ctx, (uow) => store.humanRequests.move(uow, request.id, humanRequestLifecycle.move('waiting', 'expired')));
+    const row = store.humanRequests.get(request.id)!;
+    switch (ended.status) {
+      case 'completed':
+        return { kind: 'answered', request: row, reused: false };
+      case 'expired':
+        return { kind: 'expired', request: row, outcome: expiryOutcome(request, timeoutS) };
+      case 'abandoned':
+      case 'waiting':
+        throw new ConflictError('not_running', `Run ${run.id} no longer waits for request ${request.id}: ${ended.ended_why ?? 'it ended'}`);
+      default: {
+        const never: never = ended.status;
+        throw new Error(`unknown waitpoint status ${String(never)}`);
+      }
     }
+  }
+
+  /**
+   * The answer a person gave an earlier attempt of the run, to the same question, as a request of this attempt: its
+   * record (and, for an approval, what require_approval counts), without asking anybody again.
+   */
+  private reuse(run: RunRow, earlier: HumanRequestRow): HumanRequestRow {
+    const { store, clock, ids } = this.r;
+    const at = isoTime(clock.now());
+    const id = ids('hr');
+    store.transaction((uow) => {
+      store.humanRequests.insert(uow, { id, org_id: run.org_id, run_id: run.id, attempt: run.attempt, kind: earlier.kind, question: earlier.question, obstacle: earlier.obstacle, asked_at: at, expires_at: at, asked_again_of: earlier.id });
+      store.humanRequests.answer(uow, id, humanRequestLifecycle.move('waiting', 'answered'), {
+        answer: earlier.answer,
+        approved: earlier.approved,
+        note: earlier.note,
+        answered_by: earlier.answered_by ?? 'a person',
+        answered_via: earlier.answered_via ?? 'api',
+        answered_at: earlier.answered_at ?? at,
+      });
+    });
+    this.r.logger.info({ runId: run.id, attempt: run.attempt, requestId: id, earlier: earlier.id }, 'the agent asked what a person answered for an earlier attempt; it has that answer');
+    return store.humanRequests.get(id)!;
   }
 
   /**
@@ -144,25 +167,30 @@ export class HumanRequests {
    * the run waits for now), 400 when the kind's member is missing or another kind's is given.
    */
   answer(orgId: string, runId: string, body: HumanAnswerBody, who: Answerer): RunEnvelope {
-    const run = this.o.runs.row(orgId, runId);
-    const waiting = run.status === 'running' && run.waiting_for !== null ? (JSON.parse(run.waiting_for) as StoredWaitingFor) : null;
-    if (waiting === null || waiting.request_id !== body.request_id) throw this.notThatQuestion(run, waiting, body.request_id);
-    checkFields(waiting.kind, body);
-    const at = isoTime(this.r.clock.now());
-    const answer = {
-      answer: body.answer ?? null,
-      approved: body.approved === undefined ? null : body.approved ? 1 : 0,
-      note: body.note ?? null,
-      answered_by: who.by,
-      answered_via: who.via,
-      answered_at: at,
-    };
-    const resumed = this.r.store.transaction((uow) => {
-      if (!this.r.store.humanRequests.answer(uow, waiting.request_id, answer)) {
-        throw new ConflictError('not_waiting', `Request ${waiting.request_id} of run ${runId} no longer waits (it expired, or the run is ending)`);
+    const { store } = this.r;
+    // Read and written in one transaction: a claim of the run's next attempt, or another answer, comes before or after.
+    store.transaction((uow) => {
+      const run = this.o.runs.row(orgId, runId);
+      const target = this.answerable(run, body.request_id);
+      if (target === null) throw this.notThatQuestion(run, personWaitOf(run), body.request_id);
+      checkFields(target.kind, body);
+      const at = isoTime(this.r.clock.now());
+      const answer = {
+        answer: body.answer ?? null,
+        approved: body.approved === undefined ? null : body.approved ? 1 : 0,
+        note: body.note ?? null,
+        answered_by: who.by,
+        answered_via: who.via,
+        answered_at: at,
+      };
+      if (!store.humanRequests.answer(uow, target.id, humanRequestLifecycle.move(target.status, 'answered'), answer)) {
+        throw new ConflictError('not_waiting', `Request ${target.id} of run ${runId} no longer waits (it expired, or the run is ending)`);
       }
-      const after = this.o.runs.apply(uow, runMoves.resume({ runId, leaseOwner: null }));
-      if (after === null) throw new ConflictError('not_waiting', `Run ${runId} no longer waits for a person`);
+      // A request still waited for ends its waitpoint, which resumes the run; an ended one is told to a later attempt.
+      const waitpoint = target.status === 'waiting' ? store.waitpoints.ofRequest(target.id) : undefined;
+      if (waitpoint !== undefined && !this.o.waitpoints.end(uow, waitpoint.id, 'completed', `answered by ${who.by} via ${who.via}`)) {
+        throw new ConflictError('not_waiting', `Run ${runId} no longer waits for request ${target.id}`);
+      }
       this.o.announcer.announce(uow, {
         type: 'run.human_answered',
         orgId,
@@ -170,8 +198,8 @@ export class HumanRequests {
         callbackUrl: run.callback_url,
         data: {
           run_id: runId,
-          request_id: waiting.request_id,
-          kind: waiting.kind,
+          request_id: target.id,
+          kind: target.kind,
           answer: answer.answer,
           approved: body.approved ?? null,
           note: answer.note,
@@ -180,14 +208,31 @@ export class HumanRequests {
           answered_at: at,
         },
       });
-      uow.afterCommit(() => this.r.events.emit('human.answered', { requestId: waiting.request_id, runId }));
-      return after;
     });
-    return this.o.runs.envelope(resumed);
+    return this.o.runs.get(orgId, runId);
+  }
+
+  /**
+   * The request an answer to `requestId` goes to: that request while it waits; for one whose attempt ended before
+   * anybody answered, the request a later attempt asks it again with, while that waits, else the ended request
+   * itself, whose answer the run's later attempt is told. Null when none takes an answer (answered already, expired,
+   * another run's, or the run ended).
+   */
+  private answerable(run: RunRow, requestId: string): HumanRequestRow | null {
+    let request = this.r.store.humanRequests.get(requestId);
+    if (request === undefined || request.run_id !== run.id || isTerminal(run.status)) return null;
+    while (request.status === 'ended') {
+      const again = this.r.store.humanRequests.askedAgain(request.id);
+      // Nobody asked it again (yet): the answer is kept, and the run's next or current attempt is told it, when it
+      // starts or before its next model call (human-participant.ts), and gets it when it asks the same.
+      if (again === undefined) return request;
+      request = again;
+    }
+    return request.status === 'waiting' ? request : null;
   }
 
   /** Why an answer to `requestId` is not applied: what became of that request, and what the run waits for now. */
-  private notThatQuestion(run: RunRow, waiting: StoredWaitingFor | null, requestId: string): ConflictError {
+  private notThatQuestion(run: RunRow, waiting: PersonWait | null, requestId: string): ConflictError {
     const named = this.r.store.humanRequests.get(requestId);
     const became = named === undefined || named.run_id !== run.id ? `${requestId} is not a question of this run` : `${requestId} ${fateOf(named)}`;
     if (waiting === null) {
@@ -239,7 +284,7 @@ export class HumanRequests {
     }
   }
 
-  private async notify(run: RunRow, requestId: string, waiting: StoredWaitingFor & { live_url: string | null }, answerUrl: string, to: string): Promise<void> {
+  private async notify(run: RunRow, requestId: string, waiting: AskedOfPerson, answerUrl: string, to: string): Promise<void> {
     try {
       const emailId = await this.o.notifier.send(run, waiting, answerUrl, to);
       this.r.store.humanRequests.setEmail(requestId, emailId);
@@ -339,4 +384,13 @@ function replyAnswer(kind: HumanKind, text: string): Pick<HumanAnswerBody, 'answ
       throw new Error(`unknown kind ${String(never)}`);
     }
   }
+}
+
+/** The person's request the run shows it waits for, or null (it waits for nobody, or for something else). */
+function personWaitOf(run: RunRow): PersonWait | null {
+  if (run.status !== 'running' || run.waiting_for === null) return null;
+  const stored = JSON.parse(run.waiting_for) as StoredWaitingFor;
+  return stored.on === 'person' && stored.request_id !== undefined && stored.kind !== undefined && stored.question !== undefined && stored.asked_at !== undefined
+    ? { request_id: stored.request_id, kind: stored.kind, question: stored.question, asked_at: stored.asked_at, asked_again_of: stored.asked_again_of ?? null }
+    : null;
 }

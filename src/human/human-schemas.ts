@@ -1,7 +1,7 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, nullableString, timestamp } from '../http-schemas/common.js';
 import { envelopeSchema } from '../runs/run-schemas.js';
-import { ANSWER_CHANNELS, HUMAN_KINDS } from './waiting-for.js';
+import { ANSWER_CHANNELS, HUMAN_KINDS } from '../vocabulary/waits.js';
 import { WHEN_MISSING } from '../http-schemas/when-missing.js';
 
 /**
@@ -34,13 +34,15 @@ export const humanRouteSchemas = {
 /** The data of run.needs_human. */
 export const needsHumanData = {
   type: 'object',
-  required: ['run_id', 'request_id', 'kind', 'question', 'asked_at', 'expires_at', 'live_url', 'answer_url'],
+  required: ['run_id', 'waitpoint_id', 'request_id', 'kind', 'question', 'asked_at', 'asked_again_of', 'expires_at', 'live_url', 'answer_url'],
   properties: {
     run_id: { type: 'string' },
+    waitpoint_id: { type: 'string', description: "The run's wait for the answer (`wp_` prefix), as waiting_for.waitpoint_id names it." },
     request_id: { type: 'string' },
     kind: { type: 'string', enum: HUMAN_KINDS },
     question: { type: 'string' },
     asked_at: timestamp,
+    asked_again_of: { ...nullableString, description: 'The request of an earlier attempt this one asks again, because that attempt ended before anybody answered.' },
     expires_at: timestamp,
     live_url: nullableString,
     answer_url: { type: 'string', description: 'POST /v1/runs/{id}/human of this run.' },

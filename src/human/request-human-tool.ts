@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { toolError, type AgentTool } from '../agent-tools/agent-tool.js';
 import { textContent } from '../agent-tools/tool-content.js';
-import type { HumanObstacle, HumanRequestRow } from '../store/human-requests-store.js';
+import type { HumanRequestRow } from '../store/human-requests-store.js';
 import type { HumanAsk, HumanRequests } from './human-requests.js';
-import { HUMAN_KINDS, HUMAN_OBSTACLES } from './waiting-for.js';
+import { HUMAN_KINDS, HUMAN_OBSTACLES, type HumanObstacle } from '../vocabulary/waits.js';
 
 const QUESTION_MAX = 2_000;
+/** Said before an answer a person gave the run's earlier attempt, which this one asked again. */
+const EARLIER_ANSWER = 'A person answered this exact question for an earlier attempt of this run, which ended before it could use the answer (the daemon running it stopped). Here is that answer.';
 
 /** The request_human tool, which every run has: the agent asks for a person and waits for the answer. */
 export function requestHumanTool(requests: Pick<HumanRequests, 'ask'>): AgentTool<HumanAsk> {
@@ -32,23 +34,20 @@ export function requestHumanTool(requests: Pick<HumanRequests, 'ask'>): AgentToo
     async execute(input, ctx, call) {
       ctx.recorder.lastAction(`waiting for a person (${input.kind})`);
       const started = performance.now();
-      // The wait has its own limit (human_timeout_s): the run's timeout_s stops meanwhile.
-      const resume = ctx.timeLimit.suspend();
       let reply;
       try {
-        reply = await requests.ask(ctx.run, input, ctx.signal);
+        // The wait has its own limit (human_timeout_s): the run's timeout_s stops meanwhile.
+        reply = await requests.ask(ctx.run, input, ctx);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         return toolError(ctx, 'request_human', call.input, `request_human failed: ${err instanceof Error ? err.message : String(err)}`);
-      } finally {
-        resume();
       }
       const durationMs = performance.now() - started;
       if (reply.kind === 'expired') {
         ctx.recorder.toolCall({ name: 'request_human', input: call.input, output: `nobody answered: ${reply.outcome.detail}`, isError: true, durationMs });
         return { kind: 'finished', outcome: reply.outcome };
       }
-      const text = answerText(reply.request);
+      const text = reply.reused ? `${EARLIER_ANSWER}\n${answerText(reply.request)}` : answerText(reply.request);
       ctx.recorder.lastAction(`a person answered (${input.kind})`);
       ctx.recorder.toolCall({ name: 'request_human', input: call.input, output: text, isError: false, durationMs });
       return { kind: 'result', content: textContent(text), isError: false };

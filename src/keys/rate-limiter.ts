@@ -1,3 +1,4 @@
+import type { Resources } from '../resources.js';
 import type { Clock } from '../clock.js';
 
 /** Buckets kept before full ones are dropped; a full bucket is the same as none. */
@@ -44,4 +45,9 @@ export class RateLimiter {
     for (const [name, b] of this.buckets) if (this.refilled(b, now).tokens >= this.limit) this.buckets.delete(name);
     this.pruneAt = Math.max(PRUNE_AT, 2 * this.buckets.size);
   }
+}
+
+/** One request rate per key, through the REST API and the MCP front door alike (`limits.requests_per_minute`). */
+export function requestRateLimiter(resources: Pick<Resources, 'config' | 'clock'>): RateLimiter {
+  return new RateLimiter(resources.config['limits.requests_per_minute'], resources.clock);
 }

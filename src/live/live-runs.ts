@@ -1,5 +1,5 @@
 import type { SecretMask } from '../connections/secret-mask.js';
-import type { ControlGate } from '../engine/control-gate.js';
+import type { ControlGate } from './control-gate.js';
 import type { Sandbox } from '../sandbox/driver.js';
 
 /** A running attempt as the live view reaches it: its sandbox, and the gate its agent waits at. */

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { isoTime, type Clock } from '../clock.js';
 import { ConflictError, InvalidRequestError } from '../errors.js';
 import type { Answerer, HumanRequests } from '../human/human-requests.js';
-import { waitingForOf } from '../human/waiting-for.js';
+import { waitingForOf } from '../runs/waiting-for.js';
+import type { Config } from '../config/schema.js';
+import type { Store } from '../store/store.js';
+import type { Waitpoints } from '../waitpoints/waitpoints.js';
 import type { OrgModes } from '../orgs/org-modes.js';
 import type { RunEnvelope } from '../runs/envelope.js';
 import type { RunsService } from '../runs/runs-service.js';
@@ -80,8 +83,15 @@ export class LiveService {
       steps: StepsStore;
       orgModes: Pick<OrgModes, 'livemode'>;
       human: Pick<HumanRequests, 'answer'>;
+      /** A person's control is a waitpoint of the run while it lasts (docs/api.md, "What a run waits for"). */
+      waitpoints: Waitpoints;
+      store: Pick<Store, 'transaction'>;
+      config: Pick<Config, 'human.timeout_s'>;
     },
   ) {}
+
+  /** The waitpoint of each control held, by its control id, with the timer that takes control back at its end. */
+  private readonly holdings = new Map<string, { waitpointId: string; expiry: NodeJS.Timeout }>();
 
   /**
    * The run's frames as server-sent events (`LiveFrame`, protocol.ts), relayed as the supervisor sends them with their
@@ -122,12 +132,28 @@ export class LiveService {
     }
   }
 
-  /** Takes control of the run's browser; the agent waits from its next model or tool call until it is handed back. */
+  /**
+   * Takes control of the run's browser; the agent waits from its next model or tool call until it is handed back. The
+   * control is a waitpoint of the run (`waiting_for` says who holds the browser), and the run's timeout_s stops
+   * meanwhile; control not handed back within human_timeout_s is taken back, and the agent goes on.
+   */
   take(caller: LiveCaller, runId: string): LiveControl {
     const live = this.liveRun(caller, runId);
     const controlId = `ctl_${randomBytes(18).toString('base64url')}`;
     const now = this.deps.clock.now();
     if (!live.gate.take(caller.by, controlId, now)) throw new ControlHeldError(isoTime(live.gate.holder!.sinceMs));
+    const run = this.deps.runs.row(caller.orgId, runId);
+    const limitS = run.human_timeout_s ?? this.deps.config['human.timeout_s'];
+    let waitpointId: string;
+    try {
+      waitpointId = this.deps.store.transaction((uow) => this.deps.waitpoints.open(uow, run, { kind: 'takeover', timer: 'stopped', expiresAtMs: now + limitS * 1000, detail: { by: caller.by }, sinceMs: now })).id;
+    } catch (error) {
+      live.gate.release(now, null, true);
+      throw error;
+    }
+    const expiry = setTimeout(() => this.takeBack(live, controlId, limitS), Math.max(0, limitS * 1000));
+    this.holdings.set(controlId, { waitpointId, expiry });
+    live.ended.addEventListener('abort', () => this.forget(controlId), { once: true });
     return { object: 'live_control', run_id: runId, control_id: controlId, since: isoTime(now) };
   }
 
@@ -140,6 +166,7 @@ export class LiveService {
     const live = this.liveRun(caller, runId);
     if (!live.gate.holds(controlId)) throw new NotInControlError();
     const t = live.gate.release(this.deps.clock.now(), note, false)!;
+    this.endControl(controlId, 'completed', `handed back by ${caller.by}`);
     return {
       object: 'live_control_ended',
       run_id: runId,
@@ -150,10 +177,32 @@ export class LiveService {
     };
   }
 
+  /** Control not handed back in time is taken back: the agent goes on, told so, and the waitpoint has expired. */
+  private takeBack(live: LiveRun, controlId: string, limitS: number): void {
+    if (!live.gate.holds(controlId)) return this.forget(controlId);
+    live.gate.release(this.deps.clock.now(), `control was not handed back within human_timeout_s (${limitS} s) and was taken back`, true);
+    this.endControl(controlId, 'expired', `not handed back within human_timeout_s (${limitS} s)`);
+  }
+
+  /** Ends the waitpoint of a control, however it ended. */
+  private endControl(controlId: string, to: 'completed' | 'expired' | 'abandoned', why: string): void {
+    const holding = this.holdings.get(controlId);
+    if (holding === undefined) return;
+    this.forget(controlId);
+    this.deps.store.transaction((uow) => this.deps.waitpoints.end(uow, holding.waitpointId, to, why));
+  }
+
+  private forget(controlId: string): void {
+    const holding = this.holdings.get(controlId);
+    if (holding === undefined) return;
+    clearTimeout(holding.expiry);
+    this.holdings.delete(controlId);
+  }
+
   /** Answers the takeover the run waits for, if it waits for one; answers its request id, or null. */
   private answerTakeover(caller: LiveCaller, runId: string, note: string | null): string | null {
     const waiting = waitingForOf(this.deps.runs.row(caller.orgId, runId).waiting_for, caller.orgId, runId, () => null);
-    if (waiting === null || waiting.kind !== 'takeover') return null;
+    if (waiting === null || waiting.on !== 'person' || waiting.kind !== 'takeover' || waiting.request_id === null) return null;
     try {
       this.deps.human.answer(caller.orgId, runId, { request_id: waiting.request_id, ...(note === null ? {} : { note }) }, caller.answerer);
       return waiting.request_id;
@@ -187,7 +236,9 @@ export class LiveService {
     this.deps.links.revoke(runId);
     const now = this.deps.clock.now();
     const live = this.deps.live.get(orgId, runId);
+    const holder = live === null ? null : [...this.holdings.keys()].find((controlId) => live.gate.holds(controlId)) ?? null;
     const released = live?.gate.release(now, null, true) ?? null;
+    if (holder !== null) this.endControl(holder, 'abandoned', "control was revoked with the run's live links");
     this.viewers.get(runId)?.endLinks();
     return { object: 'live_revocation', run_id: runId, revoked_at: isoTime(now), control_released: released !== null };
   }

@@ -2,13 +2,19 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Subsystem } from '../subsystem.js';
 import { MetricsServer } from './metrics-server.js';
-import type { Metrics, WatchedQueues } from './metrics.js';
+import { Metrics, type WatchedQueues } from './metrics.js';
+import type { Resources } from '../resources.js';
 
 export interface MetricsSubsystemDeps extends WatchedQueues {
   /** Built before every part that reports to it; null when `metrics.port` is not set. */
   metrics: Metrics | null;
   config: Pick<Config, 'metrics.host' | 'metrics.port'>;
   logger: Logger;
+}
+
+/** The registry the parts report to, built before them; none unless `metrics.port` is set. */
+export function metricsRegistry(resources: Pick<Resources, 'config' | 'store' | 'events'>): Metrics | null {
+  return resources.config['metrics.port'] === null ? null : new Metrics({ store: resources.store, events: resources.events });
 }
 
 /** `GET /metrics` on a listener of its own, and the gauges of the queues, when `metrics.port` is set. */

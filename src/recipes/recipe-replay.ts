@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
-import { browserResultText } from '../engine/tools/browser-result.js';
-import { codeResultText } from '../engine/tools/code-tool.js';
-import { withSecrets } from '../engine/tools/browser-tool.js';
-import { resultErrors } from '../engine/tools/finish/result-validation.js';
+import { browserResultText } from '../sandbox/browser-result-text.js';
+import { codeResultText } from '../sandbox/code-result-text.js';
+import { withSecrets } from '../connections/secret-references.js';
+import { resultErrors } from '../runs/result-errors.js';
 import type { SucceededOutcome } from '../runs/run-outcome.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import type { BrowserAction, BrowserResult } from '../sandbox/protocol.js';
@@ -110,7 +110,7 @@ export class RecipeReplay {
   }
 
   private async act(step: BrowserStep, action: BrowserAction): Promise<BrowserResult> {
-    const request = withSecrets(action, this.ctx);
+    const request = withSecrets(action, this.ctx.secrets);
     if (typeof request === 'string') return { ok: false, text: request, url: this.page.url, title: this.page.title, status: null, problem: null, screenshot: null };
     this.ctx.recorder.lastAction(`replay: browser ${step.action}`);
     const started = performance.now();

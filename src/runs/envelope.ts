@@ -3,7 +3,7 @@ import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunMode, RunRow } from '../store/runs-table.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
-import { waitingForOf, type LiveUrlOf, type WaitingFor } from '../human/waiting-for.js';
+import { waitingForOf, type LiveUrlOf, type WaitingFor } from './waiting-for.js';
 import type { RunFile } from '../run-files/run-files-service.js';
 
 

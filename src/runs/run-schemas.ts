@@ -5,7 +5,7 @@ import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, repla
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
-import { waitingForSchema } from '../human/waiting-for.js';
+import { waitingForSchema } from './waiting-for.js';
 import { runFilesMember } from '../files/file-schemas.js';
 
 const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;

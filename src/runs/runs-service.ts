@@ -10,7 +10,7 @@ import type { Principal } from '../keys/keys-service.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
-import type { RunProblem, RunScope } from '../engine/run-problems.js';
+import type { RunProblem, RunScope } from './run-problems.js';
 import type { Resources } from '../resources.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunReplay, RunRow, RunSource } from '../store/runs-table.js';
@@ -23,10 +23,11 @@ import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import type { CreateJobRunBody, CreateRunBody, RunListQuery } from './run-schemas.js';
 import { runMoves, type RunMove } from './state-machine.js';
+import type { RunOutcome } from './run-outcome.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
 import type { RunChange, TransitionHook } from './run-change.js';
-import type { LiveUrlOf } from '../human/waiting-for.js';
+import type { LiveUrlOf } from './waiting-for.js';
 import type { RunFile } from '../run-files/run-files-service.js';
 
 /**
@@ -70,21 +71,26 @@ export interface RunsServiceOptions {
   linkScreenshot: ScreenshotLinker;
   /** Refuses webhook targets the daemon must not call (400 with `param`). */
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
-  /**
-   * Inside the unit of work of a terminal transition: the usage still owed by the attempt this daemon runs (its
-   * sandbox time so far), written with the transition so that the terminal envelope is final.
-   */
-  settleUsage?: (runId: string) => RunPatch;
-  /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
-  startCost: StartCostOf;
-  /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
-  runProblems: (run: RunScope) => RunProblem[];
-  /** The live view's link of a running run (src/live/live-links.ts): `live_url` in GET /v1/runs/{id}, and `waiting_for.live_url`. */
-  liveUrlOf?: LiveUrlOf;
   /** A run's files with their signed links (src/run-files/run-files-service.ts): the envelope's `files`. */
   filesOf?: (row: RunRow) => RunFile[];
   /** Refuses a sandbox host label no host has (400 unknown_sandbox_label; issue 26). */
   checkSandboxLabel: (label: string) => void;
+}
+
+/**
+ * What runs ask of the engine that carries them out, which plugs itself in (`useEngine`): the engine is built on top
+ * of runs, as every feature is (docs/architecture.md, "Each part builds itself").
+ */
+export interface RunEngine {
+  /** What starting a run costs at most before its first model call can be made (the engine's bound, see FirstCallBound). */
+  startCost: StartCostOf;
+  /** Why a run in this scope would fail at once as things stand (the engine's precheck, see run-problems.ts). */
+  runProblems: (run: RunScope) => RunProblem[];
+  /**
+   * Inside the unit of work of a terminal transition: the usage still owed by the attempt this daemon runs (its
+   * sandbox time so far), written with the transition so that the terminal envelope is final.
+   */
+  settleUsage: (runId: string) => RunPatch;
 }
 
 interface NewRun {
@@ -137,6 +143,9 @@ type Admission =
 
 export class RunsService {
   private readonly hooks: TransitionHook[] = [];
+  private engine: RunEngine | null = null;
+  /** The live view's link of a running run (src/live/live-links.ts): `live_url` in GET /v1/runs/{id}, and `waiting_for.live_url`. */
+  private liveUrlOf: LiveUrlOf | undefined;
   /** The "API Runs" project of each organisation: created with it and never deleted, so it can be remembered. */
   private readonly defaultProjects = new Map<string, string>();
   /** Organisations' modes: a run's envelope says whether it is of test mode (issue 25). */
@@ -148,6 +157,27 @@ export class RunsService {
     private readonly options: RunsServiceOptions,
   ) {
     this.modes = new OrgModes(r.store.orgs);
+  }
+
+  /** The engine plugs itself in, once, before the daemon takes requests. */
+  useEngine(engine: RunEngine): void {
+    if (this.engine !== null) throw new Error('an engine is plugged into runs already');
+    this.engine = engine;
+  }
+
+  /** The live view plugs in its links, once: running runs' envelopes carry `live_url`. */
+  useLiveLinks(liveUrlOf: LiveUrlOf): void {
+    this.liveUrlOf = liveUrlOf;
+  }
+
+  /** A running run's live view (once the live view plugged in its links), or null. */
+  liveUrl(orgId: string, runId: string): string | null {
+    return this.liveUrlOf?.(orgId, runId) ?? null;
+  }
+
+  private plugged(): RunEngine {
+    if (this.engine === null) throw new Error('no engine is plugged into runs: the daemon is still being built');
+    return this.engine;
   }
 
   private defaultProject(orgId: string): string {
@@ -228,7 +258,7 @@ export class RunsService {
   get(orgId: string, id: string): RunEnvelope {
     const row = this.row(orgId, id);
     const envelope = this.envelope(row);
-    if (row.status === 'running' && this.options.liveUrlOf !== undefined) envelope.live_url = this.options.liveUrlOf(row.org_id, row.id);
+    if (row.status === 'running' && this.liveUrlOf !== undefined) envelope.live_url = this.liveUrlOf(row.org_id, row.id);
     return envelope;
   }
 
@@ -239,7 +269,7 @@ export class RunsService {
   }
 
   envelope(row: RunRow): RunEnvelope {
-    return toEnvelope(row, this.modes.livemode(row.org_id), this.options.linkScreenshot, this.r.clock.now(), this.options.liveUrlOf, this.options.filesOf?.(row));
+    return toEnvelope(row, this.modes.livemode(row.org_id), this.options.linkScreenshot, this.r.clock.now(), this.liveUrlOf, this.options.filesOf?.(row));
   }
 
   pollUrl(runId: string): string {
@@ -265,6 +295,18 @@ export class RunsService {
   }
 
   /**
+   * Ends a running run with an attempt's outcome (a live or a test-mode attempt's), committed with the other writes of
+   * the same turn: runs that fail on a precheck end many at a time. Nothing happens when the run is no longer running
+   * (cancelled meanwhile: terminal states never change), or when the attempt's worker lost its lease and another
+   * attempt owns the run now: a stale attempt must not end the new one.
+   */
+  async endAttempt(run: RunRow, outcome: RunOutcome): Promise<void> {
+    const ending = { runId: run.id, nowMs: this.r.clock.now(), leaseOwner: run.lease_owner };
+    const move = outcome.status === 'succeeded' ? runMoves.finish({ ...ending, outcome }) : runMoves.fail({ ...ending, outcome });
+    await this.r.store.groupTransaction((uow) => this.apply(uow, move));
+  }
+
+  /**
    * The one way a run changes status or what it waits for: a named move of `runMoves` (state-machine.ts), applied
    * inside the caller's unit of work (its own transaction, or a group commit) as a compare-and-set on where the move
    * starts. A status move writes its event row and runs the transition hooks; `run.transitioned` is announced once
@@ -277,7 +319,7 @@ export class RunsService {
     switch (move.kind) {
       case 'status': {
         const { from, to } = move.status;
-        const settled = isTerminal(to) ? this.options.settleUsage?.(move.runId) : undefined;
+        const settled = isTerminal(to) ? this.engine?.settleUsage(move.runId) : undefined;
         const after = this.r.store.runs.setStatus(uow, move.runId, move.status, { ...move.patch, ...settled, updated_at: at }, move.leaseOwner);
         if (!after) return null;
         this.recordChange(uow, { run: after, from, to }, move.description);
@@ -438,8 +480,8 @@ export class RunsService {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
     const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
-    const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
-    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
+    const need = startNeed(n, hint, this.plugged().startCost(n.model, n.prompt, n.outputSchema));
+    const problems = this.plugged().runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);

@@ -1,12 +1,13 @@
+import type { AnswerChannel, HumanKind, HumanObstacle } from '../vocabulary/waits.js';
+import type { StatusMove } from '../lifecycle.js';
 import type { Db } from './database.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
-export type HumanKind = 'takeover' | 'answer' | 'approve';
-export type HumanObstacle = 'captcha' | 'login' | 'other';
-/** waiting until answered, expired (nobody answered within human_timeout_s) or ended (the run ended first). */
+/**
+ * waiting until answered, expired (nobody answered within human_timeout_s) or ended (the attempt ended first); an
+ * ended one may still be answered, for the run's next attempt (human-request-lifecycle.ts).
+ */
 export type HumanRequestStatus = 'waiting' | 'answered' | 'expired' | 'ended';
-/** Where an answer came from. */
-export type AnswerChannel = 'api' | 'cli' | 'mcp' | 'email' | 'live';
 
 /** One request of a run's agent for a person (migration 024). */
 export interface HumanRequestRow {
@@ -28,6 +29,8 @@ export interface HumanRequestRow {
   answered_by: string | null;
   answered_via: AnswerChannel | null;
   answered_at: string | null;
+  /** The request of an earlier attempt that this one asks again (migration 032). */
+  asked_again_of: string | null;
 }
 
 export type NewHumanRequestRow = Omit<HumanRequestRow, 'status' | 'email_id' | 'answer' | 'approved' | 'note' | 'answered_by' | 'answered_via' | 'answered_at'>;
@@ -41,28 +44,36 @@ export interface HumanAnswerRow {
   answered_at: string;
 }
 
-/** The requests of runs' agents for a person. Every status change is a compare-and-set on `waiting`. */
+/** The requests of runs' agents for a person. Every status change is a checked move (human-request-lifecycle.ts), compare-and-set on its `from`. */
 export class HumanRequestsStore {
   private readonly s;
 
   constructor(db: Db) {
     this.s = {
       insert: db.prepare(
-        `INSERT INTO human_requests (id, org_id, run_id, attempt, kind, question, obstacle, asked_at, expires_at)
-         VALUES (@id, @org_id, @run_id, @attempt, @kind, @question, @obstacle, @asked_at, @expires_at)`,
+        `INSERT INTO human_requests (id, org_id, run_id, attempt, kind, question, obstacle, asked_at, expires_at, asked_again_of)
+         VALUES (@id, @org_id, @run_id, @attempt, @kind, @question, @obstacle, @asked_at, @expires_at, @asked_again_of)`,
       ),
       get: db.prepare<{ id: string }, HumanRequestRow>('SELECT * FROM human_requests WHERE id = @id'),
       byEmail: db.prepare<{ email_id: string }, HumanRequestRow>('SELECT * FROM human_requests WHERE email_id = @email_id'),
       setEmail: db.prepare<{ id: string; email_id: string }>('UPDATE human_requests SET email_id = @email_id WHERE id = @id'),
       answer: db.prepare(
-        `UPDATE human_requests SET status = 'answered', answer = @answer, approved = @approved, note = @note, answered_by = @answered_by,
-         answered_via = @answered_via, answered_at = @answered_at WHERE id = @id AND status = 'waiting'`,
+        `UPDATE human_requests SET status = @to, answer = @answer, approved = @approved, note = @note, answered_by = @answered_by,
+         answered_via = @answered_via, answered_at = @answered_at WHERE id = @id AND status = @from`,
       ),
-      close: db.prepare<{ id: string; status: HumanRequestStatus }>(`UPDATE human_requests SET status = @status WHERE id = @id AND status = 'waiting'`),
-      endRun: db.prepare<{ run_id: string }>(`UPDATE human_requests SET status = 'ended' WHERE run_id = @run_id AND status = 'waiting'`),
+      move: db.prepare<{ id: string; from: HumanRequestStatus; to: HumanRequestStatus }>('UPDATE human_requests SET status = @to WHERE id = @id AND status = @from'),
+      endRun: db.prepare<{ run_id: string; from: HumanRequestStatus; to: HumanRequestStatus }>('UPDATE human_requests SET status = @to WHERE run_id = @run_id AND status = @from'),
       approvedFor: db.prepare<{ run_id: string; attempt: number }, { n: number }>(
         `SELECT COUNT(*) AS n FROM human_requests WHERE run_id = @run_id AND attempt = @attempt AND kind = 'approve' AND approved = 1`,
       ),
+      sameEarlier: db.prepare<{ run_id: string; attempt: number; kind: HumanKind; question: string }, HumanRequestRow>(
+        `SELECT * FROM human_requests INDEXED BY human_requests_run WHERE run_id = @run_id AND attempt < @attempt AND kind = @kind AND question = @question
+         ORDER BY asked_at DESC`,
+      ),
+      answeredBefore: db.prepare<{ run_id: string; attempt: number }, HumanRequestRow>(
+        `SELECT * FROM human_requests INDEXED BY human_requests_run WHERE run_id = @run_id AND attempt < @attempt AND status = 'answered' ORDER BY asked_at`,
+      ),
+      askedAgain: db.prepare<{ asked_again_of: string }, HumanRequestRow>('SELECT * FROM human_requests WHERE asked_again_of = @asked_again_of AND asked_again_of IS NOT NULL'),
     };
   }
 
@@ -83,23 +94,38 @@ export class HumanRequestsStore {
     this.s.setEmail.run({ id, email_id: emailId });
   }
 
-  /** Records the answer of a request still waiting; false when it no longer waits. */
-  answer(_uow: UnitOfWork, id: string, answer: HumanAnswerRow): boolean {
-    return this.s.answer.run({ id, ...answer }).changes > 0;
+  /** Records the answer of a request still in `move.from`; false when it is not. */
+  answer(_uow: UnitOfWork, id: string, move: StatusMove<HumanRequestStatus>, answer: HumanAnswerRow): boolean {
+    return this.s.answer.run({ id, from: move.from, to: move.to, ...answer }).changes > 0;
   }
 
-  /** Closes a request still waiting as expired; false when it no longer waits. */
-  expire(_uow: UnitOfWork, id: string): boolean {
-    return this.s.close.run({ id, status: 'expired' }).changes > 0;
+  /** Moves a request still in `move.from` (an expiry); false when it is not. */
+  move(_uow: UnitOfWork, id: string, move: StatusMove<HumanRequestStatus>): boolean {
+    return this.s.move.run({ id, from: move.from, to: move.to }).changes > 0;
   }
 
-  /** Closes the waiting requests of a run that left `running`. */
-  endRun(_uow: UnitOfWork, runId: string): void {
-    this.s.endRun.run({ run_id: runId });
+  /** Moves every request of a run still in `move.from` (the run left `running`). */
+  endRun(_uow: UnitOfWork, runId: string, move: StatusMove<HumanRequestStatus>): void {
+    this.s.endRun.run({ run_id: runId, from: move.from, to: move.to });
   }
 
   /** Whether a person approved a request of this attempt of the run. */
   hasApproval(runId: string, attempt: number): boolean {
     return (this.s.approvedFor.get({ run_id: runId, attempt })?.n ?? 0) > 0;
+  }
+
+  /** The run's requests of earlier attempts that asked exactly this, newest first. */
+  sameEarlier(runId: string, attempt: number, kind: HumanKind, question: string): HumanRequestRow[] {
+    return this.s.sameEarlier.all({ run_id: runId, attempt, kind, question });
+  }
+
+  /** The run's requests of attempts before `attempt` that a person answered, oldest first. */
+  answeredBefore(runId: string, attempt: number): HumanRequestRow[] {
+    return this.s.answeredBefore.all({ run_id: runId, attempt });
+  }
+
+  /** The request that asks `requestId` again, if a later attempt did. */
+  askedAgain(requestId: string): HumanRequestRow | undefined {
+    return this.s.askedAgain.get({ asked_again_of: requestId });
   }
 }

@@ -8,6 +8,7 @@ import { FilesStore } from './files-store.js';
 import { GroupCommit } from './group-commit.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { HumanRequestsStore } from './human-requests-store.js';
+import { WaitpointsStore } from './waitpoints-store.js';
 import { JobsStore } from './jobs-store.js';
 import { KeysStore } from './keys-store.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';
@@ -48,6 +49,8 @@ export class Store {
   /** Purging what has been kept long enough (src/retention). */
   readonly retention: RetentionStore;
   readonly humanRequests: HumanRequestsStore;
+  /** What running runs wait for: a person, a person's control of the browser, an email (issue 32, item 4). */
+  readonly waitpoints: WaitpointsStore;
   /** Uploaded files and the runs that take them as input (issue 23). */
   readonly files: FilesStore;
   /** Jobs' recipes (replay, issue 24). */
@@ -77,6 +80,7 @@ export class Store {
     this.suppressions = new SuppressionsStore(db);
     this.receivedEmails = new ReceivedEmailsStore(db);
     this.humanRequests = new HumanRequestsStore(db);
+    this.waitpoints = new WaitpointsStore(db);
     this.files = new FilesStore(db);
     this.recipes = new RecipesStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });

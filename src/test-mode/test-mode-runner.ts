@@ -12,11 +12,10 @@ import type { UserSchemas } from '../runs/user-schemas.js';
 import type { StoredEvidence } from '../runs/envelope.js';
 import type { RunRow } from '../store/runs-table.js';
 import { fromJson } from '../store/json-columns.js';
-import { endRun } from '../engine/run-executor.js';
-import { problemsDetail, runProblems } from '../engine/run-problems.js';
-import { RunRecorder, type StepEvents } from '../engine/run-recorder.js';
-import { TimeoutStop } from '../engine/run-stop.js';
-import { RunTimer } from '../engine/run-time-limit.js';
+import { problemsDetail, runProblems } from '../runs/run-problems.js';
+import { RunRecorder, type StepEvents } from '../steps/run-recorder.js';
+import { TimeoutStop } from '../runs/run-stop.js';
+import { RunTimer } from '../runs/run-time-limit.js';
 import { forcedOutcome, unknownTokenWarning, type ForcedOutcome } from './forced-outcomes.js';
 import { generatedResult } from './generated-result.js';
 import { PLACEHOLDER_TEXT, PLACEHOLDER_URL } from './placeholder-page.js';
@@ -64,7 +63,7 @@ export class TestModeRunner {
     } finally {
       timer.stop();
     }
-    if (outcome !== null) await endRun(this.r, this.deps.runs, run, outcome);
+    if (outcome !== null) await this.deps.runs.endAttempt(run, outcome);
     logger.info({ outcome: outcome?.status ?? 'stopped' }, 'test-mode run attempt ended');
   }
 
@@ -108,8 +107,7 @@ export class TestModeRunner {
     if (forced.kind === 'human') {
       recorder.lastAction(`waiting for a person (${forced.ask.kind})`);
       // As request_human: the wait has its own limit (human_timeout_s), and the run's timeout_s stops meanwhile.
-      const resume = timer.suspend();
-      const reply = await this.deps.human.ask(run, forced.ask, signal).finally(resume);
+      const reply = await this.deps.human.ask(run, forced.ask, { signal, timeLimit: timer });
       if (reply.kind === 'expired') return reply.outcome;
       recorder.toolCall({ name: 'request_human', input: forced.ask, output: answerText(reply.request), isError: false, durationMs: 0 });
       if (reply.request.kind === 'approve' && reply.request.approved !== 1) {

@@ -9,6 +9,12 @@ export type ModelAlias = (typeof MODEL_ALIASES)[number];
 /** What a job or run gets when it names no model (the spec's default). */
 export const DEFAULT_MODEL: ModelAlias = 'sonnet';
 
+/** The tokens one model call used, as a provider reports them and billing charges them. */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface ModelDefaults {
   /** The provider's model id behind the alias (`models.<alias>`). */
   providerModel: string;

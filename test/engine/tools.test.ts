@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { blockTokens, requestTokens } from '../../src/engine/token-bound.js';
-import { browserResultText } from '../../src/engine/tools/browser-result.js';
+import { browserResultText } from '../../src/sandbox/browser-result-text.js';
 import { browserTool, parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
-import { codeResultText, codeTool, parseCodeInput } from '../../src/engine/tools/code-tool.js';
+import { codeTool, parseCodeInput } from '../../src/engine/tools/code-tool.js';
+import { codeResultText } from '../../src/sandbox/code-result-text.js';
 import { createFinishTool, parseFinishInput } from '../../src/engine/tools/finish-tool.js';
 import { parseWaitForEmailInput } from '../../src/mail/run-mailbox/wait-for-email-tool.js';
 import { UserSchemas } from '../../src/runs/user-schemas.js';

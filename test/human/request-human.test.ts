@@ -62,10 +62,17 @@ describe('request_human, kind answer, answered through the API', () => {
     const run = await waiting(runId);
     expect(run.status).toBe('running');
     expect(run.waiting_for).toEqual({
+      waitpoint_id: expect.stringMatching(/^wp_[0-9a-z]{26}$/),
+      on: 'person',
+      // A person's wait has its own limit, human_timeout_s: the run's timeout_s stops meanwhile.
+      timer: 'stopped',
+      since: run.waiting_for.asked_at,
       request_id: expect.stringMatching(/^hr_[0-9a-z]{26}$/),
       kind: 'answer',
       question: 'Which size should I order, M or L?',
       asked_at: expect.any(String),
+      asked_again_of: null,
+      by: null,
       expires_at: expect.any(String),
       live_url: expect.stringMatching(new RegExp(`^${h.daemon.url}/v1/runs/${runId}/live\\?token=elv_`)),
     });
@@ -79,10 +86,12 @@ describe('request_human, kind answer, answered through the API', () => {
     expect(needs.verifiedWith).not.toBeNull();
     expect(JSON.parse(needs.body).data).toEqual({
       run_id: runId,
+      waitpoint_id: run.waiting_for.waitpoint_id,
       request_id: requestId,
       kind: 'answer',
       question: 'Which size should I order, M or L?',
       asked_at: run.waiting_for.asked_at,
+      asked_again_of: null,
       expires_at: run.waiting_for.expires_at,
       live_url: expect.stringMatching(new RegExp(`^${h.daemon.url}/v1/runs/${runId}/live\\?token=elv_`)),
       answer_url: `${h.daemon.url}/v1/runs/${runId}/human`,

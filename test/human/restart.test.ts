@@ -1,13 +1,12 @@
 /**
  * A run that waits for a person across its lease and across a daemon's death (issue 22, item 4): the lease is renewed
  * while the agent waits, so a wait longer than limits.lease_s keeps the run; a daemon killed during the wait leaves
- * the run to the lease machinery, which re-queues it as attempt 2 and closes the request, so that an answer meant for
- * attempt 1 is refused and attempt 2's agent asks again.
+ * the run to the lease machinery, which re-queues it as attempt 2 and closes the request; attempt 2's agent asks
+ * again, and an answer given to attempt 1's question afterwards is kept and told to attempt 2, never lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../src/runtime/paths.js';
 import { openStore } from '../../src/store/store.js';
-import { expectError } from '../api/harness.js';
 import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { toolResults, toolUse } from '../fixtures/scripted-anthropic.js';
 
@@ -60,17 +59,18 @@ describe('a run waiting for a person', () => {
     expect(second.question).toBe('Which account, again?');
     expect(requestStatus(first.request_id)).toBe('ended');
 
-    expectError(await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: first.request_id, answer: 'checking' }), 409, {
-      type: 'conflict_error',
-      code: 'request_mismatch',
-      param: 'request_id',
-    });
+    // An answer to attempt 1's question is not lost with it: it is kept, and attempt 2 is told it before its next call.
+    expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: first.request_id, answer: 'checking' })).status).toBe(200);
+    expect(requestStatus(first.request_id)).toBe('answered');
     expect((await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: second.request_id, answer: 'savings' })).status).toBe(200);
     expect(await waitForRun(h.daemon, runId)).toMatchObject({ status: 'succeeded', attempt: 2, result: { account: 'savings' } });
     expect(requestStatus(second.request_id)).toBe('answered');
     // Attempt 1 asked once; attempt 2 asked, then finished after the answer.
     expect(h.model.requests.length - start).toBe(3);
-    expect(toolResults(h.model.requests.at(-1)!)[0]!.text).toContain('savings');
+    const last = h.model.requests.at(-1)!;
+    expect(toolResults(last)[0]!.text).toContain('savings');
+    expect(JSON.stringify(last.body.messages.at(-1))).toContain('A person just answered what an earlier attempt of this run asked');
+    expect(JSON.stringify(last.body.messages.at(-1))).toContain('checking');
   });
 });
 

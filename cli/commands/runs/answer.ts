@@ -79,9 +79,9 @@ export function answerBody(options: RunsAnswerOptions): Omit<HumanAnswerBody, 'r
 async function confirmQuestion(ctx: CliContext, runId: string, body: Omit<HumanAnswerBody, 'request_id'>): Promise<string> {
   const run = await ctx.api().getRun(runId);
   const w = run.waiting_for;
-  if (w === null || w === undefined) {
-    const state = run.status === 'running' ? 'is running and waits for nobody' : run.status === 'queued' ? 'is queued' : `ended as ${run.status}`;
-    throw new ConflictError('not_waiting', `Run ${runId} waits for no person: it ${state}`);
+  if (w === null || w === undefined || w.request_id === null) {
+    const state = run.status === 'running' ? `is running and waits for ${w?.on === 'takeover' ? 'a person to hand its browser back' : w?.on === 'email' ? 'an email' : 'nobody'}` : run.status === 'queued' ? 'is queued' : `ended as ${run.status}`;
+    throw new ConflictError('not_waiting', `Run ${runId} waits for no person's answer: it ${state}`);
   }
   const asked = `${runId} asks a person (${w.kind}, ${w.request_id}):\n  ${w.question}`;
   if (process.stdin.isTTY !== true) {

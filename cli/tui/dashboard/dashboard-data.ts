@@ -168,9 +168,10 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, status: to })) };
   }
   if (isEventOf(event, 'run.needs_human') && runId !== null) {
-    const { request_id, kind, question, asked_at, expires_at, live_url } = event.data;
+    const { waitpoint_id, request_id, kind, question, asked_at, asked_again_of, expires_at, live_url } = event.data;
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, last_action: `waiting for a person (${kind})`, lastEventId: event.id } : r));
-    return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, waiting_for: { request_id, kind, question, asked_at, expires_at, live_url } })) };
+    const waiting = { waitpoint_id, on: 'person', timer: 'stopped', since: asked_at, expires_at, request_id, kind, question, asked_at, asked_again_of, by: null, live_url } as const;
+    return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, waiting_for: waiting })) };
   }
   if (isEventOf(event, 'run.human_answered') && runId !== null) {
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, last_action: `answered by ${event.data.answered_by}`, lastEventId: event.id } : r));

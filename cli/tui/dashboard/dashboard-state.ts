@@ -8,7 +8,7 @@ import { mailMatches } from './mail-pane.js';
 import { PANES, type PaneId } from './panes.js';
 import { runMatches } from './runs-pane.js';
 import type { HumanAnswerBody } from '../../api-client.js';
-import type { WaitingFor } from '../../../src/human/waiting-for.js';
+import type { WaitingFor } from '../../../src/runs/waiting-for.js';
 
 /** What a key asks for that the state cannot do by itself: the dashboard carries these out and reports back. */
 export type Effect =
@@ -27,7 +27,7 @@ export type Mode =
   | { kind: 'filter'; draft: string }
   | { kind: 'confirm'; question: string; effect: Effect }
   /** Answering what a run waits for: the text of an answer as it is typed, or y/n for an approval. */
-  | { kind: 'answer'; runId: string; waiting: WaitingFor; draft: string };
+  | { kind: 'answer'; runId: string; waiting: WaitingFor & { request_id: string }; draft: string };
 
 export interface UiState {
   pane: PaneId;
@@ -183,10 +183,10 @@ function onKey(state: DashboardState, key: KeyPress, body: { width: number; heig
     if (detail.kind === 'run' && key.input === 'c') return ask(`cancel ${detail.runId}? y/n`, { kind: 'cancel', runId: detail.runId });
     if (detail.kind === 'run' && key.input === 'a') {
       const waiting = detail.envelope?.waiting_for ?? null;
-      if (waiting === null) return set({ message: `${detail.runId} waits for no person` });
+      if (waiting === null || waiting.request_id === null) return set({ message: `${detail.runId} waits for no person's answer` });
       const request = { request_id: waiting.request_id };
       if (waiting.kind === 'takeover') return ask(`done: "${waiting.question}"? y/n`, { kind: 'answer', runId: detail.runId, body: { ...request, note: 'done (said in the dashboard)' } });
-      return set({ message: null, mode: { kind: 'answer', runId: detail.runId, waiting, draft: '' } });
+      return set({ message: null, mode: { kind: 'answer', runId: detail.runId, waiting: { ...waiting, request_id: waiting.request_id }, draft: '' } });
     }
     if (detail.kind === 'run' && key.input === 'r') return ask(`start a new run of what ${detail.runId} was asked? y/n`, { kind: 'rerun', runId: detail.runId });
     return browsing;

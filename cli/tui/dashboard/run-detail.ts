@@ -22,8 +22,14 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
   ];
   if (e.waiting_for !== null && e.waiting_for !== undefined) {
     const w = e.waiting_for;
-    lines.push({ text: `waiting for a person (${w.kind}): ${w.question}`, color: 'yellow', bold: true, wraps: true });
-    lines.push({ text: `until ${w.expires_at.slice(0, 19).replace('T', ' ')} · a to answer here, or ${cliName} runs answer ${e.task_id}`, color: 'yellow' });
+    const until = w.expires_at === null ? '' : `until ${w.expires_at.slice(0, 19).replace('T', ' ')} · `;
+    if (w.on === 'person') {
+      lines.push({ text: `waiting for a person (${w.kind}): ${w.question}`, color: 'yellow', bold: true, wraps: true });
+      lines.push({ text: `${until}a to answer here, or ${cliName} runs answer ${e.task_id}`, color: 'yellow' });
+    } else {
+      lines.push({ text: w.on === 'takeover' ? `paused: ${w.by ?? 'a person'} has control of the browser` : 'waiting for an email at its address', color: 'yellow', bold: true, wraps: true });
+      if (until !== '') lines.push({ text: until.slice(0, -3), color: 'yellow' });
+    }
     if (w.live_url !== null) lines.push({ text: `live view: ${w.live_url}`, wraps: true });
   }
   if (e.live_url !== null) lines.push({ text: `live view: ${e.live_url}`, color: 'cyan', wraps: true });

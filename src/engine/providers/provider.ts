@@ -1,5 +1,5 @@
 import type { ImageBlock, TextBlock, ToolSpec } from '../../agent-tools/tool-content.js';
-import type { ModelAlias } from '../../vocabulary/models.js';
+import type { ModelAlias, ModelUsage } from '../../vocabulary/models.js';
 
 /**
  * One interface in front of every model API. Messages use a neutral, Anthropic-shaped block format; each
@@ -34,11 +34,6 @@ export interface ModelRequest {
   tools: ToolSpec[];
   maxTokens: number;
   signal: AbortSignal;
-}
-
-export interface ModelUsage {
-  inputTokens: number;
-  outputTokens: number;
 }
 
 export interface ModelResponse {

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import type { BrowserAction, BrowserRequest, TotpSeed } from '../../sandbox/protocol.js';
-import { browserResultText } from './browser-result.js';
-import { toolError, type AgentTool, type ToolContext } from '../../agent-tools/agent-tool.js';
+import type { BrowserAction } from '../../sandbox/protocol.js';
+import { withSecrets } from '../../connections/secret-references.js';
+import { browserResultText } from '../../sandbox/browser-result-text.js';
+import { toolError, type AgentTool } from '../../agent-tools/agent-tool.js';
 import { type ToolContent } from '../../agent-tools/tool-content.js';
 import type { RunRow } from '../../store/runs-table.js';
 import { failedOutcome } from '../../runs/run-outcome.js';
@@ -51,7 +52,7 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
     async execute(action, ctx, call) {
       const unknown = action.action === 'upload' ? unknownInputFiles(action.files, ctx.inputFiles) : null;
       if (unknown !== null) return toolError(ctx, `browser.${action.action}`, call.input, unknown);
-      const withValues = withSecrets(action, ctx);
+      const withValues = withSecrets(action, ctx.secrets);
       if (typeof withValues === 'string') return toolError(ctx, `browser.${action.action}`, call.input, withValues);
       const request = mayHold(action) && hold(ctx.run) ? { ...withValues, holdSubmit: true } : withValues;
       ctx.recorder.lastAction(describeBrowserAction(action));
@@ -85,42 +86,6 @@ function unknownInputFiles(files: readonly string[], inputFiles: readonly string
   if (unknown.length === 0) return null;
   const have = inputFiles.length === 0 ? 'this run has no input files' : `its input files are ${inputFiles.map((f) => JSON.stringify(f)).join(', ')}`;
   return `upload takes only the run's input files, by name: ${unknown.map((f) => JSON.stringify(f)).join(', ')} is not one; ${have}`;
-}
-
-const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
-const TOTP_REFERENCE = /\{\{\s*totp:([^}\s]*)\s*\}\}/g;
-
-/**
- * A `type` whose text refers to secrets as `{{secret:<name>}}` goes to the sandbox with the values of exactly
- * those secrets, which the supervisor puts in at the last moment: the model only ever handles the reference. One
- * that refers to TOTP connections as `{{totp:<name>}}` goes with their seeds, from which the supervisor computes the
- * codes it types: the daemon never knows a code. Answers what is wrong when a reference names nothing of the run.
- */
-export function withSecrets(action: BrowserAction, ctx: Pick<ToolContext, 'secrets'>): BrowserRequest | string {
-  if (action.action !== 'type') return action;
-  const names = [...action.text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!);
-  const totpNames = [...action.text.matchAll(TOTP_REFERENCE)].map((m) => m[1]!);
-  if (names.length === 0 && totpNames.length === 0) return action;
-  const secrets: Record<string, string> = {};
-  for (const name of names) {
-    const found = ctx.secrets.find((s) => s.name === name && s.typeable === true);
-    if (found === undefined) {
-      if (ctx.secrets.some((s) => s.name === name && s.totp !== undefined)) return `{{secret:${name}}} names a TOTP connection, whose seed is never typed: write {{totp:${name}}} to type its current code`;
-      const known = [...new Set(ctx.secrets.filter((s) => s.typeable === true).map((s) => s.name))];
-      return `{{secret:${name}}} names no secret this run can type; ${known.length === 0 ? 'it has none' : `it can type ${known.map((n) => `{{secret:${n}}}`).join(', ')}`}`;
-    }
-    secrets[name] = found.value;
-  }
-  const totp: Record<string, TotpSeed> = {};
-  for (const name of totpNames) {
-    const found = ctx.secrets.find((s) => s.name === name && s.totp !== undefined);
-    if (found === undefined) {
-      const known = [...new Set(ctx.secrets.filter((s) => s.totp !== undefined).map((s) => s.name))];
-      return `{{totp:${name}}} names no TOTP connection of this run; ${known.length === 0 ? 'it has none' : `it can type ${known.map((n) => `{{totp:${n}}}`).join(', ')}`}`;
-    }
-    totp[name] = found.totp!;
-  }
-  return { ...action, ...(names.length === 0 ? {} : { secrets }), ...(totpNames.length === 0 ? {} : { totp }) };
 }
 
 /** Turns the model's `browser` input into a protocol action, or says what is wrong with it. */

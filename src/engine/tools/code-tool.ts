@@ -1,13 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { CodeLanguage, ExecResult } from '../../sandbox/protocol.js';
-import { truncateMiddle } from '../../agent-tools/truncate.js';
+import type { CodeLanguage } from '../../sandbox/protocol.js';
+import { codeResultText } from '../../sandbox/code-result-text.js';
 import { type AgentTool } from '../../agent-tools/agent-tool.js';
 import { textContent } from '../../agent-tools/tool-content.js';
 
 export const CODE_LANGUAGES = ['bash', 'python', 'node'] as const;
-
-/** What the model reads of one stream at most; the supervisor has already cut each stream to its own limit. */
-const STREAM_LIMIT = 10_000;
 
 /** Runs a program in the sandbox's workspace; each call is killed after `timeoutS` (`sandbox.code_timeout_s`). */
 export function codeTool(timeoutS: number): AgentTool<{ language: CodeLanguage; code: string }> {
@@ -47,12 +44,4 @@ export function parseCodeInput(input: Record<string, unknown>): { language: Code
   }
   if (typeof input.code !== 'string' || input.code.trim() === '') return 'run_code needs the program text in `code`';
   return { language: language as CodeLanguage, code: input.code };
-}
-
-export function codeResultText(result: ExecResult, timeoutS: number): string {
-  const status = result.timedOut ? `killed after the ${timeoutS} s limit` : `exit code ${result.exitCode ?? '(none)'}`;
-  const parts = [status];
-  parts.push(result.stdout === '' ? 'stdout: (empty)' : `stdout:\n${truncateMiddle(result.stdout, STREAM_LIMIT)}`);
-  if (result.stderr !== '') parts.push(`stderr:\n${truncateMiddle(result.stderr, STREAM_LIMIT)}`);
-  return parts.join('\n');
 }

@@ -5,7 +5,7 @@ import { fromJson } from '../../store/json-columns.js';
 import { type AgentTool, type ToolSource } from '../../agent-tools/agent-tool.js';
 import { textContent } from '../../agent-tools/tool-content.js';
 import { repairPrompt } from './finish/repair-prompt.js';
-import { resultErrors } from './finish/result-validation.js';
+import { resultErrors } from '../../runs/result-errors.js';
 
 export interface FinishInput {
   /** undefined when the model gave none (or null). */

@@ -46,7 +46,11 @@ export function waitForEmailTool(next: (input: WaitForEmailInput, signal: AbortS
     async execute(input, ctx, call) {
       ctx.recorder.lastAction(`waiting for email${input.subjectContains ? ` about "${input.subjectContains}"` : ''}`);
       const started = performance.now();
-      const mail = await next(input, ctx.signal);
+      // The run's timeout_s runs meanwhile: the agent chose to wait, at most timeout_s (WAIT_MAX_S) of it.
+      const mail = await ctx.waits.during({ kind: 'email', timeoutS: input.timeoutS }, async (signal) => {
+        const found = await next(input, signal);
+        return found === null ? null : { value: found, why: `an email came from ${found.from}` };
+      });
       const text =
         mail === null
           ? `No email arrived within ${input.timeoutS} s${input.from || input.subjectContains ? ' that matched the filter' : ''}.`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ControlGate } from '../../src/engine/control-gate.js';
+import { ControlGate } from '../../src/live/control-gate.js';
 
 describe('ControlGate', () => {
   it('is open while nobody holds control', async () => {

@@ -1,4 +1,4 @@
-import { describeErrors, type UserSchemas } from '../../../runs/user-schemas.js';
+import { describeErrors, type UserSchemas } from './user-schemas.js';
 
 /**
  * What is wrong with a result under the run's output schema (`result.city must be string`), or nothing. A schema the

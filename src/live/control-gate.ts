@@ -1,14 +1,5 @@
-/** One stretch of a person's control of a run's browser, from taking it to handing it back. */
-export interface Takeover {
-  /** Who held control, as the live view knows them (`live link` or an API key's id). */
-  by: string;
-  startedAtMs: number;
-  endedAtMs: number;
-  /** What the person said they did, if anything. */
-  note: string | null;
-  /** Whether control ended by revocation rather than by the person handing it back. */
-  revoked: boolean;
-}
+import type { AttemptGate } from '../attempt/attempt-gate.js';
+import type { Takeover } from '../steps/run-recorder.js';
 
 interface Holding {
   by: string;
@@ -22,7 +13,7 @@ interface Holding {
  * person works the page it makes no model call and no tool call, and spends no tokens; it is told afterwards
  * what was done (`drain`). One controller at a time.
  */
-export class ControlGate {
+export class ControlGate implements AttemptGate {
   private holding: Holding | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly finished: Takeover[] = [];

@@ -1,5 +1,14 @@
-import type { RunConnections } from '../connections/run-connections.js';
-import type { ModelProvider } from './providers/provider.js';
+/** What the problems need of the model provider: whether it can serve calls, and its name for the message. */
+export interface ProviderReadiness {
+  readonly name: string;
+  unusableReason(): string | null;
+}
+
+/** What the problems need of the run's connections (RunConnections): what is wrong with those the run names. */
+export interface ConnectionReadiness {
+  namedProblems(orgId: string, projectId: string, names: readonly string[]): string[];
+  proxyProblem(orgId: string, projectId: string, name: string | null): string | null;
+}
 
 /**
  * A reason a run will fail at once with `auth_required`, before any model call or sandbox: a setting of the daemon
@@ -24,7 +33,7 @@ export interface RunScope {
 }
 
 /** The provider's missing setting with the provider named, or null when it can serve calls. */
-export function modelProviderProblem(provider: ModelProvider): string | null {
+export function modelProviderProblem(provider: ProviderReadiness): string | null {
   const unusable = provider.unusableReason();
   return unusable === null ? null : `${unusable} (models.provider is ${provider.name})`;
 }
@@ -33,7 +42,7 @@ export function modelProviderProblem(provider: ModelProvider): string | null {
  * Every reason the run will fail before it starts, as things stand now; none when it can start. `provider` is null
  * for a test-mode run, which calls no model.
  */
-export function runProblems(provider: ModelProvider | null, connections: RunConnections, run: RunScope): RunProblem[] {
+export function runProblems(provider: ProviderReadiness | null, connections: ConnectionReadiness, run: RunScope): RunProblem[] {
   const problems: RunProblem[] = [];
   const missing = provider === null ? null : modelProviderProblem(provider);
   if (missing !== null) {

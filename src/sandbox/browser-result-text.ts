@@ -1,4 +1,4 @@
-import type { BrowserResult, PageProblem } from '../../sandbox/protocol.js';
+import type { BrowserResult, PageProblem } from './protocol.js';
 
 /** What the model reads back: where the page is, what went wrong if anything, and the action's text. */
 export function browserResultText(result: BrowserResult): string {

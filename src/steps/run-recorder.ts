@@ -4,19 +4,29 @@ import { SecretMask } from '../connections/secret-mask.js';
 import { isoTime } from '../clock.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { Resources } from '../resources.js';
-import { toRunStep } from '../steps/steps-service.js';
+import { toRunStep } from './steps-service.js';
 import type { RunPatch, RunRow } from '../store/runs-table.js';
 import type { StepRow } from '../store/steps-store.js';
-import type { ModelAlias } from '../vocabulary/models.js';
-import type { ModelUsage } from './providers/provider.js';
+import type { ModelAlias, ModelUsage } from '../vocabulary/models.js';
 import { truncateEnd, truncateMiddle } from '../agent-tools/truncate.js';
 import type { ToolRecorder, ToolStep } from '../agent-tools/agent-tool.js';
-import type { Takeover } from './control-gate.js';
 
 /** What a step row keeps of a tool's input and output: enough to see what the agent did, bounded per step. */
 const STEP_INPUT_LIMIT = 8_000;
 const STEP_OUTPUT_LIMIT = 4_000;
 const LAST_ACTION_LIMIT = 200;
+
+/** One stretch of a person's control of a run's browser, from taking it to handing it back: a step of its own. */
+export interface Takeover {
+  /** Who held control, as the live view knows them (`live link` or an API key's id). */
+  by: string;
+  startedAtMs: number;
+  endedAtMs: number;
+  /** What the person said they did, if anything. */
+  note: string | null;
+  /** Whether control ended by revocation rather than by the person handing it back. */
+  revoked: boolean;
+}
 
 /** Where a recorder announces each step: the event log, with screenshots as signed links. */
 export interface StepEvents {
