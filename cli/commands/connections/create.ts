@@ -4,6 +4,7 @@ import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection } from './connection-view.js';
 import { readSecret } from './secret-input.js';
+import { warnOfUnreachableProxy } from './proxy-reach.js';
 import { examples } from '../../help.js';
 
 interface CreateFlags extends ConnectionFieldFlags {
@@ -43,5 +44,7 @@ export function registerConnectionsCreate(connections: Command): void {
 }
 
 export async function createConnection(ctx: CliContext, body: CreateConnectionBody): Promise<void> {
-  printConnection(ctx, await ctx.api().createConnection(body));
+  const connection = await ctx.api().createConnection(body);
+  printConnection(ctx, connection);
+  await warnOfUnreachableProxy(ctx, connection);
 }

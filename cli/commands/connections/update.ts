@@ -5,6 +5,7 @@ import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection, resolveConnection } from './connection-view.js';
 import { readSecret } from './secret-input.js';
+import { warnOfUnreachableProxy } from './proxy-reach.js';
 import { examples } from '../../help.js';
 
 interface UpdateFlags extends ConnectionFieldFlags {
@@ -48,5 +49,7 @@ export function registerConnectionsUpdate(connections: Command): void {
 
 export async function updateConnection(ctx: CliContext, ref: string, body: UpdateConnectionBody): Promise<void> {
   const api = ctx.api();
-  printConnection(ctx, await api.updateConnection(await resolveConnection(api, ref), body));
+  const connection = await api.updateConnection(await resolveConnection(api, ref), body);
+  printConnection(ctx, connection);
+  if (body.url !== undefined) await warnOfUnreachableProxy(ctx, connection);
 }
