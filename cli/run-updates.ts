@@ -14,7 +14,29 @@ export type RunUpdate =
   | { kind: 'step'; step: StreamedStep; at: string }
   | { kind: 'end'; envelope: RunEnvelope }
   /** The run's live view, once it runs (docs/api.md, Live view). */
-  | { kind: 'live'; url: string };
+  | { kind: 'live'; url: string }
+  /** The agent asked a person (request_human) and waits: the question, how long, and where to see the browser. */
+  | { kind: 'needs_human'; request: HumanRequest; at: string }
+  /** A person answered, and the agent goes on. */
+  | { kind: 'human_answered'; answer: HumanAnswer; at: string };
+
+/** What `run.needs_human` carries: the question the run waits on. */
+export interface HumanRequest {
+  run_id: string;
+  request_id: string;
+  kind: 'takeover' | 'answer' | 'approve';
+  question: string;
+  expires_at: string;
+  live_url: string | null;
+}
+
+/** What `run.human_answered` carries. */
+export interface HumanAnswer {
+  request_id: string;
+  answer: string | null;
+  approved: boolean | null;
+  answered_via: string;
+}
 
 /**
  * Follows a run through its event stream: every status change, every step once, and finally its envelope.
@@ -43,6 +65,10 @@ export async function* followRun(api: ApiClient, runId: string, options: FollowO
         const started = await live();
         if (started !== null) yield started;
       }
+    } else if (isEventOf(event, 'run.needs_human')) {
+      yield { kind: 'needs_human', request: event.data, at: event.created_at };
+    } else if (isEventOf(event, 'run.human_answered')) {
+      yield { kind: 'human_answered', answer: event.data, at: event.created_at };
     } else if (isEventOf(event, 'run.step')) {
       const step: StreamedStep = event.data;
       if (steps.has(step.id)) continue;

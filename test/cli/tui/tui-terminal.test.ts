@@ -188,6 +188,28 @@ describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
     expect(lines.slice(lines.indexOf('result:'))).toEqual(expect.arrayContaining(['  "sum": 4']));
   });
 
+  it('shows a question to a person at once, the command that answers it and the live view each whole on a line of its own', { timeout: 120_000 }, async () => {
+    expect(model.remaining).toBe(0);
+    model.script([toolUse('request_human', { kind: 'answer', question: 'Which size, M or L?' }), toolUse('finish', { result: { size: 'M' }, confidence: 'high' })]);
+    const t = await errand(['runs', 'create', 'Order a shirt', '--wait']);
+    let screen = await t.waitFor((s) => / running · waiting for a person \(answer\) · /.test(s), 45_000);
+    // The scrollback with the terminal's own wraps joined: a line the view broke itself would stay broken.
+    let lines = (await t.screen(true)).split('\n');
+    const id = /^started (run_\w+);/.exec(lines[0] ?? '')![1]!;
+    expect(lines).toContain('  waiting for a person (answer): Which size, M or L?');
+    const command = lines[lines.indexOf('  answer with:') + 1]!;
+    expect(command).toMatch(new RegExp(`^.*errand runs answer ${id} --request hr_\\w+ --text '<answer>'$`));
+    expect(lines[lines.indexOf('  live view (see the browser, take control):') + 1]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/v1/runs/${id}/live\\?token=elv_\\S+$`));
+    expect(screen).not.toContain('      ');
+
+    const requestId = /--request (hr_\w+)/.exec(command)![1]!;
+    expect((await daemon.api('POST', `/v1/runs/${id}/human`, { answer: 'M', request_id: requestId })).status).toBe(200);
+    expect(await t.exited(45_000)).toBe(0);
+    lines = (await t.screen(true)).split('\n');
+    expect(lines).toContain('  a person answered ("M", via api); the agent goes on');
+    expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
+  });
+
   it('in a CI runner\'s terminal (CI=true, where Ink draws no live line) tells the same progress as plain lines that name the run', async () => {
     expect(model.remaining).toBe(0);
     model.script([toolUse('run_code', { language: 'python', code: 'print(3 + 3)' }), toolUse('finish', { result: { sum: 6 }, confidence: 'high' })]);
