@@ -19,7 +19,7 @@ import type { RunEnvelope } from '../src/runs/envelope.js';
 import type { JobRecipe, RecipeDeleted } from '../src/recipes/recipes-service.js';
 import type { HumanAnswerBody } from '../src/human/human-schemas.js';
 import type { CreateJobRunBody, CreateRunBody } from '../src/runs/run-schemas.js';
-import type { RunAccepted, RunCheck, RunWarning } from '../src/runs/runs-service.js';
+import type { RunAccepted as AcceptedRun, RunCheck, RunWarning } from '../src/runs/runs-service.js';
 import type { SkippedFiring } from '../src/schedules/skipped-firings.js';
 import type { DaemonStatus as ReportedStatus } from '../src/status/status-service.js';
 import type { SandboxHostReport } from '../src/sandbox/driver.js';
@@ -36,7 +36,9 @@ export type SandboxHostStatus = SandboxHostReport;
 /** GET /v1/status. `sandbox.hosts` is absent from a daemon older than issue 26, which runs sandboxes on one engine. */
 export type DaemonStatus = Omit<ReportedStatus, 'sandbox'> & { sandbox: Omit<ReportedStatus['sandbox'], 'hosts'> & { hosts?: SandboxHostReport[] } };
 export type { JobRecipe, RecipeDeleted };
-export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunAccepted, RunCheck, RunWarning, RunStep, SkippedFiring };
+/** The 202 of a run's creation, with the `livemode` every response carries. */
+export type RunAccepted = AcceptedRun & { livemode: boolean };
+export type { HumanAnswerBody, Job, CreateJobBody, UpdateJobBody, Project, CreateProjectBody, UpdateProjectBody, RunEnvelope, CreateJobRunBody, CreateRunBody, RunCheck, RunWarning, RunStep, SkippedFiring };
 export type { StoredFile };
 export type { Connection, ConnectionTools, ConnectionLink, ConnectionLinkStatus, CreateConnectionBody, CreateLinkBody, UpdateConnectionBody };
 export type { EmailRecord, EmailSendResult, ConfigureIdentityBody, EmailIdentity, EmailIdentityWithSecret, CreateInboxBody, Inbox, UpdateInboxBody, ListedReceivedEmail, ReceivedEmailRecord, SendEmailBody, SimulateReplyBody, DomainCheck, Suppression };

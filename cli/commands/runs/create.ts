@@ -148,7 +148,7 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
     return;
   }
   printWarnings(ctx, accepted.warnings);
-  if (!ctx.json) ctx.out.note(`started ${accepted.task_id}; following it until it ends (Ctrl-C stops following, not the run)`);
+  if (!ctx.json) ctx.out.note(`started ${accepted.task_id}${accepted.livemode ? '' : ' in test mode (livemode: false)'}; following it until it ends (Ctrl-C stops following, not the run)`);
   await followToEnvelope(ctx, accepted.task_id);
 }
 

@@ -1,11 +1,13 @@
 import type { RunAccepted, RunCheck, RunEnvelope, RunWarning } from '../../api-client.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
+import { humanRequestLines, type LogLine } from '../../run-progress.js';
+import { plural } from '../../../src/text/plural.js';
 
 export const runColumns: Column<RunEnvelope>[] = [
   { header: 'ID', value: (r) => r.task_id },
   { header: 'STATUS', value: (r) => r.status },
-  { header: 'MODE', value: (r) => r.mode },
+  { header: 'MODE', value: (r) => (r.livemode ? r.mode : 'test') },
   { header: 'REASON', value: (r) => r.failure_reason },
   { header: 'MODEL', value: (r) => r.model },
   { header: 'STEPS', value: (r) => r.progress?.steps },
@@ -28,7 +30,7 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
       ['status', envelope.status],
       ['mode', modeOf(envelope)],
       ['failure', failureOf(envelope)],
-      ['confidence', envelope.confidence],
+      ['confidence', confidenceOf(envelope)],
       ['model', envelope.model],
       ['project', envelope.project_id],
       ['job', envelope.job_id],
@@ -39,10 +41,13 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
       ['usage', `${u.input_tokens} in / ${u.output_tokens} out tokens, $${u.cost_usd.toFixed(4)}${u.duration_ms === null ? '' : `, ${(u.duration_ms / 1000).toFixed(1)} s`}`],
       ['evidence', envelope.evidence && [envelope.evidence.matched_text && `"${envelope.evidence.matched_text}"`, envelope.evidence.screenshot_url].filter(Boolean).join(' ')],
       ['recording', envelope.evidence?.recording_url && `${ctx.cliName} runs open ${envelope.task_id} --recording (or --trace)`],
+      ['files', filesOf(ctx, envelope)],
       ['created', envelope.created_at],
       ['finished', envelope.finished_at],
     ]);
+    for (const file of envelope.files) ctx.out.line(`  ${file.name}  ${byteSize(file.size)}  ${file.content_type}`);
     for (const warning of envelope.warnings) ctx.out.line(`warning: ${warning}`);
+    for (const line of copyLines(ctx, envelope)) ctx.out.line(`${line.label}:\n${line.copy}`);
     if (envelope.result !== null) {
       ctx.out.line('result:');
       ctx.out.line(JSON.stringify(envelope.result, null, 2));
@@ -50,16 +55,55 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
   });
 }
 
-/** How the run ran, in words: the agent, or a replay of its job's recipe. */
+/** How the run ran, in words: the agent, a replay of its job's recipe, or test mode (no model, no sandbox). */
 export function modeOf(envelope: RunEnvelope): string {
+  if (!envelope.livemode) return 'test mode (livemode: false; no model call, no browser, nothing spent)';
   switch (envelope.mode) {
     case 'replay':
       return "replay (the job's recipe, no model call)";
     case 'replay_then_agent':
       return 'replay, then the agent took over where the page changed';
-    default:
+    case 'agent':
       return 'agent';
+    default: {
+      const unknown: never = envelope.mode;
+      throw new Error(`unknown run mode ${String(unknown)}`);
+    }
   }
+}
+
+/** The confidence, and who set it: a replay, test mode, the result's check against output_schema, or the agent. */
+export function confidenceOf(envelope: RunEnvelope): string | null {
+  const c = envelope.confidence;
+  if (c === null) return null;
+  if (!envelope.livemode) return `${c} (test mode: high unless an errand_test token asks for another)`;
+  if (envelope.mode === 'replay') return `${c} (a replay: the result is read where the job's recipe says, and no model judged the page)`;
+  if (c === 'low' && envelope.status === 'succeeded' && envelope.warnings.length > 0) return `${c} (see the warnings)`;
+  return c === 'medium' ? `${c} (the agent's judgement, or the default when it gave none)` : `${c} (the agent's judgement)`;
+}
+
+/** `2 files (runs files <id> --save DIR)`: the files are listed under the fields. */
+function filesOf(ctx: CliContext, envelope: RunEnvelope): string | null {
+  if (envelope.files.length === 0) return null;
+  return `${plural(envelope.files.length, 'file')} (save them: ${ctx.cliName} runs files ${envelope.task_id} --save DIR)`;
+}
+
+/**
+ * What to copy from the envelope, each on a line of its own: the commands that answer the person the run waits
+ * for, and its live view (once: the running run's own link, else the one made with the question).
+ */
+function copyLines(ctx: CliContext, envelope: RunEnvelope): Extract<LogLine, { copy: string }>[] {
+  const w = envelope.waiting_for;
+  const asked = w === null || w === undefined ? [] : humanRequestLines({ ...w, run_id: envelope.task_id, live_url: envelope.live_url ?? w.live_url }, ctx.cliName);
+  const lines = asked.filter((line): line is Extract<LogLine, { copy: string }> => 'copy' in line);
+  if (asked.length === 0 && envelope.live_url !== null) lines.push({ label: 'live view (a signed link, valid 30 min)', copy: envelope.live_url });
+  return lines;
+}
+
+function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {
@@ -67,6 +111,7 @@ export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {
     ctx.out.fields([
       ['run', accepted.task_id],
       ['status', accepted.status],
+      ['mode', accepted.livemode ? null : 'test mode (livemode: false; no model call, no browser, nothing spent)'],
       ['poll', accepted.poll_url],
       ['estimate', estimateOf(accepted.billing)],
     ]);
@@ -90,12 +135,11 @@ export function printWarnings(ctx: CliContext, warnings: readonly RunWarning[]):
   for (const w of warnings) ctx.out.warn(w.message);
 }
 
-/** What a running run waits for, and how to answer it. */
+/** What a running run waits for; the commands that answer it follow the fields. */
 function waitingOf(envelope: RunEnvelope): string | null {
   const w = envelope.waiting_for;
   if (w === null || w === undefined) return null;
-  const how = w.kind === 'answer' ? '--text <answer>' : w.kind === 'approve' ? '--approve | --deny' : '--done';
-  return `a person (${w.kind}): ${w.question} [until ${w.expires_at}; errand runs answer ${envelope.task_id} ${how}]${w.live_url === null ? '' : ` live view: ${w.live_url}`}`;
+  return `a person (${w.kind}): ${w.question} (until ${w.expires_at})`;
 }
 
 function estimateOf(b: RunAccepted['billing']): string {

@@ -89,7 +89,7 @@ export class FakeSource implements DashboardSource {
   }
   async rerun(id: string): Promise<RunAccepted> {
     this.calls.push(`rerun ${id}`);
-    return { task_id: 'run_rerun0000000000000000000000', status: 'queued', poll_url: 'http://x', billing: {} as RunAccepted['billing'], warnings: [] };
+    return { task_id: 'run_rerun0000000000000000000000', livemode: true, status: 'queued', poll_url: 'http://x', billing: {} as RunAccepted['billing'], warnings: [] };
   }
   async listJobs() {
     this.calls.push('listJobs');
