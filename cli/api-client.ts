@@ -119,7 +119,7 @@ export class ApiClient {
     }
     return parsed<StoredFile>(res);
   }
-  listFiles(query: ListQuery = {}): Promise<ListPage<StoredFile>> {
+  listFiles(query: ListQuery & { sha256?: string } = {}): Promise<ListPage<StoredFile>> {
     return this.request('GET', '/v1/files', { query: { ...query } });
   }
   getFile(id: string): Promise<StoredFile> {

@@ -8,7 +8,7 @@ import { collect, integerFlag, parseKeyValues, readJsonObject, readText } from '
 import { examples, OUTPUT_SCHEMA_HELP } from '../../help.js';
 import { printAccepted, printCheck, printWarnings } from './envelope-view.js';
 import { followToEnvelope } from './wait-for-run.js';
-import { uploadPath } from '../files/upload-path.js';
+import { uploadOnce } from '../files/upload-path.js';
 
 export type CreateRunOptions = ({ kind: 'prompt'; body: CreateRunBody } | { kind: 'job'; jobId: string; body: CreateJobRunBody }) & {
   wait: boolean;
@@ -62,7 +62,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--callback-url <url>', 'https target of the signed completion webhook')
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
-    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check) or a file_ id (repeatable)', collect)
+    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check, unless the same name and content was uploaded before) or a file_ id (repeatable)', collect)
     .option('--proxy <name>', "a proxy connection the run's browser and code leave through (overrides the job's)")
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
@@ -154,7 +154,10 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
 
 const FILE_ID = /^file_[0-9a-z]{26}$/;
 
-/** Each `--file` as a file id: a path that exists is uploaded (its id noted on stderr), an id is taken as it is. */
+/**
+ * Each `--file` as a file id: a path that exists is uploaded, unless the organisation has its file of the same name and
+ * content already (its id noted on stderr either way); an id is taken as it is.
+ */
 async function inputFileIds(ctx: CliContext, refs: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const ref of refs) {
@@ -163,8 +166,8 @@ async function inputFileIds(ctx: CliContext, refs: readonly string[]): Promise<s
       ids.push(ref);
       continue;
     }
-    const file = await uploadPath(ctx.api(), ref);
-    if (!ctx.json) ctx.out.note(`uploaded ${ref} as ${file.id} (${file.name})`);
+    const { file, reused } = await uploadOnce(ctx.api(), ref);
+    if (!ctx.json) ctx.out.note(reused ? `${ref}: reusing ${file.id} (${file.name}), uploaded before with the same name and content` : `uploaded ${ref} as ${file.id} (${file.name})`);
     ids.push(file.id);
   }
   return ids;

@@ -1690,6 +1690,8 @@ class GetFilesQuery(TypedDict):
     """Page size, 1 to 200."""
     cursor: NotRequired[str]
     """The next_cursor of the previous page."""
+    sha256: NotRequired[str]
+    """Only the files of this content: its hex SHA-256, lower case."""
 
 
 class GetFilesResponseDataItem(TypedDict):

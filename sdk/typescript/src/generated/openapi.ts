@@ -4136,6 +4136,8 @@ export interface paths {
           limit?: number;
           /** The next_cursor of the previous page. */
           cursor?: string;
+          /** Only the files of this content: its hex SHA-256, lower case. */
+          sha256?: string;
         };
         header?: never;
         path?: never;
