@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servePages, until } from '../engine/harness.js';
@@ -28,6 +29,15 @@ async function runIdNamed(name: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no run named ${name} appeared`);
+}
+
+/** A loopback port free a moment ago (the viewer's own check refuses it should something take it meanwhile). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The `step N · ...` lines a non-terminal --wait printed on stderr. */
@@ -161,7 +171,7 @@ describe('errand runs watch, rerun and open', () => {
     }
   });
 
-  it('open --recording saves the video, --trace saves the trace and serves it in the trace viewer until interrupted', async () => {
+  it('open --recording saves the video, --trace saves the trace and serves it in the trace viewer until interrupted, on --port when given', async () => {
     const pages = await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shop</title><h1>Price: 3 EUR</h1>'));
     try {
       model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high' })]);
@@ -194,6 +204,29 @@ describe('errand runs watch, rerun and open', () => {
       viewing.child.kill('SIGINT');
       expect(await viewing.exited).toBe(0);
       await expect(fetch(url)).rejects.toThrow();
+
+      // --port: the viewer on that port, to tunnel or bookmark; a port that is taken is refused, not swapped for another.
+      const env = { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const takenPort = (taken.address() as AddressInfo).port;
+      try {
+        const refused = await runCli(['--home', daemon.home, 'runs', 'open', run.task_id, '--trace', '-o', trace, '--port', String(takenPort)], { env });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(`port ${takenPort} is taken on 127.0.0.1: give another with --port, or leave --port out for any free one`);
+      } finally {
+        taken.close();
+      }
+      const port = await freePort();
+      const onPort = spawnCli(['--home', daemon.home, 'runs', 'open', run.task_id, '--trace', '-o', trace, '--port', String(port)], { env });
+      await onPort.waitFor(({ stderr }) => /trace viewer is at (\S+):/.test(stderr));
+      expect(/trace viewer is at (\S+):/.exec(onPort.stderr())![1]).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      onPort.child.kill('SIGINT');
+      expect(await onPort.exited).toBe(0);
+      const misplaced = await cli(['runs', 'open', run.task_id, '--port', String(port)]);
+      expect(misplaced.code).toBe(2);
+      expect(misplaced.stderr).toContain("--port is the trace viewer's: give it with --trace");
 
       model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high' })]);
       const quiet = (await cli(['runs', 'create', 'Price?', '--no-recording', '--wait', '--json'])).json();

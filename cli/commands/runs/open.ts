@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { RunEnvelope } from '../../../src/runs/envelope.js';
-import { UserError } from '../../cli-errors.js';
+import { UsageError, UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
+import { integerFlag } from '../../flag-parsers.js';
 import { examples } from '../../help.js';
 import { hasDisplay, startTraceViewer } from '../../trace-viewer.js';
 
@@ -19,6 +20,8 @@ export interface OpenRunOptions {
   output?: string;
   /** For a trace: serve it in the Playwright trace viewer until interrupted (not with --json). */
   viewer?: boolean;
+  /** The viewer's loopback port (default: any free one). */
+  port?: number;
 }
 
 export interface SavedEvidence {
@@ -46,6 +49,7 @@ export function registerRunsOpen(runs: Command): void {
     .addOption(new Option('--recording', "save the run's video (WebM, plays in any current browser)").conflicts('trace'))
     .option('--trace', "save the run's Playwright trace and serve it in the trace viewer until Ctrl-C")
     .option('--no-viewer', 'with --trace: only save the trace (always so with --json)')
+    .addOption(new Option('--port <n>', "with --trace: the viewer's port on 127.0.0.1 (default: any free one), to tunnel or bookmark").argParser(integerFlag(1, 65_535)))
     .option('-o, --output <path>', 'where to save it (default: ./<run id>.png, ./<run id>.webm or ./<run id>-trace.zip)')
     .addHelpText(
       'after',
@@ -54,12 +58,14 @@ export function registerRunsOpen(runs: Command): void {
         'xdg-open "$(errand runs open run_01... -o /tmp/evidence.png)"',
         'errand runs open run_01... --recording',
         'errand runs open run_01... --trace            # the trace viewer, on a loopback port',
+        'errand runs open run_01... --trace --port 9323  # then ssh -L 9323:127.0.0.1:9323 <this host>',
         'errand runs open run_01... --trace --no-viewer -o run.zip',
       ),
     )
-    .action(async (id: string, flags: { output?: string; recording?: boolean; trace?: boolean; viewer: boolean }, c: Command) => {
+    .action(async (id: string, flags: { output?: string; recording?: boolean; trace?: boolean; viewer: boolean; port?: number }, c: Command) => {
       const artifact: OpenedArtifact = flags.recording === true ? 'recording' : flags.trace === true ? 'trace' : 'screenshot';
-      await openRun(contextOf(c), { id, artifact, viewer: flags.viewer, ...(flags.output === undefined ? {} : { output: flags.output }) });
+      if (flags.port !== undefined && (artifact !== 'trace' || !flags.viewer)) throw new UsageError('--port is the trace viewer\'s: give it with --trace (and without --no-viewer)', 'usage_error', '--port');
+      await openRun(contextOf(c), { id, artifact, viewer: flags.viewer, ...(flags.output === undefined ? {} : { output: flags.output }), ...(flags.port === undefined ? {} : { port: flags.port }) });
     });
 }
 
@@ -88,7 +94,7 @@ export async function openRun(ctx: CliContext, options: OpenRunOptions): Promise
     ctx.out.line(path);
     if (artifact === 'recording') ctx.out.note(`play it in a browser: ${pathToFileURL(path).href}`);
   });
-  if (artifact === 'trace' && options.viewer !== false && !ctx.out.json) await showTrace(ctx, path);
+  if (artifact === 'trace' && options.viewer !== false && !ctx.out.json) await showTrace(ctx, path, options.port);
   return saved;
 }
 
@@ -99,8 +105,8 @@ function missingWhy(envelope: RunEnvelope, artifact: OpenedArtifact): string {
 }
 
 /** Serves the trace in playwright-core's trace viewer until Ctrl-C, saying how to reach it where no window can open. */
-async function showTrace(ctx: CliContext, path: string): Promise<void> {
-  const viewer = await startTraceViewer(path);
+async function showTrace(ctx: CliContext, path: string, port?: number): Promise<void> {
+  const viewer = await startTraceViewer(path, port);
   if (hasDisplay()) {
     ctx.out.note(`the trace viewer is at ${viewer.url} (your browser should open it); Ctrl-C stops it`);
   } else {
