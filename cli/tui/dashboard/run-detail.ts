@@ -24,9 +24,10 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
     const w = e.waiting_for;
     lines.push({ text: `waiting for a person (${w.kind}): ${w.question}`, color: 'yellow', bold: true, wraps: true });
     lines.push({ text: `until ${w.expires_at.slice(0, 19).replace('T', ' ')} · a to answer here, or ${cliName} runs answer ${e.task_id}`, color: 'yellow' });
-    if (w.live_url !== null) lines.push({ text: `live view: ${w.live_url}`, wraps: true });
   }
-  if (e.live_url !== null) lines.push({ text: `live view: ${e.live_url}`, color: 'cyan', wraps: true });
+  // Once: the running run's own link, else the one made with the person's question.
+  const live = e.live_url ?? e.waiting_for?.live_url ?? null;
+  if (live !== null) lines.push({ text: 'live view (see the browser, take control):', color: 'cyan' }, { text: live, copy: true });
   if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
   if (e.result !== null) {
     const result = JSON.stringify(e.result, null, 2).split('\n');

@@ -164,6 +164,32 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
   });
 });
 
+describe.skipIf(!hasTmux())('errand tui, a running run in detail', () => {
+  it('shows its live view once, unindented, as one line the terminal wraps, which a copy takes whole', { timeout: 90_000 }, async () => {
+    expect(model.remaining).toBe(0);
+    const turn = hold(toolUse('finish', { result: { ok: true }, confidence: 'high' }));
+    model.script([turn]);
+    const id = await createRun('Wait while I look', 'looked at');
+    await turn.arrived;
+    const t = await errand(['tui']);
+    await t.waitFor((s) => rowOf(s, id).includes('running'));
+    await t.keys('Enter');
+    await t.waitFor((s) => s.includes('live view (see the browser, take control):'));
+    // The screen with the terminal's own wraps joined: rows the view broke itself would stay apart.
+    const lines = (await t.screen(true)).split('\n').map((l) => l.trimEnd());
+    const link = lines[lines.indexOf('live view (see the browser, take control):') + 1]!;
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/v1/runs/${id}/live\\?token=elv_\\S+$`));
+    expect(link.length).toBeGreaterThan(80);
+    expect(lines.filter((l) => l.includes('/live?token='))).toHaveLength(1);
+    const url = new URL(link);
+    expect((await fetch(url)).status).toBe(200);
+    turn.release();
+    await t.waitFor((s) => s.includes(`${id}  succeeded`));
+    await t.keys('q');
+    expect(await t.exited()).toBe(0);
+  });
+});
+
 describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
   it('shows the run live (status, each step, cost so far) and then prints the envelope', { timeout: 120_000 }, async () => {
     expect(model.remaining).toBe(0);
