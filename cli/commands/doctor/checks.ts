@@ -102,11 +102,17 @@ export async function daemonStatusOf(api: ApiClient): Promise<{ status: DaemonSt
 }
 
 /** The model provider as the daemon has it: configured, reachable, key accepted. Never shows a key (the daemon has none to show). */
-export function checkDaemonModelProvider(status: DaemonStatus): CheckResult {
+export function checkDaemonModelProvider(status: DaemonStatus, cliName = 'errand'): CheckResult {
   const p = status.model_provider;
   const check = 'model provider';
   if (!p.configured) {
-    return { check, level: 'fail', detail: `the daemon has no usable ${p.name} provider: ${p.problem}; every run fails at once with auth_required until it is set and the daemon restarted` };
+    return {
+      check,
+      level: 'fail',
+      detail:
+        `the daemon has no usable ${p.name} provider: ${p.problem}; every run fails at once with auth_required until it is set and the daemon restarted ` +
+        `(test-mode runs need none: '${cliName} keys create --test' mints a key for them)`,
+    };
   }
   const where = `${p.name} at ${p.base_url}`;
   if (p.reachable === false) return { check, level: 'fail', detail: `${where}: ${p.detail}` };
