@@ -66,6 +66,21 @@ class GetJobsQuery(TypedDict):
     """Only jobs of this project."""
 
 
+class GetJobsResponseDataItemSchedule(TypedDict):
+    cron: str
+    """Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field)."""
+    timezone: str
+    """IANA time zone the expression is read in."""
+    inputs: NotRequired[dict[str, Any]]
+    """Inputs every scheduled run of the job receives."""
+    callback_url: NotRequired[str | None]
+    """Webhook target for the scheduled runs."""
+    enabled: bool
+    """false pauses the schedule without deleting it."""
+    paused_reason: str | None
+    """Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise."""
+
+
 class GetJobsResponseDataItem(TypedDict):
     id: str
     object: Literal["job"]
@@ -84,7 +99,7 @@ class GetJobsResponseDataItem(TypedDict):
     human_timeout_s: int | None
     human_email: str | None
     require_approval: bool
-    schedule: dict[str, Any] | None
+    schedule: GetJobsResponseDataItemSchedule | None
     recording: bool
     """Whether its runs record the browser unless a run says otherwise."""
     proxy: str | None

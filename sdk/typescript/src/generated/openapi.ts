@@ -214,7 +214,20 @@ export interface paths {
               human_timeout_s: number | null;
               human_email: string | null;
               require_approval: boolean;
-              schedule: (null | Record<string, unknown>);
+              schedule: {
+                /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+                cron: string;
+                /** IANA time zone the expression is read in. */
+                timezone: string;
+                /** Inputs every scheduled run of the job receives. */
+                inputs?: Record<string, unknown>;
+                /** Webhook target for the scheduled runs. */
+                callback_url?: string | null;
+                /** false pauses the schedule without deleting it. */
+                enabled: boolean;
+                /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+                paused_reason: string | null;
+              } | null;
               /** Whether its runs record the browser unless a run says otherwise. */
               recording: boolean;
               /** The proxy connection its runs leave through unless they name their own. */
@@ -297,7 +310,20 @@ export interface paths {
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
-            schedule: (null | Record<string, unknown>);
+            schedule: {
+              /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+              cron: string;
+              /** IANA time zone the expression is read in. */
+              timezone: string;
+              /** Inputs every scheduled run of the job receives. */
+              inputs?: Record<string, unknown>;
+              /** Webhook target for the scheduled runs. */
+              callback_url?: string | null;
+              /** false pauses the schedule without deleting it. */
+              enabled: boolean;
+              /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+              paused_reason: string | null;
+            } | null;
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
@@ -345,7 +371,20 @@ export interface paths {
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
-            schedule: (null | Record<string, unknown>);
+            schedule: {
+              /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+              cron: string;
+              /** IANA time zone the expression is read in. */
+              timezone: string;
+              /** Inputs every scheduled run of the job receives. */
+              inputs?: Record<string, unknown>;
+              /** Webhook target for the scheduled runs. */
+              callback_url?: string | null;
+              /** false pauses the schedule without deleting it. */
+              enabled: boolean;
+              /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+              paused_reason: string | null;
+            } | null;
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
@@ -450,7 +489,20 @@ export interface paths {
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
-            schedule: (null | Record<string, unknown>);
+            schedule: {
+              /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+              cron: string;
+              /** IANA time zone the expression is read in. */
+              timezone: string;
+              /** Inputs every scheduled run of the job receives. */
+              inputs?: Record<string, unknown>;
+              /** Webhook target for the scheduled runs. */
+              callback_url?: string | null;
+              /** false pauses the schedule without deleting it. */
+              enabled: boolean;
+              /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+              paused_reason: string | null;
+            } | null;
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
