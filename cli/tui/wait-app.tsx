@@ -1,11 +1,11 @@
 import { Box, useApp, useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import type { RunEnvelope } from '../api-client.js';
+import type { Run } from '../api.js';
 import { advance, NO_PROGRESS, updateLines, type LogLine, type RunProgress } from '../run-progress.js';
 import type { RunUpdate } from '../run-updates.js';
 import { ProgressLine } from './progress-line.js';
 
-export type WaitOutcome = { envelope: RunEnvelope } | { error: unknown };
+export type WaitOutcome = { envelope: Run } | { error: unknown };
 
 export interface WaitAppProps {
   runId: string;

@@ -1,11 +1,11 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import type { RunEnvelope } from '../../cli/api-client.js';
+import type { Run } from '../../cli/api.js';
 import { advance, humanRequestLines, NO_PROGRESS, plainLine, progressSummary, updateLines } from '../../cli/run-progress.js';
 import type { HumanRequest, RunUpdate, StreamedStep } from '../../cli/run-updates.js';
 import { WaitApp, type WaitOutcome } from '../../cli/tui/wait-app.js';
 
-function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope> = {}): RunEnvelope {
+function envelope(status: Run['status'], overrides: Partial<Run> = {}): Run {
   return {
     task_id: 'run_test',
     object: 'run',

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { CreateConnectionBody } from '../../api-client.js';
+import type { ConnectionCreateParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection } from './connection-view.js';
@@ -43,8 +43,8 @@ export function registerConnectionsCreate(connections: Command): void {
     });
 }
 
-export async function createConnection(ctx: CliContext, body: CreateConnectionBody): Promise<void> {
-  const connection = await ctx.api().createConnection(body);
+export async function createConnection(ctx: CliContext, body: ConnectionCreateParams): Promise<void> {
+  const connection = await ctx.api().connections.create(body);
   printConnection(ctx, connection);
   await warnOfUnreachableProxy(ctx, connection);
 }

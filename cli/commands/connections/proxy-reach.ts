@@ -1,4 +1,4 @@
-import type { Connection } from '../../api-client.js';
+import type { Connection } from '../../api.js';
 import type { CliContext } from '../../context.js';
 
 /**

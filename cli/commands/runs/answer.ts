@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { HumanAnswerBody } from '../../api-client.js';
+import type { RunHumanAnswer } from '../../api.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -41,11 +41,11 @@ export function registerRunsAnswer(runs: Command): void {
 }
 
 export async function answerRun(ctx: CliContext, options: RunsAnswerOptions): Promise<void> {
-  printEnvelope(ctx, await ctx.api().answerRun(options.id, answerBody(options)));
+  printEnvelope(ctx, await ctx.api().runs.answerHuman(options.id, answerBody(options)));
 }
 
 /** Exactly one of --text, --approve, --deny and --done says what the answer is. */
-export function answerBody(options: RunsAnswerOptions): HumanAnswerBody {
+export function answerBody(options: RunsAnswerOptions): RunHumanAnswer {
   const given = (['text', 'approve', 'deny', 'done'] as const).filter((flag) => options[flag] !== undefined && options[flag] !== false);
   if (given.length !== 1) {
     const what = given.length === 0 ? 'none was given' : `got ${given.map((f) => `--${f}`).join(' and ')}`;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../../api-client.js';
+import type { CreateParams, JobRunCreateParams, RunCreateParams, RunCreated } from '../../api.js';
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
@@ -10,7 +10,7 @@ import { printAccepted, printCheck, printWarnings } from './envelope-view.js';
 import { followToEnvelope } from './wait-for-run.js';
 import { uploadOnce } from '../files/upload-path.js';
 
-export type CreateRunOptions = ({ kind: 'prompt'; body: CreateRunBody } | { kind: 'job'; jobId: string; body: CreateJobRunBody }) & {
+export type CreateRunOptions = ({ kind: 'prompt'; body: RunCreateParams } | { kind: 'job'; jobId: string; body: JobRunCreateParams }) & {
   wait: boolean;
   /** Only check: what creating the run would answer (refusals, estimate, warnings), nothing created. */
   check: boolean;
@@ -94,7 +94,7 @@ export function registerRunsCreate(runs: Command): void {
 
 export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunFlags): CreateRunOptions {
   const inputs = { ...(flags.inputJson === undefined ? {} : readJsonObject(flags.inputJson, '--input-json')), ...parseKeyValues(flags.input ?? [], '--input') };
-  const common: CreateJobRunBody = {
+  const common: JobRunCreateParams = {
     ...(Object.keys(inputs).length === 0 ? {} : { inputs }),
     ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
     ...(flags.name === undefined ? {} : { name: flags.name }),
@@ -116,7 +116,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     return { kind: 'job', jobId: flags.job, body: { ...common, ...(flags.replay === undefined ? {} : { replay: flags.replay }) }, wait, check, files };
   }
   if (flags.replay !== undefined) throw new UsageError('--replay needs --job: only a job has a recipe to replay');
-  const body: CreateRunBody = {
+  const body: RunCreateParams = {
     prompt: promptOf(prompt, flags),
     ...common,
     ...(flags.model === undefined ? {} : { model: flags.model }),
@@ -139,10 +139,10 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
   const api = ctx.api();
   if (options.files.length > 0) options.body.files = await inputFileIds(ctx, options.files);
   if (options.check) {
-    printCheck(ctx, options.kind === 'job' ? await api.checkJobRun(options.jobId, options.body) : await api.checkRun(options.body));
+    printCheck(ctx, await api.runs.check(paramsOf(options)));
     return;
   }
-  const accepted: RunAccepted = options.kind === 'job' ? await api.createJobRun(options.jobId, options.body) : await api.createRun(options.body);
+  const accepted: RunCreated = await api.runs.create(paramsOf(options));
   if (!options.wait) {
     printAccepted(ctx, accepted);
     return;
@@ -150,6 +150,11 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
   printWarnings(ctx, accepted.warnings);
   if (!ctx.json) ctx.out.note(`started ${accepted.task_id}${accepted.livemode ? '' : ' in test mode (livemode: false)'}; following it until it ends (Ctrl-C stops following, not the run)`);
   await followToEnvelope(ctx, accepted.task_id);
+}
+
+/** The run as the SDK takes it: a prompt's body, or a job's with its id. */
+function paramsOf(options: CreateRunOptions): CreateParams {
+  return options.kind === 'job' ? { job_id: options.jobId, ...options.body } : options.body;
 }
 
 const FILE_ID = /^file_[0-9a-z]{26}$/;

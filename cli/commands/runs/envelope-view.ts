@@ -1,10 +1,13 @@
-import type { RunAccepted, RunCheck, RunEnvelope, RunWarning } from '../../api-client.js';
+import type { Run, RunCheck, RunCreated } from '../../api.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
 import { humanRequestLines, type LogLine } from '../../run-progress.js';
 import { plural } from '../../../src/text/plural.js';
 
-export const runColumns: Column<RunEnvelope>[] = [
+/** A warning of a run's creation or check: `{code, message, param}`. */
+type RunWarning = RunCreated['warnings'][number];
+
+export const runColumns: Column<Run>[] = [
   { header: 'ID', value: (r) => r.task_id },
   { header: 'STATUS', value: (r) => r.status },
   { header: 'MODE', value: (r) => (r.livemode ? r.mode : 'test') },
@@ -18,11 +21,11 @@ export const runColumns: Column<RunEnvelope>[] = [
 ];
 
 /** The exit code a finished (terminal) run gives `runs create --wait`: 0 when it succeeded, 1 when it failed or was cancelled. */
-export function exitCodeOf(envelope: RunEnvelope): number {
+export function exitCodeOf(envelope: Run): number {
   return envelope.status === 'succeeded' ? 0 : 1;
 }
 
-export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
+export function printEnvelope(ctx: CliContext, envelope: Run): void {
   ctx.out.result(envelope, () => {
     const u = envelope.usage;
     ctx.out.fields([
@@ -56,7 +59,7 @@ export function printEnvelope(ctx: CliContext, envelope: RunEnvelope): void {
 }
 
 /** How the run ran, in words: the agent, a replay of its job's recipe, or test mode (no model, no sandbox). */
-export function modeOf(envelope: RunEnvelope): string {
+export function modeOf(envelope: Run): string {
   if (!envelope.livemode) return 'test mode (livemode: false; no model call, no browser, nothing spent)';
   switch (envelope.mode) {
     case 'replay':
@@ -73,7 +76,7 @@ export function modeOf(envelope: RunEnvelope): string {
 }
 
 /** The confidence, and who set it: a replay, test mode, the result's check against output_schema, or the agent. */
-export function confidenceOf(envelope: RunEnvelope): string | null {
+export function confidenceOf(envelope: Run): string | null {
   const c = envelope.confidence;
   if (c === null) return null;
   if (!envelope.livemode) return `${c} (test mode: high unless an errand_test token asks for another)`;
@@ -83,7 +86,7 @@ export function confidenceOf(envelope: RunEnvelope): string | null {
 }
 
 /** `2 files (runs files <id> --save DIR)`: the files are listed under the fields. */
-function filesOf(ctx: CliContext, envelope: RunEnvelope): string | null {
+function filesOf(ctx: CliContext, envelope: Run): string | null {
   if (envelope.files.length === 0) return null;
   return `${plural(envelope.files.length, 'file')} (save them: ${ctx.cliName} runs files ${envelope.task_id} --save DIR)`;
 }
@@ -92,7 +95,7 @@ function filesOf(ctx: CliContext, envelope: RunEnvelope): string | null {
  * What to copy from the envelope, each on a line of its own: the commands that answer the person the run waits
  * for, and its live view (once: the running run's own link, else the one made with the question).
  */
-function copyLines(ctx: CliContext, envelope: RunEnvelope): Extract<LogLine, { copy: string }>[] {
+function copyLines(ctx: CliContext, envelope: Run): Extract<LogLine, { copy: string }>[] {
   const w = envelope.waiting_for;
   const asked = w === null || w === undefined ? [] : humanRequestLines({ ...w, run_id: envelope.task_id, live_url: envelope.live_url ?? w.live_url }, ctx.cliName);
   const lines = asked.filter((line): line is Extract<LogLine, { copy: string }> => 'copy' in line);
@@ -106,7 +109,7 @@ function byteSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-export function printAccepted(ctx: CliContext, accepted: RunAccepted): void {
+export function printAccepted(ctx: CliContext, accepted: RunCreated): void {
   ctx.out.result(accepted, () => {
     ctx.out.fields([
       ['run', accepted.task_id],
@@ -136,19 +139,19 @@ export function printWarnings(ctx: CliContext, warnings: readonly RunWarning[]):
 }
 
 /** What a running run waits for; the commands that answer it follow the fields. */
-function waitingOf(envelope: RunEnvelope): string | null {
+function waitingOf(envelope: Run): string | null {
   const w = envelope.waiting_for;
   if (w === null || w === undefined) return null;
   return `a person (${w.kind}): ${w.question} (until ${w.expires_at})`;
 }
 
-function estimateOf(b: RunAccepted['billing']): string {
+function estimateOf(b: RunCreated['billing']): string {
   const cap = b.monthly_cap_usd === null ? 'no monthly cap on this key' : `monthly cap $${b.monthly_cap_usd.toFixed(2)}`;
   return `$${b.estimated_cost_usd.low}–$${b.estimated_cost_usd.high} (${b.estimated_credits.low}–${b.estimated_credits.high} credits) on ${b.model}; ${cap}`;
 }
 
 /** `reason: detail`, with the detail left out when it only repeats the reason ("not_found: not_found"). */
-export function failureOf(envelope: Pick<RunEnvelope, 'failure_reason' | 'failure_detail'>): string | null {
+export function failureOf(envelope: Pick<Run, 'failure_reason' | 'failure_detail'>): string | null {
   const { failure_reason: reason, failure_detail: detail } = envelope;
   if (reason === null) return detail;
   return detail === null || detail.trim() === '' || detail.trim() === reason ? reason : `${reason}: ${detail}`;

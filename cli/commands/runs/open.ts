@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
-import type { RunEnvelope } from '../../../src/runs/envelope.js';
+import { APIError, type Download, type Run } from '../../api.js';
 import { UsageError, UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
@@ -35,7 +35,7 @@ export interface SavedEvidence {
   checked_at: string;
 }
 
-const ARTIFACTS: Record<OpenedArtifact, { what: string; file: (runId: string) => string; url: (evidence: NonNullable<RunEnvelope['evidence']>) => string | null }> = {
+const ARTIFACTS: Record<OpenedArtifact, { what: string; file: (runId: string) => string; url: (evidence: NonNullable<Run['evidence']>) => string | null }> = {
   screenshot: { what: 'evidence screenshot', file: (id) => `${id}.png`, url: (e) => e.screenshot_url },
   recording: { what: 'recording', file: (id) => `${id}.webm`, url: (e) => e.recording_url },
   trace: { what: 'trace', file: (id) => `${id}-trace.zip`, url: (e) => e.trace_url },
@@ -72,13 +72,18 @@ export function registerRunsOpen(runs: Command): void {
 export async function openRun(ctx: CliContext, options: OpenRunOptions): Promise<SavedEvidence> {
   const artifact = options.artifact ?? 'screenshot';
   const { what, file, url: urlOf } = ARTIFACTS[artifact];
-  const envelope = await ctx.api().getRun(options.id);
+  const api = ctx.api();
+  const envelope = await api.runs.get(options.id);
   const url = envelope.evidence === null ? null : urlOf(envelope.evidence);
   if (url === null) throw new UserError(`${envelope.task_id} has no ${what}: ${missingWhy(envelope, artifact)}`, 'no_evidence');
-  // The link is signed: it needs no API key.
-  const res = await fetch(url, { signal: AbortSignal.timeout(120_000) });
-  if (!res.ok) throw new UserError(`could not download the ${what} of ${envelope.task_id}: HTTP ${res.status}`, 'evidence_unavailable');
-  const bytes = Buffer.from(await res.arrayBuffer());
+  let downloaded: Download;
+  try {
+    downloaded = await api.artifacts.download(url, { timeoutMs: 120_000 });
+  } catch (err) {
+    if (err instanceof APIError) throw new UserError(`could not download the ${what} of ${envelope.task_id}: HTTP ${err.status}`, 'evidence_unavailable');
+    throw err;
+  }
+  const bytes = Buffer.from(downloaded.bytes);
   const path = resolve(options.output ?? file(envelope.task_id));
   writeFileSync(path, bytes);
   const saved: SavedEvidence = {
@@ -86,7 +91,7 @@ export async function openRun(ctx: CliContext, options: OpenRunOptions): Promise
     artifact,
     path,
     bytes: bytes.length,
-    content_type: res.headers.get('content-type') ?? 'application/octet-stream',
+    content_type: downloaded.contentType ?? 'application/octet-stream',
     matched_text: envelope.evidence?.matched_text ?? null,
     checked_at: envelope.evidence!.checked_at,
   };
@@ -98,7 +103,7 @@ export async function openRun(ctx: CliContext, options: OpenRunOptions): Promise
   return saved;
 }
 
-function missingWhy(envelope: RunEnvelope, artifact: OpenedArtifact): string {
+function missingWhy(envelope: Run, artifact: OpenedArtifact): string {
   if (envelope.status === 'queued' || envelope.status === 'running') return `it is ${envelope.status}; try again when it has ended`;
   if (artifact === 'screenshot') return `it ended ${envelope.status} without one`;
   return `it was not recorded (it did not use the browser, recording was off for it, its job or this installation, or retention removed it)`;

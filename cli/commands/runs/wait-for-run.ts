@@ -1,4 +1,4 @@
-import type { RunEnvelope } from '../../api-client.js';
+import type { Run } from '../../api.js';
 import { SilentExit } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
 import { plainLine, updateLines } from '../../run-progress.js';
@@ -10,7 +10,7 @@ import { exitCodeOf, printEnvelope } from './envelope-view.js';
  * cost so far: an Ink view when stderr is a terminal, plain lines otherwise. stdout is left for the envelope.
  * Ctrl-C stops following (exit 130), not the run.
  */
-export async function waitForRun(ctx: CliContext, id: string): Promise<RunEnvelope> {
+export async function waitForRun(ctx: CliContext, id: string): Promise<Run> {
   const abort = new AbortController();
   const onInt = () => abort.abort();
   process.on('SIGINT', onInt);
@@ -41,7 +41,7 @@ export async function followToEnvelope(ctx: CliContext, id: string): Promise<voi
   if (code !== 0) throw new SilentExit(code);
 }
 
-async function waitWithInk(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<RunEnvelope> {
+async function waitWithInk(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<Run> {
   // Ink and React load only here: most commands never need them.
   const { renderWait } = await import('../../tui/render-wait.js');
   const outcome = await renderWait(id, updates, process.stderr, ctx.cliName);
@@ -49,7 +49,7 @@ async function waitWithInk(ctx: CliContext, id: string, updates: AsyncIterable<R
   return outcome.envelope;
 }
 
-async function waitWithLines(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<RunEnvelope> {
+async function waitWithLines(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<Run> {
   for await (const update of updates) {
     if (update.kind === 'end') return update.envelope;
     for (const line of updateLines(update, ctx.cliName)) ctx.out.note(`${id}: ${plainLine(line)}`);

@@ -323,8 +323,8 @@ describe('Dashboard', () => {
   it('shows jobs with their schedules and next firing, and webhook deliveries with redeliver', async () => {
     const source = twoRuns();
     source.jobs = [
-      job('job_1', { name: 'morning prices', schedule: { cron: '0 9 * * *', timezone: 'UTC', enabled: true }, next_firing: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString() }),
-      job('job_2', { name: 'paused one', schedule: { cron: '*/5 * * * *', timezone: 'Europe/Paris', enabled: false } }),
+      job('job_1', { name: 'morning prices', schedule: { cron: '0 9 * * *', timezone: 'UTC', enabled: true, paused_reason: null }, next_firing: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString() }),
+      job('job_2', { name: 'paused one', schedule: { cron: '*/5 * * * *', timezone: 'Europe/Paris', enabled: false, paused_reason: null } }),
       job('job_3', { name: 'no schedule' }),
     ];
     source.deliveryList = [delivery('whd_1'), delivery('whd_2', { status: 'succeeded', attempts: 1, last_status_code: 200, last_error: null })];
