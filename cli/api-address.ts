@@ -59,3 +59,8 @@ export function checkedApiUrl(value: string, name: string): string {
   }
   return value;
 }
+
+/** `http://host:port`, whether the address was given as the origin or as the `/v1` base the spec speaks of. */
+export function apiOrigin(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+}

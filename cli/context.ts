@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { defaultHome } from '../src/config/load.js';
-import { ApiClient } from './api-client.js';
-import { resolveApiAddress, type ApiAddress } from './api-address.js';
+import { packageVersion } from '../src/package-root.js';
+import { Errand, VERSION } from './api.js';
+import { apiOrigin, resolveApiAddress, type ApiAddress } from './api-address.js';
 import { cliName } from './invocation.js';
 import { Output } from './output.js';
 
@@ -18,19 +19,24 @@ export interface CliContext extends GlobalOptions {
   interactive: boolean;
   /** How the user ran this CLI (`errand`, `npx errand`, `./bin/errand`), for the commands that hints name. */
   cliName: string;
-  /** The API client, resolved when first asked for, so admin commands work without a daemon or key. */
-  api(): ApiClient;
+  /** The API, through the SDK: resolved when first asked for, so admin commands work without a daemon or key. */
+  api(): Errand;
   address(): ApiAddress;
 }
 
 export interface ContextOptions {
   env?: NodeJS.ProcessEnv;
-  userAgent?: string;
 }
+
+/**
+ * How long one request may wait for its answer. An event stream waits this long for its headers only, and an upload
+ * counts it from its last byte.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export function createContext(globals: GlobalOptions, options: ContextOptions = {}): CliContext {
   const env = options.env ?? process.env;
-  let client: ApiClient | null = null;
+  let client: Errand | null = null;
   const address = () => resolveApiAddress(globals.home, env);
   return {
     ...globals,
@@ -40,10 +46,7 @@ export function createContext(globals: GlobalOptions, options: ContextOptions = 
     cliName: cliName(env),
     address,
     api() {
-      if (client === null) {
-        const a = address();
-        client = new ApiClient({ baseUrl: a.url, apiKey: a.key, userAgent: options.userAgent ?? 'errand-cli' });
-      }
+      client ??= apiClient(address());
       return client;
     },
   };
@@ -61,4 +64,19 @@ export function contextOf(cmd: Command): CliContext {
  */
 function underCi(env: NodeJS.ProcessEnv): boolean {
   return ['CI', 'CONTINUOUS_INTEGRATION'].some((key) => key in env && env[key] !== '0' && env[key] !== 'false');
+}
+
+/**
+ * The SDK's client as the CLI uses it: every call tried once (an error is shown as the API gave it, at once; the
+ * user runs the command again), and a User-Agent that starts with `errand-cli`, by which the daemon tells the CLI's
+ * answers to a person's question from other callers'.
+ */
+export function apiClient(address: Pick<ApiAddress, 'url' | 'key'>): Errand {
+  return new Errand({
+    baseUrl: apiOrigin(address.url),
+    apiKey: address.key,
+    maxRetries: 0,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    defaultHeaders: { 'user-agent': `errand-cli/${packageVersion()} errand-sdk-typescript/${VERSION}` },
+  });
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { paginate, type ListPage, type ListQuery } from './api-client.js';
+import type { ListPage, PagePromise } from './api.js';
 import type { CliContext } from './context.js';
 import { integerFlag } from './flag-parsers.js';
 import type { Column } from './output.js';
@@ -21,12 +21,17 @@ export function listOptionsOf(flags: { limit?: number; cursor?: string; all?: bo
   return { ...(flags.limit === undefined ? {} : { limit: flags.limit }), ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }), all: flags.all === true };
 }
 
-/** One page as asked, or with `--all` every page merged into one list answer. */
-export async function fetchList<T>(options: ListOptions, list: (query: ListQuery) => Promise<ListPage<T>>): Promise<ListPage<T>> {
-  if (!options.all) return list({ ...(options.limit === undefined ? {} : { limit: options.limit }), ...(options.cursor === undefined ? {} : { cursor: options.cursor }) });
-  const data: T[] = [];
-  for await (const item of paginate(list, options.limit ?? 200)) data.push(item);
-  return { object: 'list', data, has_more: false, next_cursor: null };
+/** What a list is asked for: a page size, and where to start. */
+export interface ListQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** One page as asked, or with `--all` every page (of 200 unless --limit says) merged into one list answer. */
+export async function fetchList<T>(options: ListOptions, list: (query: ListQuery) => PagePromise<T>): Promise<ListPage<T>> {
+  if (options.all) return { object: 'list', data: await list({ limit: options.limit ?? 200 }).toArray(), has_more: false, next_cursor: null };
+  const page = await list({ ...(options.limit === undefined ? {} : { limit: options.limit }), ...(options.cursor === undefined ? {} : { cursor: options.cursor }) });
+  return { object: 'list', data: page.data, has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 /** The list as JSON, or as a table with a hint on stderr when more pages exist. */

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ErrandError } from '../src/errors.js';
-import { ApiConnectionError, ApiError } from './api-error.js';
+import { APIConnectionError, APIError, APITimeoutError } from './api.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, SilentExit, UsageError, UserError } from './cli-errors.js';
 import { cliName } from './invocation.js';
 
@@ -95,8 +95,8 @@ export function errorBody(err: unknown): { error: { type: string; code: string; 
     error: { type, code, message, ...(param ? { param } : {}) },
     ...(requestId ? { request_id: requestId } : {}),
   });
-  if (err instanceof ApiError) return body(err.type, err.code, err.message, err.param, err.requestId);
-  if (err instanceof ApiConnectionError) return body('api_connection_error', 'daemon_unreachable', `${err.message}; is the daemon running? (${cliName()} daemon status)`, null);
+  if (err instanceof APIError) return body(err.shaped ? err.type : 'api_error', err.code, messageOf(err), err.param, err.requestId);
+  if (err instanceof APIConnectionError) return body('api_connection_error', 'daemon_unreachable', `${unreachable(err)}; is the daemon running? (${cliName()} daemon status)`, null);
   if (err instanceof UsageError) return body('invalid_request_error', err.code, err.message, err.param);
   if (err instanceof UserError) return body('invalid_request_error', err.code, err.message, null);
   if (err instanceof ErrandError) return body(err.type, err.code, err.message, err.param);
@@ -105,17 +105,38 @@ export function errorBody(err: unknown): { error: { type: string; code: string; 
 
 /** `error: <message> (code, param) [request id]`: the API's own words first, then what identifies the failure. */
 export function formatError(err: unknown): string {
-  if (err instanceof ApiError) {
+  if (err instanceof APIError) {
     const detail = [err.code, err.param].filter((p): p is string => p !== null && p !== '').join(', ');
-    return `error: ${err.message}${detail ? ` (${detail})` : ''}${err.requestId ? ` [${err.requestId}]` : ''}`;
+    return `error: ${messageOf(err)}${detail ? ` (${detail})` : ''}${err.requestId ? ` [${err.requestId}]` : ''}`;
   }
-  if (err instanceof ApiConnectionError) return `error: ${err.message}; is the daemon running? (${cliName()} daemon status)`;
+  if (err instanceof APIConnectionError) return `error: ${unreachable(err)}; is the daemon running? (${cliName()} daemon status)`;
   if (err instanceof UserError) return `error: ${err.message}`;
   if (err instanceof ErrandError) {
     // An error of the core catalogue, raised by an admin command working on the data directory.
     return `error: ${err.message} (${[err.code, err.param].filter(Boolean).join(', ')})`;
   }
   return `error: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** What went wrong, in a few words for a status line: the API's own words, or why it gave none. */
+export function errorText(err: unknown): string {
+  if (err instanceof APIError) return messageOf(err);
+  if (err instanceof APIConnectionError) return unreachable(err);
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The API's own words; of an answer not in its shape (a proxy's page), the start of its text. */
+function messageOf(err: APIError): string {
+  return err.shaped ? err.apiMessage : err.apiMessage.slice(0, 200);
+}
+
+/** `cannot reach the Errand API at <address> (ECONNREFUSED)`: where, and the system's reason in one word if it has one. */
+function unreachable(err: APIConnectionError): string {
+  const where = err.baseUrl ?? 'its address';
+  if (err instanceof APITimeoutError) return `cannot reach the Errand API at ${where} (no answer within ${err.timeoutMs / 1000} s)`;
+  const cause = err.cause as { code?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
+  const reason = cause?.cause?.code ?? cause?.cause?.message ?? cause?.code ?? cause?.message ?? err.message;
+  return `cannot reach the Errand API at ${where} (${reason})`;
 }
 
 export function formatTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {

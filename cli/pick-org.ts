@@ -2,6 +2,9 @@ import type { Org, OrgsService } from '../src/orgs/orgs-service.js';
 import { UserError } from './cli-errors.js';
 import { cliName } from './invocation.js';
 
+/** What `--org` takes where a test-mode twin has its own (webhook secrets and endpoints, deliveries, email). */
+export const ORG_OPTION_HELP = 'organisation: id or name, or test:<id or name> for its test mode (default: the only one, or "default")';
+
 /**
  * The organisation a command acts on: the one named by `--org` (id or name), or else the only one, or else the
  * one named `default`.

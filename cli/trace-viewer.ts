@@ -14,14 +14,14 @@ export interface TraceViewer {
 }
 
 /**
- * The Playwright trace viewer that playwright-core ships (`show-trace`), serving `tracePath` on a loopback port. It
- * opens a tab of the system's browser itself when there is one to open; it needs no browser of Playwright's, nor
- * anything else installed.
+ * The Playwright trace viewer that playwright-core ships (`show-trace`), serving `tracePath` on a loopback port:
+ * `port`, or any free one (0). It opens a tab of the system's browser itself when there is one to open; it needs no
+ * browser of Playwright's, nor anything else installed.
  */
-export async function startTraceViewer(tracePath: string): Promise<TraceViewer> {
+export async function startTraceViewer(tracePath: string, port = 0): Promise<TraceViewer> {
   // cli.js is not among the package's exports; its package.json is, and cli.js sits beside it.
   const cli = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'cli.js');
-  const child = spawn(process.execPath, [cli, 'show-trace', '--host', '127.0.0.1', '--port', '0', tracePath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'show-trace', '--host', '127.0.0.1', '--port', String(port), tracePath], { stdio: ['ignore', 'pipe', 'pipe'] });
   const stopped = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -44,6 +44,13 @@ export async function startTraceViewer(tracePath: string): Promise<TraceViewer> 
     child.once('error', (error) => fail(error.message));
     child.once('exit', (code) => fail(`it ended with exit code ${code ?? 'null'}: ${output.trim().split('\n')[0] ?? ''}`));
   });
+  // show-trace takes another port, without a word, when the one asked for is taken: a tunnel or bookmark to the
+  // port asked for would reach nothing, or something else.
+  if (port !== 0 && Number(new URL(url).port) !== port) {
+    child.kill('SIGTERM');
+    await stopped;
+    throw new UserError(`port ${port} is taken on 127.0.0.1: give another with --port, or leave --port out for any free one; the trace is saved at ${tracePath}`, 'port_in_use');
+  }
   return { url, stopped, stop: () => child.kill('SIGTERM') };
 }
 

@@ -126,7 +126,8 @@ export async function main(argv: string[]): Promise<number> {
     (daemon.modelProviderProblem === null
       ? ''
       : `WARNING: no model provider is configured: ${daemon.modelProviderProblem}.\n` +
-        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n') +
+        'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).\n' +
+        'WARNING: test-mode runs need no model: `errand keys create --test` mints a key for them (README.md, "A first run").\n') +
     (plainSecrets === null ? '' : `WARNING: ${plainSecrets}.\n`) +
     resolved.renamedKeys.map((renamed) => `WARNING: ${renamed} (docs/configuration.md, "Renamed keys").\n`).join('');
   const mail = daemon.mailStatus();
@@ -161,14 +162,17 @@ export async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
   });
+  // The start's log lines go out first, so that on a terminal (stderr and stdout the same screen) the address, the
+  // first start's notice and the warnings come after them, together, rather than between them.
+  logger.info({ url, home, dev: config.dev }, 'daemon started');
+  if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
+  for (const renamed of resolved.renamedKeys) logger.warn(renamed);
+  logger.flush();
   // One write, so that a reader of the pipe gets the address, the first start's notice and the warnings together.
   process.stdout.write(`listening on ${url}\n${receiving}${first ? firstStartNotice(first, paths.credentials) : ''}${warning}${mailWarning}`);
   const smtp = mail.receiving;
   const log = logFile === null ? null : resolve(home, logFile);
   writeDaemonState(paths.daemonState, { pid: process.pid, url, started_at: new Date().toISOString(), ...(smtp === null ? {} : { smtp }), log });
-  logger.info({ url, home, dev: config.dev }, 'daemon started');
-  if (plainSecrets !== null) logger.warn({ keys: resolved.plainSecrets }, plainSecrets);
-  for (const renamed of resolved.renamedKeys) logger.warn(renamed);
 
   return stopped;
 }

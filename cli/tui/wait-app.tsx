@@ -1,26 +1,33 @@
-import { Box, useApp } from 'ink';
+import { Box, useApp, useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import type { RunEnvelope } from '../api-client.js';
-import { advance, NO_PROGRESS, updateLine, type RunProgress } from '../run-progress.js';
+import type { Run } from '../api.js';
+import { advance, NO_PROGRESS, updateLines, type LogLine, type RunProgress } from '../run-progress.js';
 import type { RunUpdate } from '../run-updates.js';
-import { FinishedLines, type FinishedLine } from './finished-lines.js';
 import { ProgressLine } from './progress-line.js';
 
-export type WaitOutcome = { envelope: RunEnvelope } | { error: unknown };
+export type WaitOutcome = { envelope: Run } | { error: unknown };
 
 export interface WaitAppProps {
   runId: string;
   /** The run's updates, ending with its envelope. */
   updates: AsyncIterable<RunUpdate>;
   onDone: (outcome: WaitOutcome) => void;
+  /** How the user runs the CLI, for the commands the lines name. */
+  cliName?: string;
   now?: () => number;
 }
 
-/** Owns the waiting state: consumes the run's updates, keeps finished lines and the live line, and exits when the run ends. */
-export function WaitApp({ runId, updates, onDone, now = Date.now }: WaitAppProps) {
+/**
+ * Owns the waiting state: consumes the run's updates, writes each finished line once above the live line, and exits
+ * when the run ends. Finished lines are written as they are (Ink's `write`), not laid out by Ink, which would break a
+ * long link or command at the terminal's width with an indent: a link stays one line that the terminal wraps and
+ * a copy takes whole.
+ */
+export function WaitApp({ runId, updates, onDone, cliName = 'errand', now = Date.now }: WaitAppProps) {
   const { exit } = useApp();
+  // Held in a ref: the effect that reads the updates must run once, whatever Ink hands out on later renders.
+  const write = useRef(useStdout().write);
   const [progress, setProgress] = useState<RunProgress>(NO_PROGRESS);
-  const [lines, setLines] = useState<FinishedLine[]>([]);
   const [frame, setFrame] = useState(0);
   const [outcome, setOutcome] = useState<WaitOutcome | null>(null);
   const startedAt = useRef(now());
@@ -32,15 +39,14 @@ export function WaitApp({ runId, updates, onDone, now = Date.now }: WaitAppProps
 
   useEffect(() => {
     let stopped = false;
-    let counter = 0;
     void (async () => {
       let last: WaitOutcome | null = null;
       try {
         for await (const update of updates) {
           if (stopped) return;
           setProgress((p) => advance(p, update));
-          const line = updateLine(update);
-          if (line !== null) setLines((old) => [...old, { key: counter++, text: line }]);
+          const lines = updateLines(update, cliName);
+          if (lines.length > 0) write.current(lines.map(terminalLines).join(''));
           if (update.kind === 'end') last = { envelope: update.envelope };
         }
       } catch (error) {
@@ -51,19 +57,19 @@ export function WaitApp({ runId, updates, onDone, now = Date.now }: WaitAppProps
     return () => {
       stopped = true;
     };
-  }, [updates]);
+  }, [updates, cliName]);
 
-  // Exits after the render that printed the last lines and removed the spinner, so the terminal keeps both.
+  // Exits after the render that removed the spinner, so the terminal keeps the finished lines.
   useEffect(() => {
     if (outcome === null) return;
     onDone(outcome);
     exit();
   }, [outcome, onDone, exit]);
 
-  return (
-    <Box flexDirection="column">
-      <FinishedLines lines={lines} />
-      {outcome !== null ? null : <ProgressLine runId={runId} progress={progress} frame={frame} elapsedMs={now() - startedAt.current} />}
-    </Box>
-  );
+  return <Box flexDirection="column">{outcome !== null ? null : <ProgressLine runId={runId} progress={progress} frame={frame} elapsedMs={now() - startedAt.current} />}</Box>;
+}
+
+/** Words indented under the run; what is to be copied on a line of its own, from the first column. */
+function terminalLines(line: LogLine): string {
+  return 'text' in line ? `  ${line.text}\n` : `  ${line.label}:\n${line.copy}\n`;
 }

@@ -62,6 +62,12 @@ export class Evidence implements ToolEvidence {
    * a warning.
    */
   async collect(claim: EvidenceClaim | null, warnings: string[], succeeded: boolean): Promise<StoredEvidence | null> {
+    // Whatever the agent wrote as its failure_detail, a page the sandbox can never reach is named as the cause.
+    if (!succeeded && this.lastProblem?.problem.kind === 'host_unreachable') warnings.push(this.lastProblem.problem.message);
+    return this.gather(claim, warnings, succeeded);
+  }
+
+  private gather(claim: EvidenceClaim | null, warnings: string[], succeeded: boolean): Promise<StoredEvidence | null> {
     const phases = this.o.phases;
     return phases === undefined ? this.collectNow(claim, warnings, succeeded) : phases.time('evidence', () => this.collectNow(claim, warnings, succeeded));
   }
@@ -86,7 +92,8 @@ export class Evidence implements ToolEvidence {
    */
   async giveUp(why: string, claim: EvidenceClaim | null = null): Promise<RunOutcome> {
     const warnings: string[] = [];
-    const evidence = await this.collect(claim, warnings, false);
+    // The page problem goes in the failure_detail, so it is not repeated as a warning.
+    const evidence = await this.gather(claim, warnings, false);
     const seen = this.lastProblem;
     if (seen !== null) {
       const where = seen.url === null ? '' : ` at ${seen.url}`;

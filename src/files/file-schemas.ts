@@ -40,12 +40,18 @@ export const uploadFileQuery = {
   },
 } as const;
 
+/** GET /v1/files: newest first; `sha256` finds the files of one content (what a client uploads once and reuses). */
+export const fileListQuery = listQuery('file', {
+  sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Only the files of this content: its hex SHA-256, lower case.' },
+});
+
 export const fileRouteSchemas = {
   upload: { querystring: uploadFileQuery, response: { 201: fileSchema } },
-  list: { querystring: listQuery('file'), response: { 200: listResponse(fileSchema) } },
+  list: { querystring: fileListQuery, response: { 200: listResponse(fileSchema) } },
   get: { params: idParam('file'), response: { 200: fileSchema } },
   content: { params: idParam('file') },
   delete: { params: idParam('file'), response: { 200: deletedResponse('file') } },
 } as const;
 
 export type UploadFileQuery = Validated<typeof uploadFileQuery>;
+export type FileListQuery = Validated<typeof fileListQuery>;

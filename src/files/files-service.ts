@@ -7,11 +7,12 @@ import { pipeline } from 'node:stream/promises';
 import { lookup } from 'mime-types';
 import { isoTime } from '../clock.js';
 import { ConflictError, InvalidRequestError, NotFoundError, PayloadTooLargeError, QuotaError } from '../errors.js';
-import { pageQuery, toListResponse, type ListQuery, type ListResponse } from '../pagination.js';
+import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { Resources } from '../resources.js';
 import { dataPaths } from '../runtime/paths.js';
 import type { FileRow } from '../store/files-store.js';
 import { sanitizeFileName } from './file-name.js';
+import type { FileListQuery } from './file-schemas.js';
 
 const MIB = 1024 * 1024;
 const GENERIC_TYPE = 'application/octet-stream';
@@ -112,8 +113,8 @@ export class FilesService {
     }
   }
 
-  list(orgId: string, q: ListQuery): ListResponse<StoredFile> {
-    return toListResponse(this.r.store.files.list(orgId, pageQuery(q)), toFile);
+  list(orgId: string, q: FileListQuery): ListResponse<StoredFile> {
+    return toListResponse(this.r.store.files.list(orgId, pageQuery(q), q.sha256 ?? null), toFile);
   }
 
   get(orgId: string, id: string): StoredFile {

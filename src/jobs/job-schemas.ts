@@ -1,7 +1,7 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
-import { nullableScheduleSchema } from '../schedules/schedule-schema.js';
+import { answeredScheduleSchema, nullableScheduleSchema } from '../schedules/schedule-schema.js';
 
 export const connectionNames = {
   type: 'array',
@@ -66,7 +66,7 @@ export const jobSchema = {
     human_timeout_s: { type: ['integer', 'null'] },
     human_email: nullableString,
     require_approval: { type: 'boolean' },
-    schedule: { anyOf: [{ type: 'null' }, { type: 'object', additionalProperties: true }] },
+    schedule: answeredScheduleSchema,
     recording: { type: 'boolean', description: 'Whether its runs record the browser unless a run says otherwise.' },
     proxy: { ...nullableString, description: 'The proxy connection its runs leave through unless they name their own.' },
     replay: { ...replay, description: "Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)." },

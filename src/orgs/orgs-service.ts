@@ -1,4 +1,4 @@
-import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError, ResourceMissingError } from '../errors.js';
 import { isoTime } from '../clock.js';
 import type { Resources } from '../resources.js';
 import type { OrgRow } from '../store/orgs-store.js';
@@ -20,8 +20,11 @@ export interface Org {
  * A twin's name: unique (its live organisation's id is), and never a name `create` accepts (no colon there), so no
  * operator's organisation can take it.
  */
+/** What names a test-mode twin: `test:<live organisation id>` is its stored name, and `test:<name>` finds it too. */
+const TWIN_PREFIX = 'test:';
+
 function twinName(liveOrgId: string): string {
-  return `test:${liveOrgId}`;
+  return `${TWIN_PREFIX}${liveOrgId}`;
 }
 
 export class OrgsService {
@@ -80,11 +83,21 @@ export class OrgsService {
     return this.r.store.orgs.list().map(toOrg);
   }
 
-  /** Finds an organisation by id or by name. */
+  /** Finds an organisation by id or by name; `test:<id or name>` is that organisation's test-mode twin. */
   resolve(idOrName: string): Org {
     const row = this.r.store.orgs.get(idOrName) ?? this.r.store.orgs.getByName(idOrName);
-    if (!row) throw new NotFoundError('organisation', idOrName);
-    return toOrg(row);
+    if (row) return toOrg(row);
+    if (idOrName.startsWith(TWIN_PREFIX)) return this.twinOf(idOrName.slice(TWIN_PREFIX.length), idOrName);
+    throw new NotFoundError('organisation', idOrName);
+  }
+
+  /** `test:<live organisation's id or name>`: its test-mode twin, which its first test key made. */
+  private twinOf(liveIdOrName: string, asked: string): Org {
+    const live = this.r.store.orgs.get(liveIdOrName) ?? this.r.store.orgs.getByName(liveIdOrName);
+    if (!live || live.live_org_id !== null) throw new NotFoundError('organisation', asked);
+    const twin = this.r.store.orgs.testTwin(live.id);
+    if (!twin) throw new ResourceMissingError(`The organisation '${liveIdOrName}' has no test mode yet: its first test key makes it (errand keys create --test --org ${liveIdOrName})`);
+    return toOrg(twin);
   }
 
   /**

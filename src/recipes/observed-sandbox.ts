@@ -23,6 +23,10 @@ export class ObservedSandbox implements Sandbox {
     return this.inner.id;
   }
 
+  get reachesHost(): boolean {
+    return this.inner.reachesHost;
+  }
+
   async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
     const result = await this.inner.exec(request, signal);
     this.observations.push({ kind: 'exec', request, result });

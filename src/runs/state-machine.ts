@@ -2,7 +2,7 @@ import { isoTime } from '../clock.js';
 import { Lifecycle, type StatusMove, type TransitionTable } from '../lifecycle.js';
 import { toJson } from '../store/json-columns.js';
 import type { ClaimableRun } from '../store/runs-store.js';
-import type { RunPatch, RunRow } from '../store/runs-table.js';
+import type { RunMode, RunPatch, RunRow } from '../store/runs-table.js';
 import { RUN_STATUSES, type RunStatus } from '../vocabulary/run-status.js';
 import { failedOutcome, type FailedOutcome, type RunOutcome, type SucceededOutcome } from './run-outcome.js';
 
@@ -110,7 +110,7 @@ export const runMoves = {
     return statusMove('finish', 'running', {
       runId: input.runId,
       patch: { ...endPatch(outcome, input.nowMs), result: JSON.stringify(outcome.result), failure_reason: null, failure_detail: null, last_action: 'finished' },
-      description: 'the agent finished with a result',
+      description: finishedBy(outcome.mode ?? 'agent'),
       leaseOwner: input.leaseOwner,
     });
   },
@@ -192,4 +192,20 @@ function statusTable(): TransitionTable<RunStatus> {
     for (const f of from) if (f !== to && !table[f].includes(to)) table[f].push(to);
   }
   return table;
+}
+
+/** How a run that succeeded got its result, as its `run.status` event describes it. */
+function finishedBy(mode: RunMode): string {
+  switch (mode) {
+    case 'agent':
+      return 'the agent finished with a result';
+    case 'replay':
+      return "replayed from the job's recipe, with no model call";
+    case 'replay_then_agent':
+      return "the agent finished with a result, having taken over the replay of the job's recipe where the page changed";
+    default: {
+      const unknown: never = mode;
+      throw new Error(`unknown run mode ${String(unknown)}`);
+    }
+  }
 }

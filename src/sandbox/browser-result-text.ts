@@ -19,6 +19,8 @@ function problemAdvice(problem: PageProblem): string {
       return 'The page shows a captcha or bot check. Do not try to solve it; if there is no other way, finish with failure_reason "captcha".';
     case 'proxy_failed':
       return 'The run\'s proxy failed, not the site; the run ends as site_down.';
+    case 'host_unreachable':
+      return 'This sandbox can never reach that address, so retrying will not help: finish with failure_reason "site_down" and say why in failure_detail.';
     default:
       return 'The site could not be used. Retry once if it may be transient; if it stays down, finish with failure_reason "site_down".';
   }

@@ -46,6 +46,13 @@ export interface SandboxProxy {
 export interface Sandbox {
   readonly id: string;
   /**
+   * Whether its browser and code reach the daemon's host's loopback and private networks: the local driver's
+   * processes share the host's network, and a docker sandbox reaches what its run's proxy reaches once it has one; a
+   * docker sandbox without a proxy does not (127.0.0.1 there is the container itself, and its firewall refuses private
+   * and special-purpose ranges).
+   */
+  readonly reachesHost: boolean;
+  /**
    * Sends the browser and code out through `proxy` from now on; called once, when the run starts using the sandbox,
    * before its first action. The docker driver also fences the sandbox's network to the proxy alone.
    */

@@ -139,7 +139,13 @@ export type PageProblem =
    * The run's egress proxy, not the site, failed: it could not be reached or refused the connection (its credentials,
    * or the target). `message` names the proxy, never its credentials; the run ends as site_down with it.
    */
-  | { kind: 'proxy_failed'; message: string };
+  | { kind: 'proxy_failed'; message: string }
+  /**
+   * The page is on the daemon's host or a private network, which this sandbox cannot reach (a docker sandbox without
+   * a proxy): the engine's reading of a failed connection there (`engine/tools/sandbox-reach.ts`), never the
+   * supervisor's. `message` says why and what to do.
+   */
+  | { kind: 'host_unreachable'; message: string };
 
 export interface BrowserResult {
   ok: boolean;

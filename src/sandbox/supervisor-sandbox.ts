@@ -18,6 +18,8 @@ export abstract class SupervisorSandbox implements Sandbox {
 
   abstract destroy(): Promise<void>;
 
+  abstract readonly reachesHost: boolean;
+
   /** Drops the connections to the supervisor, in the background: a destroy never waits on a host that stopped answering. */
   protected closeClient(): void {
     void this.client.close().catch(() => undefined);

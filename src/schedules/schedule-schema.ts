@@ -41,6 +41,24 @@ export type Schedule = Validated<typeof scheduleSchema>;
  */
 export const nullableScheduleSchema = { ...scheduleSchema, type: ['object', 'null'] } as const;
 
+/**
+ * `schedule` as a job answers it: what was set, `timezone` and `enabled` filled with their defaults, and
+ * `paused_reason` always there (null unless the daemon paused it); null for a job without a schedule.
+ */
+export const answeredScheduleSchema = {
+  type: ['object', 'null'],
+  required: ['cron', 'timezone', 'enabled', 'paused_reason'],
+  properties: {
+    cron: scheduleSchema.properties.cron,
+    timezone: { type: 'string', description: scheduleSchema.properties.timezone.description },
+    // Open: the response's serializer writes only the members a schema names.
+    inputs: { ...scheduleSchema.properties.inputs, additionalProperties: true },
+    callback_url: scheduleSchema.properties.callback_url,
+    enabled: { type: 'boolean', description: scheduleSchema.properties.enabled.description },
+    paused_reason: { type: ['string', 'null'], description: 'Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise.' },
+  },
+} as const;
+
 /** True when `timezone` names a zone this runtime's ICU knows (IANA names such as `Europe/Paris`, `UTC`). */
 export function isKnownTimeZone(timezone: string): boolean {
   try {

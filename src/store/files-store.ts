@@ -34,6 +34,12 @@ export class FilesStore {
       pageAfter: db.prepare<{ org_id: string; cursor: string | null; limit: number }, FileRow>(
         'SELECT * FROM files WHERE org_id = @org_id AND id < @cursor ORDER BY id DESC LIMIT @limit',
       ),
+      contentFirst: db.prepare<{ org_id: string; sha256: string; limit: number }, FileRow>(
+        'SELECT * FROM files WHERE org_id = @org_id AND sha256 = @sha256 ORDER BY id DESC LIMIT @limit',
+      ),
+      contentAfter: db.prepare<{ org_id: string; sha256: string; cursor: string | null; limit: number }, FileRow>(
+        'SELECT * FROM files WHERE org_id = @org_id AND sha256 = @sha256 AND id < @cursor ORDER BY id DESC LIMIT @limit',
+      ),
       usedBytes: db.prepare<{ org_id: string }, number>('SELECT COALESCE(SUM(bytes), 0) FROM files WHERE org_id = @org_id').pluck(),
       delete: db.prepare<{ id: string; org_id: string }>('DELETE FROM files WHERE id = @id AND org_id = @org_id'),
       activeUsers: db.prepare<{ file_id: string }, FileUser>(
@@ -54,9 +60,12 @@ export class FilesStore {
     return this.s.get.get({ id, org_id: orgId });
   }
 
-  list(orgId: string, q: PageQuery): Page<FileRow> {
+  /** The organisation's files, newest first; with `sha256`, only those of that content (a walk of its files). */
+  list(orgId: string, q: PageQuery, sha256: string | null = null): Page<FileRow> {
     const params = { org_id: orgId, cursor: q.cursor, limit: q.limit + 1 };
-    const rows = q.cursor === null ? this.s.pageFirst.all(params) : this.s.pageAfter.all(params);
+    let rows: FileRow[];
+    if (sha256 === null) rows = q.cursor === null ? this.s.pageFirst.all(params) : this.s.pageAfter.all(params);
+    else rows = q.cursor === null ? this.s.contentFirst.all({ ...params, sha256 }) : this.s.contentAfter.all({ ...params, sha256 });
     return toPage(rows, q.limit);
   }
 

@@ -43,6 +43,7 @@ describe('errand doctor', () => {
     const res = await runCli(['--home', keyless.home, 'doctor'], { env: { ERRAND_SANDBOX_DRIVER: 'local', ANTHROPIC_API_KEY: MODEL_KEY } });
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/^fail\s+model provider\s+the daemon has no usable anthropic provider: ANTHROPIC_API_KEY is not set in the daemon's environment; /m);
+    expect(res.stdout).toMatch(/^fail\s+model provider .*\(test-mode runs need none: '.*errand keys create --test' mints a key for them\)$/m);
     expect(res.stdout).toMatch(/^ok\s+daemon\s+pid \d+ answers at http/m);
     expect(res.stdout).toMatch(/^warn\s+sandbox\s+local driver \(not isolated/m);
     expect(res.stdout + res.stderr).not.toContain(MODEL_KEY);

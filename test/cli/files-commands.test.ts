@@ -76,6 +76,16 @@ describe('errand files', () => {
       expect(refused.stderr).toContain(runId);
     }
 
+    // The same path again: the upload is reused, not stored once more; changed content is uploaded anew.
+    const again = await cli('runs', 'create', 'Read the notes again', '--file', path);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`${path}: reusing ${uploaded.id} (notes.txt), uploaded before with the same name and content`);
+    expect((await daemon.api('GET', '/v1/files')).body.data.filter((f: { name: string }) => f.name === 'notes.txt')).toHaveLength(1);
+    writeFileSync(path, 'notes, changed');
+    const changed = await cli('runs', 'create', 'Read the new notes', '--file', path);
+    expect(changed.stderr).toMatch(/^uploaded .*notes\.txt as file_\w+ \(notes\.txt\)$/m);
+    expect((await daemon.api('GET', '/v1/files')).body.data.filter((f: { name: string }) => f.name === 'notes.txt')).toHaveLength(2);
+
     const bad = await cli('runs', 'create', 'x', '--file', join(dir.path, 'missing.txt'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no such file, and not a file_ id');

@@ -48,4 +48,10 @@ describe('errand --help', () => {
     const keys = await runCli(['keys', 'create', '--help']);
     expect(keys.stdout).toMatch(/enforced:\s+new\s+runs\s+are\s+refused\s+\(402\)/);
   });
+
+  it("names every pane of errand tui and every key it takes, 'a' among them", () => {
+    const help = helpOf(all.find((c) => c.path.join(' ') === 'tui')!.cmd);
+    expect(help).toContain('Panes: 1 Runs, 2 Jobs, 3 Webhooks, 4 Connections, 5 Email.');
+    expect(help).toContain('a answers a run that waits for a person, 1-5 or tab switch panes');
+  });
 });

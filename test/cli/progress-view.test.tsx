@@ -1,11 +1,11 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import type { RunEnvelope } from '../../cli/api-client.js';
-import { advance, NO_PROGRESS, progressSummary, updateLine } from '../../cli/run-progress.js';
-import type { RunUpdate, StreamedStep } from '../../cli/run-updates.js';
+import type { Run } from '../../cli/api.js';
+import { advance, humanRequestLines, NO_PROGRESS, plainLine, progressSummary, updateLines } from '../../cli/run-progress.js';
+import type { HumanRequest, RunUpdate, StreamedStep } from '../../cli/run-updates.js';
 import { WaitApp, type WaitOutcome } from '../../cli/tui/wait-app.js';
 
-function envelope(status: RunEnvelope['status'], overrides: Partial<RunEnvelope> = {}): RunEnvelope {
+function envelope(status: Run['status'], overrides: Partial<Run> = {}): Run {
   return {
     task_id: 'run_test',
     object: 'run',
@@ -70,13 +70,35 @@ async function settled<T>(read: () => T | null): Promise<T> {
 
 describe('run progress', () => {
   it('describes status changes and each step with what it did and the cost so far', () => {
-    expect(updateLine({ kind: 'status', from: null, to: 'queued', description: 'accepted', at })).toBe('status queued');
-    expect(updateLine({ kind: 'status', from: 'queued', to: 'running', description: 'claimed', at })).toBe('status running (claimed)');
-    expect(updateLine({ kind: 'step', step: step(1), at })).toBe('step 1 · browser.navigate https://shop.test · 1.2 s · $0.0021 so far');
-    expect(updateLine({ kind: 'step', step: step(2, { kind: 'model', name: 'claude-sonnet-4-6', input: null, usage: { input_tokens: 900, output_tokens: 40, cost_usd: 0.003 } }), at })).toBe(
-      'step 2 · model claude-sonnet-4-6 · 900 in / 40 out tokens · 1.2 s · $0.0042 so far',
-    );
-    expect(updateLine({ kind: 'end', envelope: envelope('succeeded') })).toBeNull();
+    const lines = (update: RunUpdate) => updateLines(update, 'errand');
+    expect(lines({ kind: 'status', from: null, to: 'queued', description: 'accepted', at })).toEqual([{ text: 'status queued' }]);
+    expect(lines({ kind: 'status', from: 'queued', to: 'running', description: 'claimed', at })).toEqual([{ text: 'status running (claimed)' }]);
+    expect(lines({ kind: 'step', step: step(1), at })).toEqual([{ text: 'step 1 · browser.navigate https://shop.test · 1.2 s · $0.0021 so far' }]);
+    expect(lines({ kind: 'step', step: step(2, { kind: 'model', name: 'claude-sonnet-4-6', input: null, usage: { input_tokens: 900, output_tokens: 40, cost_usd: 0.003 } }), at })).toEqual([
+      { text: 'step 2 · model claude-sonnet-4-6 · 900 in / 40 out tokens · 1.2 s · $0.0042 so far' },
+    ]);
+    expect(lines({ kind: 'end', envelope: envelope('succeeded') })).toEqual([]);
+  });
+
+  it('tells a question to a person at once: what, until when, the exact command that answers it, and the live view', () => {
+    const asked: HumanRequest = { run_id: 'run_test', request_id: 'hr_1', kind: 'answer', question: 'Size M or L?', expires_at: '2026-11-22T09:15:00.000Z', live_url: 'http://127.0.0.1:7370/v1/runs/run_test/live?token=elv_x' };
+    expect(updateLines({ kind: 'needs_human', request: asked, at }, './bin/errand').map(plainLine)).toEqual([
+      'waiting for a person (answer): Size M or L?',
+      'the run fails if nobody answers by 2026-11-22T09:15:00.000Z',
+      "answer with: ./bin/errand runs answer run_test --request hr_1 --text '<answer>'",
+      'live view (see the browser, take control): http://127.0.0.1:7370/v1/runs/run_test/live?token=elv_x',
+    ]);
+    expect(humanRequestLines({ ...asked, kind: 'approve', live_url: null }, 'errand').slice(2)).toEqual([
+      { label: 'approve with', copy: 'errand runs answer run_test --request hr_1 --approve' },
+      { label: 'or refuse with', copy: 'errand runs answer run_test --request hr_1 --deny' },
+    ]);
+    expect(humanRequestLines({ ...asked, kind: 'takeover' }, 'errand')[2]).toEqual({ label: 'do it in the live view, then say so with', copy: 'errand runs answer run_test --request hr_1 --done' });
+    const answered: RunUpdate = { kind: 'human_answered', answer: { request_id: 'hr_1', answer: 'M', approved: null, answered_via: 'cli' }, at };
+    expect(updateLines(answered, 'errand')).toEqual([{ text: 'a person answered ("M", via cli); the agent goes on' }]);
+    // The live line says the run waits, instead of its last action, until the answer.
+    const waiting = [{ kind: 'status', from: 'queued', to: 'running', description: 'claimed', at } as RunUpdate, { kind: 'step', step: step(1), at } as RunUpdate, { kind: 'needs_human', request: asked, at } as RunUpdate];
+    expect(progressSummary(waiting.reduce(advance, NO_PROGRESS))).toBe('running · waiting for a person (answer) · 1 step · $0.0021');
+    expect(progressSummary([...waiting, answered].reduce(advance, NO_PROGRESS))).toBe('running · 1 step · $0.0021 · browser.navigate https://shop.test');
   });
 
   it('summarises the live line as status · steps · cost · last action', () => {
@@ -121,6 +143,22 @@ describe('WaitApp', () => {
     }
     // Once the run has ended, the live line is gone and the finished lines stay.
     expect(app.lastFrame()).not.toContain('connecting');
+  });
+
+  it('writes what is to be copied (a command, a link) on a line of its own, unindented and unwrapped, however narrow the terminal', async () => {
+    const link = `http://127.0.0.1:7370/v1/runs/run_test/live?token=elv_${'x'.repeat(150)}`;
+    async function* updates(): AsyncGenerator<RunUpdate> {
+      yield { kind: 'needs_human', request: { run_id: 'run_test', request_id: 'hr_1', kind: 'answer', question: 'Size M or L?', expires_at: at, live_url: link }, at };
+      yield { kind: 'end', envelope: envelope('succeeded') };
+    }
+    let outcome = null as WaitOutcome | null;
+    const app = render(<WaitApp runId="run_test" updates={updates()} cliName="errand" onDone={(o) => (outcome = o)} />);
+    await settled(() => outcome);
+    const written = app.frames.join('\n').split('\n');
+    expect(written).toContain('  waiting for a person (answer): Size M or L?');
+    expect(written).toContain("errand runs answer run_test --request hr_1 --text '<answer>'");
+    expect(written).toContain('  live view (see the browser, take control):');
+    expect(written).toContain(link);
   });
 
   it('hands back the error when the stream fails', async () => {

@@ -48,6 +48,7 @@ describe('errand jobs recipe and errand runs replay', () => {
     const first = await cli(['runs', 'create', '--job', job.id, '--input', 'sku=A-100', '--wait']);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^mode:\s+agent$/m);
+    expect(first.stdout).toMatch(/^confidence:\s+high \(the agent's judgement\)$/m);
     const runId = /^run:\s+(run_\w+)$/m.exec(first.stdout)![1]!;
 
     const shown = await cli(['jobs', 'recipe', job.id]);
@@ -66,6 +67,9 @@ describe('errand jobs recipe and errand runs replay', () => {
     expect(replayed.stdout).toContain('"name": "Red Kettle"');
     expect(replayed.stdout).toMatch(/^usage:\s+0 in \/ 0 out tokens/m);
     expect(replayed.stderr).toMatch(/step \d+ · replay\.browser\.type/);
+    // Why it succeeded, and why its confidence is what it is.
+    expect(replayed.stderr).toContain("status succeeded (replayed from the job's recipe, with no model call)");
+    expect(replayed.stdout).toMatch(/^confidence:\s+medium \(a replay: the result is read where the job's recipe says, and no model judged the page\)$/m);
 
     const asJson = await cli(['jobs', 'recipe', job.id, '--json']);
     expect(asJson.json()).toMatchObject({ object: 'recipe', job_id: job.id, version: 1, source_run_id: runId, format: 1 });

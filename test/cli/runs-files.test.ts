@@ -41,6 +41,13 @@ describe('errand runs files', () => {
     expect(res.stdout).toMatch(/table\.csv\s+8\s+text\/csv/);
   });
 
+  it('runs get lists them under the envelope, with the command that saves them', async () => {
+    const res = await cli('runs', 'get', runId);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`^files:\\s+2 files \\(save them: .*errand runs files ${runId} --save DIR\\)$`, 'm'));
+    expect(res.stdout).toContain(`\n  note.txt  ${NOTE.length} B  text/plain\n  table.csv  ${CSV.length} B  text/csv\n`);
+  });
+
   it('prints the list object with --json', async () => {
     const res = await cli('runs', 'files', runId, '--json');
     expect(res.code, res.stderr).toBe(0);

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servePages, until } from '../engine/harness.js';
@@ -28,6 +29,15 @@ async function runIdNamed(name: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no run named ${name} appeared`);
+}
+
+/** A loopback port free a moment ago (the viewer's own check refuses it should something take it meanwhile). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The `step N · ...` lines a non-terminal --wait printed on stderr. */
@@ -161,7 +171,7 @@ describe('errand runs watch, rerun and open', () => {
     }
   });
 
-  it('open --recording saves the video, --trace saves the trace and serves it in the trace viewer until interrupted', async () => {
+  it('open --recording saves the video, --trace saves the trace and serves it in the trace viewer until interrupted, on --port when given', async () => {
     const pages = await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shop</title><h1>Price: 3 EUR</h1>'));
     try {
       model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high' })]);
@@ -195,6 +205,29 @@ describe('errand runs watch, rerun and open', () => {
       expect(await viewing.exited).toBe(0);
       await expect(fetch(url)).rejects.toThrow();
 
+      // --port: the viewer on that port, to tunnel or bookmark; a port that is taken is refused, not swapped for another.
+      const env = { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const takenPort = (taken.address() as AddressInfo).port;
+      try {
+        const refused = await runCli(['--home', daemon.home, 'runs', 'open', run.task_id, '--trace', '-o', trace, '--port', String(takenPort)], { env });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(`port ${takenPort} is taken on 127.0.0.1: give another with --port, or leave --port out for any free one`);
+      } finally {
+        taken.close();
+      }
+      const port = await freePort();
+      const onPort = spawnCli(['--home', daemon.home, 'runs', 'open', run.task_id, '--trace', '-o', trace, '--port', String(port)], { env });
+      await onPort.waitFor(({ stderr }) => /trace viewer is at (\S+):/.test(stderr));
+      expect(/trace viewer is at (\S+):/.exec(onPort.stderr())![1]).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      onPort.child.kill('SIGINT');
+      expect(await onPort.exited).toBe(0);
+      const misplaced = await cli(['runs', 'open', run.task_id, '--port', String(port)]);
+      expect(misplaced.code).toBe(2);
+      expect(misplaced.stderr).toContain("--port is the trace viewer's: give it with --trace");
+
       model.script([toolUse('browser', { action: 'navigate', url: `${pages.url}/` }), toolUse('finish', { result: { price: 3 }, confidence: 'high' })]);
       const quiet = (await cli(['runs', 'create', 'Price?', '--no-recording', '--wait', '--json'])).json();
       expect(quiet.evidence).toMatchObject({ recording_url: null, trace_url: null });
@@ -202,6 +235,77 @@ describe('errand runs watch, rerun and open', () => {
     } finally {
       await pages.close();
     }
+  });
+});
+
+describe('a run that waits for a person, followed by the CLI', () => {
+  const env = () => ({ ERRAND_API_URL: daemon.url, ERRAND_API_KEY: daemon.key });
+
+  it('runs create --wait prints the question at once, with the command that answers it and the live view; the command works as printed', async () => {
+    model.script([toolUse('request_human', { kind: 'answer', question: 'Which size, M or L?' }), toolUse('finish', { result: { ordered: true }, confidence: 'high' })]);
+    const waiting = spawnCli(['--home', daemon.home, 'runs', 'create', 'Order a shirt', '--wait', '--json'], { env: env() });
+    await waiting.waitFor(({ stderr }) => / live view \(see the browser, take control\): /.test(stderr));
+    const id = /^(run_\w+): /m.exec(waiting.stderr())![1]!;
+    const lines = waiting.stderr().split('\n');
+    expect(lines).toContain(`${id}: waiting for a person (answer): Which size, M or L?`);
+    const command = lines.find((l) => l.startsWith(`${id}: answer with: `))!;
+    const printed = new RegExp(`^${id}: answer with: (.+?) runs answer ${id} --request (hr_\\w+) --text '<answer>'$`);
+    expect(command).toMatch(printed);
+    const [, cli_, requestId] = printed.exec(command) ?? [];
+    expect(cli_).toMatch(/errand$/);
+    const live = new URL(lines.find((l) => l.startsWith(`${id}: live view (see the browser`))!.split(': ').at(-1)!);
+    expect(live.pathname).toBe(`/v1/runs/${id}/live`);
+    expect(waiting.stdout()).toBe('');
+
+    const answered = await cli(['runs', 'answer', id, '--request', requestId!, '--text', 'M']);
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(await waiting.exited).toBe(0);
+    expect(JSON.parse(waiting.stdout())).toMatchObject({ task_id: id, status: 'succeeded', result: { ordered: true } });
+    expect(waiting.stderr()).toContain(`${id}: a person answered ("M", via cli); the agent goes on`);
+  });
+
+  it('runs watch of a run already waiting shows the question at once, and runs get shows how to answer it and the live view', async () => {
+    model.script([toolUse('request_human', { kind: 'approve', question: 'Pay 12 EUR to ACME?' }), toolUse('finish', { result: { paid: true }, confidence: 'high' })]);
+    const id = (await cli(['runs', 'create', 'Pay the invoice', '--json'])).json().task_id as string;
+    const asked = await until('the run to wait for a person', async () => (await daemon.api('GET', `/v1/runs/${id}`)).body.waiting_for);
+
+    const got = await cli(['runs', 'get', id]);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toMatch(new RegExp(`^waiting for: a person \\(approve\\): Pay 12 EUR to ACME\\? \\(until ${asked.expires_at}\\)$`, 'm'));
+    expect(got.stdout).toMatch(new RegExp(`^approve with:\n(npx )?\\S*errand runs answer ${id} --request ${asked.request_id} --approve\nor refuse with:\n(npx )?\\S*errand runs answer ${id} --request ${asked.request_id} --deny\n`, 'm'));
+    // The running run's live view, once, on a line of its own.
+    expect(got.stdout.match(/\/live\?token=/g)).toHaveLength(1);
+    expect(got.stdout).toMatch(new RegExp(`^live view \\(see the browser, take control\\):\nhttp://127\\.0\\.0\\.1:\\d+/v1/runs/${id}/live\\?token=elv_\\S+$`, 'm'));
+
+    const watching = spawnCli(['--home', daemon.home, 'runs', 'watch', id], { env: env() });
+    await watching.waitFor(({ stderr }) => stderr.includes(`${id}: or refuse with: `));
+    expect(watching.stderr()).toContain(`${id}: waiting for a person (approve): Pay 12 EUR to ACME?`);
+    expect(watching.stderr()).toMatch(new RegExp(`${id}: approve with: (npx )?\\S*errand runs answer ${id} --request ${asked.request_id} --approve\n`));
+    expect((await cli(['runs', 'answer', id, '--request', asked.request_id, '--approve'])).code).toBe(0);
+    expect(await watching.exited).toBe(0);
+    expect(watching.stdout()).toMatch(/^status:\s+succeeded$/m);
+  });
+});
+
+describe('errand runs in test mode', () => {
+  it('says test mode in --wait, runs get and runs list, where the mode would say agent', async () => {
+    const test = daemon.createTestKey();
+    const asTest = (args: string[]) => runCli(['--home', daemon.home, ...args], { env: { ERRAND_API_URL: daemon.url, ERRAND_API_KEY: test.key } });
+    const waited = await asTest(['runs', 'create', 'What is the title of https://example.com?', '--wait']);
+    expect(waited.code, waited.stderr).toBe(0);
+    const id = /^run:\s+(run_\w+)$/m.exec(waited.stdout)![1]!;
+    expect(waited.stderr).toMatch(new RegExp(`^started ${id} in test mode \\(livemode: false\\);`, 'm'));
+    expect(waited.stdout).toMatch(/^mode:\s+test mode \(livemode: false; no model call, no browser, nothing spent\)$/m);
+    expect(waited.stdout).toMatch(/^confidence:\s+high \(test mode: high unless an errand_test token asks for another\)$/m);
+    expect((await asTest(['runs', 'get', id])).stdout).toMatch(/^mode:\s+test mode \(livemode: false/m);
+    const listed = (await asTest(['runs', 'list'])).stdout.split('\n');
+    expect(listed[0]).toMatch(/^ID\s+STATUS\s+MODE\s/);
+    expect(listed.find((l) => l.startsWith(id))).toMatch(new RegExp(`^${id}\\s+succeeded\\s+test\\s`));
+    const accepted = await asTest(['runs', 'create', 'Another one']);
+    expect(accepted.stdout).toMatch(/^mode:\s+test mode \(livemode: false/m);
+    // A live run's envelope says agent, as before.
+    model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+    expect((await cli(['runs', 'create', 'Say ok', '--wait'])).stdout).toMatch(/^mode:\s+agent$/m);
   });
 });
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DaemonStatus, SandboxHostStatus } from '../../cli/api-client.js';
+import type { Status, SandboxHostStatus } from '../../cli/api.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { runCli } from './run-cli.js';
 import { status } from './tui/fake-source.js';
@@ -55,9 +55,10 @@ class FakeDaemon {
   }
 }
 
-const withHosts = (hosts: SandboxHostStatus[] | undefined): DaemonStatus => {
+/** The status with these hosts; without any (undefined), as a daemon older than `sandbox.hosts` answers it. */
+const withHosts = (hosts: SandboxHostStatus[] | undefined): Status => {
   const { hosts: _none, ...sandbox } = status().sandbox;
-  return { ...status(), sandbox: { ...sandbox, ...(hosts === undefined ? {} : { hosts }) } };
+  return { ...status(), sandbox: { ...sandbox, ...(hosts === undefined ? {} : { hosts }) } as Status['sandbox'] };
 };
 
 let daemon: FakeDaemon;

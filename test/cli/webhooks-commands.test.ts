@@ -79,6 +79,22 @@ describe('errand webhooks', () => {
     expect(human.stderr).toContain('the previous secret also signs until');
   });
 
+  it("takes test:<name> as well as test:<id> for an organisation's test mode, and says so in --help", async () => {
+    const none = await cli('webhooks', 'secret', '--org', 'test:default');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("The organisation 'default' has no test mode yet: its first test key makes it (errand keys create --test --org default)");
+
+    const twin = daemon.createTestKey();
+    const byName = (await cli('webhooks', 'secret', '--org', 'test:default', '--json')).json();
+    expect(byName).toMatchObject({ object: 'webhook_secret', org_id: twin.orgId });
+    expect((await cli('webhooks', 'secret', '--org', `test:${daemon.orgId}`, '--json')).json()).toEqual(byName);
+    expect(byName.secret).not.toBe((await cli('webhooks', 'secret', '--json')).json().secret);
+
+    const unknown = await cli('webhooks', 'secret', '--org', 'test:no-such-org');
+    expect(unknown.stderr).toContain("No such organisation: 'test:no-such-org'");
+    expect((await cli('webhooks', 'secret', '--help')).stdout).toMatch(/--org <id or name>\s+organisation: id or name, or test:<id or name> for its\s+test mode/);
+  });
+
   it('lists deliveries, filters by run and by failure, and redelivers one', async () => {
     const seeded = seedDeliveries();
     const all = (await cli('webhooks', 'deliveries', '--run', seeded.runId, '--json')).json();

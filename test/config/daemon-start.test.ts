@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -137,6 +137,33 @@ describe('errandd on a port that is in use', () => {
   });
 });
 
+describe("errandd's first start on a terminal", () => {
+  it('prints the first-start notice after the log lines of its start, not among them, where both share one screen', async () => {
+    const screen = join(home.path, 'screen.log');
+    const out = openSync(screen, 'w');
+    const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
+      env: { ...process.env, ERRAND_HOME: home.path, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_SANDBOX_DRIVER: 'local' },
+      stdio: ['ignore', out, out],
+    });
+    try {
+      for (let i = 0; i < 400 && !readFileSync(screen, 'utf8').includes('WARNING: test-mode'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const lines = readFileSync(screen, 'utf8').split('\n');
+      const started = lines.findIndex((l) => l.includes('"msg":"daemon started"'));
+      const notice = lines.indexOf('── First start ─────────────────────────────────────────────────────────────');
+      expect(started).toBeGreaterThanOrEqual(0);
+      expect(notice).toBeGreaterThan(started);
+      expect(lines[notice - 2]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      // The notice, its end and the warnings come together: no log line among them.
+      const end = lines.indexOf('WARNING: test-mode runs need no model: `errand keys create --test` mints a key for them (README.md, "A first run").');
+      expect(lines.slice(notice, end + 1).some((l) => l.startsWith('{'))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      closeSync(out);
+    }
+  });
+});
+
 describe('errandd without a model provider', () => {
   it('says so loudly on stdout at its first start, naming the setting', async () => {
     const child = spawn(process.execPath, [ERRANDD, '--port', '0', '--home', home.path], {
@@ -146,10 +173,11 @@ describe('errandd without a model provider', () => {
     try {
       const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
       const seen: string[] = [];
-      while (seen.filter((l) => l.startsWith('WARNING: ')).length < 2) seen.push((await lines.next()).value as string);
+      while (seen.filter((l) => l.startsWith('WARNING: ')).length < 3) seen.push((await lines.next()).value as string);
       expect(seen.filter((l) => l.startsWith('WARNING: '))).toEqual([
         "WARNING: no model provider is configured: ANTHROPIC_API_KEY is not set in the daemon's environment (models.provider is anthropic).",
         'WARNING: every run will fail at once with auth_required until it is set and errandd restarted (docs/configuration.md).',
+        'WARNING: test-mode runs need no model: `errand keys create --test` mints a key for them (README.md, "A first run").',
       ]);
     } finally {
       child.kill('SIGKILL');

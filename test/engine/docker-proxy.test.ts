@@ -4,6 +4,8 @@
  * it; the run takes a warm pooled container whose browser was launched without the proxy, so the browser must be
  * launched again through it. The proxy's log shows the run's browser and code requests and nothing else, and while the
  * run lasts the firewall pins its container to the proxy's address and port; the pin goes with the container.
+ * Without a proxy, a page on the daemon's host's loopback is out of a docker sandbox's reach, and the run says so; a
+ * proxy on that loopback is refused with the same reason, and the CLI warns of it when the connection is made.
  */
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { PIN_CHAIN, pinnedRules } from '../../src/sandbox/docker/sandbox-firewal
 import { startAuthProxy, type AuthProxy } from '../fixtures/auth-proxy.js';
 import { dockerAvailability } from '../fixtures/docker.js';
 import { toolResults, toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
+import { runCli } from '../cli/run-cli.js';
 import { closedPort, createRun, servePages, startEngine, until, waitForRun, type EngineHarness } from './harness.js';
 
 const docker = await dockerAvailability();
@@ -91,6 +94,40 @@ describe.skipIf(!docker.available)('a run through a proxy on the docker driver',
     const run = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: 'Look at the page', proxy: 'down' }), undefined, 90_000);
     expect(run).toMatchObject({ status: 'failed', failure_reason: 'site_down' });
     expect(run.failure_detail).toMatch(new RegExp(`^the proxy http://${proxy.host.replaceAll('.', '\\.')}:${port} \\(connection 'down'\\) `));
+  });
+
+  it("fails a page on the daemon's host's loopback naming the sandbox's reach, whatever the agent says", async () => {
+    let seen = '';
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` }),
+      (request: AnthropicRequest) => {
+        seen = toolResults(request)[0]!.text;
+        return toolUse('finish', { result: null, failure_reason: 'site_down', failure_detail: 'the site is down' });
+      },
+    ]);
+    const run = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: 'Look at the local page' }), undefined, 90_000);
+    expect(seen).toMatch(/^PROBLEM: host_unreachable: the sandbox is a Docker container, where 127\.0\.0\.1 \(loopback\) is the container itself, not the daemon's host: .*ERRAND_SANDBOX_DRIVER=local/);
+    expect(seen).toContain('ERR_CONNECTION_REFUSED');
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'site_down', failure_detail: 'the site is down' });
+    expect(run.warnings).toEqual([expect.stringMatching(/^the sandbox is a Docker container, where 127\.0\.0\.1 \(loopback\) is the container itself.*local sandbox driver/)]);
+  });
+
+  it("refuses a proxy on the daemon's host's loopback, naming it, and the CLI warns when such a connection is made", async () => {
+    const loopback = await startAuthProxy({ username: 'runner', password: PROXY_PASSWORD, host: '127.0.0.1' });
+    try {
+      const cli = await runCli(['connections', 'create', '--name', 'on-loopback', '--type', 'proxy', '--url', `http://127.0.0.1:${loopback.port}`], {
+        env: { ERRAND_API_URL: h.daemon.url, ERRAND_API_KEY: h.daemon.key, ERRAND_HOME: h.daemon.home },
+      });
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(cli.stderr).toMatch(new RegExp(`^warning: http://127\\.0\\.0\\.1:${loopback.port} is the loopback of the daemon's host, which docker sandboxes cannot reach .*ERRAND_SANDBOX_DRIVER=local`, 'm'));
+      h.model.script([toolUse('browser', { action: 'navigate', url: `${site.url}/via-proxy` })]);
+      const run = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: 'Look at the page', proxy: 'on-loopback' }), undefined, 90_000);
+      expect(run).toMatchObject({ status: 'failed', failure_reason: 'site_down' });
+      expect(run.failure_detail).toMatch(new RegExp(`^the sandbox failed: the proxy http://127\\.0\\.0\\.1:${loopback.port} \\(connection 'on-loopback'\\) is on 127\\.0\\.0\\.1, the loopback of the daemon's host, which a docker sandbox cannot reach`));
+      expect(loopback.log).toEqual([]);
+    } finally {
+      await loopback.close();
+    }
   });
 });
 

@@ -207,6 +207,27 @@ describe('/v1/files', () => {
     expect(page2.body.data.map((f: any) => f.id)).toEqual([ids[0]]);
   });
 
+  it("filters by sha256: the caller's files of that content, newest first, never another organisation's", async () => {
+    const org = h.daemon.createOrgWithKey('sha-org');
+    const content = Buffer.from('the same bytes');
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const first = (await upload(h, content, { name: 'a.txt', contentType: 'text/plain', key: org.key })).body.id;
+    await upload(h, Buffer.from('other bytes'), { name: 'b.txt', contentType: 'text/plain', key: org.key });
+    const second = (await upload(h, content, { name: 'c.txt', contentType: 'text/plain', key: org.key })).body.id;
+    await upload(h, content, { name: 'a.txt', contentType: 'text/plain' });
+    const found = await h.daemon.api('GET', `/v1/files?sha256=${sha256}`, undefined, { key: org.key });
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((f: any) => f.id)).toEqual([second, first]);
+    const paged = await h.daemon.api('GET', `/v1/files?sha256=${sha256}&limit=1`, undefined, { key: org.key });
+    expect(paged.body.data.map((f: any) => f.id)).toEqual([second]);
+    const rest = await h.daemon.api('GET', `/v1/files?sha256=${sha256}&limit=1&cursor=${paged.body.next_cursor}`, undefined, { key: org.key });
+    expect(rest.body).toMatchObject({ has_more: false, data: [{ id: first }] });
+    expect((await h.daemon.api('GET', `/v1/files?sha256=${'0'.repeat(64)}`, undefined, { key: org.key })).body.data).toEqual([]);
+    const bad = await h.daemon.api('GET', `/v1/files?sha256=${sha256.toUpperCase()}`, undefined, { key: org.key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', param: 'sha256' });
+  });
+
   it("answers 404 for another organisation's file: its record, content, deletion, and as a run's input file", async () => {
     const mine = await upload(h, Buffer.from('secret plans'), { name: 'plans.txt', contentType: 'text/plain' });
     const other = h.daemon.createOrgWithKey('other-org');

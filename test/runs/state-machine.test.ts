@@ -207,5 +207,18 @@ describe('RunsService.apply', () => {
       runs.apply(uow, runMoves.finish({ runId: running, outcome: { status: 'succeeded', result: { price: 3 }, confidence: 'medium', evidence: null, warnings: ['w'] }, nowMs, leaseOwner: WORKER })),
     );
     expect(finished).toMatchObject({ status: 'succeeded', result: '{"price":3}', confidence: 'medium', warnings: '["w"]', failure_reason: null, lease_owner: null, last_action: 'finished' });
+    expect(statusEvents(running).at(-1)?.data).toMatchObject({ description: 'the agent finished with a result' });
+  });
+
+  it("says how a succeeded run got its result: the agent, a replay of its job's recipe, or the agent after a replay", () => {
+    const outcome = { status: 'succeeded' as const, result: { price: 3 }, confidence: 'medium' as const, evidence: null, warnings: [] };
+    const described = (mode: 'agent' | 'replay' | 'replay_then_agent') => {
+      const id = put('running');
+      r.store.transaction((uow) => runs.apply(uow, runMoves.finish({ runId: id, outcome: { ...outcome, mode }, nowMs: Date.now(), leaseOwner: WORKER })));
+      return (statusEvents(id).at(-1)?.data as { description?: string } | undefined)?.description;
+    };
+    expect(described('agent')).toBe('the agent finished with a result');
+    expect(described('replay')).toBe("replayed from the job's recipe, with no model call");
+    expect(described('replay_then_agent')).toBe("the agent finished with a result, having taken over the replay of the job's recipe where the page changed");
   });
 });

@@ -29,6 +29,8 @@ const BY_DESIGN: Record<string, string> = {
   'emails.s.recipients': 'one email’s recipients (at most mail.max_recipients), in the order the sender gave them',
   'emails.s.nextDue': 'the outbound queue holds only mail still to send; the walk passes only the messages being sent',
   'emails.s.queueDepth': 'the metrics gauge of the outbound queue counts it, and it holds only mail still to send',
+  'files.s.contentFirst': "GET /v1/files?sha256= walks the organisation's uploads, which its quota (files.org_quota_mb) bounds",
+  'files.s.contentAfter': "GET /v1/files?sha256= walks the organisation's uploads, which its quota (files.org_quota_mb) bounds",
 };
 
 interface Prepared {

@@ -18,7 +18,7 @@ export function registerConnectionsCheck(connections: Command): void {
 
 export async function checkConnection(ctx: CliContext, options: { ref: string }): Promise<void> {
   const api = ctx.api();
-  const checked = await api.checkConnection(await resolveConnection(api, options.ref));
+  const checked = await api.connections.check(await resolveConnection(api, options.ref));
   printConnection(ctx, checked);
   if (checked.auth_status !== 'authenticated') throw new SilentExit(1);
 }

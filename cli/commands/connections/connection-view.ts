@@ -1,4 +1,4 @@
-import { paginate, type ApiClient, type Connection } from '../../api-client.js';
+import type { Errand, Connection } from '../../api.js';
 import { UserError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
@@ -37,10 +37,10 @@ export function printConnection(ctx: CliContext, c: Connection): void {
 }
 
 /** A connection by id (`conn_...`) or by name; a name used in several scopes must be given as an id. */
-export async function resolveConnection(api: ApiClient, ref: string): Promise<string> {
+export async function resolveConnection(api: Errand, ref: string): Promise<string> {
   if (/^conn_[0-9a-z]{26}$/.test(ref)) return ref;
   const matches: Connection[] = [];
-  for await (const c of paginate((q) => api.listConnections(q))) if (c.name === ref) matches.push(c);
+  for await (const c of api.connections.list({ limit: 200 })) if (c.name === ref) matches.push(c);
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length === 0) throw new UserError(`no connection named ${ref}`);
   throw new UserError(`${matches.length} connections are named ${ref} (${matches.map((c) => `${c.id} in ${c.project_id ?? 'the organisation'}`).join(', ')}); give the id`);

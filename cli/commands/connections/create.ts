@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
-import type { CreateConnectionBody } from '../../api-client.js';
+import type { ConnectionCreateParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection } from './connection-view.js';
 import { readSecret } from './secret-input.js';
+import { warnOfUnreachableProxy } from './proxy-reach.js';
 import { examples } from '../../help.js';
 
 interface CreateFlags extends ConnectionFieldFlags {
@@ -42,6 +43,8 @@ export function registerConnectionsCreate(connections: Command): void {
     });
 }
 
-export async function createConnection(ctx: CliContext, body: CreateConnectionBody): Promise<void> {
-  printConnection(ctx, await ctx.api().createConnection(body));
+export async function createConnection(ctx: CliContext, body: ConnectionCreateParams): Promise<void> {
+  const connection = await ctx.api().connections.create(body);
+  printConnection(ctx, connection);
+  await warnOfUnreachableProxy(ctx, connection);
 }

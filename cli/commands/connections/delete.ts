@@ -16,6 +16,6 @@ export function registerConnectionsDelete(connections: Command): void {
 
 export async function deleteConnection(ctx: CliContext, options: { ref: string }): Promise<void> {
   const api = ctx.api();
-  const deleted = await api.deleteConnection(await resolveConnection(api, options.ref));
+  const deleted = await api.connections.delete(await resolveConnection(api, options.ref));
   ctx.out.result(deleted, () => ctx.out.line(`deleted connection ${deleted.id} and its secret`));
 }

@@ -16,5 +16,5 @@ export function registerConnectionsGet(connections: Command): void {
 
 export async function getConnection(ctx: CliContext, options: { ref: string }): Promise<void> {
   const api = ctx.api();
-  printConnection(ctx, await api.getConnection(await resolveConnection(api, options.ref)));
+  printConnection(ctx, await api.connections.get(await resolveConnection(api, options.ref)));
 }

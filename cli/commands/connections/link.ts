@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { ApiClient, ConnectionLink, ConnectionLinkStatus, CreateLinkBody } from '../../api-client.js';
+import type { ConnectLink, ConnectLinkParams, Errand, ResponseOf } from '../../api.js';
 import { SilentExit } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { integerFlag } from '../../flag-parsers.js';
@@ -44,9 +44,9 @@ export function registerConnectionsLink(connections: Command): void {
     });
 }
 
-export async function linkConnection(ctx: CliContext, options: { body: CreateLinkBody; wait: boolean; intervalMs: number }): Promise<void> {
+export async function linkConnection(ctx: CliContext, options: { body: ConnectLinkParams; wait: boolean; intervalMs: number }): Promise<void> {
   const api = ctx.api();
-  const link = await api.createConnectionLink(options.body);
+  const link = await api.connections.createLink(options.body);
   ctx.out.result(link, () => {
     ctx.out.line(link.url);
     ctx.out.note(`open the link above in a browser before ${localTime(link.expires_at)} to connect ${options.body.provider}; it works once`);
@@ -57,7 +57,7 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
   process.on('SIGINT', onInt);
   try {
     const ended = await waitForFlow(ctx, api, link, options.intervalMs, abort.signal);
-    const connection = await api.getConnection(link.connection_id);
+    const connection = await api.connections.get(link.connection_id);
     ctx.out.result(connection, () => undefined);
     switch (ended.status) {
       case 'authenticated':
@@ -86,13 +86,15 @@ export async function linkConnection(ctx: CliContext, options: { body: CreateLin
   }
 }
 
-type EndedFlow = ConnectionLinkStatus & { status: 'authenticated' | 'failed' | 'expired' };
+type EndedFlow = ConnectLink & { status: 'authenticated' | 'failed' | 'expired' };
+/** A connect link as it is made (POST /v1/connections/links): its url among the rest. */
+type NewLink = ResponseOf<'/v1/connections/links', 'post'>;
 
 /**
  * Polls the link until its flow has ended: authenticated, failed, or expired (unused, or opened and not finished in
  * time). Progress goes to stderr: one line kept up to date on a terminal, else a line per change.
  */
-async function waitForFlow(ctx: CliContext, api: ApiClient, link: ConnectionLink, intervalMs: number, signal: AbortSignal): Promise<EndedFlow> {
+async function waitForFlow(ctx: CliContext, api: Errand, link: NewLink, intervalMs: number, signal: AbortSignal): Promise<EndedFlow> {
   const live = ctx.interactive && !ctx.json;
   let shown = '';
   const show = (text: string): void => {
@@ -103,7 +105,7 @@ async function waitForFlow(ctx: CliContext, api: ApiClient, link: ConnectionLink
   try {
     for (;;) {
       signal.throwIfAborted();
-      const flow = await api.getConnectionLink(link.id, signal);
+      const flow = await api.connections.getLink(link.id, { signal });
       switch (flow.status) {
         case 'authenticated':
         case 'failed':

@@ -14,5 +14,5 @@ export function registerConnectionsList(connections: Command): void {
 
 export async function listConnections(ctx: CliContext, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listConnections(q)), connectionColumns, 'no connections');
+  printList(ctx, await fetchList(options, (q) => api.connections.list(q)), connectionColumns, 'no connections');
 }

@@ -18,7 +18,7 @@ export function registerConnectionsTools(connections: Command): void {
 
 export async function connectionTools(ctx: CliContext, options: { ref: string }): Promise<void> {
   const api = ctx.api();
-  const listed = await api.connectionTools(await resolveConnection(api, options.ref));
+  const listed = await api.connections.tools(await resolveConnection(api, options.ref));
   ctx.out.result(listed, () => {
     ctx.out.table(
       listed.data,

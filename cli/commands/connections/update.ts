@@ -1,10 +1,11 @@
 import { Option, type Command } from 'commander';
-import type { UpdateConnectionBody } from '../../api-client.js';
+import type { ConnectionUpdateParams } from '../../api.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addConnectionFieldOptions, headersOf, type ConnectionFieldFlags } from './connection-flags.js';
 import { printConnection, resolveConnection } from './connection-view.js';
 import { readSecret } from './secret-input.js';
+import { warnOfUnreachableProxy } from './proxy-reach.js';
 import { examples } from '../../help.js';
 
 interface UpdateFlags extends ConnectionFieldFlags {
@@ -32,7 +33,7 @@ export function registerConnectionsUpdate(connections: Command): void {
   ).action(async (ref: string, flags: UpdateFlags, cmd: Command) => {
     const ctx = contextOf(cmd);
     const secret = readSecret(flags, ctx.env);
-    const body: UpdateConnectionBody = {
+    const body: ConnectionUpdateParams = {
       ...(flags.name === undefined ? {} : { name: flags.name }),
       ...(flags.enable === true ? { is_enabled: true } : flags.disable === true ? { is_enabled: false } : {}),
       ...(secret !== undefined ? { secret } : flags.clearSecret === true ? { secret: null } : {}),
@@ -46,7 +47,9 @@ export function registerConnectionsUpdate(connections: Command): void {
   });
 }
 
-export async function updateConnection(ctx: CliContext, ref: string, body: UpdateConnectionBody): Promise<void> {
+export async function updateConnection(ctx: CliContext, ref: string, body: ConnectionUpdateParams): Promise<void> {
   const api = ctx.api();
-  printConnection(ctx, await api.updateConnection(await resolveConnection(api, ref), body));
+  const connection = await api.connections.update(await resolveConnection(api, ref), body);
+  printConnection(ctx, connection);
+  if (body.url !== undefined) await warnOfUnreachableProxy(ctx, connection);
 }

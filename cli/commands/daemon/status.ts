@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
-import { apiOrigin } from '../../api-client.js';
 import { SilentExit } from '../../cli-errors.js';
-import { contextOf, type CliContext } from '../../context.js';
+import { apiClient, contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 
-export interface DaemonStatus {
+export interface Status {
   running: boolean;
   reachable: boolean;
   pid: number | null;
@@ -25,9 +24,9 @@ export function registerDaemonStatus(daemon: Command): void {
     });
 }
 
-export async function daemonStatus(ctx: CliContext): Promise<DaemonStatus> {
+export async function daemonStatus(ctx: CliContext): Promise<Status> {
   const state = readDaemonState(dataPaths(ctx.home).daemonState);
-  const status: DaemonStatus = {
+  const status: Status = {
     running: state !== null,
     reachable: state !== null && (await answers(state.url)),
     pid: state?.pid ?? null,
@@ -46,8 +45,8 @@ export async function daemonStatus(ctx: CliContext): Promise<DaemonStatus> {
 /** GET /healthz, with a short timeout: a daemon that does not answer within seconds is as good as down. */
 export async function answers(url: string): Promise<boolean> {
   try {
-    const res = await fetch(`${apiOrigin(url)}/healthz`, { signal: AbortSignal.timeout(3000) });
-    return res.ok;
+    await apiClient({ url, key: '' }).health({ timeoutMs: 3000 });
+    return true;
   } catch {
     return false;
   }

@@ -6,7 +6,8 @@ import { SECRET_KEYS, type Config } from '../../../src/config/schema.js';
 import { loosePaths } from '../../../src/runtime/data-directory-modes.js';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
-import { ApiClient, type DaemonStatus, type SandboxHostStatus } from '../../api-client.js';
+import type { Errand, SandboxHostStatus, Status } from '../../api.js';
+import { apiClient } from '../../context.js';
 import { resolveApiAddress } from '../../api-address.js';
 import { formatError } from '../../output.js';
 import { answers } from '../daemon/status.js';
@@ -78,7 +79,7 @@ export async function checkDaemon({ home }: DoctorInput): Promise<{ result: Chec
  * Whether the key the CLI would use opens the API; says where the key came from, never what it is. Answers the
  * client when it does, for the checks that ask the daemon.
  */
-export async function checkApiKey(input: DoctorInput, daemonReachable: boolean): Promise<{ result: CheckResult; api: ApiClient | null }> {
+export async function checkApiKey(input: DoctorInput, daemonReachable: boolean): Promise<{ result: CheckResult; api: Errand | null }> {
   let address;
   try {
     address = resolveApiAddress(input.home, input.env);
@@ -86,9 +87,9 @@ export async function checkApiKey(input: DoctorInput, daemonReachable: boolean):
     return { result: { check: 'API key', level: 'warn', detail: (err as Error).message }, api: null };
   }
   if (!daemonReachable && address.urlSource === 'daemon') return { result: { check: 'API key', level: 'warn', detail: 'not checked: no daemon answers' }, api: null };
-  const api = new ApiClient({ baseUrl: address.url, apiKey: address.key });
+  const api = apiClient(address);
   try {
-    await api.listProjects({ limit: 1 });
+    await api.projects.list({ limit: 1 });
     return { result: { check: 'API key', level: 'ok', detail: `the key from the ${address.keySource} works against ${address.url}` }, api };
   } catch (err) {
     return { result: { check: 'API key', level: 'fail', detail: `the key from the ${address.keySource}: ${formatError(err).replace(/^error: /, '')}` }, api: null };
@@ -96,7 +97,7 @@ export async function checkApiKey(input: DoctorInput, daemonReachable: boolean):
 }
 
 /** The running daemon's own account of itself (GET /v1/status), or why it could not be had. */
-export async function daemonStatusOf(api: ApiClient): Promise<{ status: DaemonStatus } | { problem: string }> {
+export async function daemonStatusOf(api: Errand): Promise<{ status: Status } | { problem: string }> {
   try {
     return { status: await api.status() };
   } catch (err) {
@@ -105,11 +106,17 @@ export async function daemonStatusOf(api: ApiClient): Promise<{ status: DaemonSt
 }
 
 /** The model provider as the daemon has it: configured, reachable, key accepted. Never shows a key (the daemon has none to show). */
-export function checkDaemonModelProvider(status: DaemonStatus): CheckResult {
+export function checkDaemonModelProvider(status: Status, cliName = 'errand'): CheckResult {
   const p = status.model_provider;
   const check = 'model provider';
   if (!p.configured) {
-    return { check, level: 'fail', detail: `the daemon has no usable ${p.name} provider: ${p.problem}; every run fails at once with auth_required until it is set and the daemon restarted` };
+    return {
+      check,
+      level: 'fail',
+      detail:
+        `the daemon has no usable ${p.name} provider: ${p.problem}; every run fails at once with auth_required until it is set and the daemon restarted ` +
+        `(test-mode runs need none: '${cliName} keys create --test' mints a key for them)`,
+    };
   }
   const where = `${p.name} at ${p.base_url}`;
   if (p.reachable === false) return { check, level: 'fail', detail: `${where}: ${p.detail}` };
@@ -122,7 +129,7 @@ export function checkDaemonModelProvider(status: DaemonStatus): CheckResult {
  * The sandboxes as the daemon runs them: the driver, the warm pool, and for docker whether the firewall is in place
  * and which runtime runs them, on every host of `sandbox.hosts` when the daemon lists them (issue 26).
  */
-export function checkDaemonSandbox(status: DaemonStatus): CheckResult[] {
+export function checkDaemonSandbox(status: Status): CheckResult[] {
   const s = status.sandbox;
   if (s.driver === 'local') {
     return [{ check: 'sandbox', level: 'warn', detail: `local driver (${NOT_ISOLATED})` }];
@@ -155,7 +162,7 @@ function checkSandboxHost(host: SandboxHostStatus, anyUp: boolean): CheckResult 
 }
 
 /** Email as the daemon does it: off, or how mail leaves and where it comes in (what an MX record must reach). */
-export function checkDaemonEmail(status: DaemonStatus): CheckResult {
+export function checkDaemonEmail(status: Status): CheckResult {
   const e = status.email;
   const check = 'email';
   if (e.relay_domain === null) return { check, level: 'ok', detail: 'off (set mail.relay_domain and mail.smtp_url, then restart the daemon, to send and receive mail: README.md, "Email")' };

@@ -41,7 +41,7 @@ export async function doctor(ctx: CliContext): Promise<CheckResult[]> {
   // What runs will meet is the running daemon's business, not this shell's: ask it when it answers.
   const reported = key.api === null ? null : await daemonStatusOf(key.api);
   if (reported !== null && 'status' in reported) {
-    results.push(checkDaemonModelProvider(reported.status), ...checkDaemonSandbox(reported.status), checkDaemonEmail(reported.status));
+    results.push(checkDaemonModelProvider(reported.status, ctx.cliName), ...checkDaemonSandbox(reported.status), checkDaemonEmail(reported.status));
   } else if (reported !== null) {
     results.push({ check: 'daemon status', level: 'fail', detail: `the daemon did not report its status (GET /v1/status): ${reported.problem}` });
   } else if (config) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
-import { pickOrg } from '../../pick-org.js';
+import { ORG_OPTION_HELP, pickOrg } from '../../pick-org.js';
 import { examples } from '../../help.js';
 
 export function registerEmailApproval(email: Command): void {
@@ -11,7 +11,7 @@ export function registerEmailApproval(email: Command): void {
     .description("whether the organisation's sends wait for approval (local admin on the data directory)")
     .addHelpText('after', examples('errand email approval', 'errand email approval on --org acme'))
     .argument('[setting]', 'on or off; without it, show the setting')
-    .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .option('--org <id or name>', ORG_OPTION_HELP)
     .action(async (setting: string | undefined, flags: { org?: string }, cmd: Command) => {
       if (setting !== undefined && setting !== 'on' && setting !== 'off') throw new UsageError(`the setting is on or off, not '${setting}'`);
       await approval(contextOf(cmd), { ...(setting === undefined ? {} : { required: setting === 'on' }), ...(flags.org === undefined ? {} : { org: flags.org }) });

@@ -1,8 +1,8 @@
-import type { EmailRecord, ReceivedEmailRecord } from '../../api-client.js';
+import type { Email, ReceivedEmail } from '../../api.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
 
-export const emailColumns: Column<EmailRecord>[] = [
+export const emailColumns: Column<Email>[] = [
   { header: 'ID', value: (e) => e.id },
   { header: 'STATUS', value: (e) => e.status },
   { header: 'TO', value: (e) => [...e.to, ...e.cc].join(', '), max: 40 },
@@ -11,7 +11,7 @@ export const emailColumns: Column<EmailRecord>[] = [
   { header: 'CREATED', value: (e) => e.created_at },
 ];
 
-export function printEmail(ctx: CliContext, email: EmailRecord): void {
+export function printEmail(ctx: CliContext, email: Email): void {
   ctx.out.result(email, () => {
     ctx.out.fields([
       ['id', email.id],
@@ -19,8 +19,8 @@ export function printEmail(ctx: CliContext, email: EmailRecord): void {
       ['from', `${email.from_name} <${email.from_address}>`],
       ['inbox', email.inbox_id],
       ['subject', email.subject],
-      ['reply to', email.reply_to.address],
-      ['reply route', `${email.reply_to.reason}: ${email.reply_to.detail}`],
+      ['reply to', email.reply_to?.address],
+      ['reply route', email.reply_to && `${email.reply_to.reason}: ${email.reply_to.detail}`],
       ['send at', email.send_at],
       ['client id', email.client_id],
       ['metadata', email.metadata === null ? null : JSON.stringify(email.metadata)],
@@ -36,7 +36,7 @@ export function printEmail(ctx: CliContext, email: EmailRecord): void {
   });
 }
 
-export function printReceivedEmail(ctx: CliContext, email: ReceivedEmailRecord): void {
+export function printReceivedEmail(ctx: CliContext, email: ReceivedEmail): void {
   ctx.out.result(email, () => {
     ctx.out.fields([
       ['id', email.message_id],
@@ -47,8 +47,8 @@ export function printReceivedEmail(ctx: CliContext, email: ReceivedEmailRecord):
       ['in reply to', email.in_reply_to],
       ['inbox', email.inbox_id],
       ['run', email.run_id],
-      ['auth', `spf ${email.auth.spf}, dkim ${email.auth.dkim}, dmarc ${email.auth.dmarc}`],
-      ['attachments', email.attachments.map((a) => `${a.filename ?? a.id} (${a.size} bytes)`).join(', ')],
+      ['auth', email.auth && `spf ${email.auth.spf}, dkim ${email.auth.dkim}, dmarc ${email.auth.dmarc}`],
+      ['attachments', email.attachments?.map((a) => `${a.filename ?? a.id} (${a.size} bytes)`).join(', ')],
       ['metadata', email.metadata === null ? null : JSON.stringify(email.metadata)],
       ['received', email.received_at],
     ]);

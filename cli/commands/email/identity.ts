@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { ConfigureIdentityBody, EmailIdentity } from '../../api-client.js';
-import { ApiError } from '../../api-error.js';
+import type { EmailIdentityParams, EmailIdentity } from '../../api.js';
+import { APIError } from '../../api.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -29,7 +29,7 @@ export function registerEmailIdentity(email: Command): void {
 }
 
 export async function identity(ctx: CliContext, flags: IdentityFlags): Promise<void> {
-  const body: ConfigureIdentityBody = {
+  const body: EmailIdentityParams = {
     ...(flags.username === undefined ? {} : { username: flags.username }),
     ...(flags.callbackUrl === undefined ? {} : { callback_url: flags.callbackUrl }),
     ...(flags.clearCallbackUrl ? { callback_url: null } : {}),
@@ -39,14 +39,14 @@ export async function identity(ctx: CliContext, flags: IdentityFlags): Promise<v
   if (Object.keys(body).length === 0 && flags.allocate !== true) {
     let shown: EmailIdentity;
     try {
-      shown = await api.getIdentity();
+      shown = await api.emails.identity.get();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) throw new UserError(`the organisation has no email identity yet; allocate it with '${ctx.cliName} email identity --allocate'`);
+      if (err instanceof APIError && err.status === 404) throw new UserError(`the organisation has no email identity yet; allocate it with '${ctx.cliName} email identity --allocate'`);
       throw err;
     }
     return printIdentity(ctx, shown);
   }
-  const configured = await api.configureIdentity(body);
+  const configured = await api.emails.identity.set(body);
   printIdentity(ctx, configured);
   if (!ctx.json) ctx.out.note(`webhook secret (verifies the email webhooks): ${configured.webhook_secret}`);
 }

@@ -14,5 +14,5 @@ export function registerEmailList(email: Command): void {
 
 export async function listEmails(ctx: CliContext, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listEmails(q)), emailColumns, 'no emails sent');
+  printList(ctx, await fetchList(options, (q) => api.emails.list(q)), emailColumns, 'no emails sent');
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { ListedReceivedEmail, ReceivedEmailsQuery } from '../../api-client.js';
+import type { ReceivedEmailListItem, ReceivedEmailListParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { sinceFlag } from '../../flag-parsers.js';
 import { examples } from '../../help.js';
@@ -12,7 +12,7 @@ interface ReceivedFlags {
   since?: string;
 }
 
-export const receivedColumns: Column<ListedReceivedEmail>[] = [
+export const receivedColumns: Column<ReceivedEmailListItem>[] = [
   { header: 'ID', value: (e) => e.message_id },
   { header: 'KIND', value: (e) => e.kind },
   { header: 'FROM', value: (e) => e.from, max: 40 },
@@ -35,7 +35,7 @@ export function registerEmailReceived(email: Command): void {
   });
 }
 
-export async function listReceived(ctx: CliContext, filters: Omit<ReceivedEmailsQuery, 'limit' | 'cursor'>, options: ListOptions): Promise<void> {
+export async function listReceived(ctx: CliContext, filters: Omit<ReceivedEmailListParams, 'limit' | 'cursor'>, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listReceivedEmails({ ...filters, ...q })), receivedColumns, 'no mail received');
+  printList(ctx, await fetchList(options, (q) => api.emails.received.list({ ...filters, ...q })), receivedColumns, 'no mail received');
 }

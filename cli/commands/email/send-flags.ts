@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { EmailSendResult, SendEmailBody } from '../../api-client.js';
+import type { EmailSent, EmailSendParams } from '../../api.js';
 import { UsageError, UserError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
 import { collect, readJsonObject } from '../../flag-parsers.js';
@@ -37,7 +37,7 @@ export function addSendFlags(cmd: Command): Command {
     .addOption(new Option('--send-at <time>', 'send later: an RFC 3339 time (status scheduled)'));
 }
 
-export function sendBodyOf(flags: SendFlags): SendEmailBody {
+export function sendBodyOf(flags: SendFlags): EmailSendParams {
   if (flags.to === undefined || flags.to.length === 0) throw new UsageError('give at least one --to <address>');
   if (flags.subject === undefined) throw new UsageError('give --subject <text>');
   if (flags.text === undefined && flags.markdown === undefined && flags.html === undefined) throw new UsageError('give a body: --text, --markdown or --html');
@@ -57,7 +57,7 @@ export function sendBodyOf(flags: SendFlags): SendEmailBody {
   };
 }
 
-export function printSendResult(ctx: CliContext, result: EmailSendResult): void {
+export function printSendResult(ctx: CliContext, result: EmailSent): void {
   ctx.out.result(result, () => {
     ctx.out.fields([
       ['message id', result.message_id],

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SendEmailBody } from '../../api-client.js';
+import type { EmailSendParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addSendFlags, printSendResult, sendBodyOf, type SendFlags } from './send-flags.js';
 import { examples } from '../../help.js';
@@ -10,6 +10,6 @@ export function registerEmailSend(email: Command): void {
   });
 }
 
-export async function sendEmail(ctx: CliContext, body: SendEmailBody): Promise<void> {
-  printSendResult(ctx, await ctx.api().sendEmail(body));
+export async function sendEmail(ctx: CliContext, body: EmailSendParams): Promise<void> {
+  printSendResult(ctx, await ctx.api().emails.send(body));
 }

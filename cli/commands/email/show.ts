@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ApiError } from '../../api-error.js';
+import { APIError } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { printEmail, printReceivedEmail } from './columns.js';
 import { examples } from '../../help.js';
@@ -20,13 +20,13 @@ export async function showEmail(ctx: CliContext, options: { id: string; raw: boo
   const api = ctx.api();
   if (!options.raw) {
     try {
-      return printEmail(ctx, await api.getEmail(options.id));
+      return printEmail(ctx, await api.emails.get(options.id));
     } catch (err) {
       // Sent and received mail share the msg_ prefix: an id that is no send may be a message received.
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-      return printReceivedEmail(ctx, await api.getReceivedEmail(options.id));
+      if (!(err instanceof APIError && err.status === 404)) throw err;
+      return printReceivedEmail(ctx, await api.emails.received.get(options.id));
     }
   }
-  const raw = await api.rawEmail(options.id);
+  const raw = await api.emails.raw(options.id);
   ctx.out.result({ id: options.id, raw }, () => ctx.out.line(raw.replace(/\r\n/g, '\n').trimEnd()));
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SimulateReplyBody } from '../../api-client.js';
+import type { SimulateReplyParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { readText } from './send-flags.js';
@@ -30,8 +30,8 @@ ${examples("errand email simulate-reply msg_01... --text 'Yes, Tuesday works.'",
     });
 }
 
-export async function simulateReply(ctx: CliContext, id: string, body: SimulateReplyBody): Promise<void> {
-  const received = await ctx.api().simulateReply(id, body);
+export async function simulateReply(ctx: CliContext, id: string, body: SimulateReplyParams): Promise<void> {
+  const received = await ctx.api().emails.simulateReply(id, body);
   ctx.out.result(received, () => {
     ctx.out.fields([
       ['received', received.message_id],

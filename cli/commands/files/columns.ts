@@ -1,8 +1,8 @@
-import type { StoredFile } from '../../api-client.js';
+import type { FileObject } from '../../api.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
 
-export const fileColumns: Column<StoredFile>[] = [
+export const fileColumns: Column<FileObject>[] = [
   { header: 'ID', value: (f) => f.id },
   { header: 'NAME', value: (f) => f.name, max: 40 },
   { header: 'SIZE', value: (f) => f.size },
@@ -10,7 +10,7 @@ export const fileColumns: Column<StoredFile>[] = [
   { header: 'CREATED', value: (f) => f.created_at },
 ];
 
-export function printFile(ctx: CliContext, file: StoredFile): void {
+export function printFile(ctx: CliContext, file: FileObject): void {
   ctx.out.result(file, () =>
     ctx.out.fields([
       ['id', file.id],

@@ -14,6 +14,6 @@ export function registerFilesDelete(files: Command): void {
 }
 
 export async function deleteFile(ctx: CliContext, options: { id: string }): Promise<void> {
-  const deleted = await ctx.api().deleteFile(options.id);
+  const deleted = await ctx.api().files.delete(options.id);
   ctx.out.result(deleted, () => ctx.out.line(`deleted file ${deleted.id}`));
 }

@@ -14,5 +14,5 @@ export function registerFilesList(files: Command): void {
 
 export async function listFiles(ctx: CliContext, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listFiles(q)), fileColumns, 'no files');
+  printList(ctx, await fetchList(options, (q) => api.files.list(q)), fileColumns, 'no files');
 }

@@ -1,4 +1,4 @@
-import type { Inbox } from '../../api-client.js';
+import type { Inbox } from '../../api.js';
 import type { CliContext } from '../../context.js';
 import type { Column } from '../../output.js';
 

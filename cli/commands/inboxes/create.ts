@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CreateInboxBody } from '../../api-client.js';
+import type { InboxCreateParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { printInbox } from './columns.js';
 import { examples } from '../../help.js';
@@ -21,6 +21,6 @@ export function registerInboxesCreate(inboxes: Command): void {
     });
 }
 
-export async function createInbox(ctx: CliContext, body: CreateInboxBody): Promise<void> {
-  printInbox(ctx, await ctx.api().createInbox(body));
+export async function createInbox(ctx: CliContext, body: InboxCreateParams): Promise<void> {
+  printInbox(ctx, await ctx.api().inboxes.create(body));
 }

@@ -14,6 +14,6 @@ export function registerInboxesDelete(inboxes: Command): void {
 }
 
 export async function deleteInbox(ctx: CliContext, id: string): Promise<void> {
-  const deleted = await ctx.api().deleteInbox(id);
+  const deleted = await ctx.api().inboxes.delete(id);
   ctx.out.result(deleted, () => ctx.out.line(`deleted ${deleted.id}`));
 }

@@ -15,5 +15,5 @@ export function registerInboxesGet(inboxes: Command): void {
 }
 
 export async function getInbox(ctx: CliContext, id: string): Promise<void> {
-  printInbox(ctx, await ctx.api().getInbox(id));
+  printInbox(ctx, await ctx.api().inboxes.get(id));
 }

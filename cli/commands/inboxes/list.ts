@@ -12,5 +12,5 @@ export function registerInboxesList(inboxes: Command): void {
 
 export async function listInboxes(ctx: CliContext, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listInboxes(q)), inboxColumns, 'no inboxes');
+  printList(ctx, await fetchList(options, (q) => api.inboxes.list(q)), inboxColumns, 'no inboxes');
 }

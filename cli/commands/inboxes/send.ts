@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SendEmailBody } from '../../api-client.js';
+import type { EmailSendParams } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { addSendFlags, printSendResult, sendBodyOf, type SendFlags } from '../email/send-flags.js';
 import { examples } from '../../help.js';
@@ -12,6 +12,6 @@ export function registerInboxesSend(inboxes: Command): void {
   );
 }
 
-export async function sendFromInbox(ctx: CliContext, id: string, body: SendEmailBody): Promise<void> {
-  printSendResult(ctx, await ctx.api().sendFromInbox(id, body));
+export async function sendFromInbox(ctx: CliContext, id: string, body: EmailSendParams): Promise<void> {
+  printSendResult(ctx, await ctx.api().inboxes.send(id, body));
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { UpdateInboxBody } from '../../api-client.js';
+import type { InboxUpdateParams } from '../../api.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { printInbox } from './columns.js';
@@ -23,7 +23,7 @@ export function registerInboxesUpdate(inboxes: Command): void {
     .option('--callback-url <url>', 'target of its email events')
     .option('--clear-callback-url', "send its events to the identity's callback again")
     .action(async (id: string, flags: UpdateInboxFlags, cmd: Command) => {
-      const body: UpdateInboxBody = {
+      const body: InboxUpdateParams = {
         ...(flags.displayName === undefined ? {} : { display_name: flags.displayName }),
         ...(flags.clearDisplayName ? { display_name: null } : {}),
         ...(flags.callbackUrl === undefined ? {} : { callback_url: flags.callbackUrl }),
@@ -34,6 +34,6 @@ export function registerInboxesUpdate(inboxes: Command): void {
     });
 }
 
-export async function updateInbox(ctx: CliContext, id: string, body: UpdateInboxBody): Promise<void> {
-  printInbox(ctx, await ctx.api().updateInbox(id, body));
+export async function updateInbox(ctx: CliContext, id: string, body: InboxUpdateParams): Promise<void> {
+  printInbox(ctx, await ctx.api().inboxes.update(id, body));
 }

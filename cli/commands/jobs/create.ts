@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CreateJobBody } from '../../api-client.js';
+import type { JobCreateParams } from '../../api.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -15,6 +15,6 @@ export function registerJobsCreate(jobs: Command): void {
   );
 }
 
-export async function createJob(ctx: CliContext, body: CreateJobBody): Promise<void> {
-  printJob(ctx, await ctx.api().createJob(body));
+export async function createJob(ctx: CliContext, body: JobCreateParams): Promise<void> {
+  printJob(ctx, await ctx.api().jobs.create(body));
 }

@@ -14,6 +14,6 @@ export function registerJobsDelete(jobs: Command): void {
 }
 
 export async function deleteJob(ctx: CliContext, options: { id: string }): Promise<void> {
-  const deleted = await ctx.api().deleteJob(options.id);
+  const deleted = await ctx.api().jobs.delete(options.id);
   ctx.out.result(deleted, () => ctx.out.line(`deleted job ${deleted.id}`));
 }

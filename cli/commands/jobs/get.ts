@@ -15,5 +15,5 @@ export function registerJobsGet(jobs: Command): void {
 }
 
 export async function getJob(ctx: CliContext, options: { id: string }): Promise<void> {
-  printJob(ctx, await ctx.api().getJob(options.id));
+  printJob(ctx, await ctx.api().jobs.get(options.id));
 }

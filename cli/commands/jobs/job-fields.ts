@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { Job, UpdateJobBody } from '../../api-client.js';
+import type { Job, JobUpdateParams } from '../../api.js';
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
 import { UsageError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
@@ -49,7 +49,7 @@ export function addJobFieldOptions(cmd: Command): Command {
     .addOption(new Option('--replay <mode>', "auto: runs replay the job's recipe without the model (the agent takes over where the page changed); off: the agent runs every step (the default)").choices(['auto', 'off']));
 }
 
-export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
+export function jobFieldsOf(flags: JobFieldFlags): JobUpdateParams {
   return {
     ...(flags.name === undefined ? {} : { name: flags.name }),
     ...(flags.description === undefined ? {} : { description: flags.description }),
@@ -68,13 +68,13 @@ export function jobFieldsOf(flags: JobFieldFlags): UpdateJobBody {
   };
 }
 
-export function unsetFieldsOf(fields: readonly string[]): UpdateJobBody {
+export function unsetFieldsOf(fields: readonly string[]): JobUpdateParams {
   const out: Record<string, null> = {};
   for (const field of fields) {
     if (!(UNSETTABLE as readonly string[]).includes(field)) throw new UsageError(`--unset takes one of ${UNSETTABLE.join(', ')}, got '${field}'`);
     out[field] = null;
   }
-  return out as UpdateJobBody;
+  return out as JobUpdateParams;
 }
 
 export const jobColumns: Column<Job>[] = [

@@ -19,5 +19,5 @@ export function registerJobsList(jobs: Command): void {
 export async function listJobs(ctx: CliContext, options: ListJobsOptions): Promise<void> {
   const api = ctx.api();
   const filter = options.project === undefined ? {} : { project_id: options.project };
-  printList(ctx, await fetchList(options, (q) => api.listJobs({ ...q, ...filter })), jobColumns, 'no jobs');
+  printList(ctx, await fetchList(options, (q) => api.jobs.list({ ...q, ...filter })), jobColumns, 'no jobs');
 }

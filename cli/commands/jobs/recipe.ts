@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { JobRecipe } from '../../api-client.js';
+import type { Recipe } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import type { MemberRule, RecipeStep } from '../../../src/recipes/recipe.js';
 
 export function registerJobsRecipe(jobs: Command): void {
   jobs
@@ -18,15 +17,18 @@ export function registerJobsRecipe(jobs: Command): void {
 
 export async function jobRecipe(ctx: CliContext, options: { id: string; delete: boolean }): Promise<void> {
   if (options.delete) {
-    const deleted = await ctx.api().deleteJobRecipe(options.id);
+    const deleted = await ctx.api().jobs.deleteRecipe(options.id);
     ctx.out.result(deleted, () => ctx.out.line(`deleted the recipe of ${deleted.job_id} (${deleted.versions} version${deleted.versions === 1 ? '' : 's'})`));
     return;
   }
-  const recipe = await ctx.api().getJobRecipe(options.id);
+  const recipe = await ctx.api().jobs.recipe(options.id);
   ctx.out.result(recipe, () => printRecipe(ctx, recipe));
 }
 
-function printRecipe(ctx: CliContext, recipe: JobRecipe): void {
+type RecipeStep = Recipe['steps'][number];
+type MemberRule = Recipe['extraction'][string];
+
+function printRecipe(ctx: CliContext, recipe: Recipe): void {
   ctx.out.fields([
     ['job', recipe.job_id],
     ['version', recipe.version],
@@ -42,9 +44,9 @@ function printRecipe(ctx: CliContext, recipe: JobRecipe): void {
 }
 
 function stepLine(step: RecipeStep): string {
-  if (step.tool === 'code') return `run ${step.language} code (${step.code.split('\n').length} lines)`;
+  if (step.tool === 'code') return `run ${step.language} code (${(step.code ?? '').split('\n').length} lines)`;
   const target = (step.locators ?? []).map((l) => (l.kind === 'text' ? `text ${JSON.stringify(l.text)}` : l.selector)).join(' | ');
-  const where = step.page === null ? '' : `  [on ${step.page.url}${step.page.key_text.length === 0 ? '' : `, showing ${step.page.key_text.map((t) => JSON.stringify(t)).join(', ')}`}]`;
+  const where = step.page === null || step.page === undefined ? '' : `  [on ${step.page.url}${step.page.key_text.length === 0 ? '' : `, showing ${step.page.key_text.map((t) => JSON.stringify(t)).join(', ')}`}]`;
   switch (step.action) {
     case 'navigate':
       return `navigate ${step.url ?? ''}`;
@@ -62,7 +64,7 @@ function stepLine(step: RecipeStep): string {
 }
 
 function ruleLine(rule: MemberRule): string {
-  if (rule.from === 'code_output') return `${rule.type}, member ${rule.key} of what code step ${rule.step + 1} printed`;
-  if (rule.before !== null) return `${rule.type}, the line after ${JSON.stringify(rule.before)}`;
+  if (rule.from === 'code_output') return `${rule.type}, member ${rule.key} of what code step ${(rule.step ?? 0) + 1} printed`;
+  if (rule.before !== null && rule.before !== undefined) return `${rule.type}, the line after ${JSON.stringify(rule.before)}`;
   return `${rule.type}, the line ${JSON.stringify(`${rule.prefix}…${rule.suffix}`)}`;
 }

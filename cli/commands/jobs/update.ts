@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { UpdateJobBody } from '../../api-client.js';
+import type { JobUpdateParams } from '../../api.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -8,7 +8,7 @@ import { addJobFieldOptions, jobFieldsOf, printJob, unsetFieldsOf, UNSETTABLE, t
 
 export interface UpdateJobOptions {
   id: string;
-  changes: UpdateJobBody;
+  changes: JobUpdateParams;
 }
 
 export function registerJobsUpdate(jobs: Command): void {
@@ -25,5 +25,5 @@ export function registerJobsUpdate(jobs: Command): void {
 
 export async function updateJob(ctx: CliContext, options: UpdateJobOptions): Promise<void> {
   if (Object.keys(options.changes).length === 0) throw new UsageError('nothing to change: give at least one field flag or --unset');
-  printJob(ctx, await ctx.api().updateJob(options.id, options.changes));
+  printJob(ctx, await ctx.api().jobs.update(options.id, options.changes));
 }

@@ -6,7 +6,7 @@ import type { EventWebhooks } from '../../../src/webhooks/event-webhooks.js';
 import { signWebhook } from '../../../src/webhooks/signer.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
-import { followEvents, type StreamEvent } from '../../event-stream.js';
+import type { ErrandEvent } from '../../api.js';
 import { examples } from '../../help.js';
 import { organisationOfKey } from '../../key-organisation.js';
 
@@ -108,9 +108,9 @@ export async function listen(ctx: CliContext, options: ListenOptions): Promise<v
     await withDataDirectory(ctx.home, ctx.env, async ({ eventWebhooks }) => {
       const secrets = new SecretNotes(ctx, orgId, eventWebhooks);
       let forwarded = 0;
-      const events = followEvents(api, '/v1/events', {
+      const events = api.events.stream({
         signal: abort.signal,
-        reconnectForMs: Number.POSITIVE_INFINITY,
+        maxReconnects: Number.POSITIVE_INFINITY,
         onConnection: (state) => {
           if (state === 'reconnecting') return ctx.out.note('connection to the daemon lost; reconnecting (no event is missed)');
           ctx.out.note(`ready: forwarding ${wanted === null ? 'every event' : [...wanted].join(', ')} to ${options.forwardTo} (Ctrl-C stops)`);
@@ -137,13 +137,13 @@ export async function listen(ctx: CliContext, options: ListenOptions): Promise<v
 }
 
 /** The event's webhook as production sends it; for an event production does not send, its stream copy. */
-function forwardingOf(event: StreamEvent, orgId: string, webhooks: EventWebhooks): Forwarding {
+function forwardingOf(event: ErrandEvent, orgId: string, webhooks: EventWebhooks): Forwarding {
   const webhook = webhooks.of(orgId, event.id);
   if (webhook !== null) return { webhookId: webhook.id, body: webhook.payload, signer: webhook.signer, secrets: webhook.secrets, production: true };
   return { webhookId: `evt_log_${event.id}`, body: JSON.stringify({ event: event.type, data: event.data }), signer: 'org', secrets: webhooks.secrets(orgId, 'org'), production: false };
 }
 
-async function forward(event: StreamEvent, forwarding: Forwarding, url: string, signal: AbortSignal): Promise<ForwardedEvent> {
+async function forward(event: ErrandEvent, forwarding: Forwarding, url: string, signal: AbortSignal): Promise<ForwardedEvent> {
   const started = performance.now();
   const base = { id: event.id, webhook_id: forwarding.webhookId, type: event.type, run_id: event.run_id, production_webhook: forwarding.production, signed_with: forwarding.signer };
   const failed = (error: string): ForwardedEvent => ({ ...base, status_code: null, latency_ms: Math.round(performance.now() - started), error });

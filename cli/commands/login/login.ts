@@ -3,10 +3,9 @@ import type { Command } from 'commander';
 import { readDaemonState } from '../../../src/runtime/daemon-state.js';
 import { writeCredentials } from '../../../src/runtime/credentials.js';
 import { dataPaths } from '../../../src/runtime/paths.js';
-import { ApiClient } from '../../api-client.js';
 import { checkedApiUrl } from '../../api-address.js';
 import { UsageError, UserError } from '../../cli-errors.js';
-import { contextOf, type CliContext } from '../../context.js';
+import { apiClient, contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 
 export interface LoginOptions {
@@ -35,8 +34,7 @@ export async function login(ctx: CliContext, options: LoginOptions): Promise<voi
   const key = (options.key ?? (await readKey())).trim();
   if (key === '') throw new UsageError('no API key given (pass it on stdin or with --key)', 'missing_api_key', '--key');
 
-  const client = new ApiClient({ baseUrl: url, apiKey: key });
-  await client.listProjects({ limit: 1 });
+  await apiClient({ url, key }).projects.list({ limit: 1 });
   writeCredentials(paths.credentials, { api_url: explicitUrl ?? null, api_key: key });
   ctx.out.result({ api_url: url, saved_url: explicitUrl ?? null, credentials: paths.credentials }, () =>
     ctx.out.line(`logged in to ${url}; saved to ${paths.credentials}`),

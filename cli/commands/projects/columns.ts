@@ -1,4 +1,4 @@
-import type { Project } from '../../api-client.js';
+import type { Project } from '../../api.js';
 import type { Column } from '../../output.js';
 import type { CliContext } from '../../context.js';
 

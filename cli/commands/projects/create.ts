@@ -21,6 +21,6 @@ export function registerProjectsCreate(projects: Command): void {
 }
 
 export async function createProject(ctx: CliContext, options: CreateProjectOptions): Promise<void> {
-  const project = await ctx.api().createProject({ name: options.name, ...(options.description === undefined ? {} : { description: options.description }) });
+  const project = await ctx.api().projects.create({ name: options.name, ...(options.description === undefined ? {} : { description: options.description }) });
   printProject(ctx, project);
 }

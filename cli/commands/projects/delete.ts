@@ -14,6 +14,6 @@ export function registerProjectsDelete(projects: Command): void {
 }
 
 export async function deleteProject(ctx: CliContext, options: { id: string }): Promise<void> {
-  const deleted = await ctx.api().deleteProject(options.id);
+  const deleted = await ctx.api().projects.delete(options.id);
   ctx.out.result(deleted, () => ctx.out.line(`deleted project ${deleted.id}`));
 }

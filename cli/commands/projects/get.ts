@@ -15,5 +15,5 @@ export function registerProjectsGet(projects: Command): void {
 }
 
 export async function getProject(ctx: CliContext, options: { id: string }): Promise<void> {
-  printProject(ctx, await ctx.api().getProject(options.id));
+  printProject(ctx, await ctx.api().projects.get(options.id));
 }

@@ -12,5 +12,5 @@ export function registerProjectsList(projects: Command): void {
 
 export async function listProjects(ctx: CliContext, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listProjects(q)), projectColumns, 'no projects');
+  printList(ctx, await fetchList(options, (q) => api.projects.list(q)), projectColumns, 'no projects');
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { UpdateProjectBody } from '../../api-client.js';
+import type { ProjectUpdateParams } from '../../api.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -7,7 +7,7 @@ import { printProject } from './columns.js';
 
 export interface UpdateProjectOptions {
   id: string;
-  changes: UpdateProjectBody;
+  changes: ProjectUpdateParams;
 }
 
 export function registerProjectsUpdate(projects: Command): void {
@@ -20,7 +20,7 @@ export function registerProjectsUpdate(projects: Command): void {
     .option('--clear-description', 'remove the description')
     .addHelpText('after', examples('errand projects update proj_01... --name Prices', 'errand projects update proj_01... --clear-description'))
     .action(async (id: string, flags: { name?: string; description?: string; clearDescription?: boolean }, cmd: Command) => {
-      const changes: UpdateProjectBody = {
+      const changes: ProjectUpdateParams = {
         ...(flags.name === undefined ? {} : { name: flags.name }),
         ...(flags.description === undefined ? {} : { description: flags.description }),
         ...(flags.clearDescription ? { description: null } : {}),
@@ -31,5 +31,5 @@ export function registerProjectsUpdate(projects: Command): void {
 
 export async function updateProject(ctx: CliContext, options: UpdateProjectOptions): Promise<void> {
   if (Object.keys(options.changes).length === 0) throw new UsageError('nothing to change: give --name, --description or --clear-description');
-  printProject(ctx, await ctx.api().updateProject(options.id, options.changes));
+  printProject(ctx, await ctx.api().projects.update(options.id, options.changes));
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { ConflictError } from '../../../src/errors.js';
-import type { HumanAnswerBody } from '../../api-client.js';
+import type { RunHumanAnswer } from '../../api.js';
 import { UsageError, UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -52,11 +52,11 @@ export function registerRunsAnswer(runs: Command): void {
 export async function answerRun(ctx: CliContext, options: RunsAnswerOptions): Promise<void> {
   const body = answerBody(options);
   const requestId = options.request ?? (await confirmQuestion(ctx, options.id, body));
-  printEnvelope(ctx, await ctx.api().answerRun(options.id, { request_id: requestId, ...body }));
+  printEnvelope(ctx, await ctx.api().runs.answerHuman(options.id, { request_id: requestId, ...body }));
 }
 
 /** Exactly one of --text, --approve, --deny and --done says what the answer is. */
-export function answerBody(options: RunsAnswerOptions): Omit<HumanAnswerBody, 'request_id'> {
+export function answerBody(options: RunsAnswerOptions): Omit<RunHumanAnswer, 'request_id'> {
   const given = (['text', 'approve', 'deny', 'done'] as const).filter((flag) => options[flag] !== undefined && options[flag] !== false);
   if (given.length !== 1) {
     const what = given.length === 0 ? 'none was given' : `got ${given.map((f) => `--${f}`).join(' and ')}`;
@@ -76,8 +76,8 @@ export function answerBody(options: RunsAnswerOptions): Omit<HumanAnswerBody, 'r
 }
 
 /** Shows what the run asks now and, at a terminal, asks whether this answer is for it; answers its request id. */
-async function confirmQuestion(ctx: CliContext, runId: string, body: Omit<HumanAnswerBody, 'request_id'>): Promise<string> {
-  const run = await ctx.api().getRun(runId);
+async function confirmQuestion(ctx: CliContext, runId: string, body: Omit<RunHumanAnswer, 'request_id'>): Promise<string> {
+  const run = await ctx.api().runs.get(runId);
   const w = run.waiting_for;
   if (w === null || w === undefined || w.request_id === null) {
     const state = run.status === 'running' ? `is running and waits for ${w?.on === 'takeover' ? 'a person to hand its browser back' : w?.on === 'email' ? 'an email' : 'nobody'}` : run.status === 'queued' ? 'is queued' : `ended as ${run.status}`;
@@ -102,7 +102,7 @@ async function confirmQuestion(ctx: CliContext, runId: string, body: Omit<HumanA
   return w.request_id;
 }
 
-function describe(body: Omit<HumanAnswerBody, 'request_id'>): string {
+function describe(body: Omit<RunHumanAnswer, 'request_id'>): string {
   if (body.answer !== undefined) return `the answer ${JSON.stringify(body.answer)}`;
   if (body.approved !== undefined) return body.approved ? 'an approval' : 'a denial';
   return '"done"';

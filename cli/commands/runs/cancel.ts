@@ -16,11 +16,11 @@ export function registerRunsCancel(runs: Command): void {
 
 export async function cancelRun(ctx: CliContext, options: { id: string }): Promise<void> {
   const api = ctx.api();
-  const before = await api.getRun(options.id);
+  const before = await api.runs.get(options.id);
   if (before.status === 'cancelled') {
     ctx.out.warn(`${before.task_id} is already cancelled`);
     printEnvelope(ctx, before);
     return;
   }
-  printEnvelope(ctx, await api.cancelRun(options.id));
+  printEnvelope(ctx, await api.runs.cancel(options.id));
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { CreateJobRunBody, CreateRunBody, RunAccepted } from '../../api-client.js';
+import type { CreateParams, JobRunCreateParams, RunCreateParams, RunCreated } from '../../api.js';
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
@@ -8,9 +8,9 @@ import { collect, integerFlag, parseKeyValues, readJsonObject, readText } from '
 import { examples, OUTPUT_SCHEMA_HELP } from '../../help.js';
 import { printAccepted, printCheck, printWarnings } from './envelope-view.js';
 import { followToEnvelope } from './wait-for-run.js';
-import { uploadPath } from '../files/upload-path.js';
+import { uploadOnce } from '../files/upload-path.js';
 
-export type CreateRunOptions = ({ kind: 'prompt'; body: CreateRunBody } | { kind: 'job'; jobId: string; body: CreateJobRunBody }) & {
+export type CreateRunOptions = ({ kind: 'prompt'; body: RunCreateParams } | { kind: 'job'; jobId: string; body: JobRunCreateParams }) & {
   wait: boolean;
   /** Only check: what creating the run would answer (refusals, estimate, warnings), nothing created. */
   check: boolean;
@@ -62,7 +62,7 @@ export function registerRunsCreate(runs: Command): void {
     .option('--callback-url <url>', 'https target of the signed completion webhook')
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
     .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
-    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check) or a file_ id (repeatable)', collect)
+    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check, unless the same name and content was uploaded before) or a file_ id (repeatable)', collect)
     .option('--proxy <name>', "a proxy connection the run's browser and code leave through (overrides the job's)")
     .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
     .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
@@ -94,7 +94,7 @@ export function registerRunsCreate(runs: Command): void {
 
 export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunFlags): CreateRunOptions {
   const inputs = { ...(flags.inputJson === undefined ? {} : readJsonObject(flags.inputJson, '--input-json')), ...parseKeyValues(flags.input ?? [], '--input') };
-  const common: CreateJobRunBody = {
+  const common: JobRunCreateParams = {
     ...(Object.keys(inputs).length === 0 ? {} : { inputs }),
     ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
     ...(flags.name === undefined ? {} : { name: flags.name }),
@@ -116,7 +116,7 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
     return { kind: 'job', jobId: flags.job, body: { ...common, ...(flags.replay === undefined ? {} : { replay: flags.replay }) }, wait, check, files };
   }
   if (flags.replay !== undefined) throw new UsageError('--replay needs --job: only a job has a recipe to replay');
-  const body: CreateRunBody = {
+  const body: RunCreateParams = {
     prompt: promptOf(prompt, flags),
     ...common,
     ...(flags.model === undefined ? {} : { model: flags.model }),
@@ -139,22 +139,30 @@ export async function createRun(ctx: CliContext, options: CreateRunOptions): Pro
   const api = ctx.api();
   if (options.files.length > 0) options.body.files = await inputFileIds(ctx, options.files);
   if (options.check) {
-    printCheck(ctx, options.kind === 'job' ? await api.checkJobRun(options.jobId, options.body) : await api.checkRun(options.body));
+    printCheck(ctx, await api.runs.check(paramsOf(options)));
     return;
   }
-  const accepted: RunAccepted = options.kind === 'job' ? await api.createJobRun(options.jobId, options.body) : await api.createRun(options.body);
+  const accepted: RunCreated = await api.runs.create(paramsOf(options));
   if (!options.wait) {
     printAccepted(ctx, accepted);
     return;
   }
   printWarnings(ctx, accepted.warnings);
-  if (!ctx.json) ctx.out.note(`started ${accepted.task_id}; following it until it ends (Ctrl-C stops following, not the run)`);
+  if (!ctx.json) ctx.out.note(`started ${accepted.task_id}${accepted.livemode ? '' : ' in test mode (livemode: false)'}; following it until it ends (Ctrl-C stops following, not the run)`);
   await followToEnvelope(ctx, accepted.task_id);
+}
+
+/** The run as the SDK takes it: a prompt's body, or a job's with its id. */
+function paramsOf(options: CreateRunOptions): CreateParams {
+  return options.kind === 'job' ? { job_id: options.jobId, ...options.body } : options.body;
 }
 
 const FILE_ID = /^file_[0-9a-z]{26}$/;
 
-/** Each `--file` as a file id: a path that exists is uploaded (its id noted on stderr), an id is taken as it is. */
+/**
+ * Each `--file` as a file id: a path that exists is uploaded, unless the organisation has its file of the same name and
+ * content already (its id noted on stderr either way); an id is taken as it is.
+ */
 async function inputFileIds(ctx: CliContext, refs: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const ref of refs) {
@@ -163,8 +171,8 @@ async function inputFileIds(ctx: CliContext, refs: readonly string[]): Promise<s
       ids.push(ref);
       continue;
     }
-    const file = await uploadPath(ctx.api(), ref);
-    if (!ctx.json) ctx.out.note(`uploaded ${ref} as ${file.id} (${file.name})`);
+    const { file, reused } = await uploadOnce(ctx.api(), ref);
+    if (!ctx.json) ctx.out.note(reused ? `${ref}: reusing ${file.id} (${file.name}), uploaded before with the same name and content` : `uploaded ${ref} as ${file.id} (${file.name})`);
     ids.push(file.id);
   }
   return ids;

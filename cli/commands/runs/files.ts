@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Command } from 'commander';
-import type { RunFile } from '../../api-client.js';
+import { APIError, type Errand, type RunFile } from '../../api.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
@@ -28,7 +28,8 @@ export function registerRunsFiles(runs: Command): void {
 type SavedFile = RunFile & { path: string };
 
 export async function runFiles(ctx: CliContext, options: { id: string; save: string | null; clobber: boolean }): Promise<void> {
-  const page = await ctx.api().listRunFiles(options.id);
+  const api = ctx.api();
+  const page = await api.runs.files(options.id);
   if (options.save === null) {
     ctx.out.result(page, () =>
       ctx.out.table(
@@ -48,7 +49,7 @@ export async function runFiles(ctx: CliContext, options: { id: string; save: str
   const dir = resolve(options.save);
   await mkdir(dir, { recursive: true });
   const saved: SavedFile[] = [];
-  for (const file of page.data) saved.push({ ...file, path: await saveFile(file, dir, options.clobber) });
+  for (const file of page.data) saved.push({ ...file, path: await saveFile(api, file, dir, options.clobber) });
   ctx.out.result({ ...page, data: saved }, () => {
     for (const file of saved) ctx.out.line(`saved ${file.path} (${file.size} bytes)`);
     if (saved.length === 0) ctx.out.note('no files: the run returned none, or has not ended');
@@ -59,13 +60,19 @@ export async function runFiles(ctx: CliContext, options: { id: string; save: str
  * Streams one file to `dir` under its name, through a partial file renamed into place once its SHA-256 matches
  * the listing's. The daemon sanitised the name; `basename` keeps it in `dir` whatever a daemon answers.
  */
-async function saveFile(file: RunFile, dir: string, clobber: boolean): Promise<string> {
+async function saveFile(api: Errand, file: RunFile, dir: string, clobber: boolean): Promise<string> {
   const target = join(dir, basename(file.name));
   if (!clobber && (await stat(target).then(() => true, () => false))) {
     throw new UserError(`${target} exists already; remove it or pass --clobber`, 'file_exists');
   }
-  const res = await fetch(file.url);
-  if (!res.ok || res.body === null) throw new UserError(`downloading ${file.name} failed: HTTP ${res.status}`, 'download_failed');
+  let res: Response;
+  try {
+    res = await api.runs.downloadFile(file.url);
+  } catch (err) {
+    if (err instanceof APIError) throw new UserError(`downloading ${file.name} failed: HTTP ${err.status}`, 'download_failed');
+    throw err;
+  }
+  if (res.body === null) throw new UserError(`downloading ${file.name} failed: HTTP ${res.status}`, 'download_failed');
   const partial = join(dir, `.${basename(file.name)}.part`);
   const hash = createHash('sha256');
   try {

@@ -15,5 +15,5 @@ export function registerRunsGet(runs: Command): void {
 }
 
 export async function getRun(ctx: CliContext, options: { id: string }): Promise<void> {
-  printEnvelope(ctx, await ctx.api().getRun(options.id));
+  printEnvelope(ctx, await ctx.api().runs.get(options.id));
 }

@@ -19,5 +19,5 @@ export function registerRunsList(runs: Command): void {
 export async function listRuns(ctx: CliContext, options: ListRunsOptions): Promise<void> {
   const api = ctx.api();
   const filter = options.job === undefined ? {} : { job_id: options.job };
-  printList(ctx, await fetchList(options, (q) => api.listRuns({ ...q, ...filter })), runColumns, 'no runs');
+  printList(ctx, await fetchList(options, (q) => api.runs.list({ ...q, ...filter })), runColumns, 'no runs');
 }

@@ -14,7 +14,7 @@ export function registerRunsLiveRevoke(runs: Command): void {
 }
 
 export async function revokeLiveLinks(ctx: CliContext, options: { id: string }): Promise<void> {
-  const revoked = await ctx.api().revokeLiveLinks(options.id);
+  const revoked = await ctx.api().runs.live.revoke(options.id);
   ctx.out.result(revoked, () => {
     ctx.out.line(`revoked the live links of ${revoked.run_id} at ${revoked.revoked_at}`);
     if (revoked.control_released) ctx.out.line('a person held control through one: that control ended, and the agent goes on');

@@ -23,9 +23,9 @@ export function registerRunsReplay(runs: Command): void {
 
 export async function replayRun(ctx: CliContext, options: { id: string; inputs: Record<string, unknown>; wait: boolean }): Promise<void> {
   const api = ctx.api();
-  const run = await api.getRun(options.id);
+  const run = await api.runs.get(options.id);
   if (run.job_id === null) throw new UsageError(`${options.id} is not a run of a job: only a job has a recipe (errand runs rerun runs it again with the agent)`);
-  const accepted = await api.createJobRun(run.job_id, { ...(Object.keys(options.inputs).length === 0 ? {} : { inputs: options.inputs }), replay: 'auto' });
+  const accepted = await api.runs.create({ job_id: run.job_id, ...(Object.keys(options.inputs).length === 0 ? {} : { inputs: options.inputs }), replay: 'auto' });
   if (!options.wait) {
     printAccepted(ctx, accepted);
     return;

@@ -17,7 +17,7 @@ export function registerRunsRerun(runs: Command): void {
 }
 
 export async function rerun(ctx: CliContext, options: { id: string; wait: boolean }): Promise<void> {
-  const accepted = await ctx.api().rerun(options.id);
+  const accepted = await ctx.api().runs.rerun(options.id);
   if (!options.wait) {
     printAccepted(ctx, accepted);
     return;

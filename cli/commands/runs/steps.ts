@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RunStep } from '../../api-client.js';
+import type { Step } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 
@@ -16,7 +16,7 @@ export function registerRunsSteps(runs: Command): void {
 }
 
 export async function runSteps(ctx: CliContext, options: { id: string; full: boolean }): Promise<void> {
-  const page = await ctx.api().listRunSteps(options.id);
+  const page = await ctx.api().runs.steps(options.id);
   ctx.out.result(page, () => {
     if (options.full) {
       for (const step of page.data) printStep(ctx, step);
@@ -41,7 +41,7 @@ export async function runSteps(ctx: CliContext, options: { id: string; full: boo
   });
 }
 
-function printStep(ctx: CliContext, step: RunStep): void {
+function printStep(ctx: CliContext, step: Step): void {
   const u = step.usage;
   ctx.out.line(`#${step.seq} ${step.kind} ${step.name}${step.is_error ? ' (error)' : ''}  ${step.duration_ms} ms  ${step.created_at}${step.attempt > 1 ? `  attempt ${step.attempt}` : ''}`);
   if (step.kind === 'model') ctx.out.line(`  tokens: ${u.input_tokens} in / ${u.output_tokens} out, $${u.cost_usd}`);

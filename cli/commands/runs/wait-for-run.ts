@@ -1,7 +1,7 @@
-import type { RunEnvelope } from '../../api-client.js';
+import type { Run } from '../../api.js';
 import { SilentExit } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
-import { updateLine } from '../../run-progress.js';
+import { plainLine, updateLines } from '../../run-progress.js';
 import { followRun, type RunUpdate } from '../../run-updates.js';
 import { exitCodeOf, printEnvelope } from './envelope-view.js';
 
@@ -10,7 +10,7 @@ import { exitCodeOf, printEnvelope } from './envelope-view.js';
  * cost so far: an Ink view when stderr is a terminal, plain lines otherwise. stdout is left for the envelope.
  * Ctrl-C stops following (exit 130), not the run.
  */
-export async function waitForRun(ctx: CliContext, id: string): Promise<RunEnvelope> {
+export async function waitForRun(ctx: CliContext, id: string): Promise<Run> {
   const abort = new AbortController();
   const onInt = () => abort.abort();
   process.on('SIGINT', onInt);
@@ -21,7 +21,7 @@ export async function waitForRun(ctx: CliContext, id: string): Promise<RunEnvelo
         if (state === 'reconnecting' && !ctx.interactive) ctx.out.note(`${id}: connection to the daemon lost; reconnecting`);
       },
     });
-    return ctx.interactive ? await waitWithInk(id, updates) : await waitWithLines(ctx, id, updates);
+    return ctx.interactive ? await waitWithInk(ctx, id, updates) : await waitWithLines(ctx, id, updates);
   } catch (err) {
     if (abort.signal.aborted) {
       ctx.out.note(`stopped following; ${id} goes on (${ctx.cliName} runs watch ${id})`);
@@ -41,19 +41,18 @@ export async function followToEnvelope(ctx: CliContext, id: string): Promise<voi
   if (code !== 0) throw new SilentExit(code);
 }
 
-async function waitWithInk(id: string, updates: AsyncIterable<RunUpdate>): Promise<RunEnvelope> {
+async function waitWithInk(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<Run> {
   // Ink and React load only here: most commands never need them.
   const { renderWait } = await import('../../tui/render-wait.js');
-  const outcome = await renderWait(id, updates, process.stderr);
+  const outcome = await renderWait(id, updates, process.stderr, ctx.cliName);
   if ('error' in outcome) throw outcome.error;
   return outcome.envelope;
 }
 
-async function waitWithLines(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<RunEnvelope> {
+async function waitWithLines(ctx: CliContext, id: string, updates: AsyncIterable<RunUpdate>): Promise<Run> {
   for await (const update of updates) {
     if (update.kind === 'end') return update.envelope;
-    const line = updateLine(update);
-    if (line !== null) ctx.out.note(`${id}: ${line}`);
+    for (const line of updateLines(update, ctx.cliName)) ctx.out.note(`${id}: ${plainLine(line)}`);
   }
   throw new Error(`the stream of ${id} closed before the run ended`);
 }

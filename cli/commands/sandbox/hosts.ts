@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SandboxHostStatus } from '../../api-client.js';
+import type { SandboxHostStatus } from '../../api.js';
 import { UserError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { SkippedFiring } from '../../api-client.js';
+import type { SkippedFiring } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { addListOptions, fetchList, listOptionsOf, printList, type ListOptions } from '../../list-options.js';
+import { addListOptions, fetchList, listOptionsOf, printList, type ListOptions, type ListQuery } from '../../list-options.js';
 import type { Column } from '../../output.js';
 
 const columns: Column<SkippedFiring>[] = [
@@ -26,5 +26,7 @@ export function registerSchedulesFirings(schedules: Command): void {
 
 export async function listSkippedFirings(ctx: CliContext, jobId: string, options: ListOptions): Promise<void> {
   const api = ctx.api();
-  printList(ctx, await fetchList(options, (q) => api.listSkippedFirings(jobId, q)), columns, 'no skipped firings');
+  // Firings are events of the log: their cursor is the event's number.
+  const list = (q: ListQuery) => api.jobs.skippedFirings(jobId, { ...q, cursor: q.cursor === undefined ? undefined : Number(q.cursor) });
+  printList(ctx, await fetchList(options, list), columns, 'no skipped firings');
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { paginate, type Job } from '../../api-client.js';
+import type { Job } from '../../api.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 
@@ -18,7 +18,7 @@ export async function listSchedules(ctx: CliContext, options: { project?: string
   const api = ctx.api();
   const filter = options.project === undefined ? {} : { project_id: options.project };
   const scheduled: Job[] = [];
-  for await (const job of paginate((q) => api.listJobs({ ...q, ...filter }))) if (job.schedule) scheduled.push(job);
+  for await (const job of api.jobs.list({ limit: 200, ...filter })) if (job.schedule) scheduled.push(job);
   ctx.out.result({ object: 'list', data: scheduled.map((j) => ({ job_id: j.id, name: j.name, schedule: j.schedule })) }, () =>
     ctx.out.table(
       scheduled,

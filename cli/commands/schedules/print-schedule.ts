@@ -1,4 +1,4 @@
-import type { Job } from '../../api-client.js';
+import type { Job } from '../../api.js';
 import type { CliContext } from '../../context.js';
 
 export function printSchedule(ctx: CliContext, job: Job): void {

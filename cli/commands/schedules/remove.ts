@@ -16,11 +16,11 @@ export function registerSchedulesRemove(schedules: Command): void {
 
 export async function removeSchedule(ctx: CliContext, options: { jobId: string }): Promise<void> {
   const api = ctx.api();
-  const job = await api.getJob(options.jobId);
+  const job = await api.jobs.get(options.jobId);
   if (!job.schedule) {
     ctx.out.warn(`${job.id} has no schedule`);
     printSchedule(ctx, job);
     return;
   }
-  printSchedule(ctx, await api.updateJob(job.id, { schedule: null }));
+  printSchedule(ctx, await api.jobs.update(job.id, { schedule: null }));
 }

@@ -48,5 +48,5 @@ function scheduleOf(flags: SetScheduleFlags): Schedule {
 }
 
 export async function setSchedule(ctx: CliContext, options: SetScheduleOptions): Promise<void> {
-  printSchedule(ctx, await ctx.api().updateJob(options.jobId, { schedule: options.schedule }));
+  printSchedule(ctx, await ctx.api().jobs.update(options.jobId, { schedule: options.schedule }));
 }

@@ -2,17 +2,19 @@ import type { Command } from 'commander';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { PANES } from '../../tui/dashboard/panes.js';
 
 export function registerTui(program: Command): void {
   program
     .command('tui')
-    .description('a live dashboard in the terminal: runs as they happen, a run in detail, jobs and schedules, webhook deliveries, connections')
+    .description('a live dashboard in the terminal: runs as they happen, a run in detail, jobs and schedules, webhook deliveries, connections, mail')
     .addHelpText(
       'after',
       `
-Keys: arrows or j/k move, enter opens a run, esc goes back, / filters, c cancels a run, r re-runs it (or redelivers
-a webhook), 1-4 or tab switch panes, q quits. Webhook deliveries are read from the data directory: run it on the
-daemon's machine to see them.
+Panes: ${PANES.map((p) => `${p.key} ${p.title}`).join(', ')}.
+Keys: arrows or j/k move, enter opens a run (or a message), esc goes back, / filters, c cancels a run, r re-runs it
+(or redelivers a webhook), a answers a run that waits for a person, 1-${PANES.length} or tab switch panes, q quits.
+Webhook deliveries are read from the data directory: run it on the daemon's machine to see them.
 ${examples('errand tui', 'ERRAND_API_URL=http://127.0.0.1:7370 ERRAND_API_KEY=ek_... errand tui')}`,
     )
     .action(async (_flags: unknown, cmd: Command) => {

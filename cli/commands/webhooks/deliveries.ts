@@ -4,6 +4,7 @@ import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { integerFlag } from '../../flag-parsers.js';
 import { withWebhookServices } from './webhook-services.js';
+import { ORG_OPTION_HELP } from '../../pick-org.js';
 
 export interface ListDeliveriesOptions {
   org?: string;
@@ -21,7 +22,7 @@ export function registerWebhooksDeliveries(webhooks: Command): void {
     .option('--failed', 'only deliveries that gave up')
     .addOption(new Option('--limit <n>', 'how many').argParser(integerFlag(1, 200)).default(20))
     .option('--cursor <id>', 'start after this delivery (the next_cursor of a previous page)')
-    .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .option('--org <id or name>', ORG_OPTION_HELP)
     .addHelpText('after', examples('errand webhooks deliveries', 'errand webhooks deliveries --failed --json'))
     .action(async (flags: { run?: string; failed?: boolean; limit: number; cursor?: string; org?: string }, cmd: Command) => {
       await listDeliveries(contextOf(cmd), { ...flags, failed: flags.failed === true });

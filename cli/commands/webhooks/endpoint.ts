@@ -6,6 +6,7 @@ import type { OrgWebhookEndpoint } from '../../../src/webhooks/org-endpoints.js'
 import { contextOf, type CliContext } from '../../context.js';
 import { withWebhookServices } from './webhook-services.js';
 import { examples } from '../../help.js';
+import { ORG_OPTION_HELP } from '../../pick-org.js';
 
 export type EndpointAction = { kind: 'show' } | { kind: 'set'; url: string } | { kind: 'clear' };
 
@@ -14,7 +15,7 @@ export function registerWebhooksEndpoint(webhooks: Command): void {
     .command('endpoint')
     .description(`show the organisation's webhook endpoint: where ${webhookEventsTo('org_endpoint').join(' and ')} are sent`)
     .addHelpText('after', examples('errand webhooks endpoint', 'errand webhooks endpoint set https://example.com/hooks/errand'))
-    .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .option('--org <id or name>', ORG_OPTION_HELP)
     .action(async (flags: { org?: string }, cmd: Command) => {
       await webhookEndpoint(contextOf(cmd), { kind: 'show' }, flags.org);
     });

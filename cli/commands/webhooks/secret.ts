@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { withWebhookServices } from './webhook-services.js';
+import { ORG_OPTION_HELP } from '../../pick-org.js';
 
 export interface WebhookSecretOptions {
   org?: string;
@@ -13,7 +14,7 @@ export function registerWebhooksSecret(webhooks: Command): void {
     .command('secret')
     .description("show the organisation's run-webhook signing secret (whsec_...), or rotate it")
     .option('--rotate', 'mint a new secret; the old one keeps signing beside it for 24 h')
-    .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .option('--org <id or name>', ORG_OPTION_HELP)
     .addHelpText('after', examples('errand webhooks secret', 'errand webhooks secret --rotate'))
     .action(async (flags: { rotate?: boolean; org?: string }, cmd: Command) => {
       await webhookSecret(contextOf(cmd), { rotate: flags.rotate === true, ...(flags.org === undefined ? {} : { org: flags.org }) });

@@ -5,6 +5,7 @@ import { readNetwork } from '../../../src/network/network.js';
 import { contextOf, type CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { withWebhookServices } from './webhook-services.js';
+import { ORG_OPTION_HELP } from '../../pick-org.js';
 
 export interface TestWebhookOptions {
   event: WebhookEventType;
@@ -18,7 +19,7 @@ export function registerWebhooksTest(webhooks: Command): void {
     .description('send a signed sample of a webhook event through the outbox, to where such events go or to --url')
     .addArgument(new Argument('<event>', 'the event type').choices(WEBHOOK_EVENT_TYPES))
     .option('--url <url>', "where to send it (default: where the organisation's events of that type go: its endpoint, or the identity's callback_url)")
-    .option('--org <id or name>', 'organisation (default: the only one, or "default")')
+    .option('--org <id or name>', ORG_OPTION_HELP)
     .addHelpText(
       'after',
       `

@@ -1,8 +1,7 @@
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { nextFiring } from '../../../src/schedules/next-firing.js';
-import { paginate, type ApiClient } from '../../api-client.js';
+import type { Errand } from '../../api.js';
 import type { CliContext } from '../../context.js';
-import { followEvents } from '../../event-stream.js';
 import { organisationOfKey } from '../../key-organisation.js';
 import type { Deliveries, DashboardSource, JobView, MailItem, MailRecord } from './source.js';
 
@@ -13,20 +12,20 @@ const RECENT_MAIL = 100;
 
 /** The dashboard's source in `errand tui`: the API, and the data directory for webhook deliveries. */
 export function apiSource(ctx: CliContext): DashboardSource {
-  const api: ApiClient = ctx.api();
+  const api: Errand = ctx.api();
   let orgId: Promise<string> | null = null;
   const organisation = () => (orgId ??= organisationOfKey(ctx, 'webhook deliveries are'));
   return {
-    events: (signal, onConnection) => followEvents(api, '/v1/events', { signal, onConnection, reconnectForMs: Number.POSITIVE_INFINITY }),
-    listRuns: async () => (await api.listRuns({ limit: RECENT_RUNS })).data,
-    getRun: (id) => api.getRun(id),
-    runSteps: async (id) => (await api.listRunSteps(id)).data,
-    cancelRun: (id) => api.cancelRun(id),
-    answerRun: (id, body) => api.answerRun(id, body),
-    rerun: (id) => api.rerun(id),
+    events: (signal, onConnection) => api.events.stream({ signal, onConnection, maxReconnects: Number.POSITIVE_INFINITY }),
+    listRuns: async () => (await api.runs.list({ limit: RECENT_RUNS })).data,
+    getRun: (id) => api.runs.get(id),
+    runSteps: async (id) => (await api.runs.steps(id)).data,
+    cancelRun: (id) => api.runs.cancel(id),
+    answerRun: (id, body) => api.runs.answerHuman(id, body),
+    rerun: (id) => api.runs.rerun(id),
     async listJobs() {
       const jobs: JobView[] = [];
-      for await (const job of paginate((q) => api.listJobs(q))) {
+      for await (const job of api.jobs.list({ limit: 200 })) {
         const next = job.schedule === null ? null : await nextFiring(job.schedule);
         jobs.push({ ...job, next_firing: next === null ? null : next.toISOString() });
       }
@@ -48,11 +47,11 @@ export function apiSource(ctx: CliContext): DashboardSource {
     status: () => api.status(),
     async listConnections() {
       const connections = [];
-      for await (const c of paginate((q) => api.listConnections(q))) connections.push(c);
+      for await (const c of api.connections.list({ limit: 200 })) connections.push(c);
       return connections;
     },
     async listMail() {
-      const [received, sent] = await Promise.all([api.listReceivedEmails({ limit: RECENT_MAIL }), api.listEmails({ limit: RECENT_MAIL })]);
+      const [received, sent] = await Promise.all([api.emails.received.list({ limit: RECENT_MAIL }), api.emails.list({ limit: RECENT_MAIL })]);
       const items: MailItem[] = [
         ...received.data.map((email) => ({ direction: 'in' as const, id: email.message_id, at: email.received_at, email })),
         ...sent.data.map((email) => ({ direction: 'out' as const, id: email.id, at: email.created_at, email })),
@@ -60,7 +59,7 @@ export function apiSource(ctx: CliContext): DashboardSource {
       return items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
     },
     async readMail(item): Promise<MailRecord> {
-      return item.direction === 'in' ? { direction: 'in', email: await api.getReceivedEmail(item.id) } : { direction: 'out', email: await api.getEmail(item.id) };
+      return item.direction === 'in' ? { direction: 'in', email: await api.emails.received.get(item.id) } : { direction: 'out', email: await api.emails.get(item.id) };
     },
   };
 }

@@ -1,10 +1,7 @@
-import type { RunEnvelope, RunStep } from '../../api-client.js';
-import { isEventOf, type StreamEvent } from '../../event-stream.js';
-import { isRunEndEvent } from '../../../src/event-log/event-catalogue.js';
+import { endsRun, type ErrandEvent, type Run, type Step } from '../../api.js';
 import { stepAction } from '../../run-progress.js';
-import type { StreamedStep } from '../../run-updates.js';
 import type { RunStatus } from '../../../src/vocabulary/run-status.js';
-import type { Connection as ConnectionRecord, DaemonStatus, Deliveries, JobView, MailItem, MailRecord } from './source.js';
+import type { Connection as ConnectionRecord, Status, Deliveries, JobView, MailItem, MailRecord } from './source.js';
 
 /** One line of the runs pane. */
 export interface RunSummary {
@@ -29,8 +26,8 @@ export interface RunSummary {
 export interface RunDetail {
   kind: 'run';
   runId: string;
-  envelope: RunEnvelope | null;
-  steps: RunStep[];
+  envelope: Run | null;
+  steps: Step[];
 }
 
 /** The message the detail view shows, null until read. */
@@ -55,7 +52,7 @@ export interface DashboardData {
   connections: ConnectionRecord[] | null;
   /** Received and sent, newest first. */
   mail: MailItem[] | null;
-  status: DaemonStatus | null;
+  status: Status | null;
   connection: Connection;
 }
 
@@ -66,11 +63,11 @@ export const EMPTY_DATA: DashboardData = { runs: [], runsLoaded: false, detail: 
  * it asked: what the read answers is at least that recent, and may be older than events applied since.
  */
 export type DataAction =
-  | { type: 'runs.loaded'; runs: RunEnvelope[]; asOf: number }
-  | { type: 'run.loaded'; run: RunEnvelope; asOf: number }
-  | { type: 'event'; event: StreamEvent }
+  | { type: 'runs.loaded'; runs: Run[]; asOf: number }
+  | { type: 'run.loaded'; run: Run; asOf: number }
+  | { type: 'event'; event: ErrandEvent }
   | { type: 'detail.opened'; runId: string }
-  | { type: 'detail.loaded'; envelope: RunEnvelope; steps: RunStep[]; asOf: number }
+  | { type: 'detail.loaded'; envelope: Run; steps: Step[]; asOf: number }
   | { type: 'mail.opened'; ref: MailDetail['ref'] }
   | { type: 'mail.read'; record: MailRecord }
   | { type: 'detail.closed' }
@@ -78,7 +75,7 @@ export type DataAction =
   | { type: 'jobs.loaded'; jobs: JobView[] }
   | { type: 'deliveries.loaded'; deliveries: Deliveries }
   | { type: 'connections.loaded'; connections: ConnectionRecord[] }
-  | { type: 'status.loaded'; status: DaemonStatus }
+  | { type: 'status.loaded'; status: Status }
   | { type: 'connection'; state: Connection };
 
 /** The dashboard's data after an action. Pure: the live stream's events and the API's answers all come through here. */
@@ -157,9 +154,9 @@ export function staleReads(data: DashboardData, action: DataAction): string[] {
   }
 }
 
-function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
+function applyEvent(data: DashboardData, event: ErrandEvent): DashboardData {
   const runId = event.run_id;
-  if (isEventOf(event, 'run.status') && runId !== null) {
+  if (event.type === 'run.status' && runId !== null) {
     const to = event.data.to;
     const exists = data.runs.some((r) => r.id === runId);
     const runs = exists
@@ -167,32 +164,33 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
       : [{ id: runId, status: to, model: null, name: null, job_id: null, created_at: event.created_at, cost_usd: 0, steps: 0, last_action: null, lastEventId: event.id }, ...data.runs];
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, status: to })) };
   }
-  if (isEventOf(event, 'run.needs_human') && runId !== null) {
+  if (event.type === 'run.needs_human' && runId !== null) {
     const { waitpoint_id, request_id, kind, question, asked_at, asked_again_of, expires_at, live_url } = event.data;
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, last_action: `waiting for a person (${kind})`, lastEventId: event.id } : r));
     const waiting = { waitpoint_id, on: 'person', timer: 'stopped', since: asked_at, expires_at, request_id, kind, question, asked_at, asked_again_of, by: null, live_url } as const;
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, waiting_for: waiting })) };
   }
-  if (isEventOf(event, 'run.human_answered') && runId !== null) {
+  if (event.type === 'run.human_answered' && runId !== null) {
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, last_action: `answered by ${event.data.answered_by}`, lastEventId: event.id } : r));
     return { ...data, runs, detail: withDetailEnvelope(data.detail, runId, (e) => ({ ...e, waiting_for: null })) };
   }
-  if (isEventOf(event, 'run.step') && runId !== null) {
-    const step: StreamedStep = event.data;
+  if (event.type === 'run.step' && runId !== null) {
+    const step = { ...event.data, livemode: event.livemode };
     const runs = data.runs.map((r) => (r.id === runId ? { ...r, cost_usd: step.run_cost_usd, steps: r.steps + 1, last_action: stepAction(step), lastEventId: event.id } : r));
     let detail = data.detail;
     if (detail?.kind === 'run' && detail.runId === runId && !detail.steps.some((s) => s.id === step.id)) detail = { ...detail, steps: [...detail.steps, step] };
     return { ...data, runs, detail };
   }
-  if (isRunEndEvent(event.type) && runId !== null) {
-    const envelope = event.data as RunEnvelope;
+  if (endsRun(event) && runId !== null) {
+    // The envelope as GET /v1/runs/{id} answers it: the event says its mode beside it.
+    const envelope: Run = { ...event.data, livemode: event.livemode };
     const ended = { ...summaryOf(envelope), lastEventId: event.id };
     const exists = data.runs.some((r) => r.id === runId);
     const runs = exists ? data.runs.map((r) => (r.id === runId ? ended : r)) : [ended, ...data.runs];
     const detail = data.detail?.kind === 'run' && data.detail.runId === runId ? { ...data.detail, envelope } : data.detail;
     return { ...data, runs, detail };
   }
-  if (isEventOf(event, 'webhook.attempted') && data.deliveries?.kind === 'list') {
+  if (event.type === 'webhook.attempted' && data.deliveries?.kind === 'list') {
     const a = event.data;
     const items = data.deliveries.items.map((d) =>
       d.id === a.delivery_id
@@ -201,22 +199,22 @@ function applyEvent(data: DashboardData, event: StreamEvent): DashboardData {
     );
     return { ...data, deliveries: { kind: 'list', items } };
   }
-  if (isEventOf(event, 'connection.authenticated', 'connection.expired') && data.connections !== null) {
+  if ((event.type === 'connection.authenticated' || event.type === 'connection.expired') && data.connections !== null) {
     // The event carries the connection's record as it now is.
-    const record: ConnectionRecord = event.data;
+    const record: ConnectionRecord = { ...event.data, livemode: event.livemode };
     const known = data.connections.some((c) => c.id === record.id);
     return { ...data, connections: known ? data.connections.map((c) => (c.id === record.id ? record : c)) : [record, ...data.connections] };
   }
   return data;
 }
 
-function withDetailEnvelope(detail: Detail | null, runId: string, change: (e: RunEnvelope) => RunEnvelope): Detail | null {
+function withDetailEnvelope(detail: Detail | null, runId: string, change: (e: Run) => Run): Detail | null {
   if (detail?.kind !== 'run' || detail.runId !== runId || detail.envelope === null) return detail;
   return { ...detail, envelope: change(detail.envelope) };
 }
 
 /** A row from a read of the run; the stream has applied nothing to it yet. */
-export function summaryOf(e: RunEnvelope): RunSummary {
+export function summaryOf(e: Run): RunSummary {
   return {
     id: e.task_id,
     status: e.status,
@@ -235,15 +233,15 @@ export function summaryOf(e: RunEnvelope): RunSummary {
  * Whether an event calls for reading something again: a run the stream introduced (by its creation, or by an event of
  * a run the list did not hold), new deliveries, a firing, mail.
  */
-export function followUpOf(data: DashboardData, event: StreamEvent): 'run' | 'deliveries' | 'jobs' | 'status' | 'mail' | null {
-  if (isEventOf(event, 'run.status') && event.data.from === null) return 'run';
-  if (isEventOf(event, 'run.status') && data.runsLoaded && !data.runs.some((r) => r.id === event.run_id)) return 'run';
-  if (isEventOf(event, 'webhook.attempted')) {
+export function followUpOf(data: DashboardData, event: ErrandEvent): 'run' | 'deliveries' | 'jobs' | 'status' | 'mail' | null {
+  if (event.type === 'run.status' && event.data.from === null) return 'run';
+  if (event.type === 'run.status' && data.runsLoaded && !data.runs.some((r) => r.id === event.run_id)) return 'run';
+  if (event.type === 'webhook.attempted') {
     const id = event.data.delivery_id;
     return data.deliveries?.kind === 'list' && !data.deliveries.items.some((d) => d.id === id) ? 'deliveries' : null;
   }
   if (event.type.startsWith('schedule.')) return 'jobs';
   if (event.type.startsWith('email.')) return data.mail === null ? null : 'mail';
-  if (event.type === 'run.step' || isRunEndEvent(event.type)) return 'status';
+  if (event.type === 'run.step' || endsRun(event)) return 'status';
   return null;
 }

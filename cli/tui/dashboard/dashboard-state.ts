@@ -7,7 +7,7 @@ import { jobMatches } from './jobs-pane.js';
 import { mailMatches } from './mail-pane.js';
 import { PANES, type PaneId } from './panes.js';
 import { runMatches } from './runs-pane.js';
-import type { HumanAnswerBody } from '../../api-client.js';
+import type { RunHumanAnswer } from '../../api.js';
 import type { WaitingFor } from '../../../src/runs/waiting-for.js';
 
 /** What a key asks for that the state cannot do by itself: the dashboard carries these out and reports back. */
@@ -17,7 +17,7 @@ export type Effect =
   | { kind: 'read-run'; runId: string }
   | { kind: 'open-mail'; ref: MailDetail['ref'] }
   | { kind: 'cancel'; runId: string }
-  | { kind: 'answer'; runId: string; body: HumanAnswerBody }
+  | { kind: 'answer'; runId: string; body: RunHumanAnswer }
   | { kind: 'rerun'; runId: string }
   | { kind: 'redeliver'; deliveryId: string }
   | { kind: 'quit' };
@@ -232,7 +232,7 @@ function onAnswerKey(
   set: (change: Partial<UiState>) => DashboardState,
   effect: (e: Effect, change?: Partial<UiState>) => DashboardState,
 ): DashboardState {
-  const send = (body: Omit<HumanAnswerBody, 'request_id'>) => effect({ kind: 'answer', runId: mode.runId, body: { request_id: mode.waiting.request_id, ...body } }, { mode: { kind: 'browse' }, message: '…' });
+  const send = (body: Omit<RunHumanAnswer, 'request_id'>) => effect({ kind: 'answer', runId: mode.runId, body: { request_id: mode.waiting.request_id, ...body } }, { mode: { kind: 'browse' }, message: '…' });
   if (mode.waiting.kind === 'approve') {
     if (key.input === 'y') return send({ approved: true });
     if (key.input === 'n') return send({ approved: false });

@@ -1,6 +1,6 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useReducer, useRef, useState, type ReactElement } from 'react';
-import { ApiError } from '../../api-error.js';
+import { errorText } from '../../output.js';
 import { followUpOf } from './dashboard-data.js';
 import { INITIAL_STATE, keyPresses, reduceDashboard, selectedIndex, type DashboardState, type Effect } from './dashboard-state.js';
 import { ConnectionsPane, connectionMatches } from './connections-pane.js';
@@ -58,7 +58,7 @@ export function Dashboard({ source, cliName, now = Date.now }: DashboardProps) {
   const [clock, setClock] = useState(now());
   const bodyHeight = Math.max(1, rows - CHROME_LINES);
 
-  const report = useCallback((what: string) => (err: unknown) => dispatch({ type: 'message', text: `${what}: ${err instanceof ApiError ? err.message : (err as Error).message}` }), []);
+  const report = useCallback((what: string) => (err: unknown) => dispatch({ type: 'message', text: `${what}: ${errorText(err)}` }), []);
   const loadJobs = useCallback(() => source.listJobs().then((jobs) => dispatch({ type: 'jobs.loaded', jobs }), report('could not list jobs')), [source, report]);
   const loadDeliveries = useCallback(() => source.deliveries().then((deliveries) => dispatch({ type: 'deliveries.loaded', deliveries }), report('could not list deliveries')), [source, report]);
   const loadConnections = useCallback(

@@ -12,6 +12,13 @@ export interface Terminal {
 const CSI = '\u001B[';
 
 /**
+ * Ends a row that the next row continues as one line of the terminal's (a link filled to the last column): a word
+ * joiner, invisible and of no width, so Ink lays the row out as it is. The writer drops it and writes the next row
+ * straight after, so that the terminal wraps there itself and a selection copies the line whole.
+ */
+export const SOFT_WRAP = '\u2060';
+
+/**
  * Draws whole frames on a full-screen terminal by rewriting only the lines that changed, each in place (cursor
  * positioning, then the line, then "erase to end of line"). Ink renders into it in debug mode, which writes every
  * frame whole: its own renderers would erase and rewrite the whole frame on every update (the standard one) or
@@ -50,8 +57,13 @@ export class FrameWriter extends Writable {
     const lines = frame.replace(/\n$/, '').split('\n');
     let out = '';
     for (let i = 0; i < Math.max(lines.length, this.previous.length); i++) {
-      const line = lines[i] ?? '';
-      if (line !== this.previous[i]) out += `${CSI}${i + 1};1H${line}${CSI}K`;
+      // A row continued by the next ones goes out with them, whole, whenever one of them changed: the terminal wraps
+      // it at the last column itself, and nothing may come between (an erase there would take the last character).
+      let end = i;
+      while (end < lines.length - 1 && lines[end]!.endsWith(SOFT_WRAP)) end++;
+      const group = i < lines.length ? lines.slice(i, end + 1) : [''];
+      if (group.some((line, k) => line !== this.previous[i + k])) out += `${CSI}${i + 1};1H${group.map((line) => line.replace(SOFT_WRAP, '')).join('')}${CSI}K`;
+      i += group.length - 1;
     }
     this.previous = lines;
     if (out !== '') this.terminal.write(out);

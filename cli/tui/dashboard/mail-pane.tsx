@@ -20,7 +20,7 @@ export function MailPane({ mail, selected, width, height, now }: MailPaneProps) 
   const columns: TableColumn<MailItem>[] = [
     { header: 'DIR', width: 3, value: (m) => m.direction },
     { header: 'AGE', width: 4, drop: 1, align: 'right', value: (m) => age(m.at, now) },
-    { header: 'WHAT', width: 13, value: what, color: (m) => KIND_COLORS[m.direction === 'in' ? m.email.kind : m.email.status] },
+    { header: 'WHAT', width: 13, value: what, color: (m) => KIND_COLORS[m.direction === 'in' ? (m.email.kind ?? 'message') : m.email.status] },
     { header: 'MESSAGE', width: MESSAGE_ID_WIDTH, value: (m) => m.id },
     { header: 'FROM / TO', min: 10, value: (m) => (m.direction === 'in' ? m.email.from : [...m.email.to, ...m.email.cc].join(', ')) },
     { header: 'SUBJECT', min: 10, value: (m) => m.email.subject },
@@ -30,7 +30,7 @@ export function MailPane({ mail, selected, width, height, now }: MailPaneProps) 
 
 /** A received message's kind; a sent one's status, with how many of its recipients it reached. */
 function what(m: MailItem): string {
-  if (m.direction === 'in') return m.email.kind;
+  if (m.direction === 'in') return m.email.kind ?? 'message';
   const delivered = m.email.recipients.filter((r) => r.status === 'delivered').length;
   return m.email.status === 'sent' ? `sent ${delivered}/${m.email.recipients.length}` : m.email.status;
 }

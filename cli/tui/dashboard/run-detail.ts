@@ -1,4 +1,4 @@
-import type { RunEnvelope, RunStep } from '../../api-client.js';
+import type { Run, Step } from '../../api.js';
 import { stepAction } from '../../run-progress.js';
 import type { RunDetail } from './dashboard-data.js';
 import type { DetailLine } from './detail-view.js';
@@ -30,9 +30,10 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
       lines.push({ text: w.on === 'takeover' ? `paused: ${w.by ?? 'a person'} has control of the browser` : 'waiting for an email at its address', color: 'yellow', bold: true, wraps: true });
       if (until !== '') lines.push({ text: until.slice(0, -3), color: 'yellow' });
     }
-    if (w.live_url !== null) lines.push({ text: `live view: ${w.live_url}`, wraps: true });
   }
-  if (e.live_url !== null) lines.push({ text: `live view: ${e.live_url}`, color: 'cyan', wraps: true });
+  // Once: the running run's own link, else the one made with the person's question.
+  const live = e.live_url ?? e.waiting_for?.live_url ?? null;
+  if (live !== null) lines.push({ text: 'live view (see the browser, take control):', color: 'cyan' }, { text: live, copy: true });
   if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
   if (e.result !== null) {
     const result = JSON.stringify(e.result, null, 2).split('\n');
@@ -48,7 +49,7 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
   return lines;
 }
 
-function evidenceLines(e: RunEnvelope, cliName: string): DetailLine[] {
+function evidenceLines(e: Run, cliName: string): DetailLine[] {
   if (e.evidence === null) return [];
   const lines: DetailLine[] = [];
   if (e.evidence.matched_text) lines.push({ text: `evidence: "${e.evidence.matched_text}"`, wraps: true });
@@ -58,7 +59,7 @@ function evidenceLines(e: RunEnvelope, cliName: string): DetailLine[] {
 }
 
 /** The run's files (issue 23): name, size, type and the start of the SHA-256, and how to save them. */
-function fileLines(e: RunEnvelope, cliName: string): DetailLine[] {
+function fileLines(e: Run, cliName: string): DetailLine[] {
   if (e.files.length === 0) return [];
   const width = Math.min(40, Math.max(...e.files.map((f) => f.name.length)));
   return [
@@ -73,7 +74,7 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-function stepLine(s: RunStep): DetailLine {
+function stepLine(s: Step): DetailLine {
   const tokens = s.kind === 'model' ? ` · ${s.usage.input_tokens}/${s.usage.output_tokens} tok` : '';
   const cost = s.usage.cost_usd > 0 ? ` · ${money(s.usage.cost_usd)}` : '';
   return { text: `${String(s.seq).padStart(3)} ${stepAction(s)}${tokens} · ${(s.duration_ms / 1000).toFixed(1)} s${cost}`, ...(s.is_error ? { color: 'red' } : {}) };

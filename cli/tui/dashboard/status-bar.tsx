@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { Connection } from './dashboard-data.js';
 import { fit, money } from './format.js';
-import type { DaemonStatus } from './source.js';
+import type { Status } from './source.js';
 
 const CONNECTION = { connecting: ['connecting', 'yellow'], connected: ['daemon ok', 'green'], reconnecting: ['daemon unreachable, reconnecting', 'red'] } as const;
 
@@ -9,7 +9,7 @@ const CONNECTION = { connecting: ['connecting', 'yellow'], connected: ['daemon o
  * The last line: the daemon's health (the live stream, the model provider), spend today against the cap, the
  * sandbox pool (each host's, when sandboxes run on several: issue 26).
  */
-export function StatusBar({ connection, status, width }: { connection: Connection; status: DaemonStatus | null; width: number }) {
+export function StatusBar({ connection, status, width }: { connection: Connection; status: Status | null; width: number }) {
   const [label, color] = CONNECTION[connection];
   const parts: string[] = [];
   if (status !== null) {
@@ -33,7 +33,7 @@ export function StatusBar({ connection, status, width }: { connection: Connectio
 }
 
 /** The sandbox driver and its warm pool; with several hosts, each host's pool, and which host takes no runs and why. */
-function sandboxPart(sandbox: DaemonStatus['sandbox']): string {
+function sandboxPart(sandbox: Status['sandbox']): string {
   const hosts = sandbox.hosts ?? [];
   if (hosts.length > 1) {
     const each = hosts.map((host) => {
@@ -47,7 +47,7 @@ function sandboxPart(sandbox: DaemonStatus['sandbox']): string {
 }
 
 /** What is wrong with the daemon's model provider, in a few words; null when nothing is known to be. */
-function modelProblem(p: DaemonStatus['model_provider']): string | null {
+function modelProblem(p: Status['model_provider']): string | null {
   if (!p.configured) return `no ${p.name} provider configured`;
   if (p.reachable === false) return `${p.name} API unreachable`;
   if (p.key_accepted === false) return `${p.name} key refused`;

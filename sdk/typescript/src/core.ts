@@ -63,6 +63,11 @@ export interface Call {
 export interface RawBody {
   data: Blob | Uint8Array | ReadableStream<Uint8Array>;
   contentType: string;
+  /**
+   * The stream's length in bytes, sent as `Content-Length`, so that the daemon can refuse a body too large at once
+   * rather than once that many bytes have gone; a stream of another length fails the request.
+   */
+  size?: number;
 }
 
 const BASE_DELAY_MS = 500;
@@ -131,9 +136,17 @@ export class HttpClient {
       headers.authorization = `Bearer ${this.apiKey}`;
     }
     let payload: string | Blob | Uint8Array | ReadableStream<Uint8Array> | undefined;
+    // A streamed body takes as long as its bytes take to send: the timeout counts from its last byte.
+    let sent: Promise<void> | null = null;
     if (call.raw !== undefined) {
       headers['content-type'] = call.raw.contentType;
+      if (call.raw.size !== undefined) headers['content-length'] = String(call.raw.size);
       payload = call.raw.data;
+      if (payload instanceof ReadableStream) {
+        const ended = withEnd(payload);
+        payload = ended.stream;
+        sent = ended.ended;
+      }
     } else if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(call.body);
@@ -143,7 +156,17 @@ export class HttpClient {
 
     for (let attempt = 0; ; attempt++) {
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let settled = false;
+      const startTimer = () => {
+        if (!settled) timer = setTimeout(() => deadline.abort(), timeoutMs);
+      };
+      const stopTimer = () => {
+        settled = true;
+        clearTimeout(timer);
+      };
+      if (sent === null) startTimer();
+      else void sent.then(startTimer, () => undefined);
       const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
       let response: Response;
       let body: unknown;
@@ -152,16 +175,18 @@ export class HttpClient {
         // The body is read under the same timeout; a stream's caller reads it without one.
         body = read ? await read(response) : undefined;
       } catch (error) {
-        clearTimeout(timer);
+        stopTimer();
         if (options.signal?.aborted) throw options.signal.reason;
-        const failure = deadline.signal.aborted ? new APITimeoutError(timeoutMs) : new APIConnectionError(`could not reach ${this.baseUrl}: ${describe(error)}`, { cause: error });
+        const failure = deadline.signal.aborted
+          ? new APITimeoutError(timeoutMs, { baseUrl: this.baseUrl })
+          : new APIConnectionError(`could not reach ${this.baseUrl}: ${describe(error)}`, { cause: error, baseUrl: this.baseUrl });
         if (idempotent && attempt < maxRetries) {
           await sleep(retryDelayMs(attempt, null, BASE_DELAY_MS, MAX_BACKOFF_MS), options.signal);
           continue;
         }
         throw failure;
       }
-      clearTimeout(timer);
+      stopTimer();
       if (response.ok) return { response, body };
       if (read === null) body = await readBody(response).catch(() => undefined);
       const error = errorFromResponse(response.status, response.headers, body);
@@ -197,4 +222,17 @@ function describe(error: unknown): string {
     return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
   }
   return String(error);
+}
+
+/** `stream`, passed through, and when it has been read to its end (the request's body was all sent). */
+function withEnd(stream: ReadableStream<Uint8Array>): { stream: ReadableStream<Uint8Array>; ended: Promise<void> } {
+  let ended!: () => void;
+  let failed!: (error: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    ended = resolve;
+    failed = reject;
+  });
+  const through = new TransformStream<Uint8Array, Uint8Array>({ flush: () => ended() });
+  stream.pipeTo(through.writable).catch((error: unknown) => failed(error));
+  return { stream: through.readable, ended: done };
 }

@@ -24,6 +24,8 @@ export interface APIErrorFields {
   type: string;
   code: string;
   message: string;
+  /** Whether the body had the API's error shape (default true). */
+  shaped?: boolean;
   param: string | null;
   requestId: string | null;
   headers: Headers;
@@ -43,6 +45,13 @@ export class APIError extends ErrandError {
   readonly param: string | null;
   /** The request's id (`X-Request-Id`): the daemon's log line for the request has it. */
   readonly requestId: string | null;
+  /**
+   * `error.message` as the API wrote it, for a person to read (`message` adds the status, code and request id). For
+   * an answer not in the API's shape (a proxy's page), the start of its text, or `HTTP <status>`.
+   */
+  readonly apiMessage: string;
+  /** Whether the body had the API's error shape; false for an answer from something in between (a proxy's page). */
+  readonly shaped: boolean;
   readonly headers: Headers;
   /** The parsed body (or its text when it was not JSON). */
   readonly body: unknown;
@@ -52,6 +61,8 @@ export class APIError extends ErrandError {
     this.status = fields.status;
     this.type = fields.type;
     this.code = fields.code;
+    this.apiMessage = fields.message;
+    this.shaped = fields.shaped ?? true;
     this.param = fields.param;
     this.requestId = fields.requestId;
     this.headers = fields.headers;
@@ -103,7 +114,8 @@ export function errorFromResponse(status: number, headers: Headers, body: unknow
     status,
     type,
     code: shaped?.code ?? `http_${status}`,
-    message: shaped?.message ?? (typeof body === 'string' && body.length > 0 ? body.slice(0, 500) : `HTTP ${status}`),
+    message: shaped?.message ?? (typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : `HTTP ${status}`),
+    shaped: shaped !== null,
     param: shaped?.param ?? null,
     requestId,
     headers,
@@ -132,8 +144,11 @@ function errorShape(body: unknown): { type: string; code: string; message: strin
 /** No answer: the connection failed or was cut. */
 export class APIConnectionError extends ErrandError {
   override name = 'APIConnectionError';
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The daemon's address that gave no answer (the client's `baseUrl`); null when the error is not about one. */
+  readonly baseUrl: string | null;
+  constructor(message: string, options?: { cause?: unknown; baseUrl?: string }) {
     super(message, options);
+    this.baseUrl = options?.baseUrl ?? null;
   }
 }
 
@@ -141,8 +156,8 @@ export class APIConnectionError extends ErrandError {
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';
   readonly timeoutMs: number;
-  constructor(timeoutMs: number) {
-    super(`request timed out after ${timeoutMs} ms`);
+  constructor(timeoutMs: number, options?: { baseUrl?: string }) {
+    super(`request timed out after ${timeoutMs} ms`, options);
     this.timeoutMs = timeoutMs;
   }
 }

@@ -16,6 +16,11 @@ export interface StreamOptions {
   maxReconnects?: number;
   /** The wait before reconnecting after a cut. Default: what the stream's `retry` field said, else 1 000 ms. */
   reconnectDelayMs?: number;
+  /**
+   * Told when the stream is open (`connected`, again after each reconnection) and when it was cut and is being
+   * opened again (`reconnecting`): for a display of the connection's state.
+   */
+  onConnection?: (state: 'connected' | 'reconnecting') => void;
 }
 
 /** Opens the stream after `lastEventId`; null when the daemon answered 204 (a run's stream after its end). */
@@ -44,15 +49,18 @@ export class EventStream<T> implements AsyncIterable<T> {
     let failures = 0;
     for (;;) {
       let response: Response | null;
+      const { onConnection } = this.#options;
       try {
         response = await this.#open(this.lastEventId, signal);
       } catch (error) {
         if (signal?.aborted || !worthReconnecting(error) || failures >= maxReconnects) throw error;
+        onConnection?.('reconnecting');
         await sleep(retryDelayMs(failures++, null, 500, 8_000), signal);
         continue;
       }
       if (response === null || response.body === null) return;
       failures = 0;
+      onConnection?.('connected');
       try {
         for await (const message of readSse(response.body)) {
           if (message.retry !== null) serverRetryMs = message.retry;
@@ -67,6 +75,7 @@ export class EventStream<T> implements AsyncIterable<T> {
         if (failures >= maxReconnects) throw new APIConnectionError(`the event stream was cut: ${String(error)}`, { cause: error });
         failures++;
       }
+      onConnection?.('reconnecting');
       await sleep(this.#options.reconnectDelayMs ?? serverRetryMs ?? 1_000, signal);
     }
   }

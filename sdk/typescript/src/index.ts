@@ -3,6 +3,7 @@ export type { ClientOptions, RequestOptions, Fetch } from './core.js';
 export * from './errors.js';
 export { Page, PagePromise, type ListEnvelope } from './pagination.js';
 export { EventStream, type StreamOptions } from './event-stream.js';
+export { endsRun, type RunEndEvent } from './resources/events.js';
 export type { SseMessage } from './sse.js';
 export type { CreateParams, JobRunParams, WaitOptions } from './resources/runs.js';
 export type { Download } from './resources/download.js';

@@ -1,7 +1,7 @@
 /**
  * Lists: `await client.runs.list()` is the first page (`data`, `has_more`, `next_cursor`, `getNextPage()`), and
  * `for await (const run of client.runs.list())` walks every item of every page, asking for the next page as the
- * walk reaches it.
+ * walk reaches it. A `cursor` given to a list (a `next_cursor` kept from an earlier page) starts it after that item.
  */
 
 export interface ListEnvelope<T> {

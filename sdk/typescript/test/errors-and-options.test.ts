@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIError, APITimeoutError, AuthenticationError, ConflictError, Errand, InvalidRequestError, NotFoundError, type Fetch, type RunCreateParams } from '../src/index.js';
+import { APIConnectionError, APIError, APITimeoutError, AuthenticationError, ConflictError, Errand, InvalidRequestError, NotFoundError, type Fetch, type RunCreateParams } from '../src/index.js';
+import { closedPort } from '../../../test/fixtures/closed-port.js';
 import { startSdkDaemon, type SdkDaemon } from './sdk-daemon.js';
 
 let daemon: SdkDaemon;
@@ -46,6 +47,9 @@ describe('errors', () => {
     const missing = await failure(errand.runs.get('run_00000000000000000000000000'));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, type: 'not_found_error', code: 'resource_missing' });
+    // The API's own words for a person, apart from the message that adds the status, code and request id.
+    expect(missing).toMatchObject({ apiMessage: "No such run: 'run_00000000000000000000000000'", shaped: true });
+    expect(missing.message).toBe(`404 resource_missing: No such run: 'run_00000000000000000000000000' (request ${missing.requestId})`);
 
     const created = await errand.runs.create({ prompt: 'Say ok' });
     const other = new Errand({ apiKey: await daemon.otherOrgKey(), baseUrl: daemon.url });
@@ -81,12 +85,35 @@ describe('errors', () => {
   });
 });
 
+describe('answers from something in between, and no answer', () => {
+  it("an error page not in the API's shape is an APIError that says so, with the start of its text", async () => {
+    const page = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('  <html><body>Bad gateway</body></html>\n'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new Errand({ apiKey: 'ek_x', baseUrl: `http://127.0.0.1:${(page.address() as AddressInfo).port}`, maxRetries: 0 });
+      const error = (await client.runs.list().catch((e: unknown) => e)) as APIError;
+      expect(error).toBeInstanceOf(APIError);
+      expect(error).toMatchObject({ status: 502, type: 'api_error', code: 'http_502', shaped: false, apiMessage: '<html><body>Bad gateway</body></html>', requestId: null });
+    } finally {
+      page.close();
+    }
+  });
+
+  it("no answer is an APIConnectionError naming the address that gave none, with the system's reason as its cause", async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const error = await new Errand({ apiKey: 'ek_x', baseUrl, maxRetries: 0 }).runs.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toMatchObject({ baseUrl, message: expect.stringContaining(`could not reach ${baseUrl}`) });
+    expect(((error as APIConnectionError).cause as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+  });
+});
+
 describe('client options', () => {
   it('S08 a request that outlasts timeoutMs is an APITimeoutError, retried maxRetries times first', async () => {
     const client = new Errand({ apiKey: 'ek_x', baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200, maxRetries: 1 });
     const error = await client.runs.get('run_00000000000000000000000000').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
-    expect(error).toMatchObject({ timeoutMs: 200 });
+    expect(error).toMatchObject({ timeoutMs: 200, baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
     expect(silentRequests).toBe(2);
 
     const perCall = await client.runs.list({}, { timeoutMs: 100, maxRetries: 0 }).catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errand, NotFoundError, RateLimitError, type FileObject } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Errand, NotFoundError, RateLimitError, type Fetch, type FileObject } from '../src/index.js';
 import { startSdkDaemon, type SdkDaemon } from './sdk-daemon.js';
 
 let daemon: SdkDaemon;
@@ -95,5 +95,45 @@ describe('files', () => {
     const file = await errand.files.upload('twice.txt', new TextEncoder().encode('again'));
     expect((await daemon.requests('POST', '/v1/files')).slice(before).map((r) => r.status)).toEqual([429, 429, 201]);
     expect((await errand.files.list().toArray()).filter((f) => f.name === 'twice.txt').map((f) => f.id)).toEqual([file.id]);
+  });
+});
+
+describe('files.upload of a stream of known size', () => {
+  it('sends its size as Content-Length, and the daemon takes it', async () => {
+    const sent = chunks(3);
+    const file = await errand.files.upload('sized.bin', sent.stream, { size: sent.bytes.length });
+    expect(file).toMatchObject({ name: 'sized.bin', size: sent.bytes.length, sha256: sha256(sent.bytes) });
+  });
+
+  it('runs no time limit while its bytes are being sent, and the whole limit from its last byte', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const sent = chunks(4);
+      let headers: Record<string, string> = {};
+      let abortedWhileSending = false;
+      const slowLink: Fetch = async (_input, init) => {
+        headers = init!.headers as Record<string, string>;
+        const signal = init!.signal!;
+        const reader = (init!.body as ReadableStream<Uint8Array>).getReader();
+        // Each chunk takes a minute to go, far longer than the limit.
+        for (let read = await reader.read(); !read.done; read = await reader.read()) {
+          vi.advanceTimersByTime(60_000);
+          abortedWhileSending ||= signal.aborted;
+        }
+        // The body is sent; the daemon never answers: the limit, started by the last byte, ends the request.
+        await new Promise((resolve) => setImmediate(resolve));
+        const answer = new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+        vi.advanceTimersByTime(999);
+        expect(signal.aborted).toBe(false);
+        vi.advanceTimersByTime(1);
+        return answer;
+      };
+      const client = new Errand({ apiKey: 'ek_x', baseUrl: daemon.url, fetch: slowLink, timeoutMs: 1_000 });
+      await expect(client.files.upload('slow.bin', sent.stream, { size: sent.bytes.length })).rejects.toMatchObject({ name: 'APITimeoutError', timeoutMs: 1_000 });
+      expect(abortedWhileSending).toBe(false);
+      expect(headers['content-length']).toBe(String(sent.bytes.length));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

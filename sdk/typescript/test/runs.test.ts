@@ -76,6 +76,9 @@ describe('runs', () => {
       const last = await (await first.getNextPage())!.getNextPage();
       expect(last!.hasNextPage()).toBe(false);
       expect(await last!.getNextPage()).toBeNull();
+      // A cursor kept from an earlier page starts a list after that item.
+      const resumed = await client.runs.list({ limit: 200, cursor: first.next_cursor! });
+      expect(resumed.data.map((r) => r.task_id)).toEqual(seen.slice(200, 400));
     }
   });
 });

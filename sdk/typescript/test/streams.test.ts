@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errand, type ErrandEvent, type Fetch } from '../src/index.js';
+import { endsRun, Errand, type ErrandEvent, type Fetch } from '../src/index.js';
 import { startSdkDaemon, type SdkDaemon } from './sdk-daemon.js';
 
 let daemon: SdkDaemon;
@@ -63,7 +63,8 @@ describe('runs that take a while', () => {
     for (let i = 0; i < 4; i++) await errand.runs.create({ prompt: `Blocker ${i}` });
     const created = await errand.runs.create({ prompt: 'Queued through a restart' });
     const opensBefore = streamOpens.length;
-    const stream = errand.runs.events(created.task_id);
+    const states: string[] = [];
+    const stream = errand.runs.events(created.task_id, { onConnection: (state) => states.push(state) });
     const received: ErrandEvent[] = [];
     let restarted: Promise<void> | null = null;
     for await (const event of stream) {
@@ -80,6 +81,13 @@ describe('runs that take a while', () => {
     expect(received.filter((e) => e.type === 'run.status').map((e) => (e.data as { to: string }).to)).toContain('running');
     expect(received.at(-1)).toMatchObject({ type: 'run.completed', data: { status: 'succeeded' } });
     expect(stream.lastEventId).toBe(String(received.at(-1)!.id));
+    // Told of the cut and of each connection, for a display of the connection's state.
+    expect(states[0]).toBe('connected');
+    expect(states).toContain('reconnecting');
+    expect(states.at(-1)).toBe('connected');
+    expect(states.filter((s) => s === 'connected').length).toBeGreaterThanOrEqual(2);
+    // The run's end, told apart by endsRun, is the stream's last event.
+    expect(received.filter(endsRun)).toEqual([received.at(-1)]);
     // The whole run, replayed from the log now that it has ended, is exactly what the resumed stream delivered.
     expect(received.map((e) => e.id)).toEqual((await replay(created.task_id)).map((e) => e.id));
   });

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { BrowserAction } from '../../sandbox/protocol.js';
 import { withSecrets } from '../../connections/secret-references.js';
 import { browserResultText } from '../../sandbox/browser-result-text.js';
+import { withSandboxReach } from './sandbox-reach.js';
 import { toolError, type AgentTool } from '../../agent-tools/agent-tool.js';
 import { type ToolContent } from '../../agent-tools/tool-content.js';
 import type { RunRow } from '../../store/runs-table.js';
@@ -30,7 +31,7 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
         'press {key}; scroll {direction, amount?}; upload {selector, files} (sets input files of the run, by their names in /workspace/in, ' +
         'on the <input type=file> the selector finds); read_text (the page text); snapshot (the accessibility tree, good for finding selectors); ' +
         'screenshot (you see the image; it gets an id you can name as evidence). Every result says the URL, title and HTTP status, and a ' +
-        '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha).',
+        '`problem` when the page is unusable (dns_failure, connection_refused, connection_failed, http_error, captcha, host_unreachable).',
       inputSchema: {
         type: 'object',
         required: ['action'],
@@ -57,7 +58,8 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
       const request = mayHold(action) && hold(ctx.run) ? { ...withValues, holdSubmit: true } : withValues;
       ctx.recorder.lastAction(describeBrowserAction(action));
       const started = performance.now();
-      const result = await ctx.sandbox.browser(request, ctx.signal);
+      const answered = await ctx.sandbox.browser(request, ctx.signal);
+      const result = ctx.sandbox.reachesHost ? answered : withSandboxReach(answered, action.action === 'navigate' ? action.url : null);
       ctx.evidence.noteBrowser(action, result);
       let text = browserResultText(result);
       let artifactId: string | null = null;

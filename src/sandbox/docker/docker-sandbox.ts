@@ -27,6 +27,11 @@ export class DockerSandbox extends SupervisorSandbox {
 
   private pinned = false;
 
+  /** Through its run's proxy only: without one, the container's loopback is its own and the firewall refuses the rest. */
+  get reachesHost(): boolean {
+    return this.pinned;
+  }
+
   /**
    * Fences the container off to the proxy's addresses and port before the supervisor starts using it, so that
    * nothing the run starts, the browser, code or anything they spawn, leaves any other way.
@@ -36,6 +41,15 @@ export class DockerSandbox extends SupervisorSandbox {
     const addresses = proxy.addresses.filter((address) => isIPv4(address));
     if (addresses.length === 0) {
       throw new SandboxError(`${proxy.request.label} has no IPv4 address, and docker sandboxes reach IPv4 only`, { code: 'bad_request' });
+    }
+    // Its forwarder would dial the container's own loopback and report the proxy down while it is up.
+    if (addresses.every((address) => address.startsWith('127.'))) {
+      throw new SandboxError(
+        `${proxy.request.label} is on ${addresses.join(', ')}, the loopback of the daemon's host, which a docker sandbox cannot reach ` +
+          '(127.0.0.1 there is the container itself): give the proxy an address the sandboxes reach (the host\'s address on the ' +
+          'sandbox network or its LAN), or run the daemon with the local sandbox driver',
+        { code: 'bad_request' },
+      );
     }
     this.pinned = true;
     await this.firewall.pin(this.address, { addresses, port: proxy.port });

@@ -117,6 +117,9 @@ export class LocalDriver implements SandboxDriver {
 }
 
 class LocalSandbox extends SupervisorSandbox {
+  /** Its processes run on the daemon's host, on its network. */
+  readonly reachesHost = true;
+
   constructor(
     id: string,
     private readonly dir: string,

@@ -1,6 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../../cli/tui/dashboard/dashboard.js';
+import { SOFT_WRAP } from '../../../cli/tui/dashboard/frame-writer.js';
 import { connection, delivery, envelope, FakeSource, job, modelProvider, receivedMail, sentMail, status, step } from './fake-source.js';
 
 const RUN_A = 'run_aaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -185,16 +186,38 @@ describe('Dashboard', () => {
     expect(rows.every((l) => l.length <= 100)).toBe(true);
   });
 
-  it("shows a running run's live view link and a person's takeover step in the detail view (issue 22)", async () => {
+  it("shows a running run's live view link once, whole, and a person's takeover step in the detail view (issue 22)", async () => {
     const source = new FakeSource();
-    const live = `http://127.0.0.1:7700/v1/runs/${RUN_A}/live?token=elv_org_x.${RUN_A}.0.1800000000.sig`;
-    source.runs = [envelope(RUN_A, { live_url: live })];
+    const live = `http://127.0.0.1:7700/v1/runs/${RUN_A}/live?token=elv_org_01m8jx1nknbj1txg93fdsk3yfn.${RUN_A}.0.1800000000.RP6ek9Po74epmihpiz_Wb-ztA5jE_cT3aoGYZW2G3sk`;
+    const waiting = {
+      waitpoint_id: 'wp_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      on: 'person' as const,
+      timer: 'stopped' as const,
+      since: '2026-11-22T09:00:00.000Z',
+      request_id: 'hr_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      kind: 'takeover' as const,
+      question: 'Solve the captcha',
+      asked_at: '2026-11-22T09:00:00.000Z',
+      asked_again_of: null,
+      by: null,
+      expires_at: '2026-11-22T09:15:00.000Z',
+      live_url: `${live}-asked`,
+    };
+    source.runs = [envelope(RUN_A, { live_url: live, waiting_for: waiting })];
     source.steps.set(RUN_A, [step(RUN_A, 1, { kind: 'person', name: 'takeover', input: { by: 'live link' } })]);
     const app = start(source);
     await frameWhere(app, (f) => f.includes(RUN_A));
     await press(app, '\r');
     const frame = await frameWhere(app, (f) => f.includes('steps (1)'));
-    expect(frame.replace(/\n\s*/g, '')).toContain(`live view: ${live}`);
+    // Once, under its label, unindented and uncut: its rows are filled to the terminal's width and marked as one
+    // line, which the frame writer hands the terminal to wrap itself.
+    const rows = frame.split('\n');
+    const at = rows.indexOf('live view (see the browser, take control):');
+    expect(at).toBeGreaterThan(0);
+    const linkRows = rows.slice(at + 1, at + 1 + Math.ceil(live.length / 100));
+    expect(linkRows.slice(0, -1).every((r) => r.endsWith(SOFT_WRAP) && r.length === 101)).toBe(true);
+    expect(linkRows.join('').replaceAll(SOFT_WRAP, '').trimEnd()).toBe(live);
+    expect(frame.match(/live\?token=/g)).toHaveLength(1);
     expect(frame).toMatch(/1 takeover by live link/);
   });
 
@@ -313,8 +336,8 @@ describe('Dashboard', () => {
   it('shows jobs with their schedules and next firing, and webhook deliveries with redeliver', async () => {
     const source = twoRuns();
     source.jobs = [
-      job('job_1', { name: 'morning prices', schedule: { cron: '0 9 * * *', timezone: 'UTC', enabled: true }, next_firing: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString() }),
-      job('job_2', { name: 'paused one', schedule: { cron: '*/5 * * * *', timezone: 'Europe/Paris', enabled: false } }),
+      job('job_1', { name: 'morning prices', schedule: { cron: '0 9 * * *', timezone: 'UTC', enabled: true, paused_reason: null }, next_firing: new Date(Date.now() + 3 * 3600_000 + 60_000).toISOString() }),
+      job('job_2', { name: 'paused one', schedule: { cron: '*/5 * * * *', timezone: 'Europe/Paris', enabled: false, paused_reason: null } }),
       job('job_3', { name: 'no schedule' }),
     ];
     source.deliveryList = [delivery('whd_1'), delivery('whd_2', { status: 'succeeded', attempts: 1, last_status_code: 200, last_error: null })];

@@ -1,6 +1,6 @@
-import type { Job, RunAccepted, RunEnvelope, RunStep } from '../../../cli/api-client.js';
-import type { StreamEvent } from '../../../cli/event-stream.js';
-import type { Connection, DaemonStatus, Deliveries, DashboardSource, EmailRecord, JobView, MailItem, MailRecord, ReceivedEmailRecord, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
+import type { Job, RunCreated, Run, Step } from '../../../cli/api.js';
+import type { ErrandEvent } from '../../../cli/api.js';
+import type { Connection, Status, Deliveries, DashboardSource, Email, JobView, MailItem, MailRecord, ReceivedEmail, WebhookDelivery } from '../../../cli/tui/dashboard/source.js';
 
 /**
  * A dashboard source for component tests: canned answers, events pushed by the test, every action recorded. Like the
@@ -8,16 +8,16 @@ import type { Connection, DaemonStatus, Deliveries, DashboardSource, EmailRecord
  * answers the run as it is when the read is asked, even when the answer is held back (`holdReads`).
  */
 export class FakeSource implements DashboardSource {
-  runs: RunEnvelope[] = [];
+  runs: Run[] = [];
   mail: MailItem[] = [];
   mailRecords = new Map<string, MailRecord>();
-  steps = new Map<string, RunStep[]>();
+  steps = new Map<string, Step[]>();
   jobs: JobView[] = [];
   deliveryList: WebhookDelivery[] = [];
   connections: Connection[] = [];
-  statusValue: DaemonStatus = status();
+  statusValue: Status = status();
   readonly calls: string[] = [];
-  private readonly queue: StreamEvent[] = [];
+  private readonly queue: ErrandEvent[] = [];
   private wake: (() => void) | null = null;
   private nextEventId = 1;
   private connected = false;
@@ -25,8 +25,9 @@ export class FakeSource implements DashboardSource {
   private heldReads: Promise<void> | null = null;
 
   /** Sends an event down the stream, as the daemon would; before the stream is connected it is lost, as there. */
-  push(type: string, runId: string | null, data: unknown): void {
-    const event: StreamEvent = { id: this.nextEventId++, object: 'event', type, run_id: runId, created_at: new Date().toISOString(), data };
+  push(type: ErrandEvent['type'], runId: string | null, data: unknown): void {
+    // The test gives the data of the type it names, as the daemon would.
+    const event = { id: this.nextEventId++, object: 'event', livemode: true, type, run_id: runId, created_at: new Date().toISOString(), data } as ErrandEvent;
     if (!this.connected) return;
     this.queue.push(event);
     this.wake?.();
@@ -49,7 +50,7 @@ export class FakeSource implements DashboardSource {
     };
   }
 
-  async *events(signal: AbortSignal, onConnection: (state: 'connected' | 'reconnecting') => void): AsyncIterable<StreamEvent> {
+  async *events(signal: AbortSignal, onConnection: (state: 'connected' | 'reconnecting') => void): AsyncIterable<ErrandEvent> {
     await this.connection;
     this.connected = true;
     onConnection('connected');
@@ -87,9 +88,9 @@ export class FakeSource implements DashboardSource {
     this.calls.push(`answer ${id} ${JSON.stringify(body)}`);
     return { ...(await this.getRun(id)), waiting_for: null };
   }
-  async rerun(id: string): Promise<RunAccepted> {
+  async rerun(id: string): Promise<RunCreated> {
     this.calls.push(`rerun ${id}`);
-    return { task_id: 'run_rerun0000000000000000000000', status: 'queued', poll_url: 'http://x', billing: {} as RunAccepted['billing'], warnings: [] };
+    return { task_id: 'run_rerun0000000000000000000000', livemode: true, status: 'queued', poll_url: 'http://x', billing: {} as RunCreated['billing'], warnings: [] };
   }
   async listJobs() {
     this.calls.push('listJobs');
@@ -125,9 +126,10 @@ export class FakeSource implements DashboardSource {
   }
 }
 
-export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
+export function status(overrides: Partial<Status> = {}): Status {
   return {
     object: 'status',
+    livemode: true,
     version: '0.1.0',
     started_at: '2026-11-22T09:00:00.000Z',
     model_provider: modelProvider(),
@@ -139,7 +141,7 @@ export function status(overrides: Partial<DaemonStatus> = {}): DaemonStatus {
   };
 }
 
-export function modelProvider(overrides: Partial<DaemonStatus['model_provider']> = {}): DaemonStatus['model_provider'] {
+export function modelProvider(overrides: Partial<Status['model_provider']> = {}): Status['model_provider'] {
   return {
     name: 'anthropic',
     configured: true,
@@ -157,6 +159,7 @@ export function connection(id: string, overrides: Partial<Connection> = {}): Con
   return {
     id,
     object: 'connection',
+    livemode: true,
     name: 'github',
     type: 'token',
     project_id: null,
@@ -177,7 +180,7 @@ export function connection(id: string, overrides: Partial<Connection> = {}): Con
   };
 }
 
-export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunEnvelope {
+export function envelope(id: string, overrides: Partial<Run> = {}): Run {
   return {
     task_id: id,
     object: 'run',
@@ -208,10 +211,11 @@ export function envelope(id: string, overrides: Partial<RunEnvelope> = {}): RunE
   };
 }
 
-export function step(runId: string, seq: number, overrides: Partial<RunStep> = {}): RunStep & { run_cost_usd: number } {
+export function step(runId: string, seq: number, overrides: Partial<Step> = {}): Step & { run_cost_usd: number } {
   return {
     id: `step_${runId}_${seq}`,
     object: 'run_step',
+    livemode: true,
     run_id: runId,
     attempt: 1,
     seq,
@@ -233,6 +237,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
   const base: Job = {
     id,
     object: 'job',
+    livemode: true,
     project_id: 'proj_x',
     name: 'price check',
     description: null,
@@ -252,7 +257,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     sandbox_label: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
-  } as Job;
+  };
   return { ...base, next_firing: null, ...overrides };
 }
 
@@ -275,7 +280,7 @@ export function delivery(id: string, overrides: Partial<WebhookDelivery> = {}): 
   };
 }
 
-export function receivedMail(id: string, overrides: Partial<ReceivedEmailRecord> = {}): ReceivedEmailRecord {
+export function receivedMail(id: string, overrides: Partial<ReceivedEmail> = {}): ReceivedEmail {
   return {
     message_id: id,
     in_reply_to: 'msg_sent000000000000000000000',
@@ -299,10 +304,10 @@ export function receivedMail(id: string, overrides: Partial<ReceivedEmailRecord>
     truncated: false,
     metadata: { thread: 'lunch-1' },
     ...overrides,
-  } as ReceivedEmailRecord;
+  } as ReceivedEmail;
 }
 
-export function sentMail(id: string, overrides: Partial<EmailRecord> = {}): EmailRecord {
+export function sentMail(id: string, overrides: Partial<Email> = {}): Email {
   return {
     id,
     object: 'email',
@@ -326,5 +331,5 @@ export function sentMail(id: string, overrides: Partial<EmailRecord> = {}): Emai
     created_at: new Date(Date.now() - 3_600_000).toISOString(),
     updated_at: new Date().toISOString(),
     ...overrides,
-  } as EmailRecord;
+  } as Email;
 }

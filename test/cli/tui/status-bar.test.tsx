@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import type { SandboxHostStatus } from '../../../cli/api-client.js';
+import type { SandboxHostStatus } from '../../../cli/api.js';
 import { StatusBar } from '../../../cli/tui/dashboard/status-bar.js';
 import { status } from './fake-source.js';
 

@@ -164,6 +164,32 @@ describe.skipIf(!hasTmux())('errand tui in an 80x24 terminal', () => {
   });
 });
 
+describe.skipIf(!hasTmux())('errand tui, a running run in detail', () => {
+  it('shows its live view once, unindented, as one line the terminal wraps, which a copy takes whole', { timeout: 90_000 }, async () => {
+    expect(model.remaining).toBe(0);
+    const turn = hold(toolUse('finish', { result: { ok: true }, confidence: 'high' }));
+    model.script([turn]);
+    const id = await createRun('Wait while I look', 'looked at');
+    await turn.arrived;
+    const t = await errand(['tui']);
+    await t.waitFor((s) => rowOf(s, id).includes('running'));
+    await t.keys('Enter');
+    await t.waitFor((s) => s.includes('live view (see the browser, take control):'));
+    // The screen with the terminal's own wraps joined: rows the view broke itself would stay apart.
+    const lines = (await t.screen(true)).split('\n').map((l) => l.trimEnd());
+    const link = lines[lines.indexOf('live view (see the browser, take control):') + 1]!;
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/v1/runs/${id}/live\\?token=elv_\\S+$`));
+    expect(link.length).toBeGreaterThan(80);
+    expect(lines.filter((l) => l.includes('/live?token='))).toHaveLength(1);
+    const url = new URL(link);
+    expect((await fetch(url)).status).toBe(200);
+    turn.release();
+    await t.waitFor((s) => s.includes(`${id}  succeeded`));
+    await t.keys('q');
+    expect(await t.exited()).toBe(0);
+  });
+});
+
 describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
   it('shows the run live (status, each step, cost so far) and then prints the envelope', { timeout: 120_000 }, async () => {
     expect(model.remaining).toBe(0);
@@ -186,6 +212,28 @@ describe.skipIf(!hasTmux())('errand runs create --wait in a terminal', () => {
     expect(lines).toContain('  status succeeded (the agent finished with a result)');
     expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
     expect(lines.slice(lines.indexOf('result:'))).toEqual(expect.arrayContaining(['  "sum": 4']));
+  });
+
+  it('shows a question to a person at once, the command that answers it and the live view each whole on a line of its own', { timeout: 120_000 }, async () => {
+    expect(model.remaining).toBe(0);
+    model.script([toolUse('request_human', { kind: 'answer', question: 'Which size, M or L?' }), toolUse('finish', { result: { size: 'M' }, confidence: 'high' })]);
+    const t = await errand(['runs', 'create', 'Order a shirt', '--wait']);
+    let screen = await t.waitFor((s) => / running · waiting for a person \(answer\) · /.test(s), 45_000);
+    // The scrollback with the terminal's own wraps joined: a line the view broke itself would stay broken.
+    let lines = (await t.screen(true)).split('\n');
+    const id = /^started (run_\w+);/.exec(lines[0] ?? '')![1]!;
+    expect(lines).toContain('  waiting for a person (answer): Which size, M or L?');
+    const command = lines[lines.indexOf('  answer with:') + 1]!;
+    expect(command).toMatch(new RegExp(`^.*errand runs answer ${id} --request hr_\\w+ --text '<answer>'$`));
+    expect(lines[lines.indexOf('  live view (see the browser, take control):') + 1]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/v1/runs/${id}/live\\?token=elv_\\S+$`));
+    expect(screen).not.toContain('      ');
+
+    const requestId = /--request (hr_\w+)/.exec(command)![1]!;
+    expect((await daemon.api('POST', `/v1/runs/${id}/human`, { answer: 'M', request_id: requestId })).status).toBe(200);
+    expect(await t.exited(45_000)).toBe(0);
+    lines = (await t.screen(true)).split('\n');
+    expect(lines).toContain('  a person answered ("M", via api); the agent goes on');
+    expect(lines.find((l) => l.startsWith('status:'))).toMatch(/^status:\s+succeeded$/);
   });
 
   it('in a CI runner\'s terminal (CI=true, where Ink draws no live line) tells the same progress as plain lines that name the run', async () => {

@@ -13,6 +13,6 @@ export function registerDomainRemove(domain: Command): void {
 }
 
 export async function removeDomain(ctx: CliContext): Promise<void> {
-  const identity = await ctx.api().configureIdentity({ domain: null });
+  const identity = await ctx.api().emails.identity.set({ domain: null });
   ctx.out.result(identity, () => ctx.out.line(`sending from ${identity.address}`));
 }

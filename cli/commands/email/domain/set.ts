@@ -14,6 +14,6 @@ export function registerDomainSet(domain: Command): void {
 }
 
 export async function setDomain(ctx: CliContext, name: string): Promise<void> {
-  const identity = await ctx.api().configureIdentity({ domain: name });
+  const identity = await ctx.api().emails.identity.set({ domain: name });
   ctx.out.result(identity, () => ctx.out.line(`sending domain set to ${name}; publish its records and run '${ctx.cliName} email domain verify'`));
 }

@@ -15,7 +15,7 @@ export function registerDomainVerify(domain: Command): void {
 }
 
 export async function verifyDomain(ctx: CliContext): Promise<void> {
-  const check = await ctx.api().verifySendingDomain();
+  const check = await ctx.api().emails.identity.verifyDomain();
   ctx.out.result(check, () => {
     ctx.out.line(`${check.verified ? 'verified' : 'NOT verified'}: ${check.detail}`);
     ctx.out.line();

@@ -13,7 +13,7 @@ export async function listSuppressions(ctx: CliContext, options: ListOptions): P
   const api = ctx.api();
   printList(
     ctx,
-    await fetchList(options, (q) => api.listSuppressions(q)),
+    await fetchList(options, (q) => api.emails.suppressions.list(q)),
     [
       { header: 'ADDRESS', value: (s) => s.address },
       { header: 'REASON', value: (s) => s.reason },

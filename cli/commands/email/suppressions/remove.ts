@@ -14,6 +14,6 @@ export function registerSuppressionsRemove(suppressions: Command): void {
 }
 
 export async function removeSuppression(ctx: CliContext, address: string): Promise<void> {
-  const removed = await ctx.api().removeSuppression(address);
+  const removed = await ctx.api().emails.suppressions.delete(address);
   ctx.out.result(removed, () => ctx.out.line(`${removed.address} is no longer suppressed`));
 }

@@ -66,6 +66,21 @@ class GetJobsQuery(TypedDict):
     """Only jobs of this project."""
 
 
+class GetJobsResponseDataItemSchedule(TypedDict):
+    cron: str
+    """Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field)."""
+    timezone: str
+    """IANA time zone the expression is read in."""
+    inputs: NotRequired[dict[str, Any]]
+    """Inputs every scheduled run of the job receives."""
+    callback_url: NotRequired[str | None]
+    """Webhook target for the scheduled runs."""
+    enabled: bool
+    """false pauses the schedule without deleting it."""
+    paused_reason: str | None
+    """Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise."""
+
+
 class GetJobsResponseDataItem(TypedDict):
     id: str
     object: Literal["job"]
@@ -84,7 +99,7 @@ class GetJobsResponseDataItem(TypedDict):
     human_timeout_s: int | None
     human_email: str | None
     require_approval: bool
-    schedule: dict[str, Any] | None
+    schedule: GetJobsResponseDataItemSchedule | None
     recording: bool
     """Whether its runs record the browser unless a run says otherwise."""
     proxy: str | None
@@ -311,14 +326,25 @@ class GetRunsResponseDataItemProgress(TypedDict):
 
 
 class GetRunsResponseDataItemWaitingFor(TypedDict):
-    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
-    request_id: str
-    """The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only."""
-    kind: Literal["takeover", "answer", "approve"]
-    question: str
-    asked_at: str
-    expires_at: str
-    """When the run fails if nobody has answered (human_timeout_s after asked_at)."""
+    """What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing."""
+    waitpoint_id: str
+    """The wait (`wp_` prefix)."""
+    on: Literal["person", "takeover", "email"]
+    timer: Literal["runs", "stopped"]
+    """Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s)."""
+    since: str
+    expires_at: str | None
+    """When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer."""
+    request_id: str | None
+    """A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only."""
+    kind: Literal["takeover", "answer", "approve"] | None
+    """A person's wait: what the agent asked for."""
+    question: str | None
+    asked_at: str | None
+    asked_again_of: str | None
+    """A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered."""
+    by: str | None
+    """A takeover: who holds the browser (`live link`, or an API key)."""
     live_url: str | None
     """The run's live view, where a person can see the browser and take over; null when none can be offered."""
 
@@ -370,7 +396,7 @@ class GetRunsResponseDataItem(TypedDict):
     attempt: int
     progress: GetRunsResponseDataItemProgress
     waiting_for: GetRunsResponseDataItemWaitingFor | None
-    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    """What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing."""
     live_url: str | None
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
     files: list[GetRunsResponseDataItemFilesItem]
@@ -735,10 +761,14 @@ class GetEventsResponseRunStep(TypedDict):
 
 class GetEventsResponseRunNeedsHumanData(TypedDict):
     run_id: str
+    waitpoint_id: str
+    """The run's wait for the answer (`wp_` prefix), as waiting_for.waitpoint_id names it."""
     request_id: str
     kind: Literal["takeover", "answer", "approve"]
     question: str
     asked_at: str
+    asked_again_of: str | None
+    """The request of an earlier attempt this one asks again, because that attempt ended before anybody answered."""
     expires_at: str
     live_url: str | None
     answer_url: str
@@ -746,7 +776,7 @@ class GetEventsResponseRunNeedsHumanData(TypedDict):
 
 
 class GetEventsResponseRunNeedsHuman(TypedDict):
-    """The run's agent asked for a person (request_human) and waits: `{run_id, request_id, kind, question, asked_at, expires_at, live_url, answer_url}`; the run stays `running`, its `waiting_for` says the same. run_id: the run."""
+    """The run's agent asked for a person (request_human) and waits: `{run_id, waitpoint_id, request_id, kind, question, asked_at, asked_again_of, expires_at, live_url, answer_url}`; the run stays `running`, its `waiting_for` says the same. run_id: the run."""
     id: int
     """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
     object: Literal["event"]
@@ -808,7 +838,7 @@ class GetEventsResponseRunCompletedData(TypedDict):
     attempt: int
     progress: GetRunsResponseDataItemProgress
     waiting_for: GetRunsResponseDataItemWaitingFor | None
-    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    """What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing."""
     live_url: str | None
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
     files: list[GetRunsResponseDataItemFilesItem]
@@ -1696,6 +1726,8 @@ class GetFilesQuery(TypedDict):
     """Page size, 1 to 200."""
     cursor: NotRequired[str]
     """The next_cursor of the previous page."""
+    sha256: NotRequired[str]
+    """Only the files of this content: its hex SHA-256, lower case."""
 
 
 class GetFilesResponseDataItem(TypedDict):
@@ -1769,7 +1801,7 @@ class RunCompletedWebhookData(TypedDict):
     attempt: int
     progress: GetRunsResponseDataItemProgress
     waiting_for: GetRunsResponseDataItemWaitingFor | None
-    """What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing."""
+    """What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing."""
     live_url: str | None
     """While the run is running, in GET /v1/runs/{id} only: a signed link to its live view, valid 30 minutes, for this run of this organisation (docs/api.md, Live view). Null otherwise."""
     files: list[GetRunsResponseDataItemFilesItem]

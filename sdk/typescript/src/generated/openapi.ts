@@ -214,7 +214,20 @@ export interface paths {
               human_timeout_s: number | null;
               human_email: string | null;
               require_approval: boolean;
-              schedule: (null | Record<string, unknown>);
+              schedule: {
+                /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+                cron: string;
+                /** IANA time zone the expression is read in. */
+                timezone: string;
+                /** Inputs every scheduled run of the job receives. */
+                inputs?: Record<string, unknown>;
+                /** Webhook target for the scheduled runs. */
+                callback_url?: string | null;
+                /** false pauses the schedule without deleting it. */
+                enabled: boolean;
+                /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+                paused_reason: string | null;
+              } | null;
               /** Whether its runs record the browser unless a run says otherwise. */
               recording: boolean;
               /** The proxy connection its runs leave through unless they name their own. */
@@ -297,7 +310,20 @@ export interface paths {
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
-            schedule: (null | Record<string, unknown>);
+            schedule: {
+              /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+              cron: string;
+              /** IANA time zone the expression is read in. */
+              timezone: string;
+              /** Inputs every scheduled run of the job receives. */
+              inputs?: Record<string, unknown>;
+              /** Webhook target for the scheduled runs. */
+              callback_url?: string | null;
+              /** false pauses the schedule without deleting it. */
+              enabled: boolean;
+              /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+              paused_reason: string | null;
+            } | null;
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
@@ -345,7 +371,20 @@ export interface paths {
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
-            schedule: (null | Record<string, unknown>);
+            schedule: {
+              /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+              cron: string;
+              /** IANA time zone the expression is read in. */
+              timezone: string;
+              /** Inputs every scheduled run of the job receives. */
+              inputs?: Record<string, unknown>;
+              /** Webhook target for the scheduled runs. */
+              callback_url?: string | null;
+              /** false pauses the schedule without deleting it. */
+              enabled: boolean;
+              /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+              paused_reason: string | null;
+            } | null;
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
@@ -450,7 +489,20 @@ export interface paths {
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
-            schedule: (null | Record<string, unknown>);
+            schedule: {
+              /** Cron expression with 5 fields (minute resolution) or 6 fields (leading seconds field). */
+              cron: string;
+              /** IANA time zone the expression is read in. */
+              timezone: string;
+              /** Inputs every scheduled run of the job receives. */
+              inputs?: Record<string, unknown>;
+              /** Webhook target for the scheduled runs. */
+              callback_url?: string | null;
+              /** false pauses the schedule without deleting it. */
+              enabled: boolean;
+              /** Why the daemon paused the schedule (a change of the job left its inputs invalid); null otherwise. */
+              paused_reason: string | null;
+            } | null;
             /** Whether its runs record the browser unless a run says otherwise. */
             recording: boolean;
             /** The proxy connection its runs leave through unless they name their own. */
@@ -661,15 +713,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -1092,15 +1155,26 @@ export interface paths {
               steps: number;
               last_action: string | null;
             };
-            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-              request_id: string;
-              kind: "takeover" | "answer" | "approve";
-              question: string;
-              asked_at: string;
-              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-              expires_at: string;
+              /** The wait (`wp_` prefix). */
+              waitpoint_id: string;
+              on: "person" | "takeover" | "email";
+              /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+              timer: "runs" | "stopped";
+              since: string;
+              /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+              expires_at: string | null;
+              /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+              request_id: string | null;
+              /** A person's wait: what the agent asked for. */
+              kind: "takeover" | "answer" | "approve" | null;
+              question: string | null;
+              asked_at: string | null;
+              /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
+              /** A takeover: who holds the browser (`live link`, or an API key). */
+              by: string | null;
               /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
               live_url: string | null;
             } | null;
@@ -1188,15 +1262,26 @@ export interface paths {
               steps: number;
               last_action: string | null;
             };
-            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-              request_id: string;
-              kind: "takeover" | "answer" | "approve";
-              question: string;
-              asked_at: string;
-              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-              expires_at: string;
+              /** The wait (`wp_` prefix). */
+              waitpoint_id: string;
+              on: "person" | "takeover" | "email";
+              /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+              timer: "runs" | "stopped";
+              since: string;
+              /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+              expires_at: string | null;
+              /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+              request_id: string | null;
+              /** A person's wait: what the agent asked for. */
+              kind: "takeover" | "answer" | "approve" | null;
+              question: string | null;
+              asked_at: string | null;
+              /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
+              /** A takeover: who holds the browser (`live link`, or an API key). */
+              by: string | null;
               /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
               live_url: string | null;
             } | null;
@@ -1347,15 +1432,26 @@ export interface paths {
               steps: number;
               last_action: string | null;
             };
-            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-              request_id: string;
-              kind: "takeover" | "answer" | "approve";
-              question: string;
-              asked_at: string;
-              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-              expires_at: string;
+              /** The wait (`wp_` prefix). */
+              waitpoint_id: string;
+              on: "person" | "takeover" | "email";
+              /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+              timer: "runs" | "stopped";
+              since: string;
+              /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+              expires_at: string | null;
+              /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+              request_id: string | null;
+              /** A person's wait: what the agent asked for. */
+              kind: "takeover" | "answer" | "approve" | null;
+              question: string | null;
+              asked_at: string | null;
+              /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
+              /** A takeover: who holds the browser (`live link`, or an API key). */
+              by: string | null;
               /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
               live_url: string | null;
             } | null;
@@ -1470,15 +1566,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -1911,10 +2018,14 @@ export interface paths {
             type: "run.needs_human";
             data: {
               run_id: string;
+              /** The run's wait for the answer (`wp_` prefix), as waiting_for.waitpoint_id names it. */
+              waitpoint_id: string;
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
               asked_at: string;
+              /** The request of an earlier attempt this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
               expires_at: string;
               live_url: string | null;
               /** POST /v1/runs/{id}/human of this run. */
@@ -1973,15 +2084,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -2051,15 +2173,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -2129,15 +2262,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -2418,10 +2562,14 @@ export interface paths {
             type: "run.needs_human";
             data: {
               run_id: string;
+              /** The run's wait for the answer (`wp_` prefix), as waiting_for.waitpoint_id names it. */
+              waitpoint_id: string;
               request_id: string;
               kind: "takeover" | "answer" | "approve";
               question: string;
               asked_at: string;
+              /** The request of an earlier attempt this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
               expires_at: string;
               live_url: string | null;
               /** POST /v1/runs/{id}/human of this run. */
@@ -2480,15 +2628,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -2558,15 +2717,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -2636,15 +2806,26 @@ export interface paths {
                 steps: number;
                 last_action: string | null;
               };
-              /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+              /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
               waiting_for: {
-                /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-                request_id: string;
-                kind: "takeover" | "answer" | "approve";
-                question: string;
-                asked_at: string;
-                /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-                expires_at: string;
+                /** The wait (`wp_` prefix). */
+                waitpoint_id: string;
+                on: "person" | "takeover" | "email";
+                /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+                timer: "runs" | "stopped";
+                since: string;
+                /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+                expires_at: string | null;
+                /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+                request_id: string | null;
+                /** A person's wait: what the agent asked for. */
+                kind: "takeover" | "answer" | "approve" | null;
+                question: string | null;
+                asked_at: string | null;
+                /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+                asked_again_of: string | null;
+                /** A takeover: who holds the browser (`live link`, or an API key). */
+                by: string | null;
                 /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
                 live_url: string | null;
               } | null;
@@ -4158,6 +4339,8 @@ export interface paths {
           limit?: number;
           /** The next_cursor of the previous page. */
           cursor?: string;
+          /** Only the files of this content: its hex SHA-256, lower case. */
+          sha256?: string;
         };
         header?: never;
         path?: never;
@@ -4294,7 +4477,7 @@ export interface paths {
 
 export interface webhooks {
   "run.needs_human": {
-    /** The run's agent asked for a person (request_human) and waits: `{run_id, request_id, kind, question, asked_at, expires_at, live_url, answer_url}`; the run stays `running`, its `waiting_for` says the same. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
+    /** The run's agent asked for a person (request_human) and waits: `{run_id, waitpoint_id, request_id, kind, question, asked_at, asked_again_of, expires_at, live_url, answer_url}`; the run stays `running`, its `waiting_for` says the same. Sent to the run's `callback_url`, signed with the organisation's secret (`errand webhooks secret`). */
     post: {
       parameters: {
         query?: never;
@@ -4315,10 +4498,14 @@ export interface webhooks {
           livemode: boolean;
           data: {
             run_id: string;
+            /** The run's wait for the answer (`wp_` prefix), as waiting_for.waitpoint_id names it. */
+            waitpoint_id: string;
             request_id: string;
             kind: "takeover" | "answer" | "approve";
             question: string;
             asked_at: string;
+            /** The request of an earlier attempt this one asks again, because that attempt ended before anybody answered. */
+            asked_again_of: string | null;
             expires_at: string;
             live_url: string | null;
             /** POST /v1/runs/{id}/human of this run. */
@@ -4429,15 +4616,26 @@ export interface webhooks {
               steps: number;
               last_action: string | null;
             };
-            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-              request_id: string;
-              kind: "takeover" | "answer" | "approve";
-              question: string;
-              asked_at: string;
-              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-              expires_at: string;
+              /** The wait (`wp_` prefix). */
+              waitpoint_id: string;
+              on: "person" | "takeover" | "email";
+              /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+              timer: "runs" | "stopped";
+              since: string;
+              /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+              expires_at: string | null;
+              /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+              request_id: string | null;
+              /** A person's wait: what the agent asked for. */
+              kind: "takeover" | "answer" | "approve" | null;
+              question: string | null;
+              asked_at: string | null;
+              /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
+              /** A takeover: who holds the browser (`live link`, or an API key). */
+              by: string | null;
               /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
               live_url: string | null;
             } | null;
@@ -4533,15 +4731,26 @@ export interface webhooks {
               steps: number;
               last_action: string | null;
             };
-            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-              request_id: string;
-              kind: "takeover" | "answer" | "approve";
-              question: string;
-              asked_at: string;
-              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-              expires_at: string;
+              /** The wait (`wp_` prefix). */
+              waitpoint_id: string;
+              on: "person" | "takeover" | "email";
+              /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+              timer: "runs" | "stopped";
+              since: string;
+              /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+              expires_at: string | null;
+              /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+              request_id: string | null;
+              /** A person's wait: what the agent asked for. */
+              kind: "takeover" | "answer" | "approve" | null;
+              question: string | null;
+              asked_at: string | null;
+              /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
+              /** A takeover: who holds the browser (`live link`, or an API key). */
+              by: string | null;
               /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
               live_url: string | null;
             } | null;
@@ -4637,15 +4846,26 @@ export interface webhooks {
               steps: number;
               last_action: string | null;
             };
-            /** What the running run waits for: a person the agent asked through request_human. Null while it waits for nothing. */
+            /** What the running run waits for: a person the agent asked through request_human (`on: person`), a person holding its browser (`takeover`), or an email at its address (`email`); the oldest when it waits for more than one. Null while it waits for nothing. */
             waiting_for: {
-              /** The request (`hr_` prefix): POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
-              request_id: string;
-              kind: "takeover" | "answer" | "approve";
-              question: string;
-              asked_at: string;
-              /** When the run fails if nobody has answered (human_timeout_s after asked_at). */
-              expires_at: string;
+              /** The wait (`wp_` prefix). */
+              waitpoint_id: string;
+              on: "person" | "takeover" | "email";
+              /** Whether the run's timeout_s runs meanwhile (`runs`) or stops (`stopped`: a person's wait has human_timeout_s). */
+              timer: "runs" | "stopped";
+              since: string;
+              /** When the wait ends if nothing came: a person who does not answer fails the run; control not handed back is taken back; no email is an empty answer. */
+              expires_at: string | null;
+              /** A person's wait: the request (`hr_` prefix); POST /v1/runs/{id}/human names it, so that the answer goes to this question only. */
+              request_id: string | null;
+              /** A person's wait: what the agent asked for. */
+              kind: "takeover" | "answer" | "approve" | null;
+              question: string | null;
+              asked_at: string | null;
+              /** A person's wait: the request of an earlier attempt that this one asks again, because that attempt ended before anybody answered. */
+              asked_again_of: string | null;
+              /** A takeover: who holds the browser (`live link`, or an API key). */
+              by: string | null;
               /** The run's live view, where a person can see the browser and take over; null when none can be offered. */
               live_url: string | null;
             } | null;

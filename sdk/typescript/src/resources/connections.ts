@@ -21,7 +21,7 @@ export class Connections extends Resource {
     return this.call({ method: 'DELETE', path: '/v1/connections/{id}', pathParams: { id }, options });
   }
 
-  list(params: Omit<QueryOf<'/v1/connections', 'get'>, 'cursor'> = {}, options?: RequestOptions): PagePromise<Connection> {
+  list(params: QueryOf<'/v1/connections', 'get'> = {}, options?: RequestOptions): PagePromise<Connection> {
     return this.paginate('/v1/connections', {}, params, options);
   }
 

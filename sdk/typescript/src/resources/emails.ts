@@ -30,7 +30,7 @@ export class Emails extends Resource {
     return this.call({ method: 'GET', path: '/v1/emails/{id}', pathParams: { id }, options });
   }
 
-  list(params: Omit<QueryOf<'/v1/emails', 'get'>, 'cursor'> = {}, options?: RequestOptions): PagePromise<EmailListItem> {
+  list(params: QueryOf<'/v1/emails', 'get'> = {}, options?: RequestOptions): PagePromise<EmailListItem> {
     return this.paginate('/v1/emails', {}, params, options);
   }
 
@@ -70,13 +70,13 @@ export class ReceivedEmails extends Resource {
     return this.call({ method: 'GET', path: '/v1/emails/received/{id}', pathParams: { id }, options });
   }
 
-  list(params: Omit<ReceivedEmailListParams, 'cursor'> = {}, options?: RequestOptions): PagePromise<ReceivedEmailListItem> {
+  list(params: ReceivedEmailListParams = {}, options?: RequestOptions): PagePromise<ReceivedEmailListItem> {
     return this.paginate('/v1/emails/received', {}, params, options);
   }
 }
 
 export class Suppressions extends Resource {
-  list(params: Omit<QueryOf<'/v1/emails/suppressions', 'get'>, 'cursor'> = {}, options?: RequestOptions): PagePromise<Suppression> {
+  list(params: QueryOf<'/v1/emails/suppressions', 'get'> = {}, options?: RequestOptions): PagePromise<Suppression> {
     return this.paginate('/v1/emails/suppressions', {}, params, options);
   }
 

@@ -17,8 +17,11 @@ export class Events extends Resource {
 
 const END_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
-/** Whether an event ends its run (its stream ends after it). */
-export function endsRun(event: ErrandEvent): boolean {
+/** An event that ends its run, whose data is the run's final envelope. */
+export type RunEndEvent = Extract<ErrandEvent, { type: 'run.completed' | 'run.failed' | 'run.cancelled' }>;
+
+/** Whether an event ends its run (`run.completed`, `run.failed`, `run.cancelled`: its stream ends after it). */
+export function endsRun(event: ErrandEvent): event is RunEndEvent {
   return END_EVENTS.has(event.type);
 }
 

@@ -9,22 +9,30 @@ export type Uploadable = Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncI
 export interface UploadOptions extends RequestOptions {
   /** The file's type. Default: a Blob's own type, else application/octet-stream (the daemon then guesses by name). */
   contentType?: string;
+  /**
+   * A stream's length in bytes (a file's size), sent as `Content-Length`: the daemon then refuses a file over its
+   * limits at once, before any byte is sent. Bytes and Blobs send their own.
+   */
+  size?: number;
 }
 
 /** Files runs work with (docs/api.md, Files): upload one, then name its id in `runs.create({ files: [...] })`. */
 export class Files extends Resource {
   /**
    * Uploads `body` as the file `name`. A stream is sent as it is read, never held whole, and is not tried again
-   * after a failure (it can be read once); a Blob or bytes are tried again after a 429 like any request.
+   * after a failure (it can be read once); its time limit (`timeoutMs`) counts from its last byte, so a large file
+   * takes as long as its bytes take. A Blob or bytes are tried again after a 429 like any request.
    */
   upload(name: string, body: Uploadable, options: UploadOptions = {}): Promise<FileObject> {
-    const { contentType, ...requestOptions } = options;
+    const { contentType, size, ...requestOptions } = options;
     const type = contentType ?? (body instanceof Blob && body.type !== '' ? body.type : 'application/octet-stream');
-    return this.call({ method: 'POST', path: '/v1/files', query: { name }, raw: { data: asBody(body), contentType: type }, options: requestOptions });
+    const data = asBody(body);
+    const raw = { data, contentType: type, ...(size !== undefined && data instanceof ReadableStream ? { size } : {}) };
+    return this.call({ method: 'POST', path: '/v1/files', query: { name }, raw, options: requestOptions });
   }
 
   /** The organisation's files, newest first. */
-  list(params: Omit<FileListParams, 'cursor'> = {}, options?: RequestOptions): PagePromise<FileObject> {
+  list(params: FileListParams = {}, options?: RequestOptions): PagePromise<FileObject> {
     return this.paginate('/v1/files', {}, params, options);
   }
 

@@ -22,7 +22,7 @@ export class Inboxes extends Resource {
     return this.call({ method: 'DELETE', path: '/v1/inboxes/{id}', pathParams: { id }, options });
   }
 
-  list(params: Omit<QueryOf<'/v1/inboxes', 'get'>, 'cursor'> = {}, options?: RequestOptions): PagePromise<Inbox> {
+  list(params: QueryOf<'/v1/inboxes', 'get'> = {}, options?: RequestOptions): PagePromise<Inbox> {
     return this.paginate('/v1/inboxes', {}, params, options);
   }
 

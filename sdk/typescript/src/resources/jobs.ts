@@ -21,7 +21,7 @@ export class Jobs extends Resource {
     return this.call({ method: 'DELETE', path: '/v1/jobs/{id}', pathParams: { id }, options });
   }
 
-  list(params: Omit<JobListParams, 'cursor'> = {}, options?: RequestOptions): PagePromise<Job> {
+  list(params: JobListParams = {}, options?: RequestOptions): PagePromise<Job> {
     return this.paginate('/v1/jobs', {}, params, options);
   }
 
@@ -36,7 +36,7 @@ export class Jobs extends Resource {
   }
 
   /** Firings of the job's schedule that started no run, and why. */
-  skippedFirings(id: string, params: Omit<QueryOf<'/v1/jobs/{id}/skipped_firings', 'get'>, 'cursor'> = {}, options?: RequestOptions): PagePromise<SkippedFiring> {
+  skippedFirings(id: string, params: QueryOf<'/v1/jobs/{id}/skipped_firings', 'get'> = {}, options?: RequestOptions): PagePromise<SkippedFiring> {
     return this.paginate('/v1/jobs/{id}/skipped_firings', { id }, params, options);
   }
 }

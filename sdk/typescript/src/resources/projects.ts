@@ -20,7 +20,7 @@ export class Projects extends Resource {
     return this.call({ method: 'DELETE', path: '/v1/projects/{id}', pathParams: { id }, options });
   }
 
-  list(params: Omit<QueryOf<'/v1/projects', 'get'>, 'cursor'> = {}, options?: RequestOptions): PagePromise<Project> {
+  list(params: QueryOf<'/v1/projects', 'get'> = {}, options?: RequestOptions): PagePromise<Project> {
     return this.paginate('/v1/projects', {}, params, options);
   }
 }

@@ -97,7 +97,7 @@ export class Runs extends Resource {
   }
 
   /** The organisation's runs, newest first; `job_id` filters by job. */
-  list(params: Omit<RunListParams, 'cursor'> = {}, options?: RequestOptions): PagePromise<RunListItem> {
+  list(params: RunListParams = {}, options?: RequestOptions): PagePromise<RunListItem> {
     return this.paginate('/v1/runs', {}, params, options);
   }
 
