@@ -57,7 +57,7 @@ describe('job schedules on the daemon services', () => {
   }
 
   async function createJob(city: string, fields: Record<string, unknown> = {}) {
-    return d.jobs.create(orgId, { project_id: projectId, name: `weather-${city}`, prompt: 'Weather in {{city}}', schedule: { cron: EVERY_SECOND, inputs: { city } }, ...fields });
+    return d.jobs.create(orgId, { project_id: projectId, name: `weather-${city}`, prompt: 'Weather in {{city}}', schedule: { cron: EVERY_SECOND, timezone: 'UTC', enabled: true, inputs: { city } }, ...fields });
   }
 
   /** The slot of each run of the job, from its firing key, as the second of 09:00 it fell in. */
@@ -74,12 +74,12 @@ describe('job schedules on the daemon services', () => {
     await advance(scheduler, 2_000);
     expect(slotsOf(job.id)).toEqual([1, 2]);
 
-    const paused = await d.jobs.update(orgId, job.id, { schedule: { cron: EVERY_SECOND, inputs: { city: 'Oslo' }, enabled: false } });
+    const paused = await d.jobs.update(orgId, job.id, { schedule: { cron: EVERY_SECOND, timezone: 'UTC', inputs: { city: 'Oslo' }, enabled: false } });
     expect(paused.schedule).toMatchObject({ enabled: false });
     await advance(scheduler, 5_000);
     expect(slotsOf(job.id)).toEqual([1, 2]);
 
-    await d.jobs.update(orgId, job.id, { schedule: { cron: EVERY_SECOND, inputs: { city: 'Oslo' }, enabled: true } });
+    await d.jobs.update(orgId, job.id, { schedule: { cron: EVERY_SECOND, timezone: 'UTC', inputs: { city: 'Oslo' }, enabled: true } });
     await advance(scheduler, 2_000);
     expect(slotsOf(job.id)).toEqual([1, 2, 8, 9]);
   });
@@ -119,7 +119,7 @@ describe('job schedules on the daemon services', () => {
     const a = await createJob('Kyiv');
     const b = await createJob('Riga');
     await advance(scheduler, 1_000);
-    await d.jobs.update(orgId, a.id, { schedule: { cron: EVERY_SECOND, inputs: { city: 'Kyiv' }, enabled: false } });
+    await d.jobs.update(orgId, a.id, { schedule: { cron: EVERY_SECOND, timezone: 'UTC', inputs: { city: 'Kyiv' }, enabled: false } });
     await advance(scheduler, 3_000);
     expect(slotsOf(a.id)).toEqual([1]);
     expect(slotsOf(b.id)).toEqual([1, 2, 3, 4]);
