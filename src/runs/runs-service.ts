@@ -12,7 +12,7 @@ import type { ProjectsService } from '../projects/projects-service.js';
 import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import type { RunProblem, RunScope } from '../engine/run-problems.js';
 import type { Resources } from '../resources.js';
-import { fromJson, toJson } from '../store/json-columns.js';
+import { fromJson } from '../store/json-columns.js';
 import type { NewRunRow, RunPatch, RunReplay, RunRow, RunSource } from '../store/runs-table.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
@@ -22,6 +22,7 @@ import { fillPlaceholders } from './placeholders.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import type { CreateJobRunBody, CreateRunBody, RunListQuery } from './run-schemas.js';
+import { jobRunDefaults, promptRunDefaults, resolveRunOptions, runOptionColumns, runOptionsOfRow, type RunOptions } from './run-options.js';
 import { runMoves, type RunMove } from './state-machine.js';
 import { isTerminal, type RunStatus } from '../vocabulary/run-status.js';
 import type { UserSchemas } from './user-schemas.js';
@@ -87,39 +88,18 @@ export interface RunsServiceOptions {
   checkSandboxLabel: (label: string) => void;
 }
 
-interface NewRun {
+interface NewRun extends RunOptions {
   orgId: string;
   keyId: string | null;
   monthlyCapUsd: number | null;
   source: RunSource;
   projectId: string;
   jobId: string | null;
-  name: string | null;
   prompt: string;
-  inputs: Record<string, unknown>;
   model: ModelAlias;
-  outputSchema: Record<string, unknown> | null;
-  callbackUrl: string | null;
-  connections: string[];
-  /** Ids of the run's input files (`files`), in order: checked, and recorded with the run, in its unit of work. */
-  inputFiles: string[];
-  /** The proxy connection's name: the run's own, else its job's. */
-  proxy: string | null;
-  /** The sandbox host label it asks for: the run's own, else its job's (issue 26). */
-  sandboxLabel: string | null;
-  timeoutS: number;
-  recording: boolean;
   /** Whether it replays its job's recipe (issue 24): its request's `replay`, else its job's; 'off' without a job. */
   replay: RunReplay;
-  human: HumanSettings;
   idempotency: { scope: string; key: string; hash: string } | null;
-}
-
-/** Whom the agent's request_human asks, for how long, and whether a submission needs an approval (issue 22, item 4). */
-interface HumanSettings {
-  timeoutS: number | null;
-  email: string | null;
-  requireApproval: boolean;
 }
 
 /** A run as a request describes it, before its inputs and schemas are checked. */
@@ -195,26 +175,16 @@ export class RunsService {
   async rerun(principal: Principal, id: string): Promise<CreatedRun> {
     const run = this.row(principal.orgId, id);
     return this.created(await this.admit({
+      ...runOptionsOfRow(run, this.r.store.files.inputIdsOf(run.id)),
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
       source: 'api',
       projectId: run.project_id,
       jobId: run.job_id,
-      name: run.name,
       prompt: run.prompt,
-      inputs: fromJson<Record<string, unknown>>(run.inputs) ?? {},
       model: run.model,
-      outputSchema: fromJson(run.output_schema),
-      callbackUrl: run.callback_url,
-      connections: fromJson<string[]>(run.connections) ?? [],
-      inputFiles: this.r.store.files.inputIdsOf(run.id),
-      proxy: run.proxy,
-      sandboxLabel: run.sandbox_label,
-      timeoutS: run.timeout_s,
-      recording: run.recording === 1,
       replay: run.replay,
-      human: { timeoutS: run.human_timeout_s, email: run.human_email, requireApproval: run.require_approval === 1 },
       idempotency: null,
     }, 'write'));
   }
@@ -309,27 +279,17 @@ export class RunsService {
     const projectId = body.project_id ?? this.defaultProject(principal.orgId);
     if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
     return {
+      ...resolveRunOptions(body, promptRunDefaults(this.r.config['limits.run_timeout_s'])),
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
       source: 'api',
       projectId,
       jobId: null,
-      name: body.name ?? null,
       prompt: body.prompt,
-      inputs: body.inputs ?? {},
       inputSchema: null,
       model: body.model ?? DEFAULT_MODEL,
-      outputSchema: body.output_schema ?? null,
-      callbackUrl: body.callback_url ?? null,
-      connections: body.connections ?? [],
-      inputFiles: body.files ?? [],
-      proxy: body.proxy ?? null,
-      sandboxLabel: body.sandbox_label ?? null,
-      timeoutS: body.timeout_s ?? this.r.config['limits.run_timeout_s'],
-      recording: body.recording ?? true,
       replay: 'off',
-      human: { timeoutS: body.human_timeout_s ?? null, email: body.human_email ?? null, requireApproval: body.require_approval ?? false },
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -347,31 +307,17 @@ export class RunsService {
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
     return this.prepare({
+      ...resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
       orgId,
       keyId,
       monthlyCapUsd,
       source,
       projectId: job.project_id,
       jobId: job.id,
-      name: body.name ?? job.name,
       prompt: job.prompt,
-      inputs: body.inputs ?? {},
       inputSchema: fromJson(job.input_schema),
       model: job.model as ModelAlias,
-      outputSchema: body.output_schema ?? fromJson(job.output_schema),
-      callbackUrl: body.callback_url ?? null,
-      connections: [...new Set([...(fromJson<string[]>(job.connections) ?? []), ...(body.connections ?? [])])],
-      inputFiles: body.files ?? [],
-      proxy: body.proxy ?? job.proxy,
-      sandboxLabel: body.sandbox_label ?? job.sandbox_label,
-      timeoutS: body.timeout_s ?? job.timeout_s ?? this.r.config['limits.run_timeout_s'],
-      recording: body.recording ?? job.recording === 1,
       replay: body.replay ?? job.replay,
-      human: {
-        timeoutS: body.human_timeout_s ?? job.human_timeout_s,
-        email: body.human_email ?? job.human_email,
-        requireApproval: body.require_approval ?? job.require_approval === 1,
-      },
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -397,28 +343,11 @@ export class RunsService {
   }
 
   private newRun(spec: RunSpec, prompt: string): NewRun {
+    const { inputSchema: _inputSchema, idempotencyKey, scope, body, ...run } = spec;
     return {
-      orgId: spec.orgId,
-      keyId: spec.keyId,
-      monthlyCapUsd: spec.monthlyCapUsd,
-      source: spec.source,
-      projectId: spec.projectId,
-      jobId: spec.jobId,
-      name: spec.name,
+      ...run,
       prompt,
-      inputs: spec.inputs,
-      model: spec.model,
-      outputSchema: spec.outputSchema,
-      callbackUrl: spec.callbackUrl,
-      connections: spec.connections,
-      inputFiles: spec.inputFiles,
-      proxy: spec.proxy,
-      sandboxLabel: spec.sandboxLabel,
-      timeoutS: spec.timeoutS,
-      recording: spec.recording,
-      replay: spec.replay,
-      human: spec.human,
-      idempotency: spec.idempotencyKey === undefined ? null : { scope: spec.scope, key: spec.idempotencyKey, hash: requestHash(withoutIdempotencyKey(spec.body)) },
+      idempotency: idempotencyKey === undefined ? null : { scope, key: idempotencyKey, hash: requestHash(withoutIdempotencyKey(body)) },
     };
   }
 
@@ -471,27 +400,16 @@ export class RunsService {
       const at = isoTime(nowMs);
       const id = this.r.ids('run');
       const row: NewRunRow = {
+        ...runOptionColumns(n),
         id,
         org_id: n.orgId,
         key_id: n.keyId,
         project_id: n.projectId,
         job_id: n.jobId,
-        name: n.name,
         source: n.source,
         prompt: n.prompt,
-        inputs: JSON.stringify(n.inputs),
         model: n.model,
-        output_schema: toJson(n.outputSchema),
-        callback_url: n.callbackUrl,
-        connections: JSON.stringify(n.connections),
-        proxy: n.proxy,
-        sandbox_label: n.sandboxLabel,
-        timeout_s: n.timeoutS,
-        recording: n.recording ? 1 : 0,
         replay: n.replay,
-        human_timeout_s: n.human.timeoutS,
-        human_email: n.human.email,
-        require_approval: n.human.requireApproval ? 1 : 0,
         status: 'queued',
         created_at: at,
         updated_at: at,
