@@ -56,7 +56,7 @@ export class HumanRequests {
     private readonly o: HumanRequestsOptions,
   ) {
     // The person replied to the notification email: its reply answers the request it was sent for.
-    r.events.on('email.replied', (reply) => this.answerByEmail(reply.orgId, reply.emailId, reply.receivedId));
+    r.events.on('wake.email_replied', (reply) => this.answerByEmail(reply.orgId, reply.emailId, reply.receivedId));
   }
 
   /** Closes the open requests of a run that leaves `running` (ends, or is re-queued after its daemon died). */
@@ -79,7 +79,7 @@ export class HumanRequests {
     const answerUrl = `${this.o.publicUrl()}/v1/runs/${run.id}/human`;
     // Listening before the commit: an answer can arrive as soon as the request exists.
     let wake = () => {};
-    const unsubscribe = this.r.events.on('human.answered', (event) => {
+    const unsubscribe = this.r.events.on('wake.human_answered', (event) => {
       if (event.requestId === request.id) wake();
     });
     try {
@@ -178,7 +178,7 @@ export class HumanRequests {
           answered_at: at,
         },
       });
-      uow.afterCommit(() => this.r.events.emit('human.answered', { requestId: waiting.request_id, runId }));
+      uow.afterCommit(() => this.r.events.emit('wake.human_answered', { requestId: waiting.request_id, runId }));
       return after;
     });
     return this.o.runs.envelope(resumed);

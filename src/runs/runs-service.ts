@@ -218,7 +218,7 @@ export class RunsService {
 
   /**
    * Cancels a queued or running run. Cancelling a cancelled run answers it again; a finished one is 409.
-   * A running agent learns of it through the `run.transitioned` event and stops its sandbox.
+   * A running agent learns of it through the `wake.run_transitioned` event and stops its sandbox.
    */
   cancel(orgId: string, id: string): RunEnvelope {
     for (;;) {
@@ -237,7 +237,7 @@ export class RunsService {
   /**
    * The one way a run changes status or what it waits for: a named move of `runMoves` (state-machine.ts), applied
    * inside the caller's unit of work (its own transaction, or a group commit) as a compare-and-set on where the move
-   * starts. A status move writes its event row and runs the transition hooks; `run.transitioned` is announced once
+   * starts. A status move writes its event row and runs the transition hooks; `wake.run_transitioned` is announced once
    * the unit has committed. pause and resume announce nothing: the status stays `running`, and a `run.status` from
    * running to running would tell consumers of a change that did not happen. Returns the updated row, or null when
    * the run was no longer where the move starts (or no longer leased by the move's worker).
@@ -271,7 +271,7 @@ export class RunsService {
     const { run, from, to } = change;
     this.deps.announcer.announce(uow, { type: 'run.status', orgId: run.org_id, runId: run.id, data: { run_id: run.id, from, to, description } });
     for (const hook of this.hooks) hook(change, uow);
-    uow.afterCommit(() => this.r.events.emit('run.transitioned', { runId: run.id, orgId: run.org_id, from, to }));
+    uow.afterCommit(() => this.r.events.emit('wake.run_transitioned', { runId: run.id, orgId: run.org_id, from, to }));
   }
 
   /** A POST /runs body as a run: the default project unless it names one of the organisation's. */

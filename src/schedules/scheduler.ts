@@ -19,7 +19,7 @@ export interface SchedulerOptions {
   jobs: { listScheduled(): JobRow[] };
   runs: ScheduledRunStarter;
   logger: Logger;
-  /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
+  /** Where `wake.jobs_changed` is announced; without it, call `sync()` after changing jobs. */
   events?: EventBus;
   /** Told of every run this scheduler started (not of those another daemon already started). */
   onFiring?: (firing: Firing) => void;
@@ -88,7 +88,7 @@ export class Scheduler {
 
   start(): void {
     if (this.closed || this.unsubscribe !== null) return;
-    this.unsubscribe = this.o.events?.on('jobs.changed', () => this.sync()) ?? (() => undefined);
+    this.unsubscribe = this.o.events?.on('wake.jobs_changed', () => this.sync()) ?? (() => undefined);
     this.sync();
   }
 
