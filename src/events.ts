@@ -1,7 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { RunStatus } from './vocabulary/run-status.js';
 
-/** Typed events of the core. Emitted after the transaction that caused them has committed. */
+/**
+ * The in-process bus: wake-ups between the daemon's parts, emitted after the transaction that caused them has
+ * committed. They are named wake.* so that none reads like a public event (`run.status`, `run.human_answered`: the
+ * event catalogue, event-log/event-catalogue.ts), which a caller sees in the event log and webhooks; a wake-up leaves
+ * the process never.
+ */
 export interface ErrandEvents {
   /** Every run status change, including creation (`from` is null). Listeners read the run if they need more. */
   'wake.run_transitioned': [{ runId: string; orgId: string; from: RunStatus | null; to: RunStatus }];

@@ -156,7 +156,7 @@ describe('RunsService.apply', () => {
     }
   });
 
-  it('logs run.status and announces wake.run_transitioned for a status move, and neither for pause or resume', async () => {
+  it('logs run.status and wakes with wake.run_transitioned for a status move, and neither for pause or resume', async () => {
     const id = put('running');
     r.store.transaction((uow) => runs.apply(uow, runMoves.pause({ runId: id, waitingFor: 'a person', leaseOwner: WORKER })));
     r.store.transaction((uow) => runs.apply(uow, runMoves.resume({ runId: id, leaseOwner: WORKER })));

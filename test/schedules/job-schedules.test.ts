@@ -1,8 +1,8 @@
 /**
- * Job schedules through the services the daemon wires together (JobsService and ProjectsService announcing
- * `wake.jobs_changed`, the schedules subsystem, the real RunsService), on fake time. What schedules-api.test.ts shows on a
- * real daemon, here to the slot: every "it fires no more" is proven over slots that passed, not seconds slept, and a
- * daemon's downtime can last an hour.
+ * Job schedules through the services the daemon wires together (JobsService and ProjectsService waking the
+ * scheduler with `wake.jobs_changed`, the schedules subsystem, the real RunsService), on fake time. What
+ * schedules-api.test.ts shows on a real daemon, here to the slot: every "it fires no more" is proven over slots that
+ * passed, not seconds slept, and a daemon's downtime can last an hour.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createIdFactory } from '../../src/ids.js';
