@@ -88,7 +88,7 @@ export interface RunsServiceOptions {
   checkSandboxLabel: (label: string) => void;
 }
 
-interface NewRun extends RunOptions {
+interface NewRun {
   orgId: string;
   keyId: string | null;
   monthlyCapUsd: number | null;
@@ -99,6 +99,8 @@ interface NewRun extends RunOptions {
   model: ModelAlias;
   /** Whether it replays its job's recipe (issue 24): its request's `replay`, else its job's; 'off' without a job. */
   replay: RunReplay;
+  /** What it was asked, over its job's and the daemon's defaults (run-options.ts). */
+  options: RunOptions;
   idempotency: { scope: string; key: string; hash: string } | null;
 }
 
@@ -175,7 +177,6 @@ export class RunsService {
   async rerun(principal: Principal, id: string): Promise<CreatedRun> {
     const run = this.row(principal.orgId, id);
     return this.created(await this.admit({
-      ...runOptionsOfRow(run, this.r.store.files.inputIdsOf(run.id)),
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
@@ -185,6 +186,7 @@ export class RunsService {
       prompt: run.prompt,
       model: run.model,
       replay: run.replay,
+      options: runOptionsOfRow(run, this.r.store.files.inputIdsOf(run.id)),
       idempotency: null,
     }, 'write'));
   }
@@ -279,7 +281,6 @@ export class RunsService {
     const projectId = body.project_id ?? this.defaultProject(principal.orgId);
     if (body.project_id !== undefined) this.deps.projects.row(principal.orgId, body.project_id, 'project_id');
     return {
-      ...resolveRunOptions(body, promptRunDefaults(this.r.config['limits.run_timeout_s'])),
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
@@ -290,6 +291,7 @@ export class RunsService {
       inputSchema: null,
       model: body.model ?? DEFAULT_MODEL,
       replay: 'off',
+      options: resolveRunOptions(body, promptRunDefaults(this.r.config['limits.run_timeout_s'])),
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -307,7 +309,6 @@ export class RunsService {
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
     return this.prepare({
-      ...resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
       orgId,
       keyId,
       monthlyCapUsd,
@@ -318,6 +319,7 @@ export class RunsService {
       inputSchema: fromJson(job.input_schema),
       model: job.model as ModelAlias,
       replay: body.replay ?? job.replay,
+      options: resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -330,24 +332,32 @@ export class RunsService {
    * compiled and checked in the schema worker (see UserSchemas): a run without any answers at once.
    */
   private prepare(spec: RunSpec): NewRun | Promise<NewRun> {
-    if (spec.sandboxLabel !== null) this.options.checkSandboxLabel(spec.sandboxLabel);
-    if (spec.inputSchema === null && spec.outputSchema === null) return this.newRun(spec, fillPlaceholders(spec.prompt, spec.inputs));
+    const { options } = spec;
+    if (options.sandboxLabel !== null) this.options.checkSandboxLabel(options.sandboxLabel);
+    if (spec.inputSchema === null && options.outputSchema === null) return this.newRun(spec, fillPlaceholders(spec.prompt, options.inputs));
     return this.checkSchemas(spec).then((prompt) => this.newRun(spec, prompt));
   }
 
   /** The inputs against the input_schema and the placeholders, then the output_schema; answers the filled prompt. */
   private async checkSchemas(spec: RunSpec): Promise<string> {
-    const prompt = await checkInputs(this.deps.schemas, { prompt: spec.prompt, inputSchema: spec.inputSchema, inputs: spec.inputs });
-    if (spec.outputSchema) await this.deps.schemas.check(spec.outputSchema, 'output_schema');
+    const prompt = await checkInputs(this.deps.schemas, { prompt: spec.prompt, inputSchema: spec.inputSchema, inputs: spec.options.inputs });
+    if (spec.options.outputSchema) await this.deps.schemas.check(spec.options.outputSchema, 'output_schema');
     return prompt;
   }
 
   private newRun(spec: RunSpec, prompt: string): NewRun {
-    const { inputSchema: _inputSchema, idempotencyKey, scope, body, ...run } = spec;
     return {
-      ...run,
+      orgId: spec.orgId,
+      keyId: spec.keyId,
+      monthlyCapUsd: spec.monthlyCapUsd,
+      source: spec.source,
+      projectId: spec.projectId,
+      jobId: spec.jobId,
       prompt,
-      idempotency: idempotencyKey === undefined ? null : { scope, key: idempotencyKey, hash: requestHash(withoutIdempotencyKey(body)) },
+      model: spec.model,
+      replay: spec.replay,
+      options: spec.options,
+      idempotency: spec.idempotencyKey === undefined ? null : { scope: spec.scope, key: spec.idempotencyKey, hash: requestHash(withoutIdempotencyKey(spec.body)) },
     };
   }
 
@@ -358,17 +368,19 @@ export class RunsService {
   private admit(prepared: NewRun | Promise<NewRun>, mode: 'write' | 'check'): Promise<Admission> {
     if (prepared instanceof Promise) return prepared.then((run) => this.admit(run, mode));
     const run = prepared;
-    if (!run.callbackUrl) return this.accept(run, mode);
-    return this.options.checkCallbackUrl(run.callbackUrl, 'callback_url').then(() => this.accept(run, mode));
+    const { callbackUrl } = run.options;
+    if (!callbackUrl) return this.accept(run, mode);
+    return this.options.checkCallbackUrl(callbackUrl, 'callback_url').then(() => this.accept(run, mode));
   }
 
   /** Writes the run, or answers the earlier run of the same idempotency key; caps and limits checked in the same transaction. */
   private async accept(n: NewRun, mode: 'write' | 'check'): Promise<Admission> {
     const { store, config } = this.r;
     const nowMs = this.r.clock.now();
-    const hint = billingHint(this.deps.prices, n.model, n.timeoutS, n.monthlyCapUsd);
-    const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, n.outputSchema));
-    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: n.connections, proxy: n.proxy });
+    const o = n.options;
+    const hint = billingHint(this.deps.prices, n.model, o.timeoutS, n.monthlyCapUsd);
+    const need = startNeed(n, hint, this.options.startCost(n.model, n.prompt, o.outputSchema));
+    const problems = this.options.runProblems({ orgId: n.orgId, projectId: n.projectId, connections: o.connections, proxy: o.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
         const prior = store.idempotency.find(n.orgId, n.idempotency.scope, n.idempotency.key, nowMs - IDEMPOTENCY_WINDOW_MS);
@@ -395,12 +407,12 @@ export class RunsService {
         );
       }
       const warnings = runWarnings(problems, hint, budget);
-      checkInputFiles(store, n.orgId, n.inputFiles);
+      checkInputFiles(store, n.orgId, o.inputFiles);
       if (mode === 'check') return { kind: 'new', runId: null, billing: hint, warnings };
       const at = isoTime(nowMs);
       const id = this.r.ids('run');
       const row: NewRunRow = {
-        ...runOptionColumns(n),
+        ...runOptionColumns(o),
         id,
         org_id: n.orgId,
         key_id: n.keyId,
@@ -415,7 +427,7 @@ export class RunsService {
         updated_at: at,
       };
       const run = store.runs.insert(uow, row);
-      if (n.inputFiles.length > 0) store.files.addRunInputs(uow, id, n.inputFiles);
+      if (o.inputFiles.length > 0) store.files.addRunInputs(uow, id, o.inputFiles);
       this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted');
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
