@@ -53,7 +53,7 @@ export async function ensureBaseImage(options: EnsureBaseImageOptions): Promise<
     });
     const [repo, tag] = splitName(name);
     const progress = await options.docker.importImage(tar.stdout, { repo, tag, changes: `LABEL ${SANDBOX_LABEL}=1` });
-    await Promise.all([followProgress(options.docker, progress, options.onLog), tar.then(() => undefined)]);
+    await Promise.all([followProgress(options.docker, progress, options.onLog), tar]);
     return name;
   } finally {
     await rm(work, { recursive: true, force: true });
