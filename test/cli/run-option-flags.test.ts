@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { jobFieldsOf, type JobFieldFlags, addJobFieldOptions } from '../../cli/commands/jobs/job-fields.js';
+import { addJobFieldOptions, jobFieldsOf, unsetFieldsOf, type JobFieldFlags } from '../../cli/commands/jobs/job-fields.js';
 import { createRunOptionsOf, type CreateRunFlags } from '../../cli/commands/runs/create.js';
 import { addRunOptionFlags, runOptionsOf } from '../../cli/commands/runs/run-option-flags.js';
 import { runOptionMembers } from '../../src/runs/run-options.js';
@@ -52,5 +52,9 @@ describe('the run option flags', () => {
     const ownMapping = ['inputs', 'name', 'callback_url', 'idempotency_key', 'files'];
     const mapped = Object.keys(runOptionsOf(parse((cmd) => addRunOptionFlags(cmd, 'run'), ARGV)));
     expect(mapped.sort()).toEqual(Object.keys(runOptionMembers).filter((m) => !ownMapping.includes(m)).sort());
+  });
+
+  it('let `jobs update --unset` clear a job\'s sandbox label, as it clears its proxy', () => {
+    expect(unsetFieldsOf(['sandbox_label', 'proxy'])).toEqual({ sandbox_label: null, proxy: null });
   });
 });
