@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const { key } = daemon.admin.keys.create({ orgId: org.id });
 
   const finished = new Map<string, () => void>();
-  daemon.resources.events.on('run.transitioned', ({ runId, to }) => {
+  daemon.resources.events.on('wake.run_transitioned', ({ runId, to }) => {
     if (to === 'succeeded' || to === 'failed' || to === 'cancelled') finished.get(runId)?.();
   });
 

@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     return res.json();
   };
   const finished = new Map<string, () => void>();
-  daemon.resources.events.on('run.transitioned', ({ runId, to }) => {
+  daemon.resources.events.on('wake.run_transitioned', ({ runId, to }) => {
     if (to === 'succeeded' || to === 'failed' || to === 'cancelled') finished.get(runId)?.();
   });
   const attemptLogged = async (runId: string): Promise<Record<string, number>> => {

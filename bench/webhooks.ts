@@ -67,7 +67,7 @@ export async function runWebhooksBench(events = 2000, concurrency = 8): Promise<
   const ids = createIdFactory();
   const bus = new EventBus();
   const orgId = new OrgsService({ store, clock: systemClock, ids }).create('bench').id;
-  const secrets = new SigningSecrets({ store, box: new SecretBox(loadMasterKey({ home, env: {} })), clock: systemClock });
+  const secrets = new SigningSecrets({ store, box: new SecretBox(loadMasterKey({ home, env: {} })), clock: systemClock, signer: 'org' });
   const outbox = new WebhookOutbox({ store: webhooks, clock: systemClock, ids, events: bus, retryScheduleS: config['webhooks.retry_schedule_s'] });
   const worker = new DeliveryWorker({
     store,

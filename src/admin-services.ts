@@ -7,7 +7,6 @@ import { EventBus } from './events.js';
 import { createIdFactory, type IdFactory } from './ids.js';
 import { KeysService } from './keys/keys-service.js';
 import { McpGrantsService } from './mcp-server/oauth-server/grants-service.js';
-import { IdentitySecrets } from './mail/identity/identity-secrets.js';
 import { Approvals } from './mail/outbound/approvals.js';
 import { OrgModes } from './orgs/org-modes.js';
 import { OrgsService } from './orgs/orgs-service.js';
@@ -39,7 +38,7 @@ export interface AdminServices {
   keys: KeysService;
   signingSecrets: SigningSecrets;
   /** The secrets of email webhooks (the identities'). */
-  identitySecrets: IdentitySecrets;
+  identitySecrets: SigningSecrets;
   deliveries: DeliveriesService;
   eventWebhooks: EventWebhooks;
   testWebhooks: TestWebhooks;
@@ -59,8 +58,8 @@ export interface AdminServicesDeps {
 
 export function createAdminServices(deps: AdminServicesDeps): AdminServices {
   const box = new SecretBox(deps.masterKey);
-  const signingSecrets = new SigningSecrets({ store: deps.store, box, clock: deps.clock });
-  const identitySecrets = new IdentitySecrets({ store: deps.store, box, clock: deps.clock });
+  const signingSecrets = new SigningSecrets({ store: deps.store, box, clock: deps.clock, signer: 'org' });
+  const identitySecrets = new SigningSecrets({ store: deps.store, box, clock: deps.clock, signer: 'email' });
   const secrets: SignerSecrets = { org: (orgId) => signingSecrets.signingSecrets(orgId), email: (orgId) => identitySecrets.signingSecrets(orgId) };
   const log = new EventLog({ store: deps.store.events, clock: deps.clock, events: deps.events });
   const deliveries = new DeliveriesService({ store: deps.store.webhooks, clock: deps.clock, events: deps.events });

@@ -1,24 +1,29 @@
 import { EventEmitter } from 'node:events';
 import type { RunStatus } from './vocabulary/run-status.js';
 
-/** Typed events of the core. Emitted after the transaction that caused them has committed. */
+/**
+ * The in-process bus: wake-ups between the daemon's parts, emitted after the transaction that caused them has
+ * committed. They are named wake.* so that none reads like a public event (`run.status`, `run.human_answered`: the
+ * event catalogue, event-log/event-catalogue.ts), which a caller sees in the event log and webhooks; a wake-up leaves
+ * the process never.
+ */
 export interface ErrandEvents {
   /** Every run status change, including creation (`from` is null). Listeners read the run if they need more. */
-  'run.transitioned': [{ runId: string; orgId: string; from: RunStatus | null; to: RunStatus }];
+  'wake.run_transitioned': [{ runId: string; orgId: string; from: RunStatus | null; to: RunStatus }];
   /** A webhook was written to the outbox; the delivery worker wakes up. */
-  'webhook.enqueued': [{ deliveryId: string }];
+  'wake.webhook_enqueued': [{ deliveryId: string }];
   /** An event was appended to the event log and committed; live streams read it from there. */
-  'event.logged': [{ id: number; orgId: string; runId: string | null }];
+  'wake.event_logged': [{ id: number; orgId: string; runId: string | null }];
   /** A message was put on the outbound mail queue (or made due there); the outbound worker wakes up. */
-  'email.queued': [{ emailId: string }];
+  'wake.email_queued': [{ emailId: string }];
   /** Mail arrived at a run's address; the run's `wait_for_email` looks. */
-  'email.run_received': [{ runId: string }];
+  'wake.email_run_received': [{ runId: string }];
   /** A reply to one of the organisation's sends arrived (and was recorded as `received`); a person's request may be its send's. */
-  'email.replied': [{ orgId: string; emailId: string; receivedId: string }];
+  'wake.email_replied': [{ orgId: string; emailId: string; receivedId: string }];
   /** A run's waitpoint ended (null: all of its attempt's, as the run left `running`); an attempt blocked on it looks. */
   'wake.waitpoint_ended': [{ waitpointId: string | null; runId: string }];
   /** Jobs with a schedule were created, changed or deleted (a project's deletion included); the scheduler re-reads them. */
-  'jobs.changed': [{ orgId: string }];
+  'wake.jobs_changed': [{ orgId: string }];
 }
 
 export class EventBus {

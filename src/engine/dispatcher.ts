@@ -65,7 +65,7 @@ export class Dispatcher {
     await this.deps.executor.removeOrphanedSandboxes().catch((err: unknown) => this.r.logger.error({ err }, 'could not remove orphaned sandboxes'));
     if (this.closing) return;
     this.recoverLapsed();
-    this.unsubscribe = this.r.events.on('run.transitioned', ({ runId, from, to }) => {
+    this.unsubscribe = this.r.events.on('wake.run_transitioned', ({ runId, from, to }) => {
       if (to === 'cancelled' && from === 'running') this.active.get(runId)?.controller.abort(new CancelledStop());
       if (to === 'queued' || from === 'running') this.schedulePump();
     });

@@ -41,7 +41,7 @@ export interface EventLogOptions {
 /**
  * The durable event log: each event is written in the unit of work of what caused it, so an event exists exactly
  * when its cause committed, and gets an increasing id that a reader can resume after. Once the unit has committed,
- * `event.logged` tells live readers (streams) to look.
+ * `wake.event_logged` tells live readers (streams) to look.
  */
 export class EventLog {
   constructor(private readonly o: EventLogOptions) {}
@@ -57,7 +57,7 @@ export class EventLog {
       webhook_id: event.webhook?.id ?? null,
       webhook_payload: event.webhook?.payload ?? null,
     });
-    uow.afterCommit(() => this.o.events.emit('event.logged', { id, orgId: event.orgId, runId }));
+    uow.afterCommit(() => this.o.events.emit('wake.event_logged', { id, orgId: event.orgId, runId }));
     return id;
   }
 

@@ -81,7 +81,7 @@ class Subscriber {
  * and when the connection is full simply stops, to read on from its cursor once it drains. A reconnecting
  * client's `Last-Event-ID` is such a cursor, so a restart of the daemon loses nothing.
  *
- * When `event.logged` announces new events, streams of the same organisation (or run) that are caught up share one
+ * When `wake.event_logged` announces new events, streams of the same organisation (or run) that are caught up share one
  * read per event-loop turn; a stream further behind reads for itself. A heartbeat timer writes a comment to each
  * stream and reads the log again, which also delivers events appended by another process on the data directory.
  */
@@ -101,7 +101,7 @@ export class EventStreams {
 
   start(): void {
     if (this.unsubscribe !== null || this.closed) return;
-    this.unsubscribe = this.o.events.on('event.logged', ({ orgId, runId }) => {
+    this.unsubscribe = this.o.events.on('wake.event_logged', ({ orgId, runId }) => {
       const forOrg = this.byOrg.has(orgId);
       const forRun = runId !== null && this.byRun.has(runId);
       if (forOrg) this.pendingOrgs.add(orgId);

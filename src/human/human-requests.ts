@@ -65,7 +65,7 @@ export class HumanRequests {
     private readonly o: HumanRequestsOptions,
   ) {
     // The person replied to the notification email: its reply answers the request it was sent for.
-    r.events.on('email.replied', (reply) => this.answerByEmail(reply.orgId, reply.emailId, reply.receivedId));
+    r.events.on('wake.email_replied', (reply) => this.answerByEmail(reply.orgId, reply.emailId, reply.receivedId));
     if (r.config['human.trust_unauthenticated_email']) {
       r.logger.warn(
         'human.trust_unauthenticated_email is on: a reply from a run\'s human_email answers its question without DKIM or SPF, so anyone who can send mail can answer as that address',

@@ -2,51 +2,14 @@ import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { answeredScheduleSchema, nullableScheduleSchema } from '../schedules/schedule-schema.js';
+import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, requireApproval, sandboxLabel, timeoutS } from '../runs/run-options.js';
 
-export const connectionNames = {
-  type: 'array',
-  maxItems: 50,
-  uniqueItems: true,
-  items: { type: 'string', minLength: 1, maxLength: 200 },
-  description: 'Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required.',
-} as const;
-export const proxyName = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 200,
-  description:
-    "Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required.",
-} as const;
-export const sandboxLabel = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 63,
-  description:
-    "A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host.",
-} as const;
-export const recording = {
-  type: 'boolean',
-  description: 'false: no recording (trace and video) of the browser; default true, or the job\'s. recording.enabled off turns it off for every run.',
-} as const;
-export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
-export const humanTimeoutS = {
-  type: 'integer',
-  minimum: 1,
-  maximum: 604_800,
-  description: 'Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s.',
-} as const;
-export const humanEmail = { type: 'string', format: 'email', maxLength: 320, description: 'Who is emailed when the agent asks for a person (needs email configured); a reply answers.' } as const;
 export const replay = {
   type: 'string',
   enum: ['auto', 'off'],
   description:
     "auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay).",
 } as const;
-export const requireApproval = {
-  type: 'boolean',
-  description: 'A form is submitted only after a person approved it: the agent must ask with request_human, kind approve.',
-} as const;
-
 
 export const jobSchema = {
   type: 'object',

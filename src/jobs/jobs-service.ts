@@ -95,7 +95,7 @@ export class JobsService {
       updated_at: now,
     };
     this.r.store.jobs.insert(row);
-    if (row.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
+    if (row.schedule !== null) this.r.events.emit('wake.jobs_changed', { orgId });
     return toJob(row);
   }
 
@@ -138,7 +138,7 @@ export class JobsService {
         this.options.announcer.announce(uow, { type: 'schedule.paused', orgId, data: { job_id: id, reason: paused.paused_reason } });
       }
     });
-    if (body.schedule !== undefined || before.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
+    if (body.schedule !== undefined || before.schedule !== null) this.r.events.emit('wake.jobs_changed', { orgId });
     return this.get(orgId, id);
   }
 
@@ -166,7 +166,7 @@ export class JobsService {
   delete(orgId: string, id: string): { id: string; object: 'job'; deleted: true } {
     const row = this.row(orgId, id);
     this.r.store.jobs.delete(orgId, id);
-    if (row.schedule !== null) this.r.events.emit('jobs.changed', { orgId });
+    if (row.schedule !== null) this.r.events.emit('wake.jobs_changed', { orgId });
     return { id, object: 'job', deleted: true };
   }
 

@@ -13,7 +13,6 @@ import { OrgModes } from '../orgs/org-modes.js';
 import { TransportsByMode } from '../test-mode/test-mode-mail.js';
 import { DkimSigner } from './outbound/dkim-signer.js';
 import { MailResolver } from './dns-resolver.js';
-import { IdentitySecrets } from './identity/identity-secrets.js';
 import { IdentityService } from './identity/identity-service.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundServer } from './inbound/inbound-server.js';
@@ -29,6 +28,7 @@ import { SimulatedReplies } from './inbound/simulated-replies.js';
 import { runMailboxTools } from './run-mailbox/run-mailbox-tools.js';
 import { RunMailboxes } from './run-mailbox/run-mailboxes.js';
 import { SendService } from './outbound/send-service.js';
+import { SigningSecrets } from '../webhooks/signing-secrets.js';
 import { SentEmails } from './outbound/sent-emails.js';
 import { SendingDomains } from './identity/sending-domain.js';
 import { SmtpTransport } from './outbound/smtp-transport.js';
@@ -60,7 +60,7 @@ export interface MailSystem {
   tokens: MailTokens;
   identities: IdentityService;
   /** The secrets that sign email webhooks. */
-  identitySecrets: IdentitySecrets;
+  identitySecrets: SigningSecrets;
   emails: SendService;
   sentEmails: SentEmails;
   suppressions: Suppressions;
@@ -84,7 +84,7 @@ export function createMailSystem(deps: MailSystemDeps): MailSystem {
   const tokens = new MailTokens(deps.masterKey);
   const relayHost = settings.smtpUrl === null ? null : new URL(settings.smtpUrl).hostname;
   const domains = settings.relayDomain === null || settings.mxHost === null ? null : new SendingDomains({ resolver, mxHost: settings.mxHost, dkim: settings.dkim, relayHost });
-  const identitySecrets = new IdentitySecrets({ store: r.store, box: deps.box, clock: r.clock });
+  const identitySecrets = new SigningSecrets({ store: r.store, box: deps.box, clock: r.clock, signer: 'email' });
   const identities = new IdentityService(r, { settings, secrets: identitySecrets, domains, checkCallbackUrl: deps.checkCallbackUrl });
   const suppressions = new Suppressions({ store: r.store, clock: r.clock, announcer: deps.announcer });
   const signer = new DkimSigner(settings.dkim, settings.relayDomain);

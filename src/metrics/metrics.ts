@@ -125,7 +125,7 @@ export class Metrics {
         this.smtpInbound.inc(outcome === 'accepted' ? { outcome: 'accepted', reason: 'none' } : { outcome: 'refused', reason: outcome }),
       outbound: (result: OutboundRecipientResult) => this.smtpOutbound.inc({ result }),
     };
-    this.unsubscribe = sources.events.on('run.transitioned', ({ runId, from, to }) => {
+    this.unsubscribe = sources.events.on('wake.run_transitioned', ({ runId, from, to }) => {
       if (from === null) this.runCreated(runId);
       else if (isTerminal(to)) this.runEnded(runId);
     });

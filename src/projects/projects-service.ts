@@ -63,7 +63,7 @@ export class ProjectsService {
     }
     this.r.store.projects.delete(orgId, id);
     // Its jobs went with it: their schedules must stop.
-    this.r.events.emit('jobs.changed', { orgId });
+    this.r.events.emit('wake.jobs_changed', { orgId });
     return { id, object: 'project', deleted: true };
   }
 }

@@ -1,61 +1,32 @@
 import { runFilesSchema } from '../run-files/run-file-schemas.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
-import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, replay, requireApproval, sandboxLabel, timeoutS } from '../jobs/job-schemas.js';
+import { replay } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
 import { waitingForSchema } from './waiting-for.js';
-import { runFilesMember } from '../files/file-schemas.js';
+import { runOptionMembers } from './run-options.js';
 
-const inputs = { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' } as const;
-const outputSchema = { type: 'object', additionalProperties: true, description: 'JSON Schema the result must satisfy.' } as const;
-const callbackUrl = { type: 'string', format: 'uri', maxLength: 2048, description: 'https target of the signed completion webhook.' } as const;
-const idempotencyKey = { type: 'string', minLength: 1, maxLength: 255, description: 'A replay within 24 h returns the original run.' } as const;
-
+/** A run of a prompt: the prompt, its model and project, and the options every run takes (run-options.ts). */
 export const createRunBody = {
   type: 'object',
   required: ['prompt'],
   additionalProperties: false,
   properties: {
     prompt: { type: 'string', minLength: 1, maxLength: 100_000 },
-    inputs,
-    output_schema: outputSchema,
     model: modelAliasSchema,
     project_id: { type: 'string', minLength: 1, maxLength: 128 },
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    callback_url: callbackUrl,
-    idempotency_key: idempotencyKey,
-    connections: connectionNames,
-    files: runFilesMember,
-    timeout_s: timeoutS,
-    recording,
-    human_timeout_s: humanTimeoutS,
-    human_email: humanEmail,
-    require_approval: requireApproval,
-    proxy: proxyName,
-    sandbox_label: sandboxLabel,
+    ...runOptionMembers,
   },
 } as const;
 
+/** A run of a job: the options every run takes, and whether it replays the job's recipe. */
 export const createJobRunBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    inputs,
-    output_schema: outputSchema,
-    callback_url: callbackUrl,
-    idempotency_key: idempotencyKey,
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    connections: connectionNames,
-    files: runFilesMember,
-    timeout_s: timeoutS,
-    recording,
-    human_timeout_s: humanTimeoutS,
-    human_email: humanEmail,
-    require_approval: requireApproval,
-    proxy: proxyName,
-    sandbox_label: sandboxLabel,
+    ...runOptionMembers,
     replay: { ...replay, description: "auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay." },
   },
 } as const;

@@ -132,7 +132,7 @@ export const runMoves = {
     return failMove(input.runId, outcome, input.nowMs, input.leaseOwner, `failed (${outcome.reason}): ${outcome.detail}`);
   },
 
-  /** Cancelled by request, queued or running. A running agent learns of it through `run.transitioned`. */
+  /** Cancelled by request, queued or running. A running agent learns of it through `wake.run_transitioned`. */
   cancel(input: { runId: string; from: FromOf<'cancel'>; nowMs: number }): RunMove {
     return statusMove('cancel', input.from, {
       runId: input.runId,

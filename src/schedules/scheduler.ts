@@ -19,7 +19,7 @@ export interface SchedulerOptions {
   jobs: { listScheduled(): JobRow[] };
   runs: ScheduledRunStarter;
   logger: Logger;
-  /** Where `jobs.changed` is announced; without it, call `sync()` after changing jobs. */
+  /** Where `wake.jobs_changed` is announced; without it, call `sync()` after changing jobs. */
   events?: EventBus;
   /** Told of every run this scheduler started (not of those another daemon already started). */
   onFiring?: (firing: Firing) => void;
@@ -68,6 +68,8 @@ interface Entry {
  */
 export class Scheduler {
   private readonly entries = new Map<string, Entry>();
+  /** Firings under way: close() waits for them, so that none writes to a store being closed. */
+  private readonly firing = new Set<Promise<FiringOutcome>>();
   private closed = false;
   private unsubscribe: (() => void) | null = null;
 
@@ -86,7 +88,7 @@ export class Scheduler {
 
   start(): void {
     if (this.closed || this.unsubscribe !== null) return;
-    this.unsubscribe = this.o.events?.on('jobs.changed', () => this.sync()) ?? (() => undefined);
+    this.unsubscribe = this.o.events?.on('wake.jobs_changed', () => this.sync()) ?? (() => undefined);
     this.sync();
   }
 
@@ -110,7 +112,7 @@ export class Scheduler {
       let task: ScheduledTask;
       try {
         validateSchedule(schedule);
-        task = createTask(schedule.cron, (ctx: TaskContext) => (this.closed ? undefined : this.fire(job.org_id, jobId, schedule, ctx.date)), {
+        task = createTask(schedule.cron, (ctx: TaskContext) => (this.closed ? undefined : this.track(this.fire(job.org_id, jobId, schedule, ctx.date))), {
           timezone: schedule.timezone,
           name: `schedule:${jobId}`,
           logger: this.cronLogger,
@@ -128,6 +130,20 @@ export class Scheduler {
   /** Job ids with a running task. */
   activeJobs(): string[] {
     return [...this.entries.keys()];
+  }
+
+  /**
+   * Resolves once no firing is under way. A clock that was moved on (fake timers in tests) has started the firings it
+   * made due; after this they have started their runs or been recorded as skipped.
+   */
+  async idle(): Promise<void> {
+    while (this.firing.size > 0) await Promise.all(this.firing);
+  }
+
+  private track(firing: Promise<FiringOutcome>): Promise<FiringOutcome> {
+    this.firing.add(firing);
+    void firing.finally(() => this.firing.delete(firing));
+    return firing;
   }
 
   /** Starts the run of one firing. Public so that a firing's handling can be exercised without waiting for a clock. */
@@ -165,13 +181,14 @@ export class Scheduler {
     }
   }
 
-  /** Stops every task; no firing starts after it resolves. Safe to call repeatedly. */
+  /** Stops every task and waits for the firings under way; no firing starts after it resolves. Safe to call repeatedly. */
   async close(): Promise<void> {
     this.closed = true;
     this.unsubscribe?.();
     const tasks = [...this.entries.values()].map((e) => e.task);
     this.entries.clear();
     await Promise.all(tasks.map((t) => this.destroy(t)));
+    await this.idle();
   }
 
   private async destroy(task: ScheduledTask): Promise<void> {

@@ -16,7 +16,7 @@ export interface SchedulesSubsystemDeps {
 }
 
 /** Jobs' cron schedules, fired into runs; the firings that started none are kept for the API. */
-export function schedulesSubsystem(deps: SchedulesSubsystemDeps): Subsystem<{ skippedFirings: SkippedFirings }> {
+export function schedulesSubsystem(deps: SchedulesSubsystemDeps): Subsystem<{ skippedFirings: SkippedFirings; scheduler: Scheduler }> {
   const { resources, eventLog, announcer, jobs } = deps;
   const { store, logger } = resources;
   const skippedFirings = new SkippedFirings({ store, eventLog, announcer, jobs });
@@ -30,7 +30,7 @@ export function schedulesSubsystem(deps: SchedulesSubsystemDeps): Subsystem<{ sk
   });
   return {
     name: 'schedules',
-    services: { skippedFirings },
+    services: { skippedFirings, scheduler },
     start: () => scheduler.start(),
     close: () => scheduler.close(),
   };

@@ -20,13 +20,10 @@ export const mailboxColumns = defineColumns('mailboxes', {
 export type MailboxRow = RowOf<typeof mailboxColumns>;
 export type MailboxPatch = PatchOf<typeof mailboxColumns>;
 
-/** An organisation's email identity; its secrets are sealed (`SecretBox`), never plain. */
+/** An organisation's email identity; the secrets that sign its webhooks are in webhook_secrets (signer `email`). */
 export const identityColumns = defineColumns('email_identities', {
   org_id: fixed<string>(),
   mailbox_id: fixed<string>(),
-  webhook_secret_enc: patchable<string>(),
-  previous_secret_enc: patchable<string | null>(null),
-  previous_secret_expires_at: patchable<number | null>(null),
   domain: patchable<string | null>(null),
   domain_verified_at: patchable<string | null>(null),
   require_approval: patchable<number>(0),

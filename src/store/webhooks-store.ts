@@ -7,6 +7,8 @@ import type { UnitOfWork } from './unit-of-work.js';
 export interface WebhookSecretRow {
   id: number;
   org_id: string;
+  /** Whose webhooks it signs: the organisation's own, or its email identity's. */
+  signer: WebhookSigner;
   /** Sealed by `SecretBox`; never the plain secret. */
   secret_enc: string;
   created_at: number;
@@ -76,11 +78,15 @@ export class WebhooksStore {
 
   constructor(private readonly db: Db) {
     this.s = {
-      insertSecret: db.prepare('INSERT INTO webhook_secrets (org_id, secret_enc, created_at, expires_at) VALUES (@org_id, @secret_enc, @created_at, @expires_at)'),
-      liveSecrets: db.prepare<{ org_id: string; now: number }, WebhookSecretRow>(
-        'SELECT * FROM webhook_secrets WHERE org_id = @org_id AND (expires_at IS NULL OR expires_at > @now) ORDER BY id DESC',
+      insertSecret: db.prepare<Omit<WebhookSecretRow, 'id'>>(
+        'INSERT INTO webhook_secrets (org_id, signer, secret_enc, created_at, expires_at) VALUES (@org_id, @signer, @secret_enc, @created_at, @expires_at)',
       ),
-      expireCurrent: db.prepare<{ expires_at: number; org_id: string }>('UPDATE webhook_secrets SET expires_at = @expires_at WHERE org_id = @org_id AND expires_at IS NULL'),
+      liveSecrets: db.prepare<{ org_id: string; signer: WebhookSigner; now: number }, WebhookSecretRow>(
+        'SELECT * FROM webhook_secrets WHERE org_id = @org_id AND signer = @signer AND (expires_at IS NULL OR expires_at > @now) ORDER BY id DESC',
+      ),
+      expireCurrent: db.prepare<{ expires_at: number; org_id: string; signer: WebhookSigner }>(
+        'UPDATE webhook_secrets SET expires_at = @expires_at WHERE org_id = @org_id AND signer = @signer AND expires_at IS NULL',
+      ),
       purgeSecrets: db.prepare<{ now: number }>('DELETE FROM webhook_secrets WHERE expires_at IS NOT NULL AND expires_at <= @now'),
       insertDelivery: db.prepare(
         `INSERT INTO webhook_deliveries (id, event_id, org_id, run_id, event_type, url, payload, signer, status, attempts, next_attempt_at, manual,
@@ -129,16 +135,16 @@ export class WebhooksStore {
     this.s.insertSecret.run(row);
   }
 
-  /** Secrets that still sign at `nowMs`, newest first: the current one, then any still inside a rotation window. */
-  liveSecrets(orgId: string, nowMs: number): WebhookSecretRow[] {
-    return this.s.liveSecrets.all({ org_id: orgId, now: nowMs });
+  /** A signer's secrets that still sign at `nowMs`, newest first: the current one, then any inside a rotation window. */
+  liveSecrets(orgId: string, signer: WebhookSigner, nowMs: number): WebhookSecretRow[] {
+    return this.s.liveSecrets.all({ org_id: orgId, signer, now: nowMs });
   }
 
-  /** Replaces the current secret: the old ones get `expiresAt`, the new one none. */
-  rotateSecret(_uow: UnitOfWork, orgId: string, secretEnc: string, nowMs: number, expiresAt: number): void {
+  /** Replaces a signer's current secret: the current one gets `expiresAt`, the new one none; expired ones go. */
+  rotateSecret(_uow: UnitOfWork, orgId: string, signer: WebhookSigner, secretEnc: string, nowMs: number, expiresAt: number): void {
     this.s.purgeSecrets.run({ now: nowMs });
-    this.s.expireCurrent.run({ expires_at: expiresAt, org_id: orgId });
-    this.s.insertSecret.run({ org_id: orgId, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
+    this.s.expireCurrent.run({ expires_at: expiresAt, org_id: orgId, signer });
+    this.s.insertSecret.run({ org_id: orgId, signer, secret_enc: secretEnc, created_at: nowMs, expires_at: null });
   }
 
   /** Inserts a pending delivery; without `signer`, the organisation's run-webhook secret signs it. */

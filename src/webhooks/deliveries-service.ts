@@ -84,7 +84,7 @@ export class DeliveriesService {
       if (due) break;
       // An attempt ended it, or another redelivery started it, between our read and our write; look again.
     }
-    this.o.events.emit('webhook.enqueued', { deliveryId: id });
+    this.o.events.emit('wake.webhook_enqueued', { deliveryId: id });
     return toDelivery(this.o.store.getDelivery(orgId, id)!);
   }
 }

@@ -41,7 +41,7 @@ export interface DeliveryWorkerOptions {
   onAttempt?: (status: DeliveryStatus, latencyMs: number) => void;
 }
 
-/** Sends what the outbox holds, in a `DueWorkLoop` woken by `webhook.enqueued`. */
+/** Sends what the outbox holds, in a `DueWorkLoop` woken by `wake.webhook_enqueued`. */
 export class DeliveryWorker {
   private readonly owner = `whw_${process.pid}_${randomBytes(6).toString('hex')}`;
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -74,7 +74,7 @@ export class DeliveryWorker {
 
   start(): void {
     if (this.unsubscribe !== null || this.closing !== null) return;
-    this.unsubscribe = this.o.events.on('webhook.enqueued', () => this.loop.wake());
+    this.unsubscribe = this.o.events.on('wake.webhook_enqueued', () => this.loop.wake());
     this.loop.wake();
   }
 

@@ -38,7 +38,7 @@ export class WebhookOutbox implements WebhookQueue {
       next_attempt_at: now + (delayBeforeAttempt(1, this.o.retryScheduleS) ?? 0),
       created_at: isoTime(now),
     });
-    uow.afterCommit(() => this.o.events.emit('webhook.enqueued', { deliveryId: id }));
+    uow.afterCommit(() => this.o.events.emit('wake.webhook_enqueued', { deliveryId: id }));
     return id;
   }
 }

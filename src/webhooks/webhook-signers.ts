@@ -4,7 +4,7 @@ import type { WebhookSigner } from '../store/webhooks-store.js';
 export interface SignerSecrets {
   /** The organisation's own (`SigningSecrets`). */
   org: (orgId: string) => readonly string[];
-  /** Its email identity's `webhook_secret` (`IdentitySecrets`). */
+  /** Its email identity's `webhook_secret` (`SigningSecrets` of signer `email`). */
   email: (orgId: string) => readonly string[];
 }
 

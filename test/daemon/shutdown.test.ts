@@ -3,6 +3,14 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('errandd on SIGTERM', () => {
   let daemon: TestDaemon | null = null;
   afterEach(async () => {
@@ -16,14 +24,17 @@ describe('errandd on SIGTERM', () => {
     const url = new URL('/v1/runs', daemon.url);
     const req = request(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${daemon.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      // The daemon answers 100 Continue once it has read the headers: from then on the request is in flight.
+      headers: { authorization: `Bearer ${daemon.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
     });
-    // Half the body now: the request is in flight when the signal arrives.
+    req.flushHeaders();
+    await once(req, 'continue');
+    // Half the body now, the rest once the daemon has begun to stop.
     req.write(body.slice(0, 10));
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const exited = once(daemon.process, 'exit');
     daemon.process.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const d = daemon;
+    await until(() => d.logs().includes('"draining and stopping"'));
     const responded = once(req, 'response');
     req.end(body.slice(10));
     const [res] = (await responded) as [import('node:http').IncomingMessage];

@@ -38,7 +38,6 @@ describe('a run cancelled while running', () => {
     h.model.script([toolUse('run_code', { language: 'bash', code: 'sleep 600 &' }), held]);
     const runId = await createRun(h.daemon, { prompt: 'Wait for me' });
     await held.arrived;
-    await new Promise((resolve) => setTimeout(resolve, 300));
 
     const cancelled = await h.daemon.api('POST', `/v1/runs/${runId}/cancel`);
     expect(cancelled.status).toBe(200);

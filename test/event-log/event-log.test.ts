@@ -46,7 +46,7 @@ describe('EventLog', () => {
 
   it('announces an event only once its unit of work has committed, and never one that rolled back', () => {
     const seen: number[] = [];
-    bus.on('event.logged', ({ id }) => seen.push(id));
+    bus.on('wake.event_logged', ({ id }) => seen.push(id));
     let inside = -1;
     const id = store.transaction((uow) => {
       const appended = log.append(uow, { orgId: 'org_a', type: 'run.status', data: {} });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { withDataDirectory, type AdminServices } from '../../src/admin-services.js';
 import { dataPaths } from '../../src/runtime/paths.js';
-import { OFFLINE_ENGINE_ENV } from '../api/harness.js';
+import { OFFLINE_ENGINE_ENV, withStore } from '../api/harness.js';
 import type { SmtpSink } from '../fixtures/smtp-sink.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
 import { tempDir } from '../fixtures/temp-dir.js';
@@ -77,6 +77,14 @@ export async function waitForEmail(d: TestDaemon, id: string, done: (email: any)
     if (Date.now() > deadline) throw new Error(`email ${id}: timed out waiting for ${what}; last seen ${JSON.stringify(res.body)}\n${d.logs().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Whether the message is on the outbound queue. Off it (delivered, given up, held for approval, rejected), no worker
+ * sends it: what a test checks instead of waiting a while for a send that should not come.
+ */
+export function onOutboundQueue(d: TestDaemon, emailId: string): boolean {
+  return withStore(d, (store) => store.emails.queueRow(emailId) !== undefined);
 }
 
 /** The admin services on the daemon's data directory, as the CLI's admin commands use them. */

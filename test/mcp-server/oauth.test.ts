@@ -2,6 +2,7 @@ import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from '@mode
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDataDirectory } from '../../src/admin-services.js';
+import { hashSecret } from '../../src/keys/api-key.js';
 import { dataPaths } from '../../src/runtime/paths.js';
 import type { McpGrantInfo } from '../../src/mcp-server/oauth-server/grants-service.js';
 import { startApiDaemon, withStore } from '../api/harness.js';
@@ -468,8 +469,16 @@ describe('after a restart under another address, with short-lived access tokens'
 
   it('refuses an expired access token with invalid_token; a refresh gives a working one', async () => {
     const t = await signIn(d.url, d.key);
+    expect(t.expires_in).toBe(2);
     expect(await mcpStatus(t.access_token)).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // Its 2 s pass without waiting for them: the token's row is moved back by its lifetime, as a clock moved on by
+    // 2 s would find it (the daemon's clock is its own process's).
+    withStore(d, (store) => {
+      const hash = hashSecret(t.access_token);
+      const row = store.db.prepare('SELECT created_at, expires_at FROM mcp_tokens WHERE token_hash = ?').get(hash) as { created_at: number; expires_at: number };
+      expect(row.expires_at - row.created_at).toBe(2_000);
+      store.db.prepare('UPDATE mcp_tokens SET created_at = created_at - 2000, expires_at = expires_at - 2000 WHERE token_hash = ?').run(hash);
+    });
     const expired = await rpc(d.url, t.access_token, INITIALIZE);
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token has expired/);

@@ -81,7 +81,7 @@ describe('RunsService.apply', () => {
     ({ r, runs, eventLog } = inProcessRuns(dir.path));
     orgId = new OrgsService(r).create('moves').id;
     announced = [];
-    r.events.on('run.transitioned', (e) => announced.push(e));
+    r.events.on('wake.run_transitioned', (e) => announced.push(e));
   });
   afterEach(() => {
     r.store.close();
@@ -156,7 +156,7 @@ describe('RunsService.apply', () => {
     }
   });
 
-  it('logs run.status and announces run.transitioned for a status move, and neither for pause or resume', async () => {
+  it('logs run.status and wakes with wake.run_transitioned for a status move, and neither for pause or resume', async () => {
     const id = put('running');
     r.store.transaction((uow) => runs.apply(uow, runMoves.pause({ runId: id, waitingFor: 'a person', leaseOwner: WORKER })));
     r.store.transaction((uow) => runs.apply(uow, runMoves.resume({ runId: id, leaseOwner: WORKER })));

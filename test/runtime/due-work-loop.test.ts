@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { DueWorkLoop, type DueWork } from '../../src/runtime/due-work-loop.js';
 
@@ -61,20 +61,28 @@ describe('DueWorkLoop', () => {
   });
 
   it('close() claims nothing more and waits for the attempts in flight; calling it twice is safe', async () => {
-    const now = Date.now();
-    const q = queue([now, now + 40]);
-    const loop = new DueWorkLoop(q.work, { ...options, concurrency: 2 });
-    loop.wake();
-    await until(() => q.running.size === 1);
-    let closed = false;
-    const closing = loop.close().then(() => (closed = true));
-    expect(loop.close()).toBeInstanceOf(Promise);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(closed).toBe(false);
-    expect(q.waiting).toHaveLength(1);
-    q.running.get(0)!();
-    await closing;
-    expect(closed).toBe(true);
-    expect(q.waiting).toHaveLength(1);
+    // The loop waits for the next due item with setTimeout and reads the time through the clock (Date.now here).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const now = Date.now();
+      const q = queue([now, now + 40]);
+      const loop = new DueWorkLoop(q.work, { ...options, concurrency: 2 });
+      loop.wake();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(q.running.size).toBe(1);
+      let closed = false;
+      const closing = loop.close().then(() => (closed = true));
+      expect(loop.close()).toBeInstanceOf(Promise);
+      // The second item falls due while the first is in flight: a loop still open would claim it.
+      await vi.advanceTimersByTimeAsync(80);
+      expect(closed).toBe(false);
+      expect(q.waiting).toHaveLength(1);
+      q.running.get(0)!();
+      await closing;
+      expect(closed).toBe(true);
+      expect(q.waiting).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

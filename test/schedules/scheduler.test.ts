@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isoTime, systemClock } from '../../src/clock.js';
 import { QuotaError } from '../../src/errors.js';
 import { createIdFactory, type IdFactory } from '../../src/ids.js';
@@ -40,14 +40,18 @@ class StubRuns implements ScheduledRunStarter {
   }
 }
 
-const until = async (probe: () => boolean, what: string, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Fake time starts 0.4 s into a second: the every-second schedules below fire at each whole second after it. */
+const START = Date.parse('2026-11-22T09:00:00.400Z');
+const slotKey = (jobId: string, second: number) => `schedule:${jobId}:2026-11-22T09:00:0${second}.000Z`;
+
+/**
+ * Moves the fake clock on by `ms`, which fires every timer falling due meanwhile (node-cron's among them), and waits
+ * until the firings those started have finished: what happened by then is all that will have happened.
+ */
+async function advance(ms: number, ...schedulers: Scheduler[]): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  for (const s of schedulers) await s.idle();
+}
 
 describe('Scheduler', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -59,6 +63,8 @@ describe('Scheduler', () => {
   const closers: (() => Promise<void> | void)[] = [];
 
   beforeEach(() => {
+    // node-cron reads the time through Date and waits with setTimeout; the store's own waits stay real.
+    vi.useFakeTimers({ now: START, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     dir = tempDir();
     store = openStore(join(dir.path, 'errand.db'));
     orgId = new OrgsService({ store, clock: systemClock, ids }).create('acme').id;
@@ -69,6 +75,7 @@ describe('Scheduler', () => {
     for (const close of closers.splice(0).reverse()) await close();
     store.close();
     dir.remove();
+    vi.useRealTimers();
   });
 
   function insertJob(schedule: Partial<Schedule> & { cron: string }): string {
@@ -96,36 +103,33 @@ describe('Scheduler', () => {
   it('starts a run of the job at every firing, keyed by the whole second it was scheduled for', async () => {
     const jobId = insertJob({ cron: '* * * * * *', inputs: { city: 'Paris' }, callback_url: 'https://example.com/hook' });
     const { scheduler: s, runs } = scheduler();
-    const startedAt = Date.now();
     s.start();
     expect(s.activeJobs()).toEqual([jobId]);
-    await until(() => runs.started.length >= 2, 'two firings');
-    for (const { key, body } of runs.started) {
-      expect(key).toMatch(new RegExp(`^schedule:${jobId}:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.000Z$`));
-      // Missed firings are not replayed: nothing fires for a slot before the scheduler started.
-      expect(Date.parse(key.slice(`schedule:${jobId}:`.length))).toBeGreaterThanOrEqual(Math.floor(startedAt / 1000) * 1000);
-      expect(body).toEqual({ inputs: { city: 'Paris' }, callback_url: 'https://example.com/hook' });
-    }
-    expect(new Set(runs.started.map((r) => r.key)).size).toBe(runs.started.length);
+    await advance(2_000, s);
+    // Missed firings are not replayed: nothing fires for the second the scheduler started in (09:00:00).
+    expect(runs.started.map((r) => r.key)).toEqual([slotKey(jobId, 1), slotKey(jobId, 2)]);
+    for (const { body } of runs.started) expect(body).toEqual({ inputs: { city: 'Paris' }, callback_url: 'https://example.com/hook' });
   });
 
   it('stops firing when the schedule is paused and starts again when it is resumed', async () => {
     const jobId = insertJob({ cron: '* * * * * *' });
     const { scheduler: s, runs } = scheduler();
     s.start();
-    await until(() => runs.started.length >= 1, 'a first firing');
+    await advance(1_000, s);
+    expect(runs.started.map((r) => r.key)).toEqual([slotKey(jobId, 1)]);
 
     setSchedule(jobId, { cron: '* * * * * *', timezone: 'UTC', enabled: false });
     s.sync();
     expect(s.activeJobs()).toEqual([]);
-    const paused = runs.started.length;
-    await sleep(2_200);
-    expect(runs.started.length).toBe(paused);
+    // Five slots (09:00:02 to :06) pass while it is paused: a task left running would have fired at each.
+    await advance(5_000, s);
+    expect(runs.started.map((r) => r.key)).toEqual([slotKey(jobId, 1)]);
 
     setSchedule(jobId, { cron: '* * * * * *', timezone: 'UTC', enabled: true });
     s.sync();
     expect(s.activeJobs()).toEqual([jobId]);
-    await until(() => runs.started.length > paused, 'a firing after resume');
+    await advance(1_000, s);
+    expect(runs.started.map((r) => r.key)).toEqual([slotKey(jobId, 1), slotKey(jobId, 7)]);
   });
 
   it('drops the task of a deleted job and picks up a new one on sync', async () => {
@@ -140,20 +144,22 @@ describe('Scheduler', () => {
   });
 
   it('fires each firing once when two schedulers (two daemons) share the database', async () => {
-    insertJob({ cron: '* * * * * *' });
+    const jobId = insertJob({ cron: '* * * * * *' });
     const second = openStore(join(dir.path, 'errand.db'));
     closers.push(() => second.close());
     const a = scheduler(store);
     const b = scheduler(second);
     a.scheduler.start();
     b.scheduler.start();
-    await until(() => a.runs.replays + b.runs.replays >= 2, 'both schedulers to see the same firings');
+    await advance(3_000, a.scheduler, b.scheduler);
     await a.scheduler.close();
     await b.scheduler.close();
 
+    // Both saw every slot: each started it or found it started by the other.
+    expect(a.runs.started.length + a.runs.replays).toBe(3);
+    expect(b.runs.started.length + b.runs.replays).toBe(3);
     const keys = [...a.runs.started, ...b.runs.started].map((r) => r.key);
-    expect(keys.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(keys).size).toBe(keys.length);
+    expect([...keys].sort()).toEqual([slotKey(jobId, 1), slotKey(jobId, 2), slotKey(jobId, 3)]);
     const rows = store.db.prepare("SELECT key FROM idempotency_keys WHERE scope = 'runs'").all() as { key: string }[];
     expect(rows.map((r) => r.key).sort()).toEqual([...keys].sort());
   });

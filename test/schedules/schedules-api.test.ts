@@ -1,7 +1,8 @@
 /**
  * Job schedules through the real, compiled daemon (issue 4): an every-second cron fires runs of the job, pauses,
  * resumes, goes away with the schedule or the job, survives a restart without a second run for any slot, and every
- * scheduled run sends its webhook. The daemon has no model, so every run fails at once and never piles up.
+ * scheduled run sends its webhook. The daemon has no model, so every run fails at once and never piles up. The same
+ * behaviours slot by slot, on fake time, are in job-schedules.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../../src/runtime/paths.js';
@@ -15,10 +16,15 @@ const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 let d: TestDaemon;
 let projectId: string;
 const jobsToDelete: string[] = [];
+/** An every-second job that fires throughout: the beat the absence checks wait on (expectNoMoreFirings). */
+let witnessId: string;
 
 beforeAll(async () => {
   d = await startDaemon({ env: { ERRAND_SANDBOX_DRIVER: 'local', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ERRAND_WEBHOOKS_RETRY_SCHEDULE_S: '0,1,1,1' } });
   projectId = (await d.api('GET', '/v1/projects')).body.data[0].id;
+  const witness = await d.api('POST', '/v1/jobs', { project_id: projectId, name: 'witness', prompt: 'Tick', schedule: { cron: EVERY_SECOND } });
+  expect(witness.status).toBe(201);
+  witnessId = witness.body.id;
 });
 
 afterEach(async () => {
@@ -68,17 +74,28 @@ async function allFinished(jobId: string, timeoutMs = 20_000): Promise<any[]> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The slot (ms) of each firing of the job, from the idempotency keys its runs were recorded under. */
+function slotsOf(jobId: string): number[] {
+  return firingKeysOf(jobId)
+    .filter((r) => r.key !== null && r.key.startsWith(`schedule:${jobId}:`))
+    .map((r) => Date.parse(r.key.slice(`schedule:${jobId}:`.length)));
+}
+
 /**
- * The run count once firings have stopped: a firing already under way when the change landed may still add its
- * run, so the count is taken after one settling second and must then stay put while a live schedule would have
- * fired three more times.
+ * That the job fires no more after a change the daemon answered at `changedAt`: no firing of it has a slot after
+ * that, once the witness, which fires at the same beats, has fired for the second slot after the change. A task of the
+ * job left running would have fired at the first of them along with the witness, a whole second earlier. Answers the
+ * job's run count, which must then stay put.
  */
-async function expectNoMoreFirings(jobId: string): Promise<number> {
-  await sleep(1_500);
-  const settled = (await runsOf(jobId)).length;
-  await sleep(3_000);
-  expect((await runsOf(jobId)).length).toBe(settled);
-  return settled;
+async function expectNoMoreFirings(jobId: string, changedAt: number): Promise<number> {
+  const firstAfter = Math.floor(changedAt / 1000) * 1000 + 1000;
+  const deadline = Date.now() + 20_000;
+  while (!slotsOf(witnessId).some((slot) => slot >= firstAfter + 1000)) {
+    if (Date.now() > deadline) throw new Error(`the witness did not fire after ${new Date(firstAfter).toISOString()}\n${d.logs().slice(-3000)}`);
+    await sleep(100);
+  }
+  expect(slotsOf(jobId).filter((slot) => slot > changedAt).map((slot) => new Date(slot).toISOString())).toEqual([]);
+  return (await runsOf(jobId)).length;
 }
 
 /** Each run of the job with the idempotency key its firing was recorded under, read from the database. */
@@ -156,7 +173,7 @@ describe('PATCH and DELETE /v1/jobs/{id} on a scheduled job', () => {
     const paused = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { ...schedule, enabled: false } });
     expect(paused.status).toBe(200);
     expect(paused.body.schedule).toMatchObject({ enabled: false });
-    const settled = await expectNoMoreFirings(job.id);
+    const settled = await expectNoMoreFirings(job.id, Date.now());
 
     const resumed = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: { ...schedule, enabled: true } });
     expect(resumed.status).toBe(200);
@@ -169,7 +186,7 @@ describe('PATCH and DELETE /v1/jobs/{id} on a scheduled job', () => {
     const removed = await d.api('PATCH', `/v1/jobs/${job.id}`, { schedule: null });
     expect(removed.status).toBe(200);
     expect(removed.body.schedule).toBeNull();
-    await expectNoMoreFirings(job.id);
+    await expectNoMoreFirings(job.id, Date.now());
   });
 
   it('stops firing when the job is deleted, and its runs stay readable', async () => {
@@ -178,7 +195,7 @@ describe('PATCH and DELETE /v1/jobs/{id} on a scheduled job', () => {
     const deleted = await d.api('DELETE', `/v1/jobs/${job.id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ id: job.id, object: 'job', livemode: true, deleted: true });
-    const settled = await expectNoMoreFirings(job.id);
+    const settled = await expectNoMoreFirings(job.id, Date.now());
     expect(settled).toBeGreaterThanOrEqual(1);
   });
 
@@ -188,8 +205,9 @@ describe('PATCH and DELETE /v1/jobs/{id} on a scheduled job', () => {
     const job = await createJob({ project_id: project.body.id, schedule: { cron: EVERY_SECOND, inputs: { city: 'Pisa' } } });
     await waitForRuns(job.id, 1);
     expect((await d.api('DELETE', `/v1/projects/${project.body.id}`)).status).toBe(200);
+    const changedAt = Date.now();
     expect((await d.api('GET', `/v1/jobs/${job.id}`)).status).toBe(404);
-    await expectNoMoreFirings(job.id);
+    await expectNoMoreFirings(job.id, changedAt);
   });
 
   it('leaves other jobs firing when one job is paused', async () => {
@@ -198,16 +216,17 @@ describe('PATCH and DELETE /v1/jobs/{id} on a scheduled job', () => {
     await waitForRuns(a.id, 1);
     await waitForRuns(b.id, 1);
     expect((await d.api('PATCH', `/v1/jobs/${a.id}`, { schedule: { cron: EVERY_SECOND, inputs: { city: 'Kyiv' }, enabled: false } })).status).toBe(200);
-    const bBefore = (await runsOf(b.id)).length;
-    await expectNoMoreFirings(a.id);
-    expect((await runsOf(b.id)).length).toBeGreaterThanOrEqual(bBefore + 2);
+    const pausedAt = Date.now();
+    await expectNoMoreFirings(a.id, pausedAt);
+    // b fired at the slots the witness waited for.
+    expect(slotsOf(b.id).filter((slot) => slot > pausedAt).length).toBeGreaterThanOrEqual(2);
   });
 });
 
 describe('firing keys and the API', () => {
   it("does not let an API run's idempotency_key claim a future firing of the schedule", async () => {
     const job = await createJob({ schedule: { cron: EVERY_SECOND, inputs: { city: 'Graz' } } });
-    const slot = new Date(Math.floor(Date.now() / 1000) * 1000 + 4000).toISOString();
+    const slot = new Date(Math.floor(Date.now() / 1000) * 1000 + 3000).toISOString();
     const squatter = await d.api('POST', `/v1/jobs/${job.id}/runs`, { inputs: { city: 'Nowhere' }, idempotency_key: `schedule:${job.id}:${slot}` });
     expect(squatter.status).toBe(202);
     expect(Date.now(), 'the API run must be created before its slot comes').toBeLessThan(Date.parse(slot));
@@ -230,8 +249,7 @@ describe('a schedule across a daemon restart', () => {
     const before = (await waitForRuns(job.id, 2)).length;
     const stoppedAt = Date.now();
     await d.stop();
-    // Down for a few seconds, so that there are firings to miss.
-    await sleep(3_000);
+    // Down for as long as a stop and a start take; job-schedules.test.ts keeps a daemon down for an hour of fake time.
     await d.restart();
     const upAt = Date.now();
     await waitForRuns(job.id, before + 3);
@@ -274,7 +292,7 @@ describe('webhooks of scheduled runs', () => {
     const job = await createJob({ schedule: { cron: EVERY_SECOND, inputs: { city: 'Baku' }, callback_url: receiver.url('/scheduled') } });
     await waitForRuns(job.id, 3);
     expect((await d.api('DELETE', `/v1/jobs/${job.id}`)).status).toBe(200);
-    await expectNoMoreFirings(job.id);
+    await expectNoMoreFirings(job.id, Date.now());
     const runs = await allFinished(job.id);
 
     const deliveries = await receiver.waitFor(

@@ -51,22 +51,24 @@ describe('rotateMasterKey', () => {
     return id;
   }
 
-  it('re-encrypts connection secrets and webhook signing secrets under a new key, and drops the old key', () => {
+  it('re-encrypts connection secrets and webhook signing secrets (an organisation\'s and its email identity\'s) under a new key, and drops the old key', () => {
     const before = loadMasterKeyring({ home: dir.path, env: {} });
     const oldId = before.current().id;
     const box = new SecretBox(before);
-    const signing = new SigningSecrets({ store, box, clock: systemClock });
+    const signing = new SigningSecrets({ store, box, clock: systemClock, signer: 'org' });
     const webhookSecret = signing.current(orgId).secret;
+    const emailSecret = new SigningSecrets({ store, box, clock: systemClock, signer: 'email' }).current(orgId).secret;
     const connId = addConnection(box, 'tok_abcdef123456');
 
     const report = rotateMasterKey({ home: dir.path, env: {}, store });
 
-    expect(report).toMatchObject({ source: 'file', resealed: { webhook_secrets: 1, connections: 1 }, removed_key_ids: [oldId] });
+    expect(report).toMatchObject({ source: 'file', resealed: { webhook_secrets: 2, connections: 1 }, removed_key_ids: [oldId] });
     expect(report.key_id).not.toBe(oldId);
     const after = loadMasterKeyring({ home: dir.path, env: {} });
     expect(after.all().map((k) => k.id)).toEqual([report.key_id]);
     const newBox = new SecretBox(after);
-    expect(new SigningSecrets({ store, box: newBox, clock: systemClock }).current(orgId).secret).toBe(webhookSecret);
+    expect(new SigningSecrets({ store, box: newBox, clock: systemClock, signer: 'org' }).current(orgId).secret).toBe(webhookSecret);
+    expect(new SigningSecrets({ store, box: newBox, clock: systemClock, signer: 'email' }).current(orgId).secret).toBe(emailSecret);
     const row = store.connections.get(orgId, connId)!;
     expect(newBox.keyIdOf(row.secret_enc!)).toBe(report.key_id);
     expect(newBox.open(row.secret_enc!, connId)).toBe('tok_abcdef123456');

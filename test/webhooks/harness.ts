@@ -119,6 +119,7 @@ export class Harness {
   readonly secrets: SigningSecrets;
   readonly eventLog: EventLog;
   readonly outbox: WebhookOutbox;
+  readonly box: SecretBox;
   readonly announcer: EventAnnouncer;
   /** The daemon's transition hook that announces a run's end, with a smaller envelope than the daemon's. */
   readonly runEnd: TransitionHook;
@@ -139,7 +140,8 @@ export class Harness {
     this.webhooks = this.store.webhooks;
     this.eventLog = new EventLog({ store: this.store.events, clock: systemClock, events: this.events });
     const box = new SecretBox(loadMasterKey({ home, env: {} }));
-    this.secrets = new SigningSecrets({ store: this.store, box, clock: options.secretsClock ?? systemClock });
+    this.box = box;
+    this.secrets = new SigningSecrets({ store: this.store, box, clock: options.secretsClock ?? systemClock, signer: 'org' });
     this.outbox = new WebhookOutbox({
       store: this.webhooks,
       clock: systemClock,

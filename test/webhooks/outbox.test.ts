@@ -19,11 +19,11 @@ describe('WebhookOutbox', () => {
     dir.remove();
   });
 
-  it('announces webhook.enqueued only after the transaction that wrote the event has committed', async () => {
+  it('announces wake.webhook_enqueued only after the transaction that wrote the event has committed', async () => {
     const h = new Harness(dir.path);
     open.push(h);
     const seen: string[] = [];
-    h.events.on('webhook.enqueued', ({ deliveryId }) => seen.push(deliveryId));
+    h.events.on('wake.webhook_enqueued', ({ deliveryId }) => seen.push(deliveryId));
     let inside = -1;
     h.store.transaction((uow) => {
       h.outbox.enqueue(uow, { orgId: h.orgId, runId: null, event: 'run.completed', url: receiver.url(), webhookId: h.ids('evt'), payload: webhookBody('run.completed', '{"task_id":"run_x"}', true), signer: 'org' });

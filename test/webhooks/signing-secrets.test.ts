@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OrgsService } from '../../src/orgs/orgs-service.js';
 import { systemClock } from '../../src/clock.js';
-import { ROTATION_OVERLAP_MS } from '../../src/webhooks/signing-secrets.js';
+import { ROTATION_OVERLAP_MS, SigningSecrets } from '../../src/webhooks/signing-secrets.js';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { Harness } from './harness.js';
 
@@ -59,5 +59,20 @@ describe('SigningSecrets', () => {
     await h.close();
     h = new Harness(dir.path, { secretsClock: { now: () => now } });
     expect(h.secrets.current(h.orgId).secret).toBe(secret);
+  });
+
+  it("keeps an organisation's own secrets and its email identity's apart, each rotating alone and sealed to its signer", () => {
+    const email = new SigningSecrets({ store: h.store, box: h.box, clock: { now: () => now }, signer: 'email' });
+    const own = h.secrets.current(h.orgId).secret;
+    const identity = email.current(h.orgId).secret;
+    expect(identity).not.toBe(own);
+    const rotated = email.rotate(h.orgId).secret;
+    expect(email.signingSecrets(h.orgId)).toEqual([rotated, identity]);
+    expect(h.secrets.signingSecrets(h.orgId)).toEqual([own]);
+    const rows = h.store.db.prepare('SELECT signer, secret_enc FROM webhook_secrets ORDER BY id').all() as { signer: string; secret_enc: string }[];
+    expect(rows.map((r) => r.signer)).toEqual(['org', 'email', 'email']);
+    // An identity's secret does not open as an organisation's: the seal names the signer.
+    expect(() => h.box.open(rows[1]!.secret_enc, h.orgId)).toThrow();
+    expect(h.box.open(rows[1]!.secret_enc, `${h.orgId}:email-identity`)).toBe(identity);
   });
 });

@@ -3,50 +3,31 @@ import type { Job, JobUpdateParams } from '../../api.js';
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
 import { UsageError } from '../../cli-errors.js';
 import type { CliContext } from '../../context.js';
-import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
-import { OUTPUT_SCHEMA_HELP } from '../../help.js';
+import { readJsonObject } from '../../flag-parsers.js';
 import type { Column } from '../../output.js';
+import { addRunOptionFlags, runOptionsOf, type RunOptionFlags } from '../runs/run-option-flags.js';
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
-export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'schedule', 'proxy'] as const;
+export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'schedule', 'proxy', 'sandbox_label'] as const;
 
-export interface JobFieldFlags {
+export interface JobFieldFlags extends RunOptionFlags {
   name?: string;
   description?: string;
   prompt?: string;
   model?: ModelAlias;
   inputSchema?: string;
-  outputSchema?: string;
-  connection?: string[];
-  proxy?: string;
-  timeoutS?: number;
-  /** Set only by --recording or --no-recording. */
-  recording?: boolean;
-  humanEmail?: string;
-  humanTimeoutS?: number;
-  requireApproval?: boolean;
   replay?: 'auto' | 'off';
 }
 
 /** The flags shared by `jobs create` and `jobs update`. */
 export function addJobFieldOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option('--name <name>', 'job name')
     .option('--description <text>', 'what the job does')
     .option('--prompt <text>', 'the task, with {{placeholders}} filled from inputs at run time')
     .addOption(new Option('--model <alias>', `model (default ${DEFAULT_MODEL})`).choices(MODEL_ALIASES))
-    .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run')
-    .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
-    .option('--connection <name>', 'a connection runs of this job need (repeatable)', collect)
-    .option('--proxy <name>', "a proxy connection this job's runs leave through, unless a run names its own")
-    .addOption(new Option('--timeout-s <seconds>', 'longest a run may execute').argParser(integerFlag(1, 86_400)))
-    .option('--recording', "record the browser of this job's runs (the default)")
-    .option('--no-recording', "do not record the browser of this job's runs, unless a run asks to")
-    .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
-    .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
-    .option('--require-approval', "a form is submitted only after a person approved (the agent asks with request_human)")
-    .option('--no-require-approval', 'forms may be submitted without an approval')
-    .addOption(new Option('--replay <mode>', "auto: runs replay the job's recipe without the model (the agent takes over where the page changed); off: the agent runs every step (the default)").choices(['auto', 'off']));
+    .option('--input-schema <json|@file>', 'JSON Schema of the inputs; its required list is checked on every run');
+  return addRunOptionFlags(cmd, 'job').addOption(new Option('--replay <mode>', "auto: runs replay the job's recipe without the model (the agent takes over where the page changed); off: the agent runs every step (the default)").choices(['auto', 'off']));
 }
 
 export function jobFieldsOf(flags: JobFieldFlags): JobUpdateParams {
@@ -56,14 +37,7 @@ export function jobFieldsOf(flags: JobFieldFlags): JobUpdateParams {
     ...(flags.prompt === undefined ? {} : { prompt: flags.prompt }),
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.inputSchema === undefined ? {} : { input_schema: readJsonObject(flags.inputSchema, '--input-schema') }),
-    ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
-    ...(flags.connection === undefined ? {} : { connections: flags.connection }),
-    ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
-    ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
-    ...(flags.recording === undefined ? {} : { recording: flags.recording }),
-    ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
-    ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
-    ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
+    ...runOptionsOf(flags),
     ...(flags.replay === undefined ? {} : { replay: flags.replay }),
   };
 }

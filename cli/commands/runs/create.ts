@@ -4,11 +4,12 @@ import type { CreateParams, JobRunCreateParams, RunCreateParams, RunCreated } fr
 import { DEFAULT_MODEL, MODEL_ALIASES, type ModelAlias } from '../../../src/vocabulary/models.js';
 import { UsageError } from '../../cli-errors.js';
 import { contextOf, type CliContext } from '../../context.js';
-import { collect, integerFlag, parseKeyValues, readJsonObject, readText } from '../../flag-parsers.js';
-import { examples, OUTPUT_SCHEMA_HELP } from '../../help.js';
+import { collect, parseKeyValues, readJsonObject, readText } from '../../flag-parsers.js';
+import { examples } from '../../help.js';
 import { printAccepted, printCheck, printWarnings } from './envelope-view.js';
 import { followToEnvelope } from './wait-for-run.js';
 import { uploadOnce } from '../files/upload-path.js';
+import { addRunOptionFlags, runOptionsOf, type RunOptionFlags } from './run-option-flags.js';
 
 export type CreateRunOptions = ({ kind: 'prompt'; body: RunCreateParams } | { kind: 'job'; jobId: string; body: JobRunCreateParams }) & {
   wait: boolean;
@@ -18,27 +19,18 @@ export type CreateRunOptions = ({ kind: 'prompt'; body: RunCreateParams } | { ki
   files: string[];
 };
 
-export interface CreateRunFlags {
+export interface CreateRunFlags extends RunOptionFlags {
   prompt?: string;
   promptFile?: string;
   job?: string;
   input?: string[];
   inputJson?: string;
-  outputSchema?: string;
   model?: ModelAlias;
   project?: string;
   name?: string;
   callbackUrl?: string;
   idempotencyKey?: string;
-  connection?: string[];
   file?: string[];
-  proxy?: string;
-  timeoutS?: number;
-  /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
-  recording?: boolean;
-  humanEmail?: string;
-  humanTimeoutS?: number;
-  requireApproval?: boolean;
   /** With --job only: replay the job's recipe or not (default: the job's replay). */
   replay?: 'auto' | 'off';
   wait?: boolean;
@@ -46,7 +38,7 @@ export interface CreateRunFlags {
 }
 
 export function registerRunsCreate(runs: Command): void {
-  runs
+  const create = runs
     .command('create')
     .description('start a run from a prompt (an argument, --prompt-file, or stdin with -), or of a job with --job')
     .argument('[prompt]', "the task; {{placeholders}} are filled from the inputs; '-' reads it from stdin")
@@ -55,22 +47,13 @@ export function registerRunsCreate(runs: Command): void {
     .option('--job <id>', 'run this job (job_...) instead of a prompt')
     .option('--input <key=value>', 'an input value (repeatable; values are strings)', collect)
     .option('--input-json <json|@file>', 'inputs as a JSON object (--input entries override its members)')
-    .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
     .addOption(new Option('--model <alias>', `model (default ${DEFAULT_MODEL})`).choices(MODEL_ALIASES).conflicts('job'))
     .addOption(new Option('--project <id>', 'project (default: the "API Runs" project)').conflicts('job'))
     .option('--name <label>', 'a label for the run')
     .option('--callback-url <url>', 'https target of the signed completion webhook')
     .option('--idempotency-key <key>', 'a replay within 24 h returns the original run')
-    .option('--connection <name>', 'a connection the run needs (repeatable)', collect)
-    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check, unless the same name and content was uploaded before) or a file_ id (repeatable)', collect)
-    .option('--proxy <name>', "a proxy connection the run's browser and code leave through (overrides the job's)")
-    .addOption(new Option('--timeout-s <seconds>', 'longest the run may execute').argParser(integerFlag(1, 86_400)))
-    .option('--recording', "record the browser (a video and a trace), though the job's runs are not")
-    .option('--no-recording', 'do not record the browser')
-    .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
-    .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
-    .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
-    .option('--no-require-approval', "forms may be submitted without an approval (overrides the job's)")
+    .option('--file <path|id>', 'an input file, placed read-only in /workspace/in: a path (uploaded first, even with --check, unless the same name and content was uploaded before) or a file_ id (repeatable)', collect);
+  addRunOptionFlags(create, 'run')
     .addOption(new Option('--replay <mode>', "with --job: auto replays the job's recipe without the model, off runs the agent (default: the job's replay)").choices(['auto', 'off']))
     .option('--wait', "follow the run's events (status, each step, cost so far) until it ends; then print the envelope")
     .addOption(new Option('--check', 'only check the run: the refusals, estimate and warnings creating it would give; nothing is created').conflicts('wait'))
@@ -96,17 +79,10 @@ export function createRunOptionsOf(prompt: string | undefined, flags: CreateRunF
   const inputs = { ...(flags.inputJson === undefined ? {} : readJsonObject(flags.inputJson, '--input-json')), ...parseKeyValues(flags.input ?? [], '--input') };
   const common: JobRunCreateParams = {
     ...(Object.keys(inputs).length === 0 ? {} : { inputs }),
-    ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
     ...(flags.name === undefined ? {} : { name: flags.name }),
     ...(flags.callbackUrl === undefined ? {} : { callback_url: flags.callbackUrl }),
     ...(flags.idempotencyKey === undefined ? {} : { idempotency_key: flags.idempotencyKey }),
-    ...(flags.connection === undefined ? {} : { connections: flags.connection }),
-    ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
-    ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
-    ...(flags.recording === undefined ? {} : { recording: flags.recording }),
-    ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
-    ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
-    ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
+    ...runOptionsOf(flags),
   };
   const wait = flags.wait === true;
   const check = flags.check === true;

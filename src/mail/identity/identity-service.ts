@@ -5,7 +5,7 @@ import type { IdentityPatch, IdentityRow, MailboxRow } from '../../store/mailbox
 import { isReservedUsername, usernameFromName } from '../addresses.js';
 import type { ConfigureIdentityBody } from '../email-schemas.js';
 import { isDomainName, type MailSettings } from '../mail-settings.js';
-import { IDENTITY_SECRET_OVERLAP_MS, type IdentitySecrets } from './identity-secrets.js';
+import type { SigningSecrets } from '../../webhooks/signing-secrets.js';
 import type { DomainCheck, SendingDomains } from './sending-domain.js';
 import { assertUsernameFree, isUsernameFree, usernameTaken } from './username-claims.js';
 
@@ -44,8 +44,8 @@ export interface Sender {
 
 export interface IdentityServiceOptions {
   settings: MailSettings;
-  /** The secrets that sign the identity's webhooks. */
-  secrets: IdentitySecrets;
+  /** The secrets that sign the identity's webhooks (its signer is `email`). */
+  secrets: SigningSecrets;
   /** Null when mail is off (no relay domain). */
   domains: SendingDomains | null;
   checkCallbackUrl: (url: string, param: string) => Promise<void>;
@@ -107,9 +107,6 @@ export class IdentityService {
         store.mailboxes.insertIdentity(uow, {
           org_id: orgId,
           mailbox_id: mailboxId,
-          webhook_secret_enc: this.o.secrets.mint(orgId),
-          previous_secret_enc: null,
-          previous_secret_expires_at: null,
           domain: domain ?? null,
           domain_verified_at: null,
           require_approval: 0,
@@ -134,21 +131,12 @@ export class IdentityService {
         // A new domain has not been checked: sends fall back to the relay domain until `verify` passes.
         Object.assign(patch, { domain, domain_verified_at: null });
       }
-      if (body.rotate_webhook_secret === true) {
-        Object.assign(patch, {
-          webhook_secret_enc: this.o.secrets.mint(orgId),
-          previous_secret_enc: identity.webhook_secret_enc,
-          previous_secret_expires_at: now + IDENTITY_SECRET_OVERLAP_MS,
-        });
-      }
       store.mailboxes.patchIdentity(uow, orgId, patch);
+      if (body.rotate_webhook_secret === true) this.o.secrets.rotateIn(uow, orgId);
     });
     const { identity, mailbox } = this.find(orgId)!;
-    return {
-      ...this.describe(identity, mailbox),
-      webhook_secret: this.o.secrets.current(identity),
-      previous_webhook_secret_expires_at: this.o.secrets.previous(identity, now) === null ? null : isoTime(identity.previous_secret_expires_at!),
-    };
+    const secret = this.o.secrets.current(orgId);
+    return { ...this.describe(identity, mailbox), webhook_secret: secret.secret, previous_webhook_secret_expires_at: secret.previous_expires_at };
   }
 
   /** Checks the sending domain's MX through `dns.servers` and records whether it passed. */

@@ -136,11 +136,11 @@ export class InboundProcessor {
     // A simulated reply is a test of the receiver's webhook, and answers nothing.
     if (row.kind === 'reply' && email !== null && !simulated) {
       const replied = { orgId: row.org_id, emailId: email.id, receivedId: row.id };
-      uow.afterCommit(() => this.o.bus.emit('email.replied', replied));
+      uow.afterCommit(() => this.o.bus.emit('wake.email_replied', replied));
     }
     if (row.run_id !== null) {
       const runId = row.run_id;
-      uow.afterCommit(() => this.o.bus.emit('email.run_received', { runId }));
+      uow.afterCommit(() => this.o.bus.emit('wake.email_run_received', { runId }));
     }
   }
 

@@ -65,7 +65,7 @@ export class Approvals {
       this.o.store.transaction((uow) => {
         if (!this.o.store.emails.setStatus(uow, id, emailLifecycle.move('pending_approval', to), isoTime(now))) throw decided(id);
         this.o.store.emails.enqueue(uow, id, Math.max(now, sendAt));
-        uow.afterCommit(() => this.o.events.emit('email.queued', { emailId: id }));
+        uow.afterCommit(() => this.o.events.emit('wake.email_queued', { emailId: id }));
       });
       return to;
     });

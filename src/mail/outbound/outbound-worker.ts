@@ -34,8 +34,8 @@ export interface OutboundWorkerOptions {
 }
 
 /**
- * Delivers what the outbound queue holds, in a `DueWorkLoop` woken by `email.queued`, as the webhook delivery worker
- * delivers the outbox.
+ * Delivers what the outbound queue holds, in a `DueWorkLoop` woken by `wake.email_queued`, as the webhook delivery
+ * worker delivers the outbox.
  *
  * A message leaves the queue only in the transaction that records the relay's answer. A crash before that leaves
  * it queued, and the next worker sends it once the lease has run out: nothing accepted with a 202 is lost. The one
@@ -62,7 +62,7 @@ export class OutboundWorker {
 
   start(): void {
     if (this.unsubscribe !== null || this.closed) return;
-    this.unsubscribe = this.o.events.on('email.queued', () => this.loop.wake());
+    this.unsubscribe = this.o.events.on('wake.email_queued', () => this.loop.wake());
     this.loop.wake();
   }
 

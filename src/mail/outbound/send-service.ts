@@ -220,7 +220,9 @@ export class SendService {
       }
       this.assertUnderCap(orgId, now, send.deliverable);
       store.emails.insert(uow, row, email.recipients, row.status === 'pending_approval' ? null : Math.max(now, send.sendAt ?? now));
-      if (row.status !== 'pending_approval') uow.afterCommit(() => this.r.events.emit('email.queued', { emailId: row.id }));
+      if (row.status !== 'pending_approval') {
+        uow.afterCommit(() => this.r.events.emit('wake.email_queued', { emailId: row.id }));
+      }
       return { body: email.accepted, replayed: false };
     });
   }

@@ -34,7 +34,7 @@ export class RunMailboxes {
   async waitFor(runId: string, filter: MailFilter, seen: ReadonlySet<string>, timeoutMs: number, signal: AbortSignal): Promise<ReceivedEmailRow | null> {
     signal.throwIfAborted();
     let arrived = () => {};
-    const unsubscribe = this.o.bus.on('email.run_received', (event) => {
+    const unsubscribe = this.o.bus.on('wake.email_run_received', (event) => {
       if (event.runId === runId) arrived();
     });
     const deadline = this.o.clock.now() + timeoutMs;

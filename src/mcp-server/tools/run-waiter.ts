@@ -55,10 +55,10 @@ export class RunWaiter {
         if (isTerminal(envelope.status)) finish(envelope);
       };
       const onAbort = (): void => finish(this.o.runs.get(orgId, runId));
-      const offTransition = this.o.events.on('run.transitioned', (e) => {
+      const offTransition = this.o.events.on('wake.run_transitioned', (e) => {
         if (e.runId === runId) wake();
       });
-      const offLogged = this.o.events.on('event.logged', (e) => {
+      const offLogged = this.o.events.on('wake.event_logged', (e) => {
         if (e.runId === runId) wake();
       });
       const ticker = setInterval(wake, this.o.lookEveryMs);

@@ -35,10 +35,16 @@ async function frameWhere(app: ReturnType<typeof start>, probe: (frame: string) 
   throw new Error(`no frame matched; the last was:\n${app.lastFrame()}\nframes: ${app.frames.length}\n${app.frames.slice(-3).join('\n----\n')}`);
 }
 
+/**
+ * Types keys one by one. Ink hands each to its handler on the spot; React commits the state the handler set by the
+ * next turn of the event loop at the latest (its scheduler queues on setImmediate in Node, ahead of the wait here) and
+ * runs that commit's effects on the turn after: two turns, and the next key meets the state its predecessor left.
+ */
 async function press(app: ReturnType<typeof start>, ...keys: string[]) {
   for (const k of keys) {
     app.stdin.write(k);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, idPattern } from '../../api/harness.js';
 import { SmtpSink } from '../../fixtures/smtp-sink.js';
 import { startDaemon, type TestDaemon } from '../../fixtures/test-daemon.js';
-import { admin, configureIdentity, DKIM_SELECTOR, dkimKeyFile, mailEnv, RELAY, send, startMailDaemon, waitForEmail, type DkimKeyFile } from '../harness.js';
+import { admin, configureIdentity, DKIM_SELECTOR, dkimKeyFile, mailEnv, onOutboundQueue, RELAY, send, startMailDaemon, waitForEmail, type DkimKeyFile } from '../harness.js';
 
 let sink: SmtpSink;
 let dkim: DkimKeyFile;
@@ -145,7 +145,10 @@ describe('POST /v1/emails', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expectError(await d.api('POST', '/v1/emails', { ...body, text: 'changed' }), 409, { type: 'conflict_error', code: 'idempotency_key_reused', param: 'client_id' });
-    await new Promise((r) => setTimeout(r, 500));
+    // One message, delivered and off the queue: nothing is left that could send to frank again.
+    const toFrank = (await d.api('GET', '/v1/emails?limit=200')).body.data.filter((e: any) => e.to.includes('frank@example.test'));
+    expect(toFrank.map((e: any) => e.message_id)).toEqual([first.body.message_id]);
+    expect(onOutboundQueue(d, first.body.message_id)).toBe(false);
     expect(sink.to('frank@example.test')).toHaveLength(1);
   });
 
@@ -188,7 +191,8 @@ describe('POST /v1/emails', () => {
     const a = await send(d, { to: 'approve-me@example.test', subject: 'A', text: 'a' });
     const b = await send(d, { to: 'reject-me@example.test', subject: 'B', text: 'b' });
     expect([a.status, b.status]).toEqual(['pending_approval', 'pending_approval']);
-    await new Promise((r) => setTimeout(r, 300));
+    // Held off the outbound queue until a person approves: no worker can send them.
+    expect([onOutboundQueue(d, a.message_id), onOutboundQueue(d, b.message_id)]).toEqual([false, false]);
     expect(sink.to('approve-me@example.test')).toHaveLength(0);
     const pending = await admin(d, ({ emailApprovals }) => emailApprovals.pending(d.orgId));
     expect(pending.map((p) => p.id).sort()).toEqual([a.message_id, b.message_id].sort());
@@ -198,7 +202,7 @@ describe('POST /v1/emails', () => {
     await waitForEmail(d, a.message_id, (e) => e.recipients[0].status === 'delivered', 'the approved send');
     const rejected = await waitForEmail(d, b.message_id, (e) => e.status === 'rejected', 'the rejection');
     expect(rejected.recipients[0].status).toBe('rejected');
-    await new Promise((r) => setTimeout(r, 300));
+    expect(onOutboundQueue(d, b.message_id)).toBe(false);
     expect(sink.to('reject-me@example.test')).toHaveLength(0);
   });
 

@@ -416,13 +416,13 @@ class GetRunsResponse(TypedDict):
 
 class PostRunsBody(TypedDict):
     prompt: str
+    model: NotRequired[Literal["haiku", "sonnet", "opus"]]
+    """One of haiku, sonnet, opus; default sonnet."""
+    project_id: NotRequired[str]
     inputs: NotRequired[dict[str, Any]]
     """Values for the prompt's {{placeholders}}."""
     output_schema: NotRequired[dict[str, Any]]
     """JSON Schema the result must satisfy."""
-    model: NotRequired[Literal["haiku", "sonnet", "opus"]]
-    """One of haiku, sonnet, opus; default sonnet."""
-    project_id: NotRequired[str]
     name: NotRequired[str]
     callback_url: NotRequired[str]
     """https target of the signed completion webhook."""
@@ -501,11 +501,11 @@ class PostJobsIdRunsBody(TypedDict):
     """Values for the prompt's {{placeholders}}."""
     output_schema: NotRequired[dict[str, Any]]
     """JSON Schema the result must satisfy."""
+    name: NotRequired[str]
     callback_url: NotRequired[str]
     """https target of the signed completion webhook."""
     idempotency_key: NotRequired[str]
     """A replay within 24 h returns the original run."""
-    name: NotRequired[str]
     connections: NotRequired[list[str]]
     """Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required."""
     files: NotRequired[list[str]]

@@ -779,13 +779,13 @@ export interface paths {
       requestBody: {
         "application/json": {
           prompt: string;
+          /** One of haiku, sonnet, opus; default sonnet. */
+          model?: "haiku" | "sonnet" | "opus";
+          project_id?: string;
           /** Values for the prompt's {{placeholders}}. */
           inputs?: Record<string, unknown>;
           /** JSON Schema the result must satisfy. */
           output_schema?: Record<string, unknown>;
-          /** One of haiku, sonnet, opus; default sonnet. */
-          model?: "haiku" | "sonnet" | "opus";
-          project_id?: string;
           name?: string;
           /** https target of the signed completion webhook. */
           callback_url?: string;
@@ -862,13 +862,13 @@ export interface paths {
       requestBody: {
         "application/json": {
           prompt: string;
+          /** One of haiku, sonnet, opus; default sonnet. */
+          model?: "haiku" | "sonnet" | "opus";
+          project_id?: string;
           /** Values for the prompt's {{placeholders}}. */
           inputs?: Record<string, unknown>;
           /** JSON Schema the result must satisfy. */
           output_schema?: Record<string, unknown>;
-          /** One of haiku, sonnet, opus; default sonnet. */
-          model?: "haiku" | "sonnet" | "opus";
-          project_id?: string;
           name?: string;
           /** https target of the signed completion webhook. */
           callback_url?: string;
@@ -951,11 +951,11 @@ export interface paths {
           inputs?: Record<string, unknown>;
           /** JSON Schema the result must satisfy. */
           output_schema?: Record<string, unknown>;
+          name?: string;
           /** https target of the signed completion webhook. */
           callback_url?: string;
           /** A replay within 24 h returns the original run. */
           idempotency_key?: string;
-          name?: string;
           /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
           connections?: string[];
           /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
@@ -1035,11 +1035,11 @@ export interface paths {
           inputs?: Record<string, unknown>;
           /** JSON Schema the result must satisfy. */
           output_schema?: Record<string, unknown>;
+          name?: string;
           /** https target of the signed completion webhook. */
           callback_url?: string;
           /** A replay within 24 h returns the original run. */
           idempotency_key?: string;
-          name?: string;
           /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
           connections?: string[];
           /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */

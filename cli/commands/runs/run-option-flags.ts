@@ -1,0 +1,59 @@
+import { Option, type Command } from 'commander';
+import type { RunOptionsBody } from '../../../src/runs/run-options.js';
+import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
+import { OUTPUT_SCHEMA_HELP } from '../../help.js';
+
+/**
+ * The flags of a run's options (src/runs/run-options.ts), mapped to their members in one place: for a run
+ * (`runs create`, of a prompt or of a job) and for the defaults a job gives its runs (`jobs create`, `jobs update`).
+ */
+export interface RunOptionFlags {
+  outputSchema?: string;
+  connection?: string[];
+  proxy?: string;
+  sandboxLabel?: string;
+  timeoutS?: number;
+  /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
+  recording?: boolean;
+  humanEmail?: string;
+  humanTimeoutS?: number;
+  requireApproval?: boolean;
+}
+
+/** The options' members a body takes from the flags (the ones shared by a run and a job's defaults). */
+export type RunOptionMembers = Pick<
+  RunOptionsBody,
+  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval'
+>;
+
+/** Adds the flags, worded for a run or for a job's runs. */
+export function addRunOptionFlags(cmd: Command, target: 'run' | 'job'): Command {
+  const say = (run: string, job: string) => (target === 'run' ? run : job);
+  return cmd
+    .option('--output-schema <json|@file>', OUTPUT_SCHEMA_HELP)
+    .option('--connection <name>', say('a connection the run needs (repeatable)', 'a connection runs of this job need (repeatable)'), collect)
+    .option('--proxy <name>', say("a proxy connection the run's browser and code leave through (overrides the job's)", "a proxy connection this job's runs leave through, unless a run names its own"))
+    .option('--sandbox-label <label>', say("a label of the sandbox hosts the run must run on (overrides the job's)", "a label of the sandbox hosts this job's runs must run on, unless a run names its own"))
+    .addOption(new Option('--timeout-s <seconds>', say('longest the run may execute', 'longest a run may execute')).argParser(integerFlag(1, 86_400)))
+    .option('--recording', say("record the browser (a video and a trace), though the job's runs are not", "record the browser of this job's runs (the default)"))
+    .option('--no-recording', say('do not record the browser', "do not record the browser of this job's runs, unless a run asks to"))
+    .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
+    .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
+    .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
+    .option('--no-require-approval', say("forms may be submitted without an approval (overrides the job's)", 'forms may be submitted without an approval'));
+}
+
+/** The members the flags given set; a flag not given leaves its member out (the job's or the daemon's default holds). */
+export function runOptionsOf(flags: RunOptionFlags): RunOptionMembers {
+  return {
+    ...(flags.outputSchema === undefined ? {} : { output_schema: readJsonObject(flags.outputSchema, '--output-schema') }),
+    ...(flags.connection === undefined ? {} : { connections: flags.connection }),
+    ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
+    ...(flags.sandboxLabel === undefined ? {} : { sandbox_label: flags.sandboxLabel }),
+    ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
+    ...(flags.recording === undefined ? {} : { recording: flags.recording }),
+    ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
+    ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
+    ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
+  };
+}
