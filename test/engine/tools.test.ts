@@ -39,6 +39,10 @@ describe('browser tool input', () => {
       status: null,
       problem: { kind: 'connection_refused', message: 'net::ERR_CONNECTION_REFUSED' },
       screenshot: null,
+      extent: null,
+      tabs: [],
+      dialog: null,
+      elements: [],
     });
     expect(text.split('\n')[0]).toBe('PROBLEM: connection_refused: net::ERR_CONNECTION_REFUSED');
     expect(text).toContain('site_down');

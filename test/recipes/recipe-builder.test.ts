@@ -10,7 +10,7 @@ import type { BrowserRequest, BrowserResult } from '../../src/sandbox/protocol.j
 const SITE = 'http://127.0.0.1:8000';
 
 function page(url: string | null, title: string | null, text = '', ok = true): BrowserResult {
-  return { ok, text, url, title, status: 200, problem: null, screenshot: null };
+  return { ok, text, url, title, status: 200, problem: null, screenshot: null, extent: null, tabs: [], dialog: null, elements: [] };
 }
 
 function browser(request: BrowserRequest, result: BrowserResult): Observation {
