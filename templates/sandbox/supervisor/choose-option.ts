@@ -97,8 +97,8 @@ async function chooseListed(items: Locator, values: readonly string[], kind: Fie
     if (typeof index === 'string') throw new ChoiceRefused(index);
     await items.nth(index).click({ timeout: ACTION_TIMEOUT_MS });
   }
-  const chosen = await items.evaluateAll((els) =>
-    els.filter((el) => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-checked') === 'true' || (el as HTMLInputElement).checked === true).map((el) => (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim()),
+  const chosen = (await eachOf(items, (el) => (el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-checked') === 'true' || (el as HTMLInputElement).checked === true ? (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim() : null))).filter(
+    (label): label is string => label !== null,
   );
   const wanted = values.map((value) => options[matchOption(options, value) as number]!.label);
   const missing = wanted.filter((label) => !chosen.includes(label));
@@ -137,13 +137,22 @@ async function fillSuggested(field: Locator, wanted: string, kind: FieldKind): P
 }
 
 async function optionSelected(items: Locator, label: string): Promise<boolean> {
-  const labels = await items.evaluateAll((els) => els.filter((el) => el.getAttribute('aria-selected') === 'true').map((el) => (el.textContent ?? '').trim())).catch((): string[] => []);
-  return labels.includes(label);
+  const selected = await eachOf(items, (el) => (el.getAttribute('aria-selected') === 'true' ? (el.textContent ?? '').trim() : null)).catch((): (string | null)[] => []);
+  return selected.includes(label);
 }
 
 async function labelsOf(items: Locator): Promise<Choice[]> {
-  const labels = await items.evaluateAll((els) => els.map((el) => (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  const labels = await eachOf(items, (el) => (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim());
   return labels.map((label) => ({ label, value: label }));
+}
+
+/**
+ * `read` of each element the locator finds, one by one: `evaluateAll` finds nothing under a reference of a frame
+ * Playwright numbers (`f1e2`, a page after its first navigation), where `count`, `nth` and `evaluate` find the elements.
+ */
+async function eachOf<T>(items: Locator, read: (el: Element) => T): Promise<T[]> {
+  const count = await items.count();
+  return Promise.all(Array.from({ length: count }, (_, i) => items.nth(i).evaluate(read, undefined, { timeout: ACTION_TIMEOUT_MS })));
 }
 
 /** Runs in the page: what kind of choice `el` offers. */

@@ -22,7 +22,7 @@ export function elementHint(el: Element): string {
     Array.from(node.classList).filter((name) => name.length > 2 && !/^(css|sc|jsx|emotion)-/.test(name) && !/[0-9].*[a-z].*[0-9]|^[a-z]{1,3}[A-Z0-9]/.test(name)).slice(0, 3);
 
   for (const attribute of ['title', 'data-tooltip', 'data-original-title', 'data-title', 'aria-description', 'alt']) add('title', el.getAttribute(attribute));
-  const icon = el.matches('i, svg, img, [class*="icon" i]') ? el : el.querySelector('i, svg, img, [class*="icon" i], [data-icon]');
+  const icon = el.matches('i, svg, img') ? el : (el.querySelector('svg, img, i, [data-icon]') ?? el.querySelector('[class*="icon" i]'));
   if (icon !== null) {
     if (icon instanceof HTMLImageElement) add('image', fileName(icon.getAttribute('src')) ?? icon.alt);
     if (icon.tagName.toLowerCase() === 'svg') {

@@ -33,6 +33,11 @@ interface FrameMark {
 export class PageRefs {
   private issued = new Map<string, RefElement>();
   private frames = new Map<string, FrameMark>();
+  /**
+   * Playwright's frame part of the main frame's references in its current document (`f6` of `f6e12`; none in the
+   * first): the snapshot shows them without it (`e12`), shorter, and it is put back to resolve them.
+   */
+  private mainPrefix = '';
 
   constructor(private readonly page: Page) {}
 
@@ -42,13 +47,13 @@ export class PageRefs {
     const before = await timeOrigin(main);
     const nodes = (await this.page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: SNAPSHOT_TIMEOUT_MS })) as AriaJsonNode[];
     const after = await timeOrigin(main);
+    const top = snapshotRefs(nodes).find((ref) => !ref.framed);
+    this.mainPrefix = top === undefined ? '' : refFrame(top.ref);
+    shortenRefs(nodes, this.mainPrefix);
     const refs = snapshotRefs(nodes);
     const frames = new Map<string, FrameMark>();
     // A document that loaded during the snapshot leaves its references with no frame mark: they are all stale.
-    if (before === after) {
-      const top = refs.find((ref) => !ref.framed);
-      if (top !== undefined) frames.set(refFrame(top.ref), { frame: main, origin: after });
-    }
+    if (before === after) frames.set('', { frame: main, origin: after });
     for (const { iframe, frame } of iframeRefs(nodes)) {
       const content = await this.contentFrame(iframe);
       const origin = content === null ? null : await timeOrigin(content).catch(() => null);
@@ -57,7 +62,7 @@ export class PageRefs {
     this.frames = frames;
     this.issued = new Map(refs.map((ref) => [ref.ref, ref]));
     const nameless = namelessRefs(nodes).slice(0, MAX_HINTS);
-    const hints = await Promise.all(nameless.map((ref) => this.page.getByRef(ref).evaluate(elementHint, undefined, { timeout: HINT_TIMEOUT_MS }).catch(() => '')));
+    const hints = await Promise.all(nameless.map((ref) => this.byRef(ref).evaluate(elementHint, undefined, { timeout: HINT_TIMEOUT_MS }).catch(() => '')));
     return { nodes, hints: new Map(nameless.map((ref, i) => [ref, hints[i]!])) };
   }
 
@@ -74,19 +79,34 @@ export class PageRefs {
     if (mark === undefined || mark.frame.isDetached()) throw new StaleReference(ref, 'its frame is gone');
     const origin = await timeOrigin(mark.frame).catch(() => null);
     if (origin !== mark.origin) throw new StaleReference(ref, 'the page loaded anew since that snapshot');
-    const locator = this.page.getByRef(ref);
+    const locator = this.byRef(ref);
     if ((await locator.count()) === 0) throw new StaleReference(ref, 'the element is no longer on the page (it changed)');
     return locator;
   }
 
+  /** Playwright's locator of a reference as the snapshot shows it. */
+  private byRef(ref: string): Locator {
+    return this.page.getByRef(refFrame(ref) === '' ? `${this.mainPrefix}${ref}` : ref);
+  }
+
   private async contentFrame(iframeRef: string): Promise<Frame | null> {
-    const handle = await this.page.getByRef(iframeRef).elementHandle({ timeout: HINT_TIMEOUT_MS }).catch(() => null);
+    const handle = await this.byRef(iframeRef).elementHandle({ timeout: HINT_TIMEOUT_MS }).catch(() => null);
     if (handle === null) return null;
     try {
       return await handle.contentFrame();
     } finally {
       await handle.dispose();
     }
+  }
+}
+
+/** Drops the main frame's part (`prefix`) from its references, in place; an iframe's references keep theirs. */
+function shortenRefs(nodes: (AriaJsonNode | string)[], prefix: string): void {
+  if (prefix === '') return;
+  for (const node of nodes) {
+    if (typeof node === 'string') continue;
+    if (node.ref?.startsWith(`${prefix}e`) === true) node.ref = node.ref.slice(prefix.length);
+    shortenRefs(node.children ?? [], prefix);
   }
 }
 

@@ -17,7 +17,7 @@ export const READ_TEXT_LIMIT = 20_000;
 /** An ARIA slider moved by keys: at most this many presses before it is declared stuck. */
 const MAX_SLIDER_STEPS = 400;
 /** How far scroll {text} goes looking for a text not yet on the page (lazy lists load as one scrolls). */
-const SCROLL_SEARCH_SCREENS = 10;
+const SCROLL_SEARCH_SCREENS = 25;
 
 /** What an action did, before the session describes the page around it. */
 export interface Outcome {
@@ -85,14 +85,14 @@ export class PageActions {
           await page.mouse.move(action.x, action.y);
           return { text: `hovering at ${action.x},${action.y}${on}` };
         }
-        const { locator, described } = await this.locate(page, action);
+        const { locator, described } = await this.locate(page, action, 'hover');
         await this.attempt(locator, 'point', 'hover', described, () => locator.hover({ timeout: ACTION_TIMEOUT_MS }));
         return { text: `hovering over ${described}` };
       }
       case 'type':
         return this.type(page, request as Extract<BrowserRequest, { action: 'type' }>);
       case 'select': {
-        const { locator, described } = await this.locate(page, action);
+        const { locator, described } = await this.locate(page, action, 'select in');
         const chosen = await this.attempt(locator, 'edit', 'select in', described, () => chooseOptions(page, locator, action.values));
         await settle(page);
         return { text: chosen };
@@ -158,7 +158,7 @@ export class PageActions {
       await settle(page);
       return { text: `${how} at ${action.x},${action.y}${on}` };
     }
-    const { locator, described } = await this.locate(page, action);
+    const { locator, described } = await this.locate(page, action, 'click');
     if (hold && (await locator.evaluate(submitsForm, false, { timeout: ACTION_TIMEOUT_MS }))) throw new SubmissionHeld('this click');
     await this.attempt(locator, 'point', 'click', described, () => locator.click({ button, clickCount, modifiers, timeout: ACTION_TIMEOUT_MS }));
     await settle(page);
@@ -166,7 +166,7 @@ export class PageActions {
   }
 
   private async type(page: Page, request: Extract<BrowserRequest, { action: 'type' }>): Promise<Outcome> {
-    const { locator, described } = await this.locate(page, request);
+    const { locator, described } = await this.locate(page, request, 'type into');
     const secret = Object.keys(request.secrets ?? {}).length > 0 || Object.keys(request.totp ?? {}).length > 0;
     const field = await this.attempt(locator, 'edit', 'type into', described, () => locator.evaluate(fieldOf, undefined, { timeout: ACTION_TIMEOUT_MS }));
     let said: string;
@@ -255,8 +255,8 @@ export class PageActions {
   }
 
   private async drag(page: Page, action: Extract<BrowserAction, { action: 'drag' }>): Promise<Outcome> {
-    const from = isPoint(action) ? null : await this.locate(page, action);
-    const to = isPoint(action.to) ? null : await this.locate(page, action.to);
+    const from = isPoint(action) ? null : await this.locate(page, action, 'drag');
+    const to = isPoint(action.to) ? null : await this.locate(page, action.to, 'drag to');
     const fromSaid = from?.described ?? `${(action as ViewportPoint).x},${(action as ViewportPoint).y}`;
     const toSaid = to?.described ?? `${(action.to as ViewportPoint).x},${(action.to as ViewportPoint).y}`;
     if (from !== null && to !== null) {
@@ -295,7 +295,7 @@ export class PageActions {
       moved = await page.evaluate(scrollArea, { ...delta, x: at.x, y: at.y });
       where = ` at ${at.x},${at.y}`;
     } else {
-      const { locator, described } = await this.locate(page, at);
+      const { locator, described } = await this.locate(page, at, 'scroll at');
       const centre = await this.centre(locator, described, 'scroll at');
       moved = await page.evaluate(scrollArea, { ...delta, x: centre.x, y: centre.y });
       where = ` at ${described}`;
@@ -305,20 +305,32 @@ export class PageActions {
   }
 
   private async scrollToText(page: Page, text: string): Promise<Outcome> {
-    for (let screen = 0; screen <= SCROLL_SEARCH_SCREENS; screen += 1) {
+    let screens = 0;
+    let stuck = false;
+    for (;;) {
       const matches = page.getByText(text);
       const visible = matches.filter({ visible: true });
       if ((await visible.count()) > 0) {
         await visible.first().scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS });
         const y = await page.evaluate(() => Math.round(window.scrollY));
-        return { text: `scrolled to ${JSON.stringify(text)}${screen === 0 ? '' : ` (it showed after scrolling ${screen} screens down)`}; the page is at y=${y}` };
+        return { text: `scrolled to ${JSON.stringify(text)}${screens === 0 ? '' : ` (it showed after scrolling ${screens} screens down)`}; the page is at y=${y}` };
       }
       if ((await matches.count()) > 0) throw new ActionFailed(`${JSON.stringify(text)} is on the page but hidden (in a closed menu, tab or section): open what holds it first`);
+      if (screens >= SCROLL_SEARCH_SCREENS) break;
       const moved = await page.evaluate(scrollArea, { dx: 0, dy: (page.viewportSize() ?? VIEWPORT).height, x: null, y: null });
-      if (!moved.moved) break;
+      // The page's scroll handlers run at the next frames: a list that loads as one scrolls starts loading then.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       await page.waitForLoadState('networkidle', { timeout: 1_000 }).catch(() => undefined);
+      if (moved.moved) {
+        screens += 1;
+        stuck = false;
+      } else if (stuck) {
+        break;
+      } else {
+        stuck = true;
+      }
     }
-    throw new ActionFailed(`${JSON.stringify(text)} is not on the page, down to its end: read_text or a snapshot shows what is`);
+    throw new ActionFailed(`${JSON.stringify(text)} is not on the page${screens >= SCROLL_SEARCH_SCREENS ? ` within ${screens} screens down` : ', down to its end'}: read_text or a snapshot shows what is`);
   }
 
   private async wait(page: Page, action: Extract<BrowserAction, { action: 'wait' }>): Promise<Outcome> {
@@ -340,7 +352,7 @@ export class PageActions {
   private async upload(page: Page, action: Extract<BrowserAction, { action: 'upload' }>): Promise<Outcome> {
     // Only the run's input files: a path the model wrote could name anything the supervisor can read.
     const paths = await this.o.inputs.paths(action.files);
-    const { locator, described } = await this.locate(page, action);
+    const { locator, described } = await this.locate(page, action, 'upload to');
     const isFileInput = await locator.evaluate((el) => el instanceof HTMLInputElement && el.type === 'file', undefined, { timeout: ACTION_TIMEOUT_MS });
     if (isFileInput) {
       await this.attempt(locator, 'point', 'upload to', described, () => locator.setInputFiles(paths, { timeout: ACTION_TIMEOUT_MS }));
@@ -356,15 +368,15 @@ export class PageActions {
     return { text: `set ${action.files.length === 0 ? 'no file' : action.files.join(', ')} on ${described}` };
   }
 
-  /** The element a target names, and how results name it. */
-  private async locate(page: Page, target: ElementTarget): Promise<{ locator: Locator; described: string }> {
+  /** The element a target names, and how results name it; `verb` says what failed when a reference is stale. */
+  private async locate(page: Page, target: ElementTarget, verb: string): Promise<{ locator: Locator; described: string }> {
     if ('ref' in target) {
       try {
         const locator = await this.o.refsOf(page).locate(target.ref);
         const element = this.o.refsOf(page).element(target.ref)!;
         return { locator, described: `${target.ref} (${element.role}${element.name === '' ? '' : ` ${JSON.stringify(element.name)}`})` };
       } catch (error) {
-        if (error instanceof StaleReference) throw new ActionFailed(error.message);
+        if (error instanceof StaleReference) throw new ActionFailed(`${verb} ${target.ref} failed: ${error.message}`);
         throw error;
       }
     }
