@@ -26,7 +26,7 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
         "Drive a headless Chromium. Look with snapshot (the page's elements; each one you can act on has a [ref=eN]), read_text or screenshot. " +
         'Act on an element by `ref` from the latest snapshot (a stale ref fails: snapshot again), or `selector` (CSS or Playwright), or visible `text`; ' +
         'click, hover and drag also take a point `x`,`y` (viewport pixels, as in a screenshot). Actions: navigate {url}; back; forward; reload; ' +
-        'click {button?, double?, modifiers?}; hover; type {text, submit?} (fills a field and checks it took the text; dates and times in any usual form, ' +
+        'click {button?, double?, modifiers?}; hover; type {text, submit?} (submit presses Enter; checks the field took it; dates and times in any usual form, ' +
         'sliders by value; {{secret:<name>}} types a stored secret you never see, {{totp:<name>}} an authenticator code); ' +
         'select {values} (options by label or value of a select, listbox or combobox); press {key} (Enter, Control+A, Shift+Tab); ' +
         'drag {to_ref or to_x,to_y}; scroll {direction, amount?, ref or x,y?} or {text} (until it shows); wait {text, gone?, seconds?} or {seconds}; ' +
@@ -41,26 +41,26 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
           url: { type: 'string' },
           ref: { type: 'string', description: 'e.g. e12, from the latest snapshot.' },
           selector: { type: 'string' },
-          text: { type: 'string', description: "The element's visible text; type: what to type; scroll, wait: the text to find; dialog: a prompt's answer." },
+          text: { type: 'string', description: "An element's visible text; or what to type, to find, or a prompt's answer." },
           x: { type: 'number' },
           y: { type: 'number' },
           button: { type: 'string', enum: ['left', 'right', 'middle'] },
           double: { type: 'boolean' },
           modifiers: { type: 'array', items: { type: 'string', enum: ['Alt', 'Control', 'Meta', 'Shift'] } },
-          submit: { type: 'boolean', description: 'Press Enter after typing.' },
+          submit: { type: 'boolean' },
           values: { type: 'array', items: { type: 'string' } },
           key: { type: 'string' },
           to_ref: { type: 'string' },
           to_x: { type: 'number' },
           to_y: { type: 'number' },
           direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] },
-          amount: { type: 'integer', minimum: 1, description: 'Pixels; one screen by default.' },
-          seconds: { type: 'number', minimum: 0, maximum: 30 },
+          amount: { type: 'integer', description: 'Pixels (one screen by default).' },
+          seconds: { type: 'number', maximum: 30 },
           gone: { type: 'boolean' },
           accept: { type: 'boolean' },
-          index: { type: 'integer', minimum: 0 },
+          index: { type: 'integer' },
           close: { type: 'boolean' },
-          offset: { type: 'integer', minimum: 0 },
+          offset: { type: 'integer' },
           files: { type: 'array', items: { type: 'string' } },
         },
       },

@@ -285,7 +285,10 @@ function plural(role: string): string {
 
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= TEXT_LIMIT ? flat : `${flat.slice(0, TEXT_LIMIT)}… (${flat.length - TEXT_LIMIT} more characters: read_text)`;
+  if (flat.length <= TEXT_LIMIT) return flat;
+  // Cut at a word's end, so that no half word reads as another.
+  const cut = flat.slice(0, TEXT_LIMIT + 1).replace(/\s*\S*$/, '') || flat.slice(0, TEXT_LIMIT);
+  return `${cut}… (${flat.length - cut.length} more characters: read_text)`;
 }
 
 function leftOut(omitted: Omitted): string | null {
