@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/driver.js';
-import type { BrowserRequest, BrowserResult } from '../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, LiveFrame, LiveTabs } from '../../src/sandbox/protocol.js';
 import { TEST_DRIVERS } from '../fixtures/sandbox-drivers.js';
 import { serveInSandbox, type SandboxSite } from '../fixtures/sandbox-site.js';
 import { BROWSER_PAGES, refOf } from './browser-pages.js';
@@ -313,5 +313,72 @@ describe.each(TEST_DRIVERS)('the browser on the $name driver', (driver) => {
       expect(again.dialog).toMatchObject({ type: 'beforeunload' });
       expect(await act({ action: 'dialog', accept: true })).toMatchObject({ ok: true, title: 'Refs' });
     });
+
+    it('shows the live view the tab the agent is on, lists the tabs for it, and lets a person switch tab', async () => {
+      await oneTab();
+      const snapshot = await open('/tabs');
+      const watching = new AbortController();
+      const live = liveEvents(await sandbox.liveFrames(watching.signal));
+      try {
+        const clicked = live.mark();
+        await act({ action: 'click', ref: refOf(snapshot, 'link "Open second"') });
+        await live.until('a frame of the new tab', (e) => e.event === 'frame' && (e.data as LiveFrame).url?.endsWith('/second') === true);
+        const listed = await live.until('the tabs', (e) => e.event === 'tabs' && (e.data as LiveTabs).tabs.length === 2 && (e.data as LiveTabs).tabs[1]!.current);
+        expect((listed.data as LiveTabs).tabs.map((tab) => tab.title)).toEqual(['Tabs', 'Second']);
+        const switched = live.mark();
+        await sandbox.liveInput({ type: 'tab', index: 0 }, signal());
+        await live.until('a frame of the first tab', (e) => e.event === 'frame' && (e.data as LiveFrame).url?.endsWith('/tabs') === true, switched);
+        await live.until('the tabs', (e) => e.event === 'tabs' && (e.data as LiveTabs).tabs[0]!.current, switched);
+        expect((await act({ action: 'read_text' })).tabs.map((tab) => tab.current)).toEqual([true, false]);
+        await expect(sandbox.liveInput({ type: 'tab', index: 7 }, signal())).rejects.toMatchObject({ code: 'bad_request', message: expect.stringContaining('there is no tab 7') });
+      } finally {
+        watching.abort();
+      }
+      await oneTab();
+    });
   });
 });
+
+/** The live view's events as they come; `until` waits for one that fits (or fails when the stream ends first). */
+function liveEvents(stream: ReadableStream<Uint8Array>): {
+  /** How many events came so far: `until` may look only at those after. */
+  mark(): number;
+  until(what: string, fits: (event: { event: string; data: unknown }) => boolean, after?: number): Promise<{ event: string; data: unknown }>;
+} {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  const seen: { event: string; data: unknown }[] = [];
+  let buffered = '';
+  let ended = false;
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffered += decoder.decode(value, { stream: true });
+        const events = buffered.split('\n\n');
+        buffered = events.pop()!;
+        for (const text of events) {
+          const match = /^event: (\w+)\ndata: (.*)$/s.exec(text);
+          if (match !== null) seen.push({ event: match[1]!, data: JSON.parse(match[2]!) });
+        }
+      }
+    } catch {
+      // Aborted by the test.
+    }
+    ended = true;
+  })();
+  void pump;
+  return {
+    mark: () => seen.length,
+    async until(what, fits, after = 0) {
+      for (let i = 0; i < 300; i++) {
+        const found = seen.slice(after).find(fits);
+        if (found !== undefined) return found;
+        if (ended) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`the live view never sent ${what}`);
+    },
+  };
+}
