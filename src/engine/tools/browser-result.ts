@@ -14,7 +14,8 @@ export function browserResultText(result: BrowserResult): string {
   if (result.dialog !== null) {
     const said = result.dialog.type === 'beforeunload' ? 'asks whether to leave the page' : JSON.stringify(result.dialog.message);
     const prompt = result.dialog.type === 'prompt' ? ` (default answer ${JSON.stringify(result.dialog.defaultValue)}; dialog {accept: true, text} answers it)` : '';
-    lines.push(`DIALOG: a ${result.dialog.type} ${said} holds the page${prompt}; answer with dialog {accept: true} or {accept: false}`);
+    const article = result.dialog.type === 'alert' ? 'an' : 'a';
+    lines.push(`DIALOG: ${article} ${result.dialog.type} ${said} holds the page${prompt}; answer with dialog {accept: true} or {accept: false}`);
   }
   if (result.extent !== null) lines.push(`shown: ${result.extent}`);
   if (result.text !== '') lines.push('', result.text);
