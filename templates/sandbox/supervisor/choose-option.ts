@@ -118,7 +118,7 @@ async function chooseInCombobox(page: Page, field: Locator, wanted: string, kind
   if (typeof index === 'string') throw new ChoiceRefused(index);
   const label = options[index]!.label;
   await items.nth(index).click({ timeout: ACTION_TIMEOUT_MS });
-  const shown = await field.evaluate((el) => ((el as HTMLInputElement).value ?? el.textContent ?? '').replace(/\s+/g, ' ').trim());
+  const shown = await field.evaluate((el) => (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : (el.textContent ?? '')).replace(/\s+/g, ' ').trim());
   if (!shown.toLowerCase().includes(label.toLowerCase()) && !(await optionSelected(items, label))) {
     throw new ChoiceRefused(`clicked the option ${JSON.stringify(label)}, and ${kind.described} shows ${JSON.stringify(shown)}: take a snapshot to see what happened`);
   }

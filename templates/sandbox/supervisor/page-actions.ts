@@ -18,6 +18,8 @@ export const READ_TEXT_LIMIT = 20_000;
 const MAX_SLIDER_STEPS = 400;
 /** How far scroll {text} goes looking for a text not yet on the page (lazy lists load as one scrolls). */
 const SCROLL_SEARCH_SCREENS = 25;
+/** At the page's end, how long scroll {text} waits for it to load more (a feed that loads as one scrolls). */
+const GROWTH_WAIT_MS = 1_500;
 
 /** What an action did, before the session describes the page around it. */
 export interface Outcome {
@@ -309,9 +311,8 @@ export class PageActions {
     let stuck = false;
     for (;;) {
       const matches = page.getByText(text);
-      const visible = matches.filter({ visible: true });
-      if ((await visible.count()) > 0) {
-        await visible.first().scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS });
+      if ((await matches.filter({ visible: true }).count()) > 0) {
+        await (await byText(page, text)).scrollIntoViewIfNeeded({ timeout: ACTION_TIMEOUT_MS });
         const y = await page.evaluate(() => Math.round(window.scrollY));
         return { text: `scrolled to ${JSON.stringify(text)}${screens === 0 ? '' : ` (it showed after scrolling ${screens} screens down)`}; the page is at y=${y}` };
       }
@@ -324,7 +325,7 @@ export class PageActions {
       if (moved.moved) {
         screens += 1;
         stuck = false;
-      } else if (stuck) {
+      } else if (stuck || !(await page.evaluate(pageGrows, GROWTH_WAIT_MS))) {
         break;
       } else {
         stuck = true;
@@ -381,10 +382,7 @@ export class PageActions {
       }
     }
     if ('selector' in target) return { locator: page.locator(target.selector).first(), described: target.selector };
-    // Text shown on the page: a visible match first, as a person would read it, before one hidden in a closed menu.
-    const matches = page.getByText(target.text);
-    const visible = matches.filter({ visible: true });
-    return { locator: (await visible.count()) > 0 ? visible.first() : matches.first(), described: JSON.stringify(target.text) };
+    return { locator: await byText(page, target.text), described: JSON.stringify(target.text) };
   }
 
   /** Runs an element action; on failure, finds why from the element's state (action-failure.ts). */
@@ -491,6 +489,31 @@ function scrollArea(d: { dx: number; dy: number; x: number | null; y: number | n
   target.scrollBy({ left: d.dx, top: d.dy, behavior: 'instant' });
   const after = vertical ? target.scrollTop : target.scrollLeft;
   return { moved: after !== before, what: describe(target), position: Math.round(after), size: Math.round(vertical ? target.scrollHeight : target.scrollWidth) };
+}
+
+/**
+ * The element a text names, as a person reading the page would take it: one whose whole text it is before one that
+ * holds it among more (a heading that mentions a button's label), and a visible one before one hidden in a closed menu.
+ */
+async function byText(page: Page, text: string): Promise<Locator> {
+  const tries = [page.getByText(text, { exact: true }).filter({ visible: true }), page.getByText(text).filter({ visible: true }), page.getByText(text, { exact: true }), page.getByText(text)];
+  for (const candidate of tries.slice(0, -1)) if ((await candidate.count()) > 0) return candidate.first();
+  return tries.at(-1)!.first();
+}
+
+/** Runs in the page: whether the page grows taller within `ms`. */
+function pageGrows(ms: number): Promise<boolean> {
+  const page = document.scrollingElement ?? document.documentElement;
+  const height = page.scrollHeight;
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (page.scrollHeight !== height) resolve(true);
+      else if (performance.now() - start > ms) resolve(false);
+      else requestAnimationFrame(check);
+    };
+    check();
+  });
 }
 
 function isPoint(target: PointerTarget): target is ViewportPoint {

@@ -50,6 +50,8 @@ const FOCUS_MAX_CHARS = 18_000;
 const TEXT_LIMIT = 240;
 /** Roles whose pointer cursor says nothing new (they are controls anyway). */
 const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
+/** Containers whose items are cut past `LIST_LIMIT`; other containers show what is near the screen in full. */
+const LIST_ROLES = new Set(['list', 'listbox', 'combobox', 'menu', 'menubar', 'grid', 'table', 'rowgroup', 'tree', 'treegrid', 'radiogroup', 'tablist', 'feed', 'directory']);
 /** Landmarks that repeat on every page of a site: shown as one line when they hold many elements. */
 const BOILERPLATE_ROLES = new Set(['contentinfo']);
 const BOILERPLATE_REFS = 6;
@@ -81,6 +83,14 @@ export function renderSnapshot(nodes: readonly (AriaJsonNode | string)[], view: 
     offset = found.offset;
   }
   const limit = view.focus === null ? LIST_LIMIT : FOCUS_LIST_LIMIT;
+  /** Whether a node is further than FAR_SCREENS viewports above or below the screen (never in a focused snapshot). */
+  const farOff = (node: AriaJsonNode | string, at: { x: number; y: number }): 'above' | 'below' | null => {
+    if (view.focus !== null || typeof node === 'string' || node.box === undefined || node.box.width === 0 || node.box.height === 0) return null;
+    const top = node.box.y + at.y;
+    if (top > view.viewport.height * (1 + FAR_SCREENS)) return 'below';
+    if (top + node.box.height < -view.viewport.height * FAR_SCREENS) return 'above';
+    return null;
+  };
   const render = (node: AriaJsonNode | string, depth: number, at: { x: number; y: number }, nearestRef: string | null): void => {
     const indent = '  '.repeat(depth);
     if (typeof node === 'string') {
@@ -92,16 +102,11 @@ export function renderSnapshot(nodes: readonly (AriaJsonNode | string)[], view: 
       omitted.ariaHidden += 1;
       return;
     }
-    if (view.focus === null && node.box !== undefined && node.box.width > 0 && node.box.height > 0) {
-      const top = node.box.y + at.y;
-      if (top > view.viewport.height * (1 + FAR_SCREENS)) {
-        omitted.farBelow += Math.max(1, countRefs(node));
-        return;
-      }
-      if (top + node.box.height < -view.viewport.height * FAR_SCREENS) {
-        omitted.farAbove += Math.max(1, countRefs(node));
-        return;
-      }
+    const far = farOff(node, at);
+    if (far !== null) {
+      if (far === 'below') omitted.farBelow += Math.max(1, countRefs(node));
+      else omitted.farAbove += Math.max(1, countRefs(node));
+      return;
     }
     const children = node.children ?? [];
     const ref = node.ref ?? nearestRef;
@@ -120,9 +125,16 @@ export function renderSnapshot(nodes: readonly (AriaJsonNode | string)[], view: 
     const inner = node.role === 'iframe' && node.box !== undefined ? { x: at.x + node.box.x, y: at.y + node.box.y } : at;
     renderChildren(children, depth + 1, inner, ref, node);
   };
-  const renderChildren = (children: readonly (AriaJsonNode | string)[], depth: number, at: { x: number; y: number }, ref: string | null, parent: AriaJsonNode): void => {
+  const renderChildren = (all: readonly (AriaJsonNode | string)[], depth: number, at: { x: number; y: number }, ref: string | null, parent: AriaJsonNode): void => {
+    // What is far off screen is left out first, so that a long list is cut among what is near.
+    const children = all.filter((child) => {
+      const far = farOff(child, at);
+      if (far === 'below') omitted.farBelow += Math.max(1, countRefs(child));
+      if (far === 'above') omitted.farAbove += Math.max(1, countRefs(child));
+      return far === null;
+    });
     const elements = children.filter((child) => typeof child !== 'string');
-    if (elements.length <= limit) {
+    if (elements.length <= limit || !LIST_ROLES.has(parent.role)) {
       for (const child of children) render(child, depth, at, ref);
       return;
     }
