@@ -54,6 +54,9 @@ export interface BrowserToolHands {
   back(): Promise<Answer>;
 }
 
+/** The pause between two of today's agent's reads of a page it waits on: a model's turn is seconds long. */
+const MODEL_TURN_MS = 500;
+
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The new tool: references from the snapshot, and every action of src/engine/tools/browser-tool.ts. */
@@ -268,9 +271,11 @@ export class TodayTool implements BrowserToolHands {
   }
 
   async waitFor(text: string) {
-    for (let i = 0; i < 5; i++) {
+    // No wait action: the model reads the page again on its next turns, a few seconds apart.
+    for (let i = 0; i < 10; i++) {
       const read = await this.readText();
       if (read.text.includes(text)) return { ok: true, text: read.text };
+      await new Promise((resolve) => setTimeout(resolve, MODEL_TURN_MS));
     }
     return { ok: false, text: `${text} did not show` };
   }
