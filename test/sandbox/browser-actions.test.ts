@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/driver.js';
 import type { BrowserRequest, BrowserResult, LiveFrame, LiveTabs } from '../../src/sandbox/protocol.js';
+import { traceEvents, zipEntries } from '../fixtures/recording-files.js';
 import { TEST_DRIVERS } from '../fixtures/sandbox-drivers.js';
 import { serveInSandbox, type SandboxSite } from '../fixtures/sandbox-site.js';
 import { BROWSER_PAGES, refOf } from './browser-pages.js';
@@ -217,6 +218,18 @@ describe.each(TEST_DRIVERS)('the browser on the $name driver', (driver) => {
       expect(await act({ action: 'wait', text: 'Ready now', seconds: 5 })).toMatchObject({ ok: true, text: '"Ready now" shows' });
       expect(await act({ action: 'wait', text: 'Ready now', gone: true, seconds: 0.5 })).toMatchObject({ ok: false, text: '"Ready now" is still on the page after 0.5 s' });
       expect(await act({ action: 'wait', seconds: 0.2 })).toMatchObject({ ok: true, text: 'waited 0.2 s' });
+    });
+
+    it('is recorded: the trace holds the hover, the choice, the drag and the click at a point', async () => {
+      await sandbox.startRecording(signal());
+      const snapshot = await open('/controls');
+      await act({ action: 'hover', text: 'Products' });
+      await act({ action: 'select', ref: refOf(snapshot, 'combobox "Fruit"'), values: ['Apple'] });
+      await act({ action: 'drag', ref: /- listitem \[ref=(e\d+)\]: Alpha/.exec(snapshot)![1]!, to: { text: 'Beta' } });
+      await act({ action: 'click', x: 1050, y: 630 });
+      const recorded = await sandbox.finishRecording([], signal());
+      const calls = traceEvents(await zipEntries(recorded!.trace)).filter((e) => e.type === 'before').map((e) => `${e.class}.${e.method}`);
+      expect(calls).toEqual(expect.arrayContaining(['Frame.hover', 'Frame.selectOption', 'Frame.dragAndDrop', 'Page.mouseClick']));
     });
 
     it('goes back, forward and reloads', async () => {

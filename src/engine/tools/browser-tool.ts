@@ -317,7 +317,7 @@ export function describeBrowserAction(action: BrowserAction): string {
 }
 
 /** An action's element or point as steps name it. */
-export function describeTarget(target: PointerTarget): string {
+function describeTarget(target: PointerTarget): string {
   if ('ref' in target) return target.ref;
   if ('selector' in target) return target.selector;
   if ('text' in target) return JSON.stringify(target.text);
