@@ -232,6 +232,18 @@ describe.each(TEST_DRIVERS)('the browser on the $name driver', (driver) => {
       expect(calls).toEqual(expect.arrayContaining(['Frame.hover', 'Frame.selectOption', 'Frame.dragAndDrop', 'Page.mouseClick']));
     });
 
+    it('reads a long page in pages of 20,000 characters, saying how much it shows and where the next starts', async () => {
+      await open('/huge');
+      const first = await act({ action: 'read_text' });
+      expect(first.text).toHaveLength(20_000);
+      expect(first.text.startsWith('Line 000')).toBe(true);
+      const total = Number(/of (\d+);/.exec(first.extent ?? '')?.[1]);
+      expect(first.extent).toBe(`characters 0 to 20000 of ${total}; read_text {offset: 20000} reads on`);
+      const rest = await act({ action: 'read_text', offset: 20_000 });
+      expect(rest.extent).toBe(`characters 20000 to ${total} of ${total}`);
+      expect(rest.text.trimEnd().endsWith('Line 599 of a long report, with words to fill it.')).toBe(true);
+    });
+
     it('goes back, forward and reloads', async () => {
       await open('/controls');
       await open('/refs');

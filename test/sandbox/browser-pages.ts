@@ -103,6 +103,7 @@ addEventListener('scroll', () => {
   }
 });
 </script>`,
+  '/huge': `<!doctype html><title>Huge</title>${Array.from({ length: 600 }, (_, i) => `<p>Line ${String(i).padStart(3, '0')} of a long report, with words to fill it.</p>`).join('')}`,
   '/tabs': `<!doctype html><title>Tabs</title>${LOG}
 <a href="/second" target="_blank">Open second</a>
 <button onclick="window.open('/signin', 'signin', 'width=500,height=500')">Sign in</button>
