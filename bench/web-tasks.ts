@@ -7,9 +7,10 @@
  * references and the new actions), run from its sources with tsx; `none` runs the new tool alone. Without that
  * commit in the repository's history the baseline is skipped, and the bench says so.
  *
- * It prints solved / attempted per category for each tool, the tasks the new tool left unsolved and why, and the
- * median and p90 size of a snapshot as the model reads it (the tool's whole answer), in characters and in tokens
- * estimated as characters / 4 (no tokenizer is installed here).
+ * It prints solved / attempted per category for each tool, the median and p90 size of a snapshot as the model reads
+ * it (the tool's whole answer), in characters and in tokens estimated as characters / 4 (no tokenizer is installed
+ * here), the median time of the actions both tools have (what a replay pays per step), and the tasks each tool left
+ * unsolved and why.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -193,6 +194,13 @@ async function main(): Promise<void> {
       const sizes = tool.hands.snapshotSizes;
       const [median, p90] = [percentile(sizes, 50), percentile(sizes, 90)];
       console.log(`  ${tool.hands.name.padEnd(6)} ${String(sizes.length).padStart(3)} snapshots: median ${median} chars (${Math.round(median / 4)} tokens), p90 ${p90} chars (${Math.round(p90 / 4)} tokens)`);
+    }
+    // What each action costs on the supervisor (what a replay pays per step): the actions both tools have.
+    const shared = ['navigate', 'click', 'type', 'read_text', 'snapshot'];
+    console.log('action time on the supervisor (median ms; failed actions included, so a tool whose clicks time out pays for it):');
+    for (const tool of tools) {
+      const cells = shared.map((action) => `${action} ${Math.round(percentile(tool.hands.actionMs.get(action) ?? [], 50))}`);
+      console.log(`  ${tool.hands.name.padEnd(6)} ${cells.join('  ')}`);
     }
     for (const tool of tools) {
       const failed = tasks.filter((task) => !tool.results.get(task.id)!.solved);

@@ -6,6 +6,7 @@
  */
 import { browserResultText } from '../../src/engine/tools/browser-result.js';
 import { parseBrowserInput } from '../../src/engine/tools/browser-tool.js';
+import { performance } from 'node:perf_hooks';
 import type { BrowserResult } from '../../src/sandbox/protocol.js';
 import type { SupervisorClient } from '../../src/sandbox/supervisor-client.js';
 import { decodePng } from './png.js';
@@ -34,6 +35,8 @@ export interface BrowserToolHands {
   readonly name: string;
   /** The size of every snapshot the agent read, in characters of the tool's answer. */
   readonly snapshotSizes: number[];
+  /** How long each action the supervisor did took, by action, in milliseconds. */
+  readonly actionMs: Map<string, number[]>;
   navigate(url: string): Promise<Answer>;
   snapshot(): Promise<Snapshot>;
   readText(): Promise<Answer>;
@@ -57,19 +60,30 @@ export interface BrowserToolHands {
 /** The pause between two of today's agent's reads of a page it waits on: a model's turn is seconds long. */
 const MODEL_TURN_MS = 500;
 
+/** Runs `work`, adding how long it took to `into` under `action`. */
+async function timed<T>(into: Map<string, number[]>, action: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    into.set(action, [...(into.get(action) ?? []), performance.now() - started]);
+  }
+}
+
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The new tool: references from the snapshot, and every action of src/engine/tools/browser-tool.ts. */
 export class NewTool implements BrowserToolHands {
   readonly name = 'new';
   readonly snapshotSizes: number[] = [];
+  readonly actionMs = new Map<string, number[]>();
 
   constructor(private readonly client: SupervisorClient) {}
 
   private async act(input: Record<string, unknown>): Promise<Answer & { result: BrowserResult | null }> {
     const action = parseBrowserInput(input);
     if (typeof action === 'string') return { ok: false, text: action, result: null };
-    const result = await this.client.browser(action);
+    const result = await timed(this.actionMs, action.action, () => this.client.browser(action));
     return { ok: result.ok, text: browserResultText(result), result };
   }
 
@@ -173,12 +187,13 @@ export class NewTool implements BrowserToolHands {
 export class TodayTool implements BrowserToolHands {
   readonly name = 'today';
   readonly snapshotSizes: number[] = [];
+  readonly actionMs = new Map<string, number[]>();
 
   constructor(private readonly client: SupervisorClient) {}
 
   private async act(request: Record<string, unknown>): Promise<Answer & { result: BrowserResult | null }> {
     // The baseline's result has none of the new members: read as main's browser-result.ts read it.
-    const result = (await this.client.browser(request as never)) as BrowserResult;
+    const result = (await timed(this.actionMs, String(request.action), () => this.client.browser(request as never))) as BrowserResult;
     const text = browserResultText({ ...result, extent: null, tabs: [], dialog: null, elements: [] });
     return { ok: result.ok, text, result };
   }
