@@ -199,7 +199,10 @@ async function main(): Promise<void> {
     const shared = ['navigate', 'click', 'type', 'read_text', 'snapshot'];
     console.log('action time on the supervisor (median ms; failed actions included, so a tool whose clicks time out pays for it):');
     for (const tool of tools) {
-      const cells = shared.map((action) => `${action} ${Math.round(percentile(tool.hands.actionMs.get(action) ?? [], 50))}`);
+      const cells = shared.map((action) => {
+        const times = tool.hands.actionMs.get(action) ?? [];
+        return `${action} ${times.length === 0 ? '-' : Math.round(percentile(times, 50))}`;
+      });
       console.log(`  ${tool.hands.name.padEnd(6)} ${cells.join('  ')}`);
     }
     for (const tool of tools) {
