@@ -8,7 +8,7 @@ const MAX_EVENT_CHARS = 16 * 1024 * 1024;
  * frame (its `url`, and any member but the JPEG) masked with the run's mask: its secrets in every form, as its steps
  * are (docs/api.md, Live view). The TOTP codes typed are masked before, by the supervisor, which alone knows them.
  * Every frame goes through here on its way to a viewer, and only the events the live view knows pass: `frame`,
- * `waiting`, and comments (keep-alives); anything else is dropped.
+ * `tabs` (each tab's title and URL masked too), `waiting`, and comments (keep-alives); anything else is dropped.
  */
 export function frameMasking(mask: SecretMask): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
@@ -43,6 +43,7 @@ function maskedEvent(event: string, mask: SecretMask): string | null {
     else if (line.startsWith('data: ')) data.push(line.slice('data: '.length));
   }
   if (name === 'waiting') return 'event: waiting\ndata: {}\n\n';
+  if (name === 'tabs') return maskedTabs(data.join('\n'), mask);
   if (name !== 'frame') return null;
   let frame: unknown;
   try {
@@ -56,4 +57,18 @@ function maskedEvent(event: string, mask: SecretMask): string | null {
   // Most frames hold no secret: they go on as they came, without writing their JPEG out again.
   if (JSON.stringify(masked) === JSON.stringify(text) && data.length === 1) return `event: frame\ndata: ${data[0]}\n\n`;
   return `event: frame\ndata: ${JSON.stringify({ jpeg, ...masked })}\n\n`;
+}
+
+/** The open tabs (`LiveTabs`), each title and URL masked; null for a body that is not a list of tabs. */
+function maskedTabs(data: string, mask: SecretMask): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const tabs = (body as { tabs?: unknown } | null)?.tabs;
+  if (!Array.isArray(tabs)) return null;
+  const masked = tabs.map((tab: Record<string, unknown>) => ({ index: tab.index, current: tab.current, url: typeof tab.url === 'string' ? mask.text(tab.url) : null, title: typeof tab.title === 'string' ? mask.text(tab.title) : null }));
+  return `event: tabs\ndata: ${JSON.stringify({ tabs: masked })}\n\n`;
 }

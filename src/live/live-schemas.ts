@@ -55,6 +55,15 @@ export const liveInputSchema = {
       required: ['type', 'text'],
       properties: { type: { type: 'string', const: 'text' }, text: { type: 'string', maxLength: 10_000, description: 'Inserted as if pasted.' } },
     },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'index'],
+      properties: {
+        type: { type: 'string', const: 'tab' },
+        index: { type: 'integer', minimum: 0, maximum: 1000, description: 'The tab to show, as the frame stream\'s `tabs` event lists them; the agent goes on in it.' },
+      },
+    },
   ],
 } as const;
 
@@ -111,7 +120,7 @@ const revocationSchema = {
 
 const frameStream = {
   description:
-    'Server-sent events: `frame` with {jpeg (base64), width, height (the viewport in CSS pixels), url}, or `waiting` before the browser has a page. Ends when the run stops or its links are revoked.',
+    'Server-sent events: `frame` with {jpeg (base64), width, height (the viewport in CSS pixels), url}, or `waiting` before the browser has a page; `tabs` with {tabs: [{index, url, title, current}]} when a watcher joins and whenever a tab opens, closes or becomes current (the frames show the current one). Ends when the run stops or its links are revoked.',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 } as const;
 

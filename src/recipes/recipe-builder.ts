@@ -1,7 +1,7 @@
 import type { SecretMask } from '../connections/secret-mask.js';
-import type { BrowserRequest, BrowserResult } from '../sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, PointerTarget } from '../sandbox/protocol.js';
 import type { Observation } from './observed-sandbox.js';
-import type { BrowserStep, InputFileRef, Locator, Recipe, RecipeStep } from './recipe.js';
+import type { BrowserStep, InputFileRef, Locator, PageFingerprint, Recipe, RecipeStep } from './recipe.js';
 import { inputValues, leakedInputs, toPlaceholders } from './input-placeholders.js';
 import { fingerprintOf } from './page-fingerprint.js';
 import { extractionOf, jsonOf } from './result-extraction.js';
@@ -36,7 +36,7 @@ export function buildRecipe(source: RecipeSource): { recipe: Recipe } | { why: s
       addStep(o);
     }
   } catch (err) {
-    if (err instanceof UnknownAction || err instanceof UnknownInputFile) return { why: err.message };
+    if (err instanceof UnknownAction || err instanceof UnknownInputFile || err instanceof Unreplayable) return { why: err.message };
     throw err;
   }
   function addStep(o: Observation): void {
@@ -74,35 +74,78 @@ function browserStep(
   values: ReturnType<typeof inputValues>,
   inputFiles: RecipeSource['inputFiles'],
 ): BrowserStep | null {
+  const at = (keyText: string[] = []): PageFingerprint | null => fingerprintOf(before.url, before.title, keyText, values);
+  const located = (target: PointerTarget): { locators: Locator[]; keyText: string[] } => {
+    const locators = locatorsOf(target, result.elements, snapshot, values);
+    return { locators, keyText: locators.flatMap((l) => (l.kind === 'text' ? [l.text] : [])) };
+  };
   switch (request.action) {
     case 'navigate':
       return { tool: 'browser', action: 'navigate', url: toPlaceholders(request.url, values, 'url'), page: null };
+    case 'back':
+    case 'forward':
+    case 'reload':
+      return { tool: 'browser', action: request.action, page: at() };
     case 'click': {
-      const locators = clickLocators(request, snapshot, values);
-      const keyText = locators.flatMap((l) => (l.kind === 'text' ? [l.text] : []));
-      return { tool: 'browser', action: 'click', locators, page: fingerprintOf(before.url, before.title, keyText, values) };
+      const { locators, keyText } = located(request);
+      return {
+        tool: 'browser',
+        action: 'click',
+        locators,
+        ...(request.button === undefined || request.button === 'left' ? {} : { button: request.button }),
+        ...(request.clickCount === 2 ? { double: true } : {}),
+        ...(request.modifiers === undefined || request.modifiers.length === 0 ? {} : { modifiers: request.modifiers }),
+        page: at(keyText),
+      };
+    }
+    case 'hover': {
+      const { locators, keyText } = located(request);
+      return { tool: 'browser', action: 'hover', locators, page: at(keyText) };
     }
     case 'type':
       return {
         tool: 'browser',
         action: 'type',
-        locators: typeLocators(request.selector, result, values),
+        locators: 'selector' in request ? typeLocators(request.selector, result, values) : located(request).locators,
         text: toPlaceholders(request.text, values),
         ...(request.submit === true ? { submit: true } : {}),
-        page: fingerprintOf(before.url, before.title, [], values),
+        page: at(),
       };
+    case 'select':
+      return { tool: 'browser', action: 'select', locators: located(request).locators, values: request.values.map((v) => toPlaceholders(v, values)), page: at() };
     case 'press':
-      return { tool: 'browser', action: 'press', key: request.key, page: fingerprintOf(before.url, before.title, [], values) };
+      return { tool: 'browser', action: 'press', key: request.key, page: at() };
+    case 'drag': {
+      const from = located(request);
+      return { tool: 'browser', action: 'drag', locators: from.locators, to_locators: located(request.to).locators, page: at(from.keyText) };
+    }
     case 'upload':
       return {
         tool: 'browser',
         action: 'upload',
-        locators: [selectorLocator(request.selector, values)],
+        locators: located(request).locators,
         files: request.files.map((name) => inputFileRef(name, inputFiles)),
-        page: fingerprintOf(before.url, before.title, [], values),
+        page: at(),
       };
     case 'scroll':
-      return { tool: 'browser', action: 'scroll', direction: request.direction, ...(request.amount !== undefined ? { amount: request.amount } : {}), page: null };
+      if ('toText' in request) return { tool: 'browser', action: 'scroll', text: toPlaceholders(request.toText, values), page: null };
+      return {
+        tool: 'browser',
+        action: 'scroll',
+        direction: request.direction,
+        ...(request.amount !== undefined ? { amount: request.amount } : {}),
+        ...(request.at === undefined ? {} : { locators: located(request.at).locators }),
+        page: null,
+      };
+    case 'wait':
+      return 'text' in request
+        ? { tool: 'browser', action: 'wait', text: toPlaceholders(request.text, values), ...(request.gone === true ? { gone: true } : {}), ...(request.seconds === undefined ? {} : { seconds: request.seconds }), page: null }
+        : { tool: 'browser', action: 'wait', seconds: request.seconds, page: null };
+    case 'dialog':
+      // A dialog holds its page: its title cannot be read then, so the step checks no page.
+      return { tool: 'browser', action: 'dialog', accept: request.accept, ...(request.text === undefined ? {} : { text: toPlaceholders(request.text, values) }), page: null };
+    case 'tab':
+      return { tool: 'browser', action: 'tab', index: request.index, ...(request.close === true ? { close: true } : {}), page: null };
     case 'read_text':
     case 'snapshot':
     case 'screenshot':
@@ -115,12 +158,25 @@ function browserStep(
 }
 
 /**
- * A click by text gets a role locator when the agent's last accessibility snapshot showed an element of that name
- * (`- button "Search"`), tried first: a button's role and name survive a restyled page. A click by selector keeps it.
+ * How a replay finds the element a step acted on. One named by a snapshot's reference: by the role and accessible
+ * name that snapshot showed (a button's role and name survive a restyled page), or, without a name, by its text. A
+ * click by text gets a role locator when the agent's last snapshot showed an element of that name
+ * (`- button "Search"`), tried first. A selector is kept. A point, an element with neither name nor text (an icon),
+ * and one inside an iframe cannot be found again that way: the run then makes no recipe, and says why.
  */
-function clickLocators(request: Extract<BrowserRequest, { action: 'click' }>, snapshot: string, values: ReturnType<typeof inputValues>): Locator[] {
-  if (request.selector !== undefined) return [selectorLocator(request.selector, values)];
-  const text = request.text!;
+function locatorsOf(target: PointerTarget, elements: BrowserResult['elements'], snapshot: string, values: ReturnType<typeof inputValues>): Locator[] {
+  if ('x' in target) throw new Unreplayable(`the run acted at the point ${target.x},${target.y} of the page, and a replay cannot know the page is laid out the same`);
+  if ('selector' in target) return [selectorLocator(target.selector, values)];
+  if ('ref' in target) {
+    const element = elements.find((e) => e.ref === target.ref);
+    if (element === undefined) throw new Unreplayable(`the run acted on ${target.ref}, which its result did not describe`);
+    const said = `${element.role}${element.name === '' ? '' : ` ${JSON.stringify(element.name)}`}`;
+    if (element.framed) throw new Unreplayable(`the run acted on the ${said} inside an iframe, which a replay does not look into yet`);
+    if (element.name !== '') return [{ kind: 'role', selector: `role=${element.role}[name=${JSON.stringify(toPlaceholders(element.name, values))}]` }];
+    if (element.text !== '') return [{ kind: 'text', text: toPlaceholders(element.text, values) }];
+    throw new Unreplayable(`the run acted on a ${element.role} with no name or text (an icon), which a replay cannot find again`);
+  }
+  const text = target.text;
   const locators: Locator[] = [];
   const role = new RegExp(`^\\s*-\\s+([a-z]+)\\s+"${escapeRegExp(text)}"`, 'm').exec(snapshot)?.[1];
   const kept = toPlaceholders(text, values);
@@ -165,6 +221,14 @@ class UnknownInputFile extends Error {
   constructor(name: string) {
     super(`the run uploaded ${JSON.stringify(name)}, which is not one of its input files`);
     this.name = 'UnknownInputFile';
+  }
+}
+
+/** A step the run did that a replay could not do again the same way. */
+class Unreplayable extends Error {
+  constructor(why: string) {
+    super(why);
+    this.name = 'Unreplayable';
   }
 }
 

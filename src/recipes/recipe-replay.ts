@@ -79,31 +79,54 @@ export class RecipeReplay {
     return last === null ? `the step has nothing to act on` : `${step.locators === undefined ? 'the action' : 'no locator found the element'} failed: ${firstLine(last.text)}`;
   }
 
-  /** The protocol actions a step may be done by: one, or one per locator, in order. */
+  /** The protocol actions a step may be done by: one, or one per locator (or pair of locators), in order. */
   private requests(step: BrowserStep): BrowserAction[] {
     const fill = (text: string): string => fromPlaceholders(text, this.values);
+    const targets = (step.locators ?? []).map((l) => locate(l, fill));
     switch (step.action) {
       case 'navigate':
         return [{ action: 'navigate', url: fromPlaceholders(step.url ?? '', this.values, 'url') }];
+      case 'back':
+      case 'forward':
+      case 'reload':
+        return [{ action: step.action }];
       case 'click':
-        return (step.locators ?? []).map((l) => ({ action: 'click' as const, ...locate(l, fill) }));
+        return targets.map((target) => ({
+          action: 'click' as const,
+          ...target,
+          ...(step.button === undefined ? {} : { button: step.button }),
+          ...(step.double === true ? { clickCount: 2 as const } : {}),
+          ...(step.modifiers === undefined ? {} : { modifiers: step.modifiers }),
+        }));
+      case 'hover':
+        return targets.map((target) => ({ action: 'hover' as const, ...target }));
       case 'type':
-        return (step.locators ?? []).flatMap((l) => {
-          const target = locate(l, fill);
-          const selector = target.selector ?? `text=${JSON.stringify(target.text)}`;
-          return [{ action: 'type' as const, selector, text: fill(step.text ?? ''), ...(step.submit === true ? { submit: true } : {}) }];
-        });
+        return targets.map((target) => ({ action: 'type' as const, selector: asSelector(target), text: fill(step.text ?? ''), ...(step.submit === true ? { submit: true } : {}) }));
+      case 'select':
+        return targets.map((target) => ({ action: 'select' as const, ...target, values: (step.values ?? []).map(fill) }));
+      case 'drag': {
+        const ends = (step.to_locators ?? []).map((l) => locate(l, fill));
+        return targets.flatMap((target) => ends.map((to) => ({ action: 'drag' as const, ...target, to })));
+      }
       case 'upload': {
         const files = (step.files ?? []).map((f) => this.options.inputFiles[f.index]!.name);
-        return (step.locators ?? []).map((l) => {
-          const target = locate(l, fill);
-          return { action: 'upload' as const, selector: target.selector ?? `text=${JSON.stringify(target.text)}`, files };
-        });
+        return targets.map((target) => ({ action: 'upload' as const, selector: asSelector(target), files }));
       }
       case 'press':
         return [{ action: 'press', key: step.key ?? '' }];
-      case 'scroll':
-        return [{ action: 'scroll', direction: step.direction ?? 'down', ...(step.amount !== undefined ? { amount: step.amount } : {}) }];
+      case 'scroll': {
+        if (step.text !== undefined) return [{ action: 'scroll', toText: fill(step.text) }];
+        const scroll = { action: 'scroll' as const, direction: step.direction ?? 'down', ...(step.amount !== undefined ? { amount: step.amount } : {}) };
+        return targets.length === 0 ? [scroll] : targets.map((at) => ({ ...scroll, at }));
+      }
+      case 'wait':
+        return step.text === undefined
+          ? [{ action: 'wait', seconds: step.seconds ?? 1 }]
+          : [{ action: 'wait', text: fill(step.text), ...(step.gone === true ? { gone: true } : {}), ...(step.seconds === undefined ? {} : { seconds: step.seconds }) }];
+      case 'dialog':
+        return [{ action: 'dialog', accept: step.accept === true, ...(step.text === undefined ? {} : { text: fill(step.text) }) }];
+      case 'tab':
+        return [{ action: 'tab', index: step.index ?? 0, ...(step.close === true ? { close: true } : {}) }];
       default:
         return [];
     }
@@ -111,14 +134,16 @@ export class RecipeReplay {
 
   private async act(step: BrowserStep, action: BrowserAction): Promise<BrowserResult> {
     const request = withSecrets(action, this.ctx.secrets);
-    if (typeof request === 'string') return { ok: false, text: request, url: this.page.url, title: this.page.title, status: null, problem: null, screenshot: null };
+    if (typeof request === 'string') {
+      return { ok: false, text: request, extent: null, url: this.page.url, title: this.page.title, status: null, problem: null, screenshot: null, tabs: [], dialog: null, elements: [] };
+    }
     this.ctx.recorder.lastAction(`replay: browser ${step.action}`);
     const started = performance.now();
     const result = await this.ctx.sandbox.browser(request, this.ctx.signal);
     this.ctx.evidence.noteBrowser(action, result);
     if (result.url !== null) this.page = { url: result.url, title: result.title };
     // The recipe's step, with its placeholders: never the value typed.
-    const input = { ...step, locator: 'selector' in action ? action.selector : 'text' in action ? '(text)' : undefined, page: undefined };
+    const input = { ...step, locator: 'selector' in action ? action.selector : 'text' in action && action.action !== 'type' ? '(text)' : undefined, page: undefined };
     this.ctx.recorder.toolCall({ name: `replay.browser.${step.action}`, input, output: browserResultText(result), isError: !result.ok, durationMs: performance.now() - started });
     return result;
   }
@@ -196,8 +221,13 @@ export class RecipeReplay {
   }
 }
 
-function locate(locator: Locator, fill: (text: string) => string): { selector?: string; text?: string } {
+function locate(locator: Locator, fill: (text: string) => string): { selector: string } | { text: string } {
   return locator.kind === 'text' ? { text: fill(locator.text) } : { selector: fill(locator.selector) };
+}
+
+/** A target as a selector, for the actions whose `text` is what they type. */
+function asSelector(target: { selector: string } | { text: string }): string {
+  return 'selector' in target ? target.selector : `text=${JSON.stringify(target.text)}`;
 }
 
 function describe(step: RecipeStep): string {
@@ -213,6 +243,20 @@ function describe(step: RecipeStep): string {
       return `upload ${(step.files ?? []).map((f) => `files[${f.index}]`).join(', ')} into${where}`;
     case 'press':
       return `press ${step.key ?? ''}`;
+    case 'select':
+      return `select ${(step.values ?? []).join(', ')} in${where}`;
+    case 'drag': {
+      const to = step.to_locators?.[0];
+      return `drag${where} to ${to === undefined ? '' : to.kind === 'text' ? JSON.stringify(to.text) : to.selector}`;
+    }
+    case 'scroll':
+      return step.text === undefined ? `scroll ${step.direction ?? 'down'}${where}` : `scroll to ${JSON.stringify(step.text)}`;
+    case 'wait':
+      return step.text === undefined ? `wait ${step.seconds ?? 1} s` : `wait for ${JSON.stringify(step.text)}${step.gone === true ? ' to go' : ''}`;
+    case 'dialog':
+      return `${step.accept === true ? 'accept' : 'dismiss'} the dialog`;
+    case 'tab':
+      return `${step.close === true ? 'close' : 'switch to'} tab ${step.index ?? 0}`;
     default:
       return `${step.action}${where}`;
   }

@@ -1,4 +1,4 @@
-import type { CodeLanguage } from '../sandbox/protocol.js';
+import type { CodeLanguage, KeyModifier, ScrollDirection } from '../sandbox/protocol.js';
 
 /**
  * A job's recipe (issue 24): what a run that succeeded did, kept so that later runs can do it again without the
@@ -14,7 +14,8 @@ export interface Recipe {
 
 /**
  * A browser action as the supervisor takes it (protocol.ts), with its element's locators in the order a replay tries
- * them: role and accessible name, then text, then the CSS or Playwright selector the agent used. Actions that only
+ * them: role and accessible name, then text, then the CSS or Playwright selector the agent used. An element the agent
+ * named by a snapshot's reference is kept by the role and name (or text) that snapshot showed. Actions that only
  * read the page (read_text, snapshot, screenshot) are not kept: they change nothing a later step needs.
  */
 export type BrowserStep = {
@@ -22,18 +23,34 @@ export type BrowserStep = {
   action: string;
   /** navigate */
   url?: string;
-  /** type */
+  /** type: what is typed; scroll: the text scrolled to; wait: the text waited for; dialog: a prompt's answer. */
   text?: string;
   submit?: boolean;
-  /** press */
+  /** press: a key or a chord (Control+A) */
   key?: string;
   /** scroll */
-  direction?: 'up' | 'down';
+  direction?: ScrollDirection;
   amount?: number;
   /** upload: which of the run's input files go on the file input, by their place in the run's `files`. */
   files?: InputFileRef[];
-  /** click, type, upload: tried in order until one finds the element. */
+  /** click, hover, type, select, upload, drag (what is dragged), scroll (the area): tried in order until one finds the element. */
   locators?: Locator[];
+  /** drag: where to. */
+  to_locators?: Locator[];
+  /** select: the options, by label or value. */
+  values?: string[];
+  /** click */
+  button?: 'right' | 'middle';
+  double?: boolean;
+  modifiers?: KeyModifier[];
+  /** wait */
+  gone?: boolean;
+  seconds?: number;
+  /** dialog */
+  accept?: boolean;
+  /** tab */
+  index?: number;
+  close?: boolean;
   /** The page the step expects to act on; null for the first navigation. */
   page: PageFingerprint | null;
 };

@@ -1,10 +1,23 @@
 import type { BrowserResult, PageProblem } from './protocol.js';
 
-/** What the model reads back: where the page is, what went wrong if anything, and the action's text. */
+/**
+ * What the model reads back: where the page is, what went wrong if anything, the tabs when there are several, a
+ * dialog waiting for an answer, and the action's text with how much of the page it shows.
+ */
 export function browserResultText(result: BrowserResult): string {
   const lines: string[] = [];
   if (result.problem) lines.push(`PROBLEM: ${problemLine(result.problem)}`, problemAdvice(result.problem));
   lines.push(`url: ${result.url ?? '(none)'}`, `title: ${result.title ?? '(none)'}`, `http status: ${result.status ?? '(none)'}`);
+  if (result.tabs.length > 1) {
+    lines.push(`tabs (tab {index} switches):`, ...result.tabs.map((tab) => `  ${tab.index}${tab.current ? ' (current)' : ''}: ${tab.title ?? '(no title)'} - ${tab.url ?? 'about:blank'}`));
+  }
+  if (result.dialog !== null) {
+    const said = result.dialog.type === 'beforeunload' ? 'asks whether to leave the page' : JSON.stringify(result.dialog.message);
+    const prompt = result.dialog.type === 'prompt' ? ` (default answer ${JSON.stringify(result.dialog.defaultValue)}; dialog {accept: true, text} answers it)` : '';
+    const article = result.dialog.type === 'alert' ? 'an' : 'a';
+    lines.push(`DIALOG: ${article} ${result.dialog.type} ${said} holds the page${prompt}; answer with dialog {accept: true} or {accept: false}`);
+  }
+  if (result.extent !== null) lines.push(`shown: ${result.extent}`);
   if (result.text !== '') lines.push('', result.text);
   return lines.join('\n');
 }

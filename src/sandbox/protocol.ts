@@ -19,7 +19,8 @@
  *   POST /recording/finish RecordingFinishRequest -> RecordingResult   (stops it; long call, like /browser)
  *   GET  /recording/trace         -> application/zip, 404 until a finish made one
  *   GET  /recording/video         -> video/webm, 404 until a finish made one
- *   GET  /live/frames             -> text/event-stream of `LiveFrame`s (event `frame`) while the client stays
+ *   GET  /live/frames             -> text/event-stream of `LiveFrame`s (event `frame`) and `LiveTabs` (event `tabs`)
+ *                                              while the client stays
  *   POST /live/input   LiveInput  -> 204, 409 when no page is open
  *   POST /outputs/limits OutputLimits -> 204  (the run's file limits, sent as its run starts: downloads stop at them)
  *   GET  /outputs                 -> OutputListing (the files under /workspace/out/, once downloads under way end)
@@ -83,17 +84,86 @@ export interface ExecResult {
   durationMs: number;
 }
 
+/**
+ * How an action finds its element: by the reference the latest snapshot gave it (`e12`, `f1e3` in an iframe), by a
+ * CSS or Playwright selector, or by its visible text. Exactly one.
+ */
+export type ElementTarget = { ref: string } | { selector: string } | { text: string };
+
+/** A point of the viewport in CSS pixels, as a screenshot shows it. */
+export interface ViewportPoint {
+  x: number;
+  y: number;
+}
+
+/** An element, or a point (a canvas, a map, an icon the snapshot cannot name). */
+export type PointerTarget = ElementTarget | ViewportPoint;
+
+export type MouseButton = 'left' | 'right' | 'middle';
+export type KeyModifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+/**
+ * What the agent (or a replay) asks of the browser. Element actions take an `ElementTarget`; pointer actions take an
+ * element or a point, so that a click at a point, a key chord, a screenshot and scrolling at a point serve an action
+ * space of screenshots and coordinates as well.
+ */
 export type BrowserAction =
   | { action: 'navigate'; url: string }
-  | { action: 'click'; selector?: string; text?: string }
-  | { action: 'type'; selector: string; text: string; submit?: boolean }
+  | { action: 'back' }
+  | { action: 'forward' }
+  | { action: 'reload' }
+  | ({ action: 'click'; button?: MouseButton; clickCount?: 1 | 2; modifiers?: KeyModifier[] } & PointerTarget)
+  | ({ action: 'hover' } & PointerTarget)
+  /**
+   * Fills a field, verifying that it took the text. A date or time field takes the forms people write
+   * (`03/31/2010`, `10:22 PM`, ISO); a slider or spin button, a value; a `<select>`, an option.
+   */
+  | ({ action: 'type'; text: string; submit?: boolean } & ElementTarget)
+  /** Chooses options, by label or value, of a `<select>`, a listbox or a combobox; several for a multiple one. */
+  | ({ action: 'select'; values: string[] } & ElementTarget)
+  /** A key or a chord: `Enter`, `Control+A`, `Shift+Tab`. */
   | { action: 'press'; key: string }
+  | ({ action: 'drag'; to: PointerTarget } & PointerTarget)
+  /** Scrolls the page, or the scrollable area that holds `at` (an element or a point). */
+  | { action: 'scroll'; direction: ScrollDirection; amount?: number; at?: PointerTarget }
+  /** Scrolls until the text shows, further down the page while it is not there yet. */
+  | { action: 'scroll'; toText: string }
+  /** Waits until the text shows (or, with `gone`, until it is gone), at most `seconds`; or waits `seconds`. */
+  | { action: 'wait'; text: string; gone?: boolean; seconds?: number }
+  | { action: 'wait'; seconds: number }
   /** Sets the run's input files (names in /workspace/in; nothing else) on a page's <input type=file> (issue 23). */
-  | { action: 'upload'; selector: string; files: string[] }
-  | { action: 'scroll'; direction: 'up' | 'down'; amount?: number }
-  | { action: 'read_text' }
-  | { action: 'snapshot' }
+  | ({ action: 'upload'; files: string[] } & ElementTarget)
+  /** Answers the open dialog (alert, confirm, prompt, beforeunload); `text` is a prompt's answer. */
+  | { action: 'dialog'; accept: boolean; text?: string }
+  /** Makes the tab at `index` (as results list them) the one actions go to, or closes it. */
+  | { action: 'tab'; index: number; close?: boolean }
+  /** The page's text from `offset` (0 by default), up to the result's limit. */
+  | { action: 'read_text'; offset?: number }
+  /** The page's elements with references; with `ref`, that element's part of the page in full. */
+  | { action: 'snapshot'; ref?: string }
   | { action: 'screenshot' };
+
+export const BROWSER_ACTION_NAMES = [
+  'navigate',
+  'back',
+  'forward',
+  'reload',
+  'click',
+  'hover',
+  'type',
+  'select',
+  'press',
+  'drag',
+  'scroll',
+  'wait',
+  'upload',
+  'dialog',
+  'tab',
+  'read_text',
+  'snapshot',
+  'screenshot',
+] as const satisfies readonly BrowserAction['action'][];
 
 /**
  * The body of POST /browser: an action, and for a `type` whose text refers to secrets as `{{secret:<name>}}`, the
@@ -151,6 +221,8 @@ export interface BrowserResult {
   ok: boolean;
   /** Page text, an accessibility snapshot, or a short description of what the action did (truncated). */
   text: string;
+  /** How much of the page `text` shows when it is not all of it, and how to see the rest (read_text); else null. */
+  extent: string | null;
   url: string | null;
   title: string | null;
   /** HTTP status of the last navigation's main document. */
@@ -164,6 +236,40 @@ export interface BrowserResult {
    * otherwise (and from sandboxes built before it).
    */
   roleSelector?: string;
+  /** The open tabs, in the order they opened; one is `current`, the one actions go to. */
+  tabs: BrowserTab[];
+  /** A dialog the current tab shows and waits on, which the `dialog` action answers; null when none. */
+  dialog: PageDialog | null;
+  /**
+   * The elements the request named by reference, as the snapshot that gave the reference showed them: a recipe
+   * finds them again by role and name.
+   */
+  elements: RefElement[];
+}
+
+export interface BrowserTab {
+  index: number;
+  url: string | null;
+  title: string | null;
+  current: boolean;
+}
+
+export interface PageDialog {
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  message: string;
+  /** A prompt's default answer; "" for the others. */
+  defaultValue: string;
+}
+
+export interface RefElement {
+  ref: string;
+  role: string;
+  /** The accessible name; "" for an element that has none (an icon, a list item). */
+  name: string;
+  /** The element's own text as the snapshot showed it; "" when it showed none. */
+  text: string;
+  /** Whether it is inside an iframe. */
+  framed: boolean;
 }
 
 /**
@@ -229,7 +335,17 @@ export type LiveInput =
   | { type: 'mouse'; event: 'mousePressed' | 'mouseReleased' | 'mouseMoved'; x: number; y: number; button: LiveMouseButton; clickCount: number; modifiers: number }
   | { type: 'wheel'; x: number; y: number; deltaX: number; deltaY: number; modifiers: number }
   | { type: 'key'; event: 'keyDown' | 'keyUp'; key: string; code: string; keyCode: number; text: string; modifiers: number }
-  | { type: 'text'; text: string };
+  | { type: 'text'; text: string }
+  /** Makes the tab at `index` (as `LiveTabs` lists them) the one shown and the one the agent goes on in. */
+  | { type: 'tab'; index: number };
+
+/**
+ * The tabs of the live view (`GET /live/frames`, event `tabs`), sent when a watcher joins and whenever they change:
+ * titles and URLs pass the run's typed codes, as results do.
+ */
+export interface LiveTabs {
+  tabs: BrowserTab[];
+}
 
 /**
  * The run's limits on its files (issue 23, item 2: `run_files.max_count`, `run_files.max_total_mb`): a browser

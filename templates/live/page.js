@@ -110,6 +110,8 @@
     } else if (type === 'waiting') {
       $('screen-note').hidden = false;
       $('screen-note').textContent = 'The agent has not opened the browser yet…';
+    } else if (type === 'tabs') {
+      showTabs(JSON.parse(data).tabs);
     } else if (type === 'frame') {
       const f = JSON.parse(data);
       frame = { width: f.width, height: f.height };
@@ -296,6 +298,34 @@
     const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
     if (text !== '') send({ type: 'text', text: text.slice(0, 10000) });
   });
+
+  // The browser's tabs, when it has several: the frames show the current one; a person in control switches tabs.
+  const tabStrip = document.createElement('div');
+  tabStrip.id = 'tabs';
+  tabStrip.className = 'row';
+  tabStrip.setAttribute('role', 'tablist');
+  tabStrip.setAttribute('aria-label', "The browser's tabs");
+  tabStrip.hidden = true;
+  $('screen-box').before(tabStrip);
+  function showTabs(tabs) {
+    tabStrip.replaceChildren(
+      ...tabs.map((tab) => {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = tab.current ? '' : 'secondary';
+        button.setAttribute('role', 'tab');
+        button.setAttribute('aria-selected', String(tab.current));
+        button.textContent = (tab.title || tab.url || 'New tab').slice(0, 40);
+        button.title = tab.url || '';
+        button.addEventListener('click', () => {
+          if (controlId === null) return say('Take control to switch tabs.');
+          send({ type: 'tab', index: tab.index });
+        });
+        return button;
+      }),
+    );
+    tabStrip.hidden = tabs.length < 2;
+  }
 
   void watch();
   void poll();

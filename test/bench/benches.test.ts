@@ -67,6 +67,14 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
       /^ {2}where the replay's time went \(medians, ms\): .*\bsandbox \d+ .*\bevidence \d+ /m,
     ],
   },
+  'web-tasks.ts': {
+    args: ['3'],
+    figures: [
+      /^ {2}all( +\d+\/3){1,2}$/m,
+      /^ {2}new +\d+ snapshots: median \d+ chars \(\d+ tokens\), p90 \d+ chars \(\d+ tokens\)$/m,
+      /^ {2}new +navigate \d+ {2}click \d+ {2}type \d+ {2}read_text (\d+|-) {2}snapshot \d+$/m,
+    ],
+  },
   'retention.ts': { args: ['100', '0.5', '2', '1'], figures: [/^without a purge +p50 +[\d.]+ ms +p99 +[\d.]+ ms +\d+ req\/s/m, /^the purge took [\d.]+ s under load/m] },
 };
 

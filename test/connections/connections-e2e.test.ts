@@ -510,7 +510,7 @@ describe('typing a TOTP code by reference', () => {
     expect(system).toContain('{{totp:bank}}, {{totp:vault}}');
     expect(system).not.toContain('{{secret:bank}}');
     expect(JSON.stringify(requests[0]!.body.tools)).toContain('{{totp:<name>}}');
-    expect(toolResults(requests[3]!)[0]!.text).toMatch(/textbox "Authenticator code": "?\[totp:bank\]/);
+    expect(toolResults(requests[3]!)[0]!.text).toMatch(/textbox "Authenticator code"[^\n]* \[ref=e\d+\]: \[totp:bank\]/);
     expect(toolResults(requests[5]!)[0]!.text).toContain('Code [totp:bank] accepted');
     expect(toolResults(requests[8]!)[0]!.text).toContain('Code [totp:vault] accepted');
     const seen = JSON.stringify(requests);

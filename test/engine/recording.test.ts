@@ -120,7 +120,7 @@ function recordingScenarios(driver: 'local' | 'docker', env: Record<string, stri
       }
     }
     const events = traceEvents(files);
-    const fill = events.find((e) => e.type === 'before' && e.method === 'fill' && e.params.selector === '#token');
+    const fill = events.find((e) => e.type === 'before' && e.method === 'fill' && e.params.selector === '#token >> nth=0');
     expect(fill?.params.value).toBe('[secret:shop]');
     // The text field shows discs, as a password field would, in the frames and screenshots after it was filled.
     const after = JSON.stringify(events.filter((e) => e.type === 'frame-snapshot' && e.snapshot.callId === fill!.callId));

@@ -10,6 +10,10 @@ const refused = (url: string | null): BrowserResult => ({
   status: null,
   problem: { kind: 'connection_refused', message: 'page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:8080/' },
   screenshot: null,
+  extent: null,
+  tabs: [],
+  dialog: null,
+  elements: [],
 });
 
 describe('withSandboxReach (a docker sandbox without a proxy)', () => {

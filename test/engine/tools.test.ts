@@ -24,8 +24,41 @@ describe('browser tool input', () => {
     expect(parseBrowserInput({ action: 'navigate', url: '/relative' })).toMatch(/not an absolute URL/);
   });
 
+  it('takes an element by ref, selector or text, or a point, with the new actions', () => {
+    expect(parseBrowserInput({ action: 'click', ref: 'e12', double: true, button: 'right', modifiers: ['Control', 'Control'] })).toEqual({
+      action: 'click',
+      ref: 'e12',
+      button: 'right',
+      clickCount: 2,
+      modifiers: ['Control'],
+    });
+    expect(parseBrowserInput({ action: 'click', x: 10.5, y: 20 })).toEqual({ action: 'click', x: 10.5, y: 20 });
+    expect(parseBrowserInput({ action: 'hover', text: 'Products' })).toEqual({ action: 'hover', text: 'Products' });
+    expect(parseBrowserInput({ action: 'type', ref: 'f1e3', text: '03/31/2010' })).toEqual({ action: 'type', ref: 'f1e3', text: '03/31/2010' });
+    expect(parseBrowserInput({ action: 'select', ref: 'e4', values: ['Red', 'b'] })).toEqual({ action: 'select', ref: 'e4', values: ['Red', 'b'] });
+    expect(parseBrowserInput({ action: 'press', key: 'Shift+Tab' })).toEqual({ action: 'press', key: 'Shift+Tab' });
+    expect(parseBrowserInput({ action: 'drag', ref: 'e1', to_ref: 'e2' })).toEqual({ action: 'drag', ref: 'e1', to: { ref: 'e2' } });
+    expect(parseBrowserInput({ action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 })).toEqual({ action: 'drag', x: 1, y: 2, to: { x: 3, y: 4 } });
+    expect(parseBrowserInput({ action: 'scroll', direction: 'down', ref: 'e9' })).toEqual({ action: 'scroll', direction: 'down', at: { ref: 'e9' } });
+    expect(parseBrowserInput({ action: 'scroll', text: 'Reviews' })).toEqual({ action: 'scroll', toText: 'Reviews' });
+    expect(parseBrowserInput({ action: 'wait', text: 'Loading', gone: true, seconds: 5 })).toEqual({ action: 'wait', text: 'Loading', gone: true, seconds: 5 });
+    expect(parseBrowserInput({ action: 'wait', seconds: 2 })).toEqual({ action: 'wait', seconds: 2 });
+    expect(parseBrowserInput({ action: 'dialog', accept: true, text: 'Bob' })).toEqual({ action: 'dialog', accept: true, text: 'Bob' });
+    expect(parseBrowserInput({ action: 'tab', index: 1, close: true })).toEqual({ action: 'tab', index: 1, close: true });
+    expect(parseBrowserInput({ action: 'read_text', offset: 20000 })).toEqual({ action: 'read_text', offset: 20000 });
+    expect(parseBrowserInput({ action: 'snapshot', ref: 'e40' })).toEqual({ action: 'snapshot', ref: 'e40' });
+    for (const action of ['back', 'forward', 'reload'] as const) expect(parseBrowserInput({ action })).toEqual({ action });
+  });
+
   it('says what is missing', () => {
     expect(parseBrowserInput({ action: 'click' })).toMatch(/selector/);
+    expect(parseBrowserInput({ action: 'type', text: 'x' })).toBe('type needs a `ref` (or a `selector`) and a `text`');
+    expect(parseBrowserInput({ action: 'select', ref: 'e1', values: [] })).toMatch(/values/);
+    expect(parseBrowserInput({ action: 'drag', ref: 'e1' })).toMatch(/to_ref/);
+    expect(parseBrowserInput({ action: 'click', ref: 'e1', modifiers: ['Hyper'] })).toMatch(/modifiers/);
+    expect(parseBrowserInput({ action: 'wait', seconds: 60 })).toMatch(/0 to 30/);
+    expect(parseBrowserInput({ action: 'dialog' })).toMatch(/accept/);
+    expect(parseBrowserInput({ action: 'tab', index: -1 })).toMatch(/index/);
     expect(parseBrowserInput({ action: 'press' })).toMatch(/key/);
     expect(parseBrowserInput({ action: 'scroll', amount: -5 })).toMatch(/positive integer/);
     expect(parseBrowserInput({ action: 'fly' })).toMatch(/unknown browser action "fly"/);
@@ -40,9 +73,50 @@ describe('browser tool input', () => {
       status: null,
       problem: { kind: 'connection_refused', message: 'net::ERR_CONNECTION_REFUSED' },
       screenshot: null,
+      extent: null,
+      tabs: [],
+      dialog: null,
+      elements: [],
     });
     expect(text.split('\n')[0]).toBe('PROBLEM: connection_refused: net::ERR_CONNECTION_REFUSED');
     expect(text).toContain('site_down');
+  });
+
+  it('lists the tabs when there are several, a dialog waiting for an answer, and how much of the page the text is', () => {
+    const text = browserResultText({
+      ok: true,
+      text: 'page text',
+      extent: 'characters 0 to 20000 of 45000; read_text {offset: 20000} reads on',
+      url: 'http://127.0.0.1:8000/b',
+      title: 'B',
+      status: 200,
+      problem: null,
+      screenshot: null,
+      tabs: [
+        { index: 0, url: 'http://127.0.0.1:8000/a', title: 'A', current: false },
+        { index: 1, url: 'http://127.0.0.1:8000/b', title: 'B', current: true },
+      ],
+      dialog: { type: 'prompt', message: 'Your name?', defaultValue: 'anon' },
+      elements: [],
+    });
+    expect(text).toBe(
+      [
+        'url: http://127.0.0.1:8000/b',
+        'title: B',
+        'http status: 200',
+        'tabs (tab {index} switches):',
+        '  0: A - http://127.0.0.1:8000/a',
+        '  1 (current): B - http://127.0.0.1:8000/b',
+        'DIALOG: a prompt "Your name?" holds the page (default answer "anon"; dialog {accept: true, text} answers it); answer with dialog {accept: true} or {accept: false}',
+        'shown: characters 0 to 20000 of 45000; read_text {offset: 20000} reads on',
+        '',
+        'page text',
+      ].join('\n'),
+    );
+  });
+
+  it('describes itself to the model in at most 2,650 characters of spec (1,913 before references and the new actions)', () => {
+    expect(JSON.stringify(browserTool.spec).length).toBeLessThanOrEqual(2_650);
   });
 });
 

@@ -5,12 +5,12 @@ import { buildRecipe } from '../../src/recipes/recipe-builder.js';
 import { fingerprintMismatch, fingerprintOf } from '../../src/recipes/page-fingerprint.js';
 import { fromPlaceholders, inputValues, toPlaceholders } from '../../src/recipes/input-placeholders.js';
 import { extractResult } from '../../src/recipes/result-extraction.js';
-import type { BrowserRequest, BrowserResult } from '../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, RefElement } from '../../src/sandbox/protocol.js';
 
 const SITE = 'http://127.0.0.1:8000';
 
 function page(url: string | null, title: string | null, text = '', ok = true): BrowserResult {
-  return { ok, text, url, title, status: 200, problem: null, screenshot: null };
+  return { ok, text, url, title, status: 200, problem: null, screenshot: null, extent: null, tabs: [], dialog: null, elements: [] };
 }
 
 function browser(request: BrowserRequest, result: BrowserResult): Observation {
@@ -75,8 +75,44 @@ describe('a recipe from what a run did', () => {
     const built = buildRecipe({ inputFiles: [], observations: [code], inputs: {}, result: { total: 42, ok: true }, finalPageText: null, mask: SecretMask.none });
     if (!('recipe' in built)) throw new Error(built.why);
     expect(built.recipe.extraction).toEqual({ total: { from: 'code_output', type: 'number', step: 0, key: 'total' }, ok: { from: 'code_output', type: 'boolean', step: 0, key: 'ok' } });
-    const drag = browser({ action: 'drag', selector: '#f' } as unknown as BrowserRequest, page(`${SITE}/up`, 'Upload'));
-    expect(buildRecipe({ inputFiles: [], observations: [drag], inputs: {}, result: { total: 42 }, finalPageText: null, mask: SecretMask.none })).toEqual({ why: 'the run used the browser action drag, which recipes do not record yet' });
+    const fly = browser({ action: 'fly', selector: '#f' } as unknown as BrowserRequest, page(`${SITE}/up`, 'Upload'));
+    expect(buildRecipe({ inputFiles: [], observations: [fly], inputs: {}, result: { total: 42 }, finalPageText: null, mask: SecretMask.none })).toEqual({ why: 'the run used the browser action fly, which recipes do not record yet' });
+  });
+
+  it('keeps an element named by reference by the role and name, or the text, its snapshot showed', () => {
+    const at = (elements: RefElement[]): BrowserResult => ({ ...page(`${SITE}/order`, 'Order'), elements });
+    const observations = [
+      browser({ action: 'navigate', url: `${SITE}/order` }, page(`${SITE}/order`, 'Order')),
+      browser({ action: 'select', ref: 'e4', values: ['Large'] }, at([{ ref: 'e4', role: 'combobox', name: 'Size', text: '', framed: false }])),
+      browser({ action: 'drag', ref: 'e7', to: { ref: 'e8' } }, at([{ ref: 'e7', role: 'listitem', name: '', text: 'Express', framed: false }, { ref: 'e8', role: 'listitem', name: '', text: 'Standard', framed: false }])),
+      browser({ action: 'click', ref: 'e9', clickCount: 2, modifiers: ['Shift'] }, at([{ ref: 'e9', role: 'button', name: 'Large order', text: '', framed: false }])),
+      browser({ action: 'dialog', accept: true }, page(`${SITE}/order`, null)),
+      browser({ action: 'tab', index: 1 }, page(`${SITE}/review`, 'Review')),
+      browser({ action: 'read_text' }, page(`${SITE}/review`, 'Review', 'Size: Large')),
+    ];
+    const built = buildRecipe({ inputFiles: [], observations, inputs: { size: 'Large' }, result: { size: 'Large' }, finalPageText: 'Size: Large', mask: SecretMask.none });
+    if (!('recipe' in built)) throw new Error(built.why);
+    expect(built.recipe.steps.slice(1).map((step) => ({ ...step, page: undefined }))).toEqual([
+      { tool: 'browser', action: 'select', locators: [{ kind: 'role', selector: 'role=combobox[name="Size"]' }], values: ['{{size}}'], page: undefined },
+      { tool: 'browser', action: 'drag', locators: [{ kind: 'text', text: 'Express' }], to_locators: [{ kind: 'text', text: 'Standard' }], page: undefined },
+      { tool: 'browser', action: 'click', locators: [{ kind: 'role', selector: 'role=button[name="{{size}} order"]' }], double: true, modifiers: ['Shift'], page: undefined },
+      { tool: 'browser', action: 'dialog', accept: true, page: undefined },
+      { tool: 'browser', action: 'tab', index: 1, page: undefined },
+    ]);
+  });
+
+  it('makes no recipe of an element it could not find again: an icon with no name or text, one inside an iframe, a point', () => {
+    const click = (request: BrowserRequest, elements: RefElement[]) => buildRecipe({
+      inputFiles: [],
+      observations: [browser({ action: 'navigate', url: `${SITE}/a` }, page(`${SITE}/a`, 'A')), browser(request, { ...page(`${SITE}/a`, 'A'), elements })],
+      inputs: {},
+      result: { ok: true },
+      finalPageText: 'ok true',
+      mask: SecretMask.none,
+    });
+    expect(click({ action: 'click', ref: 'e3' }, [{ ref: 'e3', role: 'button', name: '', text: '', framed: false }])).toEqual({ why: 'the run acted on a button with no name or text (an icon), which a replay cannot find again' });
+    expect(click({ action: 'click', ref: 'f1e3' }, [{ ref: 'f1e3', role: 'button', name: 'Pay', text: '', framed: true }])).toEqual({ why: 'the run acted on the button "Pay" inside an iframe, which a replay does not look into yet' });
+    expect(click({ action: 'hover', x: 3, y: 4 }, [])).toEqual({ why: 'the run acted at the point 3,4 of the page, and a replay cannot know the page is laid out the same' });
   });
 
   it("records an upload by the files' places among the run's input files and their types, never their names", () => {

@@ -423,7 +423,7 @@ describe('POST /browser', () => {
     await client.browser({ action: 'navigate', url: `${pagesUrl}/second` });
     const clicked = await client.browser({ action: 'click', selector: '#does-not-exist' });
     expect(clicked.ok).toBe(false);
-    expect(clicked.text).toContain('click failed');
+    expect(clicked.text).toBe('click #does-not-exist failed: no element on the page matches it now');
   });
 
   it('takes a PNG screenshot of the viewport', async () => {

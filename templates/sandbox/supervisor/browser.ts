@@ -1,9 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserRequest, BrowserResult, MaskForm, PageProblem, RecordingResult, TotpSeed } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserTab, MaskForm, PageDialog, PageProblem, RecordingResult, RefElement, TotpSeed } from '../../../src/sandbox/protocol.js';
+import { BrowserTabs } from './browser-tabs.js';
 import { truncateMiddle } from './capped-text.js';
 import type { EgressProxy } from './egress-proxy.js';
+import { PageRefs } from './element-refs.js';
+import { ACTION_TIMEOUT_MS, ActionFailed, PageActions, READ_TEXT_LIMIT, settle, VIEWPORT, type Outcome } from './page-actions.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
 import type { InputFiles } from './input-files.js';
 import type { Recording } from './recording.js';
@@ -12,20 +15,18 @@ import { fillSecretReferences } from './secret-references.js';
 import { totpCode, typingTime } from './totp-code.js';
 import { fillTotpReferences, totpReferenceNames } from './totp-references.js';
 import { TypedCodes } from './typed-codes.js';
-import { uniqueRoleSelector } from './role-selector.js';
 import { runAs, type TaskUser } from './task-user.js';
 
-export const TEXT_LIMIT = 20_000;
-const NAVIGATION_TIMEOUT_MS = 30_000;
-const ACTION_TIMEOUT_MS = 5_000;
-const SETTLE_TIMEOUT_MS = 5_000;
+/** A result's text; read_text's pages are this long too, so that they come whole. */
+export const TEXT_LIMIT = READ_TEXT_LIMIT;
+/** A tab an action asked to open (a popup, a link to a new tab) is waited for this long, to describe it. */
+const NEW_TAB_TIMEOUT_MS = 5_000;
 /**
  * Chromium's directory: its profile, and its TMPDIR, where it makes Unix sockets and leaves them behind. A socket
  * path may not exceed 107 bytes while a sandbox's own TMPDIR can be deep in the data directory, so Chromium gets a
  * short directory of its own, made by the task user, whom Chromium runs as.
  */
 const BROWSER_DIR_TEMPLATE = '/tmp/errand-browser-XXXXXX';
-const VIEWPORT = { width: 1280, height: 800 };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -61,13 +62,6 @@ const BROWSER_SERVICE_HOSTS = [
 ];
 const PROXIED_CHROMIUM_ARGS = ['--gaia-url=https://gaia.invalid', `--host-resolver-rules=${BROWSER_SERVICE_HOSTS.map((host) => `MAP ${host} ~NOTFOUND`).join(', ')}`];
 
-interface Outcome {
-  text: string;
-  problem?: PageProblem;
-  screenshot?: string;
-  roleSelector?: string | null;
-}
-
 /**
  * Where Chromium is started from: itself, or, when the task has a user of its own, a script that starts it as that
  * user (Playwright cannot start a browser as another user). Chromium shows untrusted pages, so it runs with the
@@ -86,13 +80,17 @@ export async function chromiumLauncher(chromiumPath: string, user: TaskUser, dir
 }
 
 /**
- * One Chromium with one page, launched on the first action (or ahead of it, by `warm`) with a fresh profile in a
- * directory of its own, removed on close. Actions run one at a time, in arrival order, since they share the page.
+ * One Chromium and its tabs (browser-tabs.ts), launched on the first action (or ahead of it, by `warm`) with a fresh
+ * profile in a directory of its own, removed on close. Actions go to the current tab and run one at a time, in
+ * arrival order; each tab keeps the references of its latest snapshot (element-refs.ts).
  */
 export class BrowserSession {
   private context: BrowserContext | null = null;
-  private page: Page | null = null;
-  private status: number | null = null;
+  private readonly tabs = new BrowserTabs();
+  private readonly refs = new WeakMap<Page, PageRefs>();
+  /** The HTTP status of each tab's last main document. */
+  private readonly statuses = new WeakMap<Page, number | null>();
+  private readonly actions: PageActions;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private dir: string | null = null;
@@ -100,10 +98,10 @@ export class BrowserSession {
   private launches = 0;
   /** Whether an action or a person's input reached the browser: one only warmed makes no recording. */
   private used = false;
-  /** Who wants to know when the page the agent works on changes (the live view). */
-  private readonly pageListeners = new Set<(page: Page) => void>();
   /** The TOTP codes typed so far, masked in every result, in the recording and in the live view's frames. */
   readonly codes = new TypedCodes();
+  /** An action a dialog interrupted: it goes on once the dialog is answered, and the answer waits for it. */
+  private interrupted: Promise<unknown> | null = null;
 
   /** `executablePath` starts Chromium as `user` (see `chromiumLauncher`); it goes out through `egress` once that is set. */
   constructor(
@@ -111,9 +109,11 @@ export class BrowserSession {
     private readonly user: TaskUser,
     private readonly recording: Recording,
     private readonly outputs: RunOutputs,
-    private readonly inputs: InputFiles,
+    inputs: InputFiles,
     private readonly egress: EgressProxy,
-  ) {}
+  ) {
+    this.actions = new PageActions({ refsOf: (page) => this.refsOf(page), inputs, typedText: (request) => this.typedText(request) });
+  }
 
   get launched(): boolean {
     return this.context !== null;
@@ -121,13 +121,28 @@ export class BrowserSession {
 
   /** The page the agent works on, or null before the first action opened one (or after a crash). */
   get currentPage(): Page | null {
-    return this.page !== null && !this.page.isClosed() ? this.page : null;
+    return this.tabs.current;
   }
 
-  /** Calls `listener` with every page the session opens from now on; answers the way to stop. */
+  /** Calls `listener` with every page that becomes the one the agent works on; answers the way to stop. */
   onPage(listener: (page: Page) => void): () => void {
-    this.pageListeners.add(listener);
-    return () => this.pageListeners.delete(listener);
+    return this.tabs.onCurrent(listener);
+  }
+
+  /** Calls `listener` whenever a tab opens, closes or becomes current; answers the way to stop. */
+  onTabs(listener: () => void): () => void {
+    return this.tabs.onChange(listener);
+  }
+
+  /** The tabs as a result lists them: titles and URLs pass the typed codes. */
+  async listTabs(): Promise<BrowserTab[]> {
+    return (await this.tabs.list()).map((tab) => this.masked(tab));
+  }
+
+  /** A person's choice of tab (the live view): the agent goes on in it. Answers what is wrong, or null. */
+  selectTab(index: number): Promise<string | null> {
+    this.used = true;
+    return this.inTurn(async () => this.tabs.select(index));
   }
 
   run(action: BrowserRequest): Promise<BrowserResult> {
@@ -160,7 +175,7 @@ export class BrowserSession {
       const context = this.context;
       if (context === null) return;
       this.context = null;
-      this.page = null;
+      this.tabs.reset();
       await context.close().catch(() => undefined);
       await this.openPage();
     }).catch(() => undefined);
@@ -186,35 +201,93 @@ export class BrowserSession {
     this.closed = true;
     const context = this.context;
     this.context = null;
-    this.page = null;
+    this.tabs.reset();
     await context?.close().catch(() => undefined);
     await this.recording.close();
     if (this.dir !== null) await runAs(this.user, 'rm', ['-rf', '--', this.dir]).catch(() => undefined);
   }
 
-  private async perform(action: BrowserRequest): Promise<BrowserResult> {
+  private async perform(request: BrowserRequest): Promise<BrowserResult> {
     let page: Page;
     try {
       page = await this.openPage();
     } catch (error) {
-      const text = `the browser could not start: ${firstLine(error)}`;
-      return { ok: false, text, url: null, title: null, status: null, problem: null, screenshot: null };
+      return this.result(null, { text: `the browser could not start: ${firstLine(error)}` }, false, []);
+    }
+    if (request.action === 'dialog') return this.answerDialog(page, request.accept, request.text);
+    if (request.action === 'tab') return this.useTab(request.index, request.close === true);
+    const elements = this.actions.referenced(page, request);
+    const open = this.tabs.dialogOf(page);
+    if (open !== null) return this.result(page, { text: `${request.action} was not done: ${dialogWords(open)} holds the page; answer it first with dialog {accept: true} or {accept: false}` }, false, elements);
+    const mark = this.tabs.mark();
+    const acting = this.actions.act(page, request);
+    let stop: () => void = () => undefined;
+    const interrupted = await Promise.race([
+      acting.then(
+        () => false,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => {
+        stop = this.tabs.whenDialog(page, () => resolve(true));
+      }),
+    ]);
+    stop();
+    if (interrupted) {
+      this.interrupted = acting.catch(() => undefined);
+      return this.result(page, { text: `${request.action} opened a dialog, which holds the page until it is answered (dialog {accept})` }, true, elements);
     }
     let outcome: Outcome;
     try {
-      outcome = await this.act(page, action);
+      outcome = await acting;
     } catch (error) {
-      if (action.action === 'navigate') {
-        this.status = null;
-        const problem = (await this.egress.diagnose(action.url)) ?? navigationProblem(error);
-        const outcome = { text: `could not load ${action.url}`, problem };
-        return { ...(await this.result(page, outcome)), url: action.url, title: null };
+      if (request.action === 'navigate') {
+        this.statuses.set(page, null);
+        const problem = (await this.egress.diagnose(request.url)) ?? navigationProblem(error);
+        const result = await this.result(page, { text: `could not load ${request.url}`, problem }, false, elements);
+        return { ...result, url: request.url, title: null };
       }
-      outcome = { text: `${action.action} failed: ${firstLine(error)}` };
-      return { ...(await this.result(page, outcome)), ok: false };
+      const text = error instanceof ActionFailed ? error.message : `${request.action} failed: ${firstLine(error)}`;
+      return this.result(this.tabs.current ?? page, { text }, false, elements);
     }
-    const problem = outcome.problem ?? (await this.proxyOrStatusProblem(page)) ?? (await captchaProblem(page));
-    return this.result(page, { ...outcome, ...(problem === null ? {} : { problem }) });
+    if (outcome.status !== undefined) this.statuses.set(page, outcome.status);
+    return this.after(page, mark, outcome, elements);
+  }
+
+  /** The result of an action done: the tab it opened, if any, is current now, and described once it has loaded. */
+  private async after(page: Page, mark: ReturnType<BrowserTabs['mark']>, outcome: Outcome, elements: RefElement[]): Promise<BrowserResult> {
+    await this.tabs.opened(mark, NEW_TAB_TIMEOUT_MS);
+    const now = this.tabs.current;
+    if (now === null) return this.result(null, { ...outcome, text: `${outcome.text}; that closed the last tab` }, true, elements);
+    if (now !== page) {
+      await settle(now);
+      outcome = { ...outcome, text: `${outcome.text}; ${page.isClosed() ? 'the tab closed, and' : 'it opened a new tab, which is now current:'} ${now.url()}${page.isClosed() ? ' is current' : ''}` };
+    }
+    if (this.tabs.dialogOf(now) !== null) return this.result(now, outcome, true, elements);
+    const problem = outcome.problem ?? (await this.proxyOrStatusProblem(now)) ?? (await captchaProblem(now));
+    return this.result(now, { ...outcome, ...(problem === null ? {} : { problem }) }, true, elements);
+  }
+
+  private async answerDialog(page: Page, accept: boolean, text: string | undefined): Promise<BrowserResult> {
+    const dialog = this.tabs.dialogOf(page);
+    if (dialog === null) return this.result(page, { text: 'no dialog is open on this tab' }, false, []);
+    const mark = this.tabs.mark();
+    await this.tabs.answer(page, accept, text);
+    const interrupted = this.interrupted;
+    this.interrupted = null;
+    if (interrupted !== null) await untilOrAfter(interrupted, ACTION_TIMEOUT_MS);
+    if (!page.isClosed()) await settle(page);
+    const answer = dialog.type === 'prompt' && accept && text !== undefined ? ` with ${JSON.stringify(text)}` : '';
+    return this.after(page, mark, { text: `${accept ? 'accepted' : 'dismissed'} ${dialogWords(dialog)}${answer}` }, []);
+  }
+
+  private async useTab(index: number, close: boolean): Promise<BrowserResult> {
+    const wrong = close ? await this.tabs.close(index) : this.tabs.select(index);
+    const now = this.tabs.current;
+    if (wrong !== null) return this.result(now, { text: wrong }, false, []);
+    if (now !== null) await settle(now);
+    if (!close) return this.result(now, { text: `switched to tab ${index}` }, true, []);
+    const asking = now === null ? null : this.tabs.dialogOf(now);
+    return this.result(now, { text: asking?.type === 'beforeunload' ? `tab ${index} asks before it closes: answer with dialog {accept}` : `closed tab ${index}` }, true, []);
   }
 
   /**
@@ -222,88 +295,24 @@ export class BrowserSession {
    * when the proxy fails (proxy-chain's 59x), so the proxy is checked before the site is blamed.
    */
   private async proxyOrStatusProblem(page: Page): Promise<PageProblem | null> {
-    const problem = statusProblem(this.status);
+    const problem = statusProblem(this.statuses.get(page) ?? null);
     if (problem === null || !this.egress.isSet) return problem;
     return (await this.egress.diagnose(page.url())) ?? problem;
   }
 
-  private async act(page: Page, action: BrowserRequest): Promise<Outcome> {
-    switch (action.action) {
-      case 'navigate': {
-        const response = await page.goto(action.url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
-        this.status = response?.status() ?? this.status;
-        return { text: `navigated to ${page.url()} (HTTP ${this.status ?? 'unknown'})` };
-      }
-      case 'click': {
-        const target =
-          action.selector !== undefined
-            ? page.locator(action.selector)
-            : action.text !== undefined
-              ? page.getByText(action.text)
-              : null;
-        if (target === null) throw new Error('click needs a selector or a text');
-        if (action.holdSubmit === true && (await target.first().evaluate(submitsForm, false, { timeout: ACTION_TIMEOUT_MS }))) throw new SubmissionHeld('this click');
-        await target.first().click({ timeout: ACTION_TIMEOUT_MS });
-        await settle(page);
-        return { text: `clicked ${action.selector ?? JSON.stringify(action.text)}` };
-      }
-      case 'type': {
-        // A field given a secret or a code shows discs, as a password field does, in screenshots, the screencast and
-        // the recording's frames; the trace's copies of the value are masked when the recording finishes.
-        if (Object.keys(action.secrets ?? {}).length > 0 || Object.keys(action.totp ?? {}).length > 0) {
-          await page.locator(action.selector).first().evaluate((field) => {
-            (field as HTMLElement).style.setProperty('-webkit-text-security', 'disc', 'important');
-          }, undefined, { timeout: ACTION_TIMEOUT_MS });
-        }
-        // Secrets and codes go in here, at the last moment; the outcome says where it typed, never what.
-        const codes = await this.currentCodes(action.text, action.totp ?? {});
-        await page.fill(action.selector, fillSecretReferences(fillTotpReferences(action.text, codes), action.secrets ?? {}), { timeout: ACTION_TIMEOUT_MS });
-        // Before a submit, which may leave the page.
-        const roleSelector = await uniqueRoleSelector(page, page.locator(action.selector).first());
-        if (action.submit === true && action.holdSubmit === true && (await page.locator(action.selector).first().evaluate(submitsForm, true, { timeout: ACTION_TIMEOUT_MS }))) {
-          throw new SubmissionHeld('pressing Enter in this field');
-        }
-        if (action.submit === true) {
-          await page.press(action.selector, 'Enter', { timeout: ACTION_TIMEOUT_MS });
-          await settle(page);
-        }
-        return { text: `typed into ${action.selector}${action.submit === true ? ' and submitted' : ''}`, roleSelector };
-      }
-      case 'press':
-        if (action.holdSubmit === true && /^(Enter|NumpadEnter)$/.test(action.key) && (await focusedSubmits(page))) {
-          throw new SubmissionHeld(`pressing ${action.key} here`);
-        }
-        await page.keyboard.press(action.key);
-        await settle(page);
-        return { text: `pressed ${action.key}` };
-      case 'scroll': {
-        const delta = (action.amount ?? VIEWPORT.height) * (action.direction === 'up' ? -1 : 1);
-        const y = await page.evaluate((dy) => {
-          window.scrollBy(0, dy);
-          return window.scrollY;
-        }, delta);
-        return { text: `scrolled ${action.direction}; now at y=${Math.round(y)}` };
-      }
-      case 'upload': {
-        // Only the run's input files: a path the model wrote could name anything the supervisor can read.
-        const paths = await this.inputs.paths(action.files);
-        await page.locator(action.selector).first().setInputFiles(paths, { timeout: ACTION_TIMEOUT_MS });
-        await settle(page);
-        return { text: `set ${action.files.length === 0 ? 'no file' : action.files.join(', ')} on ${action.selector}` };
-      }
-      case 'read_text':
-        return { text: await page.evaluate(() => document.body?.innerText ?? '') };
-      case 'snapshot':
-        return { text: await page.locator('body').ariaSnapshot({ timeout: ACTION_TIMEOUT_MS }) };
-      case 'screenshot': {
-        const png = await page.screenshot({ type: 'png', timeout: NAVIGATION_TIMEOUT_MS });
-        return { text: 'screenshot of the viewport', screenshot: png.toString('base64') };
-      }
-      default: {
-        const unreachable: never = action;
-        throw new Error(`unknown action ${JSON.stringify(unreachable)}`);
-      }
+  private refsOf(page: Page): PageRefs {
+    let refs = this.refs.get(page);
+    if (refs === undefined) {
+      refs = new PageRefs(page);
+      this.refs.set(page, refs);
     }
+    return refs;
+  }
+
+  /** The text of a `type`, with its secrets and the current TOTP codes put in. */
+  private async typedText(request: Extract<BrowserRequest, { action: 'type' }>): Promise<string> {
+    const codes = await this.currentCodes(request.text, request.totp ?? {});
+    return fillSecretReferences(fillTotpReferences(request.text, codes), request.secrets ?? {});
   }
 
   /**
@@ -324,9 +333,11 @@ export class BrowserSession {
     return codes;
   }
 
+
   private async openPage(): Promise<Page> {
     if (this.closed) throw new Error('the browser is shut down');
-    if (this.page !== null && !this.page.isClosed()) return this.page;
+    const current = this.tabs.current;
+    if (current !== null) return current;
     if (this.context === null) {
       this.dir ??= await this.makeDir();
       const profile = join(this.dir, `profile-${++this.launches}`);
@@ -349,26 +360,25 @@ export class BrowserSession {
         // Through the forwarder, loopback included (Playwright proxies it unless the bypass names it).
         ...(proxy === null ? {} : { proxy: { server: proxy, bypass: BROWSER_SERVICE_HOSTS.join(',') } }),
       });
-      // Every page's downloads become the run's files, a popup's too.
-      const keepDownloads = (page: Page): void => {
+      // Every tab's downloads become the run's files, a popup's too.
+      this.tabs.follow(context, (page) => {
         page.on('download', (download) => this.outputs.track(download, downloads));
-      };
-      context.pages().forEach(keepDownloads);
-      context.on('page', keepDownloads);
+        page.on('response', (response) => {
+          if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.statuses.set(page, response.status());
+        });
+      });
       // A crashed browser is started again by the next action.
       context.once('close', () => {
-        if (this.context === context) this.context = null;
+        if (this.context !== context) return;
+        this.context = null;
+        this.tabs.reset();
       });
       this.context = context;
       await this.recording.attach(context);
     }
-    const page = this.context.pages().find((open) => !open.isClosed()) ?? (await this.context.newPage());
-    page.on('response', (response) => {
-      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.status = response.status();
-    });
-    this.page = page;
-    this.status = null;
-    for (const listener of this.pageListeners) listener(page);
+    await this.tabs.settled();
+    const page = this.tabs.current ?? (await this.context.newPage());
+    this.tabs.use(page);
     return page;
   }
 
@@ -379,57 +389,46 @@ export class BrowserSession {
     return dir;
   }
 
-  private async result(page: Page, outcome: Outcome): Promise<BrowserResult> {
-    const url = page.url();
-    const title = (await page.title().catch(() => '')) || null;
+  /**
+   * What the agent reads back, every text through the typed codes: the action's outcome, where the current tab is,
+   * the tabs, a dialog waiting, and the elements the request named by reference.
+   */
+  private async result(page: Page | null, outcome: Outcome, ok: boolean, elements: readonly RefElement[]): Promise<BrowserResult> {
+    const live = page !== null && !page.isClosed() ? page : null;
+    const url = live?.url() ?? null;
+    const dialog = live === null ? null : this.tabs.dialogOf(live);
+    const title = live === null ? null : await this.tabs.titleOf(live);
     return {
-      ok: outcome.problem === undefined,
+      ok: ok && outcome.problem === undefined,
       text: truncateMiddle(this.codes.text(outcome.text), TEXT_LIMIT),
-      url: url === 'about:blank' ? null : this.codes.text(url),
+      extent: outcome.extent ?? null,
+      url: url === null || url === 'about:blank' ? null : this.codes.text(url),
       title: title === null ? null : this.codes.text(title),
-      status: this.status,
+      status: live === null ? null : (this.statuses.get(live) ?? null),
       problem: outcome.problem ?? null,
       screenshot: outcome.screenshot ?? null,
+      tabs: await this.listTabs(),
+      dialog: dialog === null ? null : { ...dialog, message: this.codes.text(dialog.message), defaultValue: this.codes.text(dialog.defaultValue) },
+      elements: elements.map((element) => ({ ...element, name: this.codes.text(element.name) })),
       ...(outcome.roleSelector == null ? {} : { roleSelector: this.codes.text(outcome.roleSelector) }),
     };
   }
-}
 
-/** Lets a navigation that an action started reach its first paint before the result describes the page. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('domcontentloaded', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
-}
-
-/** An action refused because it would submit a form before a person approved (`holdSubmit`). */
-class SubmissionHeld extends Error {
-  constructor(what: string) {
-    super(`held: ${what} would submit a form, and this run needs a person's approval first: ask with request_human (kind approve), then try again`);
-    this.name = 'SubmissionHeld';
+  private masked(tab: BrowserTab): BrowserTab {
+    return { ...tab, url: tab.url === null ? null : this.codes.text(tab.url), title: tab.title === null ? null : this.codes.text(tab.title) };
   }
 }
 
-/**
- * Whether activating `el` submits a form: a submit control of a form (a button without a type is one), or, for
- * Enter (`enter`), any single-line field of a form (implicit submission).
- */
-function submitsForm(el: Element, enter: boolean): boolean {
-  const control = el.closest('button, input');
-  if (control === null) return false;
-  const { form, type } = control as HTMLButtonElement | HTMLInputElement;
-  if (form === null) return false;
-  if (type === 'submit' || type === 'image') return true;
-  return enter && control.tagName === 'INPUT' && !['button', 'checkbox', 'radio', 'reset', 'file', 'hidden', 'range', 'color'].includes(type);
+/** How a result names a dialog: its kind and message. */
+function dialogWords(dialog: PageDialog): string {
+  return dialog.type === 'beforeunload' ? 'a "leave this page?" dialog (beforeunload)' : `the ${dialog.type} ${JSON.stringify(dialog.message)}`;
 }
 
-/** Whether Enter in the focused element submits a form. */
-async function focusedSubmits(page: Page): Promise<boolean> {
-  const focused = await page.evaluateHandle(() => document.activeElement);
-  try {
-    const el = focused.asElement();
-    return el === null ? false : await el.evaluate(submitsForm, true);
-  } finally {
-    await focused.dispose();
-  }
+/** Waits for `work`, or `ms`, whichever comes first. */
+async function untilOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function firstLine(error: unknown): string {

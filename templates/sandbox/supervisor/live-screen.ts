@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'playwright-core';
-import type { LiveFrame, LiveInput } from '../../../src/sandbox/protocol.js';
+import type { LiveFrame, LiveInput, LiveTabs } from '../../../src/sandbox/protocol.js';
 import type { BrowserSession } from './browser.js';
+import { BadRequest } from './request-validation.js';
 
 /** What a watcher is sent: one server-sent event, already framed. */
 export type LiveEventSink = (event: string) => void;
@@ -27,8 +28,12 @@ export class LiveScreen {
   private last: string | null = null;
 
   constructor(private readonly browser: BrowserSession) {
+    // The live view follows the tab the agent is on, and lists the tabs for a person who takes over.
     browser.onPage((page) => {
       if (this.watchers.size > 0) void this.startOn(page);
+    });
+    browser.onTabs(() => {
+      if (this.watchers.size > 0) void this.sendTabs();
     });
   }
 
@@ -40,6 +45,7 @@ export class LiveScreen {
   watch(sink: LiveEventSink): () => void {
     this.watchers.add(sink);
     sink(this.last ?? WAITING_EVENT);
+    void this.sendTabs(sink);
     if (this.watchers.size === 1) {
       const page = this.browser.currentPage;
       if (page !== null) void this.startOn(page);
@@ -52,6 +58,11 @@ export class LiveScreen {
 
   /** Hands a person's input to the page. Throws `NoPageError` while the browser has no page. */
   async input(input: LiveInput): Promise<void> {
+    if (input.type === 'tab') {
+      const wrong = await this.browser.selectTab(input.index);
+      if (wrong !== null) throw new BadRequest(wrong);
+      return;
+    }
     const page = this.browser.currentPage;
     if (page === null) throw new NoPageError('the browser has no page open yet');
     this.browser.noteInput();
@@ -89,6 +100,17 @@ export class LiveScreen {
         throw new Error(`unknown input ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /** The tabs, to one watcher or all: sent when one joins and when they change. */
+  private async sendTabs(to?: LiveEventSink): Promise<void> {
+    const body: LiveTabs = { tabs: await this.browser.listTabs() };
+    const event = `event: tabs\ndata: ${JSON.stringify(body)}\n\n`;
+    if (to !== undefined) {
+      if (this.watchers.has(to)) to(event);
+      return;
+    }
+    for (const watcher of this.watchers) watcher(event);
   }
 
   private async startOn(page: Page): Promise<void> {

@@ -1,4 +1,19 @@
-import type { BrowserRequest, CodeLanguage, ExecRequest, LiveInput, OutputLimits, ProxyRequest, RecordingFinishRequest, TotpAlgorithm, TotpSeed } from '../../../src/sandbox/protocol.js';
+import type {
+  BrowserRequest,
+  CodeLanguage,
+  ElementTarget,
+  ExecRequest,
+  KeyModifier,
+  LiveInput,
+  MouseButton,
+  OutputLimits,
+  PointerTarget,
+  ProxyRequest,
+  RecordingFinishRequest,
+  ScrollDirection,
+  TotpAlgorithm,
+  TotpSeed,
+} from '../../../src/sandbox/protocol.js';
 import { isPlainName } from './input-files.js';
 
 /** The request body did not match the protocol; answered with 400. */
@@ -27,6 +42,13 @@ export function parseBrowserAction(body: unknown): BrowserRequest {
   return hold === true ? { ...action, holdSubmit: true } : action;
 }
 
+const BUTTONS: readonly MouseButton[] = ['left', 'right', 'middle'];
+const MODIFIERS: readonly KeyModifier[] = ['Alt', 'Control', 'Meta', 'Shift'];
+const DIRECTIONS: readonly ScrollDirection[] = ['up', 'down', 'left', 'right'];
+const MAX_WAIT_S = 30;
+const MAX_VALUES = 100;
+const MAX_REF = 32;
+
 function parseAction(value: Record<string, unknown>): BrowserRequest {
   if (value.secrets !== undefined && value.action !== 'type') throw new BadRequest('secrets come only with a type action');
   if (value.totp !== undefined && value.action !== 'type') throw new BadRequest('totp comes only with a type action');
@@ -36,12 +58,19 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
       if (!/^https?:\/\//i.test(url)) throw new BadRequest('url must be http or https');
       return { action: 'navigate', url };
     }
+    case 'back':
+    case 'forward':
+    case 'reload':
+    case 'screenshot':
+      return { action: value.action };
     case 'click': {
-      const selector = optionalString(value, 'selector');
-      const text = optionalString(value, 'text');
-      if (selector === undefined && text === undefined) throw new BadRequest('click needs a selector or a text');
-      return { action: 'click', ...(selector === undefined ? {} : { selector }), ...(text === undefined ? {} : { text }) };
+      const button = value.button === undefined ? undefined : oneOf(value, 'button', BUTTONS);
+      const clickCount = value.clickCount === undefined ? undefined : (integer(value, 'clickCount', 1, 2) as 1 | 2);
+      const modifiers = value.modifiers === undefined ? undefined : listOf(value, 'modifiers', MODIFIERS);
+      return { action: 'click', ...pointerTarget(value), ...(button === undefined ? {} : { button }), ...(clickCount === undefined ? {} : { clickCount }), ...(modifiers === undefined ? {} : { modifiers }) };
     }
+    case 'hover':
+      return { action: 'hover', ...pointerTarget(value) };
     case 'type': {
       const submit = value.submit;
       if (submit !== undefined && typeof submit !== 'boolean') throw new BadRequest('submit must be a boolean');
@@ -49,37 +78,107 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
       const totp = value.totp === undefined ? undefined : totpSeeds(value.totp);
       return {
         action: 'type',
-        selector: requireString(value, 'selector'),
+        ...elementTarget(value),
         text: requireString(value, 'text'),
         ...(submit === undefined ? {} : { submit }),
         ...(secrets === undefined ? {} : { secrets }),
         ...(totp === undefined ? {} : { totp }),
       };
     }
+    case 'select': {
+      const values = value.values;
+      if (!Array.isArray(values) || values.length === 0 || values.length > MAX_VALUES || values.some((v) => typeof v !== 'string')) {
+        throw new BadRequest(`values must be a list of 1 to ${MAX_VALUES} strings`);
+      }
+      return { action: 'select', ...elementTarget(value), values: values as string[] };
+    }
     case 'press':
       return { action: 'press', key: requireString(value, 'key') };
+    case 'drag':
+      return { action: 'drag', ...pointerTarget(value), to: pointerTarget(asObject(value.to)) };
     case 'upload': {
       const files = value.files;
       if (!Array.isArray(files) || files.length > 100 || files.some((f) => typeof f !== 'string' || !isPlainName(f))) {
         throw new BadRequest('files must be a list of input file names');
       }
-      return { action: 'upload', selector: requireString(value, 'selector'), files: files as string[] };
+      return { action: 'upload', ...elementTarget(value), files: files as string[] };
     }
     case 'scroll': {
-      if (value.direction !== 'up' && value.direction !== 'down') throw new BadRequest('direction must be up or down');
+      if (value.toText !== undefined) return { action: 'scroll', toText: requireString(value, 'toText') };
+      const direction = oneOf(value, 'direction', DIRECTIONS);
       const amount = value.amount;
       if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0)) {
         throw new BadRequest('amount must be a positive number');
       }
-      return { action: 'scroll', direction: value.direction, ...(amount === undefined ? {} : { amount }) };
+      const at = value.at === undefined ? undefined : pointerTarget(asObject(value.at));
+      return { action: 'scroll', direction, ...(amount === undefined ? {} : { amount }), ...(at === undefined ? {} : { at }) };
     }
-    case 'read_text':
-    case 'snapshot':
-    case 'screenshot':
-      return { action: value.action };
+    case 'wait': {
+      const seconds = value.seconds === undefined ? undefined : boundedNumber(value, 'seconds', 0, MAX_WAIT_S);
+      if (value.text === undefined) {
+        if (seconds === undefined) throw new BadRequest('wait needs a text or seconds');
+        return { action: 'wait', seconds };
+      }
+      const gone = value.gone;
+      if (gone !== undefined && typeof gone !== 'boolean') throw new BadRequest('gone must be a boolean');
+      return { action: 'wait', text: requireString(value, 'text'), ...(gone === undefined ? {} : { gone }), ...(seconds === undefined ? {} : { seconds }) };
+    }
+    case 'dialog': {
+      if (typeof value.accept !== 'boolean') throw new BadRequest('accept must be a boolean');
+      const text = optionalString(value, 'text');
+      return { action: 'dialog', accept: value.accept, ...(text === undefined ? {} : { text }) };
+    }
+    case 'tab': {
+      const close = value.close;
+      if (close !== undefined && typeof close !== 'boolean') throw new BadRequest('close must be a boolean');
+      return { action: 'tab', index: integer(value, 'index', 0, 1000), ...(close === undefined ? {} : { close }) };
+    }
+    case 'read_text': {
+      const offset = value.offset === undefined ? undefined : integer(value, 'offset', 0, Number.MAX_SAFE_INTEGER);
+      return { action: 'read_text', ...(offset === undefined ? {} : { offset }) };
+    }
+    case 'snapshot': {
+      const ref = value.ref === undefined ? undefined : reference(value, 'ref');
+      return { action: 'snapshot', ...(ref === undefined ? {} : { ref }) };
+    }
     default:
       throw new BadRequest('unknown browser action');
   }
+}
+
+/** Exactly one of ref, selector and text. */
+function elementTarget(value: Record<string, unknown>): ElementTarget {
+  const given = (['ref', 'selector', 'text'] as const).filter((key) => value[key] !== undefined);
+  const only = given.filter((key) => key !== 'text' || value.action !== 'type');
+  if (only.length !== 1) throw new BadRequest('give exactly one of ref, selector and text');
+  const key = only[0]!;
+  if (key === 'ref') return { ref: reference(value, 'ref') };
+  return key === 'selector' ? { selector: requireString(value, 'selector') } : { text: requireString(value, 'text') };
+}
+
+/** An element, or a point x, y of the viewport. */
+function pointerTarget(value: Record<string, unknown>): PointerTarget {
+  if (value.x === undefined && value.y === undefined) return elementTarget(value);
+  if (['ref', 'selector', 'text'].some((key) => value[key] !== undefined)) throw new BadRequest('give an element (ref, selector or text) or a point (x, y), not both');
+  return { x: coordinate(value, 'x'), y: coordinate(value, 'y') };
+}
+
+function reference(value: Record<string, unknown>, key: string): string {
+  const ref = requireString(value, key);
+  if (!/^[a-z0-9]+$/.test(ref) || ref.length > MAX_REF) throw new BadRequest(`${key} must be a reference from a snapshot, such as e12`);
+  return ref;
+}
+
+function listOf<T extends string>(value: Record<string, unknown>, key: string, allowed: readonly T[]): T[] {
+  const field = value[key];
+  if (!Array.isArray(field) || field.some((item) => !allowed.includes(item as T))) throw new BadRequest(`${key} must be a list of ${allowed.join(', ')}`);
+  return [...new Set(field as T[])];
+}
+
+function boundedNumber(value: Record<string, unknown>, key: string, min: number, max: number): number {
+  const field = value[key];
+  if (typeof field !== 'number' || !Number.isFinite(field) || field < min || field > max) throw new BadRequest(`${key} must be a number from ${min} to ${max}`);
+  return field;
 }
 
 /** A run's secrets come to a few dozen forms each; the cap keeps one request from making the masking quadratic. */
@@ -208,8 +307,10 @@ export function parseLiveInput(body: unknown): LiveInput {
       };
     case 'text':
       return { type: 'text', text: boundedString(value, 'text', MAX_TEXT) };
+    case 'tab':
+      return { type: 'tab', index: integer(value, 'index', 0, 1000) };
     default:
-      throw new BadRequest('type must be mouse, wheel, key or text');
+      throw new BadRequest('type must be mouse, wheel, key, text or tab');
   }
 }
 

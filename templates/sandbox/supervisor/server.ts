@@ -209,18 +209,23 @@ function streamFrames(res: ServerResponse, live: LiveScreen): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
   res.flushHeaders();
   let skipped: string | null = null;
+  // The tabs are sent only when they change: the newest list waits for the drain beside the newest frame.
+  let skippedTabs: string | null = null;
   let full = false;
   const send = (event: string): void => {
     if (full) {
-      skipped = event;
+      if (event.startsWith('event: tabs')) skippedTabs = event;
+      else skipped = event;
       return;
     }
     if (res.write(event)) return;
     full = true;
     res.once('drain', () => {
       full = false;
-      const newest = skipped;
+      const [tabs, newest] = [skippedTabs, skipped];
+      skippedTabs = null;
       skipped = null;
+      if (tabs !== null) send(tabs);
       if (newest !== null) send(newest);
     });
   };

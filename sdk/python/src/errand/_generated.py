@@ -239,16 +239,39 @@ class GetJobsIdRecipeResponseStepsItemPage(TypedDict):
 
 
 class GetJobsIdRecipeResponseStepsItem(TypedDict):
-    """A browser action (navigate, click, type, press, scroll, upload) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values."""
+    """A browser action (navigate, back, forward, reload, click, hover, type, select, press, drag, scroll, wait, upload, dialog, tab) with its locators and page fingerprint, or a code step. Strings hold {{input}} and {{secret:name}} placeholders, never values."""
     tool: Literal["browser", "code"]
     action: NotRequired[str]
     url: NotRequired[str]
     text: NotRequired[str]
+    """type: what is typed; scroll: the text scrolled to; wait: the text waited for; dialog: a prompt's answer."""
     submit: NotRequired[bool]
     key: NotRequired[str]
-    direction: NotRequired[Literal["up", "down"]]
+    """press: a key or a chord such as Control+A."""
+    direction: NotRequired[Literal["up", "down", "left", "right"]]
     amount: NotRequired[int]
     locators: NotRequired[list[GetJobsIdRecipeResponseStepsItemLocatorsItem]]
+    """The element acted on (drag: the one dragged; scroll: the area scrolled)."""
+    to_locators: NotRequired[list[GetJobsIdRecipeResponseStepsItemLocatorsItem]]
+    """drag: where it was dropped."""
+    values: NotRequired[list[str]]
+    """select: the options, by label or value."""
+    button: NotRequired[Literal["right", "middle"]]
+    """click: a button other than the left one."""
+    double: NotRequired[bool]
+    """click: a double click."""
+    modifiers: NotRequired[list[Literal["Alt", "Control", "Meta", "Shift"]]]
+    """click: keys held."""
+    gone: NotRequired[bool]
+    """wait: until the text is gone."""
+    seconds: NotRequired[float]
+    """wait: at most this long (or this long, without a text)."""
+    accept: NotRequired[bool]
+    """dialog: accepted (true) or dismissed."""
+    index: NotRequired[int]
+    """tab: which tab, as results list them."""
+    close: NotRequired[bool]
+    """tab: closed rather than switched to."""
     files: NotRequired[list[GetJobsIdRecipeResponseStepsItemFilesItem]]
     """upload: the run's input files it sets, by their place in the run's `files` (0-based) and the content type the recorded run uploaded there; never a file's name or bytes."""
     page: NotRequired[GetJobsIdRecipeResponseStepsItemPage | None]
@@ -631,10 +654,16 @@ class PostRunsIdLiveInputBodyInput4(TypedDict):
     """Inserted as if pasted."""
 
 
+class PostRunsIdLiveInputBodyInput5(TypedDict):
+    type: Literal["tab"]
+    index: int
+    """The tab to show, as the frame stream's `tabs` event lists them; the agent goes on in it."""
+
+
 class PostRunsIdLiveInputBody(TypedDict):
     control_id: str
     """What POST /v1/runs/{id}/live/control answered."""
-    input: PostRunsIdLiveInputBodyInput1 | PostRunsIdLiveInputBodyInput2 | PostRunsIdLiveInputBodyInput3 | PostRunsIdLiveInputBodyInput4
+    input: PostRunsIdLiveInputBodyInput1 | PostRunsIdLiveInputBodyInput2 | PostRunsIdLiveInputBodyInput3 | PostRunsIdLiveInputBodyInput4 | PostRunsIdLiveInputBodyInput5
 
 
 class PostRunsIdLiveRevokeResponse(TypedDict):

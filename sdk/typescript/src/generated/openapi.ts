@@ -590,16 +590,43 @@ export interface paths {
               tool: "browser" | "code";
               action?: string;
               url?: string;
+              /** type: what is typed; scroll: the text scrolled to; wait: the text waited for; dialog: a prompt's answer. */
               text?: string;
               submit?: boolean;
+              /** press: a key or a chord such as Control+A. */
               key?: string;
-              direction?: "up" | "down";
+              direction?: "up" | "down" | "left" | "right";
               amount?: number;
+              /** The element acted on (drag: the one dragged; scroll: the area scrolled). */
               locators?: {
                 kind: "role" | "text" | "css";
                 selector?: string;
                 text?: string;
               }[];
+              /** drag: where it was dropped. */
+              to_locators?: {
+                kind: "role" | "text" | "css";
+                selector?: string;
+                text?: string;
+              }[];
+              /** select: the options, by label or value. */
+              values?: string[];
+              /** click: a button other than the left one. */
+              button?: "right" | "middle";
+              /** click: a double click. */
+              double?: boolean;
+              /** click: keys held. */
+              modifiers?: ("Alt" | "Control" | "Meta" | "Shift")[];
+              /** wait: until the text is gone. */
+              gone?: boolean;
+              /** wait: at most this long (or this long, without a text). */
+              seconds?: number;
+              /** dialog: accepted (true) or dismissed. */
+              accept?: boolean;
+              /** tab: which tab, as results list them. */
+              index?: number;
+              /** tab: closed rather than switched to. */
+              close?: boolean;
               /** upload: the run's input files it sets, by their place in the run's `files` (0-based) and the content type the recorded run uploaded there; never a file's name or bytes. */
               files?: {
                 index: number;
@@ -1502,7 +1529,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** Server-sent events: `frame` with {jpeg (base64), width, height (the viewport in CSS pixels), url}, or `waiting` before the browser has a page. Ends when the run stops or its links are revoked. */
+        /** Server-sent events: `frame` with {jpeg (base64), width, height (the viewport in CSS pixels), url}, or `waiting` before the browser has a page; `tabs` with {tabs: [{index, url, title, current}]} when a watcher joins and whenever a tab opens, closes or becomes current (the frames show the current one). Ends when the run stops or its links are revoked. */
         "200": {
           "text/event-stream": string;
         };
@@ -1747,6 +1774,10 @@ export interface paths {
             type: "text";
             /** Inserted as if pasted. */
             text: string;
+          } | {
+            type: "tab";
+            /** The tab to show, as the frame stream's `tabs` event lists them; the agent goes on in it. */
+            index: number;
           });
         };
       };
