@@ -54,38 +54,31 @@ export async function compare(expect: Expectation, run: RunEnd, schemas: SchemaC
 /** The differences of one value against a value matcher, added to `out`. */
 async function compareValue(matcher: ValueMatcher, value: unknown, path: string, schemas: SchemaChecks, out: Difference[]): Promise<void> {
   const { name, arg } = matcherOf(matcher);
+  const expected = expectedOf(matcher);
   switch (name) {
     case 'equals':
       diffEquals(arg, value, path, out);
       return;
     case 'contains':
-      if (containsValue(value, arg)) return;
-      out.push({ path, expected: typeof arg === 'string' ? `a string containing ${show(arg)}` : `an array with an item equal to ${show(arg)}`, got: show(value) });
+      if (!containsValue(value, arg)) out.push({ path, expected, got: show(value) });
       return;
     case 'pattern': {
-      const pattern = arg as string;
-      const expected = `a string matching /${pattern}/`;
       if (typeof value !== 'string') {
         out.push({ path, expected, got: show(value) });
         return;
       }
-      const problem = await schemaProblem({ type: 'string', pattern }, value, path, schemas);
+      const problem = await schemaProblem({ type: 'string', pattern: arg }, value, path, schemas);
       if (problem !== null) out.push({ path, expected, got: problem === '' ? show(value) : `${show(value)} (${problem})` });
       return;
     }
     case 'range': {
       const { min, max } = arg as { min?: number; max?: number };
-      if (typeof value === 'number' && (min === undefined || value >= min) && (max === undefined || value <= max)) return;
-      out.push({ path, expected: rangeWords(min, max), got: show(value) });
+      if (typeof value !== 'number' || (min !== undefined && value < min) || (max !== undefined && value > max)) out.push({ path, expected, got: show(value) });
       return;
     }
     case 'schema': {
-      if (value === undefined) {
-        out.push({ path, expected: 'a value valid against the schema', got: show(value) });
-        return;
-      }
-      const problem = await schemaProblem(arg, value, path, schemas);
-      if (problem !== null) out.push({ path, expected: `a value valid against the schema${problem === '' ? '' : ` (${problem})`}`, got: show(value) });
+      const problem = value === undefined ? '' : await schemaProblem(arg, value, path, schemas);
+      if (problem !== null) out.push({ path, expected: problem === '' ? expected : `${expected} (${problem})`, got: show(value) });
       return;
     }
     default: {
@@ -93,6 +86,38 @@ async function compareValue(matcher: ValueMatcher, value: unknown, path: string,
       throw new Error(`unknown value matcher ${String(never)}`);
     }
   }
+}
+
+/** What a value matcher asks for, in words: the `expected` of its differences, and the report's. */
+export function expectedOf(matcher: ValueMatcher): string {
+  const { name, arg } = matcherOf(matcher);
+  switch (name) {
+    case 'equals':
+      return show(arg);
+    case 'contains':
+      return typeof arg === 'string' ? `a string containing ${show(arg)}` : `an array with an item equal to ${show(arg)}`;
+    case 'pattern':
+      return `a string matching /${String(arg)}/`;
+    case 'range': {
+      const { min, max } = arg as { min?: number; max?: number };
+      if (min !== undefined && max !== undefined) return `a number from ${min} to ${max}`;
+      return min !== undefined ? `a number of at least ${min}` : `a number of at most ${max}`;
+    }
+    case 'schema':
+      return 'a value valid against the schema';
+    default: {
+      const never: never = name;
+      throw new Error(`unknown value matcher ${String(never)}`);
+    }
+  }
+}
+
+/** A case's expectation in words, one line per thing it checks, by where: `result.sum`: `7`; `run`: `failed with not_found`. */
+export function expectationWords(expect: Expectation): Omit<Difference, 'got'>[] {
+  const { name, arg } = matcherOf(expect);
+  if (name === 'failure_reason') return [{ path: 'run', expected: `failed with ${String(arg)}` }];
+  if (name === 'members') return Object.entries(arg as Record<string, ValueMatcher>).map(([member, m]) => ({ path: `result.${member}`, expected: expectedOf(m) }));
+  return [{ path: 'result', expected: expectedOf({ [name]: arg } as ValueMatcher) }];
 }
 
 /**
@@ -155,11 +180,6 @@ function at(result: unknown, path: string): unknown {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function rangeWords(min: number | undefined, max: number | undefined): string {
-  if (min !== undefined && max !== undefined) return `a number from ${min} to ${max}`;
-  return min !== undefined ? `a number of at least ${min}` : `a number of at most ${max}`;
 }
 
 /** How the run ended, for a difference about it. */

@@ -60,8 +60,10 @@ export function evalChart(evals: readonly EvalSummary[], currentId: string): str
       `</g>`
     );
   });
+  // The first and last evals' dates, and this one's; the ends are anchored inside the chart.
+  const anchor = (i: number) => (evals.length === 1 ? 'middle' : i === 0 ? 'start' : i === evals.length - 1 ? 'end' : 'middle');
   const dates = evals
-    .map((e, i) => (i === 0 || i === evals.length - 1 || e.id === currentId ? `<text x="${round(x(i))}" y="${height - 8}" class="tick" text-anchor="middle">${escapeHtml(shortDate(e.created_at))}</text>` : ''))
+    .map((e, i) => (i === 0 || i === evals.length - 1 || e.id === currentId ? `<text x="${round(x(i))}" y="${height - 8}" class="tick" text-anchor="${anchor(i)}">${escapeHtml(shortDate(e.created_at))}</text>` : ''))
     .join('');
   const described = `Pass rate, cost and duration of the job's last ${evals.length} eval${evals.length === 1 ? '' : 's'}, oldest to newest`;
   return (

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { escapeHtml } from '../text/escape-html.js';
+import { expectationWords } from './compare.js';
 import { evalChart, usd } from './eval-chart.js';
 import type { CaseResult, Eval, EvalSummary } from './eval-record.js';
 
@@ -62,11 +63,11 @@ function figures(e: Eval): string {
   const rateChange = e.comparison === null ? '' : ` <small class="${tone(e.comparison.pass_rate_change, true)}">${signed(Math.round(e.comparison.pass_rate_change * 100))} pts</small>`;
   const costChange = e.comparison === null ? '' : ` <small class="${tone(e.comparison.cost_usd_change, false)}">${e.comparison.cost_usd_change >= 0 ? '+' : '−'}${usd(Math.abs(e.comparison.cost_usd_change))}</small>`;
   const items = [
-    `<b>${Math.round(t.pass_rate * 100)}%</b>${rateChange}<small>${t.passed} of ${t.cases} passed</small>`,
+    `<b>${Math.round(t.pass_rate * 100)}%${rateChange}</b><small>${t.passed} of ${t.cases} passed</small>`,
     `<b>${t.failed}</b><small>failed</small>`,
     `<b>${t.errors}</b><small>no run (error)</small>`,
     ...(t.pending + t.running + t.skipped > 0 ? [`<b>${t.pending + t.running}</b><small>to come${t.skipped > 0 ? `, ${t.skipped} skipped` : ''}</small>`] : []),
-    `<b>${usd(t.cost_usd)}</b>${costChange}<small>cost</small>`,
+    `<b>${usd(t.cost_usd)}${costChange}</b><small>cost</small>`,
     `<b>${seconds(t.duration_ms)}</b><small>run time, added up</small>`,
     `<b>${t.input_tokens + t.output_tokens}</b><small>tokens (${t.input_tokens} in, ${t.output_tokens} out)</small>`,
   ];
@@ -89,7 +90,7 @@ function row(c: CaseResult, change: Change | null | undefined): string {
   const cells = [
     `<td class="num">${c.position + 1}</td>`,
     `<td>${c.name === null ? `<pre>${escapeHtml(JSON.stringify(c.inputs, null, 2))}</pre>` : `${escapeHtml(c.name)}<pre class="muted">${escapeHtml(JSON.stringify(c.inputs))}</pre>`}</td>`,
-    `<td><pre>${escapeHtml(JSON.stringify(c.expect, null, 2))}</pre></td>`,
+    `<td>${expected(c)}</td>`,
     `<td><span class="status ${c.status}">${escapeHtml(c.status)}</span>${outcome(c)}</td>`,
     ...(change === undefined ? [] : [`<td>${baseline(change)}</td>`]),
     `<td class="num">${c.usage.duration_ms === null ? '—' : seconds(c.usage.duration_ms)}</td>`,
@@ -99,6 +100,15 @@ function row(c: CaseResult, change: Change | null | undefined): string {
     `<td>${c.run_id === null ? '—' : `<code>${escapeHtml(c.run_id)}</code>`}</td>`,
   ];
   return `<tr data-status="${c.status}">${cells.join('')}</tr>`;
+}
+
+/** The expectation in words, one line per thing it checks; a schema's text can be unfolded (no script needed). */
+function expected(c: CaseResult): string {
+  const lines = expectationWords(c.expect).map((w) => `<li><code>${escapeHtml(w.path)}</code>: ${escapeHtml(w.expected)}</li>`);
+  const members = 'members' in c.expect ? Object.values(c.expect.members ?? {}) : [c.expect];
+  const withSchema = members.some((m) => 'schema' in m);
+  const schema = withSchema ? `<details><summary>the schema</summary><pre>${escapeHtml(JSON.stringify(c.expect, null, 2))}</pre></details>` : '';
+  return `<ul class="diffs">${lines.join('')}</ul>${schema}`;
 }
 
 /** What the case's run gave: the differences of a failure, the error of a case without a run, or the result. */
