@@ -109,7 +109,12 @@ export class EvalRunner {
         perEval.set(evalId, (perEval.get(evalId) ?? 0) + n);
         perOrg.set(orgId, (perOrg.get(orgId) ?? 0) + n);
       };
-      for (const f of this.r.store.evals.inFlight()) count(f.eval_id, f.org_id, f.count);
+      const orgOf = new Map(active.map((e) => [e.id, e.org_id]));
+      for (const f of this.r.store.evals.inFlight()) {
+        // A cancelled eval's runs still count until they have ended.
+        const orgId = orgOf.get(f.eval_id) ?? this.r.store.evals.getEvalById(f.eval_id)?.org_id;
+        if (orgId !== undefined) count(f.eval_id, orgId, f.count);
+      }
       for (const s of this.starting.values()) count(s.evalId, s.orgId, 1);
       const orgBound = this.r.config['evals.max_parallel'];
       for (const e of active) {

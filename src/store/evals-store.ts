@@ -126,9 +126,7 @@ export class EvalsStore {
       byRun: raw(db, `SELECT ${results} FROM eval_results INDEXED BY eval_results_in_flight WHERE run_id = @run_id AND outcome IS NULL`),
       ungraded: raw(db, `SELECT ${results} FROM eval_results INDEXED BY eval_results_in_flight WHERE run_id IS NOT NULL AND outcome IS NULL`),
       inFlight: db.prepare<[], InFlight>(
-        `SELECT r.eval_id AS eval_id, e.org_id AS org_id, COUNT(*) AS count
-           FROM eval_results r INDEXED BY eval_results_in_flight JOIN evals e ON e.id = r.eval_id
-          WHERE r.run_id IS NOT NULL AND r.outcome IS NULL GROUP BY r.eval_id`,
+        'SELECT eval_id, COUNT(*) AS count FROM eval_results INDEXED BY eval_results_in_flight WHERE run_id IS NOT NULL AND outcome IS NULL GROUP BY eval_id',
       ),
       pending: db.prepare<{ eval_id: string }, number>('SELECT COUNT(*) FROM eval_results WHERE eval_id = @eval_id AND outcome IS NULL').pluck(),
       linkRun: db.prepare<{ eval_id: string; position: number; run_id: string; started_at: string }>(
