@@ -255,6 +255,19 @@ describe('POST /v1/jobs/{id}/evals', () => {
   });
 });
 
+describe('DELETE /v1/jobs/{id}', () => {
+  it('takes the job\'s evals and kept cases with it; its runs stay, as history', async () => {
+    const job = await addingJob(d, { name: 'deleted' });
+    const kept = (await d.api('POST', `/v1/jobs/${job}/eval_cases`, TEN_CASES[0])).body;
+    script(1);
+    const e = await evalEnded(d, (await d.api('POST', `/v1/jobs/${job}/evals`, {})).body.id);
+    expect((await d.api('DELETE', `/v1/jobs/${job}`)).status).toBe(200);
+    expectError(await d.api('GET', `/v1/evals/${e.id}`), 404, { type: 'not_found_error' });
+    expectError(await d.api('GET', `/v1/eval_cases/${kept.id}`), 404, { type: 'not_found_error' });
+    expect((await d.api('GET', `/v1/runs/${e.cases[0].run_id}`)).status).toBe(200);
+  }, 60_000);
+});
+
 describe('POST /v1/evals/{id}/cancel', () => {
   it('skips the cases without a run, cancels the runs under way (graded as they end), and announces eval.cancelled', async () => {
     const job = await addingJob(d, { name: 'cancelled' });
