@@ -63,12 +63,9 @@ async function compareValue(matcher: ValueMatcher, value: unknown, path: string,
       if (!containsValue(value, arg)) out.push({ path, expected, got: show(value) });
       return;
     case 'pattern': {
-      if (typeof value !== 'string') {
-        out.push({ path, expected, got: show(value) });
-        return;
-      }
-      const problem = await schemaProblem({ type: 'string', pattern: arg }, value, path, schemas);
-      if (problem !== null) out.push({ path, expected, got: problem === '' ? show(value) : `${show(value)} (${problem})` });
+      const check = typeof value === 'string' ? await checkAgainst({ type: 'string', pattern: arg }, value, path, schemas) : NOT_CHECKED;
+      // The schema's own words would only repeat `expected`; a check that could not be made says why.
+      if (!check.valid) out.push({ path, expected, got: check.unchecked ? `${show(value)} (${check.why})` : show(value) });
       return;
     }
     case 'range': {
@@ -77,8 +74,8 @@ async function compareValue(matcher: ValueMatcher, value: unknown, path: string,
       return;
     }
     case 'schema': {
-      const problem = value === undefined ? '' : await schemaProblem(arg, value, path, schemas);
-      if (problem !== null) out.push({ path, expected: problem === '' ? expected : `${expected} (${problem})`, got: show(value) });
+      const check = value === undefined ? NOT_CHECKED : await checkAgainst(arg, value, path, schemas);
+      if (!check.valid) out.push({ path, expected: check.why === null ? expected : `${expected} (${check.why})`, got: show(value) });
       return;
     }
     default: {
@@ -121,18 +118,28 @@ export function expectationWords(expect: Expectation): Omit<Difference, 'got'>[]
 }
 
 /**
- * What is wrong with `value` under `schema`: null when it is valid, else the schema's errors in words ('' when it
- * had none to give). A check that cannot be made (too costly: limits.schema_check_ms) is a failure that says so.
+ * Whether `value` is valid under `schema` and, when it is not, why in words: the schema's errors, or that the check
+ * could not be made (too costly: limits.schema_check_ms), which fails the case too.
  */
-async function schemaProblem(schema: unknown, value: unknown, path: string, schemas: SchemaChecks): Promise<string | null> {
+async function checkAgainst(schema: unknown, value: unknown, path: string, schemas: SchemaChecks): Promise<SchemaCheck> {
   try {
     const errors = await schemas.validate(schema, path, value, 'invalid_expectation');
-    return errors.length === 0 ? null : describeErrors(path, errors).join('; ');
+    return errors.length === 0 ? { valid: true, why: null, unchecked: false } : { valid: false, why: describeErrors(path, errors).join('; '), unchecked: false };
   } catch (err) {
-    if (err instanceof ErrandError) return `could not be checked: ${err.message}`;
+    if (err instanceof ErrandError) return { valid: false, why: `could not be checked: ${err.message}`, unchecked: true };
     throw err;
   }
 }
+
+interface SchemaCheck {
+  valid: boolean;
+  /** The schema's errors in words, or why it could not be checked; null when valid or not checked at all. */
+  why: string | null;
+  unchecked: boolean;
+}
+
+/** A value of the wrong kind (not a string for a pattern, missing for a schema) is not sent to be checked. */
+const NOT_CHECKED: SchemaCheck = { valid: false, why: null, unchecked: false };
 
 /** Member by member for objects, item by item for arrays, so that each difference names where it is. */
 function diffEquals(expected: unknown, got: unknown, path: string, out: Difference[]): void {

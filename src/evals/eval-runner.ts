@@ -151,6 +151,7 @@ export class EvalRunner {
       } catch (err) {
         if (err instanceof CaseTakenError) return;
         if (err instanceof RateLimitError && err.code === 'too_many_concurrent_runs') {
+          if (!this.held.has(e.org_id)) this.r.logger.info({ evalId: e.id, orgId: e.org_id }, 'an eval waits: its organisation has limits.max_pending_runs runs queued or running');
           this.held.set(e.org_id, this.r.clock.now() + PENDING_LIMIT_WAIT_MS);
           return;
         }

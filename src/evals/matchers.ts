@@ -55,6 +55,13 @@ export const MATCHERS = {
   },
 } as const;
 
+/** What each kind of matcher applies to, in docs/api.md's words. */
+export const MATCHER_SCOPES = {
+  value: 'the result, or one member of it in `members`',
+  result: 'the result',
+  run: 'how the run ended',
+} as const;
+
 export type MatcherName = keyof typeof MATCHERS;
 export const MATCHER_NAMES = Object.keys(MATCHERS) as MatcherName[];
 
