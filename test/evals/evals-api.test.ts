@@ -149,6 +149,19 @@ describe('POST /v1/jobs/{id}/evals', () => {
     expect(done.totals).toMatchObject({ cases: 4, passed: 3, failed: 1 });
   }, 120_000);
 
+  it("runs the cases with another prompt, the agent's (replay off), when it is given one", async () => {
+    script(2);
+    const before = model.requests.length;
+    const res = await d.api('POST', `/v1/jobs/${job}/evals`, { cases: TEN_CASES.slice(0, 2), prompt: 'Carefully: Add {{a}} and {{b}}. Show your work.' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ prompt: 'Carefully: Add {{a}} and {{b}}. Show your work.', replay: 'off' });
+    const done = await evalEnded(d, res.body.id);
+    expect(done.totals).toMatchObject({ passed: 1, failed: 1 });
+    const asked = model.requests.slice(before).map((r) => JSON.stringify(r.body.messages));
+    expect(asked.filter((m) => m.includes('Carefully: Add 2 and 2. Show your work.'))).toHaveLength(1);
+    expect(asked.filter((m) => m.includes('Carefully: Add 3 and 4. Show your work.'))).toHaveLength(1);
+  }, 60_000);
+
   it("runs the job's kept cases when it is given none", async () => {
     const kept = await addingJob(d, { name: 'kept' });
     const noCases = await d.api('POST', `/v1/jobs/${kept}/evals`, {});

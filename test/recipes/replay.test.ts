@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
 import { startEngine, stepsOf, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { startTestSites, type TestSites } from './test-sites.js';
+import { evalEnded } from '../evals/harness.js';
 
 let h: EngineHarness;
 let sites: TestSites;
@@ -160,6 +161,19 @@ describe('a shop job: search, open the product, read name and price', () => {
     const run = await runJob(jobId, { sku: 'A-100' }, { replay: 'off' });
     expect(run).toMatchObject({ status: 'succeeded', mode: 'agent' });
     // A run of the agent that succeeds records anew.
+    expect((await recipeOf(jobId)).version).toBe(3);
+  });
+
+  it("records no version from an eval's run: an eval measures the job and leaves it as it was", async () => {
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${sites.url}/product/1` }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { name: 'Blue Mug', price: 12.5 }, confidence: 'high' }),
+    ]);
+    const created = await h.daemon.api('POST', `/v1/jobs/${jobId}/evals`, { replay: 'off', cases: [{ name: 'mug', inputs: { sku: 'A-100' }, expect: { members: { name: { equals: 'Blue Mug' } } } }] });
+    expect(created.status).toBe(202);
+    const evaluated = await evalEnded(h.daemon, created.body.id);
+    expect(evaluated.cases[0]).toMatchObject({ status: 'passed', mode: 'agent', run_status: 'succeeded' });
     expect((await recipeOf(jobId)).version).toBe(3);
   });
 
