@@ -2,6 +2,7 @@ import { deletedResponse, idParam, listQuery, listResponse, nullableObject, null
 import type { Validated } from '../http-schemas/validated.js';
 import { replay } from '../jobs/job-schemas.js';
 import { runOptionMembers } from '../runs/run-options.js';
+import { envelopeSchema } from '../runs/run-schemas.js';
 import { CASE_STATUSES, EVAL_STATUSES } from '../vocabulary/evals.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
@@ -127,7 +128,7 @@ export const caseResultSchema = {
     result: nullableObject,
     failure_reason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
     failure_detail: nullableString,
-    mode: { type: ['string', 'null'], enum: ['agent', 'replay', 'replay_then_agent', null], description: 'How the run ran (the envelope\'s mode), once it ended.' },
+    mode: { type: ['string', 'null'], enum: [...envelopeSchema.properties.mode.enum, null], description: "How the run ran (the envelope's mode), once it ended." },
     usage,
     started_at: { type: ['string', 'null'], format: 'date-time' },
     ended_at: { type: ['string', 'null'], format: 'date-time' },
@@ -188,7 +189,7 @@ const summaryProperties = {
   object: { type: 'string', const: 'eval' },
   job_id: { type: 'string' },
   status: { type: 'string', enum: EVAL_STATUSES },
-  replay: { type: 'string', enum: ['auto', 'off'] },
+  replay: { type: 'string', enum: replay.enum },
   model: modelAliasSchema,
   prompt: { ...nullableString, description: "The prompt its runs use instead of the job's; null: the job's." },
   settings: { type: 'object', additionalProperties: true },

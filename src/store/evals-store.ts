@@ -6,7 +6,7 @@ import type { RunStatus } from '../vocabulary/run-status.js';
 import { defineColumns, fixed, patchable, type RowOf } from './columns.js';
 import type { Db } from './database.js';
 import { toPage, type Page, type PageQuery } from './page.js';
-import type { RunMode, RunReplay } from './runs-table.js';
+import type { RunRow } from './runs-table.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
 /** A case kept with a job (migration 034): its inputs and expectation as JSON text. */
@@ -28,7 +28,7 @@ export const evalColumns = defineColumns('evals', {
   job_id: fixed<string>(),
   key_id: fixed<string>(),
   status: fixed<EvalStatus>(),
-  replay: fixed<RunReplay>(),
+  replay: fixed<RunRow['replay']>(),
   model: fixed<string | null>(),
   prompt: fixed<string | null>(),
   settings: fixed<string>(),
@@ -60,7 +60,7 @@ export const evalResultColumns = defineColumns('eval_results', {
   result: patchable<string | null>(null),
   failure_reason: patchable<FailureReason | null>(null),
   failure_detail: patchable<string | null>(null),
-  mode: patchable<RunMode | null>(null),
+  mode: patchable<RunRow['mode'] | null>(null),
   duration_ms: patchable<number | null>(null),
   input_tokens: patchable<number>(0),
   output_tokens: patchable<number>(0),
