@@ -52,7 +52,20 @@ export const CONFIG_KEYS = {
     description: 'Minimum level of the JSON log lines.',
   },
 
-  'limits.max_concurrent_runs': { type: 'integer', default: 4, min: 1, max: 1000, description: 'Runs executing at once, per organisation and in total.' },
+  'limits.max_concurrent_runs': {
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 1000,
+    description: 'Live runs executing at once, in total and per organisation; a free slot goes to the waiting organisation with the fewest running runs.',
+  },
+  'limits.max_concurrent_test_runs': {
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 1000,
+    description: 'Test-mode runs executing at once, in total and per organisation; they take no slot of limits.max_concurrent_runs (a test-mode run starts no sandbox).',
+  },
   'limits.max_pending_runs': { type: 'integer', default: 100, min: 1, max: 1_000_000, description: 'Queued plus running runs an organisation may have before POST runs answers 429.' },
   'limits.run_timeout_s': { type: 'integer', default: 600, min: 1, max: 86_400, description: 'Longest a run may execute; a job or run may override it.' },
   'limits.max_steps': { type: 'integer', default: 50, min: 1, max: 1000, description: 'Most model calls one run may make.' },
