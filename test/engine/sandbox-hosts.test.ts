@@ -255,6 +255,32 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     expect(after).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
   });
 
+  it('starts no run on a host whose rules were flushed: the host goes down for its firewall, the run waits, and the rules are put back', async () => {
+    await until('the second host up', async () => (await hosts()).get('second')?.state === 'up', 30_000);
+    const fenced = (): boolean => engine.inNamespace('iptables -S DOCKER-USER').includes('-j ERRAND-SANDBOX-FWD') && engine.inNamespace('iptables -S ERRAND-SANDBOX-FWD').includes('-j DROP');
+    // Flushed as a firewall reload flushes them: the sandbox chains emptied, the jumps into them gone.
+    engine.inNamespace('iptables -F ERRAND-SANDBOX-FWD; iptables -F ERRAND-SANDBOX-IN');
+    for (const rule of engine.inNamespace('iptables -S').split('\n').filter((line) => line.startsWith('-A') && line.includes('-j ERRAND-SANDBOX'))) {
+      engine.inNamespace(`iptables ${rule.replace(/^-A /, '-D ')}`);
+    }
+    expect(fenced()).toBe(false);
+
+    // What the rules are when the run's agent first acts: only ever after its sandbox was handed over.
+    let fencedWhenTheRunActed: boolean | null = null;
+    const turn = (): AnthropicTurn => {
+      fencedWhenTheRunActed = fenced();
+      return done();
+    };
+    const runId = await createRun(h.daemon, { prompt: conversations.prompt([turn, turn]), sandbox_label: 'far' });
+    const run = await waitForRun(h.daemon, runId);
+    expect(run).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
+    expect(fencedWhenTheRunActed).toBe(true);
+    // Found by the check as the run's sandbox started there, or by the host check just before: down, for its firewall.
+    expect(h.daemon.logs()).toMatch(/"host":"second","problem":"the sandbox firewall is not in place on second: missing [^"]*","msg":"sandbox host is down"/);
+    expect((await hosts()).get('second')).toMatchObject({ state: 'up', firewall: { required: true, installed: true } });
+    expect(fenced()).toBe(true);
+  });
+
   it('takes no run on a host whose firewall is not in place (firewall: manual) until the operator installs it with the printed script', async () => {
     // The jumps into the sandbox chains gone, as after a reboot; the operator installs the rules on this host by hand.
     for (const rule of engine.inNamespace('iptables -S').split('\n').filter((line) => line.startsWith('-A') && line.includes('-j ERRAND-SANDBOX'))) {

@@ -47,7 +47,11 @@ interface Host {
   firewall: FirewallReport | null;
 }
 
-/** How often the firewall of a remote host that is up is checked again (and, for `auto`, put back). */
+/**
+ * How often a remote host that is up has its firewall put in place again (`auto`, for routes that changed there) or
+ * checked in full (`manual`); between those, each host check looks at the rules quickly (`verifyHostFirewall`), as
+ * every run's start there does.
+ */
 const FIREWALL_RECHECK_MS = 60_000;
 
 /**
@@ -126,19 +130,33 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
     return () => this.downListeners.delete(listener);
   }
 
+  /**
+   * The run's sandbox on the host placed for it. A remote host's firewall is looked at as the sandbox starts, and the
+   * sandbox is handed over only once the rules were found in place: a host whose rules went (flushed, a reboot) is
+   * marked down at once, which re-queues the run (and stops the host's other runs) until they are back, and checked
+   * again at once (`auto` puts them back there).
+   */
   async create(options: SandboxCreateOptions): Promise<Sandbox> {
     if (options.slot === undefined) throw new SandboxError('a run reached the sandboxes without a host placed for it', { code: 'start_failed' });
     const host = this.hosts.find((h) => h.spec.name === options.slot?.host);
-    if (host === undefined || !host.up || host.driver === null) {
+    const driver = host?.driver;
+    if (host === undefined || !host.up || driver == null) {
       throw new SandboxError(`the sandbox host ${options.slot.host} is down`, { code: 'start_failed' });
     }
-    try {
-      return await host.driver.create(options);
-    } catch (error) {
-      // A host that fails a start may be gone: checked now, so that its run is re-queued rather than failed.
-      if (!options.signal.aborted) await this.check(host);
-      throw error;
+    const [created, firewall] = await Promise.allSettled([driver.create(options), driver.verifyHostFirewall()]);
+    const report = firewall.status === 'fulfilled' ? firewall.value : null;
+    if (report !== null && !report.installed) {
+      host.firewall = report;
+      this.markDown(host, host.explain(new HostFirewallMissing(report)));
+      // Checked again now rather than at the next tick: with `auto` that puts the rules back, and the host takes runs again.
+      void this.check(host);
+      if (created.status === 'fulfilled') await created.value.destroy().catch((err: unknown) => this.options.logger.warn({ err, host: host.spec.name }, 'could not remove a sandbox started on a host without its firewall'));
+      throw new SandboxError(`the sandbox firewall of host ${host.spec.name} is not in place ${report.detail}`, { code: 'start_failed' });
     }
+    if (created.status === 'fulfilled') return created.value;
+    // A host that fails a start may be gone: checked now, so that its run is re-queued rather than failed.
+    if (!options.signal.aborted) await this.check(host);
+    throw created.reason;
   }
 
   async report(): Promise<SandboxReport> {
@@ -215,13 +233,17 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
         return;
       }
       if (host.up) {
-        // A host's rules can go (a reboot, another tool flushing iptables): looked at again now and then, not at every
-        // ping, since it takes a few commands in the helper.
-        if (host.driver !== null && Date.now() - host.firewallCheckedAt >= FIREWALL_RECHECK_MS) {
+        // A host's rules can go (a reboot, another tool flushing iptables): a quick look at every ping, and now and then
+        // the full install (auto: the host's routes may have changed) or check (manual), which takes a few commands.
+        if (host.driver === null) return;
+        if (Date.now() - host.firewallCheckedAt >= FIREWALL_RECHECK_MS) {
           host.firewallCheckedAt = Date.now();
           await host.driver.ensureHostFirewall();
-          host.firewall = host.driver.hostFirewall;
+        } else {
+          const report = await host.driver.verifyHostFirewall();
+          if (report !== null && !report.installed) throw new HostFirewallMissing(report);
         }
+        host.firewall = host.driver.hostFirewall;
         return;
       }
       if (host.driver === null) {
