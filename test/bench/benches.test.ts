@@ -44,6 +44,7 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
     args: ['1'],
     figures: [
       /^( {2}two\/one +throughput [\d.]+ +start p99 [\d.]+|engines: skipped \(.+\))$/m,
+      /^( {2}its firewall looked at +quick \d+ ms \(one iptables -S in the kept helper\) +full check \d+ ms|engines: skipped \(.+\))$/m,
       /^( {2}docker ping +kept ssh [\d.]+ ms +ssh per call [\d.]+ ms +tls [\d.]+ ms +per-call\/kept \d+ +kept\/tls [\d.]+ +kept's first \d+ ms|engines: skipped \(.+\))$/m,
       /^ {2}start +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m,
       /^ {2}browser +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m,

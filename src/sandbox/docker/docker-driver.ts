@@ -237,6 +237,11 @@ export class DockerDriver implements SandboxDriver {
    * before a run's sandbox there is handed over, and between the full checks, since rules can go at any time (a
    * reboot, a firewall reload). Never installs; null for the local engine (its keeper) or a host opted out (`off`).
    */
+  /** Whether this engine's host has a firewall the daemon looks at through its helper (a remote host, not opted out). */
+  get checksHostFirewall(): boolean {
+    return this.hostProbe !== null;
+  }
+
   async verifyHostFirewall(): Promise<FirewallReport | null> {
     if (this.hostProbe === null) return null;
     const report = await this.hostProbe();

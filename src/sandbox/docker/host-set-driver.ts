@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { FirewallReport, Sandbox, SandboxCreateOptions, SandboxDriver, SandboxHostReport, SandboxPlacement, SandboxReport, SandboxSlot } from '../driver.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { ContainerLimits } from './container-spec.js';
+import { GatedSandbox } from '../gated-sandbox.js';
 import { DockerDriver, HostFirewallMissing } from './docker-driver.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { imageExists } from './image-exists.js';
@@ -132,31 +133,49 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
 
   /**
    * The run's sandbox on the host placed for it. A remote host's firewall is looked at as the sandbox starts, and the
-   * sandbox is handed over only once the rules were found in place: a host whose rules went (flushed, a reboot) is
-   * marked down at once, which re-queues the run (and stops the host's other runs) until they are back, and checked
-   * again at once (`auto` puts them back there).
+   * run may act in it (code, the browser) only once the rules were seen in place (`GatedSandbox`): a host whose rules
+   * went (flushed, a reboot) is marked down at once, which stops the run (and the host's other runs) to re-queue it,
+   * and is checked again at once (`auto` puts the rules back there).
    */
   async create(options: SandboxCreateOptions): Promise<Sandbox> {
     if (options.slot === undefined) throw new SandboxError('a run reached the sandboxes without a host placed for it', { code: 'start_failed' });
     const host = this.hosts.find((h) => h.spec.name === options.slot?.host);
     const driver = host?.driver;
-    if (host === undefined || !host.up || driver == null) {
+    if (host === undefined || !host.up || !driver) {
       throw new SandboxError(`the sandbox host ${options.slot.host} is down`, { code: 'start_failed' });
     }
-    const [created, firewall] = await Promise.allSettled([driver.create(options), driver.verifyHostFirewall()]);
-    const report = firewall.status === 'fulfilled' ? firewall.value : null;
-    if (report !== null && !report.installed) {
-      host.firewall = report;
-      this.markDown(host, host.explain(new HostFirewallMissing(report)));
-      // Checked again now rather than at the next tick: with `auto` that puts the rules back, and the host takes runs again.
-      void this.check(host);
-      if (created.status === 'fulfilled') await created.value.destroy().catch((err: unknown) => this.options.logger.warn({ err, host: host.spec.name }, 'could not remove a sandbox started on a host without its firewall'));
-      throw new SandboxError(`the sandbox firewall of host ${host.spec.name} is not in place ${report.detail}`, { code: 'start_failed' });
+    const fenced = this.firewallInPlace(host, driver);
+    // Handled here too: it may fail while the sandbox still starts, or with no sandbox to gate.
+    fenced?.catch(() => undefined);
+    let sandbox: Sandbox;
+    try {
+      sandbox = await driver.create(options);
+    } catch (error) {
+      // A host that fails a start may be gone: checked now, so that its run is re-queued rather than failed.
+      if (!options.signal.aborted) await this.check(host);
+      throw error;
     }
-    if (created.status === 'fulfilled') return created.value;
-    // A host that fails a start may be gone: checked now, so that its run is re-queued rather than failed.
-    if (!options.signal.aborted) await this.check(host);
-    throw created.reason;
+    return fenced === null ? sandbox : new GatedSandbox(sandbox, fenced);
+  }
+
+  /**
+   * Resolves once the host's firewall was seen in place now; rejects, after marking the host down (its runs stop and
+   * are re-queued) and checking it again, when it was not. Null for a host whose firewall is not the daemon's to look
+   * at (the local engine's keeper, or `firewall: "off"`).
+   */
+  private firewallInPlace(host: Host, driver: DockerDriver): Promise<void> | null {
+    if (!driver.checksHostFirewall) return null;
+    return driver.verifyHostFirewall().then((report) => {
+      if (report === null || report.installed) return;
+      host.firewall = report;
+      const missing = new HostFirewallMissing(report);
+      if (host.up) {
+        this.markDown(host, host.explain(missing));
+        // Checked again now rather than at the next tick: with `auto` that puts the rules back, and the host takes runs again.
+        void this.check(host);
+      }
+      throw missing;
+    });
   }
 
   async report(): Promise<SandboxReport> {
