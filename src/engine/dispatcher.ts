@@ -56,6 +56,12 @@ export class Dispatcher {
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
   private pumpScheduled = false;
+  /**
+   * Whether each bound may have queued runs to claim: set when one of its runs is queued or stops running here, and at
+   * each poll (for what another process did); cleared by a claim that found none it could take. So a full bound's traffic (every POST
+   * /v1/runs wakes the pump) costs the other bound no query while nothing of its own waits.
+   */
+  private readonly mayHaveQueued = { sandboxed: true, unsandboxed: true };
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -77,9 +83,13 @@ export class Dispatcher {
     await this.deps.executor.removeOrphanedSandboxes().catch((err: unknown) => this.r.logger.error({ err }, 'could not remove orphaned sandboxes'));
     if (this.closing) return;
     this.recoverLapsed();
-    this.unsubscribe = this.r.events.on('run.transitioned', ({ runId, from, to }) => {
+    this.unsubscribe = this.r.events.on('run.transitioned', ({ runId, orgId, from, to }) => {
       if (to === 'cancelled' && from === 'running') this.active.get(runId)?.controller.abort(new CancelledStop());
-      if (to === 'queued' || from === 'running') this.schedulePump();
+      if (to === 'queued' || from === 'running') {
+        // A run queued, or a slot freed (its organisation's queued runs may have waited at its limit): its bound looks again.
+        this.mayHaveQueued[this.deps.executor.needsSandbox({ org_id: orgId }) ? 'sandboxed' : 'unsandboxed'] = true;
+        this.schedulePump();
+      }
     });
     const unsubscribeHosts = this.deps.placement?.onHostDown((host) => this.hostLost(host));
     if (unsubscribeHosts !== undefined) {
@@ -90,7 +100,12 @@ export class Dispatcher {
       };
     }
     this.timers.push(setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3))));
-    this.timers.push(setInterval(() => this.schedulePump(), this.options.pollIntervalMs ?? 1000));
+    this.timers.push(
+      setInterval(() => {
+        this.mayHaveQueued.sandboxed = this.mayHaveQueued.unsandboxed = true;
+        this.schedulePump();
+      }, this.options.pollIntervalMs ?? 1000),
+    );
     this.pump();
   }
 
@@ -127,7 +142,8 @@ export class Dispatcher {
   /** Claims as many runs as there is room for, and starts them. */
   private pump(): void {
     if (this.closing !== null || !this.started) return;
-    const room = { sandboxed: this.limitOf(true) - this.activeCount(true), unsandboxed: this.limitOf(false) - this.activeCount(false) };
+    const roomIn = (sandboxed: boolean): number => (this.mayHaveQueued[sandboxed ? 'sandboxed' : 'unsandboxed'] ? this.limitOf(sandboxed) - this.activeCount(sandboxed) : 0);
+    const room = { sandboxed: roomIn(true), unsandboxed: roomIn(false) };
     if (room.sandboxed <= 0 && room.unsandboxed <= 0) return;
     let runs: Claimed[];
     try {
@@ -170,6 +186,7 @@ export class Dispatcher {
             (orgId, afterId) => this.r.store.runs.nextQueuedOf(orgId, afterId),
           );
           let passedOver = 0;
+          if (order.peek() === null) this.mayHaveQueued[sandboxed ? 'sandboxed' : 'unsandboxed'] = false;
           for (let next = order.peek(); next !== null && left > 0; next = order.peek()) {
             let slot: SandboxSlot | undefined;
             if (sandboxed && placement !== undefined) {
