@@ -12,8 +12,8 @@ export interface BodyPaceOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The pace of this request's body while it arrives; null for a request without one. */
-    bodyPace: WatchedBody | null;
+    /** Aborted when the request's body is given up on for its pace (`bodyStopped`); made when a route asks. */
+    bodyStop: AbortController | null;
   }
 }
 
@@ -29,8 +29,6 @@ interface WatchedBody {
   /** Time the daemon held the body up itself (it had bytes it was not reading yet): not the client's to count. */
   heldMs: number;
   lastTickAt: number;
-  /** Made when a route asks (`bodyStopped`); aborted when the body is given up on. */
-  controller: AbortController | null;
 }
 
 /**
@@ -42,9 +40,9 @@ interface WatchedBody {
  * its connection is closed. Time the daemon itself held the body up (its bytes waiting to be read, a disk slower
  * than the client) does not count against the client.
  *
- * Cheap for the requests that make up the traffic: a body that has arrived by the next tick leaves the set there;
- * one timer serves every body, and runs only while some are watched. Progress is read from the socket's byte count,
- * so nothing is put between a body and the route reading it.
+ * Cheap for the requests that make up the traffic: a body that has arrived by the end of its turn (the packet that
+ * brought the headers held it) is never watched; one timer serves every body that is, and runs only while some are.
+ * Progress is read from the socket's byte count, so nothing is put between a body and the route reading it.
  */
 const bodyPacePlugin: FastifyPluginAsync<BodyPaceOptions> = async (app, pace) => {
   const watched = new Set<WatchedBody>();
@@ -81,18 +79,39 @@ const bodyPacePlugin: FastifyPluginAsync<BodyPaceOptions> = async (app, pace) =>
     }
   };
 
-  app.decorateRequest('bodyPace', null);
-  app.addHook('onRequest', (request, reply, done) => {
-    const { headers } = request;
-    if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) {
-      const now = Date.now();
-      const read = request.raw.socket.bytesRead;
-      const body: WatchedBody = { request, reply, startedAt: now, readAtStart: read, read, lastProgressAt: now, heldMs: 0, lastTickAt: now, controller: null };
-      request.bodyPace = body;
-      watched.add(body);
+  // The requests with a body that began this turn, looked at once it ends. Watching every one until the next tick
+  // would keep each request alive for up to a second, long enough for the garbage collector to move them all to its
+  // old space: a POST cost 10-20 µs more CPU so (a Fastify app on loopback, autocannon).
+  const arriving: FastifyRequest[] = [];
+  const replies: FastifyReply[] = [];
+  let sorting = false;
+  const sort = (): void => {
+    sorting = false;
+    const now = Date.now();
+    for (let i = 0; i < arriving.length; i++) {
+      const request = arriving[i]!;
+      const socket = request.raw.socket as typeof request.raw.socket | null;
+      if (request.raw.complete || socket === null || socket.destroyed) continue;
+      const read = socket.bytesRead;
+      watched.add({ request, reply: replies[i]!, startedAt: now, readAtStart: read, read, lastProgressAt: now, heldMs: 0, lastTickAt: now });
       if (timer === null) {
         timer = setInterval(tick, tickMs);
         timer.unref();
+      }
+    }
+    arriving.length = 0;
+    replies.length = 0;
+  };
+
+  app.decorateRequest('bodyStop', null);
+  app.addHook('onRequest', (request, reply, done) => {
+    const { headers } = request;
+    if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) {
+      arriving.push(request);
+      replies.push(reply);
+      if (!sorting) {
+        sorting = true;
+        setImmediate(sort);
       }
     }
     done();
@@ -120,7 +139,7 @@ function paceProblem(body: WatchedBody, now: number, pace: BodyPaceOptions): str
 function giveUp(body: WatchedBody, problem: string): void {
   const { request, reply } = body;
   const error = new RequestTimeoutError('request_timeout', `The request body did not arrive in time: ${problem}`, { headers: { connection: 'close' } });
-  body.controller?.abort(error);
+  request.bodyStop?.abort(error);
   if (reply.sent || reply.raw.headersSent) {
     // Answered already; Node was reading the rest only to drop it.
     request.raw.socket.destroy();
@@ -135,13 +154,11 @@ function seconds(ms: number): string {
 
 /**
  * Aborted when the request's body is given up on for its pace (the answer, a 408, is already on its way): a route
- * that streams the body somewhere stops there and cleans up. Never aborted for a request without a body.
+ * that streams the body somewhere stops there and cleans up. Never aborted for a body that keeps its pace.
  */
 export function bodyStopped(request: FastifyRequest): AbortSignal {
-  const body = request.bodyPace;
-  if (body === null) return new AbortController().signal;
-  body.controller ??= new AbortController();
-  return body.controller.signal;
+  request.bodyStop ??= new AbortController();
+  return request.bodyStop.signal;
 }
 
 export default fp(bodyPacePlugin, { name: 'body-pace' });
