@@ -1,6 +1,6 @@
 import type { StoredEvidence } from './envelope.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
-import type { RunMode } from '../store/runs-table.js';
+import type { RunMode } from '../vocabulary/run-modes.js';
 
 /** How an attempt ended, as the engine decided it; the `finish` and `fail` moves (state-machine.ts) write it. */
 export type RunOutcome =
