@@ -12,6 +12,8 @@ export type RunOutcome =
       warnings: string[];
       /** How the attempt ran; absent: by the agent. */
       mode?: RunMode;
+      /** The `run.status` line, when no mode says how the result came (a test-mode run's, made with no agent). */
+      describedAs?: string;
     }
   | {
       status: 'failed';

@@ -111,7 +111,7 @@ export const runMoves = {
     return statusMove('finish', 'running', {
       runId: input.runId,
       patch: { ...endPatch(outcome, input.nowMs), result: JSON.stringify(outcome.result), failure_reason: null, failure_detail: null, last_action: 'finished' },
-      description: finishedBy(outcome.mode ?? 'agent'),
+      description: outcome.describedAs ?? finishedBy(outcome.mode ?? 'agent'),
       leaseOwner: input.leaseOwner,
     });
   },

@@ -32,6 +32,9 @@ export interface TestModeRunnerDeps {
   screenshot: () => Buffer;
 }
 
+/** What a test-mode run's `run.status` says of its success: no agent made the result. */
+const TEST_MODE_RESULT = 'test mode: a result generated from the output_schema, with no agent, model or browser';
+
 /**
  * Carries out a claimed run of a test-mode organisation (issue 25; docs/api.md, Test mode): no model call, no
  * sandbox, no browser. It records the steps a short live run records (real step rows, `run.step` events), keeps the
@@ -120,11 +123,11 @@ export class TestModeRunner {
     if (forced.kind === 'invalid_output') {
       // As a live run whose agent's result still broke the schema after its one repair: kept, with warnings.
       const result = { ...generated.result, errand_test: 'invalid_output' };
-      return { status: 'succeeded', result, confidence: 'low', evidence, warnings: ['output_schema: test mode (errand_test=invalid_output): the result does not satisfy output_schema'] };
+      return { status: 'succeeded', result, confidence: 'low', evidence, describedAs: TEST_MODE_RESULT, warnings: ['output_schema: test mode (errand_test=invalid_output): the result does not satisfy output_schema'] };
     }
     const warnings = generated.errors.map((e) => `output_schema: test mode could not generate a result this schema accepts: ${e}`);
     const confidence = warnings.length > 0 ? 'low' : forced.kind === 'succeed' ? forced.confidence : 'high';
-    return { status: 'succeeded', result: generated.result, confidence, evidence, warnings };
+    return { status: 'succeeded', result: generated.result, confidence, evidence, warnings, describedAs: TEST_MODE_RESULT };
   }
 }
 

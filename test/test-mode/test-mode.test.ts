@@ -136,6 +136,7 @@ describe('a test-mode run', () => {
     const frames = (await events.text()).split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)));
     expect(frames.map((f) => f.type)).toEqual(expect.arrayContaining(['run.status', 'run.step', 'run.completed']));
     expect(frames.filter((f) => f.type === 'run.status').map((f) => f.data.to)).toEqual(['queued', 'running', 'succeeded']);
+    expect(frames.find((f) => f.type === 'run.status' && f.data.to === 'succeeded')?.data.description).toMatch(/^test mode: a result generated/);
     expect(frames.every((f) => f.livemode === false)).toBe(true);
   });
 
