@@ -9,7 +9,7 @@ import { toPage, type Page, type PageQuery } from './page.js';
 import type { RunRow } from './runs-table.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
-/** A case kept with a job (migration 034): its inputs and expectation as JSON text. */
+/** A case kept with a job (migration 035): its inputs and expectation as JSON text. */
 export const evalCaseColumns = defineColumns('eval_cases', {
   id: fixed<string>(),
   org_id: fixed<string>(),
