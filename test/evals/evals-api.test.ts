@@ -8,7 +8,7 @@ import { roundUsd } from '../../src/billing/prices.js';
 import { expectError, expectInvalid, idPattern, withStore } from '../api/harness.js';
 import { hold, startScriptedAnthropic, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { startDaemon, type TestDaemon } from '../fixtures/test-daemon.js';
-import { addingJob, answer, costOf, evalEnded, labelOf, TEN_CASES, usageOf } from './harness.js';
+import { addingJob, answer, costOf, evalEnded, labelOf, SUM_SCHEMA, TEN_CASES, usageOf } from './harness.js';
 
 const MODEL_KEY = 'test-model-key';
 let model: ScriptedAnthropic;
@@ -160,6 +160,22 @@ describe('POST /v1/jobs/{id}/evals', () => {
     const asked = model.requests.slice(before).map((r) => JSON.stringify(r.body.messages));
     expect(asked.filter((m) => m.includes('Carefully: Add 2 and 2. Show your work.'))).toHaveLength(1);
     expect(asked.filter((m) => m.includes('Carefully: Add 3 and 4. Show your work.'))).toHaveLength(1);
+  }, 60_000);
+
+  it("runs the cases with the settings given, over the job's, and keeps them with the eval", async () => {
+    script(2);
+    const before = model.requests.length;
+    const settings = { name: 'tighter schema', output_schema: { ...SUM_SCHEMA, title: 'settings-under-eval', properties: { ...SUM_SCHEMA.properties, sum: { type: 'integer' } } } };
+    const res = await d.api('POST', `/v1/jobs/${job}/evals`, { cases: TEN_CASES.slice(0, 2), settings });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.settings).toEqual(settings);
+    const done = await evalEnded(d, res.body.id);
+    expect(done.totals).toMatchObject({ cases: 2, passed: 1, failed: 1, errors: 0 });
+    for (const c of done.cases) expect((await d.api('GET', `/v1/runs/${c.run_id}`)).body).toMatchObject({ job_id: job, name: 'tighter schema' });
+    // The agent was asked for a result against the eval's schema, not the job's.
+    const systems = model.requests.slice(before).map((r) => JSON.stringify(r.body.system));
+    expect(systems).toHaveLength(2);
+    for (const s of systems) expect(s).toContain('settings-under-eval');
   }, 60_000);
 
   it("runs the job's kept cases when it is given none", async () => {

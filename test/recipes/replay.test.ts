@@ -124,6 +124,26 @@ describe('a shop job: search, open the product, read name and price', () => {
     expect(JSON.stringify(steps.map((s) => s.input))).not.toContain('B-200');
   });
 
+  it("runs an eval's cases as replays of the recipe, with no model call, and grades their results", async () => {
+    const before = h.model.requests.length;
+    const created = await h.daemon.api('POST', `/v1/jobs/${jobId}/evals`, {
+      replay: 'auto',
+      cases: [
+        { name: 'kettle', inputs: { sku: 'B-200' }, expect: { equals: { name: 'Red Kettle', price: 30 } } },
+        { name: 'teapot', inputs: { sku: 'C-300' }, expect: { members: { price: { range: { max: 1000 } } } } },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(created.body.replay).toBe('auto');
+    const evaluated = await evalEnded(h.daemon, created.body.id);
+    expect(evaluated.cases.map((c: any) => [c.label, c.status, c.mode, c.usage.input_tokens, c.differences])).toEqual([
+      ['kettle', 'passed', 'replay', 0, []],
+      ['teapot', 'failed', 'replay', 0, [{ path: 'result.price', expected: 'a number of at most 1000', got: '1249.99' }]],
+    ]);
+    expect(h.model.requests.length).toBe(before);
+    expect((await recipeOf(jobId)).version).toBe(1);
+  });
+
   it('hands over to the agent when the result no longer reads as recorded, and records the next version', async () => {
     sites.shopLayout = 'cost';
     const before = h.model.requests.length;
