@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { connectionsSubsystem } from '../src/connections/connections-subsystem.js';
 import { engineSubsystem } from '../src/engine/engine-subsystem.js';
+import { evalsSubsystem } from '../src/evals/evals-subsystem.js';
 import { eventStreamsSubsystem } from '../src/event-log/event-streams-subsystem.js';
 import { EventBus } from '../src/events.js';
 import { filesSubsystem } from '../src/files/files-subsystem.js';
@@ -187,6 +188,18 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     testRunner: testMode.services.runner,
     waitpoints,
   });
+  const evals = evalsSubsystem({
+    resources,
+    jobs,
+    runs,
+    keys: admin.keys,
+    schemas: schemas.services.schemas,
+    announcer,
+    masterKey,
+    publicUrl,
+    checkCallbackUrl,
+    checkSandboxLabel,
+  });
   const { status } = statusSubsystem({ resources, provider: engine.services.provider, driver, mailStatus: () => mail.status() }).services;
   const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
@@ -217,6 +230,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         projects,
         jobs,
         recipes: recipes.services.recipes,
+        evals: evals.services.evals,
+        evalCases: evals.services.evalCases,
         runs,
         human: human.services.human,
         steps,
@@ -277,6 +292,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       // After the engine: runs use their sandboxes until they stop.
       sandboxes,
       engine,
+      // Before the engine: no eval makes a run once runs are stopping (its cases carry on at the next start).
+      evals,
       // Before the engine: what arrives is written to runs' mailboxes (and the outbox, and the store).
       mail.receiving,
       // Before the engine: a firing creates a run.

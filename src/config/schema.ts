@@ -102,6 +102,13 @@ export const CONFIG_KEYS = {
   'run_files.max_total_mb': { type: 'integer', default: 500, min: 1, max: 1_000_000, description: "Most megabytes (MiB) of files one run may return, together; a download that would pass it is stopped there and fails the run (timeout), naming the file." },
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
+  'evals.max_parallel': {
+    type: 'integer',
+    default: 2,
+    min: 1,
+    max: 1000,
+    description: "Runs of an organisation's evals queued or running at once, all its evals together (an eval's max_parallel may ask for fewer); keep it below limits.max_concurrent_runs so that its other runs keep slots.",
+  },
   'human.timeout_s': {
     type: 'integer',
     default: 900,

@@ -111,6 +111,16 @@ export class KeysService {
     return principal;
   }
 
+  /**
+   * The principal of a key by its id, for work a request started and the daemon carries on (an eval's runs); null
+   * once the key is revoked or gone, so that nothing more is done under it.
+   */
+  principalById(keyId: string): Principal | null {
+    const row = this.r.store.keys.get(keyId);
+    if (row === undefined || row.revoked_at !== null) return null;
+    return { keyId: row.id, orgId: row.org_id, monthlyCapUsd: row.monthly_cap_usd };
+  }
+
   /** Records a key's use for `last_used_at`, after the request's turn and at most once a minute per key. */
   private noteUse(keyId: string): void {
     const now = this.r.clock.now();

@@ -94,6 +94,15 @@ export interface RunEngine {
   settleUsage: (runId: string) => RunPatch;
 }
 
+/** What an eval's runs take instead of their job's (src/evals/): null keeps the job's. */
+export interface EvalVariant {
+  prompt: string | null;
+  model: ModelAlias | null;
+}
+
+/** Written in the unit of work that inserts a run: whatever records the run where it was asked for (an eval's case). */
+export type RunLink = (uow: UnitOfWork, runId: string) => void;
+
 interface NewRun {
   orgId: string;
   keyId: string | null;
@@ -108,6 +117,7 @@ interface NewRun {
   /** What it was asked, over its job's and the daemon's defaults (run-options.ts). */
   options: RunOptions;
   idempotency: { scope: string; key: string; hash: string } | null;
+  link?: RunLink;
 }
 
 /** A run as a request describes it, before its inputs and schemas are checked. */
@@ -193,6 +203,17 @@ export class RunsService {
   /** POST /jobs/{id}/runs/check */
   async checkForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
     return checked(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'check'));
+  }
+
+  /**
+   * A run of an eval's case (src/evals/): a run of the job as POST /jobs/{id}/runs makes it (the same checks, caps and
+   * limits, under the eval's key), with the eval's prompt and model when it names them, and `link` written in the
+   * unit of work that inserts it, so that the case and its run are recorded together or not at all. Answers its id.
+   */
+  async createEvalRun(principal: Principal, jobId: string, body: CreateJobRunBody, variant: EvalVariant, link: RunLink): Promise<string> {
+    const prepared = this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'eval', jobId, body, undefined, variant);
+    const admitted = await this.admit(prepared instanceof Promise ? prepared.then((run) => ({ ...run, link })) : { ...prepared, link }, 'write');
+    return this.created(admitted).body.task_id;
   }
 
   /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
@@ -344,10 +365,11 @@ export class RunsService {
     orgId: string,
     keyId: string | null,
     monthlyCapUsd: number | null,
-    source: 'api' | 'schedule',
+    source: RunSource,
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
+    variant: EvalVariant = { prompt: null, model: null },
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
     return this.prepare({
@@ -357,9 +379,9 @@ export class RunsService {
       source,
       projectId: job.project_id,
       jobId: job.id,
-      prompt: job.prompt,
+      prompt: variant.prompt ?? job.prompt,
       inputSchema: fromJson(job.input_schema),
-      model: job.model as ModelAlias,
+      model: variant.model ?? (job.model as ModelAlias),
       replay: body.replay ?? job.replay,
       options: resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
       idempotencyKey,
@@ -473,7 +495,8 @@ export class RunsService {
       );
       const run = store.runs.insert(uow, row);
       if (o.inputFiles.length > 0) store.files.addRunInputs(uow, id, o.inputFiles);
-      this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted');
+      n.link?.(uow, id);
+      this.recordChange(uow, { run, from: null, to: 'queued' }, QUEUED_BY[n.source]);
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
       }
@@ -488,6 +511,9 @@ export class RunsService {
     return { body: { task_id: a.runId, status: 'queued', poll_url: this.pollUrl(a.runId), billing: a.billing, warnings: a.warnings }, replayed: false };
   }
 }
+
+/** The first line of a run's history, by who started it. */
+const QUEUED_BY: Record<RunSource, string> = { api: 'accepted', schedule: 'queued by its schedule', eval: 'queued by an eval of its job' };
 
 /**
  * The run's input files are the organisation's (another's id is a 404, as for a project), and no two have one name:

@@ -4,8 +4,8 @@ import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowOf } from './columns.js';
 
-/** Who started a run: a caller through the API, or a job's schedule. */
-export type RunSource = 'api' | 'schedule';
+/** Who started a run: a caller through the API, a job's schedule, or an eval of the job (src/evals/). */
+export type RunSource = 'api' | 'schedule' | 'eval';
 
 /** Whether a run (or a job's runs) replays a recorded recipe: docs/api.md, Replay. */
 export type RunReplay = 'auto' | 'off';

@@ -3,6 +3,7 @@ import { ConnectionsStore } from './connections-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
 import { EmailsStore } from './emails-store.js';
+import { EvalsStore } from './evals-store.js';
 import { EventsStore } from './events-store.js';
 import { FilesStore } from './files-store.js';
 import { GroupCommit } from './group-commit.js';
@@ -55,6 +56,8 @@ export class Store {
   readonly files: FilesStore;
   /** Jobs' recipes (replay, issue 24). */
   readonly recipes: RecipesStore;
+  /** Jobs' eval cases and evals (docs/api.md, Evaluations). */
+  readonly evals: EvalsStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -83,6 +86,7 @@ export class Store {
     this.waitpoints = new WaitpointsStore(db);
     this.files = new FilesStore(db);
     this.recipes = new RecipesStore(db);
+    this.evals = new EvalsStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }

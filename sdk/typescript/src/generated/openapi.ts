@@ -681,6 +681,894 @@ export interface paths {
       };
     };
   };
+  "/v1/jobs/{id}/eval_cases": {
+    /** List the eval cases a job keeps, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "eval_case";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
+              job_id: string;
+              name: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Keep an eval case with a job: inputs and what a good result is */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody: {
+        "application/json": {
+          /** What the case is called in results and comparisons; without one, a case is known by its inputs. */
+          name?: string;
+          /** The run's inputs (the job's {{placeholders}}). */
+          inputs?: Record<string, unknown>;
+          /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+          expect: {
+            /** The JSON value a good result has. */
+            equals?: unknown;
+            /** Text a string must contain, or an item an array must have. */
+            contains?: unknown;
+            /** A regular expression, as JSON Schema `pattern` reads it. */
+            pattern?: string;
+            /** The bounds, `{min, max}`. */
+            range?: {
+              min?: number;
+              max?: number;
+            };
+            /** A JSON Schema. */
+            schema?: Record<string, unknown>;
+            /** A value matcher per member of the result, by name or dotted path. */
+            members?: Record<string, {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+              }>;
+            /** The failure_reason a good run ends with. */
+            failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+          };
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "eval_case";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            name: string | null;
+            inputs: Record<string, unknown>;
+            /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+            expect: {
+              /** The JSON value a good result has. */
+              equals?: unknown;
+              /** Text a string must contain, or an item an array must have. */
+              contains?: unknown;
+              /** A regular expression, as JSON Schema `pattern` reads it. */
+              pattern?: string;
+              /** The bounds, `{min, max}`. */
+              range?: {
+                min?: number;
+                max?: number;
+              };
+              /** A JSON Schema. */
+              schema?: Record<string, unknown>;
+              /** A value matcher per member of the result, by name or dotted path. */
+              members?: Record<string, {
+                  /** The JSON value a good result has. */
+                  equals?: unknown;
+                  /** Text a string must contain, or an item an array must have. */
+                  contains?: unknown;
+                  /** A regular expression, as JSON Schema `pattern` reads it. */
+                  pattern?: string;
+                  /** The bounds, `{min, max}`. */
+                  range?: {
+                    min?: number;
+                    max?: number;
+                  };
+                  /** A JSON Schema. */
+                  schema?: Record<string, unknown>;
+                }>;
+              /** The failure_reason a good run ends with. */
+              failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+            };
+            created_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/eval_cases/{id}": {
+    /** Get a kept eval case */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `evc_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval_case";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            name: string | null;
+            inputs: Record<string, unknown>;
+            /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+            expect: {
+              /** The JSON value a good result has. */
+              equals?: unknown;
+              /** Text a string must contain, or an item an array must have. */
+              contains?: unknown;
+              /** A regular expression, as JSON Schema `pattern` reads it. */
+              pattern?: string;
+              /** The bounds, `{min, max}`. */
+              range?: {
+                min?: number;
+                max?: number;
+              };
+              /** A JSON Schema. */
+              schema?: Record<string, unknown>;
+              /** A value matcher per member of the result, by name or dotted path. */
+              members?: Record<string, {
+                  /** The JSON value a good result has. */
+                  equals?: unknown;
+                  /** Text a string must contain, or an item an array must have. */
+                  contains?: unknown;
+                  /** A regular expression, as JSON Schema `pattern` reads it. */
+                  pattern?: string;
+                  /** The bounds, `{min, max}`. */
+                  range?: {
+                    min?: number;
+                    max?: number;
+                  };
+                  /** A JSON Schema. */
+                  schema?: Record<string, unknown>;
+                }>;
+              /** The failure_reason a good run ends with. */
+              failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+            };
+            created_at: string;
+          };
+        };
+      };
+    };
+    /** Delete a kept eval case (evals made before keep their copy) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `evc_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval_case";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            deleted: true;
+          };
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}/evals": {
+    /** List a job's evals, newest first, with their totals */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "eval";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Evaluate a job: run its cases (each a normal run) and grade each run's result */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** The cases to run (a CI's JSONL file); without them, the job's kept cases (GET /v1/jobs/{id}/eval_cases). */
+          cases?: {
+            /** What the case is called in results and comparisons; without one, a case is known by its inputs. */
+            name?: string;
+            /** The run's inputs (the job's {{placeholders}}). */
+            inputs?: Record<string, unknown>;
+            /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+            expect: {
+              /** The JSON value a good result has. */
+              equals?: unknown;
+              /** Text a string must contain, or an item an array must have. */
+              contains?: unknown;
+              /** A regular expression, as JSON Schema `pattern` reads it. */
+              pattern?: string;
+              /** The bounds, `{min, max}`. */
+              range?: {
+                min?: number;
+                max?: number;
+              };
+              /** A JSON Schema. */
+              schema?: Record<string, unknown>;
+              /** A value matcher per member of the result, by name or dotted path. */
+              members?: Record<string, {
+                  /** The JSON value a good result has. */
+                  equals?: unknown;
+                  /** Text a string must contain, or an item an array must have. */
+                  contains?: unknown;
+                  /** A regular expression, as JSON Schema `pattern` reads it. */
+                  pattern?: string;
+                  /** The bounds, `{min, max}`. */
+                  range?: {
+                    min?: number;
+                    max?: number;
+                  };
+                  /** A JSON Schema. */
+                  schema?: Record<string, unknown>;
+                }>;
+              /** The failure_reason a good run ends with. */
+              failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+            };
+          }[];
+          /** auto: the runs replay the job's recipe; off: the agent runs every step. Default: the job's replay, and off with `prompt`. */
+          replay?: "auto" | "off";
+          /** The model the runs use instead of the job's. */
+          model?: "haiku" | "sonnet" | "opus";
+          /** A prompt the runs use instead of the job's (its {{placeholders}} filled from each case's inputs). */
+          prompt?: string;
+          /** Run options every case's run takes instead of the job's (those of POST /v1/jobs/{id}/runs but inputs and idempotency_key). */
+          settings?: {
+            /** JSON Schema the result must satisfy. */
+            output_schema?: Record<string, unknown>;
+            name?: string;
+            /** https target of the signed completion webhook. */
+            callback_url?: string;
+            /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
+            connections?: string[];
+            /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
+            files?: string[];
+            /** Longest the run may execute, in seconds. */
+            timeout_s?: number;
+            /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+            recording?: boolean;
+            /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
+            human_timeout_s?: number;
+            /** Who is emailed when the agent asks for a person (needs email configured); a reply answers. */
+            human_email?: string;
+            /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+            require_approval?: boolean;
+            /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
+            proxy?: string;
+            /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
+            sandbox_label?: string;
+          };
+          /** Another eval of the same job to compare with: what got better or worse. */
+          baseline_id?: string;
+          /** Most of the eval's runs queued or running at once; at most evals.max_parallel (its default), which bounds all of an organisation's evals together. */
+          max_parallel?: number;
+          /** A repeat within 24 h answers the first eval (202) instead of starting another. */
+          idempotency_key?: string;
+        };
+      };
+      responses: {
+        "202": {
+          "application/json": {
+            id: string;
+            object: "eval";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            cases: {
+              /** The case's place in the eval, from 0. */
+              position: number;
+              /** Its name, or its inputs as JSON when it has none. */
+              label: string;
+              name: string | null;
+              /** The kept case it was copied from, or null for an inline case. */
+              case_id: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              /** pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first). */
+              status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+              /** Where the run differs from a good one; empty unless `failed`. */
+              differences: {
+                /** `run` (how the run ended), `result`, or a member of it (`result.price`). */
+                path: string;
+                /** What a good run has there, in words. */
+                expected: string;
+                /** What this run has there: JSON, shortened past 200 characters, or `(missing)`. */
+                got: string;
+              }[];
+              /** Why no run was made for the case (the refusal, with its code). */
+              error: string | null;
+              run_id: string | null;
+              run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              result: Record<string, unknown> | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              /** How the run ran (the envelope's mode), once it ended. */
+              mode: "agent" | "replay" | "replay_then_agent" | null;
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              started_at: string | null;
+              ended_at: string | null;
+            }[];
+            /** Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it. */
+            comparison: {
+              baseline_id: string;
+              pass_rate_change: number;
+              cost_usd_change: number;
+              duration_ms_change: number;
+              /** Labels of cases that pass now and did not. */
+              newly_passing: string[];
+              /** Labels of cases that passed and do not now. */
+              newly_failing: string[];
+              /** Cases that pass, or do not, in both. */
+              unchanged: number;
+              /** Labels of the baseline's cases this eval does not have. */
+              removed: string[];
+              cases: {
+                label: string;
+                /** Null when the baseline had no such case. */
+                baseline_status: "pending" | "running" | "passed" | "failed" | "error" | "skipped" | null;
+                status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+                change: "newly_passing" | "newly_failing" | "unchanged" | "added";
+                cost_usd_change: number | null;
+                duration_ms_change: number | null;
+              }[];
+            } | null;
+            /** Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key). */
+            report_url: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/evals/{id}": {
+    /** Get an eval: each case with its grade and differences, the totals, and what changed beside its baseline */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `eval_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            cases: {
+              /** The case's place in the eval, from 0. */
+              position: number;
+              /** Its name, or its inputs as JSON when it has none. */
+              label: string;
+              name: string | null;
+              /** The kept case it was copied from, or null for an inline case. */
+              case_id: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              /** pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first). */
+              status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+              /** Where the run differs from a good one; empty unless `failed`. */
+              differences: {
+                /** `run` (how the run ended), `result`, or a member of it (`result.price`). */
+                path: string;
+                /** What a good run has there, in words. */
+                expected: string;
+                /** What this run has there: JSON, shortened past 200 characters, or `(missing)`. */
+                got: string;
+              }[];
+              /** Why no run was made for the case (the refusal, with its code). */
+              error: string | null;
+              run_id: string | null;
+              run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              result: Record<string, unknown> | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              /** How the run ran (the envelope's mode), once it ended. */
+              mode: "agent" | "replay" | "replay_then_agent" | null;
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              started_at: string | null;
+              ended_at: string | null;
+            }[];
+            /** Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it. */
+            comparison: {
+              baseline_id: string;
+              pass_rate_change: number;
+              cost_usd_change: number;
+              duration_ms_change: number;
+              /** Labels of cases that pass now and did not. */
+              newly_passing: string[];
+              /** Labels of cases that passed and do not now. */
+              newly_failing: string[];
+              /** Cases that pass, or do not, in both. */
+              unchanged: number;
+              /** Labels of the baseline's cases this eval does not have. */
+              removed: string[];
+              cases: {
+                label: string;
+                /** Null when the baseline had no such case. */
+                baseline_status: "pending" | "running" | "passed" | "failed" | "error" | "skipped" | null;
+                status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+                change: "newly_passing" | "newly_failing" | "unchanged" | "added";
+                cost_usd_change: number | null;
+                duration_ms_change: number | null;
+              }[];
+            } | null;
+            /** Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key). */
+            report_url: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/evals/{id}/cancel": {
+    /** Cancel an eval: its cases without a run are skipped, its runs under way cancelled */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `eval_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            cases: {
+              /** The case's place in the eval, from 0. */
+              position: number;
+              /** Its name, or its inputs as JSON when it has none. */
+              label: string;
+              name: string | null;
+              /** The kept case it was copied from, or null for an inline case. */
+              case_id: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              /** pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first). */
+              status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+              /** Where the run differs from a good one; empty unless `failed`. */
+              differences: {
+                /** `run` (how the run ended), `result`, or a member of it (`result.price`). */
+                path: string;
+                /** What a good run has there, in words. */
+                expected: string;
+                /** What this run has there: JSON, shortened past 200 characters, or `(missing)`. */
+                got: string;
+              }[];
+              /** Why no run was made for the case (the refusal, with its code). */
+              error: string | null;
+              run_id: string | null;
+              run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              result: Record<string, unknown> | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              /** How the run ran (the envelope's mode), once it ended. */
+              mode: "agent" | "replay" | "replay_then_agent" | null;
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              started_at: string | null;
+              ended_at: string | null;
+            }[];
+            /** Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it. */
+            comparison: {
+              baseline_id: string;
+              pass_rate_change: number;
+              cost_usd_change: number;
+              duration_ms_change: number;
+              /** Labels of cases that pass now and did not. */
+              newly_passing: string[];
+              /** Labels of cases that passed and do not now. */
+              newly_failing: string[];
+              /** Cases that pass, or do not, in both. */
+              unchanged: number;
+              /** Labels of the baseline's cases this eval does not have. */
+              removed: string[];
+              cases: {
+                label: string;
+                /** Null when the baseline had no such case. */
+                baseline_status: "pending" | "running" | "passed" | "failed" | "error" | "skipped" | null;
+                status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+                change: "newly_passing" | "newly_failing" | "unchanged" | "added";
+                cost_usd_change: number | null;
+                duration_ms_change: number | null;
+              }[];
+            } | null;
+            /** Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key). */
+            report_url: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/evals/{id}/report": {
+    /** An eval's report, an HTML page, by its signed link (report_url) */
+    get: {
+      parameters: {
+        query?: {
+          /** Unix time (seconds) after which the link answers 410. */
+          expires?: number;
+          /** HMAC signature of the id and expiry. */
+          sig?: string;
+        };
+        header?: never;
+        path: {
+          /** A `eval_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** The eval's report: a self-contained HTML page (no script; inline styles and an SVG chart). */
+        "200": {
+          "text/html": string;
+        };
+        "403": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "404": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "410": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   "/v1/runs": {
     /** List recent runs */
     get: {
@@ -2001,7 +2889,7 @@ export interface paths {
             /** False for an event of test mode (docs/api.md, Test mode). */
             livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
-            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
             /** The run the event is about, if any: such events are also in the run's stream. */
             run_id: string | null;
             created_at: string;
@@ -2342,6 +3230,76 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+            };
+          } | {
+            type: "eval.completed";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            };
+          } | {
+            type: "eval.cancelled";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
             };
           } | {
             type: "webhook.attempted";
@@ -2545,7 +3503,7 @@ export interface paths {
             /** False for an event of test mode (docs/api.md, Test mode). */
             livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
-            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
             /** The run the event is about, if any: such events are also in the run's stream. */
             run_id: string | null;
             created_at: string;
@@ -2886,6 +3844,76 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+            };
+          } | {
+            type: "eval.completed";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            };
+          } | {
+            type: "eval.cancelled";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
             };
           } | {
             type: "webhook.attempted";
@@ -4926,6 +5954,128 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "eval.completed": {
+    /** Every case of an eval has an outcome: the eval as `GET /v1/jobs/{id}/evals` lists it (its totals; `GET /v1/evals/{id}` has its cases). Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "eval.completed";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
+          data: {
+            id: string;
+            object: "eval";
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "eval.cancelled": {
+    /** An eval was cancelled: the eval as `GET /v1/jobs/{id}/evals` lists it. Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "eval.cancelled";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
+          data: {
+            id: string;
+            object: "eval";
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
           };
         };
       };
