@@ -142,8 +142,9 @@ export class AgentLoop {
       model: run.model,
       inputTokens: inputBound,
       maxTokens: this.maxTokens,
+      runLimit: run.max_cost_usd === null ? null : { maxCostUsd: run.max_cost_usd, spentUsd: () => recorder.spentUsd() },
     });
-    if (held.kind === 'short') return { kind: 'stopped', outcome: failedOutcome('timeout', held.shortfall) };
+    if (held.kind === 'short') return { kind: 'stopped', outcome: held.outcome };
     recorder.lastAction(`waiting for the model (${run.model})`);
     const started = performance.now();
     let response: ModelResponse;

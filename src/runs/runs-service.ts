@@ -94,10 +94,16 @@ export interface RunEngine {
   settleUsage: (runId: string) => RunPatch;
 }
 
+/** Who a run is made for: a key's id and what it carries for runs, or no key (a schedule's firing). */
+type Caller = Pick<Principal, 'monthlyCapUsd' | 'maxRunCostUsd'> & { keyId: string | null };
+const NO_KEY: Caller = { keyId: null, monthlyCapUsd: null, maxRunCostUsd: null };
+
 interface NewRun {
   orgId: string;
   keyId: string | null;
   monthlyCapUsd: number | null;
+  /** Whose max_cost_usd the run has, for the 400 that refuses one too low: "its own", "its job's", "its API key's default". */
+  maxCostOrigin: string;
   source: RunSource;
   projectId: string;
   jobId: string | null;
@@ -187,17 +193,17 @@ export class RunsService {
 
   /** POST /jobs/{id}/runs */
   async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'write'));
+    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key), 'write'));
   }
 
   /** POST /jobs/{id}/runs/check */
   async checkForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
-    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'check'));
+    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key), 'check'));
   }
 
   /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
   async createScheduledRun(orgId: string, jobId: string, body: { inputs?: Record<string, unknown>; callback_url?: string }, idempotencyKey: string): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey), 'write'));
+    return this.created(await this.admit(this.prepareJobRun(orgId, NO_KEY, 'schedule', jobId, body, idempotencyKey), 'write'));
   }
 
   /**
@@ -210,6 +216,7 @@ export class RunsService {
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
+      maxCostOrigin: "the earlier run's",
       source: 'api',
       projectId: run.project_id,
       jobId: run.job_id,
@@ -326,6 +333,7 @@ export class RunsService {
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
+      maxCostOrigin: body.max_cost_usd !== undefined ? 'its own' : "its API key's default (max_run_cost_usd)",
       source: 'api',
       projectId,
       jobId: null,
@@ -333,7 +341,7 @@ export class RunsService {
       inputSchema: null,
       model: body.model ?? DEFAULT_MODEL,
       replay: 'off',
-      options: resolveRunOptions(body, promptRunDefaults(this.r.config['limits.run_timeout_s'])),
+      options: resolveRunOptions(body, promptRunDefaults({ runTimeoutS: this.r.config['limits.run_timeout_s'], maxCostUsd: principal.maxRunCostUsd })),
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -342,18 +350,20 @@ export class RunsService {
 
   private prepareJobRun(
     orgId: string,
-    keyId: string | null,
-    monthlyCapUsd: number | null,
+    caller: Caller,
     source: 'api' | 'schedule',
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
+    const maxCostOrigin =
+      body.max_cost_usd !== undefined ? 'its own' : job.max_cost_usd !== null ? "its job's" : "its API key's default (max_run_cost_usd)";
     return this.prepare({
       orgId,
-      keyId,
-      monthlyCapUsd,
+      keyId: caller.keyId,
+      monthlyCapUsd: caller.monthlyCapUsd,
+      maxCostOrigin,
       source,
       projectId: job.project_id,
       jobId: job.id,
@@ -361,7 +371,7 @@ export class RunsService {
       inputSchema: fromJson(job.input_schema),
       model: job.model as ModelAlias,
       replay: body.replay ?? job.replay,
-      options: resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
+      options: resolveRunOptions(body, jobRunDefaults(job, { runTimeoutS: this.r.config['limits.run_timeout_s'], maxCostUsd: caller.maxRunCostUsd })),
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -392,6 +402,7 @@ export class RunsService {
       orgId: spec.orgId,
       keyId: spec.keyId,
       monthlyCapUsd: spec.monthlyCapUsd,
+      maxCostOrigin: spec.maxCostOrigin,
       source: spec.source,
       projectId: spec.projectId,
       jobId: spec.jobId,
@@ -421,7 +432,9 @@ export class RunsService {
     const nowMs = this.r.clock.now();
     const o = n.options;
     const hint = billingHint(this.deps.prices, n.model, o.timeoutS, n.monthlyCapUsd);
-    const need = startNeed(n, hint, this.plugged().startCost(n.model, n.prompt, o.outputSchema));
+    const start = this.plugged().startCost(n.model, n.prompt, o.outputSchema);
+    checkMaxCost(n, start);
+    const need = startNeed(n, hint, start);
     const problems = this.plugged().runProblems({ orgId: n.orgId, projectId: n.projectId, connections: o.connections, proxy: o.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
@@ -550,6 +563,22 @@ function startNeed(n: NewRun, hint: BillingHint, start: StartCost): StartNeed {
       `a run on ${n.model} needs before it can make its first model call: the most that call can cost (about ${start.inputTokens} input tokens ` +
       `for its prompt, output_schema and tools, and up to ${start.outputTokens} output tokens, models.max_tokens) and ${start.sandboxSeconds} s of sandbox time`,
   };
+}
+
+/**
+ * A max_cost_usd below what the run's first model call may cost (the bound admission holds against the caps) would
+ * fail every run at once with no model call: refused instead, naming what the first call needs.
+ */
+function checkMaxCost(n: NewRun, start: StartCost): void {
+  const max = n.options.maxCostUsd;
+  if (max === null || max >= start.usd) return;
+  throw new InvalidRequestError(
+    'max_cost_too_low',
+    `max_cost_usd (${n.maxCostOrigin}) is ${max} USD, less than the ${start.usd} USD a run on ${n.model} needs before it can make its first model ` +
+      `call (about ${start.inputTokens} input tokens for its prompt, output_schema and tools, up to ${start.outputTokens} output tokens, and ` +
+      `${start.sandboxSeconds} s of sandbox time): raise it, or leave it out`,
+    { param: 'max_cost_usd' },
+  );
 }
 
 /** The body as it is hashed for idempotency: the key itself is not part of what must match. */

@@ -211,6 +211,8 @@ export interface paths {
               output_schema: Record<string, unknown> | null;
               connections: string[];
               timeout_s: number | null;
+              /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+              max_cost_usd: number | null;
               human_timeout_s: number | null;
               human_email: string | null;
               require_approval: boolean;
@@ -264,6 +266,7 @@ export interface paths {
           output_schema?: Record<string, unknown> | null;
           connections?: (string[] | null);
           timeout_s?: (number | null);
+          max_cost_usd?: (number | null);
           human_timeout_s?: (number | null);
           human_email?: (string | null);
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
@@ -307,6 +310,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -368,6 +373,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -443,6 +450,7 @@ export interface paths {
           output_schema?: Record<string, unknown> | null;
           connections?: (string[] | null);
           timeout_s?: (number | null);
+          max_cost_usd?: (number | null);
           human_timeout_s?: (number | null);
           human_email?: (string | null);
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
@@ -486,6 +494,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -719,6 +729,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -727,6 +739,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -824,6 +838,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -907,6 +923,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -989,6 +1007,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1073,6 +1093,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1161,6 +1183,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -1169,6 +1193,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -1268,6 +1294,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -1276,6 +1304,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -1438,6 +1468,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -1446,6 +1478,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -1572,6 +1606,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -1580,6 +1616,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2094,6 +2132,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2102,6 +2142,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2183,6 +2225,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2191,6 +2235,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2272,6 +2318,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2280,6 +2328,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2638,6 +2688,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2646,6 +2698,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2727,6 +2781,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2735,6 +2791,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2816,6 +2874,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2824,6 +2884,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -4626,6 +4688,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -4634,6 +4698,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -4741,6 +4807,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -4749,6 +4817,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -4856,6 +4926,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -4864,6 +4936,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
