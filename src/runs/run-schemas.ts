@@ -167,10 +167,23 @@ export const envelopeSchema = {
   },
 } as const;
 
+/** W3C Trace Context: the caller's span, which the run's trace joins (docs/api.md, Traces). */
+const traceparentHeader = {
+  type: 'object',
+  properties: {
+    traceparent: {
+      type: 'string',
+      maxLength: 256,
+      description:
+        "W3C traceparent of the caller's span: the run's trace (with OpenTelemetry tracing configured) is its child, and the run's webhooks carry the run's span as their traceparent. An invalid one is ignored.",
+    },
+  },
+} as const;
+
 export const runRouteSchemas = {
-  create: { body: createRunBody, response: { 202: runAcceptedSchema } },
+  create: { headers: traceparentHeader, body: createRunBody, response: { 202: runAcceptedSchema } },
   check: { body: createRunBody, response: { 200: runCheckSchema } },
-  createForJob: { params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
+  createForJob: { headers: traceparentHeader, params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
   checkForJob: { params: idParam('job'), body: createJobRunBody, response: { 200: runCheckSchema } },
   list: {
     querystring: listQuery('run', { job_id: idQueryParam('job', 'Only runs of this job.') }),

@@ -94,6 +94,12 @@ export interface RunEngine {
   settleUsage: (runId: string) => RunPatch;
 }
 
+/** What a request carries for its run besides its body: the caller's trace context (a header). */
+export interface RequestContext {
+  traceparent: string | null;
+}
+const NO_CONTEXT: RequestContext = { traceparent: null };
+
 /** Who a run is made for: a key's id and what it carries for runs, or no key (a schedule's firing). */
 type Caller = Pick<Principal, 'monthlyCapUsd' | 'maxRunCostUsd'> & { keyId: string | null };
 const NO_KEY: Caller = { keyId: null, monthlyCapUsd: null, maxRunCostUsd: null };
@@ -104,6 +110,8 @@ interface NewRun {
   monthlyCapUsd: number | null;
   /** Whose max_cost_usd the run has, for the 400 that refuses one too low: "its own", "its job's", "its API key's default". */
   maxCostOrigin: string;
+  /** The caller's W3C traceparent, checked: the run's trace is its child. */
+  traceparent: string | null;
   source: RunSource;
   projectId: string;
   jobId: string | null;
@@ -181,9 +189,9 @@ export class RunsService {
     this.hooks.push(hook);
   }
 
-  /** POST /runs */
-  async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepare(this.runSpec(principal, body)), 'write'));
+  /** POST /runs; `traceparent`: the request's header, checked (tracing/run-trace-ids.ts). */
+  async create(principal: Principal, body: CreateRunBody, context: RequestContext = NO_CONTEXT): Promise<CreatedRun> {
+    return this.created(await this.admit(this.prepare({ ...this.runSpec(principal, body), traceparent: context.traceparent }), 'write'));
   }
 
   /** POST /runs/check: the same checks, refusals and warnings as POST /runs, and nothing written. */
@@ -192,8 +200,8 @@ export class RunsService {
   }
 
   /** POST /jobs/{id}/runs */
-  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key), 'write'));
+  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody, context: RequestContext = NO_CONTEXT): Promise<CreatedRun> {
+    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key, context), 'write'));
   }
 
   /** POST /jobs/{id}/runs/check */
@@ -217,6 +225,7 @@ export class RunsService {
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
       maxCostOrigin: "the earlier run's",
+      traceparent: null,
       source: 'api',
       projectId: run.project_id,
       jobId: run.job_id,
@@ -334,6 +343,7 @@ export class RunsService {
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
       maxCostOrigin: body.max_cost_usd !== undefined ? 'its own' : "its API key's default (max_run_cost_usd)",
+      traceparent: null,
       source: 'api',
       projectId,
       jobId: null,
@@ -355,6 +365,7 @@ export class RunsService {
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
+    context: RequestContext = NO_CONTEXT,
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
     const maxCostOrigin =
@@ -364,6 +375,7 @@ export class RunsService {
       keyId: caller.keyId,
       monthlyCapUsd: caller.monthlyCapUsd,
       maxCostOrigin,
+      traceparent: context.traceparent,
       source,
       projectId: job.project_id,
       jobId: job.id,
@@ -403,6 +415,7 @@ export class RunsService {
       keyId: spec.keyId,
       monthlyCapUsd: spec.monthlyCapUsd,
       maxCostOrigin: spec.maxCostOrigin,
+      traceparent: spec.traceparent,
       source: spec.source,
       projectId: spec.projectId,
       jobId: spec.jobId,
@@ -478,6 +491,7 @@ export class RunsService {
           prompt: n.prompt,
           model: n.model,
           replay: n.replay,
+          traceparent: n.traceparent,
           status: 'queued' as const,
           created_at: at,
           updated_at: at,
