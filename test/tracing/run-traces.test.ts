@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolUse } from '../fixtures/scripted-anthropic.js';
+import { OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.js';
+import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { createRun, startEngine, waitForRun, type EngineHarness } from '../engine/harness.js';
+
+const SECRET = 'tr4ce-S3CRET-value-71x';
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+
+let otlp: OtlpReceiver;
+let h: EngineHarness;
+
+beforeAll(async () => {
+  otlp = await OtlpReceiver.start();
+  h = await startEngine({
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-backend-key=k3y-of-the-backend',
+      OTEL_SERVICE_NAME: 'errand-under-test',
+      // The batch processor's delay, so that spans arrive while the test waits for them.
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      ERRAND_TRACING_CAPTURE_CONTENT: 'true',
+    },
+  });
+  const made = await h.daemon.api('POST', '/v1/connections', { name: 'shop', type: 'token', secret: SECRET, env_var_name: 'SHOP_TOKEN' });
+  expect(made.status).toBe(201);
+});
+afterAll(async () => {
+  await h?.close();
+  await otlp?.close();
+});
+
+/** Every span of the run's trace once its run span (emitted at its end) has arrived. */
+async function traceOf(runId: string): Promise<{ run: ReceivedSpan; spans: ReceivedSpan[] }> {
+  const run = await otlp.waitFor((spans) => spans.find((s) => s.name === 'invoke_agent errand' && s.attributes['errand.run.id'] === runId), `the span of run ${runId}`);
+  const attempt = await otlp.waitFor((spans) => spans.find((s) => s.traceId === run.traceId && s.name === 'errand.attempt'), 'its attempt span');
+  return { run, spans: [run, attempt, ...otlp.spans.filter((s) => s.traceId === run.traceId && s !== run && s !== attempt)] };
+}
+
+describe('OpenTelemetry traces of runs', () => {
+  it('exports a run as a trace: its span, its attempt, model calls with gen_ai.* attributes, tool calls and the sandbox start, parented', async () => {
+    h.model.script([
+      toolUse('run_code', { language: 'python', code: `print("${SECRET}")` }),
+      toolUse('finish', { result: { done: true }, confidence: 'high' }),
+    ]);
+    const runId = await createRun(h.daemon, { prompt: 'Print the shop token', connections: ['shop'] });
+    const envelope = await waitForRun(h.daemon, runId);
+    expect(envelope.status).toBe('succeeded');
+    const { run, spans } = await traceOf(runId);
+
+    expect(run).toMatchObject({ parentSpanId: '', serviceName: 'errand-under-test' });
+    expect(run.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'errand.run.status': 'succeeded', 'gen_ai.request.model': 'sonnet' });
+    expect(run.startMs).toBe(Date.parse(envelope.created_at));
+    expect(run.endMs).toBe(Date.parse(envelope.finished_at));
+    const attempt = spans.find((s) => s.name === 'errand.attempt')!;
+    expect(attempt).toMatchObject({ parentSpanId: run.spanId, attributes: { 'errand.run.id': runId, 'errand.attempt': 1, 'errand.attempt.outcome': 'succeeded' } });
+
+    const children = await otlp.waitFor((all) => {
+      const mine = all.filter((s) => s.traceId === run.traceId && s.parentSpanId === attempt.spanId);
+      return mine.filter((s) => s.name.startsWith('chat ')).length === 2 && mine.length >= 5 && mine;
+    }, 'the attempt\'s model and tool spans');
+    const chats = children.filter((s) => s.name.startsWith('chat '));
+    for (const chat of chats) {
+      expect(chat.kind).toBe(3); // client
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'anthropic',
+        'gen_ai.system': 'anthropic',
+        'gen_ai.usage.input_tokens': 10,
+        'gen_ai.usage.output_tokens': 5,
+        'gen_ai.response.finish_reasons': ['tool_use'],
+      });
+      expect(chat.attributes['gen_ai.request.model']).toBe(chat.name.slice('chat '.length));
+    }
+    const tools = children.filter((s) => s.name.startsWith('execute_tool '));
+    expect(tools.map((s) => s.name).sort()).toEqual(['execute_tool finish', 'execute_tool run_code']);
+    expect(tools.find((s) => s.name === 'execute_tool run_code')!.attributes).toMatchObject({ 'gen_ai.tool.name': 'run_code', 'errand.tool.is_error': false });
+    expect(children.find((s) => s.name === 'errand.sandbox.start')!.attributes).toMatchObject({ 'errand.sandbox.driver': 'local' });
+    for (const span of spans) expect(span.traceId).toBe(run.traceId);
+  });
+
+  it('never puts a secret the agent typed in a span, even with content capture on (masked there)', async () => {
+    const before = otlp.bodies.length;
+    h.model.script([
+      toolUse('run_code', { language: 'bash', code: `echo ${SECRET}; echo "$SHOP_TOKEN"` }),
+      toolUse('finish', { result: { token: SECRET }, confidence: 'high' }),
+    ]);
+    const runId = await createRun(h.daemon, { prompt: `Echo ${SECRET} back`, connections: ['shop'] });
+    await waitForRun(h.daemon, runId);
+    const { run } = await traceOf(runId);
+    const code = await otlp.waitFor((all) => all.find((s) => s.traceId === run.traceId && s.name === 'execute_tool run_code'), 'the code tool span');
+    // Content capture is on: the tool's input and result are there, with the secret masked.
+    expect(String(code.attributes['gen_ai.tool.call.arguments'])).toContain('echo');
+    expect(String(code.attributes['gen_ai.tool.call.result'])).toMatch(/\[secret:shop\]/);
+    const sent = otlp.bodies.slice(before).join('\n');
+    expect(sent).not.toContain(SECRET);
+    expect(otlp.bodies.join('\n')).not.toContain(SECRET);
+    // The backend's key goes in the export's headers, never in a span.
+    expect(otlp.headers.at(-1)!['x-backend-key']).toBe('k3y-of-the-backend');
+    expect(otlp.bodies.join('\n')).not.toContain('k3y-of-the-backend');
+  });
+
+  it('makes a run created with a traceparent a child of the caller\'s span, and its webhook carries the run\'s trace context', async () => {
+    const hooks = await WebhookReceiver.start([signingSecretOf(h.daemon.home, h.daemon.orgId)]);
+    try {
+      h.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+      const res = await h.daemon.api('POST', '/v1/runs', { prompt: 'Say ok', callback_url: hooks.url() }, { headers: { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` } });
+      expect(res.status).toBe(202);
+      const runId = res.body.task_id;
+      await waitForRun(h.daemon, runId);
+      const { run, spans } = await traceOf(runId);
+      expect(run).toMatchObject({ traceId: CALLER_TRACE, parentSpanId: CALLER_SPAN });
+      for (const span of spans) expect(span.traceId).toBe(CALLER_TRACE);
+
+      const [delivery] = await hooks.waitFor((ds) => ds.length >= 1 && ds, 'the run webhook');
+      expect(delivery!.json.event).toBe('run.completed');
+      expect(delivery!.headers.traceparent).toBe(`00-${CALLER_TRACE}-${run.spanId}-01`);
+      expect(hooks.unverified()).toEqual([]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('ignores a traceparent that is not a valid W3C one: the run starts a trace of its own', async () => {
+    h.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+    const res = await h.daemon.api('POST', '/v1/runs', { prompt: 'Say ok' }, { headers: { traceparent: `00-${'0'.repeat(32)}-${CALLER_SPAN}-01` } });
+    expect(res.status).toBe(202);
+    await waitForRun(h.daemon, res.body.task_id);
+    const { run } = await traceOf(res.body.task_id);
+    expect(run.parentSpanId).toBe('');
+    expect(run.traceId).not.toBe('0'.repeat(32));
+  });
+});
