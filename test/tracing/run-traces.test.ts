@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse } from '../fixtures/scripted-anthropic.js';
 import { OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
-import { createRun, startEngine, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 
 const SECRET = 'tr4ce-S3CRET-value-71x';
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -123,6 +123,27 @@ describe('OpenTelemetry traces of runs', () => {
     }
   });
 
+  it('gives a wait for a person a span of its attempt, from the question to the answer', async () => {
+    h.model.script([
+      toolUse('request_human', { kind: 'answer', question: 'Which size, M or L?' }),
+      toolUse('finish', { result: { size: 'L' }, confidence: 'high' }),
+    ]);
+    const runId = await createRun(h.daemon, { prompt: 'Order a shirt' });
+    const waiting = await until('the run to wait for a person', async () => {
+      const run = (await h.daemon.api('GET', `/v1/runs/${runId}`)).body;
+      return run.waiting_for !== null ? run : null;
+    });
+    const answered = await h.daemon.api('POST', `/v1/runs/${runId}/human`, { request_id: waiting.waiting_for.request_id, answer: 'L' });
+    expect(answered.status).toBe(200);
+    await waitForRun(h.daemon, runId);
+    const { spans } = await traceOf(runId);
+    const attempt = spans.find((s) => s.name === 'errand.attempt')!;
+    const wait = await otlp.waitFor((all) => all.find((s) => s.traceId === attempt.traceId && s.name === 'errand.wait person'), 'the wait span');
+    expect(wait).toMatchObject({ parentSpanId: attempt.spanId, attributes: { 'errand.wait.kind': 'person', 'errand.wait.status': 'completed', 'errand.wait.id': waiting.waiting_for.waitpoint_id } });
+    expect(wait.startMs).toBe(Date.parse(waiting.waiting_for.since));
+    expect(wait.endMs).toBeGreaterThanOrEqual(wait.startMs);
+  });
+
   it('ignores a traceparent that is not a valid W3C one: the run starts a trace of its own', async () => {
     h.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
     const res = await h.daemon.api('POST', '/v1/runs', { prompt: 'Say ok' }, { headers: { traceparent: `00-${'0'.repeat(32)}-${CALLER_SPAN}-01` } });
@@ -131,5 +152,27 @@ describe('OpenTelemetry traces of runs', () => {
     const { run } = await traceOf(res.body.task_id);
     expect(run.parentSpanId).toBe('');
     expect(run.traceId).not.toBe('0'.repeat(32));
+  });
+});
+
+describe('tracing turned off', () => {
+  it('exports nothing when OTEL_TRACES_EXPORTER=none, though an endpoint is set, and the run and its webhook are as without tracing', async () => {
+    const quiet = await OtlpReceiver.start();
+    const off = await startEngine({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: quiet.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_TRACES_EXPORTER: 'none' } });
+    const hooks = await WebhookReceiver.start([signingSecretOf(off.daemon.home, off.daemon.orgId)]);
+    try {
+      off.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+      const runId = await createRun(off.daemon, { prompt: 'Say ok', callback_url: hooks.url() });
+      expect((await waitForRun(off.daemon, runId)).status).toBe('succeeded');
+      const [delivery] = await hooks.waitFor((ds) => ds.length >= 1 && ds, 'the run webhook');
+      expect(delivery!.headers.traceparent).toBeUndefined();
+      await off.daemon.stop(); // a running exporter would flush what it holds as the daemon closes
+      expect(quiet.bodies).toEqual([]);
+      expect(off.daemon.logs()).not.toContain('tracing: runs are exported');
+    } finally {
+      await hooks.close();
+      await off.close();
+      await quiet.close();
+    }
   });
 });
