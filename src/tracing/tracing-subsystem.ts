@@ -1,3 +1,5 @@
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { packageVersion } from '../package-root.js';
@@ -39,25 +41,42 @@ async function tracerProvider(settings: TracingSettings, logger: Logger) {
     settings.protocol === 'http/json'
       ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(exporterOptions)
       : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(exporterOptions);
-  let lastLogged = 0;
-  const logged: typeof exporter = Object.assign(Object.create(exporter) as typeof exporter, {
-    export: (spans: Parameters<typeof exporter.export>[0], done: Parameters<typeof exporter.export>[1]) =>
-      exporter.export(spans, (result) => {
-        const now = Date.now();
-        if (result.code !== 0 && now - lastLogged >= EXPORT_FAILURE_LOG_EVERY_MS) {
-          lastLogged = now;
-          // The error's message only: the exporter's request (and its headers, a backend's key) stay out of the log.
-          logger.warn({ spans: spans.length, error: result.error?.message }, 'tracing: spans could not be exported; they are dropped');
-        }
-        done(result);
-      }),
-  });
   const ids = new ChosenIds(new RandomIdGenerator());
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': packageVersion() }),
     idGenerator: ids,
     sampler: new AlwaysOnSampler(),
-    spanProcessors: [new BatchSpanProcessor(logged)],
+    spanProcessors: [new BatchSpanProcessor(new LoggedExporter(exporter, logger))],
   });
   return { provider, ids };
+}
+
+/** The exporter, with its failures logged (at most once a minute): the SDK would drop them silently. */
+class LoggedExporter implements SpanExporter {
+  private lastLogged = 0;
+
+  constructor(
+    private readonly exporter: SpanExporter,
+    private readonly logger: Logger,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.exporter.export(spans, (result) => {
+      const now = Date.now();
+      if (result.code !== ExportResultCode.SUCCESS && now - this.lastLogged >= EXPORT_FAILURE_LOG_EVERY_MS) {
+        this.lastLogged = now;
+        // The error's message only: the exporter's request, and its headers (a backend's key), stay out of the log.
+        this.logger.warn({ spans: spans.length, error: result.error?.message }, 'tracing: spans could not be exported; they are dropped');
+      }
+      done(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.exporter.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.exporter.forceFlush?.() ?? Promise.resolve();
+  }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse } from '../fixtures/scripted-anthropic.js';
+import { closedPort } from '../fixtures/closed-port.js';
 import { OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
@@ -173,6 +174,23 @@ describe('tracing turned off', () => {
       await hooks.close();
       await off.close();
       await quiet.close();
+    }
+  });
+});
+
+describe('a tracing backend that is down', () => {
+  it('leaves runs as they are and logs that spans were dropped, without the export\'s headers', async () => {
+    const down = await startEngine({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, OTEL_EXPORTER_OTLP_HEADERS: 'x-backend-key=k3y-never-logged', OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
+    try {
+      down.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+      const runId = await createRun(down.daemon, { prompt: 'Say ok' });
+      expect((await waitForRun(down.daemon, runId)).status).toBe('succeeded');
+      await until('the failed export to be logged', async () => down.daemon.logs().includes('tracing: spans could not be exported'));
+      expect(down.daemon.logs()).not.toContain('k3y-never-logged');
+    } finally {
+      await down.close();
     }
   });
 });
