@@ -196,7 +196,7 @@ export class AgentLoop {
           'gen_ai.usage.output_tokens': response.usage.outputTokens,
           'gen_ai.response.finish_reasons': [response.stopReason],
         });
-        setContent(span, 'gen_ai.output.messages', context.trace.content(summarizeResponse(response)));
+        setContent(span, 'gen_ai.output.messages', context.trace.content(() => summarizeResponse(response)));
         return response;
       },
     );
@@ -210,12 +210,12 @@ export class AgentLoop {
       `execute_tool ${use.name}`,
       { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': use.name, 'gen_ai.tool.call.id': use.id, 'gen_ai.tool.type': 'function' },
       async (span) => {
-        setContent(span, 'gen_ai.tool.call.arguments', context.trace.content(JSON.stringify(use.input)));
+        setContent(span, 'gen_ai.tool.call.arguments', context.trace.content(() => JSON.stringify(use.input)));
         const outcome = await this.o.tools.call(use, context);
         if (outcome.kind === 'finished') span.set({ 'errand.tool.outcome': outcome.outcome.status });
         else {
           span.set({ 'errand.tool.is_error': outcome.isError });
-          setContent(span, 'gen_ai.tool.call.result', context.trace.content(outcome.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n')));
+          setContent(span, 'gen_ai.tool.call.result', context.trace.content(() => outcome.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n')));
         }
         return outcome;
       },

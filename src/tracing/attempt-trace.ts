@@ -19,8 +19,11 @@ export interface TraceSpan {
 export interface AttemptTrace {
   /** Starts a span of the attempt (its parent is the attempt's span). */
   start(name: string, attributes?: TraceAttributes): TraceSpan;
-  /** Text for a span: masked, and only with content capture on; otherwise undefined, so the attribute is left out. */
-  content(text: string): string | undefined;
+  /**
+   * Text for a span: masked, and only with content capture on; otherwise undefined, so the attribute is left out.
+   * `text` is called only then: without capture, nothing is spent making it.
+   */
+  content(text: () => string): string | undefined;
 }
 
 const NO_SPAN: TraceSpan = { set: () => undefined, fail: () => undefined, end: () => undefined };

@@ -72,13 +72,13 @@ export class RunTracing {
       o.tracer.startSpan('errand.attempt', { kind: SpanKind.INTERNAL, attributes: { 'errand.run.id': run.id, 'errand.attempt': run.attempt } }, runContext(ids)),
     );
     const parent = trace.setSpan(ROOT_CONTEXT, span);
-    const content = (text: string): string | undefined => (o.captureContent ? truncate(mask().text(text)) : undefined);
+    const content = (text: () => string): string | undefined => (o.captureContent ? truncate(mask().text(text())) : undefined);
     return {
       start: (name, attributes) => new OtelSpan(o.tracer.startSpan(name, { kind: kindOf(name), attributes: clean(attributes) }, parent)),
       content,
       end: (outcome) => {
         // The task is added at the end: the run's secrets, and so its mask, are known only once its connections are read.
-        const prompt = content(run.prompt);
+        const prompt = content(() => run.prompt);
         if (prompt !== undefined) span.setAttribute('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: prompt }] }]));
         if (outcome === null) span.setAttribute('errand.attempt.outcome', 'stopped');
         else {
