@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolUse } from '../fixtures/scripted-anthropic.js';
+import { hold, toolUse } from '../fixtures/scripted-anthropic.js';
 import { closedPort } from '../fixtures/closed-port.js';
 import { OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
@@ -191,6 +191,44 @@ describe('a tracing backend that is down', () => {
       expect(down.daemon.logs()).not.toContain('k3y-never-logged');
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('a run\'s trace across a daemon restart', () => {
+  it('joins both attempts, each made by another daemon, under the one run span', async () => {
+    const receiver = await OtlpReceiver.start();
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', ERRAND_LIMITS_LEASE_S: '2', ERRAND_LIMITS_MAX_ATTEMPTS: '2' };
+    const crash = await startEngine({ env });
+    try {
+      const inFlight = hold(toolUse('finish', { result: { from: 'attempt 1' } }));
+      crash.model.script([toolUse('run_code', { language: 'bash', code: 'echo first' }), inFlight]);
+      const runId = await createRun(crash.daemon, { prompt: 'Survive a crash' });
+      await inFlight.arrived;
+      // What attempt 1 finished before the crash is exported as it ends: its sandbox's start, its first call and tool.
+      const first = await receiver.waitFor((spans) => spans.find((s) => s.name === 'execute_tool run_code'), 'the first attempt\'s tool span');
+      await crash.daemon.kill();
+      await inFlight.disconnected;
+      crash.model.script([toolUse('finish', { result: { from: 'attempt 2' }, confidence: 'high' })]);
+      await crash.daemon.restart();
+      expect(await waitForRun(crash.daemon, runId)).toMatchObject({ status: 'succeeded', attempt: 2 });
+
+      const run = await receiver.waitFor((spans) => spans.find((s) => s.name === 'invoke_agent errand' && s.attributes['errand.run.id'] === runId), 'the run span');
+      const second = await receiver.waitFor((spans) => spans.find((s) => s.name === 'errand.attempt' && s.attributes['errand.attempt'] === 2), 'attempt 2\'s span');
+      expect(run.attributes).toMatchObject({ 'errand.run.attempts': 2, 'errand.run.status': 'succeeded' });
+      expect(first.traceId).toBe(run.traceId);
+      expect(second).toMatchObject({ traceId: run.traceId, parentSpanId: run.spanId });
+      // Attempt 1's span died with its daemon; its children still name it, and it is not attempt 2's.
+      expect(first.parentSpanId).not.toBe(second.spanId);
+      expect(receiver.spans.filter((s) => s.name === 'errand.attempt' && s.traceId === run.traceId).map((s) => s.attributes['errand.attempt'])).toEqual([2]);
+      const secondChildren = await receiver.waitFor((spans) => {
+        const mine = spans.filter((s) => s.parentSpanId === second.spanId);
+        return mine.some((s) => s.name === 'execute_tool finish') && mine;
+      }, 'attempt 2\'s tool span');
+      for (const span of secondChildren) expect(span.traceId).toBe(run.traceId);
+    } finally {
+      await crash.close();
+      await receiver.close();
     }
   });
 });
