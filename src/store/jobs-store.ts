@@ -15,7 +15,7 @@ export interface JobRow {
   output_schema: string | null;
   connections: string | null;
   timeout_s: number | null;
-  /** The max_cost_usd of its runs that give none (migration 034); null: the key's default, if any. */
+  /** The max_cost_usd of its runs that give none (migration 035); null: the key's default, if any. */
   max_cost_usd: number | null;
   human_timeout_s: number | null;
   human_email: string | null;

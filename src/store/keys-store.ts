@@ -6,7 +6,7 @@ export interface ApiKeyRow {
   name: string | null;
   secret_hash: Buffer;
   monthly_cap_usd: number | null;
-  /** The max_cost_usd of the key's runs that give none (migration 034). */
+  /** The max_cost_usd of the key's runs that give none (migration 035). */
   max_run_cost_usd: number | null;
   created_at: string;
   revoked_at: string | null;
