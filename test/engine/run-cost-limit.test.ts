@@ -15,9 +15,9 @@ afterAll(async () => {
 
 const PROMPT = 'Find the price of the blue kettle on https://shop.example';
 
-/** A model turn that calls a tool that does not exist: the agent gets an error back and calls the model again, for free. */
+/** A model turn that runs code and goes on: the agent keeps calling tools (and spending) until something stops it. */
 function busyTurn() {
-  return reply(toolUse('look_around', { where: 'everywhere' }), { usage: { input_tokens: 10_000, output_tokens: 500 } });
+  return reply(toolUse('run_code', { language: 'bash', code: 'echo still looking' }), { usage: { input_tokens: 10_000, output_tokens: 500 } });
 }
 
 const finishTurn = () => toolUse('finish', { result: { price: '12.00' }, confidence: 'high' });
@@ -41,6 +41,8 @@ describe('max_cost_usd: a hard cost limit per run', () => {
     const steps = await stepsOf(h.daemon, runId);
     const modelSteps = steps.filter((s: any) => s.kind === 'model');
     expect(modelSteps).toHaveLength(calls);
+    // Every call it made was answered with a tool call the agent carried out.
+    expect(steps.filter((s: any) => s.kind === 'tool' && s.name === 'run_code.bash')).toHaveLength(calls);
     const billed = modelSteps.reduce((sum: number, s: any) => sum + s.usage.cost_usd, 0);
     expect(billed).toBeCloseTo(calls * (10_000 * 3 + 500 * 15) / 1e6, 6);
     expect(run.usage.cost_usd).toBeGreaterThanOrEqual(billed - 1e-9);
