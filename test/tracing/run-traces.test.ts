@@ -4,6 +4,7 @@ import { closedPort } from '../fixtures/closed-port.js';
 import { OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { startTestSites, type TestSites } from '../recipes/test-sites.js';
 
 const SECRET = 'tr4ce-S3CRET-value-71x';
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -34,10 +35,10 @@ afterAll(async () => {
 });
 
 /** Every span of the run's trace once its run span (emitted at its end) has arrived. */
-async function traceOf(runId: string): Promise<{ run: ReceivedSpan; spans: ReceivedSpan[] }> {
-  const run = await otlp.waitFor((spans) => spans.find((s) => s.name === 'invoke_agent errand' && s.attributes['errand.run.id'] === runId), `the span of run ${runId}`);
-  const attempt = await otlp.waitFor((spans) => spans.find((s) => s.traceId === run.traceId && s.name === 'errand.attempt'), 'its attempt span');
-  return { run, spans: [run, attempt, ...otlp.spans.filter((s) => s.traceId === run.traceId && s !== run && s !== attempt)] };
+async function traceOf(runId: string, receiver: OtlpReceiver = otlp): Promise<{ run: ReceivedSpan; spans: ReceivedSpan[] }> {
+  const run = await receiver.waitFor((spans) => spans.find((s) => s.name === 'invoke_agent errand' && s.attributes['errand.run.id'] === runId), `the span of run ${runId}`);
+  const attempt = await receiver.waitFor((spans) => spans.find((s) => s.traceId === run.traceId && s.name === 'errand.attempt'), 'its attempt span');
+  return { run, spans: [run, attempt, ...receiver.spans.filter((s) => s.traceId === run.traceId && s !== run && s !== attempt)] };
 }
 
 describe('OpenTelemetry traces of runs', () => {
@@ -230,5 +231,82 @@ describe('a run\'s trace across a daemon restart', () => {
       await crash.close();
       await receiver.close();
     }
+  });
+});
+
+describe('content capture off (the default), and a replay\'s steps', () => {
+  let quiet: OtlpReceiver;
+  let plain: EngineHarness;
+  let sites: TestSites;
+  let jobId: string;
+
+  beforeAll(async () => {
+    quiet = await OtlpReceiver.start();
+    sites = await startTestSites();
+    plain = await startEngine({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: quiet.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50' } });
+    const project = (await plain.daemon.api('POST', '/v1/projects', { name: 'traced shop' })).body.id;
+    const job = await plain.daemon.api('POST', '/v1/jobs', {
+      project_id: project,
+      name: 'price check',
+      prompt: `Find the product {{sku}} in the shop at ${sites.url}/shop and give its name and price.`,
+      input_schema: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' } } },
+      output_schema: { type: 'object', required: ['name', 'price'], properties: { name: { type: 'string' }, price: { type: 'number' } } },
+      replay: 'auto',
+    });
+    expect(job.status).toBe(201);
+    jobId = job.body.id;
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await sites?.close();
+    await quiet?.close();
+  });
+
+  async function runJob(sku: string): Promise<any> {
+    const res = await plain.daemon.api('POST', `/v1/jobs/${jobId}/runs`, { inputs: { sku } });
+    expect(res.status).toBe(202);
+    return waitForRun(plain.daemon, res.body.task_id, undefined, 60_000);
+  }
+
+  it('puts no prompt, input, tool argument or result, page text or model answer in any span, only their shape', async () => {
+    plain.model.script([
+      toolUse('browser', { action: 'navigate', url: `${sites.url}/shop` }),
+      toolUse('browser', { action: 'type', selector: '#q', text: 'A-100', submit: true }),
+      toolUse('browser', { action: 'click', selector: 'a.result' }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { name: 'Blue Mug', price: 12.5 }, confidence: 'high', matched_text: 'Price: $12.50' }),
+    ]);
+    const envelope = await runJob('A-100');
+    expect(envelope).toMatchObject({ status: 'succeeded', mode: 'agent' });
+    const { run } = await traceOf(envelope.task_id, quiet);
+    const spans = await quiet.waitFor((all) => {
+      const mine = all.filter((s) => s.traceId === run.traceId);
+      return mine.filter((s) => s.name === 'execute_tool browser').length === 4 && mine.filter((s) => s.name.startsWith('chat ')).length === 5 && mine;
+    }, 'the run\'s model and browser spans');
+    for (const span of spans) {
+      for (const key of ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']) expect(span.attributes).not.toHaveProperty(key);
+    }
+    const sent = quiet.bodies.join('\n');
+    // The input, the prompt, what the agent typed and read on the page, and the result it gave.
+    for (const text of ['A-100', 'Find the product', `${sites.url}/shop`, 'Search products', 'Blue Mug', 'Price: $12.50', 'Errand Shop']) expect(sent).not.toContain(text);
+  });
+
+  it('makes each step a replay carries out a span of its attempt, in order, and no model call', async () => {
+    const envelope = await runJob('B-200');
+    expect(envelope).toMatchObject({ status: 'succeeded', mode: 'replay', result: { name: 'Red Kettle', price: 30 } });
+    const { run, spans } = await traceOf(envelope.task_id, quiet);
+    const attempt = spans.find((s) => s.name === 'errand.attempt')!;
+    const steps = await quiet.waitFor((all) => {
+      const mine = all.filter((s) => s.parentSpanId === attempt.spanId && s.name === 'errand.replay.step');
+      return mine.length === 3 && mine;
+    }, 'the replay\'s three step spans');
+    expect(steps.sort((a, b) => Number(a.attributes['errand.replay.step']) - Number(b.attributes['errand.replay.step'])).map((s) => s.attributes)).toEqual(
+      ['navigate', 'type', 'click'].map((action, i) => ({ 'errand.replay.step': i + 1, 'errand.replay.steps': 3, 'errand.replay.tool': 'browser', 'errand.replay.action': action, 'errand.replay.fits': true })),
+    );
+    for (const step of steps) expect(step.traceId).toBe(run.traceId);
+    expect(steps[0]!.startMs).toBeLessThanOrEqual(steps[1]!.startMs);
+    expect(steps[1]!.endMs).toBeLessThanOrEqual(steps[2]!.startMs);
+    expect(quiet.spans.filter((s) => s.traceId === run.traceId && s.name.startsWith('chat '))).toEqual([]);
+    expect(quiet.bodies.join('\n')).not.toContain('B-200');
   });
 });
