@@ -157,6 +157,27 @@ describe('OpenTelemetry traces of runs', () => {
   });
 });
 
+describe('the default protocol', () => {
+  it('exports with http/protobuf when only the endpoint is set', async () => {
+    const receiver = await OtlpReceiver.start();
+    const plain = await startEngine({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } });
+    try {
+      plain.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+      const runId = await createRun(plain.daemon, { prompt: 'Say ok' });
+      expect((await waitForRun(plain.daemon, runId)).status).toBe('succeeded');
+      const body = await until('a protobuf export with the run span', () =>
+        receiver.protobufBodies.find((b) => b.includes('invoke_agent errand') && b.includes(runId)),
+      );
+      expect(body.includes('errand.run.status')).toBe(true);
+      expect(receiver.headers.every((h) => h['content-type'] === 'application/x-protobuf')).toBe(true);
+      expect(receiver.bodies).toEqual([]);
+    } finally {
+      await plain.close();
+      await receiver.close();
+    }
+  });
+});
+
 describe('tracing turned off', () => {
   it('exports nothing when OTEL_TRACES_EXPORTER=none, though an endpoint is set, and the run and its webhook are as without tracing', async () => {
     const quiet = await OtlpReceiver.start();
