@@ -3,7 +3,7 @@ import { hold, toolUse } from '../fixtures/scripted-anthropic.js';
 import { closedPort } from '../fixtures/closed-port.js';
 import { OtlpReceiver, type ReceivedSpan } from '../fixtures/otlp-receiver.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
-import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { createRun, servePages, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { startTestSites, type TestSites } from '../recipes/test-sites.js';
 
 const SECRET = 'tr4ce-S3CRET-value-71x';
@@ -102,6 +102,40 @@ describe('OpenTelemetry traces of runs', () => {
     // The backend's key goes in the export's headers, never in a span.
     expect(otlp.headers.at(-1)!['x-backend-key']).toBe('k3y-of-the-backend');
     expect(otlp.bodies.join('\n')).not.toContain('k3y-of-the-backend');
+  });
+
+  it('never puts a secret the agent typed into a page in a span, though the page shows it back (content capture on)', async () => {
+    const site = await servePages((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const body =
+        url.pathname === '/echo'
+          ? `<h1>Signed in</h1><p>Your token: ${url.searchParams.get('token') ?? ''}</p>`
+          : '<form action="/echo"><label>Token <input id="token" name="token"></label><button>Sign in</button></form>';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Shop login</title></head><body>${body}</body></html>`);
+    });
+    try {
+      const before = otlp.bodies.length;
+      h.model.script([
+        toolUse('browser', { action: 'navigate', url: `${site.url}/` }),
+        toolUse('browser', { action: 'type', selector: '#token', text: '{{secret:shop}}', submit: true }),
+        toolUse('browser', { action: 'read_text' }),
+        toolUse('finish', { result: { signed_in: true }, confidence: 'high' }),
+      ]);
+      const runId = await createRun(h.daemon, { prompt: 'Sign in to the shop with its token', connections: ['shop'] });
+      expect((await waitForRun(h.daemon, runId, undefined, 60_000)).status).toBe('succeeded');
+      const { run } = await traceOf(runId);
+      const browser = await otlp.waitFor((all) => {
+        const mine = all.filter((s) => s.traceId === run.traceId && s.name === 'execute_tool browser');
+        return mine.length === 3 && mine;
+      }, 'the three browser spans');
+      // The page read back shows where the secret stood, masked; what the agent typed is the reference, not the value.
+      const read = browser.find((s) => String(s.attributes['gen_ai.tool.call.arguments']).includes('read_text'))!;
+      expect(String(read.attributes['gen_ai.tool.call.result'])).toContain('Your token: [secret:shop]');
+      expect(browser.some((s) => String(s.attributes['gen_ai.tool.call.arguments']).includes('{{secret:shop}}'))).toBe(true);
+      expect(otlp.bodies.slice(before).join('\n')).not.toContain(SECRET);
+    } finally {
+      await site.close();
+    }
   });
 
   it('makes a run created with a traceparent a child of the caller\'s span, and its webhook carries the run\'s trace context', async () => {
