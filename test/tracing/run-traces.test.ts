@@ -159,6 +159,23 @@ describe('OpenTelemetry traces of runs', () => {
     }
   });
 
+  it('joins the caller\'s trace from a job\'s run too, and exports nothing of a run whose traceparent says "not sampled"', async () => {
+    const project = (await h.daemon.api('POST', '/v1/projects', { name: 'traced jobs' })).body.id;
+    const job = (await h.daemon.api('POST', '/v1/jobs', { project_id: project, name: 'ok', prompt: 'Say ok' })).body.id;
+    const unsampledTrace = 'a'.repeat(32);
+    h.model.script([toolUse('finish', { result: { ok: true }, confidence: 'high' }), toolUse('finish', { result: { ok: true }, confidence: 'high' })]);
+    const unsampled = await h.daemon.api('POST', `/v1/jobs/${job}/runs`, {}, { headers: { traceparent: `00-${unsampledTrace}-${CALLER_SPAN}-00` } });
+    expect(unsampled.status).toBe(202);
+    expect((await waitForRun(h.daemon, unsampled.body.task_id)).status).toBe('succeeded');
+    const sampled = await h.daemon.api('POST', `/v1/jobs/${job}/runs`, {}, { headers: { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` } });
+    expect(sampled.status).toBe(202);
+    expect((await waitForRun(h.daemon, sampled.body.task_id)).status).toBe('succeeded');
+    // The later run's span has arrived, so the earlier run's would have (spans are exported in the order they end).
+    const { run } = await traceOf(sampled.body.task_id);
+    expect(run).toMatchObject({ traceId: CALLER_TRACE, parentSpanId: CALLER_SPAN, attributes: { 'errand.job.id': job } });
+    expect(otlp.spans.filter((s) => s.traceId === unsampledTrace || s.attributes['errand.run.id'] === unsampled.body.task_id)).toEqual([]);
+  });
+
   it('gives a wait for a person a span of its attempt, from the question to the answer', async () => {
     h.model.script([
       toolUse('request_human', { kind: 'answer', question: 'Which size, M or L?' }),
