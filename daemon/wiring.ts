@@ -44,6 +44,8 @@ import { stepsSubsystem } from '../src/steps/steps-subsystem.js';
 import { storageSubsystem } from '../src/store/storage-subsystem.js';
 import { SubsystemList } from '../src/subsystem.js';
 import { testModeSubsystem } from '../src/test-mode/test-mode-subsystem.js';
+import { runSpanHook } from '../src/tracing/run-span-hook.js';
+import { tracingSubsystem } from '../src/tracing/tracing-subsystem.js';
 import { announcementsSubsystem } from '../src/webhooks/announcements-subsystem.js';
 import { waitpointsSubsystem } from '../src/waitpoints/waitpoints-subsystem.js';
 import { webhooksSubsystem } from '../src/webhooks/webhooks-subsystem.js';
@@ -117,6 +119,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { eventLog, announcer } = announcementsSubsystem(resources).services;
   // Off unless metrics.port is set: then the parts below report to it.
   const metrics = metricsRegistry(resources);
+  // Off unless an OTLP endpoint is set (OTEL_EXPORTER_OTLP_* or tracing.*): then runs are traces.
+  const tracingPart = await tracingSubsystem({ config, env: options.env ?? process.env, logger });
+  const { tracing } = tracingPart.services;
   const rateLimiter = requestRateLimiter(resources);
 
   const mail = mailSubsystems({
@@ -152,7 +157,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     filesOf: (row) => runFiles.services.runFiles.filesOf(row),
     checkSandboxLabel,
   }).services;
-  const { waitpoints } = waitpointsSubsystem({ resources, runs }).services;
+  if (tracing.enabled) runs.addTransitionHook(runSpanHook(tracing));
+  const { waitpoints } = waitpointsSubsystem({ resources, runs, tracing }).services;
   // A person in the loop is shown the run's live view, which the live view plugs into runs as it is built.
   const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf: (orgId, runId) => runs.liveUrl(orgId, runId), notifier: emailNotifier(mail.services.emails), waitpoints });
   const live = liveSubsystem({ resources, masterKey, publicUrl, runs, orgModes, human: human.services.human, waitpoints });
@@ -187,6 +193,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     orgModes,
     testRunner: testMode.services.runner,
     waitpoints,
+    tracing,
   });
   const evals = evalsSubsystem({
     resources,
@@ -201,7 +208,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     checkSandboxLabel,
   });
   const { status } = statusSubsystem({ resources, provider: engine.services.provider, driver, mailStatus: () => mail.status() }).services;
-  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
+  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics, tracing });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
   const eventStreams = eventStreamsSubsystem({ resources, eventLog, runs });
@@ -277,6 +284,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       network,
       // It records what the other parts do, to the end.
       metricsListener,
+      // After the engine and the webhooks: the spans of the last runs' ends are flushed as it shuts down.
+      tracingPart,
       // After the API has drained (requests' schemas) and the engine has stopped (runs' outputs).
       schemas,
       // Used by the API, the MCP front door and the engine.

@@ -103,10 +103,24 @@ export interface EvalVariant {
 /** Written in the unit of work that inserts a run: whatever records the run where it was asked for (an eval's case). */
 export type RunLink = (uow: UnitOfWork, runId: string) => void;
 
+/** What a request carries for its run besides its body: the caller's trace context (a header). */
+export interface RequestContext {
+  traceparent: string | null;
+}
+const NO_CONTEXT: RequestContext = { traceparent: null };
+
+/** Who a run is made for: a key's id and what it carries for runs, or no key (a schedule's firing). */
+type Caller = Pick<Principal, 'monthlyCapUsd' | 'maxRunCostUsd'> & { keyId: string | null };
+const NO_KEY: Caller = { keyId: null, monthlyCapUsd: null, maxRunCostUsd: null };
+
 interface NewRun {
   orgId: string;
   keyId: string | null;
   monthlyCapUsd: number | null;
+  /** Whose max_cost_usd the run has, for the 400 that refuses one too low: "its own", "its job's", "its API key's default". */
+  maxCostOrigin: string;
+  /** The caller's W3C traceparent, checked: the run's trace is its child. */
+  traceparent: string | null;
   source: RunSource;
   projectId: string;
   jobId: string | null;
@@ -185,9 +199,9 @@ export class RunsService {
     this.hooks.push(hook);
   }
 
-  /** POST /runs */
-  async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepare(this.runSpec(principal, body)), 'write'));
+  /** POST /runs; `traceparent`: the request's header, checked (tracing/run-trace-ids.ts). */
+  async create(principal: Principal, body: CreateRunBody, context: RequestContext = NO_CONTEXT): Promise<CreatedRun> {
+    return this.created(await this.admit(this.prepare({ ...this.runSpec(principal, body), traceparent: context.traceparent }), 'write'));
   }
 
   /** POST /runs/check: the same checks, refusals and warnings as POST /runs, and nothing written. */
@@ -196,13 +210,13 @@ export class RunsService {
   }
 
   /** POST /jobs/{id}/runs */
-  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'write'));
+  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody, context: RequestContext = NO_CONTEXT): Promise<CreatedRun> {
+    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key, undefined, context), 'write'));
   }
 
   /** POST /jobs/{id}/runs/check */
   async checkForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
-    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'check'));
+    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key), 'check'));
   }
 
   /**
@@ -211,14 +225,14 @@ export class RunsService {
    * unit of work that inserts it, so that the case and its run are recorded together or not at all. Answers its id.
    */
   async createEvalRun(principal: Principal, jobId: string, body: CreateJobRunBody, variant: EvalVariant, link: RunLink): Promise<string> {
-    const prepared = this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'eval', jobId, body, undefined, variant);
+    const prepared = this.prepareJobRun(principal.orgId, principal, 'eval', jobId, body, undefined, variant);
     const admitted = await this.admit(prepared instanceof Promise ? prepared.then((run) => ({ ...run, link })) : { ...prepared, link }, 'write');
     return this.created(admitted).body.task_id;
   }
 
   /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
   async createScheduledRun(orgId: string, jobId: string, body: { inputs?: Record<string, unknown>; callback_url?: string }, idempotencyKey: string): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey), 'write'));
+    return this.created(await this.admit(this.prepareJobRun(orgId, NO_KEY, 'schedule', jobId, body, idempotencyKey), 'write'));
   }
 
   /**
@@ -231,6 +245,8 @@ export class RunsService {
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
+      maxCostOrigin: "the earlier run's",
+      traceparent: null,
       source: 'api',
       projectId: run.project_id,
       jobId: run.job_id,
@@ -347,6 +363,8 @@ export class RunsService {
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
+      maxCostOrigin: body.max_cost_usd !== undefined ? 'its own' : "its API key's default (max_run_cost_usd)",
+      traceparent: null,
       source: 'api',
       projectId,
       jobId: null,
@@ -354,7 +372,7 @@ export class RunsService {
       inputSchema: null,
       model: body.model ?? DEFAULT_MODEL,
       replay: 'off',
-      options: resolveRunOptions(body, promptRunDefaults(this.r.config['limits.run_timeout_s'])),
+      options: resolveRunOptions(body, promptRunDefaults({ runTimeoutS: this.r.config['limits.run_timeout_s'], maxCostUsd: principal.maxRunCostUsd })),
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -363,19 +381,23 @@ export class RunsService {
 
   private prepareJobRun(
     orgId: string,
-    keyId: string | null,
-    monthlyCapUsd: number | null,
+    caller: Caller,
     source: RunSource,
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
     variant: EvalVariant = { prompt: null, model: null },
+    context: RequestContext = NO_CONTEXT,
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
+    const maxCostOrigin =
+      body.max_cost_usd !== undefined ? 'its own' : job.max_cost_usd !== null ? "its job's" : "its API key's default (max_run_cost_usd)";
     return this.prepare({
       orgId,
-      keyId,
-      monthlyCapUsd,
+      keyId: caller.keyId,
+      monthlyCapUsd: caller.monthlyCapUsd,
+      maxCostOrigin,
+      traceparent: context.traceparent,
       source,
       projectId: job.project_id,
       jobId: job.id,
@@ -383,7 +405,7 @@ export class RunsService {
       inputSchema: fromJson(job.input_schema),
       model: variant.model ?? (job.model as ModelAlias),
       replay: body.replay ?? job.replay,
-      options: resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
+      options: resolveRunOptions(body, jobRunDefaults(job, { runTimeoutS: this.r.config['limits.run_timeout_s'], maxCostUsd: caller.maxRunCostUsd })),
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -414,6 +436,8 @@ export class RunsService {
       orgId: spec.orgId,
       keyId: spec.keyId,
       monthlyCapUsd: spec.monthlyCapUsd,
+      maxCostOrigin: spec.maxCostOrigin,
+      traceparent: spec.traceparent,
       source: spec.source,
       projectId: spec.projectId,
       jobId: spec.jobId,
@@ -443,7 +467,9 @@ export class RunsService {
     const nowMs = this.r.clock.now();
     const o = n.options;
     const hint = billingHint(this.deps.prices, n.model, o.timeoutS, n.monthlyCapUsd);
-    const need = startNeed(n, hint, this.plugged().startCost(n.model, n.prompt, o.outputSchema));
+    const start = this.plugged().startCost(n.model, n.prompt, o.outputSchema);
+    checkMaxCost(n, start);
+    const need = startNeed(n, hint, start);
     const problems = this.plugged().runProblems({ orgId: n.orgId, projectId: n.projectId, connections: o.connections, proxy: o.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
@@ -487,6 +513,7 @@ export class RunsService {
           prompt: n.prompt,
           model: n.model,
           replay: n.replay,
+          traceparent: n.traceparent,
           status: 'queued' as const,
           created_at: at,
           updated_at: at,
@@ -576,6 +603,22 @@ function startNeed(n: NewRun, hint: BillingHint, start: StartCost): StartNeed {
       `a run on ${n.model} needs before it can make its first model call: the most that call can cost (about ${start.inputTokens} input tokens ` +
       `for its prompt, output_schema and tools, and up to ${start.outputTokens} output tokens, models.max_tokens) and ${start.sandboxSeconds} s of sandbox time`,
   };
+}
+
+/**
+ * A max_cost_usd below what the run's first model call may cost (the bound admission holds against the caps) would
+ * fail every run at once with no model call: refused instead, naming what the first call needs.
+ */
+function checkMaxCost(n: NewRun, start: StartCost): void {
+  const max = n.options.maxCostUsd;
+  if (max === null || max >= start.usd) return;
+  throw new InvalidRequestError(
+    'max_cost_too_low',
+    `max_cost_usd (${n.maxCostOrigin}) is ${max} USD, less than the ${start.usd} USD a run on ${n.model} needs before it can make its first model ` +
+      `call (about ${start.inputTokens} input tokens for its prompt, output_schema and tools, up to ${start.outputTokens} output tokens, and ` +
+      `${start.sandboxSeconds} s of sandbox time): raise it, or leave it out`,
+    { param: 'max_cost_usd' },
+  );
 }
 
 /** The body as it is hashed for idempotency: the key itself is not part of what must match. */

@@ -41,7 +41,7 @@ describe('EvalRunner', () => {
     keys = new KeysService(d.r);
     const org = new OrgsService(d.r).create('evals');
     const key = keys.create({ orgId: org.id });
-    principal = { keyId: key.id, orgId: org.id, monthlyCapUsd: null };
+    principal = { keyId: key.id, orgId: org.id, monthlyCapUsd: null, maxRunCostUsd: null };
     evals = new EvalsService(d.r, {
       jobs: d.jobs,
       schemas,

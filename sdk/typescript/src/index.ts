@@ -5,7 +5,7 @@ export { Page, PagePromise, type ListEnvelope } from './pagination.js';
 export { EventStream, type StreamOptions } from './event-stream.js';
 export { endsRun, type RunEndEvent } from './resources/events.js';
 export type { SseMessage } from './sse.js';
-export type { CreateParams, JobRunParams, WaitOptions } from './resources/runs.js';
+export type { CreateParams, JobRunParams, RunCreateOptions, WaitOptions } from './resources/runs.js';
 export type { EvalWaitOptions } from './resources/evals.js';
 export type { Download } from './resources/download.js';
 export type { Uploadable, UploadOptions } from './resources/files.js';

@@ -387,18 +387,20 @@ class AsyncRuns(_AsyncResource):
         self.live = AsyncLive(client)
 
     @overload
-    async def create(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
+    async def create(self, *, job_id: str, traceparent: str | None = None, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
 
     @overload
-    async def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
+    async def create(self, *, traceparent: str | None = None, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
 
-    async def create(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsResponse:
+    async def create(self, *, job_id: str | None = None, traceparent: str | None = None, **params: Any) -> g.PostRunsResponse:
         """Starts a run: of a prompt (``POST /v1/runs``), or of the job ``job_id`` (``POST /v1/jobs/{id}/runs``).
         Without an ``idempotency_key`` the SDK makes one, kept across retries, so that a retry after a lost answer
-        never starts a second run."""
+        never starts a second run. ``traceparent`` (the W3C header of the caller's span, e.g. from OpenTelemetry's
+        ``propagate.inject(carrier)``) makes the run's trace a child of the caller's, with tracing on the daemon."""
         body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
         path = "/v1/runs" if job_id is None else _path("/v1/jobs/{id}/runs", id=job_id)
-        return await self._client.request("POST", path, body=body)
+        headers = None if traceparent is None else {"traceparent": traceparent}
+        return await self._client.request("POST", path, body=body, headers=headers)
 
     @overload
     async def check(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostRunsCheckResponse: ...

@@ -96,6 +96,8 @@ class GetJobsResponseDataItem(TypedDict):
     output_schema: dict[str, Any] | None
     connections: list[str]
     timeout_s: int | None
+    max_cost_usd: float | None
+    """The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any."""
     human_timeout_s: int | None
     human_email: str | None
     require_approval: bool
@@ -145,6 +147,7 @@ class PostJobsBody(TypedDict):
     output_schema: NotRequired[dict[str, Any] | None]
     connections: NotRequired[list[str] | None]
     timeout_s: NotRequired[int | None]
+    max_cost_usd: NotRequired[float | None]
     human_timeout_s: NotRequired[int | None]
     human_email: NotRequired[str | None]
     require_approval: NotRequired[bool]
@@ -176,6 +179,7 @@ class PatchJobsIdBody(TypedDict):
     output_schema: NotRequired[dict[str, Any] | None]
     connections: NotRequired[list[str] | None]
     timeout_s: NotRequired[int | None]
+    max_cost_usd: NotRequired[float | None]
     human_timeout_s: NotRequired[int | None]
     human_email: NotRequired[str | None]
     require_approval: NotRequired[bool]
@@ -464,6 +468,8 @@ class PostJobsIdEvalsBodySettings(TypedDict):
     """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
+    max_cost_usd: NotRequired[float]
+    """The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low."""
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     human_timeout_s: NotRequired[int]
@@ -683,9 +689,13 @@ class GetRunsResponseDataItem(TypedDict):
     confidence: Literal["high", "medium", "low"] | None
     evidence: GetRunsResponseDataItemEvidence | None
     failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_code: Literal["budget_exceeded"] | None
+    """A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason."""
     failure_detail: str | None
     warnings: list[str]
     usage: PostJobsIdEvalsResponseCasesItemUsage
+    max_cost_usd: float | None
+    """The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own."""
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -735,6 +745,8 @@ class PostRunsBody(TypedDict):
     """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
+    max_cost_usd: NotRequired[float]
+    """The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low."""
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     human_timeout_s: NotRequired[int]
@@ -813,6 +825,8 @@ class PostJobsIdRunsBody(TypedDict):
     """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
+    max_cost_usd: NotRequired[float]
+    """The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low."""
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     human_timeout_s: NotRequired[int]
@@ -1124,9 +1138,13 @@ class GetEventsResponseRunCompletedData(TypedDict):
     confidence: Literal["high", "medium", "low"] | None
     evidence: GetRunsResponseDataItemEvidence | None
     failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_code: Literal["budget_exceeded"] | None
+    """A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason."""
     failure_detail: str | None
     warnings: list[str]
     usage: PostJobsIdEvalsResponseCasesItemUsage
+    max_cost_usd: float | None
+    """The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own."""
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -2134,9 +2152,13 @@ class RunCompletedWebhookData(TypedDict):
     confidence: Literal["high", "medium", "low"] | None
     evidence: GetRunsResponseDataItemEvidence | None
     failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_code: Literal["budget_exceeded"] | None
+    """A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason."""
     failure_detail: str | None
     warnings: list[str]
     usage: PostJobsIdEvalsResponseCasesItemUsage
+    max_cost_usd: float | None
+    """The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own."""
     created_at: str
     started_at: str | None
     finished_at: str | None

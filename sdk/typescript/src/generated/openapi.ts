@@ -211,6 +211,8 @@ export interface paths {
               output_schema: Record<string, unknown> | null;
               connections: string[];
               timeout_s: number | null;
+              /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+              max_cost_usd: number | null;
               human_timeout_s: number | null;
               human_email: string | null;
               require_approval: boolean;
@@ -264,6 +266,7 @@ export interface paths {
           output_schema?: Record<string, unknown> | null;
           connections?: (string[] | null);
           timeout_s?: (number | null);
+          max_cost_usd?: (number | null);
           human_timeout_s?: (number | null);
           human_email?: (string | null);
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
@@ -307,6 +310,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -368,6 +373,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -443,6 +450,7 @@ export interface paths {
           output_schema?: Record<string, unknown> | null;
           connections?: (string[] | null);
           timeout_s?: (number | null);
+          max_cost_usd?: (number | null);
           human_timeout_s?: (number | null);
           human_email?: (string | null);
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
@@ -486,6 +494,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -1073,6 +1083,8 @@ export interface paths {
             files?: string[];
             /** Longest the run may execute, in seconds. */
             timeout_s?: number;
+            /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+            max_cost_usd?: number;
             /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
             recording?: boolean;
             /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1607,6 +1619,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -1615,6 +1629,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -1688,7 +1704,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** W3C traceparent of the caller's span: the run's trace (with OpenTelemetry tracing configured) is its child, and the run's webhooks carry the run's span as their traceparent. An invalid one is ignored. */
+          traceparent?: string;
+        };
         path?: never;
       };
       requestBody: {
@@ -1712,6 +1731,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1795,6 +1816,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1854,7 +1877,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** W3C traceparent of the caller's span: the run's trace (with OpenTelemetry tracing configured) is its child, and the run's webhooks carry the run's span as their traceparent. An invalid one is ignored. */
+          traceparent?: string;
+        };
         path: {
           /** A `job_` id. */
           id: string;
@@ -1877,6 +1903,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1961,6 +1989,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -2049,6 +2079,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -2057,6 +2089,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -2156,6 +2190,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -2164,6 +2200,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -2326,6 +2364,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -2334,6 +2374,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -2460,6 +2502,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2468,6 +2512,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2982,6 +3028,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2990,6 +3038,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -3071,6 +3121,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -3079,6 +3131,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -3160,6 +3214,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -3168,6 +3224,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -3596,6 +3654,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -3604,6 +3664,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -3685,6 +3747,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -3693,6 +3757,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -3774,6 +3840,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -3782,6 +3850,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -5654,6 +5724,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -5662,6 +5734,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -5769,6 +5843,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -5777,6 +5853,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -5884,6 +5962,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -5892,6 +5972,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
