@@ -290,6 +290,18 @@ describe.each(TEST_DRIVERS)('the browser on the $name driver', (driver) => {
       await logged('signed in alice');
     });
 
+    it('takes a click whose press closes the popup before the button is released as done, not failed', async () => {
+      await oneTab();
+      const snapshot = await open('/tabs');
+      await act({ action: 'click', ref: refOf(snapshot, 'button "Sign in"') });
+      const form = (await act({ action: 'snapshot' })).text;
+      await act({ action: 'type', ref: refOf(form, 'textbox "User"'), text: 'bob' });
+      const back = await act({ action: 'click', ref: refOf(form, 'button "Continue at once"') });
+      expect(back).toMatchObject({ ok: true, title: 'Tabs', tabs: [{ index: 0, current: true }] });
+      expect(back.text).toMatch(/; the tab closed, and http:\/\/127\.0\.0\.1:\d+\/tabs is current$/);
+      await logged('signed in bob');
+    });
+
     it('keeps downloads from a tab other than the first', async () => {
       await oneTab();
       const snapshot = await open('/tabs');

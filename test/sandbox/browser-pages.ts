@@ -111,7 +111,8 @@ addEventListener('scroll', () => {
 <script>addEventListener('message', (e) => { document.getElementById('who').textContent = 'Signed in as ' + e.data; log('signed in ' + e.data); });</script>`,
   '/second': `<!doctype html><title>Second</title><h1>Second page</h1><a href="/download/from-tab.txt">Get file</a>`,
   '/signin': `<!doctype html><title>Sign in</title><input aria-label="User">
-<button onclick="opener.postMessage(document.querySelector('input').value, '*'); window.close()">Continue</button>`,
+<button onclick="opener.postMessage(document.querySelector('input').value, '*'); window.close()">Continue</button>
+<button onmousedown="opener.postMessage(document.querySelector('input').value, '*'); window.close()">Continue at once</button>`,
   '/dialogs': `<!doctype html><title>Dialogs</title>${LOG}
 <button onclick="log('confirm ' + confirm('Delete the item?'))">Delete</button>
 <button onclick="alert('Saved!'); log('alerted')">Save</button>

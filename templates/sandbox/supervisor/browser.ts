@@ -246,6 +246,9 @@ export class BrowserSession {
         const result = await this.result(page, { text: `could not load ${request.url}`, problem }, false, elements);
         return { ...result, url: request.url, title: null };
       }
+      // The page closed under the action (a popup's button that closes its window as it is pressed): the page took
+      // it, and the tab it hands back to is current, as after any action that closes its tab.
+      if (page.isClosed()) return this.after(page, mark, { text: `${request.action} done` }, elements);
       const text = error instanceof ActionFailed ? error.message : `${request.action} failed: ${firstLine(error)}`;
       return this.result(this.tabs.current ?? page, { text }, false, elements);
     }
