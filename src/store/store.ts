@@ -14,6 +14,7 @@ import { KeysStore } from './keys-store.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';
 import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
+import { ProfilesStore } from './profiles-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { ReceivedEmailsStore } from './received-emails-store.js';
 import { RecipesStore } from './recipes-store.js';
@@ -55,6 +56,8 @@ export class Store {
   readonly files: FilesStore;
   /** Jobs' recipes (replay, issue 24). */
   readonly recipes: RecipesStore;
+  /** Saved logins: browser states runs start with (docs/api.md, Profiles). */
+  readonly profiles: ProfilesStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -83,6 +86,7 @@ export class Store {
     this.waitpoints = new WaitpointsStore(db);
     this.files = new FilesStore(db);
     this.recipes = new RecipesStore(db);
+    this.profiles = new ProfilesStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }
