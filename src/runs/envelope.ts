@@ -1,7 +1,8 @@
 import type { ModelAlias } from '../vocabulary/models.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
-import type { RunMode, RunRow } from '../store/runs-table.js';
+import type { RunRow } from '../store/runs-table.js';
+import type { RunMode } from '../vocabulary/run-modes.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import { waitingForOf, type LiveUrlOf, type WaitingFor } from './waiting-for.js';
 import type { RunFile } from '../run-files/run-files-service.js';
