@@ -26,7 +26,7 @@ export interface JobRow {
   proxy: string | null;
   /** The sandbox host label its runs ask for unless they name their own (issue 26); null: any host. */
   sandbox_label: string | null;
-  /** The profile (saved login) its runs start with unless they name their own; migration 034. */
+  /** The profile (saved login) its runs start with unless they name their own; migration 035. */
   profile: string | null;
   /** Whether its runs write their profile back when they succeed, unless they say otherwise. */
   profile_mode: ProfileAccess;

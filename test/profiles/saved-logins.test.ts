@@ -104,7 +104,11 @@ describe('saved logins', () => {
     const steps = await stepsOf(h.daemon, done.task_id);
     expect(steps.filter((s) => s.kind === 'tool').map((s) => s.name)).not.toContain('browser.type');
     const uses = (await h.daemon.api('GET', `/v1/profiles/${(await profile()).id}/runs`)).body.data;
-    expect(uses.map((u: any) => [u.run_id, u.access, u.saved_at !== null])).toEqual([[done.task_id, 'read_write', true]]);
+    // Newest first: this run, then the one that signed in and made the profile; both wrote it back.
+    expect(uses.map((u: any) => [u.run_id, u.access, u.saved_at !== null])).toEqual([
+      [done.task_id, 'read_write', true],
+      [runIds[0], 'read_write', true],
+    ]);
     expect((await profile()).last_used_by_run_id).toBe(done.task_id);
   });
 
