@@ -6,6 +6,7 @@ import { Events } from './resources/events.js';
 import { Files } from './resources/files.js';
 import { Inboxes } from './resources/inboxes.js';
 import { Jobs } from './resources/jobs.js';
+import { Profiles } from './resources/profiles.js';
 import { Projects } from './resources/projects.js';
 import { Runs } from './resources/runs.js';
 import type { ResponseOf, Status } from './types.js';
@@ -23,6 +24,8 @@ export class Errand {
   readonly runs: Runs;
   readonly events: Events;
   readonly connections: Connections;
+  /** Saved logins runs start with. */
+  readonly profiles: Profiles;
   readonly emails: Emails;
   readonly inboxes: Inboxes;
   readonly artifacts: Artifacts;
@@ -38,6 +41,7 @@ export class Errand {
     this.runs = new Runs(this.#http);
     this.events = new Events(this.#http);
     this.connections = new Connections(this.#http);
+    this.profiles = new Profiles(this.#http);
     this.emails = new Emails(this.#http);
     this.inboxes = new Inboxes(this.#http);
     this.artifacts = new Artifacts(this.#http);
