@@ -219,6 +219,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     projects,
     connections: connections.services.connections,
     hostedConnect: connections.services.hostedConnect,
+    profiles: profiles.services.profiles,
     emails: mail.services.emails,
     sentEmails: mail.services.sentEmails,
     orgModes,
