@@ -3,7 +3,7 @@
  * code, a "new device" page, an SMS code only a person can type) and a scripted model, on the local driver: a run
  * signs in and saves its profile; the next starts signed in and makes no sign-in; an expired session is found by the
  * profile's check, announced, signed in again and saved; a sign-in the agent cannot finish goes to a person, whose
- * sign-in is saved; two read_write runs side by side leave one consistent state; a deleted profile is gone from the
+ * sign-in is saved; a job's recipe replays signed in, with no model call; two read_write runs side by side leave one consistent state; a deleted profile is gone from the
  * data directory. Then the site's secrets (sessions, stored values) and the password must be in no model request,
  * step, trace, video, log line, webhook, backup or API answer, and in the data directory only sealed.
  */
@@ -169,6 +169,39 @@ describe('saved logins', () => {
     h.model.script([browser({ action: 'navigate', url: `${site.url}/account` }), ...finishWithPage()]);
     expect((await run({ profile: 'acme', profile_mode: 'read' })).result.page).toContain('Signed in as ada');
     // The profile's check, then the agent: both signed in, and no sign-in.
+    expect(site.log).toEqual(['account: signed in', 'account: signed in']);
+  });
+
+  it("replays a job's recipe signed in: the replay's browser starts with the profile, with no model call and no sign-in", async () => {
+    const project = (await h.daemon.api('POST', '/v1/projects', { name: 'Acme' })).body.id;
+    const job = await h.daemon.api('POST', '/v1/jobs', {
+      project_id: project,
+      name: 'who is signed in',
+      prompt: `Open ${site.url}/account and say who is signed in.`,
+      output_schema: { type: 'object', required: ['user'], additionalProperties: false, properties: { user: { type: 'string' } } },
+      replay: 'auto',
+      profile: 'acme',
+      profile_mode: 'read',
+    });
+    expect(job.status, JSON.stringify(job.body)).toBe(201);
+    const runJob = async () => {
+      const res = await h.daemon.api('POST', `/v1/jobs/${job.body.id}/runs`, {});
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      runIds.push(res.body.task_id);
+      return waitForRun(h.daemon, res.body.task_id, undefined, 90_000);
+    };
+    h.model.script([
+      browser({ action: 'navigate', url: `${site.url}/account` }),
+      browser({ action: 'read_text' }),
+      toolUse('finish', { result: { user: 'ada' }, confidence: 'high', matched_text: 'Signed in as ada' }),
+    ]);
+    expect(await runJob()).toMatchObject({ status: 'succeeded', mode: 'agent' });
+    site.log.length = 0;
+    const before = h.model.requests.length;
+    const replayed = await runJob();
+    expect(replayed, JSON.stringify(replayed)).toMatchObject({ status: 'succeeded', mode: 'replay', result: { user: 'ada' } });
+    expect(h.model.requests.length).toBe(before);
+    // The profile's check, then the replayed step: both signed in.
     expect(site.log).toEqual(['account: signed in', 'account: signed in']);
   });
 
