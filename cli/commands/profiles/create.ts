@@ -9,7 +9,7 @@ export function registerProfilesCreate(profiles: Command): void {
   addCheckOptions(
     profiles
       .command('create')
-      .description("make an empty profile, to say how to check it before a run (profile: <name>) or a person (the live view's 'save this login') fills it")
+      .description("make an empty profile and say how to check it, before a run (--save-profile) or a person on the live view (Save this login) fills it")
       .addHelpText('after', examples('errand profiles create acme --check-url https://acme.example/account --check-text "Sign out"', 'errand profiles create bank --expires 30d'))
       .argument('<name>', 'letters, digits, ., _ and -, up to 64; unique in the organisation'),
   ).action(async (name: string, flags: CheckFlags, cmd: Command) => {

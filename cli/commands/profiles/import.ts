@@ -21,7 +21,8 @@ export function registerProfilesImport(profiles: Command): void {
         ),
       )
       .argument('<name>', 'letters, digits, ., _ and -, up to 64; unique in the organisation')
-      .argument('<file>', 'the storage-state JSON file, or - for stdin'),
+      .argument('<file>', 'the storage-state JSON file, or - for stdin')
+      .addHelpText('after', '\nTo sign in by hand and save the file: npx playwright codegen --save-storage=state.json https://acme.example'),
   ).action(async (name: string, file: string, flags: CheckFlags, cmd: Command) => {
     await importProfile(contextOf(cmd), name, readStorageState(file), flags);
   });
