@@ -17,6 +17,12 @@ export function nonNegativeNumberFlag(value: string): number {
   return n;
 }
 
+export function positiveNumberFlag(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number above 0');
+  return n;
+}
+
 const AGO = /^(\d+)([smhd])$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 

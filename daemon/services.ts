@@ -1,4 +1,6 @@
 import type { ArtifactsService } from '../src/artifacts/artifacts-service.js';
+import type { EvalCasesService } from '../src/evals/eval-cases-service.js';
+import type { EvalsService } from '../src/evals/evals-service.js';
 import type { FilesService } from '../src/files/files-service.js';
 import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { ConnectionsService } from '../src/connections/connections-service.js';
@@ -41,6 +43,8 @@ export interface ApiServices extends McpServices {
   projects: ProjectsService;
   jobs: JobsService;
   recipes: RecipesService;
+  evals: EvalsService;
+  evalCases: EvalCasesService;
   runs: RunsService;
   human: HumanRequests;
   steps: StepsService;

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../src/clock.js';
 import type { Config } from '../src/config/schema.js';
 import { connectionsSubsystem } from '../src/connections/connections-subsystem.js';
 import { engineSubsystem } from '../src/engine/engine-subsystem.js';
+import { evalsSubsystem } from '../src/evals/evals-subsystem.js';
 import { eventStreamsSubsystem } from '../src/event-log/event-streams-subsystem.js';
 import { EventBus } from '../src/events.js';
 import { filesSubsystem } from '../src/files/files-subsystem.js';
@@ -44,6 +45,8 @@ import { stepsSubsystem } from '../src/steps/steps-subsystem.js';
 import { storageSubsystem } from '../src/store/storage-subsystem.js';
 import { SubsystemList } from '../src/subsystem.js';
 import { testModeSubsystem } from '../src/test-mode/test-mode-subsystem.js';
+import { runSpanHook } from '../src/tracing/run-span-hook.js';
+import { tracingSubsystem } from '../src/tracing/tracing-subsystem.js';
 import { announcementsSubsystem } from '../src/webhooks/announcements-subsystem.js';
 import { waitpointsSubsystem } from '../src/waitpoints/waitpoints-subsystem.js';
 import { webhooksSubsystem } from '../src/webhooks/webhooks-subsystem.js';
@@ -117,6 +120,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { eventLog, announcer } = announcementsSubsystem(resources).services;
   // Off unless metrics.port is set: then the parts below report to it.
   const metrics = metricsRegistry(resources);
+  // Off unless an OTLP endpoint is set (OTEL_EXPORTER_OTLP_* or tracing.*): then runs are traces.
+  const tracingPart = await tracingSubsystem({ config, env: options.env ?? process.env, logger });
+  const { tracing } = tracingPart.services;
   const rateLimiter = requestRateLimiter(resources);
 
   const mail = mailSubsystems({
@@ -153,7 +159,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     filesOf: (row) => runFiles.services.runFiles.filesOf(row),
     checkSandboxLabel,
   }).services;
-  const { waitpoints } = waitpointsSubsystem({ resources, runs }).services;
+  if (tracing.enabled) runs.addTransitionHook(runSpanHook(tracing));
+  const { waitpoints } = waitpointsSubsystem({ resources, runs, tracing }).services;
   // A person in the loop is shown the run's live view, which the live view plugs into runs as it is built.
   const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf: (orgId, runId) => runs.liveUrl(orgId, runId), notifier: emailNotifier(mail.services.emails), waitpoints });
   const logins = profiles.services.profiles;
@@ -201,9 +208,22 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     orgModes,
     testRunner: testMode.services.runner,
     waitpoints,
+    tracing,
+  });
+  const evals = evalsSubsystem({
+    resources,
+    jobs,
+    runs,
+    keys: admin.keys,
+    schemas: schemas.services.schemas,
+    announcer,
+    masterKey,
+    publicUrl,
+    checkCallbackUrl,
+    checkSandboxLabel,
   });
   const { status } = statusSubsystem({ resources, provider: engine.services.provider, driver, mailStatus: () => mail.status() }).services;
-  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics });
+  const webhooks = webhooksSubsystem({ resources, announcer, guard, signingSecrets: admin.signingSecrets, emailSigningSecrets: mail.services.identitySecrets, metrics, tracing });
   const schedules = schedulesSubsystem({ resources, eventLog, announcer, jobs, runs });
   const retention = retentionSubsystem(resources);
   const eventStreams = eventStreamsSubsystem({ resources, eventLog, runs });
@@ -233,6 +253,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         projects,
         jobs,
         recipes: recipes.services.recipes,
+        evals: evals.services.evals,
+        evalCases: evals.services.evalCases,
         runs,
         human: human.services.human,
         steps,
@@ -279,6 +301,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       network,
       // It records what the other parts do, to the end.
       metricsListener,
+      // After the engine and the webhooks: the spans of the last runs' ends are flushed as it shuts down.
+      tracingPart,
       // After the API has drained (requests' schemas) and the engine has stopped (runs' outputs).
       schemas,
       // Used by the API, the MCP front door and the engine.
@@ -296,6 +320,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       // Its expiry sweep; checks on demand use the sandboxes, which close after it.
       profiles,
       engine,
+      // Before the engine: no eval makes a run once runs are stopping (its cases carry on at the next start).
+      evals,
       // Before the engine: what arrives is written to runs' mailboxes (and the outbox, and the store).
       mail.receiving,
       // Before the engine: a firing creates a run.

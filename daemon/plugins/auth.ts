@@ -52,7 +52,7 @@ const authPlugin: FastifyPluginAsync<AuthOptions> = async (app, { keys, rateLimi
     const bucket = `live:${grant.runId}`;
     const wait = rateLimiter.take(bucket);
     if (wait > 0) throw new RateLimitError('rate_limited', "Too many requests for this run's live links; slow down and retry after the Retry-After delay", wait);
-    request.principal = { keyId: bucket, orgId: grant.orgId, monthlyCapUsd: null };
+    request.principal = { keyId: bucket, orgId: grant.orgId, monthlyCapUsd: null, maxRunCostUsd: null };
     request.liveLink = grant;
   };
   const authenticate: onRequestHookHandler = (request, _reply, done) => {

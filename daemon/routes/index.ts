@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiServices } from '../services.js';
 import { artifactRoutes } from './artifacts.js';
+import { evalRoutes } from './evals.js';
 import { eventRoutes } from './events.js';
 import { connectPageRoutes } from './connect-pages.js';
 import { connectionRoutes } from './connections.js';
@@ -28,6 +29,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   projectRoutes,
   jobRoutes,
   recipeRoutes,
+  evalRoutes,
   runRoutes,
   humanRoutes,
   liveRoutes,

@@ -1,3 +1,4 @@
+import { acceptedTraceparent } from '../../src/tracing/run-trace-ids.js';
 import type { FastifyReply } from 'fastify';
 import { runRouteSchemas as s } from '../../src/runs/run-schemas.js';
 import type { CreatedRun, RunsService } from '../../src/runs/runs-service.js';
@@ -11,7 +12,7 @@ export const runRoutes: RoutePlugin<{ runs: RunsService }> = async (app, { runs 
   app.post(
     '/runs',
     { schema: { ...s.create, response: { ...s.create.response, ...errors }, tags, summary: 'Start a run from a prompt' } },
-    async (req, reply) => accepted(reply, await runs.create(principalOf(req), req.body)),
+    async (req, reply) => accepted(reply, await runs.create(principalOf(req), req.body, { traceparent: acceptedTraceparent(req.headers.traceparent) })),
   );
   app.post(
     '/runs/check',
@@ -28,7 +29,7 @@ export const runRoutes: RoutePlugin<{ runs: RunsService }> = async (app, { runs 
   app.post(
     '/jobs/:id/runs',
     { schema: { ...s.createForJob, response: { ...s.createForJob.response, ...errors }, tags, summary: 'Start a run of a job' } },
-    async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body)),
+    async (req, reply) => accepted(reply, await runs.createForJob(principalOf(req), req.params.id, req.body, { traceparent: acceptedTraceparent(req.headers.traceparent) })),
   );
   app.post(
     '/jobs/:id/runs/check',

@@ -5,6 +5,7 @@ import type { StoredEvidence } from '../runs/envelope.js';
 import type { RunOutcome } from '../runs/run-outcome.js';
 import type { Sandbox } from '../sandbox/driver.js';
 import type { BrowserAction, BrowserResult } from '../sandbox/protocol.js';
+import type { AttemptTrace } from '../tracing/attempt-trace.js';
 import type { ToolContent, ToolSpec } from './tool-content.js';
 
 /**
@@ -77,6 +78,8 @@ export interface ToolContext {
   inputFiles: readonly string[];
   timeLimit: RunTimeLimit;
   waits: ToolWaits;
+  /** Where the attempt's work is traced (spans of the attempt; NO_TRACE without tracing). */
+  trace: AttemptTrace;
 }
 
 /** The call as the model made it: its input is what a step records. */

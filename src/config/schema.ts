@@ -110,6 +110,13 @@ export const CONFIG_KEYS = {
   'profiles.max_per_org': { type: 'integer', default: 100, min: 1, max: 100_000, description: 'Most profiles (saved logins) one organisation may have; one more is 402 profile_quota_exceeded.' },
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
+  'evals.max_parallel': {
+    type: 'integer',
+    default: 2,
+    min: 1,
+    max: 1000,
+    description: "Runs of an organisation's evals queued or running at once, all its evals together (an eval's max_parallel may ask for fewer); keep it below limits.max_concurrent_runs so that its other runs keep slots.",
+  },
   'human.timeout_s': {
     type: 'integer',
     default: 900,
@@ -314,6 +321,29 @@ export const CONFIG_KEYS = {
 
   'metrics.port': { type: 'integer', default: null, nullable: true, min: 0, max: 65535, description: 'Port of GET /metrics (Prometheus text format), a listener apart from the API; unset: no metrics. 0 picks a free one.' },
   'metrics.host': { type: 'string', default: '127.0.0.1', description: 'Address the metrics listener binds to; it needs no API key, so keep it private.' },
+  'tracing.endpoint': {
+    type: 'url',
+    default: null,
+    nullable: true,
+    description:
+      'OTLP/HTTP URL the daemon posts its traces to (.../v1/traces); unset: no tracing. OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT win over it.',
+  },
+  'tracing.protocol': { type: 'enum', default: 'http/protobuf', values: ['http/protobuf', 'http/json'], description: 'OTLP encoding of exported traces; OTEL_EXPORTER_OTLP_PROTOCOL wins over it.' },
+  'tracing.headers': {
+    type: 'string',
+    default: null,
+    nullable: true,
+    secret: true,
+    description: 'Headers sent with every trace export, key=value pairs separated by commas (a backend\'s API key); never shown. OTEL_EXPORTER_OTLP_HEADERS wins over it.',
+  },
+  'tracing.service_name': { type: 'string', default: 'errand', description: 'service.name of the traces; OTEL_SERVICE_NAME wins over it.' },
+  'tracing.timeout_ms': { type: 'integer', default: 10_000, min: 1, max: 600_000, description: 'How long one export of spans may take; OTEL_EXPORTER_OTLP_TIMEOUT wins over it.' },
+  'tracing.capture_content': {
+    type: 'boolean',
+    default: false,
+    description:
+      "Spans also hold what the agent read and wrote: the run's prompt, tool inputs and results, the model's answers (masked of the run's secrets, cut to 4 KiB each). Off: ids, names, counts, times and outcomes only. See docs/operations.md, Traces, for the risk.",
+  },
   'log.file': { type: 'string', default: null, nullable: true, description: 'Write the JSON log to this file, rotated by size, instead of stderr; errand daemon start uses <home>/errandd.log.' },
   'log.max_size_mb': { type: 'integer', default: 64, min: 1, max: 65_536, description: 'Size at which the log file is rotated to <file>.1.' },
   'log.max_files': { type: 'integer', default: 5, min: 1, max: 1000, description: 'Rotated log files kept (<file>.1 to <file>.N); older ones are deleted.' },

@@ -17,6 +17,8 @@ import { messagesTokens, requestTokens } from './token-bound.js';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
 import type { AttemptTools } from './tools/registry.js';
 import type { PlacedInput } from '../attempt/placed-input.js';
+import { providerModelKey } from '../vocabulary/models.js';
+import { traced, type TraceSpan } from '../tracing/attempt-trace.js';
 
 export interface AgentLoopOptions {
   run: RunRow;
@@ -108,7 +110,7 @@ export class AgentLoop {
           continue;
         }
         await this.yieldToPerson();
-        const outcome = await this.o.tools.call(use, this.o.context);
+        const outcome = await this.callTool(use);
         switch (outcome.kind) {
           case 'finished':
             return outcome.outcome;
@@ -142,20 +144,14 @@ export class AgentLoop {
       model: run.model,
       inputTokens: inputBound,
       maxTokens: this.maxTokens,
+      runLimit: run.max_cost_usd === null ? null : { maxCostUsd: run.max_cost_usd, spentUsd: () => recorder.spentUsd() },
     });
-    if (held.kind === 'short') return { kind: 'stopped', outcome: failedOutcome('timeout', held.shortfall) };
+    if (held.kind === 'short') return { kind: 'stopped', outcome: held.outcome };
     recorder.lastAction(`waiting for the model (${run.model})`);
     const started = performance.now();
     let response: ModelResponse;
     try {
-      response = await this.o.provider.complete({
-        model: run.model,
-        system: this.system,
-        messages: this.messages,
-        tools: this.o.tools.specs,
-        maxTokens: this.maxTokens,
-        signal: this.o.signal,
-      });
+      response = await this.complete();
       this.modelCalls += 1;
       recorder.modelCall({
         modelId: response.modelId,
@@ -172,6 +168,58 @@ export class AgentLoop {
     const content: ContentBlock[] = response.content.filter((b) => b.type !== 'text' || b.text !== '');
     this.messages.push({ role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no answer)' }] });
     return { kind: 'response', response };
+  }
+
+  /**
+   * The model's answer to the messages so far, in a span of the attempt with the gen_ai.* attributes of OpenTelemetry's
+   * semantic conventions (the provider's name also as the older gen_ai.system, which backends still read).
+   */
+  private complete(): Promise<ModelResponse> {
+    const { run, provider, context } = this.o;
+    const requestModel = this.o.config[providerModelKey(run.model)];
+    return traced(
+      context.trace,
+      `chat ${requestModel}`,
+      {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': provider.name,
+        'gen_ai.system': provider.name,
+        'gen_ai.request.model': requestModel,
+        'gen_ai.request.max_tokens': this.maxTokens,
+        'gen_ai.conversation.id': run.id,
+      },
+      async (span) => {
+        const response = await provider.complete({ model: run.model, system: this.system, messages: this.messages, tools: this.o.tools.specs, maxTokens: this.maxTokens, signal: this.o.signal });
+        span.set({
+          'gen_ai.response.model': response.modelId,
+          'gen_ai.usage.input_tokens': response.usage.inputTokens,
+          'gen_ai.usage.output_tokens': response.usage.outputTokens,
+          'gen_ai.response.finish_reasons': [response.stopReason],
+        });
+        setContent(span, 'gen_ai.output.messages', context.trace.content(() => summarizeResponse(response)));
+        return response;
+      },
+    );
+  }
+
+  /** One tool call, in a span of the attempt (execute_tool); its input and result only with content capture on. */
+  private callTool(use: ToolUseBlock) {
+    const { context } = this.o;
+    return traced(
+      context.trace,
+      `execute_tool ${use.name}`,
+      { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': use.name, 'gen_ai.tool.call.id': use.id, 'gen_ai.tool.type': 'function' },
+      async (span) => {
+        setContent(span, 'gen_ai.tool.call.arguments', context.trace.content(() => JSON.stringify(use.input)));
+        const outcome = await this.o.tools.call(use, context);
+        if (outcome.kind === 'finished') span.set({ 'errand.tool.outcome': outcome.outcome.status });
+        else {
+          span.set({ 'errand.tool.is_error': outcome.isError });
+          setContent(span, 'gen_ai.tool.call.result', context.trace.content(() => outcome.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n')));
+        }
+        return outcome;
+      },
+    );
   }
 
   /**
@@ -226,6 +274,10 @@ function takeoverNote(t: Takeover): string {
   const ended = t.revoked ? 'then their control was revoked' : 'then handed it back to you';
   const said = t.note === null || t.note.trim() === '' ? 'They left no note.' : `Their note: ${t.note.trim()}`;
   return `A person (${t.by}) took control of the browser at ${isoTime(t.startedAtMs)} for ${seconds} s, ${ended}. ${said} The page may have changed: look at it again before you go on.`;
+}
+
+function setContent(span: TraceSpan, key: string, text: string | undefined): void {
+  if (text !== undefined) span.set({ [key]: text });
 }
 
 function summarizeResponse(response: ModelResponse): string {

@@ -9,6 +9,7 @@ import type { RunOutcome } from '../runs/run-outcome.js';
 import type { Sandbox } from '../sandbox/driver.js';
 import type { RunRecorder } from '../steps/run-recorder.js';
 import type { RunRow } from '../store/runs-table.js';
+import type { AttemptTrace } from '../tracing/attempt-trace.js';
 import type { AttemptPhases } from './attempt-phases.js';
 
 /**
@@ -37,6 +38,7 @@ export class AttemptSession implements Attempt {
     private readonly recorder: RunRecorder,
     private readonly phases: AttemptPhases,
     private readonly waits: ToolWaits,
+    private readonly trace: AttemptTrace,
   ) {
     this.current = driverSandbox;
   }
@@ -89,8 +91,8 @@ export class AttemptSession implements Attempt {
 
   /** What the agent's tools (and a participant's own start, a replay) are given. */
   toolContext(extra: Pick<ToolContext, 'evidence' | 'timeLimit'>): ToolContext {
-    const { run, signal, logger, recorder, waits } = this;
-    return { run, sandbox: this.current, signal, recorder, logger, secrets: this.credentials.secrets, inputFiles: this.placed.map((f) => f.name), waits, ...extra };
+    const { run, signal, logger, recorder, waits, trace } = this;
+    return { run, sandbox: this.current, signal, recorder, logger, secrets: this.credentials.secrets, inputFiles: this.placed.map((f) => f.name), waits, trace, ...extra };
   }
 
   /** The first start a participant answers, or null: the agent starts from its task. */

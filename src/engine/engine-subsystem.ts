@@ -25,6 +25,7 @@ import { RunExecutor } from './run-executor.js';
 import { SandboxMeters } from './sandbox-meter.js';
 import { ToolRegistry } from './tools/registry.js';
 import type { Waitpoints } from '../waitpoints/waitpoints.js';
+import type { RunTracing } from '../tracing/run-tracing.js';
 
 export interface EngineSubsystemDeps {
   resources: Resources;
@@ -51,6 +52,8 @@ export interface EngineSubsystemDeps {
   testRunner: Pick<AttemptRunner, 'execute'>;
   /** What running runs wait for: the attempt's tools wait through it. */
   waitpoints: Waitpoints;
+  /** Where attempts are traced (RunTracing.off without tracing). */
+  tracing: RunTracing;
 }
 
 export interface EngineServices {
@@ -83,7 +86,7 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
     runProblems: (run) => runProblems(deps.orgModes.livemode(run.orgId) ? provider : null, deps.connections, run),
     settleUsage: (runId) => meters.settle(runId),
   });
-  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts: deps.artifacts, caps, prices, tools, meters, stepEvents: deps.stepEvents, connections: deps.connections, participants: deps.participants, waitpoints: deps.waitpoints });
+  const executor = new RunExecutor(resources, { runs, provider, driver, artifacts: deps.artifacts, caps, prices, tools, meters, stepEvents: deps.stepEvents, connections: deps.connections, participants: deps.participants, waitpoints: deps.waitpoints, tracing: deps.tracing });
   const runners = new RunnersByMode(deps.orgModes, executor, deps.testRunner);
   const dispatcher = new Dispatcher(resources, { runs, executor: runners, placement: driver.placement }, { instanceId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}` });
 

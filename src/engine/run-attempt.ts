@@ -13,6 +13,8 @@ import type { Sandbox, SandboxDriver, SandboxSlot } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { RunRecorder, type StepEvents } from '../steps/run-recorder.js';
 import type { RunRow } from '../store/runs-table.js';
+import { traced } from '../tracing/attempt-trace.js';
+import type { OpenAttemptTrace, RunTracing } from '../tracing/run-tracing.js';
 import { AttemptPhases } from './attempt-phases.js';
 import { AttemptSession } from './attempt-session.js';
 import type { SandboxMeter, SandboxMeters } from './sandbox-meter.js';
@@ -28,6 +30,8 @@ export interface RunAttemptDeps {
   meters: SandboxMeters;
   /** Where the attempt's tools wait for something of their own (an email). */
   waitpoints: Waitpoints;
+  /** Where the attempt is traced (RunTracing.off without tracing). */
+  tracing: RunTracing;
 }
 
 /** What an opened attempt works with: the session its participants join, the recorder, the meter, the tools. */
@@ -47,6 +51,8 @@ export class RunAttempt {
   readonly logger: Logger;
   readonly phases = new AttemptPhases();
   readonly timer: RunTimer;
+  /** The attempt's span, from its claim to its end; its parts' spans are its children. */
+  readonly trace: OpenAttemptTrace;
   private mask = SecretMask.none;
   private meter: SandboxMeter | null = null;
   private tools: AttemptTools | null = null;
@@ -62,6 +68,7 @@ export class RunAttempt {
     // From the run's creation to this attempt: the queue and the claim (a retried attempt's includes the earlier ones).
     this.phases.add('queued', Math.max(0, r.clock.now() - Date.parse(run.created_at)));
     this.timer = new RunTimer(run.timeout_s * 1000, () => controller.abort(new TimeoutStop(run.timeout_s)));
+    this.trace = deps.tracing.attempt(run, () => this.mask);
   }
 
   get signal(): AbortSignal {
@@ -79,14 +86,16 @@ export class RunAttempt {
     const tools = await phases.time('tools', () => this.deps.tools.open(run, signal, this.mask));
     this.tools = tools;
     recorder.lastAction('starting the sandbox');
-    const sandbox = await phases.time('sandbox', () => this.createSandbox(credentials, slot));
+    const sandbox = await phases.time('sandbox', () =>
+      traced(this.trace, 'errand.sandbox.start', { 'errand.sandbox.driver': this.deps.driver.name, 'errand.sandbox.host': slot?.host }, () => this.createSandbox(credentials, slot)),
+    );
     meter.begin();
     const waits: ToolWaits = {
       // The run's timeout_s runs while a tool waits: the agent chose to, for as long as the tool allows.
       during: (wait, until) =>
         this.deps.waitpoints.during(run, { kind: wait.kind, timer: 'runs', expiresAtMs: this.r.clock.now() + wait.timeoutS * 1000, detail: {} }, { signal, timeLimit: this.timer }, until),
     };
-    const session = new AttemptSession(run, signal, this.logger, credentials, this.mask, sandbox, recorder, phases, waits);
+    const session = new AttemptSession(run, signal, this.logger, credentials, this.mask, sandbox, recorder, phases, waits, this.trace);
     this.session = session;
     return { session, recorder, meter, tools };
   }
@@ -120,6 +129,7 @@ export class RunAttempt {
       this.meter?.close();
       await destroyed;
     }
+    this.trace.end(ended);
     logger.info({ outcome: ended === null ? `stopped: ${describeReason(this.signal.reason)}` : ended.status, phases }, 'run attempt ended');
   }
 

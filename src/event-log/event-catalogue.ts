@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { connectionSchema } from '../connections/connection-schemas.js';
+import { evalSummarySchema } from '../evals/eval-schemas.js';
 import { nullableString, timestamp } from '../http-schemas/common.js';
 import { receivedEmailSchema } from '../mail/email-schemas.js';
 import { profileSchema } from '../profiles/profile-schemas.js';
@@ -49,6 +50,7 @@ export interface EventSpec {
 
 const connectionEvent = { runId: 'never', webhook: { to: 'org_endpoint', signer: 'org' }, data: connectionSchema } as const;
 const runEnd = { runId: 'always', webhook: { to: 'run_callback', signer: 'org' }, data: envelopeSchema } as const;
+const evalEnd = { runId: 'never', webhook: { to: 'org_endpoint', signer: 'org' }, data: evalSummarySchema } as const;
 const sendMetadata = { type: ['object', 'null'], additionalProperties: true, description: 'The send\'s `metadata`, byte for byte as it was given.' } as const;
 
 /**
@@ -100,6 +102,11 @@ export const EVENT_CATALOGUE = {
   'run.completed': { ...runEnd, endsRun: 'succeeded', description: 'The run succeeded: its final envelope, as `GET /v1/runs/{id}` answers it.' },
   'run.failed': { ...runEnd, endsRun: 'failed', description: 'The run failed: its final envelope.' },
   'run.cancelled': { ...runEnd, endsRun: 'cancelled', description: 'The run was cancelled: its final envelope.' },
+  'eval.completed': {
+    ...evalEnd,
+    description: 'Every case of an eval has an outcome: the eval as `GET /v1/jobs/{id}/evals` lists it (its totals; `GET /v1/evals/{id}` has its cases).',
+  },
+  'eval.cancelled': { ...evalEnd, description: 'An eval was cancelled: the eval as `GET /v1/jobs/{id}/evals` lists it.' },
   'webhook.attempted': {
     description:
       'One attempt to deliver a webhook, and where it leaves the delivery (`pending`, `succeeded`, `failed`): `{delivery_id, event_id, event, run_id, url, attempt, status_code, latency_ms, error, status, next_attempt_at}`.',

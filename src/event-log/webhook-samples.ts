@@ -13,9 +13,11 @@ function envelope(at: string): EventData<'run.completed'> {
     confidence: 'high',
     evidence: { screenshot_url: null, matched_text: 'A sample result', checked_at: at, recording_url: null, trace_url: null },
     failure_reason: null,
+    failure_code: null,
     failure_detail: null,
     warnings: [],
     usage: { duration_ms: 4200, input_tokens: 1800, output_tokens: 240, cost_usd: 0.009 },
+    max_cost_usd: null,
     created_at: at,
     started_at: at,
     finished_at: at,
@@ -53,6 +55,26 @@ function connection(at: string): EventData<'connection.authenticated'> {
     expires_at: null,
     created_at: at,
     updated_at: at,
+  };
+}
+
+/** An eval that ended, as a sample: three cases, two passed. */
+function evalSummary(at: string, status: 'completed' | 'cancelled'): EventData<'eval.completed'> {
+  return {
+    id: `eval_${NONE}`,
+    object: 'eval',
+    job_id: `job_${NONE}`,
+    status,
+    replay: 'off',
+    model: 'sonnet',
+    prompt: null,
+    settings: {},
+    baseline_id: null,
+    max_parallel: 2,
+    totals: { cases: 3, passed: 2, failed: 1, errors: 0, skipped: 0, pending: 0, running: 0, pass_rate: 0.6667, duration_ms: 12_600, input_tokens: 5400, output_tokens: 720, cost_usd: 0.027 },
+    created_at: at,
+    started_at: at,
+    finished_at: at,
   };
 }
 
@@ -145,6 +167,8 @@ const SAMPLES: { [T in WebhookEventType]: (at: string) => EventData<T> } = {
   }),
   'connection.authenticated': connection,
   'connection.expired': (at) => ({ ...connection(at), auth_status: 'expired', auth_detail: 'the provider refused to refresh the token: connect again (a sample)' }),
+  'eval.completed': (at) => evalSummary(at, 'completed'),
+  'eval.cancelled': (at) => ({ ...evalSummary(at, 'cancelled'), totals: { ...evalSummary(at, 'cancelled').totals, passed: 1, failed: 0, skipped: 1, pass_rate: 0.3333 } }),
   'profile.signed_out': (at) => ({
     id: `prf_${NONE}`,
     object: 'profile',

@@ -2,7 +2,7 @@ import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { answeredScheduleSchema, nullableScheduleSchema } from '../schedules/schedule-schema.js';
-import { connectionNames, humanEmail, humanTimeoutS, profileMode, profileName, proxyName, recording, requireApproval, sandboxLabel, saveProfile, timeoutS } from '../runs/run-options.js';
+import { connectionNames, humanEmail, humanTimeoutS, maxCostUsd, profileMode, profileName, proxyName, recording, requireApproval, sandboxLabel, saveProfile, timeoutS } from '../runs/run-options.js';
 
 export const replay = {
   type: 'string',
@@ -13,7 +13,7 @@ export const replay = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -26,6 +26,7 @@ export const jobSchema = {
     output_schema: nullableObject,
     connections: { type: 'array', items: { type: 'string' } },
     timeout_s: { type: ['integer', 'null'] },
+    max_cost_usd: { type: ['number', 'null'], description: "The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any." },
     human_timeout_s: { type: ['integer', 'null'] },
     human_email: nullableString,
     require_approval: { type: 'boolean' },
@@ -56,6 +57,7 @@ const jobFields = {
   output_schema: schemaMember,
   connections: { anyOf: [connectionNames, { type: 'null' }] },
   timeout_s: { anyOf: [timeoutS, { type: 'null' }] },
+  max_cost_usd: { anyOf: [maxCostUsd, { type: 'null' }] },
   human_timeout_s: { anyOf: [humanTimeoutS, { type: 'null' }] },
   human_email: { anyOf: [humanEmail, { type: 'null' }] },
   require_approval: requireApproval,

@@ -24,6 +24,7 @@ export interface Job {
   output_schema: Record<string, unknown> | null;
   connections: string[];
   timeout_s: number | null;
+  max_cost_usd: number | null;
   human_timeout_s: number | null;
   human_email: string | null;
   require_approval: boolean;
@@ -86,6 +87,7 @@ export class JobsService {
       output_schema: toJson(body.output_schema),
       connections: toJson(body.connections ?? []),
       timeout_s: body.timeout_s ?? null,
+      max_cost_usd: body.max_cost_usd ?? null,
       human_timeout_s: body.human_timeout_s ?? null,
       human_email: body.human_email ?? null,
       require_approval: body.require_approval === true ? 1 : 0,
@@ -123,6 +125,7 @@ export class JobsService {
     if (body.output_schema !== undefined) changes.output_schema = toJson(body.output_schema);
     if (body.connections !== undefined) changes.connections = toJson(body.connections ?? []);
     if (body.timeout_s !== undefined) changes.timeout_s = body.timeout_s;
+    if (body.max_cost_usd !== undefined) changes.max_cost_usd = body.max_cost_usd;
     if (body.recording !== undefined) changes.recording = body.recording ? 1 : 0;
     if (body.proxy !== undefined) changes.proxy = body.proxy;
     if (body.replay !== undefined) changes.replay = body.replay;
@@ -204,6 +207,7 @@ export function toJob(row: JobRow): Job {
     output_schema: fromJson(row.output_schema),
     connections: fromJson<string[]>(row.connections) ?? [],
     timeout_s: row.timeout_s,
+    max_cost_usd: row.max_cost_usd,
     human_timeout_s: row.human_timeout_s,
     human_email: row.human_email,
     require_approval: row.require_approval === 1,

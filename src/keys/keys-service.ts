@@ -11,6 +11,8 @@ export interface ApiKeyInfo {
   org_id: string;
   name: string | null;
   monthly_cap_usd: number | null;
+  /** The max_cost_usd of the key's runs that name none (nor their job): a hard cost limit per run; null: none. */
+  max_run_cost_usd: number | null;
   /** False for a test-mode key (`ek_test_...`), whose organisation is its live organisation's test-mode twin. */
   livemode: boolean;
   created_at: string;
@@ -30,6 +32,8 @@ export interface Principal {
   keyId: string;
   orgId: string;
   monthlyCapUsd: number | null;
+  /** The max_cost_usd of its runs that give none (nor their job). */
+  maxRunCostUsd: number | null;
 }
 
 const MAX_CACHED_PRINCIPALS = 10_000;
@@ -52,9 +56,12 @@ export class KeysService {
    * A key of `orgId`; with `test`, a test-mode key (`ek_test_...`) of the organisation's test-mode twin, made on
    * first need (issue 25).
    */
-  create(options: { orgId: string; name?: string | null; monthlyCapUsd?: number | null; test?: boolean }): CreatedKey {
+  create(options: { orgId: string; name?: string | null; monthlyCapUsd?: number | null; maxRunCostUsd?: number | null; test?: boolean }): CreatedKey {
     if (options.monthlyCapUsd != null && !(Number.isFinite(options.monthlyCapUsd) && options.monthlyCapUsd >= 0)) {
       throw new InvalidRequestError('invalid_cap', 'monthly cap must be a non-negative number of USD', { param: 'monthly_cap_usd' });
+    }
+    if (options.maxRunCostUsd != null && !(Number.isFinite(options.maxRunCostUsd) && options.maxRunCostUsd > 0)) {
+      throw new InvalidRequestError('invalid_cap', 'the default cost limit of a run must be a positive number of USD', { param: 'max_run_cost_usd' });
     }
     const org = this.r.store.orgs.get(options.orgId);
     if (!org || org.live_org_id !== null) throw new NotFoundError('organisation', options.orgId);
@@ -67,6 +74,7 @@ export class KeysService {
       name: options.name ?? null,
       secret_hash: minted.hash,
       monthly_cap_usd: options.monthlyCapUsd ?? null,
+      max_run_cost_usd: options.maxRunCostUsd ?? null,
       created_at: isoTime(this.r.clock.now()),
       revoked_at: null,
       last_used_at: null,
@@ -111,6 +119,16 @@ export class KeysService {
     return principal;
   }
 
+  /**
+   * The principal of a key by its id, for work a request started and the daemon carries on (an eval's runs); null
+   * once the key is revoked or gone, so that nothing more is done under it.
+   */
+  principalById(keyId: string): Principal | null {
+    const row = this.r.store.keys.get(keyId);
+    if (row === undefined || row.revoked_at !== null) return null;
+    return principalOf(row);
+  }
+
   /** Records a key's use for `last_used_at`, after the request's turn and at most once a minute per key. */
   private noteUse(keyId: string): void {
     const now = this.r.clock.now();
@@ -141,8 +159,13 @@ export class KeysService {
     // A key's prefix must say its organisation's mode: a test key passed off as live (or the other way) is not a key.
     if (parsed.livemode !== this.livemodeOf(row.org_id)) throw new AuthenticationError('invalid_api_key', 'Invalid API key');
     if (row.revoked_at !== null) throw new AuthenticationError('revoked_api_key', 'This API key has been revoked');
-    return { keyId: row.id, orgId: row.org_id, monthlyCapUsd: row.monthly_cap_usd };
+    return principalOf(row);
   }
+}
+
+/** What a key carries for the requests it authenticates, whichever way it was presented (bearer, MCP grant, consent). */
+export function principalOf(row: ApiKeyRow): Principal {
+  return { keyId: row.id, orgId: row.org_id, monthlyCapUsd: row.monthly_cap_usd, maxRunCostUsd: row.max_run_cost_usd };
 }
 
 function toInfo(row: ApiKeyRow, livemode: boolean): ApiKeyInfo {
@@ -152,6 +175,7 @@ function toInfo(row: ApiKeyRow, livemode: boolean): ApiKeyInfo {
     org_id: row.org_id,
     name: row.name,
     monthly_cap_usd: row.monthly_cap_usd,
+    max_run_cost_usd: row.max_run_cost_usd,
     livemode,
     created_at: row.created_at,
     revoked_at: row.revoked_at,

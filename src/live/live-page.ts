@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
+import { escapeHtml } from '../text/escape-html.js';
 
 /** A live view page and the HTTP status it is answered with. */
 export interface LivePageHtml {
@@ -34,8 +35,4 @@ export class LivePage {
 
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? escapeHtml(values[name]!) : whole));
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

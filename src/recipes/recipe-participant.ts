@@ -50,11 +50,12 @@ export function recipeParticipant(r: Pick<Resources, 'store' | 'config'>, deps: 
   /**
    * A job's run that succeeded (valid result, confidence not low) by its agent becomes the job's next recipe
    * version. One that cannot be made into a recipe is said in a warning when the run asked for replay, and in the
-   * log otherwise.
+   * log otherwise. An eval's run records none: an eval measures its job (perhaps with another prompt or model) and
+   * leaves it as it was.
    */
   async function record(attempt: Attempt, observed: ObservedSandbox, outcome: RunOutcome): Promise<OutcomeChange | null> {
     const { run, logger } = attempt;
-    if (run.job_id === null || outcome.status !== 'succeeded' || outcome.mode === 'replay' || outcome.confidence === 'low') return null;
+    if (run.job_id === null || run.source === 'eval' || outcome.status !== 'succeeded' || outcome.mode === 'replay' || outcome.confidence === 'low') return null;
     const usedBrowser = observed.observations.some((o) => o.kind === 'browser');
     // Read past the observer: the final page's text is the recipe's source, not a step of it.
     const finalPageText = usedBrowser ? await finalText(observed, attempt.signal) : null;

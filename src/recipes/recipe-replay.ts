@@ -1,3 +1,4 @@
+import { traced } from '../tracing/attempt-trace.js';
 import { performance } from 'node:perf_hooks';
 import type { ToolContext } from '../agent-tools/agent-tool.js';
 import { browserResultText } from '../sandbox/browser-result-text.js';
@@ -47,13 +48,22 @@ export class RecipeReplay {
     const { steps } = this.recipe;
     for (let i = 0; i < steps.length; i += 1) {
       const step = steps[i]!;
-      let why: string | null;
-      try {
-        why = step.tool === 'code' ? await this.code(step, i) : await this.browser(step);
-      } catch (err) {
-        if (!(err instanceof MissingInput)) throw err;
-        why = err.message;
-      }
+      const why = await traced(
+        this.ctx.trace,
+        'errand.replay.step',
+        { 'errand.replay.step': i + 1, 'errand.replay.steps': steps.length, 'errand.replay.tool': step.tool, 'errand.replay.action': step.tool === 'code' ? step.language : step.action },
+        async (span) => {
+          let why: string | null;
+          try {
+            why = step.tool === 'code' ? await this.code(step, i) : await this.browser(step);
+          } catch (err) {
+            if (!(err instanceof MissingInput)) throw err;
+            why = err.message;
+          }
+          span.set({ 'errand.replay.fits': why === null });
+          return why;
+        },
+      );
       if (why !== null) return this.diverged(`step ${i + 1} of ${steps.length} (${describe(step)})`, why);
       this.done.push(`${i + 1}. ${describe(step)}: done`);
     }

@@ -13,6 +13,8 @@ const UNUSED_CLIENT_MS = DAY_MS;
 export function keepMs(kind: RetentionKindName, config: Config): number | null {
   switch (kind) {
     case 'runs':
+    case 'evals':
+      // An eval is read beside its runs (each case links one): it is kept as long as they are.
       return days(config['retention.runs_days']);
     case 'events':
       return days(config['retention.events_days']);

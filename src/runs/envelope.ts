@@ -1,5 +1,5 @@
 import type { ModelAlias } from '../vocabulary/models.js';
-import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
+import type { Confidence, FailureCode, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { RunMode } from '../vocabulary/run-modes.js';
@@ -35,9 +35,13 @@ export interface RunEnvelope {
     trace_url: string | null;
   } | null;
   failure_reason: FailureReason | null;
+  /** The finer reason, where the engine has one (budget_exceeded): additive, beside the spec's six failure reasons. */
+  failure_code: FailureCode | null;
   failure_detail: string | null;
   warnings: string[];
   usage: { duration_ms: number | null; input_tokens: number; output_tokens: number; cost_usd: number };
+  /** The run's hard cost limit (its own, its job's or its key's), or null. */
+  max_cost_usd: number | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -85,6 +89,7 @@ export function toEnvelope(row: RunRow, livemode: boolean, linkScreenshot: Scree
       trace_url: ev.trace_artifact_id ? linkScreenshot(ev.trace_artifact_id) : null,
     },
     failure_reason: row.failure_reason,
+    failure_code: row.failure_code,
     failure_detail: row.failure_detail,
     warnings: fromJson<string[]>(row.warnings) ?? [],
     usage: {
@@ -93,6 +98,7 @@ export function toEnvelope(row: RunRow, livemode: boolean, linkScreenshot: Scree
       output_tokens: row.output_tokens,
       cost_usd: row.cost_usd,
     },
+    max_cost_usd: row.max_cost_usd,
     created_at: row.created_at,
     started_at: row.started_at,
     finished_at: row.finished_at,

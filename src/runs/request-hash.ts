@@ -5,7 +5,8 @@ export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
-function canonicalJson(v: unknown): string {
+/** JSON with every object's members in order of name (and undefined members left out): equal values read the same. */
+export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>)

@@ -37,6 +37,13 @@ export const recording = {
   type: 'boolean',
   description: 'false: no recording (trace and video) of the browser; default true, or the job\'s. recording.enabled off turns it off for every run.',
 } as const;
+export const maxCostUsd = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  maximum: 100_000,
+  description:
+    "The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low.",
+} as const;
 export const timeoutS = { type: 'integer', minimum: 1, maximum: 86_400, description: 'Longest the run may execute, in seconds.' } as const;
 export const humanTimeoutS = {
   type: 'integer',
@@ -80,6 +87,7 @@ export const runOptionMembers = {
   connections: connectionNames,
   files: runFilesMember,
   timeout_s: timeoutS,
+  max_cost_usd: maxCostUsd,
   recording,
   human_timeout_s: humanTimeoutS,
   human_email: humanEmail,
@@ -117,6 +125,8 @@ export interface RunOptions {
   /** The sandbox host label it asks for: the run's own, else its job's. */
   sandboxLabel: string | null;
   timeoutS: number;
+  /** The most the run may cost in USD: the run's own, else its job's, else its API key's default; null: no limit. */
+  maxCostUsd: number | null;
   recording: boolean;
   human: HumanSettings;
   profiles: ProfileSettings;
@@ -132,30 +142,38 @@ export interface ProfileSettings {
 /** What a request's options fall back on: its job's (each over the daemon's), or the daemon's for a run of a prompt. */
 export type RunOptionDefaults = Omit<RunOptions, 'inputs' | 'callbackUrl' | 'inputFiles'>;
 
-/** The defaults of a run of a prompt: the daemon's (`runTimeoutS` is limits.run_timeout_s). */
-export function promptRunDefaults(runTimeoutS: number): RunOptionDefaults {
+/** What every run falls back on last: the daemon's limits.run_timeout_s, and the caller's API key's max_run_cost_usd. */
+export interface BaseRunDefaults {
+  runTimeoutS: number;
+  maxCostUsd: number | null;
+}
+
+/** The defaults of a run of a prompt: the daemon's and its key's. */
+export function promptRunDefaults(base: BaseRunDefaults): RunOptionDefaults {
   return {
     name: null,
     outputSchema: null,
     connections: [],
     proxy: null,
     sandboxLabel: null,
-    timeoutS: runTimeoutS,
+    timeoutS: base.runTimeoutS,
+    maxCostUsd: base.maxCostUsd,
     recording: true,
     human: { timeoutS: null, email: null, requireApproval: false },
     profiles: { profile: null, mode: 'read_write', save: null },
   };
 }
 
-/** The defaults a job gives its runs, each over the daemon's. */
-export function jobRunDefaults(job: JobRow, runTimeoutS: number): RunOptionDefaults {
+/** The defaults a job gives its runs, each over the daemon's and the key's. */
+export function jobRunDefaults(job: JobRow, base: BaseRunDefaults): RunOptionDefaults {
   return {
     name: job.name,
     outputSchema: fromJson(job.output_schema),
     connections: fromJson<string[]>(job.connections) ?? [],
     proxy: job.proxy,
     sandboxLabel: job.sandbox_label,
-    timeoutS: job.timeout_s ?? runTimeoutS,
+    timeoutS: job.timeout_s ?? base.runTimeoutS,
+    maxCostUsd: job.max_cost_usd ?? base.maxCostUsd,
     recording: job.recording === 1,
     human: { timeoutS: job.human_timeout_s, email: job.human_email, requireApproval: job.require_approval === 1 },
     profiles: { profile: job.profile, mode: job.profile_mode, save: job.save_profile },
@@ -174,6 +192,7 @@ export function resolveRunOptions(body: RunOptionsBody, defaults: RunOptionDefau
     proxy: body.proxy ?? defaults.proxy,
     sandboxLabel: body.sandbox_label ?? defaults.sandboxLabel,
     timeoutS: body.timeout_s ?? defaults.timeoutS,
+    maxCostUsd: body.max_cost_usd ?? defaults.maxCostUsd,
     recording: body.recording ?? defaults.recording,
     human: {
       timeoutS: body.human_timeout_s ?? defaults.human.timeoutS,
@@ -200,6 +219,7 @@ export function runOptionsOfRow(row: RunRow, inputFiles: string[]): RunOptions {
     proxy: row.proxy,
     sandboxLabel: row.sandbox_label,
     timeoutS: row.timeout_s,
+    maxCostUsd: row.max_cost_usd,
     recording: row.recording === 1,
     human: { timeoutS: row.human_timeout_s, email: row.human_email, requireApproval: row.require_approval === 1 },
     profiles: { profile: row.profile, mode: row.profile_mode, save: row.save_profile },
@@ -209,7 +229,7 @@ export function runOptionsOfRow(row: RunRow, inputFiles: string[]): RunOptions {
 /** The run row's columns of its options (its input files have a table of their own). */
 export function runOptionColumns(o: RunOptions): Pick<
   NewRunRow,
-  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
+  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
 > {
   return {
     name: o.name,
@@ -220,6 +240,7 @@ export function runOptionColumns(o: RunOptions): Pick<
     proxy: o.proxy,
     sandbox_label: o.sandboxLabel,
     timeout_s: o.timeoutS,
+    max_cost_usd: o.maxCostUsd,
     recording: o.recording ? 1 : 0,
     human_timeout_s: o.human.timeoutS,
     human_email: o.human.email,

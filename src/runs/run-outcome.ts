@@ -1,5 +1,5 @@
 import type { StoredEvidence } from './envelope.js';
-import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
+import { FAILURE_CODES, type Confidence, type FailureCode, type FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunMode } from '../vocabulary/run-modes.js';
 
 /** How an attempt ended, as the engine decided it; the `finish` and `fail` moves (state-machine.ts) write it. */
@@ -18,6 +18,8 @@ export type RunOutcome =
   | {
       status: 'failed';
       reason: FailureReason;
+      /** The finer reason, where the engine has one (the envelope's failure_code); absent: none. */
+      code?: FailureCode;
       detail: string;
       confidence: Confidence | null;
       evidence: StoredEvidence | null;
@@ -30,4 +32,9 @@ export type FailedOutcome = Extract<RunOutcome, { status: 'failed' }>;
 
 export function failedOutcome(reason: FailureReason, detail: string, extra: { evidence?: StoredEvidence | null; confidence?: Confidence | null; warnings?: string[] } = {}): FailedOutcome {
   return { status: 'failed', reason, detail, confidence: extra.confidence ?? null, evidence: extra.evidence ?? null, warnings: extra.warnings ?? [] };
+}
+
+/** A failure with a finer reason: reported under the spec's failure_reason its code belongs to. */
+export function codedFailure(code: FailureCode, detail: string): FailedOutcome {
+  return { ...failedOutcome(FAILURE_CODES[code], detail), code };
 }

@@ -3,7 +3,7 @@ import type { Validated } from '../http-schemas/validated.js';
 import { idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { replay } from '../jobs/job-schemas.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
-import { CONFIDENCES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
+import { CONFIDENCES, FAILURE_CODE_NAMES, FAILURE_REASONS } from '../vocabulary/run-outcomes.js';
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
 import { waitingForSchema } from './waiting-for.js';
 import { runOptionMembers } from './run-options.js';
@@ -89,7 +89,7 @@ export const runStatus = { type: 'string', enum: RUN_STATUSES } as const;
 export const envelopeSchema = {
   type: 'object',
   required: [
-    'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_detail', 'warnings', 'usage',
+    'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_code', 'failure_detail', 'warnings', 'usage', 'max_cost_usd',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
     'live_url', 'files', 'mode', 'sandbox',
   ],
@@ -112,6 +112,12 @@ export const envelopeSchema = {
       },
     },
     failure_reason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
+    failure_code: {
+      type: ['string', 'null'],
+      enum: [...FAILURE_CODE_NAMES, null],
+      description:
+        "A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason.",
+    },
     failure_detail: nullableString,
     warnings: { type: 'array', items: { type: 'string' } },
     usage: {
@@ -124,6 +130,7 @@ export const envelopeSchema = {
         cost_usd: { type: 'number' },
       },
     },
+    max_cost_usd: { type: ['number', 'null'], description: 'The most the run may cost in USD (its own, else its job\'s, else its API key\'s default); null: no limit of its own.' },
     created_at: timestamp,
     started_at: { type: ['string', 'null'], format: 'date-time' },
     finished_at: { type: ['string', 'null'], format: 'date-time' },
@@ -160,10 +167,23 @@ export const envelopeSchema = {
   },
 } as const;
 
+/** W3C Trace Context: the caller's span, which the run's trace joins (docs/api.md, Traces). */
+const traceparentHeader = {
+  type: 'object',
+  properties: {
+    traceparent: {
+      type: 'string',
+      maxLength: 256,
+      description:
+        "W3C traceparent of the caller's span: the run's trace (with OpenTelemetry tracing configured) is its child, and the run's webhooks carry the run's span as their traceparent. An invalid one is ignored.",
+    },
+  },
+} as const;
+
 export const runRouteSchemas = {
-  create: { body: createRunBody, response: { 202: runAcceptedSchema } },
+  create: { headers: traceparentHeader, body: createRunBody, response: { 202: runAcceptedSchema } },
   check: { body: createRunBody, response: { 200: runCheckSchema } },
-  createForJob: { params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
+  createForJob: { headers: traceparentHeader, params: idParam('job'), body: createJobRunBody, response: { 202: runAcceptedSchema } },
   checkForJob: { params: idParam('job'), body: createJobRunBody, response: { 200: runCheckSchema } },
   list: {
     querystring: listQuery('run', { job_id: idQueryParam('job', 'Only runs of this job.') }),

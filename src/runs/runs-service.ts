@@ -94,10 +94,33 @@ export interface RunEngine {
   settleUsage: (runId: string) => RunPatch;
 }
 
+/** What an eval's runs take instead of their job's (src/evals/): null keeps the job's. */
+export interface EvalVariant {
+  prompt: string | null;
+  model: ModelAlias | null;
+}
+
+/** Written in the unit of work that inserts a run: whatever records the run where it was asked for (an eval's case). */
+export type RunLink = (uow: UnitOfWork, runId: string) => void;
+
+/** What a request carries for its run besides its body: the caller's trace context (a header). */
+export interface RequestContext {
+  traceparent: string | null;
+}
+const NO_CONTEXT: RequestContext = { traceparent: null };
+
+/** Who a run is made for: a key's id and what it carries for runs, or no key (a schedule's firing). */
+type Caller = Pick<Principal, 'monthlyCapUsd' | 'maxRunCostUsd'> & { keyId: string | null };
+const NO_KEY: Caller = { keyId: null, monthlyCapUsd: null, maxRunCostUsd: null };
+
 interface NewRun {
   orgId: string;
   keyId: string | null;
   monthlyCapUsd: number | null;
+  /** Whose max_cost_usd the run has, for the 400 that refuses one too low: "its own", "its job's", "its API key's default". */
+  maxCostOrigin: string;
+  /** The caller's W3C traceparent, checked: the run's trace is its child. */
+  traceparent: string | null;
   source: RunSource;
   projectId: string;
   jobId: string | null;
@@ -108,6 +131,7 @@ interface NewRun {
   /** What it was asked, over its job's and the daemon's defaults (run-options.ts). */
   options: RunOptions;
   idempotency: { scope: string; key: string; hash: string } | null;
+  link?: RunLink;
 }
 
 /** A run as a request describes it, before its inputs and schemas are checked. */
@@ -175,9 +199,9 @@ export class RunsService {
     this.hooks.push(hook);
   }
 
-  /** POST /runs */
-  async create(principal: Principal, body: CreateRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepare(this.runSpec(principal, body)), 'write'));
+  /** POST /runs; `traceparent`: the request's header, checked (tracing/run-trace-ids.ts). */
+  async create(principal: Principal, body: CreateRunBody, context: RequestContext = NO_CONTEXT): Promise<CreatedRun> {
+    return this.created(await this.admit(this.prepare({ ...this.runSpec(principal, body), traceparent: context.traceparent }), 'write'));
   }
 
   /** POST /runs/check: the same checks, refusals and warnings as POST /runs, and nothing written. */
@@ -186,18 +210,29 @@ export class RunsService {
   }
 
   /** POST /jobs/{id}/runs */
-  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'write'));
+  async createForJob(principal: Principal, jobId: string, body: CreateJobRunBody, context: RequestContext = NO_CONTEXT): Promise<CreatedRun> {
+    return this.created(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key, undefined, context), 'write'));
   }
 
   /** POST /jobs/{id}/runs/check */
   async checkForJob(principal: Principal, jobId: string, body: CreateJobRunBody): Promise<RunCheck> {
-    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal.keyId, principal.monthlyCapUsd, 'api', jobId, body, body.idempotency_key), 'check'));
+    return checked(await this.admit(this.prepareJobRun(principal.orgId, principal, 'api', jobId, body, body.idempotency_key), 'check'));
+  }
+
+  /**
+   * A run of an eval's case (src/evals/): a run of the job as POST /jobs/{id}/runs makes it (the same checks, caps and
+   * limits, under the eval's key), with the eval's prompt and model when it names them, and `link` written in the
+   * unit of work that inserts it, so that the case and its run are recorded together or not at all. Answers its id.
+   */
+  async createEvalRun(principal: Principal, jobId: string, body: CreateJobRunBody, variant: EvalVariant, link: RunLink): Promise<string> {
+    const prepared = this.prepareJobRun(principal.orgId, principal, 'eval', jobId, body, undefined, variant);
+    const admitted = await this.admit(prepared instanceof Promise ? prepared.then((run) => ({ ...run, link })) : { ...prepared, link }, 'write');
+    return this.created(admitted).body.task_id;
   }
 
   /** A firing of a job's schedule. The deterministic key makes a repeated firing return the first run. */
   async createScheduledRun(orgId: string, jobId: string, body: { inputs?: Record<string, unknown>; callback_url?: string }, idempotencyKey: string): Promise<CreatedRun> {
-    return this.created(await this.admit(this.prepareJobRun(orgId, null, null, 'schedule', jobId, body, idempotencyKey), 'write'));
+    return this.created(await this.admit(this.prepareJobRun(orgId, NO_KEY, 'schedule', jobId, body, idempotencyKey), 'write'));
   }
 
   /**
@@ -210,6 +245,8 @@ export class RunsService {
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
+      maxCostOrigin: "the earlier run's",
+      traceparent: null,
       source: 'api',
       projectId: run.project_id,
       jobId: run.job_id,
@@ -326,6 +363,8 @@ export class RunsService {
       orgId: principal.orgId,
       keyId: principal.keyId,
       monthlyCapUsd: principal.monthlyCapUsd,
+      maxCostOrigin: body.max_cost_usd !== undefined ? 'its own' : "its API key's default (max_run_cost_usd)",
+      traceparent: null,
       source: 'api',
       projectId,
       jobId: null,
@@ -333,7 +372,7 @@ export class RunsService {
       inputSchema: null,
       model: body.model ?? DEFAULT_MODEL,
       replay: 'off',
-      options: resolveRunOptions(body, promptRunDefaults(this.r.config['limits.run_timeout_s'])),
+      options: resolveRunOptions(body, promptRunDefaults({ runTimeoutS: this.r.config['limits.run_timeout_s'], maxCostUsd: principal.maxRunCostUsd })),
       idempotencyKey: body.idempotency_key,
       scope: 'runs',
       body,
@@ -342,26 +381,31 @@ export class RunsService {
 
   private prepareJobRun(
     orgId: string,
-    keyId: string | null,
-    monthlyCapUsd: number | null,
-    source: 'api' | 'schedule',
+    caller: Caller,
+    source: RunSource,
     jobId: string,
     body: CreateJobRunBody,
     idempotencyKey: string | undefined,
+    variant: EvalVariant = { prompt: null, model: null },
+    context: RequestContext = NO_CONTEXT,
   ): NewRun | Promise<NewRun> {
     const job = this.deps.jobs.row(orgId, jobId);
+    const maxCostOrigin =
+      body.max_cost_usd !== undefined ? 'its own' : job.max_cost_usd !== null ? "its job's" : "its API key's default (max_run_cost_usd)";
     return this.prepare({
       orgId,
-      keyId,
-      monthlyCapUsd,
+      keyId: caller.keyId,
+      monthlyCapUsd: caller.monthlyCapUsd,
+      maxCostOrigin,
+      traceparent: context.traceparent,
       source,
       projectId: job.project_id,
       jobId: job.id,
-      prompt: job.prompt,
+      prompt: variant.prompt ?? job.prompt,
       inputSchema: fromJson(job.input_schema),
-      model: job.model as ModelAlias,
+      model: variant.model ?? (job.model as ModelAlias),
       replay: body.replay ?? job.replay,
-      options: resolveRunOptions(body, jobRunDefaults(job, this.r.config['limits.run_timeout_s'])),
+      options: resolveRunOptions(body, jobRunDefaults(job, { runTimeoutS: this.r.config['limits.run_timeout_s'], maxCostUsd: caller.maxRunCostUsd })),
       idempotencyKey,
       // Firings have their own scope, so no API caller's idempotency_key can claim a future firing's key.
       scope: source === 'schedule' ? `schedule:${job.id}` : `job:${job.id}`,
@@ -392,6 +436,8 @@ export class RunsService {
       orgId: spec.orgId,
       keyId: spec.keyId,
       monthlyCapUsd: spec.monthlyCapUsd,
+      maxCostOrigin: spec.maxCostOrigin,
+      traceparent: spec.traceparent,
       source: spec.source,
       projectId: spec.projectId,
       jobId: spec.jobId,
@@ -421,7 +467,9 @@ export class RunsService {
     const nowMs = this.r.clock.now();
     const o = n.options;
     const hint = billingHint(this.deps.prices, n.model, o.timeoutS, n.monthlyCapUsd);
-    const need = startNeed(n, hint, this.plugged().startCost(n.model, n.prompt, o.outputSchema));
+    const start = this.plugged().startCost(n.model, n.prompt, o.outputSchema);
+    checkMaxCost(n, start);
+    const need = startNeed(n, hint, start);
     const problems = this.plugged().runProblems({ orgId: n.orgId, projectId: n.projectId, connections: o.connections, proxy: o.proxy });
     return store.groupTransaction((uow): Admission => {
       if (n.idempotency) {
@@ -465,6 +513,7 @@ export class RunsService {
           prompt: n.prompt,
           model: n.model,
           replay: n.replay,
+          traceparent: n.traceparent,
           status: 'queued' as const,
           created_at: at,
           updated_at: at,
@@ -473,7 +522,8 @@ export class RunsService {
       );
       const run = store.runs.insert(uow, row);
       if (o.inputFiles.length > 0) store.files.addRunInputs(uow, id, o.inputFiles);
-      this.recordChange(uow, { run, from: null, to: 'queued' }, n.source === 'schedule' ? 'queued by its schedule' : 'accepted');
+      n.link?.(uow, id);
+      this.recordChange(uow, { run, from: null, to: 'queued' }, QUEUED_BY[n.source]);
       if (n.idempotency) {
         store.idempotency.put({ org_id: n.orgId, scope: n.idempotency.scope, key: n.idempotency.key, request_hash: n.idempotency.hash, run_id: id, created_at: nowMs });
       }
@@ -488,6 +538,9 @@ export class RunsService {
     return { body: { task_id: a.runId, status: 'queued', poll_url: this.pollUrl(a.runId), billing: a.billing, warnings: a.warnings }, replayed: false };
   }
 }
+
+/** The first line of a run's history, by who started it. */
+const QUEUED_BY: Record<RunSource, string> = { api: 'accepted', schedule: 'queued by its schedule', eval: 'queued by an eval of its job' };
 
 /**
  * The run's input files are the organisation's (another's id is a 404, as for a project), and no two have one name:
@@ -550,6 +603,22 @@ function startNeed(n: NewRun, hint: BillingHint, start: StartCost): StartNeed {
       `a run on ${n.model} needs before it can make its first model call: the most that call can cost (about ${start.inputTokens} input tokens ` +
       `for its prompt, output_schema and tools, and up to ${start.outputTokens} output tokens, models.max_tokens) and ${start.sandboxSeconds} s of sandbox time`,
   };
+}
+
+/**
+ * A max_cost_usd below what the run's first model call may cost (the bound admission holds against the caps) would
+ * fail every run at once with no model call: refused instead, naming what the first call needs.
+ */
+function checkMaxCost(n: NewRun, start: StartCost): void {
+  const max = n.options.maxCostUsd;
+  if (max === null || max >= start.usd) return;
+  throw new InvalidRequestError(
+    'max_cost_too_low',
+    `max_cost_usd (${n.maxCostOrigin}) is ${max} USD, less than the ${start.usd} USD a run on ${n.model} needs before it can make its first model ` +
+      `call (about ${start.inputTokens} input tokens for its prompt, output_schema and tools, up to ${start.outputTokens} output tokens, and ` +
+      `${start.sandboxSeconds} s of sandbox time): raise it, or leave it out`,
+    { param: 'max_cost_usd' },
+  );
 }
 
 /** The body as it is hashed for idempotency: the key itself is not part of what must match. */

@@ -110,7 +110,7 @@ export const runMoves = {
     const { outcome } = input;
     return statusMove('finish', 'running', {
       runId: input.runId,
-      patch: { ...endPatch(outcome, input.nowMs), result: JSON.stringify(outcome.result), failure_reason: null, failure_detail: null, last_action: 'finished' },
+      patch: { ...endPatch(outcome, input.nowMs), result: JSON.stringify(outcome.result), failure_reason: null, failure_code: null, failure_detail: null, last_action: 'finished' },
       description: outcome.describedAs ?? finishedBy(outcome.mode ?? 'agent'),
       leaseOwner: input.leaseOwner,
     });
@@ -165,7 +165,7 @@ function waitMove(name: WaitRunMove['name'], fields: Pick<WaitRunMove, 'runId' |
 function failMove(runId: string, outcome: FailedOutcome, nowMs: number, leaseOwner: string | null, description: string): RunMove {
   return statusMove('fail', 'running', {
     runId,
-    patch: { ...endPatch(outcome, nowMs), result: null, failure_reason: outcome.reason, failure_detail: outcome.detail, last_action: `failed: ${outcome.reason}` },
+    patch: { ...endPatch(outcome, nowMs), result: null, failure_reason: outcome.reason, failure_code: outcome.code ?? null, failure_detail: outcome.detail, last_action: `failed: ${outcome.code ?? outcome.reason}` },
     description,
     leaseOwner,
   });

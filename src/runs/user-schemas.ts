@@ -16,6 +16,8 @@ export interface UserSchemasOptions {
 interface Pending {
   request: SchemaRequest;
   param: string;
+  /** The code of the 400 when the schema does not compile. */
+  code: string;
   what: string;
   resolve: (errors: ErrorObject[] | null) => void;
   reject: (err: Error) => void;
@@ -39,14 +41,17 @@ export class UserSchemas {
 
   constructor(private readonly options: UserSchemasOptions) {}
 
-  /** Checks that `schema` is within bounds and compiles; throws 400 naming `param` (`input_schema`, `output_schema`). */
-  async check(schema: unknown, param: string): Promise<void> {
-    await this.run(schema, param, undefined, `compiling ${param}`);
+  /**
+   * Checks that `schema` is within bounds and compiles; throws 400 naming `param` (`input_schema`, `output_schema`),
+   * with the code `invalid_<param>` unless another is given (an eval case's schema matcher: `invalid_expectation`).
+   */
+  async check(schema: unknown, param: string, code = `invalid_${param}`): Promise<void> {
+    await this.run(schema, param, code, undefined, `compiling ${param}`);
   }
 
   /** The ways `data` violates `schema`, or an empty list. Throws 400 as `check` does when the schema is refused. */
-  async validate(schema: unknown, param: string, data: unknown): Promise<ErrorObject[]> {
-    return (await this.run(schema, param, data, `checking data against ${param}`)) ?? [];
+  async validate(schema: unknown, param: string, data: unknown, code = `invalid_${param}`): Promise<ErrorObject[]> {
+    return (await this.run(schema, param, code, data, `checking data against ${param}`)) ?? [];
   }
 
   /** Stops the worker; later calls are refused. */
@@ -58,15 +63,15 @@ export class UserSchemas {
     await worker?.terminate();
   }
 
-  private run(schema: unknown, param: string, data: unknown, what: string): Promise<ErrorObject[] | null> {
+  private run(schema: unknown, param: string, code: string, data: unknown, what: string): Promise<ErrorObject[] | null> {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      return Promise.reject(new InvalidRequestError(`invalid_${param}`, `${param} must be a JSON Schema object`, { param }));
+      return Promise.reject(new InvalidRequestError(code, `${param} must be a JSON Schema object`, { param }));
     }
     if (this.closed) return Promise.reject(new Error('the schema checker is closed'));
     const text = checkSchemaBounds(schema as Record<string, unknown>, param);
     return new Promise((resolve, reject) => {
       const request: SchemaRequest = data === undefined ? { id: this.nextId++, schema: text } : { id: this.nextId++, schema: text, data };
-      this.queue.push({ request, param, what, resolve, reject });
+      this.queue.push({ request, param, code, what, resolve, reject });
       this.dispatch();
     });
   }
@@ -108,7 +113,7 @@ export class UserSchemas {
     this.inFlight = null;
     const { pending } = current;
     if (reply.ok) pending.resolve(reply.errors);
-    else pending.reject(new InvalidRequestError(`invalid_${pending.param}`, `${pending.param} is not a valid JSON Schema: ${reply.invalid}`, { param: pending.param }));
+    else pending.reject(new InvalidRequestError(pending.code, `${pending.param} is not a valid JSON Schema: ${reply.invalid}`, { param: pending.param }));
     this.dispatch();
   }
 

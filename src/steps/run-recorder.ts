@@ -140,14 +140,21 @@ export class RunRecorder implements ToolRecorder {
     });
   }
 
+  /** What the run has been billed so far, over all its attempts. */
+  spentUsd(): number {
+    return roundUsd(this.r.store.spend.forRun(this.run.id));
+  }
+
   /**
    * Records the spend of `seconds` of sandbox time inside the caller's transaction; answers the run's cost with it,
-   * or null when nothing was due.
+   * or null when nothing was due. A run with a max_cost_usd is not billed sandbox time past it: its model calls stop
+   * before they could pass it, and the seconds a run takes to end after that are ours.
    */
   billSandbox(seconds: number): number | null {
-    const usd = this.prices.sandboxCost(seconds);
-    if (usd <= 0) return null;
     const { store } = this.r;
+    const max = this.run.max_cost_usd;
+    const usd = max === null ? this.prices.sandboxCost(seconds) : Math.min(this.prices.sandboxCost(seconds), roundUsd(max - this.spentUsd()));
+    if (usd <= 0) return null;
     store.spend.record({ orgId: this.run.org_id, keyId: this.run.key_id, runId: this.run.id, usd, at: isoTime(this.r.clock.now()) });
     return roundUsd(store.spend.forRun(this.run.id));
   }

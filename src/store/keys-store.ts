@@ -6,6 +6,8 @@ export interface ApiKeyRow {
   name: string | null;
   secret_hash: Buffer;
   monthly_cap_usd: number | null;
+  /** The max_cost_usd of the key's runs that give none (migration 036). */
+  max_run_cost_usd: number | null;
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
@@ -24,7 +26,7 @@ export class KeysStore {
     this.list_ = db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY id');
     this.listOrg = db.prepare<{ org_id: string }, ApiKeyRow>('SELECT * FROM api_keys WHERE org_id = @org_id ORDER BY id');
     this.insertStmt = db.prepare(
-      'INSERT INTO api_keys (id, org_id, name, secret_hash, monthly_cap_usd, created_at, revoked_at, last_used_at) VALUES (@id, @org_id, @name, @secret_hash, @monthly_cap_usd, @created_at, @revoked_at, @last_used_at)',
+      'INSERT INTO api_keys (id, org_id, name, secret_hash, monthly_cap_usd, max_run_cost_usd, created_at, revoked_at, last_used_at) VALUES (@id, @org_id, @name, @secret_hash, @monthly_cap_usd, @max_run_cost_usd, @created_at, @revoked_at, @last_used_at)',
     );
     this.revokeStmt = db.prepare<{ at: string; id: string }>('UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL');
     this.touchStmt = db.prepare<{ at: string; id: string }>('UPDATE api_keys SET last_used_at = @at WHERE id = @id');

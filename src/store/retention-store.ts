@@ -57,6 +57,14 @@ export const RETENTION_KINDS = [
     // stay: the caps and month-to-date figures read them, not the entries.
     dependents: [{ table: 'spend_entries', column: 'run_id' }],
   },
+  {
+    // An eval's cases (eval_results) go by their foreign key's cascade. Kept cases (eval_cases) are a job's, not history.
+    name: 'evals',
+    table: 'evals',
+    key: 'id',
+    age: { by: 'id', prefix: 'eval' },
+    done: "status IN ('completed', 'cancelled')",
+  },
   { name: 'events', table: 'events', key: 'id', age: { by: 'appended', column: 'created_at' } },
   { name: 'artifacts', table: 'artifacts', key: 'id', age: { by: 'id', prefix: 'art' }, file: { root: 'artifacts', path: 'path', bytes: 'bytes' } },
   {

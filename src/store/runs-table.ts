@@ -1,12 +1,12 @@
 import type { RunMode } from '../vocabulary/run-modes.js';
 import type { ModelAlias } from '../vocabulary/models.js';
-import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
+import type { Confidence, FailureCode, FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
 import type { ProfileAccess } from './profiles-table.js';
 import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowOf } from './columns.js';
 
-/** Who started a run: a caller through the API, or a job's schedule. */
-export type RunSource = 'api' | 'schedule';
+/** Who started a run: a caller through the API, a job's schedule, or an eval of the job (src/evals/). */
+export type RunSource = 'api' | 'schedule' | 'eval';
 
 /** Whether a run (or a job's runs) replays a recorded recipe: docs/api.md, Replay. */
 export type RunReplay = 'auto' | 'off';
@@ -52,6 +52,10 @@ export const runColumns = defineColumns('runs', {
   human_email: patchable<string | null>(null),
   /** 1 when a form may be submitted only after a person approved (request_human, kind approve). Set when the run is created. */
   require_approval: patchable<number>(0),
+  /** The most the run may cost in USD (its own, else its job's, else its key's max_run_cost_usd); null: no limit. */
+  max_cost_usd: patchable<number | null>(null),
+  /** The W3C traceparent the run was created under (POST /v1/runs's header): its trace is a child of the caller's. */
+  traceparent: patchable<string | null>(null),
   /** 'auto': the run replays its job's recipe when there is one (issue 24); resolved when the run is created. */
   replay: patchable<RunReplay>('off'),
   /** How the run ran: the agent, a replay of its job's recipe, or a replay the agent took over (set when it ends). */
@@ -62,6 +66,7 @@ export const runColumns = defineColumns('runs', {
   confidence: patchable<Confidence | null>(null),
   evidence: patchable<string | null>(null),
   failure_reason: patchable<FailureReason | null>(null),
+  failure_code: patchable<FailureCode | null>(null),
   failure_detail: patchable<string | null>(null),
   warnings: patchable<string>('[]'),
   input_tokens: patchable<number>(0),

@@ -3,6 +3,7 @@ import { ConnectionsStore } from './connections-store.js';
 import { openDatabase, type Db } from './database.js';
 import { DataVersion } from './data-version.js';
 import { EmailsStore } from './emails-store.js';
+import { EvalsStore } from './evals-store.js';
 import { EventsStore } from './events-store.js';
 import { FilesStore } from './files-store.js';
 import { GroupCommit } from './group-commit.js';
@@ -58,6 +59,8 @@ export class Store {
   readonly recipes: RecipesStore;
   /** Saved logins: browser states runs start with (docs/api.md, Profiles). */
   readonly profiles: ProfilesStore;
+  /** Jobs' eval cases and evals (docs/api.md, Evaluations). */
+  readonly evals: EvalsStore;
   /** Tells caches when another connection has committed. */
   readonly dataVersion: DataVersion;
   private readonly group: GroupCommit;
@@ -87,6 +90,7 @@ export class Store {
     this.files = new FilesStore(db);
     this.recipes = new RecipesStore(db);
     this.profiles = new ProfilesStore(db);
+    this.evals = new EvalsStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);
   }

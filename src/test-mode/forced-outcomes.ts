@@ -1,5 +1,5 @@
 import type { HumanAsk } from '../human/human-requests.js';
-import type { FailureReason } from '../vocabulary/run-outcomes.js';
+import { FAILURE_CODES, type FailureCode, type FailureReason } from '../vocabulary/run-outcomes.js';
 
 /**
  * What a test-mode run does, forced like Stripe's test cards (issue 25; docs/api.md, Test mode): the token
@@ -9,7 +9,7 @@ import type { FailureReason } from '../vocabulary/run-outcomes.js';
  */
 export type ForcedOutcome =
   | { kind: 'succeed'; confidence: 'high' | 'medium' | 'low' }
-  | { kind: 'fail'; reason: FailureReason; detail: string }
+  | { kind: 'fail'; reason: FailureReason; code?: FailureCode; detail: string }
   | { kind: 'slow'; seconds: number; asked: number }
   | { kind: 'human'; ask: HumanAsk }
   | { kind: 'invalid_output' };
@@ -34,6 +34,11 @@ export const FORCED_FAILURES: Readonly<Record<FailureReason, string>> = {
   ambiguous: 'test mode (errand_test=ambiguous): the page allowed more than one answer and none could be chosen',
 };
 
+/** Every failure code, forced as its own outcome: the run fails under its code's failure_reason. */
+export const FORCED_CODED_FAILURES: Readonly<Record<FailureCode, string>> = {
+  budget_exceeded: 'test mode (errand_test=budget_exceeded): stopped before a model call that could have passed the run\'s max_cost_usd',
+};
+
 /** The person a run asks for, by outcome name: answered through POST /v1/runs/{id}/human as live. */
 const HUMAN_ASKS: Readonly<Record<string, HumanAsk>> = {
   needs_human: { kind: 'answer', question: 'Test mode (errand_test=needs_human): which option should the run choose?', obstacle: null },
@@ -47,6 +52,7 @@ export const FORCED_OUTCOME_NAMES: readonly string[] = [
   'low_confidence',
   'medium_confidence',
   ...Object.keys(FORCED_FAILURES),
+  ...Object.keys(FORCED_CODED_FAILURES),
   'slow',
   ...Object.keys(HUMAN_ASKS),
   'invalid_output',
@@ -96,6 +102,10 @@ function outcomeNamed(name: string, number: string | undefined): ForcedOutcome |
   if (name === 'medium_confidence') return { kind: 'succeed', confidence: 'medium' };
   if (name === 'invalid_output') return { kind: 'invalid_output' };
   if (name in FORCED_FAILURES) return { kind: 'fail', reason: name as FailureReason, detail: FORCED_FAILURES[name as FailureReason] };
+  if (name in FORCED_CODED_FAILURES) {
+    const code = name as FailureCode;
+    return { kind: 'fail', reason: FAILURE_CODES[code], code, detail: FORCED_CODED_FAILURES[code] };
+  }
   const ask = HUMAN_ASKS[name];
   return ask === undefined ? null : { kind: 'human', ask };
 }

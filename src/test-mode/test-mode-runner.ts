@@ -108,7 +108,10 @@ export class TestModeRunner {
   }
 
   private async ending(run: RunRow, forced: ForcedOutcome, inputs: unknown, evidence: StoredEvidence, recorder: RunRecorder, signal: AbortSignal, timer: RunTimer): Promise<RunOutcome> {
-    if (forced.kind === 'fail') return failedOutcome(forced.reason, forced.detail, { evidence, confidence: 'high' });
+    if (forced.kind === 'fail') {
+      const outcome = failedOutcome(forced.reason, forced.detail, { evidence, confidence: 'high' });
+      return forced.code === undefined ? outcome : { ...outcome, code: forced.code };
+    }
     if (forced.kind === 'human') {
       recorder.lastAction(`waiting for a person (${forced.ask.kind})`);
       // As request_human: the wait has its own limit (human_timeout_s), and the run's timeout_s stops meanwhile.
@@ -136,7 +139,7 @@ function describeForced(forced: ForcedOutcome): string {
     case 'succeed':
       return forced.confidence === 'high' ? 'success' : `${forced.confidence}_confidence`;
     case 'fail':
-      return forced.reason;
+      return forced.code ?? forced.reason;
     case 'slow':
       return `slow_${forced.seconds}`;
     case 'human':

@@ -9,6 +9,7 @@ import type { StoredWaitingFor } from '../runs/waiting-for.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import type { WaitpointRow } from '../store/waitpoints-store.js';
+import type { RunTracing } from '../tracing/run-tracing.js';
 import type { WaitpointKind, WaitpointStatus, WaitpointTimer } from '../vocabulary/waits.js';
 import { waitpointLifecycle } from './waitpoint-lifecycle.js';
 
@@ -46,7 +47,7 @@ export interface WaitContext {
 export class Waitpoints {
   constructor(
     private readonly r: Resources,
-    private readonly o: { runs: RunsService },
+    private readonly o: { runs: RunsService; tracing: RunTracing },
   ) {}
 
   /**
@@ -88,6 +89,8 @@ export class Waitpoints {
     this.showNext(uow, row.org_id, row.run_id);
     const wake = (): void => this.r.events.emit('wake.waitpoint_ended', { waitpointId: id, runId: row.run_id });
     uow.afterCommit(wake);
+    // A wait is a span of the attempt that waited, from its opening to its end.
+    if (this.o.tracing.enabled) uow.afterCommit(() => this.o.tracing.waitEnded(this.r.store.runs.getById(row.run_id)!, row));
     return true;
   }
 

@@ -37,6 +37,8 @@ export interface DeliveryWorkerOptions {
   /** Longest sleep between looks at the outbox, for work another process added (a CLI redelivery). */
   pollIntervalMs?: number;
   random?: () => number;
+  /** The W3C traceparent a run's webhooks carry (its trace's run span), or null: none. */
+  traceparentOf?: (runId: string) => string | null;
   /** Told of every attempt once it is recorded: the delivery's status after it and the receiver's time (metrics). */
   onAttempt?: (status: DeliveryStatus, latencyMs: number) => void;
 }
@@ -93,7 +95,9 @@ export class DeliveryWorker {
     const startedAt = this.o.clock.now();
     let result: SendResult;
     try {
-      const headers = signWebhook(row.event_id, startedAt, row.payload, this.secretsFor(row));
+      const headers: Record<string, string> = signWebhook(row.event_id, startedAt, row.payload, this.secretsFor(row));
+      const traceparent = row.run_id === null ? null : (this.o.traceparentOf?.(row.run_id) ?? null);
+      if (traceparent !== null) headers.traceparent = traceparent;
       result = await sendWebhook(row.url, row.payload, {
         headers,
         timeoutMs: this.o.config['webhooks.timeout_s'] * 1000,

@@ -3,6 +3,7 @@ import type { TargetGuard } from '../network/target-guard.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Resources } from '../resources.js';
 import type { Subsystem } from '../subsystem.js';
+import type { RunTracing } from '../tracing/run-tracing.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
 /** Whose secrets sign an organisation's webhooks: its own (`SigningSecrets`), or its email identity's. */
@@ -17,6 +18,8 @@ export interface WebhooksSubsystemDeps {
   signingSecrets: SecretsOfOrgs;
   emailSigningSecrets: SecretsOfOrgs;
   metrics: Metrics | null;
+  /** Runs' trace context, which their webhooks carry. */
+  tracing: RunTracing;
 }
 
 /**
@@ -36,6 +39,10 @@ export function webhooksSubsystem(deps: WebhooksSubsystemDeps): Subsystem {
     announcer,
     config,
     guard,
+    traceparentOf: (runId) => {
+      const run = store.runs.getById(runId);
+      return run === undefined ? null : deps.tracing.traceparentOf(run);
+    },
     ...(metrics ? { onAttempt: (status, latencyMs) => metrics.webhookAttempt(status === 'pending' ? 'retrying' : status, latencyMs / 1000) } : {}),
   });
   return {

@@ -54,7 +54,7 @@ describe('errand config set-secret', () => {
   it('refuses a key that is not a secret, and a value the daemon would refuse, with exit 2', async () => {
     const notSecret = await cli(['config', 'set-secret', 'sandbox.driver'], { input: 'docker' });
     expect(notSecret.code).toBe(2);
-    expect(notSecret.stderr).toMatch(/sandbox\.driver is not a secret key \(they are sandbox\.egress_proxy, oauth\.providers, mail\.smtp_url\); other keys go in config\.json or ERRAND_SANDBOX_DRIVER/);
+    expect(notSecret.stderr).toMatch(/sandbox\.driver is not a secret key \(they are sandbox\.egress_proxy, oauth\.providers, mail\.smtp_url, tracing\.headers\); other keys go in config\.json or ERRAND_SANDBOX_DRIVER/);
     const badJson = await cli(['config', 'set-secret', 'oauth.providers'], { input: '{"github": ' });
     expect(badJson.code).toBe(2);
     expect(badJson.stderr).toMatch(/config oauth\.providers: must be a JSON object/);

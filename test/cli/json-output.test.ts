@@ -71,6 +71,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   gc: 'test/cli/gc-command.test.ts (old runs to purge)',
   'jobs recipe': 'test/cli/replay-commands.test.ts (a job with a recorded recipe)',
   'runs replay': 'test/cli/replay-commands.test.ts (a job with a recorded recipe)',
+  'jobs eval': 'test/cli/eval-command.test.ts (a scripted model that grades some cases right, some wrong)',
   backup: 'test/backup/backup-restore.test.ts (a backup under load)',
   restore: 'test/backup/backup-restore.test.ts (restored and served)',
 };

@@ -11,6 +11,7 @@ const ARGV = [
   '--proxy', 'de-proxy',
   '--sandbox-label', 'gpu',
   '--timeout-s', '90',
+  '--max-cost-usd', '0.75',
   '--no-recording',
   '--human-email', 'ops@example.com',
   '--human-timeout-s', '600',
@@ -26,6 +27,7 @@ const MEMBERS = {
   proxy: 'de-proxy',
   sandbox_label: 'gpu',
   timeout_s: 90,
+  max_cost_usd: 0.75,
   recording: false,
   human_email: 'ops@example.com',
   human_timeout_s: 600,
@@ -62,5 +64,15 @@ describe('the run option flags', () => {
 
   it('let `jobs update --unset` clear a job\'s sandbox label, as it clears its proxy', () => {
     expect(unsetFieldsOf(['sandbox_label', 'proxy'])).toEqual({ sandbox_label: null, proxy: null });
+  });
+
+  it('let `jobs update --unset` clear a job\'s max_cost_usd', () => {
+    expect(unsetFieldsOf(['max_cost_usd'])).toEqual({ max_cost_usd: null });
+  });
+
+  it('refuse a --max-cost-usd that is not a number above 0', () => {
+    for (const bad of ['0', '-1', 'abc', '']) {
+      expect(() => parse((cmd) => addRunOptionFlags(cmd, 'run'), ['--max-cost-usd', bad])).toThrow(/expected a number above 0/);
+    }
   });
 });

@@ -36,8 +36,8 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 describe('the secret keys', () => {
-  it('are marked in the schema: the relay URL, the OAuth providers and the egress proxy', () => {
-    expect([...SECRET_KEYS].sort()).toEqual(['mail.smtp_url', 'oauth.providers', 'sandbox.egress_proxy']);
+  it('are marked in the schema: the relay URL, the OAuth providers, the egress proxy and the tracing backend\'s headers', () => {
+    expect([...SECRET_KEYS].sort()).toEqual(['mail.smtp_url', 'oauth.providers', 'sandbox.egress_proxy', 'tracing.headers']);
     for (const key of SECRET_KEYS) expect(CONFIG_KEYS[key]).toMatchObject({ secret: true });
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The event catalogue against what a real daemon emits: every flow that emits an event, driven through the compiled
  * daemon (runs that succeed, fail and are cancelled, webhook attempts, schedule firings started, skipped and paused,
- * mail received, bounced and complained about, a connection authenticated and expired, a profile found signed out);
- * then every row of the event log and every webhook delivery must have a catalogued type, data its schema accepts,
- * and the catalogue's routing.
+ * mail received, bounced and complained about, a connection authenticated and expired, a profile found signed out,
+ * evals completed and cancelled); then every row of the event log and every webhook delivery must have a catalogued
+ * type, data its schema accepts, and the catalogue's routing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
@@ -144,6 +144,21 @@ describe('the event catalogue', () => {
     const profile = (await d.api('POST', '/v1/profiles', { name: 'portal', check: { url: `${portal.url}/account`, text: 'Sign out' } })).body;
     expect((await d.api('POST', `/v1/profiles/${profile.id}/check`)).body.health).toBe('signed_out');
     await portal.close();
+
+    // Evals: one that completes, and one cancelled while its case's run waits for a person.
+    const evaluated = (await d.api('POST', '/v1/jobs', { project_id: project, name: 'evaluated', prompt: 'Say ok' })).body;
+    model.script([SUCCEED()]);
+    const completedEval = (await d.api('POST', `/v1/jobs/${evaluated.id}/evals`, { cases: [{ name: 'ok', expect: { members: { ok: { equals: true } } } }] })).body;
+    await until('the eval to complete', async () => (await d.api('GET', `/v1/evals/${completedEval.id}`)).body.status === 'completed');
+    // Turns the schedule's firings left unused go first, so that the next run is the one that asks.
+    while (model.remaining > 0) await ended(await createRun({ prompt: 'Use up a turn' }));
+    model.script([toolUse('request_human', { kind: 'answer', question: 'Which one?' })]);
+    const cancelledEval = (await d.api('POST', `/v1/jobs/${evaluated.id}/evals`, { cases: [{ name: 'asks', expect: { members: { ok: { equals: true } } } }] })).body;
+    await until("the eval's run to wait for a person", async () => {
+      const runId = (await d.api('GET', `/v1/evals/${cancelledEval.id}`)).body.cases[0].run_id as string | null;
+      return runId !== null && (await d.api('GET', `/v1/runs/${runId}`)).body.waiting_for;
+    });
+    expect((await d.api('POST', `/v1/evals/${cancelledEval.id}/cancel`)).body.status).toBe('cancelled');
 
     const every = await until('an event and a webhook of every catalogued type', () => {
       const now = stored([d.orgId, broke.orgId]);

@@ -53,10 +53,17 @@ describe('KeysService', () => {
     expect(Object.keys(keys.list(orgId)[0]!)).not.toContain('secret_hash');
   });
 
-  it('authenticates the key it minted, as its organisation with its cap', () => {
-    const created = keys.create({ orgId, monthlyCapUsd: 12.5 });
+  it('authenticates the key it minted, as its organisation with its cap and its runs\' default cost limit', () => {
+    const created = keys.create({ orgId, monthlyCapUsd: 12.5, maxRunCostUsd: 0.75 });
     expect(created.key).toMatch(/^ek_[0-9a-z]{26}_[A-Za-z0-9_-]{43}$/);
-    expect(keys.authenticate(created.key)).toEqual({ keyId: created.id, orgId, monthlyCapUsd: 12.5 });
+    expect(keys.authenticate(created.key)).toEqual({ keyId: created.id, orgId, monthlyCapUsd: 12.5, maxRunCostUsd: 0.75 });
+    expect(keys.list(orgId).find((k) => k.id === created.id)).toMatchObject({ monthly_cap_usd: 12.5, max_run_cost_usd: 0.75 });
+  });
+
+  it('refuses a default cost limit of a run that is not a number above 0, naming it', () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => keys.create({ orgId, maxRunCostUsd: bad })).toThrow(expect.objectContaining({ code: 'invalid_cap', param: 'max_run_cost_usd' }));
+    }
   });
 
   it('answers 401 errors: missing, malformed, unknown, wrong secret, revoked', () => {

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hold, toolUse } from '../fixtures/scripted-anthropic.js';
+import { hold, reply, toolUse } from '../fixtures/scripted-anthropic.js';
 import { startEngine, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { connectWithKey, INITIALIZE, rpc, structured, toolError } from './harness.js';
 import { runCli } from '../cli/run-cli.js';
@@ -266,5 +266,40 @@ describe('list_projects, list_jobs and run_job', () => {
     const run = structured(await client.callTool({ name: 'run_job', arguments: { job_id: job.body.id, inputs: { who: 'Ada' } } }));
     expect(run).toMatchObject({ status: 'succeeded', job_id: job.body.id, name: 'Greeter', result: { greeting: 'Hello, Ada' } });
     expect(JSON.stringify(h.model.requests.at(-1)!.body.messages[0])).toContain('Greet Ada');
+  });
+});
+
+describe('max_cost_usd on run_task and run_job', () => {
+  /** A model turn that runs code and asks for more: the agent would go on calling tools until stopped. */
+  const busyTurn = () => reply(toolUse('run_code', { language: 'bash', code: 'echo looking' }), { usage: { input_tokens: 10_000, output_tokens: 500 } });
+
+  it('stops a run_task run at its max_cost_usd, failed with failure_code budget_exceeded, below the limit', async () => {
+    h.model.script(Array.from({ length: 12 }, busyTurn));
+    const before = h.model.requests.length;
+    const run = structured(await client.callTool({ name: 'run_task', arguments: { prompt: 'Look around', model: 'sonnet', max_cost_usd: 0.2 } }));
+    const calls = h.model.requests.length - before;
+    expect(h.model.discard()).toBe(12 - calls);
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'timeout', failure_code: 'budget_exceeded', max_cost_usd: 0.2 });
+    expect(run.failure_detail).toContain('max_cost_usd of 0.2 USD');
+    expect(run.usage.cost_usd).toBeLessThanOrEqual(0.2);
+    expect(calls).toBeGreaterThan(0);
+  });
+
+  it('gives a run_job run the max_cost_usd it names over its job\'s, and the job\'s without one', async () => {
+    const project = (await h.daemon.api('GET', '/v1/projects')).body.data.find((p: { is_default: boolean }) => p.is_default);
+    const job = await h.daemon.api('POST', '/v1/jobs', { project_id: project.id, name: 'Capped', prompt: 'Say ok', max_cost_usd: 1.5 });
+    expect(job.status).toBe(201);
+    h.model.script([finishWith({ ok: true }), finishWith({ ok: true })]);
+    const own = structured(await client.callTool({ name: 'run_job', arguments: { job_id: job.body.id, max_cost_usd: 0.4 } }));
+    expect(own).toMatchObject({ status: 'succeeded', max_cost_usd: 0.4 });
+    const fromJob = structured(await client.callTool({ name: 'run_job', arguments: { job_id: job.body.id } }));
+    expect(fromJob).toMatchObject({ status: 'succeeded', max_cost_usd: 1.5 });
+  });
+
+  it('fails naming max_cost_usd, and starts nothing, for a limit below the first call\'s cost or not above 0', async () => {
+    const before = h.model.requests.length;
+    expect(toolError(await client.callTool({ name: 'run_task', arguments: { prompt: 'x', model: 'sonnet', max_cost_usd: 0.001 } }))).toMatchObject({ code: 'max_cost_too_low', param: 'max_cost_usd' });
+    expect(toolError(await client.callTool({ name: 'run_task', arguments: { prompt: 'x', max_cost_usd: 0 } }))).toMatchObject({ param: 'max_cost_usd' });
+    expect(h.model.requests.length).toBe(before);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse, type AnthropicRequest } from '../fixtures/scripted-anthropic.js';
 import { startEngine, stepsOf, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { startTestSites, type TestSites } from './test-sites.js';
+import { evalEnded } from '../evals/harness.js';
 
 let h: EngineHarness;
 let sites: TestSites;
@@ -123,6 +124,26 @@ describe('a shop job: search, open the product, read name and price', () => {
     expect(JSON.stringify(steps.map((s) => s.input))).not.toContain('B-200');
   });
 
+  it("runs an eval's cases as replays of the recipe, with no model call, and grades their results", async () => {
+    const before = h.model.requests.length;
+    const created = await h.daemon.api('POST', `/v1/jobs/${jobId}/evals`, {
+      replay: 'auto',
+      cases: [
+        { name: 'kettle', inputs: { sku: 'B-200' }, expect: { equals: { name: 'Red Kettle', price: 30 } } },
+        { name: 'teapot', inputs: { sku: 'C-300' }, expect: { members: { price: { range: { max: 1000 } } } } },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(created.body.replay).toBe('auto');
+    const evaluated = await evalEnded(h.daemon, created.body.id);
+    expect(evaluated.cases.map((c: any) => [c.label, c.status, c.mode, c.usage.input_tokens, c.differences])).toEqual([
+      ['kettle', 'passed', 'replay', 0, []],
+      ['teapot', 'failed', 'replay', 0, [{ path: 'result.price', expected: 'a number of at most 1000', got: '1249.99' }]],
+    ]);
+    expect(h.model.requests.length).toBe(before);
+    expect((await recipeOf(jobId)).version).toBe(1);
+  });
+
   it('hands over to the agent when the result no longer reads as recorded, and records the next version', async () => {
     sites.shopLayout = 'cost';
     const before = h.model.requests.length;
@@ -160,6 +181,19 @@ describe('a shop job: search, open the product, read name and price', () => {
     const run = await runJob(jobId, { sku: 'A-100' }, { replay: 'off' });
     expect(run).toMatchObject({ status: 'succeeded', mode: 'agent' });
     // A run of the agent that succeeds records anew.
+    expect((await recipeOf(jobId)).version).toBe(3);
+  });
+
+  it("records no version from an eval's run: an eval measures the job and leaves it as it was", async () => {
+    h.model.script([
+      toolUse('browser', { action: 'navigate', url: `${sites.url}/product/1` }),
+      toolUse('browser', { action: 'read_text' }),
+      toolUse('finish', { result: { name: 'Blue Mug', price: 12.5 }, confidence: 'high' }),
+    ]);
+    const created = await h.daemon.api('POST', `/v1/jobs/${jobId}/evals`, { replay: 'off', cases: [{ name: 'mug', inputs: { sku: 'A-100' }, expect: { members: { name: { equals: 'Blue Mug' } } } }] });
+    expect(created.status).toBe(202);
+    const evaluated = await evalEnded(h.daemon, created.body.id);
+    expect(evaluated.cases[0]).toMatchObject({ status: 'passed', mode: 'agent', run_status: 'succeeded' });
     expect((await recipeOf(jobId)).version).toBe(3);
   });
 

@@ -17,6 +17,8 @@ import { recipientLifecycle } from '../../src/mail/outbound/email-lifecycle.js';
 import { runLifecycle } from '../../src/runs/state-machine.js';
 import { deliveryLifecycle } from '../../src/webhooks/delivery-lifecycle.js';
 import type { RunStatus } from '../../src/vocabulary/run-status.js';
+import type { EvalStatus } from '../../src/vocabulary/evals.js';
+import { evalLifecycle } from '../../src/evals/eval-lifecycle.js';
 import type { EmailStatus } from '../../src/store/emails-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../fixtures/temp-dir.js';
@@ -119,6 +121,43 @@ describe('RetentionService', () => {
     expect(store.spend.caps(orgId, keyId, day, day.slice(0, 7))).toEqual(capsBefore);
     expect(capsBefore.orgSpentTodayUsd).toBe(2);
     expect(store.runs.countActive(orgId)).toBe(1);
+  });
+
+  it('purges evals that ended before retention.runs_days with their cases, never one under way, and keeps the cases a job keeps', async () => {
+    const now = () => isoTime(clock.now());
+    const jobId = ids('job');
+    store.jobs.insert({
+      id: jobId, org_id: orgId, project_id: store.projects.getDefault(orgId)!.id, name: 'j', description: null, prompt: 'p', model: 'haiku', input_schema: null,
+      output_schema: null, connections: null, timeout_s: null, schedule: null, recording: 1, created_at: now(), updated_at: now(),
+    });
+    store.evals.insertCase({ id: ids('evc'), org_id: orgId, job_id: jobId, name: 'kept', inputs: '{}', expect: '{"equals":1}', created_at: now() });
+    const evalOf = (to: EvalStatus): string => {
+      const id = ids('eval');
+      store.transaction((uow) => {
+        store.evals.insertEval(
+          uow,
+          { id, org_id: orgId, job_id: jobId, key_id: keyId, status: 'queued', replay: 'off', model: 'haiku', prompt: null, settings: '{}', baseline_id: null, max_parallel: 1, idempotency_key: null, request_hash: null, created_at: now(), started_at: null, finished_at: null, updated_at: now() },
+          [{ eval_id: id, position: 0, case_id: null, name: 'a', inputs: '{}', expect: '{"equals":1}' }],
+        );
+        if (to !== 'queued') store.evals.setStatus(uow, id, evalLifecycle.move('queued', to), { updated_at: now() });
+      });
+      return id;
+    };
+    const completed = evalOf('completed');
+    const cancelled = evalOf('cancelled');
+    const underWay = evalOf('running');
+    clock.advance(20 * DAY);
+    const recent = evalOf('completed');
+    clock.advance(11 * DAY);
+
+    expect((await retention().purge()).find((p) => p.kind === 'evals')).toEqual({ kind: 'evals', rows: 2, files: 0 });
+    for (const id of [completed, cancelled]) {
+      expect(store.evals.getEvalById(id)).toBeUndefined();
+      expect(store.evals.results(id)).toEqual([]);
+    }
+    expect(store.evals.getEvalById(underWay)?.status).toBe('running');
+    expect(store.evals.results(recent)).toHaveLength(1);
+    expect(store.evals.countCases(jobId)).toBe(1);
   });
 
   it('purges event log entries older than retention.events_days, and only those', async () => {
@@ -347,6 +386,7 @@ describe('RetentionService', () => {
     const plan = service.plan();
     expect(plan.map((p) => p.kind)).toEqual([
       'runs',
+      'evals',
       'events',
       'artifacts',
       'webhook_deliveries',

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserSchemas } from '../../src/runs/user-schemas.js';
-import { FORCED_FAILURES } from '../../src/test-mode/forced-outcomes.js';
+import { FORCED_CODED_FAILURES, FORCED_FAILURES } from '../../src/test-mode/forced-outcomes.js';
 import { FAILURE_REASONS } from '../../src/vocabulary/run-outcomes.js';
 import { WebhookReceiver, signingSecretOf } from '../fixtures/webhook-receiver.js';
 import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
@@ -171,6 +171,13 @@ describe('forced outcomes (errand_test=...)', () => {
     const run = await testRun({ prompt: `Buy the widget errand_test=${reason}` });
     expect(run).toMatchObject({ status: 'failed', failure_reason: reason, failure_detail: FORCED_FAILURES[reason], result: null, confidence: 'high' });
     expect(run.evidence.screenshot_url).toMatch(/\/v1\/artifacts\//);
+  });
+
+  it('errand_test=budget_exceeded fails the run as its max_cost_usd would: failure_reason timeout, failure_code budget_exceeded', async () => {
+    const run = await testRun({ prompt: 'Buy the widget errand_test=budget_exceeded' });
+    expect(run).toMatchObject({ status: 'failed', failure_reason: 'timeout', failure_code: 'budget_exceeded', failure_detail: FORCED_CODED_FAILURES.budget_exceeded });
+    const plain = await testRun({ prompt: 'Buy the widget errand_test=timeout' });
+    expect(plain).toMatchObject({ failure_reason: 'timeout', failure_code: null });
   });
 
   it('from an input, whatever its format, and from a job\'s run', async () => {

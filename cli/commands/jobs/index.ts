@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { examples } from '../../help.js';
 import { registerJobsCreate } from './create.js';
 import { registerJobsDelete } from './delete.js';
+import { registerJobsEval } from './eval.js';
 import { registerJobsGet } from './get.js';
 import { registerJobsList } from './list.js';
 import { registerJobsRecipe } from './recipe.js';
@@ -15,4 +16,5 @@ export function registerJobs(program: Command): void {
   registerJobsUpdate(jobs);
   registerJobsDelete(jobs);
   registerJobsRecipe(jobs);
+  registerJobsEval(jobs);
 }

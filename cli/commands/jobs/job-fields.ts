@@ -8,7 +8,7 @@ import type { Column } from '../../output.js';
 import { addRunOptionFlags, runOptionsOf, type RunOptionFlags } from '../runs/run-option-flags.js';
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
-export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'schedule', 'proxy', 'sandbox_label', 'profile', 'save_profile'] as const;
+export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'schedule', 'proxy', 'sandbox_label', 'profile', 'save_profile'] as const;
 
 export interface JobFieldFlags extends RunOptionFlags {
   name?: string;

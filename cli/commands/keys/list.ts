@@ -29,6 +29,7 @@ export async function listKeys(ctx: CliContext, options: ListKeysOptions): Promi
         { header: 'NAME', value: (k) => k.name },
         { header: 'MODE', value: (k) => (k.livemode ? 'live' : 'test') },
         { header: 'MONTHLY CAP USD', value: (k) => k.monthly_cap_usd },
+        { header: 'RUN MAX USD', value: (k) => k.max_run_cost_usd },
         { header: 'CREATED', value: (k) => k.created_at },
         { header: 'LAST USED', value: (k) => k.last_used_at },
         { header: 'REVOKED', value: (k) => k.revoked_at },

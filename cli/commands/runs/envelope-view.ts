@@ -11,7 +11,7 @@ export const runColumns: Column<Run>[] = [
   { header: 'ID', value: (r) => r.task_id },
   { header: 'STATUS', value: (r) => r.status },
   { header: 'MODE', value: (r) => (r.livemode ? r.mode : 'test') },
-  { header: 'REASON', value: (r) => r.failure_reason },
+  { header: 'REASON', value: (r) => r.failure_code ?? r.failure_reason },
   { header: 'MODEL', value: (r) => r.model },
   { header: 'STEPS', value: (r) => r.progress?.steps },
   { header: 'COST USD', value: (r) => r.usage.cost_usd },
@@ -163,8 +163,9 @@ function estimateOf(b: RunCreated['billing']): string {
 }
 
 /** `reason: detail`, with the detail left out when it only repeats the reason ("not_found: not_found"). */
-export function failureOf(envelope: Pick<Run, 'failure_reason' | 'failure_detail'>): string | null {
-  const { failure_reason: reason, failure_detail: detail } = envelope;
+export function failureOf(envelope: Pick<Run, 'failure_reason' | 'failure_code' | 'failure_detail'>): string | null {
+  const { failure_detail: detail } = envelope;
+  const reason = envelope.failure_code === null ? envelope.failure_reason : `${envelope.failure_reason} (${envelope.failure_code})`;
   if (reason === null) return detail;
   return detail === null || detail.trim() === '' || detail.trim() === reason ? reason : `${reason}: ${detail}`;
 }

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { RunOptionsBody } from '../../../src/runs/run-options.js';
-import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
+import { collect, integerFlag, positiveNumberFlag, readJsonObject } from '../../flag-parsers.js';
 import { OUTPUT_SCHEMA_HELP } from '../../help.js';
 
 /**
@@ -13,6 +13,7 @@ export interface RunOptionFlags {
   proxy?: string;
   sandboxLabel?: string;
   timeoutS?: number;
+  maxCostUsd?: number;
   /** Set only by --recording or --no-recording: otherwise the job's choice, or the daemon's default. */
   recording?: boolean;
   humanEmail?: string;
@@ -26,7 +27,7 @@ export interface RunOptionFlags {
 /** The options' members a body takes from the flags (the ones shared by a run and a job's defaults). */
 export type RunOptionMembers = Pick<
   RunOptionsBody,
-  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
+  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
 >;
 
 /** Adds the flags, worded for a run or for a job's runs. */
@@ -38,6 +39,15 @@ export function addRunOptionFlags(cmd: Command, target: 'run' | 'job'): Command 
     .option('--proxy <name>', say("a proxy connection the run's browser and code leave through (overrides the job's)", "a proxy connection this job's runs leave through, unless a run names its own"))
     .option('--sandbox-label <label>', say("a label of the sandbox hosts the run must run on (overrides the job's)", "a label of the sandbox hosts this job's runs must run on, unless a run names its own"))
     .addOption(new Option('--timeout-s <seconds>', say('longest the run may execute', 'longest a run may execute')).argParser(integerFlag(1, 86_400)))
+    .addOption(
+      new Option(
+        '--max-cost-usd <usd>',
+        say(
+          "the most the run may cost in USD: it stops (failed, budget_exceeded) before a model call that could pass it (overrides the job's and the key's)",
+          "the most each run of this job may cost in USD, unless a run gives its own (overrides the key's default)",
+        ),
+      ).argParser(positiveNumberFlag),
+    )
     .option('--recording', say("record the browser (a video and a trace), though the job's runs are not", "record the browser of this job's runs (the default)"))
     .option('--no-recording', say('do not record the browser', "do not record the browser of this job's runs, unless a run asks to"))
     .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
@@ -59,6 +69,7 @@ export function runOptionsOf(flags: RunOptionFlags): RunOptionMembers {
     ...(flags.proxy === undefined ? {} : { proxy: flags.proxy }),
     ...(flags.sandboxLabel === undefined ? {} : { sandbox_label: flags.sandboxLabel }),
     ...(flags.timeoutS === undefined ? {} : { timeout_s: flags.timeoutS }),
+    ...(flags.maxCostUsd === undefined ? {} : { max_cost_usd: flags.maxCostUsd }),
     ...(flags.recording === undefined ? {} : { recording: flags.recording }),
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
     ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),

@@ -34,7 +34,7 @@ export function runDetailLines(detail: RunDetail, cliName: string): DetailLine[]
   // Once: the running run's own link, else the one made with the person's question.
   const live = e.live_url ?? e.waiting_for?.live_url ?? null;
   if (live !== null) lines.push({ text: 'live view (see the browser, take control):', color: 'cyan' }, { text: live, copy: true });
-  if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
+  if (e.failure_reason !== null) lines.push({ text: `failure: ${e.failure_reason}${e.failure_code === null ? '' : ` (${e.failure_code})`}${e.failure_detail && e.failure_detail !== e.failure_reason ? `: ${e.failure_detail}` : ''}`, color: 'red', wraps: true });
   if (e.result !== null) {
     const result = JSON.stringify(e.result, null, 2).split('\n');
     lines.push({ text: `result (confidence ${e.confidence ?? '-'}):`, bold: true });

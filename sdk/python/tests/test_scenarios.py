@@ -471,6 +471,15 @@ OPERATIONS: dict[tuple[str, str], Callable[[Errand], Any]] = {
     ("DELETE", "/v1/jobs/{id}"): lambda c: c.jobs.delete("job_1"),
     ("GET", "/v1/jobs/{id}/skipped_firings"): lambda c: list(c.jobs.skipped_firings("job_1")),
     ("GET", "/v1/jobs/{id}/recipe"): lambda c: c.jobs.recipe("job_1"),
+    ("GET", "/v1/jobs/{id}/eval_cases"): lambda c: list(c.evals.cases.list("job_1")),
+    ("POST", "/v1/jobs/{id}/eval_cases"): lambda c: c.evals.cases.create("job_1", inputs={}, expect={"status": "succeeded"}),
+    ("GET", "/v1/eval_cases/{id}"): lambda c: c.evals.cases.get("evc_1"),
+    ("DELETE", "/v1/eval_cases/{id}"): lambda c: c.evals.cases.delete("evc_1"),
+    ("POST", "/v1/jobs/{id}/evals"): lambda c: c.evals.create("job_1"),
+    ("GET", "/v1/jobs/{id}/evals"): lambda c: list(c.evals.list("job_1")),
+    ("GET", "/v1/evals/{id}"): lambda c: c.evals.get("eval_1"),
+    ("POST", "/v1/evals/{id}/cancel"): lambda c: c.evals.cancel("eval_1"),
+    ("GET", "/v1/evals/{id}/report"): lambda c: c.evals.report("http://errand.test/v1/evals/eval_1/report?expires=1&sig=s"),
     ("DELETE", "/v1/jobs/{id}/recipe"): lambda c: c.jobs.delete_recipe("job_1"),
     ("POST", "/v1/runs"): lambda c: c.runs.create(prompt="p"),
     ("GET", "/v1/runs"): lambda c: list(c.runs.list(job_id="job_1")),
@@ -699,3 +708,39 @@ def test_s12_test_mode_forces_an_outcome_and_stays_apart_from_live(daemon: SdkDa
         with pytest.raises(errand.NotFoundError):
             client.runs.get(run["task_id"])
     assert daemon.command(cmd="model_requests")["count"] == model_before
+
+
+def test_s13_evals_grade_cases_compare_with_a_baseline_report_and_run_the_kept_cases(daemon: SdkDaemon) -> None:
+    with fresh_org_client(daemon) as client:
+        project = client.projects.create(name=f"py-s13-{uuid.uuid4().hex[:8]}")
+        job = client.jobs.create(project_id=project["id"], name="echo", prompt="Say whether it is ok", output_schema=OUTPUT_SCHEMA)
+
+        first = client.evals.create_and_wait(
+            job["id"],
+            cases=[{"name": "ok", "expect": {"equals": {"ok": True}}}, {"name": "not ok", "expect": {"members": {"ok": {"equals": False}}}}],
+            poll_interval=0.2,
+        )
+        assert (first["object"], first["status"]) == ("eval", "completed")
+        assert (first["totals"]["passed"], first["totals"]["failed"], first["totals"]["pass_rate"]) == (1, 1, 0.5)
+        assert first["cases"][1]["differences"] == [{"path": "result.ok", "expected": "false", "got": "true"}]
+
+        second = client.evals.create_and_wait(
+            job["id"],
+            cases=[{"name": "ok", "expect": {"equals": {"ok": True}}}, {"name": "not ok", "expect": {"members": {"ok": {"equals": True}}}}],
+            baseline_id=first["id"],
+            poll_interval=0.2,
+        )
+        comparison = second["comparison"]
+        assert comparison is not None
+        assert (comparison["newly_passing"], comparison["newly_failing"], comparison["unchanged"]) == (["not ok"], [], 1)
+        assert client.evals.get(second["id"])["totals"]["pass_rate"] == 1
+        assert [e["id"] for e in client.evals.list(job["id"])] == [second["id"], first["id"]]
+
+        with Errand("ek_not_sent", base_url=daemon.url) as keyless:
+            assert '<svg class="chart"' in keyless.evals.report(second["report_url"])
+
+        kept = client.evals.cases.create(job["id"], name="kept", expect={"members": {"ok": {"equals": True}}})
+        assert [c["id"] for c in client.evals.cases.list(job["id"])] == [kept["id"]]
+        third = client.evals.create_and_wait(job["id"], poll_interval=0.2)
+        assert [(c["case_id"], c["status"]) for c in third["cases"]] == [(kept["id"], "passed")]
+        assert client.evals.cases.delete(kept["id"])["deleted"] is True

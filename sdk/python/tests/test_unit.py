@@ -186,6 +186,17 @@ def test_an_email_send_carries_one_client_id_on_every_attempt() -> None:
     assert len(seen) == 2 and len(ids) == 1
 
 
+def test_a_run_created_with_a_traceparent_sends_it_as_the_header_on_every_attempt_and_none_without() -> None:
+    traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    created = {"task_id": "run_1", "status": "queued"}
+    client, seen = scripted(error(503, "unavailable"), httpx.Response(202, json=created), httpx.Response(202, json=created), httpx.Response(202, json=created))
+    client.runs.create(prompt="p", traceparent=traceparent)
+    client.runs.create(job_id="job_1", traceparent=traceparent)
+    client.runs.create(prompt="p")
+    assert [r.headers.get("traceparent") for r in seen] == [traceparent, traceparent, traceparent, None]
+    assert all("traceparent" not in httpx.Response(200, content=r.content).json() for r in seen)
+
+
 def test_a_retry_after_longer_than_max_retry_delay_is_raised_at_once() -> None:
     client, seen = scripted(error(429, "rate_limited", {"retry-after": "5"}), httpx.Response(200, json={}))
     client.max_retry_delay = 1

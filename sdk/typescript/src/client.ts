@@ -2,6 +2,7 @@ import { HttpClient, type ClientOptions, type RequestOptions } from './core.js';
 import { Artifacts } from './resources/artifacts.js';
 import { Connections } from './resources/connections.js';
 import { Emails } from './resources/emails.js';
+import { Evals } from './resources/evals.js';
 import { Events } from './resources/events.js';
 import { Files } from './resources/files.js';
 import { Inboxes } from './resources/inboxes.js';
@@ -22,6 +23,8 @@ export class Errand {
   readonly projects: Projects;
   readonly jobs: Jobs;
   readonly runs: Runs;
+  /** Evaluations of jobs, and the cases jobs keep. */
+  readonly evals: Evals;
   readonly events: Events;
   readonly connections: Connections;
   /** Saved logins runs start with. */
@@ -39,6 +42,7 @@ export class Errand {
     this.projects = new Projects(this.#http);
     this.jobs = new Jobs(this.#http);
     this.runs = new Runs(this.#http);
+    this.evals = new Evals(this.#http);
     this.events = new Events(this.#http);
     this.connections = new Connections(this.#http);
     this.profiles = new Profiles(this.#http);

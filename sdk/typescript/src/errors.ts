@@ -162,13 +162,14 @@ export class APITimeoutError extends APIConnectionError {
   }
 }
 
-/** A waiting call (`runs.createAndWait`, `runs.wait`) ran out of time before the run ended. */
+/** A waiting call (`runs.createAndWait`, `runs.wait`, `evals.wait`) ran out of time before the run or eval ended. */
 export class WaitTimeoutError extends ErrandError {
   override name = 'WaitTimeoutError';
+  /** The id waited for: a run's, or an eval's. */
   readonly runId: string;
-  constructor(runId: string, timeoutMs: number) {
-    super(`run ${runId} had not ended after ${timeoutMs} ms`);
-    this.runId = runId;
+  constructor(id: string, timeoutMs: number, what: 'run' | 'eval' = 'run') {
+    super(`${what} ${id} had not ended after ${timeoutMs} ms`);
+    this.runId = id;
   }
 }
 

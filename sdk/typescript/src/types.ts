@@ -28,6 +28,18 @@ export type JobListParams = QueryOf<'/v1/jobs', 'get'>;
 export type Recipe = ResponseOf<'/v1/jobs/{id}/recipe', 'get'>;
 export type RecipeDeleted = ResponseOf<'/v1/jobs/{id}/recipe', 'delete'>;
 export type SkippedFiring = ListItem<ResponseOf<'/v1/jobs/{id}/skipped_firings', 'get'>>;
+/** An eval of a job (docs/api.md, Evaluations): its cases with their grades, totals, and the baseline comparison. */
+export type Eval = ResponseOf<'/v1/evals/{id}', 'get'>;
+export type EvalCreateParams = BodyOf<'/v1/jobs/{id}/evals', 'post'>;
+/** An eval as `GET /v1/jobs/{id}/evals` lists it: its totals, without its cases. */
+export type EvalListItem = ListItem<ResponseOf<'/v1/jobs/{id}/evals', 'get'>>;
+export type EvalListParams = QueryOf<'/v1/jobs/{id}/evals', 'get'>;
+export type EvalCaseResult = Eval['cases'][number];
+/** A case as an eval takes it inline, or a job keeps it: inputs and what a good result is (`expect`). */
+export type EvalCaseParams = BodyOf<'/v1/jobs/{id}/eval_cases', 'post'>;
+/** A case a job keeps. */
+export type EvalCase = ResponseOf<'/v1/eval_cases/{id}', 'get'>;
+export type EvalCaseListParams = QueryOf<'/v1/jobs/{id}/eval_cases', 'get'>;
 /** A run's envelope, as `GET /v1/runs/{id}` answers it. */
 export type Run = ResponseOf<'/v1/runs/{id}', 'get'>;
 /** What `POST /v1/runs` answers (202): the envelope with the billing hint and warnings. */

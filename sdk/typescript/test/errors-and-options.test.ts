@@ -121,6 +121,20 @@ describe('client options', () => {
     expect(silentRequests).toBe(3);
   });
 
+  it('sends the caller\'s traceparent with runs.create and createAndWait (as the header), and none without it', async () => {
+    const sent: (string | null)[] = [];
+    const custom: Fetch = async (input, init) => {
+      if (init?.method === 'POST') sent.push(new Headers(init.headers).get('traceparent'));
+      return fetch(input, init);
+    };
+    const client = new Errand({ apiKey: daemon.key, baseUrl: daemon.url, fetch: custom });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect((await client.runs.create({ prompt: 'Say ok' }, { traceparent })).status).toBe('queued');
+    await client.runs.createAndWait({ prompt: 'Say ok' }, { request: { traceparent } });
+    await client.runs.create({ prompt: 'Say ok' });
+    expect(sent).toEqual([traceparent, traceparent, null]);
+  });
+
   it('S08 a custom fetch carries every request, streams included', async () => {
     const seen: string[] = [];
     const custom: Fetch = async (input, init) => {

@@ -1,6 +1,6 @@
 import { isoTime } from '../../clock.js';
 import { AuthenticationError, OAuthServerError } from '../../errors.js';
-import type { KeysService, Principal } from '../../keys/keys-service.js';
+import { principalOf, type KeysService, type Principal } from '../../keys/keys-service.js';
 import type { Resources } from '../../resources.js';
 import type { McpConsentRow } from '../../store/mcp-oauth-tables.js';
 import type { McpEndpoints } from '../endpoints.js';
@@ -117,7 +117,7 @@ export class ConsentFlow {
         return this.consentPage(client, { handle, consent }, `Not approved yet: paste an API key, or run "errand mcp approve ${userCodeOf(handle)}" on the Errand machine first.`, 400);
       }
       if (approved.revoked_at !== null) return this.consentPage(client, { handle, consent }, 'The API key that approved this sign-in has been revoked since. Sign in again.', 401);
-      principal = { keyId: approved.id, orgId: approved.org_id, monthlyCapUsd: approved.monthly_cap_usd };
+      principal = principalOf(approved);
     }
     const code = this.grant(consent, principal);
     if (code === null) return this.message(400, 'This sign-in has ended', 'It was decided already. Start again from your MCP client if you need to.');

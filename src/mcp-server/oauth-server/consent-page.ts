@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../package-root.js';
 import type { ConsentSection } from '../tools/tool-consent.js';
+import { escapeHtml } from '../../text/escape-html.js';
 
 /** What the consent page shows for one sign-in. */
 export interface ConsentView {
@@ -37,31 +38,27 @@ export class ConsentPages {
 
   consentPage(view: ConsentView): string {
     return fill(this.consent, {
-      client_name: escape(view.clientName),
-      redirect_uri: escape(view.redirectUri),
-      action: escape(view.action),
-      request: escape(view.request),
-      user_code: escape(view.userCode),
-      expires_at: escape(view.expiresAt),
-      notice: view.notice === null ? '' : `<p class="notice" role="alert">${escape(view.notice)}</p>`,
+      client_name: escapeHtml(view.clientName),
+      redirect_uri: escapeHtml(view.redirectUri),
+      action: escapeHtml(view.action),
+      request: escapeHtml(view.request),
+      user_code: escapeHtml(view.userCode),
+      expires_at: escapeHtml(view.expiresAt),
+      notice: view.notice === null ? '' : `<p class="notice" role="alert">${escapeHtml(view.notice)}</p>`,
       capabilities: this.capabilities,
     });
   }
 
   messagePage(title: string, message: string): string {
-    return fill(this.message, { title: escape(title), message: escape(message) });
+    return fill(this.message, { title: escapeHtml(title), message: escapeHtml(message) });
   }
 }
 
 function sectionHtml(section: ConsentSection): string {
-  const items = section.items.map((i) => `  <li data-tool="${escape(i.tool)}">${escape(i.grants)}</li>`).join('\n');
-  return `<h2 class="group-${escape(section.group)}">${escape(section.heading)}</h2>\n<ul>\n${items}\n</ul>`;
+  const items = section.items.map((i) => `  <li data-tool="${escapeHtml(i.tool)}">${escapeHtml(i.grants)}</li>`).join('\n');
+  return `<h2 class="group-${escapeHtml(section.group)}">${escapeHtml(section.heading)}</h2>\n<ul>\n${items}\n</ul>`;
 }
 
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

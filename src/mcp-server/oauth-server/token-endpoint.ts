@@ -1,6 +1,7 @@
 import { isoTime } from '../../clock.js';
 import { OAuthServerError } from '../../errors.js';
 import type { Resources } from '../../resources.js';
+import { principalOf } from '../../keys/keys-service.js';
 import type { McpCodeRow, McpGrantRow } from '../../store/mcp-oauth-tables.js';
 import type { UnitOfWork } from '../../store/unit-of-work.js';
 import type { McpEndpoints } from '../endpoints.js';
@@ -79,7 +80,7 @@ export class TokenEndpoint implements AccessTokenVerifier {
     if (grant.resource !== this.d.endpoints.resource()) return { refused: `The access token was issued for another resource (${grant.resource})` };
     const key = this.r.store.keys.get(grant.key_id);
     if (!key || key.revoked_at !== null) return { refused: 'The API key this grant acts under has been revoked' };
-    return { principal: { keyId: key.id, orgId: key.org_id, monthlyCapUsd: key.monthly_cap_usd }, subject: grant.id, clientId: grant.client_id };
+    return { principal: principalOf(key), subject: grant.id, clientId: grant.client_id };
   }
 
   private redeemCode(params: OAuthParams, client: McpClient): TokenResponse {

@@ -1,5 +1,6 @@
 import { PROFILE_NAME_PATTERN } from '../../runs/run-options.js';
 import type { RunsService } from '../../runs/runs-service.js';
+import { maxCostUsd } from '../../runs/run-options.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
@@ -11,6 +12,7 @@ interface RunJobInput {
   name?: string;
   idempotency_key?: string;
   replay?: 'auto' | 'off';
+  max_cost_usd?: number;
   wait_seconds?: number;
 }
 
@@ -51,6 +53,7 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
           enum: ['auto', 'off'],
           description: 'auto: replay the job\'s recorded recipe without the model, the agent taking over where the page changed; off: the agent does every step. Default: the job\'s replay setting.',
         },
+        max_cost_usd: { ...maxCostUsd, description: 'The most the run may cost, in USD: the agent stops before a model call that could pass it, and the run fails with failure_code budget_exceeded (failure_reason timeout). Default: the job\'s, else the API key\'s, else none.' },
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },
     },

@@ -2,6 +2,7 @@ import { PROFILE_NAME_PATTERN } from '../../runs/run-options.js';
 import { modelAliasSchema } from '../../vocabulary/models.js';
 import type { CreateRunBody } from '../../runs/run-schemas.js';
 import type { RunsService } from '../../runs/runs-service.js';
+import { maxCostUsd } from '../../runs/run-options.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
@@ -59,6 +60,7 @@ export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWai
           description: "A profile (saved login) from list_profiles that the run's browser starts signed in with; the run writes the site's renewed session back when it succeeds.",
         },
         callback_url: { type: 'string', format: 'uri', maxLength: 2048, description: 'An https URL that gets a signed webhook when the run ends. Rarely needed here.' },
+        max_cost_usd: { ...maxCostUsd, description: 'The most the run may cost, in USD: the agent stops before a model call that could pass it, and the run fails with failure_code budget_exceeded (failure_reason timeout). Default: the API key\'s, else none.' },
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },
     },

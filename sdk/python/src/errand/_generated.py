@@ -96,6 +96,8 @@ class GetJobsResponseDataItem(TypedDict):
     output_schema: dict[str, Any] | None
     connections: list[str]
     timeout_s: int | None
+    max_cost_usd: float | None
+    """The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any."""
     human_timeout_s: int | None
     human_email: str | None
     require_approval: bool
@@ -151,6 +153,7 @@ class PostJobsBody(TypedDict):
     output_schema: NotRequired[dict[str, Any] | None]
     connections: NotRequired[list[str] | None]
     timeout_s: NotRequired[int | None]
+    max_cost_usd: NotRequired[float | None]
     human_timeout_s: NotRequired[int | None]
     human_email: NotRequired[str | None]
     require_approval: NotRequired[bool]
@@ -186,6 +189,7 @@ class PatchJobsIdBody(TypedDict):
     output_schema: NotRequired[dict[str, Any] | None]
     connections: NotRequired[list[str] | None]
     timeout_s: NotRequired[int | None]
+    max_cost_usd: NotRequired[float | None]
     human_timeout_s: NotRequired[int | None]
     human_email: NotRequired[str | None]
     require_approval: NotRequired[bool]
@@ -331,6 +335,299 @@ class DeleteJobsIdRecipeResponse(TypedDict):
     """How many versions were removed."""
 
 
+class GetJobsIdEvalCasesQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetJobsIdEvalCasesResponseDataItemExpectRange(TypedDict):
+    """The bounds, `{min, max}`."""
+    min: NotRequired[float]
+    max: NotRequired[float]
+
+
+class GetJobsIdEvalCasesResponseDataItemExpectMembersValue(TypedDict):
+    """Exactly one of equals, contains, pattern, range, schema (docs/api.md, Evaluations)."""
+    equals: NotRequired[Any]
+    """The JSON value a good result has."""
+    contains: NotRequired[Any]
+    """Text a string must contain, or an item an array must have."""
+    pattern: NotRequired[str]
+    """A regular expression, as JSON Schema `pattern` reads it."""
+    range: NotRequired[GetJobsIdEvalCasesResponseDataItemExpectRange]
+    """The bounds, `{min, max}`."""
+    schema: NotRequired[dict[str, Any]]
+    """A JSON Schema."""
+
+
+class GetJobsIdEvalCasesResponseDataItemExpect(TypedDict):
+    """Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations)."""
+    equals: NotRequired[Any]
+    """The JSON value a good result has."""
+    contains: NotRequired[Any]
+    """Text a string must contain, or an item an array must have."""
+    pattern: NotRequired[str]
+    """A regular expression, as JSON Schema `pattern` reads it."""
+    range: NotRequired[GetJobsIdEvalCasesResponseDataItemExpectRange]
+    """The bounds, `{min, max}`."""
+    schema: NotRequired[dict[str, Any]]
+    """A JSON Schema."""
+    members: NotRequired[dict[str, GetJobsIdEvalCasesResponseDataItemExpectMembersValue]]
+    """A value matcher per member of the result, by name or dotted path."""
+    failure_reason: NotRequired[Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"]]
+    """The failure_reason a good run ends with."""
+
+
+class GetJobsIdEvalCasesResponseDataItem(TypedDict):
+    id: str
+    object: Literal["eval_case"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    job_id: str
+    name: str | None
+    inputs: dict[str, Any]
+    expect: GetJobsIdEvalCasesResponseDataItemExpect
+    """Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations)."""
+    created_at: str
+
+
+class GetJobsIdEvalCasesResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetJobsIdEvalCasesResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostJobsIdEvalCasesBody(TypedDict):
+    name: NotRequired[str]
+    """What the case is called in results and comparisons; without one, a case is known by its inputs."""
+    inputs: NotRequired[dict[str, Any]]
+    """The run's inputs (the job's {{placeholders}})."""
+    expect: GetJobsIdEvalCasesResponseDataItemExpect
+    """Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations)."""
+
+
+class DeleteEvalCasesIdResponse(TypedDict):
+    id: str
+    object: Literal["eval_case"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    deleted: Literal[True]
+
+
+class GetJobsIdEvalsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetJobsIdEvalsResponseDataItemTotals(TypedDict):
+    cases: int
+    passed: int
+    failed: int
+    errors: int
+    skipped: int
+    pending: int
+    running: int
+    pass_rate: float
+    """passed / cases, from 0 to 1 (4 decimals)."""
+    duration_ms: int
+    """The cases' runs' durations, added up."""
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+class GetJobsIdEvalsResponseDataItem(TypedDict):
+    id: str
+    object: Literal["eval"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    job_id: str
+    status: Literal["queued", "running", "completed", "cancelled"]
+    replay: Literal["auto", "off"]
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    prompt: str | None
+    """The prompt its runs use instead of the job's; null: the job's."""
+    settings: dict[str, Any]
+    baseline_id: str | None
+    max_parallel: int
+    totals: GetJobsIdEvalsResponseDataItemTotals
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class GetJobsIdEvalsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetJobsIdEvalsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostJobsIdEvalsBodySettings(TypedDict):
+    """Run options every case's run takes instead of the job's (those of POST /v1/jobs/{id}/runs but inputs and idempotency_key)."""
+    output_schema: NotRequired[dict[str, Any]]
+    """JSON Schema the result must satisfy."""
+    name: NotRequired[str]
+    callback_url: NotRequired[str]
+    """https target of the signed completion webhook."""
+    connections: NotRequired[list[str]]
+    """Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required."""
+    files: NotRequired[list[str]]
+    """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
+    timeout_s: NotRequired[int]
+    """Longest the run may execute, in seconds."""
+    max_cost_usd: NotRequired[float]
+    """The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low."""
+    recording: NotRequired[bool]
+    """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
+    human_timeout_s: NotRequired[int]
+    """Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s."""
+    human_email: NotRequired[str]
+    """Who is emailed when the agent asks for a person (needs email configured); a reply answers."""
+    require_approval: NotRequired[bool]
+    """A form is submitted only after a person approved it: the agent must ask with request_human, kind approve."""
+    proxy: NotRequired[str]
+    """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
+    sandbox_label: NotRequired[str]
+    """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
+    profile: NotRequired[str]
+    """A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds."""
+    profile_mode: NotRequired[Literal["read", "read_write"]]
+    """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
+    save_profile: NotRequired[str]
+    """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
+
+
+class PostJobsIdEvalsBody(TypedDict):
+    cases: NotRequired[list[PostJobsIdEvalCasesBody]]
+    """The cases to run (a CI's JSONL file); without them, the job's kept cases (GET /v1/jobs/{id}/eval_cases)."""
+    replay: NotRequired[Literal["auto", "off"]]
+    """auto: the runs replay the job's recipe; off: the agent runs every step. Default: the job's replay, and off with `prompt`."""
+    model: NotRequired[Literal["haiku", "sonnet", "opus"]]
+    """The model the runs use instead of the job's."""
+    prompt: NotRequired[str]
+    """A prompt the runs use instead of the job's (its {{placeholders}} filled from each case's inputs)."""
+    settings: NotRequired[PostJobsIdEvalsBodySettings]
+    """Run options every case's run takes instead of the job's (those of POST /v1/jobs/{id}/runs but inputs and idempotency_key)."""
+    baseline_id: NotRequired[str]
+    """Another eval of the same job to compare with: what got better or worse."""
+    max_parallel: NotRequired[int]
+    """Most of the eval's runs queued or running at once; at most evals.max_parallel (its default), which bounds all of an organisation's evals together."""
+    idempotency_key: NotRequired[str]
+    """A repeat within 24 h answers the first eval (202) instead of starting another."""
+
+
+class PostJobsIdEvalsResponseCasesItemDifferencesItem(TypedDict):
+    path: str
+    """`run` (how the run ended), `result`, or a member of it (`result.price`)."""
+    expected: str
+    """What a good run has there, in words."""
+    got: str
+    """What this run has there: JSON, shortened past 200 characters, or `(missing)`."""
+
+
+class PostJobsIdEvalsResponseCasesItemUsage(TypedDict):
+    duration_ms: int | None
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+class PostJobsIdEvalsResponseCasesItem(TypedDict):
+    position: int
+    """The case's place in the eval, from 0."""
+    label: str
+    """Its name, or its inputs as JSON when it has none."""
+    name: str | None
+    case_id: str | None
+    """The kept case it was copied from, or null for an inline case."""
+    inputs: dict[str, Any]
+    expect: GetJobsIdEvalCasesResponseDataItemExpect
+    """Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations)."""
+    status: Literal["pending", "running", "passed", "failed", "error", "skipped"]
+    """pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first)."""
+    differences: list[PostJobsIdEvalsResponseCasesItemDifferencesItem]
+    """Where the run differs from a good one; empty unless `failed`."""
+    error: str | None
+    """Why no run was made for the case (the refusal, with its code)."""
+    run_id: str | None
+    run_status: Literal["queued", "running", "succeeded", "failed", "cancelled"] | None
+    result: dict[str, Any] | None
+    failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_detail: str | None
+    mode: Literal["agent", "replay", "replay_then_agent"] | None
+    """How the run ran (the envelope's mode), once it ended."""
+    usage: PostJobsIdEvalsResponseCasesItemUsage
+    started_at: str | None
+    ended_at: str | None
+
+
+class PostJobsIdEvalsResponseComparisonCasesItem(TypedDict):
+    label: str
+    baseline_status: Literal["pending", "running", "passed", "failed", "error", "skipped"] | None
+    """Null when the baseline had no such case."""
+    status: Literal["pending", "running", "passed", "failed", "error", "skipped"]
+    change: Literal["newly_passing", "newly_failing", "unchanged", "added"]
+    cost_usd_change: float | None
+    duration_ms_change: int | None
+
+
+class PostJobsIdEvalsResponseComparison(TypedDict):
+    """Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it."""
+    baseline_id: str
+    pass_rate_change: float
+    cost_usd_change: float
+    duration_ms_change: int
+    newly_passing: list[str]
+    """Labels of cases that pass now and did not."""
+    newly_failing: list[str]
+    """Labels of cases that passed and do not now."""
+    unchanged: int
+    """Cases that pass, or do not, in both."""
+    removed: list[str]
+    """Labels of the baseline's cases this eval does not have."""
+    cases: list[PostJobsIdEvalsResponseComparisonCasesItem]
+
+
+class PostJobsIdEvalsResponse(TypedDict):
+    id: str
+    object: Literal["eval"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    job_id: str
+    status: Literal["queued", "running", "completed", "cancelled"]
+    replay: Literal["auto", "off"]
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    prompt: str | None
+    """The prompt its runs use instead of the job's; null: the job's."""
+    settings: dict[str, Any]
+    baseline_id: str | None
+    max_parallel: int
+    totals: GetJobsIdEvalsResponseDataItemTotals
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    cases: list[PostJobsIdEvalsResponseCasesItem]
+    comparison: PostJobsIdEvalsResponseComparison | None
+    """Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it."""
+    report_url: str
+    """Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key)."""
+
+
+class GetEvalsIdReportQuery(TypedDict):
+    expires: NotRequired[int]
+    """Unix time (seconds) after which the link answers 410."""
+    sig: NotRequired[str]
+    """HMAC signature of the id and expiry."""
+
+
 class GetRunsQuery(TypedDict):
     limit: NotRequired[int]
     """Page size, 1 to 200."""
@@ -348,13 +645,6 @@ class GetRunsResponseDataItemEvidence(TypedDict):
     """Signed link to a WebM video of the browser during the run, valid 7 days or until retention removes it; null when the run was not recorded (docs/api.md, Recordings)."""
     trace_url: str | None
     """Signed link to the Playwright trace of the run (zip: actions, DOM snapshots, network, console); null when the run was not recorded."""
-
-
-class GetRunsResponseDataItemUsage(TypedDict):
-    duration_ms: int | None
-    input_tokens: int
-    output_tokens: int
-    cost_usd: float
 
 
 class GetRunsResponseDataItemProgress(TypedDict):
@@ -419,9 +709,13 @@ class GetRunsResponseDataItem(TypedDict):
     confidence: Literal["high", "medium", "low"] | None
     evidence: GetRunsResponseDataItemEvidence | None
     failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_code: Literal["budget_exceeded"] | None
+    """A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason."""
     failure_detail: str | None
     warnings: list[str]
-    usage: GetRunsResponseDataItemUsage
+    usage: PostJobsIdEvalsResponseCasesItemUsage
+    max_cost_usd: float | None
+    """The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own."""
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -471,6 +765,8 @@ class PostRunsBody(TypedDict):
     """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
+    max_cost_usd: NotRequired[float]
+    """The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low."""
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     human_timeout_s: NotRequired[int]
@@ -555,6 +851,8 @@ class PostJobsIdRunsBody(TypedDict):
     """Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name."""
     timeout_s: NotRequired[int]
     """Longest the run may execute, in seconds."""
+    max_cost_usd: NotRequired[float]
+    """The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low."""
     recording: NotRequired[bool]
     """false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run."""
     human_timeout_s: NotRequired[int]
@@ -796,13 +1094,6 @@ class GetRunsIdFilesResponse(TypedDict):
     next_cursor: str | None
 
 
-class GetRunsIdFilesFileQuery(TypedDict):
-    expires: NotRequired[int]
-    """Unix time (seconds) after which the link answers 410."""
-    sig: NotRequired[str]
-    """HMAC signature of the id and expiry."""
-
-
 GetEventsResponseRunStatusData = TypedDict("GetEventsResponseRunStatusData", {
     "run_id": str,
     "from": Literal["queued", "running", "succeeded", "failed", "cancelled"] | None,
@@ -928,9 +1219,13 @@ class GetEventsResponseRunCompletedData(TypedDict):
     confidence: Literal["high", "medium", "low"] | None
     evidence: GetRunsResponseDataItemEvidence | None
     failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_code: Literal["budget_exceeded"] | None
+    """A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason."""
     failure_detail: str | None
     warnings: list[str]
-    usage: GetRunsResponseDataItemUsage
+    usage: PostJobsIdEvalsResponseCasesItemUsage
+    max_cost_usd: float | None
+    """The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own."""
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -993,6 +1288,53 @@ class GetEventsResponseRunCancelled(TypedDict):
     """The run the event is about, if any: such events are also in the run's stream."""
     created_at: str
     data: GetEventsResponseRunCompletedData
+
+
+class GetEventsResponseEvalCompletedData(TypedDict):
+    id: str
+    object: Literal["eval"]
+    job_id: str
+    status: Literal["queued", "running", "completed", "cancelled"]
+    replay: Literal["auto", "off"]
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    prompt: str | None
+    """The prompt its runs use instead of the job's; null: the job's."""
+    settings: dict[str, Any]
+    baseline_id: str | None
+    max_parallel: int
+    totals: GetJobsIdEvalsResponseDataItemTotals
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class GetEventsResponseEvalCompleted(TypedDict):
+    """Every case of an eval has an outcome: the eval as `GET /v1/jobs/{id}/evals` lists it (its totals; `GET /v1/evals/{id}` has its cases). run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
+    type: Literal["eval.completed"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseEvalCompletedData
+
+
+class GetEventsResponseEvalCancelled(TypedDict):
+    """An eval was cancelled: the eval as `GET /v1/jobs/{id}/evals` lists it. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
+    type: Literal["eval.cancelled"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseEvalCompletedData
 
 
 class GetEventsResponseWebhookAttemptedData(TypedDict):
@@ -2050,9 +2392,13 @@ class RunCompletedWebhookData(TypedDict):
     confidence: Literal["high", "medium", "low"] | None
     evidence: GetRunsResponseDataItemEvidence | None
     failure_reason: Literal["captcha", "auth_required", "site_down", "timeout", "ambiguous", "not_found"] | None
+    failure_code: Literal["budget_exceeded"] | None
+    """A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason."""
     failure_detail: str | None
     warnings: list[str]
-    usage: GetRunsResponseDataItemUsage
+    usage: PostJobsIdEvalsResponseCasesItemUsage
+    max_cost_usd: float | None
+    """The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own."""
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -2094,6 +2440,39 @@ class RunCancelledWebhook(TypedDict):
     livemode: bool
     """False for an event of test mode (docs/api.md, Test mode)."""
     data: RunCompletedWebhookData
+
+
+class EvalCompletedWebhookData(TypedDict):
+    id: str
+    object: Literal["eval"]
+    job_id: str
+    status: Literal["queued", "running", "completed", "cancelled"]
+    replay: Literal["auto", "off"]
+    model: Literal["haiku", "sonnet", "opus"]
+    """One of haiku, sonnet, opus; default sonnet."""
+    prompt: str | None
+    """The prompt its runs use instead of the job's; null: the job's."""
+    settings: dict[str, Any]
+    baseline_id: str | None
+    max_parallel: int
+    totals: GetJobsIdEvalsResponseDataItemTotals
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class EvalCompletedWebhook(TypedDict):
+    event: Literal["eval.completed"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
+    data: EvalCompletedWebhookData
+
+
+class EvalCancelledWebhook(TypedDict):
+    event: Literal["eval.cancelled"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
+    data: EvalCompletedWebhookData
 
 
 EmailReceivedWebhookData = TypedDict("EmailReceivedWebhookData", {
@@ -2240,6 +2619,10 @@ PatchProjectsIdResponse = GetProjectsResponseDataItem
 PostJobsResponse = GetJobsResponseDataItem
 GetJobsIdResponse = GetJobsResponseDataItem
 PatchJobsIdResponse = GetJobsResponseDataItem
+PostJobsIdEvalCasesResponse = GetJobsIdEvalCasesResponseDataItem
+GetEvalCasesIdResponse = GetJobsIdEvalCasesResponseDataItem
+GetEvalsIdResponse = PostJobsIdEvalsResponse
+PostEvalsIdCancelResponse = PostJobsIdEvalsResponse
 PostRunsCheckBody = PostRunsBody
 PostJobsIdRunsResponse = PostRunsResponse
 PostJobsIdRunsCheckBody = PostJobsIdRunsBody
@@ -2251,9 +2634,10 @@ PostRunsIdHumanResponse = GetRunsResponseDataItem
 GetRunsIdLiveFramesResponse = str
 PostRunsIdLiveControlBody = dict[str, Any]
 PostRunsIdLiveRevokeBody = dict[str, Any]
-GetArtifactsIdQuery = GetRunsIdFilesFileQuery
-GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired | GetEventsResponseProfileSignedOut
-GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired | GetEventsResponseProfileSignedOut
+GetRunsIdFilesFileQuery = GetEvalsIdReportQuery
+GetArtifactsIdQuery = GetEvalsIdReportQuery
+GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseEvalCompleted | GetEventsResponseEvalCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired | GetEventsResponseProfileSignedOut
+GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseEvalCompleted | GetEventsResponseEvalCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired | GetEventsResponseProfileSignedOut
 PostConnectionsResponse = GetConnectionsResponseDataItem
 GetConnectionsIdResponse = GetConnectionsResponseDataItem
 PatchConnectionsIdResponse = GetConnectionsResponseDataItem
@@ -2262,7 +2646,7 @@ PostProfilesResponse = PostRunsIdLiveLoginResponse
 GetProfilesIdResponse = PostRunsIdLiveLoginResponse
 PatchProfilesIdResponse = PostRunsIdLiveLoginResponse
 PostProfilesIdCheckResponse = PostRunsIdLiveLoginResponse
-GetEmailsAttachmentsIdQuery = GetRunsIdFilesFileQuery
+GetEmailsAttachmentsIdQuery = GetEvalsIdReportQuery
 GetEmailsIdResponse = GetEmailsResponseDataItem
 PostEmailsIdSimulateReplyResponse = GetEmailsReceivedIdResponse
 PostInboxesResponse = GetInboxesResponseDataItem
@@ -2273,6 +2657,6 @@ PostInboxesIdMessagesResponse = PostEmailsResponse
 PostFilesResponse = GetFilesResponseDataItem
 GetFilesIdResponse = GetFilesResponseDataItem
 
-WebhookEvent = Union[RunNeedsHumanWebhook, RunHumanAnsweredWebhook, RunCompletedWebhook, RunFailedWebhook, RunCancelledWebhook, EmailReceivedWebhook, EmailBouncedWebhook, EmailComplainedWebhook, ConnectionAuthenticatedWebhook, ConnectionExpiredWebhook, ProfileSignedOutWebhook]
+WebhookEvent = Union[RunNeedsHumanWebhook, RunHumanAnsweredWebhook, RunCompletedWebhook, RunFailedWebhook, RunCancelledWebhook, EvalCompletedWebhook, EvalCancelledWebhook, EmailReceivedWebhook, EmailBouncedWebhook, EmailComplainedWebhook, ConnectionAuthenticatedWebhook, ConnectionExpiredWebhook, ProfileSignedOutWebhook]
 
-WEBHOOK_EVENT_TYPES: tuple[str, ...] = ('run.needs_human', 'run.human_answered', 'run.completed', 'run.failed', 'run.cancelled', 'email.received', 'email.bounced', 'email.complained', 'connection.authenticated', 'connection.expired', 'profile.signed_out')
+WEBHOOK_EVENT_TYPES: tuple[str, ...] = ('run.needs_human', 'run.human_answered', 'run.completed', 'run.failed', 'run.cancelled', 'eval.completed', 'eval.cancelled', 'email.received', 'email.bounced', 'email.complained', 'connection.authenticated', 'connection.expired', 'profile.signed_out')

@@ -43,6 +43,7 @@ DEFAULT_TIMEOUT_S = 60.0
 #: The events that end a run's stream (docs/api.md, Live events).
 RUN_END_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
 TERMINAL_STATUSES = frozenset({"succeeded", "failed", "cancelled"})
+EVAL_END_STATUSES = frozenset({"completed", "cancelled"})
 STREAM_READ_TIMEOUT_S = 90.0
 #: How much of a file object an upload reads at a time.
 UPLOAD_CHUNK_BYTES = 64 * 1024
@@ -143,6 +144,7 @@ class Errand:
         self.projects = Projects(self)
         self.jobs = Jobs(self)
         self.runs = Runs(self)
+        self.evals = Evals(self)
         self.events = Events(self)
         self.artifacts = Artifacts(self)
         self.files = Files(self)
@@ -388,18 +390,20 @@ class Runs(_Resource):
         self.live = Live(client)
 
     @overload
-    def create(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
+    def create(self, *, job_id: str, traceparent: str | None = None, **params: Unpack[g.PostJobsIdRunsBody]) -> g.PostRunsResponse: ...
 
     @overload
-    def create(self, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
+    def create(self, *, traceparent: str | None = None, **params: Unpack[g.PostRunsBody]) -> g.PostRunsResponse: ...
 
-    def create(self, *, job_id: str | None = None, **params: Any) -> g.PostRunsResponse:
+    def create(self, *, job_id: str | None = None, traceparent: str | None = None, **params: Any) -> g.PostRunsResponse:
         """Starts a run: of a prompt (``POST /v1/runs``), or of the job ``job_id`` (``POST /v1/jobs/{id}/runs``).
         Without an ``idempotency_key`` the SDK makes one, kept across retries, so that a retry after a lost answer
-        never starts a second run."""
+        never starts a second run. ``traceparent`` (the W3C header of the caller's span, e.g. from OpenTelemetry's
+        ``propagate.inject(carrier)``) makes the run's trace a child of the caller's, with tracing on the daemon."""
         body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
         path = "/v1/runs" if job_id is None else _path("/v1/jobs/{id}/runs", id=job_id)
-        return self._client.request("POST", path, body=body)
+        headers = None if traceparent is None else {"traceparent": traceparent}
+        return self._client.request("POST", path, body=body, headers=headers)
 
     @overload
     def check(self, *, job_id: str, **params: Unpack[g.PostJobsIdRunsCheckBody]) -> g.PostRunsCheckResponse: ...
@@ -500,6 +504,73 @@ class Runs(_Resource):
     def events(self, run_id: str, *, last_event_id: int | str | None = None) -> Generator[Event, None, None]:
         """The run's events from its first (or after ``last_event_id``), ending after its end event."""
         return self._client.follow(_path("/v1/runs/{id}/events", id=run_id), last_event_id=last_event_id, ends_with_run=True)
+
+
+class EvalCases(_Resource):
+    """The cases a job keeps: what an eval given no cases runs."""
+
+    def list(self, job_id: str, **query: Unpack[g.GetJobsIdEvalCasesQuery]) -> Pager[g.GetEvalCasesIdResponse]:
+        return self._client.paginate(_path("/v1/jobs/{id}/eval_cases", id=job_id), query)
+
+    def create(self, job_id: str, **params: Unpack[g.PostJobsIdEvalCasesBody]) -> g.PostJobsIdEvalCasesResponse:
+        return self._client.request("POST", _path("/v1/jobs/{id}/eval_cases", id=job_id), body=params)
+
+    def get(self, case_id: str) -> g.GetEvalCasesIdResponse:
+        return self._client.request("GET", _path("/v1/eval_cases/{id}", id=case_id))
+
+    def delete(self, case_id: str) -> g.DeleteEvalCasesIdResponse:
+        return self._client.request("DELETE", _path("/v1/eval_cases/{id}", id=case_id))
+
+
+class Evals(_Resource):
+    """Evaluations of a job: its cases run as runs of the job, each graded against what a good result is."""
+
+    def __init__(self, client: Errand) -> None:
+        super().__init__(client)
+        self.cases = EvalCases(client)
+
+    def create(self, job_id: str, **params: Unpack[g.PostJobsIdEvalsBody]) -> g.PostJobsIdEvalsResponse:
+        """Starts an eval of the job (``POST /v1/jobs/{id}/evals``; the eval, queued). Without an ``idempotency_key``
+        the SDK makes one, kept across retries, so that a retry after a lost answer never starts a second eval."""
+        body: dict[str, Any] = {"idempotency_key": f"errand-py-{uuid.uuid4()}", **params}
+        return self._client.request("POST", _path("/v1/jobs/{id}/evals", id=job_id), body=body, idempotent=True)
+
+    def create_and_wait(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 1.0, **params: Any) -> g.GetEvalsIdResponse:
+        """Starts an eval of the job and waits for it to end (see ``wait``)."""
+        started = time.monotonic()
+        created = self.create(job_id, **params)
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        return self.wait(created["id"], timeout=left, poll_interval=poll_interval)
+
+    def wait(self, eval_id: str, *, timeout: float | None = None, poll_interval: float = 1.0) -> g.GetEvalsIdResponse:
+        """Polls the eval every ``poll_interval`` seconds until it has ended (``completed`` or ``cancelled``) and
+        answers it. After ``timeout`` seconds it raises ``WaitTimeoutError`` (the eval goes on)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if _passed(deadline):
+                raise WaitTimeoutError(eval_id, timeout or 0.0, what="eval")
+            evaluation = self.get(eval_id)
+            if evaluation["status"] in EVAL_END_STATUSES:
+                return evaluation
+            sleep(_pause(poll_interval, deadline))
+
+    def list(self, job_id: str, **query: Unpack[g.GetJobsIdEvalsQuery]) -> Pager[g.GetJobsIdEvalsResponseDataItem]:
+        """The job's evals, newest first, each with its totals."""
+        return self._client.paginate(_path("/v1/jobs/{id}/evals", id=job_id), query)
+
+    def get(self, eval_id: str) -> g.GetEvalsIdResponse:
+        return self._client.request("GET", _path("/v1/evals/{id}", id=eval_id))
+
+    def cancel(self, eval_id: str) -> g.PostEvalsIdCancelResponse:
+        """Cancels the eval: its cases without a run are skipped, its runs under way cancelled."""
+        return self._client.request("POST", _path("/v1/evals/{id}/cancel", id=eval_id), idempotent=True)
+
+    def report(self, url: str) -> str:
+        """The eval's report, an HTML page, by its signed ``report_url``; no key is sent."""
+        link = httpx.URL(url)
+        if not re.fullmatch(r"/v1/evals/[^/]+/report", link.path):
+            raise ErrandError(f"not a link to an eval's report: {url}")
+        return (self._client.send("GET", link.raw_path.decode("ascii"), auth=False)).text
 
 
 class Live(_Resource):

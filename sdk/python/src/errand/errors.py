@@ -127,10 +127,11 @@ def status_error(response: httpx.Response, body: Any) -> APIError:
 
 
 class WaitTimeoutError(ErrandError):
-    """``runs.wait`` / ``runs.create_and_wait`` ran out of time before the run ended (the run goes on)."""
+    """``runs.wait`` / ``runs.create_and_wait`` (or ``evals.wait``) ran out of time before the run (or eval) ended;
+    it goes on. ``run_id`` is the id waited for."""
 
-    def __init__(self, run_id: str, timeout: float) -> None:
-        super().__init__(f"run {run_id} had not ended after {timeout:g} s")
+    def __init__(self, run_id: str, timeout: float, what: str = "run") -> None:
+        super().__init__(f"{what} {run_id} had not ended after {timeout:g} s")
         self.run_id = run_id
         self.timeout = timeout
 

@@ -41,6 +41,11 @@ from ._generated import (
     WebhookEvent,
     WEBHOOK_EVENT_TYPES,
 )
+from ._generated import GetEvalCasesIdResponse as EvalCase
+from ._generated import GetEvalsIdResponse as Eval
+from ._generated import GetJobsIdEvalsResponseDataItem as EvalListItem
+from ._generated import PostJobsIdEvalCasesBody as EvalCaseParams
+from ._generated import PostJobsIdEvalsBody as EvalCreateParams
 from ._generated import GetJobsIdRecipeResponse as Recipe
 from ._generated import GetJobsIdSkippedFiringsResponseDataItem as SkippedFiring
 from ._generated import GetRunsResponseDataItemFilesItem as RunFile
@@ -49,7 +54,7 @@ from ._generated import GetRunsIdStepsResponseDataItem as Step
 __all__ = [
     "Connection", "ConnectionCreateParams", "ConnectionLink", "ConnectionLinkCreateParams", "ConnectionLinkStatus",
     "ConnectionTools", "ConnectionUpdateParams", "DeletedProject", "Email", "EmailIdentity", "EmailSendParams",
-    "EmailSent", "ErrorResponse", "Event", "File", "Inbox", "InboxCreateParams", "InboxUpdateParams", "Job",
+    "EmailSent", "ErrorResponse", "Eval", "EvalCase", "EvalCaseParams", "EvalCreateParams", "EvalListItem", "Event", "File", "Inbox", "InboxCreateParams", "InboxUpdateParams", "Job",
     "JobCreateParams", "JobListParams", "JobRunCreateParams", "JobUpdateParams", "LiveState", "Project",
     "ProjectCreateParams", "ProjectUpdateParams", "ReceivedEmail", "Run", "RunCheck", "RunCreateParams",
     "Recipe", "RunCreated", "RunFile", "RunHumanAnswer", "RunListParams", "SkippedFiring", "Status", "Step", "WEBHOOK_EVENT_TYPES",

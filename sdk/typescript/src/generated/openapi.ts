@@ -211,6 +211,8 @@ export interface paths {
               output_schema: Record<string, unknown> | null;
               connections: string[];
               timeout_s: number | null;
+              /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+              max_cost_usd: number | null;
               human_timeout_s: number | null;
               human_email: string | null;
               require_approval: boolean;
@@ -270,6 +272,7 @@ export interface paths {
           output_schema?: Record<string, unknown> | null;
           connections?: (string[] | null);
           timeout_s?: (number | null);
+          max_cost_usd?: (number | null);
           human_timeout_s?: (number | null);
           human_email?: (string | null);
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
@@ -317,6 +320,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -384,6 +389,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -465,6 +472,7 @@ export interface paths {
           output_schema?: Record<string, unknown> | null;
           connections?: (string[] | null);
           timeout_s?: (number | null);
+          max_cost_usd?: (number | null);
           human_timeout_s?: (number | null);
           human_email?: (string | null);
           /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
@@ -512,6 +520,8 @@ export interface paths {
             output_schema: Record<string, unknown> | null;
             connections: string[];
             timeout_s: number | null;
+            /** The most each of its runs may cost in USD, unless a run gives its own; null: the API key's default, if any. */
+            max_cost_usd: number | null;
             human_timeout_s: number | null;
             human_email: string | null;
             require_approval: boolean;
@@ -713,6 +723,902 @@ export interface paths {
       };
     };
   };
+  "/v1/jobs/{id}/eval_cases": {
+    /** List the eval cases a job keeps, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "eval_case";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
+              job_id: string;
+              name: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Keep an eval case with a job: inputs and what a good result is */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody: {
+        "application/json": {
+          /** What the case is called in results and comparisons; without one, a case is known by its inputs. */
+          name?: string;
+          /** The run's inputs (the job's {{placeholders}}). */
+          inputs?: Record<string, unknown>;
+          /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+          expect: {
+            /** The JSON value a good result has. */
+            equals?: unknown;
+            /** Text a string must contain, or an item an array must have. */
+            contains?: unknown;
+            /** A regular expression, as JSON Schema `pattern` reads it. */
+            pattern?: string;
+            /** The bounds, `{min, max}`. */
+            range?: {
+              min?: number;
+              max?: number;
+            };
+            /** A JSON Schema. */
+            schema?: Record<string, unknown>;
+            /** A value matcher per member of the result, by name or dotted path. */
+            members?: Record<string, {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+              }>;
+            /** The failure_reason a good run ends with. */
+            failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+          };
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "eval_case";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            name: string | null;
+            inputs: Record<string, unknown>;
+            /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+            expect: {
+              /** The JSON value a good result has. */
+              equals?: unknown;
+              /** Text a string must contain, or an item an array must have. */
+              contains?: unknown;
+              /** A regular expression, as JSON Schema `pattern` reads it. */
+              pattern?: string;
+              /** The bounds, `{min, max}`. */
+              range?: {
+                min?: number;
+                max?: number;
+              };
+              /** A JSON Schema. */
+              schema?: Record<string, unknown>;
+              /** A value matcher per member of the result, by name or dotted path. */
+              members?: Record<string, {
+                  /** The JSON value a good result has. */
+                  equals?: unknown;
+                  /** Text a string must contain, or an item an array must have. */
+                  contains?: unknown;
+                  /** A regular expression, as JSON Schema `pattern` reads it. */
+                  pattern?: string;
+                  /** The bounds, `{min, max}`. */
+                  range?: {
+                    min?: number;
+                    max?: number;
+                  };
+                  /** A JSON Schema. */
+                  schema?: Record<string, unknown>;
+                }>;
+              /** The failure_reason a good run ends with. */
+              failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+            };
+            created_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/eval_cases/{id}": {
+    /** Get a kept eval case */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `evc_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval_case";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            name: string | null;
+            inputs: Record<string, unknown>;
+            /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+            expect: {
+              /** The JSON value a good result has. */
+              equals?: unknown;
+              /** Text a string must contain, or an item an array must have. */
+              contains?: unknown;
+              /** A regular expression, as JSON Schema `pattern` reads it. */
+              pattern?: string;
+              /** The bounds, `{min, max}`. */
+              range?: {
+                min?: number;
+                max?: number;
+              };
+              /** A JSON Schema. */
+              schema?: Record<string, unknown>;
+              /** A value matcher per member of the result, by name or dotted path. */
+              members?: Record<string, {
+                  /** The JSON value a good result has. */
+                  equals?: unknown;
+                  /** Text a string must contain, or an item an array must have. */
+                  contains?: unknown;
+                  /** A regular expression, as JSON Schema `pattern` reads it. */
+                  pattern?: string;
+                  /** The bounds, `{min, max}`. */
+                  range?: {
+                    min?: number;
+                    max?: number;
+                  };
+                  /** A JSON Schema. */
+                  schema?: Record<string, unknown>;
+                }>;
+              /** The failure_reason a good run ends with. */
+              failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+            };
+            created_at: string;
+          };
+        };
+      };
+    };
+    /** Delete a kept eval case (evals made before keep their copy) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `evc_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval_case";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            deleted: true;
+          };
+        };
+      };
+    };
+  };
+  "/v1/jobs/{id}/evals": {
+    /** List a job's evals, newest first, with their totals */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "eval";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Evaluate a job: run its cases (each a normal run) and grade each run's result */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `job_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** The cases to run (a CI's JSONL file); without them, the job's kept cases (GET /v1/jobs/{id}/eval_cases). */
+          cases?: {
+            /** What the case is called in results and comparisons; without one, a case is known by its inputs. */
+            name?: string;
+            /** The run's inputs (the job's {{placeholders}}). */
+            inputs?: Record<string, unknown>;
+            /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+            expect: {
+              /** The JSON value a good result has. */
+              equals?: unknown;
+              /** Text a string must contain, or an item an array must have. */
+              contains?: unknown;
+              /** A regular expression, as JSON Schema `pattern` reads it. */
+              pattern?: string;
+              /** The bounds, `{min, max}`. */
+              range?: {
+                min?: number;
+                max?: number;
+              };
+              /** A JSON Schema. */
+              schema?: Record<string, unknown>;
+              /** A value matcher per member of the result, by name or dotted path. */
+              members?: Record<string, {
+                  /** The JSON value a good result has. */
+                  equals?: unknown;
+                  /** Text a string must contain, or an item an array must have. */
+                  contains?: unknown;
+                  /** A regular expression, as JSON Schema `pattern` reads it. */
+                  pattern?: string;
+                  /** The bounds, `{min, max}`. */
+                  range?: {
+                    min?: number;
+                    max?: number;
+                  };
+                  /** A JSON Schema. */
+                  schema?: Record<string, unknown>;
+                }>;
+              /** The failure_reason a good run ends with. */
+              failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+            };
+          }[];
+          /** auto: the runs replay the job's recipe; off: the agent runs every step. Default: the job's replay, and off with `prompt`. */
+          replay?: "auto" | "off";
+          /** The model the runs use instead of the job's. */
+          model?: "haiku" | "sonnet" | "opus";
+          /** A prompt the runs use instead of the job's (its {{placeholders}} filled from each case's inputs). */
+          prompt?: string;
+          /** Run options every case's run takes instead of the job's (those of POST /v1/jobs/{id}/runs but inputs and idempotency_key). */
+          settings?: {
+            /** JSON Schema the result must satisfy. */
+            output_schema?: Record<string, unknown>;
+            name?: string;
+            /** https target of the signed completion webhook. */
+            callback_url?: string;
+            /** Names of connections the run needs; a missing, disabled or unauthenticated one fails the run with auth_required. */
+            connections?: string[];
+            /** Ids of uploaded files (POST /v1/files) placed read-only in the run's /workspace/in/ under their names, at most 20, no two of one name. */
+            files?: string[];
+            /** Longest the run may execute, in seconds. */
+            timeout_s?: number;
+            /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+            max_cost_usd?: number;
+            /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
+            recording?: boolean;
+            /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
+            human_timeout_s?: number;
+            /** Who is emailed when the agent asks for a person (needs email configured); a reply answers. */
+            human_email?: string;
+            /** A form is submitted only after a person approved it: the agent must ask with request_human, kind approve. */
+            require_approval?: boolean;
+            /** Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required. */
+            proxy?: string;
+            /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
+            sandbox_label?: string;
+            /** A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds. */
+            profile?: string;
+            /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+            profile_mode?: "read" | "read_write";
+            /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
+            save_profile?: string;
+          };
+          /** Another eval of the same job to compare with: what got better or worse. */
+          baseline_id?: string;
+          /** Most of the eval's runs queued or running at once; at most evals.max_parallel (its default), which bounds all of an organisation's evals together. */
+          max_parallel?: number;
+          /** A repeat within 24 h answers the first eval (202) instead of starting another. */
+          idempotency_key?: string;
+        };
+      };
+      responses: {
+        "202": {
+          "application/json": {
+            id: string;
+            object: "eval";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            cases: {
+              /** The case's place in the eval, from 0. */
+              position: number;
+              /** Its name, or its inputs as JSON when it has none. */
+              label: string;
+              name: string | null;
+              /** The kept case it was copied from, or null for an inline case. */
+              case_id: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              /** pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first). */
+              status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+              /** Where the run differs from a good one; empty unless `failed`. */
+              differences: {
+                /** `run` (how the run ended), `result`, or a member of it (`result.price`). */
+                path: string;
+                /** What a good run has there, in words. */
+                expected: string;
+                /** What this run has there: JSON, shortened past 200 characters, or `(missing)`. */
+                got: string;
+              }[];
+              /** Why no run was made for the case (the refusal, with its code). */
+              error: string | null;
+              run_id: string | null;
+              run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              result: Record<string, unknown> | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              /** How the run ran (the envelope's mode), once it ended. */
+              mode: "agent" | "replay" | "replay_then_agent" | null;
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              started_at: string | null;
+              ended_at: string | null;
+            }[];
+            /** Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it. */
+            comparison: {
+              baseline_id: string;
+              pass_rate_change: number;
+              cost_usd_change: number;
+              duration_ms_change: number;
+              /** Labels of cases that pass now and did not. */
+              newly_passing: string[];
+              /** Labels of cases that passed and do not now. */
+              newly_failing: string[];
+              /** Cases that pass, or do not, in both. */
+              unchanged: number;
+              /** Labels of the baseline's cases this eval does not have. */
+              removed: string[];
+              cases: {
+                label: string;
+                /** Null when the baseline had no such case. */
+                baseline_status: "pending" | "running" | "passed" | "failed" | "error" | "skipped" | null;
+                status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+                change: "newly_passing" | "newly_failing" | "unchanged" | "added";
+                cost_usd_change: number | null;
+                duration_ms_change: number | null;
+              }[];
+            } | null;
+            /** Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key). */
+            report_url: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/evals/{id}": {
+    /** Get an eval: each case with its grade and differences, the totals, and what changed beside its baseline */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `eval_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            cases: {
+              /** The case's place in the eval, from 0. */
+              position: number;
+              /** Its name, or its inputs as JSON when it has none. */
+              label: string;
+              name: string | null;
+              /** The kept case it was copied from, or null for an inline case. */
+              case_id: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              /** pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first). */
+              status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+              /** Where the run differs from a good one; empty unless `failed`. */
+              differences: {
+                /** `run` (how the run ended), `result`, or a member of it (`result.price`). */
+                path: string;
+                /** What a good run has there, in words. */
+                expected: string;
+                /** What this run has there: JSON, shortened past 200 characters, or `(missing)`. */
+                got: string;
+              }[];
+              /** Why no run was made for the case (the refusal, with its code). */
+              error: string | null;
+              run_id: string | null;
+              run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              result: Record<string, unknown> | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              /** How the run ran (the envelope's mode), once it ended. */
+              mode: "agent" | "replay" | "replay_then_agent" | null;
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              started_at: string | null;
+              ended_at: string | null;
+            }[];
+            /** Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it. */
+            comparison: {
+              baseline_id: string;
+              pass_rate_change: number;
+              cost_usd_change: number;
+              duration_ms_change: number;
+              /** Labels of cases that pass now and did not. */
+              newly_passing: string[];
+              /** Labels of cases that passed and do not now. */
+              newly_failing: string[];
+              /** Cases that pass, or do not, in both. */
+              unchanged: number;
+              /** Labels of the baseline's cases this eval does not have. */
+              removed: string[];
+              cases: {
+                label: string;
+                /** Null when the baseline had no such case. */
+                baseline_status: "pending" | "running" | "passed" | "failed" | "error" | "skipped" | null;
+                status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+                change: "newly_passing" | "newly_failing" | "unchanged" | "added";
+                cost_usd_change: number | null;
+                duration_ms_change: number | null;
+              }[];
+            } | null;
+            /** Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key). */
+            report_url: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/evals/{id}/cancel": {
+    /** Cancel an eval: its cases without a run are skipped, its runs under way cancelled */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `eval_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "eval";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            cases: {
+              /** The case's place in the eval, from 0. */
+              position: number;
+              /** Its name, or its inputs as JSON when it has none. */
+              label: string;
+              name: string | null;
+              /** The kept case it was copied from, or null for an inline case. */
+              case_id: string | null;
+              inputs: Record<string, unknown>;
+              /** Exactly one matcher: equals, contains, pattern, range, schema (of the whole result), members, or failure_reason (docs/api.md, Evaluations). */
+              expect: {
+                /** The JSON value a good result has. */
+                equals?: unknown;
+                /** Text a string must contain, or an item an array must have. */
+                contains?: unknown;
+                /** A regular expression, as JSON Schema `pattern` reads it. */
+                pattern?: string;
+                /** The bounds, `{min, max}`. */
+                range?: {
+                  min?: number;
+                  max?: number;
+                };
+                /** A JSON Schema. */
+                schema?: Record<string, unknown>;
+                /** A value matcher per member of the result, by name or dotted path. */
+                members?: Record<string, {
+                    /** The JSON value a good result has. */
+                    equals?: unknown;
+                    /** Text a string must contain, or an item an array must have. */
+                    contains?: unknown;
+                    /** A regular expression, as JSON Schema `pattern` reads it. */
+                    pattern?: string;
+                    /** The bounds, `{min, max}`. */
+                    range?: {
+                      min?: number;
+                      max?: number;
+                    };
+                    /** A JSON Schema. */
+                    schema?: Record<string, unknown>;
+                  }>;
+                /** The failure_reason a good run ends with. */
+                failure_reason?: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found";
+              };
+              /** pending (no run yet), running, passed, failed (the run differs: `differences`), error (no run could be made: `error`), skipped (the eval was cancelled first). */
+              status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+              /** Where the run differs from a good one; empty unless `failed`. */
+              differences: {
+                /** `run` (how the run ended), `result`, or a member of it (`result.price`). */
+                path: string;
+                /** What a good run has there, in words. */
+                expected: string;
+                /** What this run has there: JSON, shortened past 200 characters, or `(missing)`. */
+                got: string;
+              }[];
+              /** Why no run was made for the case (the refusal, with its code). */
+              error: string | null;
+              run_id: string | null;
+              run_status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | null;
+              result: Record<string, unknown> | null;
+              failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              failure_detail: string | null;
+              /** How the run ran (the envelope's mode), once it ended. */
+              mode: "agent" | "replay" | "replay_then_agent" | null;
+              usage: {
+                duration_ms: number | null;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              started_at: string | null;
+              ended_at: string | null;
+            }[];
+            /** Beside the baseline eval: what got better or worse. Cases are the same case when they have the same name, or, without names, the same inputs. Null without a baseline, or once retention purged it. */
+            comparison: {
+              baseline_id: string;
+              pass_rate_change: number;
+              cost_usd_change: number;
+              duration_ms_change: number;
+              /** Labels of cases that pass now and did not. */
+              newly_passing: string[];
+              /** Labels of cases that passed and do not now. */
+              newly_failing: string[];
+              /** Cases that pass, or do not, in both. */
+              unchanged: number;
+              /** Labels of the baseline's cases this eval does not have. */
+              removed: string[];
+              cases: {
+                label: string;
+                /** Null when the baseline had no such case. */
+                baseline_status: "pending" | "running" | "passed" | "failed" | "error" | "skipped" | null;
+                status: "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+                change: "newly_passing" | "newly_failing" | "unchanged" | "added";
+                cost_usd_change: number | null;
+                duration_ms_change: number | null;
+              }[];
+            } | null;
+            /** Signed link to the eval's report, an HTML page (valid 7 days from when the eval was read; no API key). */
+            report_url: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/evals/{id}/report": {
+    /** An eval's report, an HTML page, by its signed link (report_url) */
+    get: {
+      parameters: {
+        query?: {
+          /** Unix time (seconds) after which the link answers 410. */
+          expires?: number;
+          /** HMAC signature of the id and expiry. */
+          sig?: string;
+        };
+        header?: never;
+        path: {
+          /** A `eval_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        /** The eval's report: a self-contained HTML page (no script; inline styles and an SVG chart). */
+        "200": {
+          "text/html": string;
+        };
+        "403": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "404": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+        "410": {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   "/v1/runs": {
     /** List recent runs */
     get: {
@@ -751,6 +1657,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -759,6 +1667,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -832,7 +1742,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** W3C traceparent of the caller's span: the run's trace (with OpenTelemetry tracing configured) is its child, and the run's webhooks carry the run's span as their traceparent. An invalid one is ignored. */
+          traceparent?: string;
+        };
         path?: never;
       };
       requestBody: {
@@ -856,6 +1769,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -945,6 +1860,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1010,7 +1927,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** W3C traceparent of the caller's span: the run's trace (with OpenTelemetry tracing configured) is its child, and the run's webhooks carry the run's span as their traceparent. An invalid one is ignored. */
+          traceparent?: string;
+        };
         path: {
           /** A `job_` id. */
           id: string;
@@ -1033,6 +1953,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1123,6 +2045,8 @@ export interface paths {
           files?: string[];
           /** Longest the run may execute, in seconds. */
           timeout_s?: number;
+          /** The most the run may cost, in USD (usage.cost_usd): the engine never starts a model call whose worst case would pass it, and the run fails with failure_code budget_exceeded. A run's wins over its job's, a job's over its API key's default. Less than the run's first model call could cost is 400 max_cost_too_low. */
+          max_cost_usd?: number;
           /** false: no recording (trace and video) of the browser; default true, or the job's. recording.enabled off turns it off for every run. */
           recording?: boolean;
           /** Longest the agent waits for a person it asked (request_human); then the run fails. Default: human.timeout_s. */
@@ -1217,6 +2141,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -1225,6 +2151,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -1324,6 +2252,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -1332,6 +2262,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -1494,6 +2426,8 @@ export interface paths {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -1502,6 +2436,8 @@ export interface paths {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -1628,6 +2564,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -1636,6 +2574,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2120,7 +3060,7 @@ export interface paths {
             /** False for an event of test mode (docs/api.md, Test mode). */
             livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
-            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired" | "profile.signed_out";
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired" | "profile.signed_out";
             /** The run the event is about, if any: such events are also in the run's stream. */
             run_id: string | null;
             created_at: string;
@@ -2213,6 +3153,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2221,6 +3163,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2302,6 +3246,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2310,6 +3256,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2391,6 +3339,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2399,6 +3349,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2461,6 +3413,76 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+            };
+          } | {
+            type: "eval.completed";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            };
+          } | {
+            type: "eval.cancelled";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
             };
           } | {
             type: "webhook.attempted";
@@ -2700,7 +3722,7 @@ export interface paths {
             /** False for an event of test mode (docs/api.md, Test mode). */
             livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
-            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired" | "profile.signed_out";
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired" | "profile.signed_out";
             /** The run the event is about, if any: such events are also in the run's stream. */
             run_id: string | null;
             created_at: string;
@@ -2793,6 +3815,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2801,6 +3825,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2882,6 +3908,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2890,6 +3918,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -2971,6 +4001,8 @@ export interface paths {
                 trace_url: string | null;
               } | null;
               failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+              /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+              failure_code: "budget_exceeded" | null;
               failure_detail: string | null;
               warnings: string[];
               usage: {
@@ -2979,6 +4011,8 @@ export interface paths {
                 output_tokens: number;
                 cost_usd: number;
               };
+              /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+              max_cost_usd: number | null;
               created_at: string;
               started_at: string | null;
               finished_at: string | null;
@@ -3041,6 +4075,76 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+            };
+          } | {
+            type: "eval.completed";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            };
+          } | {
+            type: "eval.cancelled";
+            data: {
+              id: string;
+              object: "eval";
+              job_id: string;
+              status: "queued" | "running" | "completed" | "cancelled";
+              replay: "auto" | "off";
+              /** One of haiku, sonnet, opus; default sonnet. */
+              model: "haiku" | "sonnet" | "opus";
+              /** The prompt its runs use instead of the job's; null: the job's. */
+              prompt: string | null;
+              settings: Record<string, unknown>;
+              baseline_id: string | null;
+              max_parallel: number;
+              totals: {
+                cases: number;
+                passed: number;
+                failed: number;
+                errors: number;
+                skipped: number;
+                pending: number;
+                running: number;
+                /** passed / cases, from 0 to 1 (4 decimals). */
+                pass_rate: number;
+                /** The cases' runs' durations, added up. */
+                duration_ms: number;
+                input_tokens: number;
+                output_tokens: number;
+                cost_usd: number;
+              };
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
             };
           } | {
             type: "webhook.attempted";
@@ -5231,6 +6335,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -5239,6 +6345,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -5346,6 +6454,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -5354,6 +6464,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -5461,6 +6573,8 @@ export interface webhooks {
               trace_url: string | null;
             } | null;
             failure_reason: "captcha" | "auth_required" | "site_down" | "timeout" | "ambiguous" | "not_found" | null;
+            /** A failed run's finer reason where the engine has one, beside failure_reason (which stays one of the spec's six): budget_exceeded (failure_reason timeout) when its max_cost_usd stopped it. More codes may be added: treat an unknown one as its failure_reason. */
+            failure_code: "budget_exceeded" | null;
             failure_detail: string | null;
             warnings: string[];
             usage: {
@@ -5469,6 +6583,8 @@ export interface webhooks {
               output_tokens: number;
               cost_usd: number;
             };
+            /** The most the run may cost in USD (its own, else its job's, else its API key's default); null: no limit of its own. */
+            max_cost_usd: number | null;
             created_at: string;
             started_at: string | null;
             finished_at: string | null;
@@ -5531,6 +6647,128 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "eval.completed": {
+    /** Every case of an eval has an outcome: the eval as `GET /v1/jobs/{id}/evals` lists it (its totals; `GET /v1/evals/{id}` has its cases). Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "eval.completed";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
+          data: {
+            id: string;
+            object: "eval";
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "eval.cancelled": {
+    /** An eval was cancelled: the eval as `GET /v1/jobs/{id}/evals` lists it. Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "eval.cancelled";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
+          data: {
+            id: string;
+            object: "eval";
+            job_id: string;
+            status: "queued" | "running" | "completed" | "cancelled";
+            replay: "auto" | "off";
+            /** One of haiku, sonnet, opus; default sonnet. */
+            model: "haiku" | "sonnet" | "opus";
+            /** The prompt its runs use instead of the job's; null: the job's. */
+            prompt: string | null;
+            settings: Record<string, unknown>;
+            baseline_id: string | null;
+            max_parallel: number;
+            totals: {
+              cases: number;
+              passed: number;
+              failed: number;
+              errors: number;
+              skipped: number;
+              pending: number;
+              running: number;
+              /** passed / cases, from 0 to 1 (4 decimals). */
+              pass_rate: number;
+              /** The cases' runs' durations, added up. */
+              duration_ms: number;
+              input_tokens: number;
+              output_tokens: number;
+              cost_usd: number;
+            };
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
           };
         };
       };

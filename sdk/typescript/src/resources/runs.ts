@@ -14,6 +14,16 @@ import { Resource } from './resource.js';
 export type JobRunParams = { job_id: string } & JobRunCreateParams;
 export type CreateParams = RunCreateParams | JobRunParams;
 
+/** What `create` takes besides the request options: the caller's trace context. */
+export interface RunCreateOptions extends RequestOptions {
+  /**
+   * The W3C `traceparent` of the caller's span (`00-<trace id>-<span id>-<flags>`): with tracing configured on the
+   * daemon, the run's trace joins the caller's, and its webhooks carry the run's span. From OpenTelemetry:
+   * `propagation.inject(context.active(), carrier)` and pass `carrier.traceparent`.
+   */
+  traceparent?: string;
+}
+
 export interface WaitOptions {
   /** Give up (WaitTimeoutError) after this long, in ms. Default: wait as long as the run takes. */
   timeoutMs?: number;
@@ -40,10 +50,12 @@ export class Runs extends Resource {
    * The daemon reads the body's member; the key also goes in an `Idempotency-Key` header, where proxies and
    * request logs see it without reading bodies.
    */
-  create(params: CreateParams, options?: RequestOptions): Promise<RunCreated> {
+  create(params: CreateParams, options?: RunCreateOptions): Promise<RunCreated> {
     const idempotencyKey = params.idempotency_key ?? randomUUID();
     const body = { ...params, idempotency_key: idempotencyKey };
-    const withKey = { ...options, headers: { ...options?.headers, 'idempotency-key': idempotencyKey } };
+    const { traceparent, ...request } = options ?? {};
+    const headers = { ...request.headers, 'idempotency-key': idempotencyKey, ...(traceparent === undefined ? {} : { traceparent }) };
+    const withKey = { ...request, headers };
     return this.call({ method: 'POST', ...target(body, ''), idempotent: true, options: withKey });
   }
 
@@ -53,7 +65,7 @@ export class Runs extends Resource {
   }
 
   /** Starts the run and waits for it to end (see `wait`): the final envelope. */
-  async createAndWait(params: CreateParams, options: WaitOptions & { request?: RequestOptions } = {}): Promise<Run> {
+  async createAndWait(params: CreateParams, options: WaitOptions & { request?: RunCreateOptions } = {}): Promise<Run> {
     const started = Date.now();
     const created = await this.create(params, options.request);
     const timeoutMs = options.timeoutMs === undefined ? undefined : Math.max(0, options.timeoutMs - (Date.now() - started));
