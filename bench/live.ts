@@ -4,6 +4,8 @@
  * - frame latency: a change on the sandbox page to the frame shown by a viewer's Chromium (local driver), p50, p99;
  * - first page: POST /v1/runs to the sandbox browser's first rendered page with a warm pool (docker driver; the
  *   local driver when no Docker engine or image is there, which it says), p50, with its parts;
+ * - the same first page for runs that start with a saved login (a profile of 20 cookies and 20 stored values), loaded
+ *   into the warm browser without a second launch: what a profile adds to a run's first page;
  * - what recording costs a run, measured twice: with a model that answers at once (its whole cost shows), and with
  *   one that takes `modelDelayMs` per turn, about what a hosted model takes for a browser step.
  */
@@ -30,6 +32,12 @@ async function main(): Promise<void> {
   console.log(
     `first page (${first.driver}${first.driver === 'docker' ? ', warm pool' : ''}, ${first.runs} runs): POST -> first frame p50 ${first.p50.toFixed(0)} ms; ` +
       `POST -> run started p50 ${first.startP50.toFixed(0)} ms; navigate step (the load, and Chromium's launch where the pool did not start it) p50 ${first.navigateP50.toFixed(0)} ms (aim < 100 ms)`,
+  );
+
+  const withProfile = await measureFirstPage(runs, docker ? 'docker' : 'local', image, { profile: true });
+  console.log(
+    `first page with a profile (${withProfile.driver}${withProfile.driver === 'docker' ? ', warm pool' : ''}, ${withProfile.runs} runs): POST -> first frame p50 ${withProfile.p50.toFixed(0)} ms ` +
+      `(${(withProfile.p50 - first.p50).toFixed(0)} ms more than without, x${(withProfile.p50 / first.p50).toFixed(2)}); POST -> run started p50 ${withProfile.startP50.toFixed(0)} ms; navigate step p50 ${withProfile.navigateP50.toFixed(0)} ms`,
   );
 
   await recordingCost(recordingPairs, 0);

@@ -37,6 +37,17 @@ export function sinceFlag(now: () => number = Date.now) {
   };
 }
 
+/** A point in time given as an RFC 3339 time or as how long from now (`12h`, `30d`), as ISO. */
+export function laterFlag(now: () => number = Date.now) {
+  return (value: string): string => {
+    const after = AGO.exec(value.trim());
+    if (after !== null) return new Date(now() + Number(after[1]) * UNIT_MS[after[2] as keyof typeof UNIT_MS]).toISOString();
+    const at = Date.parse(value);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) throw new InvalidArgumentError('expected an RFC 3339 time (2026-12-25T09:00:00Z) or how long from now (12h, 30d)');
+    return new Date(at).toISOString();
+  };
+}
+
 /** Lets a flag repeat: `--input a=1 --input b=2`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -17,6 +17,7 @@ import { registerLogin } from './commands/login/login.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerOrgs } from './commands/orgs/index.js';
 import { registerFiles } from './commands/files/index.js';
+import { registerProfiles } from './commands/profiles/index.js';
 import { registerProjects } from './commands/projects/index.js';
 import { registerRestore } from './commands/restore/restore.js';
 import { registerRuns } from './commands/runs/index.js';
@@ -65,6 +66,7 @@ ${examples('errand daemon start', "errand runs create 'What is the title of http
   registerRuns(program);
   registerFiles(program);
   registerConnections(program);
+  registerProfiles(program);
   registerSchedules(program);
   registerEmail(program);
   registerInboxes(program);

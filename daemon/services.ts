@@ -4,6 +4,7 @@ import type { EvalsService } from '../src/evals/evals-service.js';
 import type { FilesService } from '../src/files/files-service.js';
 import type { EventStreams } from '../src/event-log/event-streams.js';
 import type { ConnectionsService } from '../src/connections/connections-service.js';
+import type { ProfilesService } from '../src/profiles/profiles-service.js';
 import type { HostedConnect } from '../src/connections/oauth-client/hosted-connect.js';
 import type { HumanRequests } from '../src/human/human-requests.js';
 import type { JobsService } from '../src/jobs/jobs-service.js';
@@ -53,6 +54,8 @@ export interface ApiServices extends McpServices {
   status: StatusService;
   skippedFirings: SkippedFirings;
   connections: ConnectionsService;
+  /** Saved logins (docs/api.md, Profiles). */
+  profiles: ProfilesService;
   hostedConnect: HostedConnect;
   emails: SendService;
   sentEmails: SentEmails;

@@ -24,6 +24,7 @@ import type { MailStatus } from '../src/mail/mail-status.js';
 import { mcpSubsystem } from '../src/mcp-server/mcp-subsystem.js';
 import { metricsRegistry, metricsSubsystem } from '../src/metrics/metrics-subsystem.js';
 import { networkSubsystem } from '../src/network/network-subsystem.js';
+import { profilesSubsystem } from '../src/profiles/profiles-subsystem.js';
 import { projectsSubsystem } from '../src/projects/projects-subsystem.js';
 import { recipesSubsystem } from '../src/recipes/recipes-subsystem.js';
 import { recordingParticipant } from '../src/recording/recording-participant.js';
@@ -141,6 +142,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const sandboxes = await sandboxesSubsystem({ config, home: options.home, logger, metrics });
   const { driver } = sandboxes.services;
   const checkSandboxLabel = sandboxLabelCheck(driver);
+  const profiles = profilesSubsystem({ resources, box, announcer, driver });
   const { jobs } = jobsSubsystem({ resources, projects, schemas: schemas.services.schemas, checkCallbackUrl, announcer, checkSandboxLabel }).services;
   // Runs, then what plugs into them: the live view, a person in the loop, recipes, steps, test mode, the engine.
   const { runs } = runsSubsystem({
@@ -161,7 +163,17 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const { waitpoints } = waitpointsSubsystem({ resources, runs, tracing }).services;
   // A person in the loop is shown the run's live view, which the live view plugs into runs as it is built.
   const human = humanSubsystem({ resources, runs, announcer, publicUrl, liveUrlOf: (orgId, runId) => runs.liveUrl(orgId, runId), notifier: emailNotifier(mail.services.emails), waitpoints });
-  const live = liveSubsystem({ resources, masterKey, publicUrl, runs, orgModes, human: human.services.human, waitpoints });
+  const logins = profiles.services.profiles;
+  const live = liveSubsystem({
+    resources,
+    masterKey,
+    publicUrl,
+    runs,
+    orgModes,
+    human: human.services.human,
+    waitpoints,
+    logins: { save: (run, name, state, holder) => logins.saveFromLiveView(run, name, state, holder), targets: (run) => logins.liveViewTargets(run) },
+  });
   const recipes = recipesSubsystem({ resources, jobs, schemas: schemas.services.schemas });
   const { steps, stepEvents } = stepsSubsystem({ resources, artifacts, announcer }).services;
   const testMode = testModeSubsystem({ resources, runs, artifacts, prices, stepEvents, human: human.services.human, schemas: schemas.services.schemas, connections: connections.services.runConnections });
@@ -182,6 +194,9 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     // Each attempt's participants, in the order they join (docs/architecture.md, "Adding a participant").
     participants: [
       proxyParticipant,
+      // After the proxy (a warm browser is launched again through it), before the recording and the live view: the
+      // browser starts signed in, checked, before anyone watches.
+      profiles.services.participant,
       runFiles.services.participant,
       files.services.participant,
       recordingParticipant({ artifacts, clock, enabled: config['recording.enabled'] }),
@@ -224,6 +239,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     projects,
     connections: connections.services.connections,
     hostedConnect: connections.services.hostedConnect,
+    profiles: profiles.services.profiles,
     emails: mail.services.emails,
     sentEmails: mail.services.sentEmails,
     orgModes,
@@ -250,6 +266,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
         ...mcp.services,
         connections: connections.services.connections,
         hostedConnect: connections.services.hostedConnect,
+        profiles: profiles.services.profiles,
         emails: mail.services.emails,
         sentEmails: mail.services.sentEmails,
         identities: mail.services.identities,
@@ -300,6 +317,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       mail.sending,
       // After the engine: runs use their sandboxes until they stop.
       sandboxes,
+      // Its expiry sweep; checks on demand use the sandboxes, which close after it.
+      profiles,
       engine,
       // Before the engine: no eval makes a run once runs are stopping (its cases carry on at the next start).
       evals,

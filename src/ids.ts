@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 
-export type IdPrefix = 'org' | 'key' | 'proj' | 'job' | 'run' | 'conn' | 'msg' | 'evt' | 'whd' | 'req' | 'step' | 'art' | 'fir' | 'mcpc' | 'mcpg' | 'clk' | 'inb' | 'att' | 'hr' | 'file' | 'rcp' | 'wp' | 'eval' | 'evc';
+export type IdPrefix = 'org' | 'key' | 'proj' | 'job' | 'run' | 'conn' | 'msg' | 'evt' | 'whd' | 'req' | 'step' | 'art' | 'fir' | 'mcpc' | 'mcpg' | 'clk' | 'inb' | 'att' | 'hr' | 'file' | 'rcp' | 'wp' | 'eval' | 'evc' | 'prf';
 
 export type IdFactory = (prefix: IdPrefix) => string;
 

@@ -7,6 +7,10 @@
  * the page's load). On the docker driver the page is the supervisor's own /health on the container's loopback
  * (a sandbox reaches no port of the host; the answer, a 401, is a page all the same); on the local driver, a page
  * of the bench.
+ *
+ * With `profile`, every measured run names a saved login imported before them (docs/api.md, Profiles): a state of
+ * the size of a real site's login (20 cookies, 20 stored values for the page's origin), loaded into the warm browser
+ * before the agent's first action. The difference from the runs without is what a profile costs a run's first page.
  */
 import { performance } from 'node:perf_hooks';
 import { hold, toolUse } from '../../test/fixtures/scripted-anthropic.js';
@@ -25,10 +29,11 @@ export interface FirstPage {
   navigateP50: number;
 }
 
-export async function measureFirstPage(runs: number, driver: 'local' | 'docker', image?: string): Promise<FirstPage> {
+export async function measureFirstPage(runs: number, driver: 'local' | 'docker', image?: string, options: { profile?: boolean } = {}): Promise<FirstPage> {
   const site = driver === 'local' ? await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><h1>first</h1>')) : null;
   const target = site?.url ?? 'http://127.0.0.1:7801/health';
   const bench = await startLiveBenchDaemon({ driver, ...(image === undefined ? {} : { image }), warmPoolSize: driver === 'docker' ? 1 : 0 });
+  const runBody = options.profile === true ? { profile: await importProfile(bench, new URL(target).origin), profile_mode: 'read' } : {};
   const totals: number[] = [];
   const starts: number[] = [];
   const navigates: number[] = [];
@@ -39,7 +44,7 @@ export async function measureFirstPage(runs: number, driver: 'local' | 'docker',
       const done = hold(toolUse('finish', { result: { done: true }, confidence: 'high' }));
       bench.model.script([toolUse('browser', { action: 'navigate', url: target }), done]);
       const t0 = performance.now();
-      const runId = await bench.startRun('Open the page.');
+      const runId = await bench.startRun('Open the page.', runBody);
       const liveUrl = new URL(await bench.liveUrl(runId, 2));
       const firstFrame = await firstFrameOf(bench, liveUrl, runId, target);
       const total = firstFrame - t0;
@@ -58,6 +63,22 @@ export async function measureFirstPage(runs: number, driver: 'local' | 'docker',
   }
   const p50 = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 50);
   return { driver, runs, p50: p50(totals), startP50: p50(starts), navigateP50: p50(navigates) };
+}
+
+/** A saved login for `origin` of a real site's size, imported: its name. */
+async function importProfile(bench: LiveBenchDaemon, origin: string): Promise<string> {
+  const value = (i: number) => `v${i}-${'x'.repeat(40)}`;
+  const state = {
+    cookies: Array.from({ length: 20 }, (_, i) => ({ name: `c${i}`, value: value(i), domain: new URL(origin).hostname, path: '/', expires: -1, httpOnly: i % 2 === 0, secure: false, sameSite: 'Lax' })),
+    origins: [{ origin, localStorage: Array.from({ length: 20 }, (_, i) => ({ name: `k${i}`, value: value(100 + i) })) }],
+  };
+  const res = await fetch(`${bench.url}/v1/profiles`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bench.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', state }),
+  });
+  if (res.status !== 201) throw new Error(`POST /v1/profiles answered ${res.status}: ${await res.text()}`);
+  return 'bench';
 }
 
 /** When the first frame of `target` arrives on the run's frame stream (its url names the page). */

@@ -17,8 +17,8 @@ export interface LiveBenchDaemon {
   key: string;
   daemon: Daemon;
   model: ScriptedAnthropic;
-  /** Starts a run; answers its id. */
-  startRun(prompt: string): Promise<string>;
+  /** Starts a run (with the body's other members); answers its id. */
+  startRun(prompt: string, body?: Record<string, unknown>): Promise<string>;
   /** The run's live link once GET /v1/runs/{id} has one (the run is running), polled every `everyMs`. */
   liveUrl(runId: string, everyMs?: number): Promise<string>;
   close(): Promise<void>;
@@ -51,11 +51,11 @@ export async function startLiveBenchDaemon(options: { driver: 'local' | 'docker'
     key,
     daemon,
     model,
-    async startRun(prompt) {
-      const res = await fetch(`${url}/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ prompt }) });
-      const body = (await res.json()) as { task_id: string };
-      if (res.status !== 202) throw new Error(`POST /v1/runs answered ${res.status}: ${JSON.stringify(body)}`);
-      return body.task_id;
+    async startRun(prompt, body = {}) {
+      const res = await fetch(`${url}/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ ...body, prompt }) });
+      const answer = (await res.json()) as { task_id: string };
+      if (res.status !== 202) throw new Error(`POST /v1/runs answered ${res.status}: ${JSON.stringify(answer)}`);
+      return answer.task_id;
     },
     async liveUrl(runId, everyMs = 20) {
       for (;;) {

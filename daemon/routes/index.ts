@@ -14,6 +14,7 @@ import { liveRoutes } from './live.js';
 import { mcpRoutes } from './mcp.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiRoutes } from './meta.js';
+import { profileRoutes } from './profiles.js';
 import { projectRoutes } from './projects.js';
 import { recipeRoutes } from './recipes.js';
 import type { RoutePlugin } from './route-plugin.js';
@@ -39,6 +40,7 @@ const V1_ROUTES: RoutePlugin<ApiServices>[] = [
   statusRoutes,
   connectionRoutes,
   connectPageRoutes,
+  profileRoutes,
   emailRoutes,
   inboxRoutes,
   fileRoutes,

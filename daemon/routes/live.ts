@@ -80,6 +80,11 @@ export const liveRoutes: RoutePlugin<{ live: LiveService; liveLinks: LiveLinks }
       return reply.status(204).send();
     },
   );
+  app.post(
+    '/runs/:id/live/login',
+    { config: liveLink, schema: { ...s.saveLogin, tags, summary: "Save this login: the browser's state saved now as a profile, by whoever holds control" } },
+    (req) => live.saveLogin(callerOf(req), req.params.id, req.body.control_id, req.body.profile),
+  );
   // An API key only: a live link cannot revoke itself or its siblings.
   app.post('/runs/:id/live/revoke', { schema: { ...s.revoke, tags, summary: "Revoke every live link of a run made so far (and end control held through one)" } }, (req) =>
     live.revoke(principalOf(req).orgId, req.params.id),

@@ -100,6 +100,14 @@ export const CONFIG_KEYS = {
   'limits.requests_per_minute': { type: 'integer', default: 1200, min: 1, max: 1_000_000, description: 'Requests one API key may make per minute before 429 rate_limited.' },
   'run_files.max_count': { type: 'integer', default: 100, min: 1, max: 10_000, description: "Most files (browser downloads and files under /workspace/out/) one run may return; one more fails the run (timeout), naming the file." },
   'run_files.max_total_mb': { type: 'integer', default: 500, min: 1, max: 1_000_000, description: "Most megabytes (MiB) of files one run may return, together; a download that would pass it is stopped there and fails the run (timeout), naming the file." },
+  'profiles.max_state_kb': {
+    type: 'integer',
+    default: 1024,
+    min: 1,
+    max: 65_536,
+    description: "Largest browser state (cookies and each site's storage) one profile may hold, in KiB; a run's larger state is not saved (a warning says so), an import is 413.",
+  },
+  'profiles.max_per_org': { type: 'integer', default: 100, min: 1, max: 100_000, description: 'Most profiles (saved logins) one organisation may have; one more is 402 profile_quota_exceeded.' },
   'limits.org_daily_cap_usd': { type: 'number', default: 100, min: 0, description: 'Spend an organisation may incur per UTC day, in USD.' },
   'limits.max_attempts': { type: 'integer', default: 2, min: 1, max: 10, description: 'Attempts a run gets when the daemon dies under it.' },
   'evals.max_parallel': {

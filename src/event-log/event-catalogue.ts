@@ -3,6 +3,7 @@ import { connectionSchema } from '../connections/connection-schemas.js';
 import { evalSummarySchema } from '../evals/eval-schemas.js';
 import { nullableString, timestamp } from '../http-schemas/common.js';
 import { receivedEmailSchema } from '../mail/email-schemas.js';
+import { profileSchema } from '../profiles/profile-schemas.js';
 import { envelopeSchema, runStatus } from '../runs/run-schemas.js';
 import { stepSchema } from '../steps/step-schemas.js';
 import { humanAnsweredData, needsHumanData } from '../human/human-schemas.js';
@@ -215,6 +216,13 @@ export const EVENT_CATALOGUE = {
   },
   'connection.authenticated': { ...connectionEvent, description: 'A connection became authenticated, or a connect flow finished: the connection record.' },
   'connection.expired': { ...connectionEvent, description: "The provider refused to refresh a connection's token (connect again): the connection record." },
+  'profile.signed_out': {
+    description:
+      "A profile's check found it signed out (a run's, before its agent started, or `errand profiles check`): the profile record, its health_detail saying what the page showed. A run then signs in again, or asks a person.",
+    runId: 'never',
+    webhook: { to: 'org_endpoint', signer: 'org' },
+    data: profileSchema,
+  },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventCatalogue = typeof EVENT_CATALOGUE;

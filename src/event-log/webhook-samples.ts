@@ -169,6 +169,26 @@ const SAMPLES: { [T in WebhookEventType]: (at: string) => EventData<T> } = {
   'connection.expired': (at) => ({ ...connection(at), auth_status: 'expired', auth_detail: 'the provider refused to refresh the token: connect again (a sample)' }),
   'eval.completed': (at) => evalSummary(at, 'completed'),
   'eval.cancelled': (at) => ({ ...evalSummary(at, 'cancelled'), totals: { ...evalSummary(at, 'cancelled').totals, passed: 1, failed: 0, skipped: 1, pass_rate: 0.3333 } }),
+  'profile.signed_out': (at) => ({
+    id: `prf_${NONE}`,
+    object: 'profile',
+    name: 'supplier-portal',
+    has_state: true,
+    origins: ['https://portal.example.com'],
+    size_bytes: 2048,
+    saved_at: at,
+    saved_by_run_id: `run_${NONE}`,
+    saved_via: 'run',
+    last_used_at: at,
+    last_used_by_run_id: `run_${NONE}`,
+    check: { url: 'https://portal.example.com/account', text: 'Sign out', role: null, name: null },
+    health: 'signed_out',
+    health_detail: 'https://portal.example.com/login does not show the text "Sign out" (a sample)',
+    checked_at: at,
+    expires_at: null,
+    created_at: at,
+    updated_at: at,
+  }),
 };
 
 /** The sample data of a webhook event, stamped `at` (RFC 3339). */

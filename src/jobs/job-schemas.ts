@@ -2,7 +2,7 @@ import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
 import { answeredScheduleSchema, nullableScheduleSchema } from '../schedules/schedule-schema.js';
-import { connectionNames, humanEmail, humanTimeoutS, maxCostUsd, proxyName, recording, requireApproval, sandboxLabel, timeoutS } from '../runs/run-options.js';
+import { connectionNames, humanEmail, humanTimeoutS, maxCostUsd, profileMode, profileName, proxyName, recording, requireApproval, sandboxLabel, saveProfile, timeoutS } from '../runs/run-options.js';
 
 export const replay = {
   type: 'string',
@@ -13,7 +13,7 @@ export const replay = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -35,6 +35,9 @@ export const jobSchema = {
     proxy: { ...nullableString, description: 'The proxy connection its runs leave through unless they name their own.' },
     replay: { ...replay, description: "Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)." },
     sandbox_label: { ...nullableString, description: 'The sandbox host label its runs ask for unless they name their own; null: any host.' },
+    profile: { ...nullableString, description: 'The profile (saved login) its runs start with unless they name their own; null: none.' },
+    profile_mode: { ...profileMode, description: "Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise." },
+    save_profile: { ...nullableString, description: "The profile its runs save their browser's state to when they succeed, unless they name their own; null: none." },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -63,6 +66,9 @@ const jobFields = {
   proxy: { anyOf: [proxyName, { type: 'null' }] },
   replay,
   sandbox_label: { anyOf: [sandboxLabel, { type: 'null' }] },
+  profile: { anyOf: [profileName, { type: 'null' }] },
+  profile_mode: profileMode,
+  save_profile: { anyOf: [saveProfile, { type: 'null' }] },
 } as const;
 
 export const createJobBody = {

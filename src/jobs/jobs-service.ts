@@ -33,6 +33,9 @@ export interface Job {
   proxy: string | null;
   replay: 'auto' | 'off';
   sandbox_label: string | null;
+  profile: string | null;
+  profile_mode: 'read' | 'read_write';
+  save_profile: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -93,6 +96,9 @@ export class JobsService {
       proxy: body.proxy ?? null,
       replay: body.replay ?? 'off',
       sandbox_label: body.sandbox_label ?? null,
+      profile: body.profile ?? null,
+      profile_mode: body.profile_mode ?? 'read_write',
+      save_profile: body.save_profile ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -124,6 +130,9 @@ export class JobsService {
     if (body.proxy !== undefined) changes.proxy = body.proxy;
     if (body.replay !== undefined) changes.replay = body.replay;
     if (body.sandbox_label !== undefined) changes.sandbox_label = body.sandbox_label;
+    if (body.profile !== undefined) changes.profile = body.profile;
+    if (body.profile_mode !== undefined) changes.profile_mode = body.profile_mode;
+    if (body.save_profile !== undefined) changes.save_profile = body.save_profile;
     if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
     if (body.human_email !== undefined) changes.human_email = body.human_email;
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
@@ -207,6 +216,9 @@ export function toJob(row: JobRow): Job {
     proxy: row.proxy,
     replay: row.replay,
     sandbox_label: row.sandbox_label,
+    profile: row.profile,
+    profile_mode: row.profile_mode,
+    save_profile: row.save_profile,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

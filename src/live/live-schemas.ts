@@ -1,5 +1,7 @@
 import { idParam, nullableString, timestamp } from '../http-schemas/common.js';
 import type { Validated } from '../http-schemas/validated.js';
+import { profileSchema } from '../profiles/profile-schemas.js';
+import { PROFILE_NAME_PATTERN } from '../runs/run-options.js';
 import { envelopeSchema } from '../runs/run-schemas.js';
 
 const modifiers = { type: 'integer', minimum: 0, maximum: 15, default: 0, description: 'CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8; none when left out.' } as const;
@@ -93,7 +95,7 @@ const handBackSchema = {
 
 const stateSchema = {
   type: 'object',
-  required: ['object', 'run', 'thought', 'control', 'viewers'],
+  required: ['object', 'run', 'thought', 'control', 'viewers', 'profiles'],
   properties: {
     object: { type: 'string', const: 'live_state' },
     run: envelopeSchema,
@@ -104,6 +106,11 @@ const stateSchema = {
       properties: { held: { type: 'boolean' }, since: nullableString, by: nullableString },
     },
     viewers: { type: 'integer', description: 'Frame streams open on this run now.' },
+    profiles: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "The profiles \"save this login\" offers: the run's profile and save_profile. Another name makes a new profile.",
+    },
   },
 } as const;
 
@@ -146,6 +153,23 @@ export const liveRouteSchemas = {
     response: { 204: { description: 'Handed to the page.', type: 'null' } },
   },
   revoke: { params: idParam('run'), body: noBody, response: { 200: revocationSchema } },
+  saveLogin: {
+    params: idParam('run'),
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['control_id', 'profile'],
+      properties: {
+        control_id: controlId,
+        profile: {
+          type: 'string',
+          pattern: PROFILE_NAME_PATTERN,
+          description: "The profile to save the browser's state as: the run's profile or save_profile, or a new name (an API key may name any).",
+        },
+      },
+    },
+    response: { 200: profileSchema },
+  },
 } as const;
 
 export type LiveInputBody = Validated<typeof liveRouteSchemas.input.body>;

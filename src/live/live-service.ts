@@ -9,7 +9,8 @@ import type { Waitpoints } from '../waitpoints/waitpoints.js';
 import type { OrgModes } from '../orgs/org-modes.js';
 import type { RunEnvelope } from '../runs/envelope.js';
 import type { RunsService } from '../runs/runs-service.js';
-import type { LiveInput } from '../sandbox/protocol.js';
+import type { BrowserState, LiveInput } from '../sandbox/protocol.js';
+import type { RunRow } from '../store/runs-table.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import type { StepsStore } from '../store/steps-store.js';
 import { ControlHeldError, LiveViewUnavailableError, NotInControlError } from './live-errors.js';
@@ -57,7 +58,18 @@ export interface LiveState {
   thought: string | null;
   control: { held: boolean; since: string | null; by: string | null };
   viewers: number;
+  /** The profiles "save this login" offers: the run's profile and save_profile (another name makes a new one). */
+  profiles: string[];
 }
+
+/** Where "save this login" saves the browser's state (src/profiles: the run's own profiles, or a new one). */
+export interface LoginSaver {
+  save(run: RunRow, name: string, state: BrowserState, holder: 'live_link' | 'api_key'): object;
+  targets(run: RunRow): string[];
+}
+
+/** Reading the browser's state for "save this login": a moment, unless the sandbox stopped answering. */
+const READ_LOGIN_TIMEOUT_MS = 30_000;
 
 export interface LiveRevocation {
   object: 'live_revocation';
@@ -87,6 +99,7 @@ export class LiveService {
       waitpoints: Waitpoints;
       store: Pick<Store, 'transaction'>;
       config: Pick<Config, 'human.timeout_s'>;
+      logins: LoginSaver;
     },
   ) {}
 
@@ -213,6 +226,23 @@ export class LiveService {
     }
   }
 
+  /**
+   * "Save this login": a person in control, signed in by hand, saves the browser's state now as a profile (docs/api.md,
+   * Profiles). Only whoever holds control may, so that the state saved is the one they made.
+   */
+  async saveLogin(caller: LiveCaller, runId: string, controlId: string, name: string): Promise<object> {
+    const live = this.liveRun(caller, runId);
+    if (!live.gate.holds(controlId)) throw new NotInControlError();
+    let state: BrowserState;
+    try {
+      state = await live.sandbox.readLogin(AbortSignal.any([live.ended, AbortSignal.timeout(READ_LOGIN_TIMEOUT_MS)]));
+    } catch (error) {
+      if (error instanceof SandboxError || live.ended.aborted) throw new LiveViewUnavailableError(runId, `now: its browser's state could not be read (${error instanceof Error ? error.message : String(error)})`);
+      throw error;
+    }
+    return this.deps.logins.save(this.deps.runs.row(caller.orgId, runId), name, state, caller.link === null ? 'api_key' : 'live_link');
+  }
+
   /** What the live page shows besides the frames. */
   state(caller: LiveCaller, runId: string): LiveState {
     const run = this.deps.runs.get(caller.orgId, runId);
@@ -224,6 +254,7 @@ export class LiveService {
       thought: this.thought(runId),
       control: { held: holder !== null, since: holder === null ? null : isoTime(holder.sinceMs), by: holder?.by ?? null },
       viewers: this.viewers.get(runId)?.size ?? 0,
+      profiles: this.deps.logins.targets(this.deps.runs.row(caller.orgId, runId)),
     };
   }
 

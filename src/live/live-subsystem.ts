@@ -8,7 +8,7 @@ import type { Waitpoints } from '../waitpoints/waitpoints.js';
 import { LiveLinks } from './live-links.js';
 import { liveParticipant } from './live-participant.js';
 import { LiveRuns } from './live-runs.js';
-import { LiveService } from './live-service.js';
+import { LiveService, type LoginSaver } from './live-service.js';
 
 export interface LiveServices {
   /** Signed single-run links (and the narrow credential the API accepts from their holders). */
@@ -29,11 +29,13 @@ export function liveSubsystem(deps: {
   /** Handing control back answers the takeover the agent asked for. */
   human: Pick<HumanRequests, 'answer'>;
   waitpoints: Waitpoints;
+  /** Where "save this login" saves (the profiles). */
+  logins: LoginSaver;
 }): Subsystem<LiveServices> {
   const { clock, store, config } = deps.resources;
   const links = new LiveLinks({ masterKey: deps.masterKey, clock, publicUrl: deps.publicUrl, runStatus: (orgId, runId) => store.runs.get(orgId, runId)?.status ?? null });
   const running = new LiveRuns();
   deps.runs.useLiveLinks((orgId, runId) => links.urlOf(orgId, runId));
-  const live = new LiveService({ clock, links, live: running, runs: deps.runs, steps: store.steps, orgModes: deps.orgModes, human: deps.human, waitpoints: deps.waitpoints, store, config });
+  const live = new LiveService({ clock, links, live: running, runs: deps.runs, steps: store.steps, orgModes: deps.orgModes, human: deps.human, waitpoints: deps.waitpoints, store, config, logins: deps.logins });
   return { name: 'live', services: { links, live, participant: liveParticipant(running) } };
 }

@@ -1,4 +1,5 @@
 import type { ConnectionsService } from '../connections/connections-service.js';
+import type { ProfilesService } from '../profiles/profiles-service.js';
 import type { HostedConnect } from '../connections/oauth-client/hosted-connect.js';
 import type { JobsService } from '../jobs/jobs-service.js';
 import type { KeysService } from '../keys/keys-service.js';
@@ -18,6 +19,7 @@ import { ConsentFlow } from './oauth-server/consent-flow.js';
 import { ConsentPages } from './oauth-server/consent-page.js';
 import { TokenEndpoint } from './oauth-server/token-endpoint.js';
 import { connectionManagementTools } from './tools/connection-management-tools.js';
+import { profileTools } from './tools/profile-tools.js';
 import { coreTools } from './tools/core-tools.js';
 import { answerRunTool } from './tools/answer-run-tool.js';
 import { getRunFilesTool } from './tools/get-run-files-tool.js';
@@ -45,6 +47,7 @@ export interface McpSubsystemDeps {
   projects: ProjectsService;
   connections: ConnectionsService;
   hostedConnect: HostedConnect;
+  profiles: ProfilesService;
   emails: SendService;
   sentEmails: SentEmails;
   orgModes: OrgModes;
@@ -73,6 +76,7 @@ export function mcpSubsystem(deps: McpSubsystemDeps): Subsystem<McpServices> {
       answerRunTool({ human: deps.human }),
       getRunFilesTool({ runFiles: deps.runFiles }),
       ...connectionManagementTools({ connections: deps.connections, hostedConnect: deps.hostedConnect }),
+      ...profileTools({ profiles: deps.profiles }),
       ...emailTools({ emails: deps.emails, sentEmails: deps.sentEmails }),
     ],
     mcpLogger,

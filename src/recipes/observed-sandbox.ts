@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { RecordingFiles, Sandbox, SandboxProxy } from '../sandbox/driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from '../sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, OutputLimits, OutputListing } from '../sandbox/protocol.js';
 
 /** One thing a run did in its sandbox, as the supervisor was asked and answered. */
 export type Observation = { kind: 'browser'; request: BrowserRequest; result: BrowserResult } | { kind: 'exec'; request: ExecRequest; result: ExecResult };
@@ -37,6 +37,18 @@ export class ObservedSandbox implements Sandbox {
     const result = await this.inner.browser(request, signal);
     this.observations.push({ kind: 'browser', request, result });
     return result;
+  }
+
+  useLogin(request: LoginRequest, signal: AbortSignal): Promise<LoginLoaded> {
+    return this.inner.useLogin(request, signal);
+  }
+
+  readLogin(signal: AbortSignal): Promise<BrowserState> {
+    return this.inner.readLogin(signal);
+  }
+
+  checkLogin(check: LoginCheck, signal: AbortSignal): Promise<LoginCheckResult> {
+    return this.inner.checkLogin(check, signal);
   }
 
   startRecording(signal: AbortSignal): Promise<void> {

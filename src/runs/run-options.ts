@@ -2,6 +2,7 @@ import { runFilesMember } from '../files/file-schemas.js';
 import type { Validated } from '../http-schemas/validated.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { JobRow } from '../store/jobs-store.js';
+import type { ProfileAccess } from '../store/profiles-table.js';
 import type { NewRunRow, RunRow } from '../store/runs-table.js';
 
 /**
@@ -56,6 +57,26 @@ export const requireApproval = {
   description: 'A form is submitted only after a person approved it: the agent must ask with request_human, kind approve.',
 } as const;
 
+/** A profile's name: letters, digits, `.`, `_` and `-`, as people name a site's account (`acme-portal`). */
+export const PROFILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+export const profileName = {
+  type: 'string',
+  pattern: PROFILE_NAME_PATTERN,
+  description:
+    "A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds.",
+} as const;
+export const profileMode = {
+  type: 'string',
+  enum: ['read', 'read_write'],
+  description:
+    "read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it.",
+} as const;
+export const saveProfile = {
+  type: 'string',
+  pattern: PROFILE_NAME_PATTERN,
+  description: "When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's.",
+} as const;
+
 /** The members both run requests take. */
 export const runOptionMembers = {
   inputs: { type: 'object', additionalProperties: true, description: 'Values for the prompt\'s {{placeholders}}.' },
@@ -73,6 +94,9 @@ export const runOptionMembers = {
   require_approval: requireApproval,
   proxy: proxyName,
   sandbox_label: sandboxLabel,
+  profile: profileName,
+  profile_mode: profileMode,
+  save_profile: saveProfile,
 } as const;
 
 const runOptionsSchema = { type: 'object', properties: runOptionMembers } as const;
@@ -105,6 +129,14 @@ export interface RunOptions {
   maxCostUsd: number | null;
   recording: boolean;
   human: HumanSettings;
+  profiles: ProfileSettings;
+}
+
+/** A run's saved login: the profile it starts with, whether it writes it back, and the one it saves to. */
+export interface ProfileSettings {
+  profile: string | null;
+  mode: ProfileAccess;
+  save: string | null;
 }
 
 /** What a request's options fall back on: its job's (each over the daemon's), or the daemon's for a run of a prompt. */
@@ -128,6 +160,7 @@ export function promptRunDefaults(base: BaseRunDefaults): RunOptionDefaults {
     maxCostUsd: base.maxCostUsd,
     recording: true,
     human: { timeoutS: null, email: null, requireApproval: false },
+    profiles: { profile: null, mode: 'read_write', save: null },
   };
 }
 
@@ -143,6 +176,7 @@ export function jobRunDefaults(job: JobRow, base: BaseRunDefaults): RunOptionDef
     maxCostUsd: job.max_cost_usd ?? base.maxCostUsd,
     recording: job.recording === 1,
     human: { timeoutS: job.human_timeout_s, email: job.human_email, requireApproval: job.require_approval === 1 },
+    profiles: { profile: job.profile, mode: job.profile_mode, save: job.save_profile },
   };
 }
 
@@ -165,6 +199,11 @@ export function resolveRunOptions(body: RunOptionsBody, defaults: RunOptionDefau
       email: body.human_email ?? defaults.human.email,
       requireApproval: body.require_approval ?? defaults.human.requireApproval,
     },
+    profiles: {
+      profile: body.profile ?? defaults.profiles.profile,
+      mode: body.profile_mode ?? defaults.profiles.mode,
+      save: body.save_profile ?? defaults.profiles.save,
+    },
   };
 }
 
@@ -183,13 +222,14 @@ export function runOptionsOfRow(row: RunRow, inputFiles: string[]): RunOptions {
     maxCostUsd: row.max_cost_usd,
     recording: row.recording === 1,
     human: { timeoutS: row.human_timeout_s, email: row.human_email, requireApproval: row.require_approval === 1 },
+    profiles: { profile: row.profile, mode: row.profile_mode, save: row.save_profile },
   };
 }
 
 /** The run row's columns of its options (its input files have a table of their own). */
 export function runOptionColumns(o: RunOptions): Pick<
   NewRunRow,
-  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval'
+  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
 > {
   return {
     name: o.name,
@@ -205,6 +245,9 @@ export function runOptionColumns(o: RunOptions): Pick<
     human_timeout_s: o.human.timeoutS,
     human_email: o.human.email,
     require_approval: o.human.requireApproval ? 1 : 0,
+    profile: o.profiles.profile,
+    profile_mode: o.profiles.mode,
+    save_profile: o.profiles.save,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest } from './protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, OutputLimits, OutputListing, ProxyRequest } from './protocol.js';
 
 export type SandboxDriverName = 'local' | 'docker';
 
@@ -59,6 +59,16 @@ export interface Sandbox {
   useProxy(proxy: SandboxProxy, signal: AbortSignal): Promise<void>;
   exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult>;
   browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult>;
+  /**
+   * The run's saved login (docs/api.md, Profiles): its state loaded into the browser before the first action (the
+   * warm one, without a second launch), or only its name, for a run that saves what its browser holds at the end. Its
+   * values are masked by the sandbox itself from then on, in every result, the recording and the live view's text.
+   */
+  useLogin(request: LoginRequest, signal: AbortSignal): Promise<LoginLoaded>;
+  /** The browser's state now (cookies, each origin's storage), to be sealed as a profile's. */
+  readLogin(signal: AbortSignal): Promise<BrowserState>;
+  /** Loads the check's page in the browser and answers whether what shows only when signed in is there. */
+  checkLogin(check: LoginCheck, signal: AbortSignal): Promise<LoginCheckResult>;
   /** Records the browser (a Playwright trace, and a video of its frames) from its launch, or from now if it runs. */
   startRecording(signal: AbortSignal): Promise<void>;
   /** Ends the recording, with `mask`'s forms replaced in the trace; null when the browser was never recorded. */

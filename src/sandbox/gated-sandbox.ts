@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { RecordingFiles, Sandbox, SandboxProxy } from './driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 
 /**
  * A sandbox whose actions wait for `gate`: what lets the run reach out of it (code, the browser, a person's input to
@@ -41,6 +41,22 @@ export class GatedSandbox implements Sandbox {
   async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     await this.gate;
     return this.inner.browser(request, signal);
+  }
+
+  /** Loading a saved login may open its origins' pages in the browser: an action like any other. */
+  async useLogin(request: LoginRequest, signal: AbortSignal): Promise<LoginLoaded> {
+    await this.gate;
+    return this.inner.useLogin(request, signal);
+  }
+
+  async readLogin(signal: AbortSignal): Promise<BrowserState> {
+    await this.gate;
+    return this.inner.readLogin(signal);
+  }
+
+  async checkLogin(check: LoginCheck, signal: AbortSignal): Promise<LoginCheckResult> {
+    await this.gate;
+    return this.inner.checkLogin(check, signal);
   }
 
   async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {

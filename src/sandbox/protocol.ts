@@ -25,6 +25,13 @@
  *   POST /outputs/limits OutputLimits -> 204  (the run's file limits, sent as its run starts: downloads stop at them)
  *   GET  /outputs                 -> OutputListing (the files under /workspace/out/, once downloads under way end)
  *   GET  /outputs/file?name=REL   -> raw bytes of one listed file, 404 if absent (REL as the listing names it)
+ *   POST /login    LoginRequest  -> LoginLoaded   (a saved login: the state its browser starts with, loaded into the
+ *                                              browser before the run's first action (the warm one as it is, without a
+ *                                              second launch); its values, and those the browser holds later, masked
+ *                                              from then on in results, the recording and the live view's text)
+ *   GET  /login                  -> BrowserState   (the browser's state now: cookies, and each origin's localStorage
+ *                                              and IndexedDB; its values masked from then on too)
+ *   POST /login/check LoginCheck -> LoginCheckResult   (loads a page and looks for what shows only when signed in)
  *   POST /proxy    ProxyRequest  -> 204      (the run's egress proxy, sent once when the run starts using the sandbox,
  *                                              before its first browser action or code: the supervisor starts a local
  *                                              credential-free forwarder that chains to it, gives task code
@@ -282,6 +289,64 @@ export interface ProxyRequest {
   username?: string;
   password?: string;
   label: string;
+}
+
+/**
+ * A browser's state as Playwright's storage state holds it (`BrowserContext.storageState`): its cookies, and each
+ * origin's localStorage and, when it has any, IndexedDB. sessionStorage belongs to a tab and is not kept.
+ */
+export interface BrowserState {
+  cookies: BrowserCookie[];
+  origins: BrowserOrigin[];
+}
+
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  /** Unix time in seconds; -1 for a session cookie. */
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: 'Strict' | 'Lax' | 'None';
+}
+
+export interface BrowserOrigin {
+  origin: string;
+  localStorage: { name: string; value: string }[];
+  /** Playwright's serialized databases, as `storageState({ indexedDB: true })` gives them. */
+  indexedDB?: unknown[];
+}
+
+/**
+ * The body of POST /login: the saved login's name (how its values are masked: `[login:<name>]`) and the state to
+ * load, or null for a run that starts signed out and saves what its browser holds at the end.
+ */
+export interface LoginRequest {
+  name: string;
+  state: BrowserState | null;
+}
+
+export interface LoginLoaded {
+  /** Whether the browser had to be launched for it: false when it ran already (warm, from the pool). */
+  launched: boolean;
+}
+
+/** How to tell a saved login is still signed in: a page, and a text, or a role and name, shown there only then. */
+export interface LoginCheck {
+  url: string;
+  text?: string;
+  role?: string;
+  name?: string;
+}
+
+export interface LoginCheckResult {
+  /** `unreachable`: the page did not load, which says nothing of the login. */
+  outcome: 'signed_in' | 'signed_out' | 'unreachable';
+  /** Where the page ended (after redirects), masked as results are. */
+  url: string | null;
+  detail: string;
 }
 
 export interface HealthResponse {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Agent, fetch, type Response } from 'undici';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, HealthResponse, LiveInput, MaskForm, OutputLimits, OutputListing, ProxyRequest, RecordingResult, SupervisorTls } from './protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, HealthResponse, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, OutputLimits, OutputListing, ProxyRequest, RecordingResult, SupervisorTls } from './protocol.js';
 import type { RecordingFiles } from './driver.js';
 import { SandboxError, type SandboxErrorCode } from './sandbox-error.js';
 import { supervisorAgent } from './supervisor-channel.js';
@@ -48,6 +48,18 @@ export class SupervisorClient {
 
   async setProxy(proxy: ProxyRequest, signal?: AbortSignal): Promise<void> {
     await this.request('POST', '/proxy', undefined, proxy, signal);
+  }
+
+  useLogin(request: LoginRequest, signal?: AbortSignal): Promise<LoginLoaded> {
+    return this.json('POST', '/login', request, signal);
+  }
+
+  readLogin(signal?: AbortSignal): Promise<BrowserState> {
+    return this.json('GET', '/login', undefined, signal);
+  }
+
+  checkLogin(check: LoginCheck, signal?: AbortSignal): Promise<LoginCheckResult> {
+    return this.json('POST', '/login/check', check, signal);
   }
 
   async startRecording(signal?: AbortSignal): Promise<void> {

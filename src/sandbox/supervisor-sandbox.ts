@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { RecordingFiles, Sandbox, SandboxProxy } from './driver.js';
-import type { BrowserRequest, BrowserResult, ExecRequest, ExecResult, LiveInput, MaskForm, OutputLimits, OutputListing } from './protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, OutputLimits, OutputListing } from './protocol.js';
 import { SandboxError } from './sandbox-error.js';
 import type { SupervisorClient } from './supervisor-client.js';
 
@@ -42,6 +42,21 @@ export abstract class SupervisorSandbox implements Sandbox {
   async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     this.assertAlive();
     return this.client.browser(request, signal);
+  }
+
+  async useLogin(request: LoginRequest, signal: AbortSignal): Promise<LoginLoaded> {
+    this.assertAlive();
+    return this.client.useLogin(request, signal);
+  }
+
+  async readLogin(signal: AbortSignal): Promise<BrowserState> {
+    this.assertAlive();
+    return this.client.readLogin(signal);
+  }
+
+  async checkLogin(check: LoginCheck, signal: AbortSignal): Promise<LoginCheckResult> {
+    this.assertAlive();
+    return this.client.checkLogin(check, signal);
   }
 
   async startRecording(signal: AbortSignal): Promise<void> {

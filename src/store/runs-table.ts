@@ -2,6 +2,7 @@ import type { RunMode } from '../vocabulary/run-modes.js';
 import type { ModelAlias } from '../vocabulary/models.js';
 import type { Confidence, FailureCode, FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
+import type { ProfileAccess } from './profiles-table.js';
 import { defineColumns, fixed, patchable, type InsertOf, type PatchOf, type RowOf } from './columns.js';
 
 /** Who started a run: a caller through the API, a job's schedule, or an eval of the job (src/evals/). */
@@ -39,6 +40,12 @@ export const runColumns = defineColumns('runs', {
   sandbox_label: patchable<string | null>(null),
   /** The sandbox host its latest attempt was placed on (issue 26); null: not placed, or no sandbox.hosts. */
   sandbox_host: patchable<string | null>(null),
+  /** The profile (saved login) its browser starts with (its own, else its job's); null: a browser signed in nowhere. */
+  profile: patchable<string | null>(null),
+  /** Whether the run writes its profile back when it succeeds (its own, else its job's). */
+  profile_mode: patchable<ProfileAccess>('read_write'),
+  /** The profile the run saves its browser's state to when it succeeds (its own, else its job's); null: none. */
+  save_profile: patchable<string | null>(null),
   /** How long a person has to answer the agent (request_human); null: human.timeout_s. Set when the run is created. */
   human_timeout_s: patchable<number | null>(null),
   /** Who is emailed when the agent asks for a person. Set when the run is created. */

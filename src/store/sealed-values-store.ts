@@ -12,6 +12,7 @@ export const SEALED_COLUMNS = [
   { table: 'webhook_secrets', id: 'id', column: 'secret_enc', context: "CASE signer WHEN 'email' THEN org_id || ':email-identity' ELSE org_id END" },
   { table: 'connections', id: 'id', column: 'secret_enc', context: 'id' },
   { table: 'connection_links', id: 'id', column: 'verifier_enc', context: 'id' },
+  { table: 'profiles', id: 'id', column: 'state_enc', context: 'id' },
 ] as const;
 
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];

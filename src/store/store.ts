@@ -15,6 +15,7 @@ import { KeysStore } from './keys-store.js';
 import { McpOAuthStore } from './mcp-oauth-store.js';
 import { MailboxesStore } from './mailboxes-store.js';
 import { OrgsStore } from './orgs-store.js';
+import { ProfilesStore } from './profiles-store.js';
 import { ProjectsStore } from './projects-store.js';
 import { ReceivedEmailsStore } from './received-emails-store.js';
 import { RecipesStore } from './recipes-store.js';
@@ -56,6 +57,8 @@ export class Store {
   readonly files: FilesStore;
   /** Jobs' recipes (replay, issue 24). */
   readonly recipes: RecipesStore;
+  /** Saved logins: browser states runs start with (docs/api.md, Profiles). */
+  readonly profiles: ProfilesStore;
   /** Jobs' eval cases and evals (docs/api.md, Evaluations). */
   readonly evals: EvalsStore;
   /** Tells caches when another connection has committed. */
@@ -86,6 +89,7 @@ export class Store {
     this.waitpoints = new WaitpointsStore(db);
     this.files = new FilesStore(db);
     this.recipes = new RecipesStore(db);
+    this.profiles = new ProfilesStore(db);
     this.evals = new EvalsStore(db);
     this.retention = new RetentionStore(db, { runs: (ids) => this.runs.forget(ids as string[]) });
     this.group = new GroupCommit(db);

@@ -150,6 +150,7 @@
     $('control').textContent = mine ? 'You have control.' : state.control.held ? `${state.control.by} has control since ${state.control.since}.` : '';
     if (mine && !state.control.held && asked > tookAt) lostControl('Your control ended (it was revoked).');
     showWaiting(run.waiting_for || null);
+    showLoginNames(state.profiles || []);
     if (run.status === 'succeeded' || run.status === 'failed' || run.status === 'cancelled') stop(SENTENCES[run.status]);
   }
 
@@ -218,6 +219,31 @@
     // Handing back answers the takeover the agent asked for, with the note: nothing more to send.
     const ended = await response.json();
     if (waitingFor !== null && ended.answered_request_id === waitingFor.request_id) showWaiting(null);
+  });
+
+  // "Save this login": the run's own profiles are offered; another name makes a new profile.
+  function showLoginNames(names) {
+    $('login-names').replaceChildren(
+      ...names.map((name) => {
+        const option = document.createElement('option');
+        option.value = name;
+        return option;
+      }),
+    );
+    if ($('login-name').value === '' && document.activeElement !== $('login-name') && names.length > 0) $('login-name').value = names[0];
+  }
+
+  $('save-login-button').addEventListener('click', async () => {
+    const profile = $('login-name').value.trim();
+    if (profile === '') return say('Name the profile to save this login as.');
+    // After the input sent so far: the state saved is the one the person sees.
+    await inputs;
+    const response = await api('POST', '/live/login', { control_id: controlId, profile });
+    if (!response.ok) return say(await problemOf(response));
+    say(null);
+    const saved = await response.json();
+    $('login-saved').hidden = false;
+    $('login-saved').textContent = `Saved as the profile ${saved.name} (${saved.origins.join(', ') || 'no site yet'}). Later runs that name it start signed in.`;
   });
 
   function lostControl(message) {

@@ -4,7 +4,7 @@ import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList
 
 const JOB_KEYS = [
   'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'livemode', 'max_cost_usd', 'model', 'name', 'object', 'output_schema',
-  'project_id', 'prompt', 'proxy', 'recording', 'replay', 'require_approval', 'sandbox_label', 'schedule', 'timeout_s', 'updated_at',
+  'profile', 'profile_mode', 'project_id', 'prompt', 'proxy', 'recording', 'replay', 'require_approval', 'sandbox_label', 'save_profile', 'schedule', 'timeout_s', 'updated_at',
 ];
 
 let d: TestDaemon;

@@ -16,6 +16,9 @@ const ARGV = [
   '--human-email', 'ops@example.com',
   '--human-timeout-s', '600',
   '--require-approval',
+  '--profile', 'portal',
+  '--profile-mode', 'read',
+  '--save-profile', 'portal-2',
 ];
 
 const MEMBERS = {
@@ -29,6 +32,9 @@ const MEMBERS = {
   human_email: 'ops@example.com',
   human_timeout_s: 600,
   require_approval: true,
+  profile: 'portal',
+  profile_mode: 'read',
+  save_profile: 'portal-2',
 };
 
 function parse<T>(define: (cmd: Command) => Command, argv: string[]): T {

@@ -4,6 +4,7 @@ import { CONFIG_KEYS } from '../../src/config/schema.js';
 import { connectionManagementTools, type ConnectionManagementToolDeps } from '../../src/mcp-server/tools/connection-management-tools.js';
 import { coreTools, type CoreToolDeps } from '../../src/mcp-server/tools/core-tools.js';
 import { emailTools, type EmailToolDeps } from '../../src/mcp-server/tools/email-tools.js';
+import { profileTools, type ProfileToolDeps } from '../../src/mcp-server/tools/profile-tools.js';
 import { answerRunTool } from '../../src/mcp-server/tools/answer-run-tool.js';
 import { getRunFilesTool } from '../../src/mcp-server/tools/get-run-files-tool.js';
 import type { RunFilesService } from '../../src/run-files/run-files-service.js';
@@ -16,6 +17,7 @@ const tools = [
   answerRunTool({ human: {} as HumanRequests }),
   getRunFilesTool({ runFiles: {} as RunFilesService }),
   ...connectionManagementTools({} as ConnectionManagementToolDeps),
+  ...profileTools({} as ProfileToolDeps),
   ...emailTools({} as EmailToolDeps),
 ];
 

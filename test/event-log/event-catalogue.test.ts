@@ -1,9 +1,9 @@
 /**
  * The event catalogue against what a real daemon emits: every flow that emits an event, driven through the compiled
  * daemon (runs that succeed, fail and are cancelled, webhook attempts, schedule firings started, skipped and paused,
- * mail received, bounced and complained about, a connection authenticated and expired, evals completed and
- * cancelled); then every row of the event
- * log and every webhook delivery must have a catalogued type, data its schema accepts, and the catalogue's routing.
+ * mail received, bounced and complained about, a connection authenticated and expired, a profile found signed out,
+ * evals completed and cancelled); then every row of the event log and every webhook delivery must have a catalogued
+ * type, data its schema accepts, and the catalogue's routing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/clock.js';
@@ -12,6 +12,7 @@ import { createAjv } from '../../src/json-schema/create-ajv.js';
 import type { EventRow, EventWebhookRow } from '../../src/store/events-store.js';
 import type { WebhookDeliveryRow } from '../../src/store/webhooks-store.js';
 import { withStore } from '../api/harness.js';
+import { servePages } from '../engine/harness.js';
 import { LoopbackDns } from '../fixtures/dns-server.js';
 import { signInThrough, startOAuthProvider, type OAuthProviderFixture } from '../fixtures/oauth-provider.js';
 import { hold, startScriptedAnthropic, toolUse, type ScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
@@ -137,6 +138,12 @@ describe('the event catalogue', () => {
     await signInThrough(link.url);
     provider.refreshes = 'refuse';
     await d.api('POST', `/v1/connections/${link.connection_id}/check`);
+
+    // Profiles: a check that finds one signed out (its page shows no "Sign out").
+    const portal = await servePages((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Sign in</title><p>Please sign in</p>'));
+    const profile = (await d.api('POST', '/v1/profiles', { name: 'portal', check: { url: `${portal.url}/account`, text: 'Sign out' } })).body;
+    expect((await d.api('POST', `/v1/profiles/${profile.id}/check`)).body.health).toBe('signed_out');
+    await portal.close();
 
     // Evals: one that completes, and one cancelled while its case's run waits for a person.
     const evaluated = (await d.api('POST', '/v1/jobs', { project_id: project, name: 'evaluated', prompt: 'Say ok' })).body;

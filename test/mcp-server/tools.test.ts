@@ -124,7 +124,7 @@ describe('resumable streams', () => {
 describe('tools/list', () => {
   it('lists the tools, each with a description and a JSON Schema of its arguments', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['run_task', 'get_run', 'list_runs', 'cancel_run', 'list_jobs', 'run_job', 'list_projects', 'answer_run', 'get_run_files', 'list_connections', 'get_connection', 'check_connection', 'connect_link', 'get_connect_link', 'send_email', 'get_email', 'list_emails']);
+    expect(tools.map((t) => t.name)).toEqual(['run_task', 'get_run', 'list_runs', 'cancel_run', 'list_jobs', 'run_job', 'list_projects', 'answer_run', 'get_run_files', 'list_connections', 'get_connection', 'check_connection', 'connect_link', 'get_connect_link', 'list_profiles', 'get_profile', 'check_profile', 'send_email', 'get_email', 'list_emails']);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });

@@ -8,7 +8,7 @@ import type { Column } from '../../output.js';
 import { addRunOptionFlags, runOptionsOf, type RunOptionFlags } from '../runs/run-option-flags.js';
 
 /** Fields `--unset` can clear on a job (PATCH with null). */
-export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'schedule', 'proxy', 'sandbox_label'] as const;
+export const UNSETTABLE = ['description', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'schedule', 'proxy', 'sandbox_label', 'profile', 'save_profile'] as const;
 
 export interface JobFieldFlags extends RunOptionFlags {
   name?: string;
@@ -73,6 +73,8 @@ export function printJob(ctx: CliContext, job: Job): void {
       ['output schema', job.output_schema && JSON.stringify(job.output_schema)],
       ['connections', job.connections.join(', ')],
       ['proxy', job.proxy],
+      ['profile', job.profile === null ? null : `${job.profile} (${job.profile_mode})`],
+      ['saves profile', job.save_profile],
       ['timeout s', job.timeout_s],
       ['recording', job.recording ? 'on' : 'off'],
       ['replay', job.replay === 'auto' ? 'auto (errand jobs recipe shows the recipe)' : 'off'],

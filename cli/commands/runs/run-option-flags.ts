@@ -19,12 +19,15 @@ export interface RunOptionFlags {
   humanEmail?: string;
   humanTimeoutS?: number;
   requireApproval?: boolean;
+  profile?: string;
+  profileMode?: 'read' | 'read_write';
+  saveProfile?: string;
 }
 
 /** The options' members a body takes from the flags (the ones shared by a run and a job's defaults). */
 export type RunOptionMembers = Pick<
   RunOptionsBody,
-  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval'
+  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
 >;
 
 /** Adds the flags, worded for a run or for a job's runs. */
@@ -50,7 +53,12 @@ export function addRunOptionFlags(cmd: Command, target: 'run' | 'job'): Command 
     .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
     .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
     .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
-    .option('--no-require-approval', say("forms may be submitted without an approval (overrides the job's)", 'forms may be submitted without an approval'));
+    .option('--no-require-approval', say("forms may be submitted without an approval (overrides the job's)", 'forms may be submitted without an approval'))
+    .option('--profile <name>', say("a saved login the run's browser starts with (errand profiles list; overrides the job's)", "a saved login this job's runs start with, unless a run names its own"))
+    .addOption(
+      new Option('--profile-mode <mode>', say("read_write (the default): the run writes its profile back when it succeeds; read: it only loads it", "read_write (the default): runs write their profile back when they succeed; read: they only load it (for runs side by side)")).choices(['read', 'read_write']),
+    )
+    .option('--save-profile <name>', say("when the run succeeds, save its browser's state (cookies, storage) as this profile", "when a run succeeds, save its browser's state as this profile"));
 }
 
 /** The members the flags given set; a flag not given leaves its member out (the job's or the daemon's default holds). */
@@ -66,5 +74,8 @@ export function runOptionsOf(flags: RunOptionFlags): RunOptionMembers {
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
     ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
     ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
+    ...(flags.profile === undefined ? {} : { profile: flags.profile }),
+    ...(flags.profileMode === undefined ? {} : { profile_mode: flags.profileMode }),
+    ...(flags.saveProfile === undefined ? {} : { save_profile: flags.saveProfile }),
   };
 }

@@ -106,7 +106,8 @@ export function reduceDashboard(state: DashboardState, action: DashboardAction):
       return { ...state, ui: { ...state.ui, effects: state.ui.effects.slice(action.count) } };
     default: {
       const again = staleReads(state.data, action).map((runId): Effect => (action.type === 'detail.loaded' ? { kind: 'open', runId } : { kind: 'read-run', runId }));
-      return { data: reduceData(state.data, action), ui: again.length === 0 ? state.ui : { ...state.ui, effects: [...state.ui.effects, ...again] } };
+      const ui = again.length === 0 ? state.ui : { ...state.ui, effects: [...state.ui.effects, ...again] };
+      return { data: reduceData(state.data, action), ui: action.type === 'event' && action.event.type === 'profile.signed_out' ? { ...ui, message: signedOutMessage(action.event.data) } : ui };
     }
   }
 }
@@ -242,4 +243,10 @@ function onAnswerKey(
   if (key.return) return mode.draft.trim() === '' ? set({ message: 'type an answer first, or esc' }) : send({ answer: mode.draft.trim() });
   const draft = key.backspace || key.delete ? mode.draft.slice(0, -1) : key.ctrl || key.meta || key.input === '' ? mode.draft : mode.draft + key.input;
   return set({ mode: { ...mode, draft } });
+}
+
+/** A saved login found signed out (profile.signed_out): said on the message line, as it has no pane of its own. */
+function signedOutMessage(profile: { name: string; health_detail: string | null }): string {
+  // What to know first, the detail last: a narrow terminal cuts the line's end.
+  return `profile ${profile.name} is signed out: its next run signs in again, or asks a person${profile.health_detail === null ? '' : ` (${profile.health_detail})`}`;
 }

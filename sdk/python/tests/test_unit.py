@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import importlib.util
+import json
 import time
 from email.utils import formatdate
 
@@ -252,3 +253,14 @@ def test_an_error_answer_maps_to_its_class_by_status_then_by_type(status: int, k
         client.runs.get("run_1")
     assert type(raised.value) is cls and raised.value.type == kind and raised.value.status == status
     assert not (status in (403, 410)) or isinstance(raised.value, errand.InvalidRequestError)
+
+
+def test_a_profile_is_imported_from_the_storage_state_file_playwright_wrote(tmp_path) -> None:
+    state = {"cookies": [{"name": "sid", "value": "v", "domain": "acme.example", "path": "/", "expires": -1, "httpOnly": True, "secure": True, "sameSite": "Lax"}], "origins": []}
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    client, seen = scripted(httpx.Response(201, json={"id": "prf_1"}))
+    assert client.profiles.import_state("acme", path, check={"url": "https://acme.example/account", "text": "Sign out"}) == {"id": "prf_1"}
+    sent = httpx.Response(200, content=seen[0].content).json()
+    assert (seen[0].method, seen[0].url.path) == ("POST", "/v1/profiles")
+    assert sent == {"name": "acme", "state": state, "check": {"url": "https://acme.example/account", "text": "Sign out"}}

@@ -7,6 +7,7 @@ import { Events } from './resources/events.js';
 import { Files } from './resources/files.js';
 import { Inboxes } from './resources/inboxes.js';
 import { Jobs } from './resources/jobs.js';
+import { Profiles } from './resources/profiles.js';
 import { Projects } from './resources/projects.js';
 import { Runs } from './resources/runs.js';
 import type { ResponseOf, Status } from './types.js';
@@ -26,6 +27,8 @@ export class Errand {
   readonly evals: Evals;
   readonly events: Events;
   readonly connections: Connections;
+  /** Saved logins runs start with. */
+  readonly profiles: Profiles;
   readonly emails: Emails;
   readonly inboxes: Inboxes;
   readonly artifacts: Artifacts;
@@ -42,6 +45,7 @@ export class Errand {
     this.evals = new Evals(this.#http);
     this.events = new Events(this.#http);
     this.connections = new Connections(this.#http);
+    this.profiles = new Profiles(this.#http);
     this.emails = new Emails(this.#http);
     this.inboxes = new Inboxes(this.#http);
     this.artifacts = new Artifacts(this.#http);

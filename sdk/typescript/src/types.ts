@@ -66,6 +66,14 @@ export type ConnectLinkParams = BodyOf<'/v1/connections/links', 'post'>;
 export type ConnectLink = ResponseOf<'/v1/connections/links/{id}', 'get'>;
 export type ConnectionCheck = ResponseOf<'/v1/connections/{id}/check', 'post'>;
 export type ConnectionTools = ResponseOf<'/v1/connections/{id}/tools', 'get'>;
+/** A saved login as the API shows it: the sites it holds and its health, never its state (docs/api.md, Profiles). */
+export type Profile = ResponseOf<'/v1/profiles/{id}', 'get'>;
+export type ProfileCreateParams = BodyOf<'/v1/profiles', 'post'>;
+export type ProfileUpdateParams = BodyOf<'/v1/profiles/{id}', 'patch'>;
+/** A Playwright storage state (`context.storageState()`), as a profile is imported from. */
+export type StorageState = NonNullable<ProfileCreateParams['state']>;
+/** One run's use of a profile: read or read_write, and whether it saved it. */
+export type ProfileUse = ListItem<ResponseOf<'/v1/profiles/{id}/runs', 'get'>>;
 export type EmailSendParams = BodyOf<'/v1/emails', 'post'>;
 export type EmailSent = ResponseOf<'/v1/emails', 'post'>;
 export type Email = ResponseOf<'/v1/emails/{id}', 'get'>;

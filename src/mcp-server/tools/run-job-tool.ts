@@ -1,3 +1,4 @@
+import { PROFILE_NAME_PATTERN } from '../../runs/run-options.js';
 import type { RunsService } from '../../runs/runs-service.js';
 import { maxCostUsd } from '../../runs/run-options.js';
 import type { McpTool } from './mcp-tool.js';
@@ -41,6 +42,11 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
           minLength: 1,
           maxLength: 255,
           description: 'Any unique string; calling again with the same key and arguments within 24 hours answers the same run instead of starting another.',
+        },
+        profile: {
+          type: 'string',
+          pattern: PROFILE_NAME_PATTERN,
+          description: "A profile (saved login) from list_profiles that the run's browser starts signed in with; the run writes the site's renewed session back when it succeeds.",
         },
         replay: {
           type: 'string',

@@ -1,3 +1,4 @@
+import { PROFILE_NAME_PATTERN } from '../../runs/run-options.js';
 import { modelAliasSchema } from '../../vocabulary/models.js';
 import type { CreateRunBody } from '../../runs/run-schemas.js';
 import type { RunsService } from '../../runs/runs-service.js';
@@ -52,6 +53,11 @@ export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWai
           minLength: 1,
           maxLength: 255,
           description: 'Any unique string; calling again with the same key and arguments within 24 hours answers the same run instead of starting another.',
+        },
+        profile: {
+          type: 'string',
+          pattern: PROFILE_NAME_PATTERN,
+          description: "A profile (saved login) from list_profiles that the run's browser starts signed in with; the run writes the site's renewed session back when it succeeds.",
         },
         callback_url: { type: 'string', format: 'uri', maxLength: 2048, description: 'An https URL that gets a signed webhook when the run ends. Rarely needed here.' },
         max_cost_usd: { ...maxCostUsd, description: 'The most the run may cost, in USD: the agent stops before a model call that could pass it, and the run fails with failure_code budget_exceeded (failure_reason timeout). Default: the API key\'s, else none.' },

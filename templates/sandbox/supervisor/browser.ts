@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserRequest, BrowserResult, BrowserTab, MaskForm, PageDialog, PageProblem, RecordingResult, RefElement, TotpSeed } from '../../../src/sandbox/protocol.js';
+import type { BrowserRequest, BrowserResult, BrowserState, BrowserTab, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, PageDialog, PageProblem, RecordingResult, RefElement, TotpSeed } from '../../../src/sandbox/protocol.js';
 import { BrowserTabs } from './browser-tabs.js';
 import { truncateMiddle } from './capped-text.js';
 import type { EgressProxy } from './egress-proxy.js';
@@ -14,7 +14,8 @@ import type { RunOutputs } from './run-outputs.js';
 import { fillSecretReferences } from './secret-references.js';
 import { totpCode, typingTime } from './totp-code.js';
 import { fillTotpReferences, totpReferenceNames } from './totp-references.js';
-import { TypedCodes } from './typed-codes.js';
+import { MaskedValues } from './masked-values.js';
+import { checkSignedIn, loadState, readState } from './saved-login.js';
 import { runAs, type TaskUser } from './task-user.js';
 
 /** A result's text; read_text's pages are this long too, so that they come whole. */
@@ -98,8 +99,13 @@ export class BrowserSession {
   private launches = 0;
   /** Whether an action or a person's input reached the browser: one only warmed makes no recording. */
   private used = false;
-  /** The TOTP codes typed so far, masked in every result, in the recording and in the live view's frames. */
-  readonly codes = new TypedCodes();
+  /**
+   * The TOTP codes typed so far and the saved login's values, masked in every result, in the recording and in the
+   * live view's frames.
+   */
+  readonly codes = new MaskedValues();
+  /** The saved login's name once the run has one (POST /login): its values are masked as `[login:<name>]`. */
+  private login: string | null = null;
   /** An action a dialog interrupted: it goes on once the dialog is answered, and the answer waits for it. */
   private interrupted: Promise<unknown> | null = null;
 
@@ -181,6 +187,52 @@ export class BrowserSession {
     }).catch(() => undefined);
   }
 
+  /**
+   * The run's saved login (POST /login): its state loaded into the browser before the first action, into the one a
+   * pooled sandbox launched ahead (no second launch) or one launched now; with no state, only named, so that what the
+   * browser holds later is masked under its name. Answers whether the browser had to be launched for it.
+   */
+  useLogin(request: LoginRequest): Promise<LoginLoaded> {
+    return this.inTurn(async () => {
+      this.login = request.name;
+      if (request.state === null) return { launched: false };
+      const launched = this.context === null;
+      await this.openPage();
+      this.codes.login.addState(request.state, request.name);
+      await loadState(this.context!, request.state);
+      return { launched };
+    });
+  }
+
+  /** The browser's state now (GET /login), after the actions before it; its values are masked from now on. */
+  readLogin(): Promise<BrowserState> {
+    return this.inTurn(async () => {
+      if (this.context === null) return { cookies: [], origins: [] };
+      const state = await readState(this.context);
+      this.codes.login.addState(state, this.login ?? 'browser');
+      return state;
+    });
+  }
+
+  /** Whether the saved login is signed in, by its check's page (POST /login/check), in the current tab. */
+  checkLogin(check: LoginCheck): Promise<LoginCheckResult> {
+    this.used = true;
+    return this.inTurn(async () => {
+      const result = await checkSignedIn(await this.openPage(), check);
+      return { ...result, url: result.url === null ? null : this.codes.text(result.url), detail: this.codes.text(result.detail) };
+    });
+  }
+
+  /**
+   * Cookies a site set since the saved login was loaded are masked before anything the browser shows is answered:
+   * the values a sign-in during the run gets are the profile's next state.
+   */
+  private async refreshLogin(): Promise<void> {
+    if (this.login === null || this.context === null) return;
+    const cookies = await this.context.cookies().catch(() => []);
+    this.codes.login.add(cookies.map((cookie) => cookie.value), this.login);
+  }
+
   /** Records the browser from now on, or from its launch when it has not started yet (see recording.ts). */
   startRecording(): Promise<void> {
     return this.inTurn(() => this.recording.start(this.context));
@@ -188,7 +240,11 @@ export class BrowserSession {
 
   /** Ends the recording after the actions before it, with `mask` applied to the trace. */
   finishRecording(mask: readonly MaskForm[]): Promise<RecordingResult> {
-    return this.inTurn(() => this.recording.finish(this.context, mask, this.used, this.codes));
+    return this.inTurn(async () => {
+      // The saved login's values as the browser holds them at the end: a sign-in during the run made new ones.
+      if (this.login !== null && this.context !== null) this.codes.login.addState(await readState(this.context).catch(() => ({ cookies: [], origins: [] })), this.login);
+      return this.recording.finish(this.context, mask, this.used, this.codes);
+    });
   }
 
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -331,7 +387,7 @@ export class BrowserSession {
     const codes: Record<string, string> = {};
     for (const name of names) {
       codes[name] = totpCode(seeds[name]!, Math.max(at, Date.now()));
-      this.codes.add(codes[name], name);
+      this.codes.codes.add(codes[name], name);
     }
     return codes;
   }
@@ -397,6 +453,7 @@ export class BrowserSession {
    * the tabs, a dialog waiting, and the elements the request named by reference.
    */
   private async result(page: Page | null, outcome: Outcome, ok: boolean, elements: readonly RefElement[]): Promise<BrowserResult> {
+    await this.refreshLogin();
     const live = page !== null && !page.isClosed() ? page : null;
     const url = live?.url() ?? null;
     const dialog = live === null ? null : this.tabs.dialogOf(live);

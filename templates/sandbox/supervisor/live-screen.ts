@@ -154,7 +154,8 @@ export class LiveScreen {
         jpeg: frame.data,
         width: frame.metadata.deviceWidth,
         height: frame.metadata.deviceHeight,
-        // The codes typed show as [totp:<name>] (a form that sent one in its query); the daemon masks the run's secrets.
+        // The codes typed show as [totp:<name>] (a form that sent one in its query), the saved login's values as
+        // [login:<name>]; the daemon masks the run's secrets.
         url: page.isClosed() ? null : this.browser.codes.text(page.url()),
       };
       this.last = `event: frame\ndata: ${JSON.stringify(body)}\n\n`;

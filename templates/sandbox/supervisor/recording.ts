@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { BrowserContext } from 'playwright-core';
 import type { MaskForm, RecordingResult } from '../../../src/sandbox/protocol.js';
 import { CappedText } from './capped-text.js';
-import type { TypedCodes } from './typed-codes.js';
+import type { MaskedValues } from './masked-values.js';
 
 const SCREENCAST_PREFIX = 'screencast/';
 /** The video's size when its frames differ: the viewport's (templates/sandbox/supervisor/browser.ts). */
@@ -78,7 +78,7 @@ export class Recording {
    * started ahead of the run (`used` false: no action, no person's input) makes no recording, as one never started
    * makes none.
    */
-  async finish(context: BrowserContext | null, mask: readonly MaskForm[], used: boolean, codes: TypedCodes): Promise<RecordingResult> {
+  async finish(context: BrowserContext | null, mask: readonly MaskForm[], used: boolean, codes: MaskedValues): Promise<RecordingResult> {
     this.wanted = false;
     const traced = this.traced;
     this.traced = null;
@@ -119,13 +119,13 @@ export class Recording {
 }
 
 /**
- * Copies the trace zip from `source` to `target` with every mask form and every typed TOTP code replaced in every
- * file but the screencast frames (JPEGs, whose pixels no text search reaches: the page masks a secret's field
- * instead, see browser.ts).
+ * Copies the trace zip from `source` to `target` with every mask form, every typed TOTP code and every value of the
+ * saved login replaced in every file but the screencast frames (JPEGs, whose pixels no text search reaches: the page
+ * masks a secret's field instead, see browser.ts).
  * Answers the frames in time order, written to `framesDir` for the encoder, and the size of the first one, or null
  * when the frames differ in size (the trace's events give the viewport's, not the frames').
  */
-async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], codes: TypedCodes, framesDir: string): Promise<{ frames: Frame[]; size: Size | null }> {
+async function maskTrace({ yauzl, yazl }: ZipBundle, source: string, target: string, mask: readonly MaskForm[], codes: MaskedValues, framesDir: string): Promise<{ frames: Frame[]; size: Size | null }> {
   await mkdir(framesDir, { recursive: true });
   const replacements = mask.map(({ form, label }) => ({ form: Buffer.from(form, 'utf8'), label: Buffer.from(label, 'utf8') }));
   const writer = new yazl.ZipFile();

@@ -14,6 +14,7 @@ import type { RunOutputs } from './run-outputs.js';
 import { NoPageError, type LiveScreen } from './live-screen.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 import { InputNameError, type InputFiles } from './input-files.js';
+import { LOGIN_BODY_LIMIT, parseLoginCheck, parseLoginRequest } from './login-requests.js';
 
 export const SUPERVISOR_VERSION = '1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -93,6 +94,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Superv
       await options.browser.warm();
       res.writeHead(204).end();
       return;
+    }
+    case 'POST /login':
+      return sendJson(res, 200, await options.browser.useLogin(parseLoginRequest(await readJson(req, LOGIN_BODY_LIMIT))));
+    case 'GET /login':
+      return sendJson(res, 200, await options.browser.readLogin());
+    case 'POST /login/check': {
+      const check = parseLoginCheck(await readJson(req));
+      return sendLongJson(res, () => options.browser.checkLogin(check));
     }
     case 'POST /proxy': {
       const proxy = parseProxyRequest(await readJson(req));
@@ -252,9 +261,9 @@ function workspacePath(workspace: string, relative: string | null): string {
   return join(workspace, normalized);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage, limit = JSON_BODY_LIMIT): Promise<unknown> {
   const chunks: Buffer[] = [];
-  for await (const chunk of limited(req, JSON_BODY_LIMIT)) chunks.push(chunk as Buffer);
+  for await (const chunk of limited(req, limit)) chunks.push(chunk as Buffer);
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {

@@ -387,6 +387,15 @@ describe('Dashboard', () => {
     expect(frame).toContain('the provider refused the refresh');
   });
 
+  it('says on the message line when a saved login is found signed out (profile.signed_out)', async () => {
+    const source = twoRuns();
+    const app = start(source);
+    await frameWhere(app, (f) => f.includes('price watch'));
+    source.push('profile.signed_out', null, { id: 'prf_1', object: 'profile', name: 'acme', health: 'signed_out', health_detail: 'https://acme.example/login does not show the text "Sign out"' });
+    const frame = await frameWhere(app, (f) => f.includes('profile acme is signed out'));
+    expect(frame).toContain('profile acme is signed out: its next run signs in again, or asks a person (https://acme.example/log');
+  });
+
   it('shows mail received and sent, newest first, opens each, and reads it again when mail arrives (issue 21, item 11)', async () => {
     const source = twoRuns();
     const reply = receivedMail('msg_in00000000000000000000000a');

@@ -258,6 +258,9 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     schedule: null,
     proxy: null,
     sandbox_label: null,
+    profile: null,
+    profile_mode: 'read_write',
+    save_profile: null,
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
   };

@@ -147,6 +147,7 @@ class AsyncErrand:
         self.artifacts = AsyncArtifacts(self)
         self.files = AsyncFiles(self)
         self.connections = AsyncConnections(self)
+        self.profiles = AsyncProfiles(self)
         self.emails = AsyncEmails(self)
         self.inboxes = AsyncInboxes(self)
         self.status = AsyncStatus(self)
@@ -597,6 +598,10 @@ class AsyncLive(_AsyncResource):
     async def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:
         await self._client.request("POST", _path("/v1/runs/{id}/live/input", id=run_id), body=params)
 
+    async def save_login(self, run_id: str, **params: Unpack[g.PostRunsIdLiveLoginBody]) -> g.PostRunsIdLiveLoginResponse:
+        """"Save this login": while in control, the browser's state saved now as the profile ``profile``."""
+        return await self._client.request("POST", _path("/v1/runs/{id}/live/login", id=run_id), body=params)
+
     async def revoke(self, run_id: str, **params: Any) -> g.PostRunsIdLiveRevokeResponse:
         return await self._client.request("POST", _path("/v1/runs/{id}/live/revoke", id=run_id), body=params)
 
@@ -691,6 +696,44 @@ class AsyncConnections(_AsyncResource):
 
     async def get_link(self, link_id: str) -> g.GetConnectionsLinksIdResponse:
         return await self._client.request("GET", _path("/v1/connections/links/{id}", id=link_id))
+
+
+class AsyncProfiles(_AsyncResource):
+    """Saved logins (docs/api.md, Profiles): browser states runs start with, sealed by the daemon. A state goes in (an
+    import, a run, a person on the live view) and never comes out: the API answers which sites it holds and its health."""
+
+    def list(self, **query: Unpack[g.GetProfilesQuery]) -> AsyncPager[g.GetProfilesIdResponse]:
+        return self._client.paginate("/v1/profiles", query)
+
+    async def create(self, **params: Unpack[g.PostProfilesBody]) -> g.PostProfilesResponse:
+        """An empty profile (a run with ``profile`` or ``save_profile``, or a person, fills it), or one with ``state``."""
+        return await self._client.request("POST", "/v1/profiles", body=params)
+
+    async def import_state(self, name: str, state: Mapping[str, Any] | os.PathLike[str], **params: Any) -> g.PostProfilesResponse:
+        """A Playwright storage state (``context.storage_state()``, or the file it wrote) imported as the profile ``name``."""
+        if isinstance(state, os.PathLike):
+            with open(state, encoding="utf-8") as file:
+                state = json.load(file)
+        return await self._client.request("POST", "/v1/profiles", body={**params, "name": name, "state": state})
+
+    async def get(self, profile_id: str) -> g.GetProfilesIdResponse:
+        return await self._client.request("GET", _path("/v1/profiles/{id}", id=profile_id))
+
+    async def update(self, profile_id: str, **params: Unpack[g.PatchProfilesIdBody]) -> g.PatchProfilesIdResponse:
+        """Renames it, changes its check or expiry, or replaces its state."""
+        return await self._client.request("PATCH", _path("/v1/profiles/{id}", id=profile_id), body=params)
+
+    async def delete(self, profile_id: str) -> g.DeleteProfilesIdResponse:
+        """Deletes it and every sealed copy of its state."""
+        return await self._client.request("DELETE", _path("/v1/profiles/{id}", id=profile_id))
+
+    async def check(self, profile_id: str) -> g.PostProfilesIdCheckResponse:
+        """Checks now whether it is signed in (its check's page, in a sandbox of its own)."""
+        return await self._client.request("POST", _path("/v1/profiles/{id}/check", id=profile_id))
+
+    def runs(self, profile_id: str, **query: Unpack[g.GetProfilesIdRunsQuery]) -> AsyncPager[g.GetProfilesIdRunsResponseDataItem]:
+        """The runs that used it, newest first, and whether each saved it."""
+        return self._client.paginate(_path("/v1/profiles/{id}/runs", id=profile_id), query)
 
 
 class AsyncEmailIdentity(_AsyncResource):

@@ -110,6 +110,12 @@ class GetJobsResponseDataItem(TypedDict):
     """Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)."""
     sandbox_label: str | None
     """The sandbox host label its runs ask for unless they name their own; null: any host."""
+    profile: str | None
+    """The profile (saved login) its runs start with unless they name their own; null: none."""
+    profile_mode: Literal["read", "read_write"]
+    """Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise."""
+    save_profile: str | None
+    """The profile its runs save their browser's state to when they succeed, unless they name their own; null: none."""
     created_at: str
     updated_at: str
 
@@ -159,6 +165,10 @@ class PostJobsBody(TypedDict):
     replay: NotRequired[Literal["auto", "off"]]
     """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
     sandbox_label: NotRequired[str | None]
+    profile: NotRequired[str | None]
+    profile_mode: NotRequired[Literal["read", "read_write"]]
+    """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
+    save_profile: NotRequired[str | None]
 
 
 class DeleteJobsIdResponse(TypedDict):
@@ -191,6 +201,10 @@ class PatchJobsIdBody(TypedDict):
     replay: NotRequired[Literal["auto", "off"]]
     """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
     sandbox_label: NotRequired[str | None]
+    profile: NotRequired[str | None]
+    profile_mode: NotRequired[Literal["read", "read_write"]]
+    """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
+    save_profile: NotRequired[str | None]
 
 
 class GetJobsIdSkippedFiringsQuery(TypedDict):
@@ -482,6 +496,12 @@ class PostJobsIdEvalsBodySettings(TypedDict):
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
     sandbox_label: NotRequired[str]
     """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
+    profile: NotRequired[str]
+    """A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds."""
+    profile_mode: NotRequired[Literal["read", "read_write"]]
+    """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
+    save_profile: NotRequired[str]
+    """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
 
 
 class PostJobsIdEvalsBody(TypedDict):
@@ -759,6 +779,12 @@ class PostRunsBody(TypedDict):
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
     sandbox_label: NotRequired[str]
     """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
+    profile: NotRequired[str]
+    """A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds."""
+    profile_mode: NotRequired[Literal["read", "read_write"]]
+    """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
+    save_profile: NotRequired[str]
+    """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
 
 
 class PostRunsResponseBillingEstimatedCostUsd(TypedDict):
@@ -839,6 +865,12 @@ class PostJobsIdRunsBody(TypedDict):
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
     sandbox_label: NotRequired[str]
     """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
+    profile: NotRequired[str]
+    """A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds."""
+    profile_mode: NotRequired[Literal["read", "read_write"]]
+    """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
+    save_profile: NotRequired[str]
+    """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
     replay: NotRequired[Literal["auto", "off"]]
     """auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay."""
 
@@ -870,6 +902,8 @@ class GetRunsIdLiveStateResponse(TypedDict):
     control: GetRunsIdLiveStateResponseControl
     viewers: int
     """Frame streams open on this run now."""
+    profiles: list[str]
+    """The profiles "save this login" offers: the run's profile and save_profile. Another name makes a new profile."""
 
 
 class PostRunsIdLiveControlResponse(TypedDict):
@@ -956,6 +990,53 @@ class PostRunsIdLiveInputBody(TypedDict):
     control_id: str
     """What POST /v1/runs/{id}/live/control answered."""
     input: PostRunsIdLiveInputBodyInput1 | PostRunsIdLiveInputBodyInput2 | PostRunsIdLiveInputBodyInput3 | PostRunsIdLiveInputBodyInput4 | PostRunsIdLiveInputBodyInput5
+
+
+class PostRunsIdLiveLoginBody(TypedDict):
+    control_id: str
+    """What POST /v1/runs/{id}/live/control answered."""
+    profile: str
+    """The profile to save the browser's state as: the run's profile or save_profile, or a new name (an API key may name any)."""
+
+
+class PostRunsIdLiveLoginResponseCheck(TypedDict):
+    """How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked)."""
+    url: str
+    text: str | None
+    role: str | None
+    name: str | None
+
+
+class PostRunsIdLiveLoginResponse(TypedDict):
+    id: str
+    object: Literal["profile"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    name: str
+    has_state: bool
+    """Whether a state is saved. The state itself (cookies, storage) is never answered."""
+    origins: list[str]
+    """The sites the state holds: the origins of its storage and the domains of its cookies."""
+    size_bytes: int
+    """The size of the saved state (profiles.max_state_kb bounds it)."""
+    saved_at: str | None
+    saved_by_run_id: str | None
+    """The run whose browser the state was saved from (by the run, or from its live view); null for an import."""
+    saved_via: Literal["run", "live_view", "import"] | None
+    """run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file."""
+    last_used_at: str | None
+    last_used_by_run_id: str | None
+    check: PostRunsIdLiveLoginResponseCheck | None
+    """How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked)."""
+    health: Literal["unknown", "signed_in", "signed_out", "expired"]
+    """What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased)."""
+    health_detail: str | None
+    """What the last check saw, in words."""
+    checked_at: str | None
+    expires_at: str | None
+    """When its state is erased; null: never."""
+    created_at: str
+    updated_at: str
 
 
 class PostRunsIdLiveRevokeResponse(TypedDict):
@@ -1521,6 +1602,50 @@ class GetEventsResponseConnectionExpired(TypedDict):
     data: GetEventsResponseConnectionAuthenticatedData
 
 
+class GetEventsResponseProfileSignedOutData(TypedDict):
+    id: str
+    object: Literal["profile"]
+    name: str
+    has_state: bool
+    """Whether a state is saved. The state itself (cookies, storage) is never answered."""
+    origins: list[str]
+    """The sites the state holds: the origins of its storage and the domains of its cookies."""
+    size_bytes: int
+    """The size of the saved state (profiles.max_state_kb bounds it)."""
+    saved_at: str | None
+    saved_by_run_id: str | None
+    """The run whose browser the state was saved from (by the run, or from its live view); null for an import."""
+    saved_via: Literal["run", "live_view", "import"] | None
+    """run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file."""
+    last_used_at: str | None
+    last_used_by_run_id: str | None
+    check: PostRunsIdLiveLoginResponseCheck | None
+    """How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked)."""
+    health: Literal["unknown", "signed_in", "signed_out", "expired"]
+    """What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased)."""
+    health_detail: str | None
+    """What the last check saw, in words."""
+    checked_at: str | None
+    expires_at: str | None
+    """When its state is erased; null: never."""
+    created_at: str
+    updated_at: str
+
+
+class GetEventsResponseProfileSignedOut(TypedDict):
+    """A profile's check found it signed out (a run's, before its agent started, or `errand profiles check`): the profile record, its health_detail saying what the page showed. A run then signs in again, or asks a person. run_id: null."""
+    id: int
+    """Durable and increasing: send the last one you saw as Last-Event-ID to resume after it."""
+    object: Literal["event"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
+    type: Literal["profile.signed_out"]
+    run_id: str | None
+    """The run the event is about, if any: such events are also in the run's stream."""
+    created_at: str
+    data: GetEventsResponseProfileSignedOutData
+
+
 class GetStatusResponseModelProvider(TypedDict):
     name: Literal["anthropic", "openai"]
     """models.provider"""
@@ -1773,6 +1898,121 @@ class GetConnectionsIdToolsResponse(TypedDict):
     auth_detail: str | None
     data: list[GetConnectionsIdToolsResponseDataItem]
     """The tools runs are offered, in the order the server listed them; none when the server could not be used."""
+
+
+class GetProfilesQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetProfilesResponse(TypedDict):
+    object: Literal["list"]
+    data: list[PostRunsIdLiveLoginResponse]
+    has_more: bool
+    next_cursor: str | None
+
+
+class PostProfilesBodyCheck(TypedDict):
+    url: str
+    """A page of the site that shows, only when signed in, the text or the role below."""
+    text: NotRequired[str]
+    """Text the page shows only when signed in (Sign out, the account name)."""
+    role: NotRequired[str]
+    """Or: the ARIA role of an element shown only when signed in (link, button), with its `name`."""
+    name: NotRequired[str]
+    """The accessible name of the element of `role`."""
+
+
+class PostProfilesBodyStateCookiesItem(TypedDict):
+    name: str
+    value: str
+    domain: str
+    path: str
+    expires: float
+    """Unix time in seconds; -1 for a session cookie."""
+    httpOnly: bool
+    secure: bool
+    sameSite: Literal["Strict", "Lax", "None"]
+
+
+class PostProfilesBodyStateOriginsItemLocalStorageItem(TypedDict):
+    name: str
+    value: str
+
+
+class PostProfilesBodyStateOriginsItem(TypedDict):
+    origin: str
+    localStorage: list[PostProfilesBodyStateOriginsItemLocalStorageItem]
+    indexedDB: NotRequired[list[Any]]
+    """Playwright's serialized databases (storageState({ indexedDB: true }))."""
+
+
+class PostProfilesBodyState(TypedDict):
+    """Write-only: a browser state as Playwright's storageState() writes it. Sealed under the master key; never answered. Leave it out for a profile a run or a person fills."""
+    cookies: list[PostProfilesBodyStateCookiesItem]
+    origins: list[PostProfilesBodyStateOriginsItem]
+
+
+class PostProfilesBody(TypedDict):
+    name: str
+    """Letters, digits, ., _ and -, up to 64; unique in the organisation. Runs name it in `profile` and `save_profile`."""
+    check: NotRequired[PostProfilesBodyCheck]
+    expires_at: NotRequired[str]
+    """When its state is erased; default never."""
+    state: NotRequired[PostProfilesBodyState]
+    """Write-only: a browser state as Playwright's storageState() writes it. Sealed under the master key; never answered. Leave it out for a profile a run or a person fills."""
+
+
+class DeleteProfilesIdResponse(TypedDict):
+    id: str
+    object: Literal["profile"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    deleted: Literal[True]
+
+
+class PatchProfilesIdBodyState(TypedDict):
+    """Write-only: a browser state as Playwright's storageState() writes it. Sealed under the master key; never answered. Replaces the saved one."""
+    cookies: list[PostProfilesBodyStateCookiesItem]
+    origins: list[PostProfilesBodyStateOriginsItem]
+
+
+class PatchProfilesIdBody(TypedDict):
+    name: NotRequired[str]
+    """Letters, digits, ., _ and -, up to 64; unique in the organisation. Runs name it in `profile` and `save_profile`."""
+    check: NotRequired[PostProfilesBodyCheck | None]
+    expires_at: NotRequired[str | None]
+    state: NotRequired[PatchProfilesIdBodyState]
+    """Write-only: a browser state as Playwright's storageState() writes it. Sealed under the master key; never answered. Replaces the saved one."""
+
+
+class GetProfilesIdRunsQuery(TypedDict):
+    limit: NotRequired[int]
+    """Page size, 1 to 200."""
+    cursor: NotRequired[str]
+    """The next_cursor of the previous page."""
+
+
+class GetProfilesIdRunsResponseDataItem(TypedDict):
+    object: Literal["profile_use"]
+    livemode: bool
+    """False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode)."""
+    run_id: str
+    attempt: int
+    access: Literal["read", "read_write"]
+    """What the attempt got: read_write when it was the one run that may write the profile back."""
+    used_at: str
+    saved_at: str | None
+    """When it wrote its state back; null when it did not."""
+
+
+class GetProfilesIdRunsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[GetProfilesIdRunsResponseDataItem]
+    has_more: bool
+    next_cursor: str | None
 
 
 class GetEmailsQuery(TypedDict):
@@ -2324,6 +2564,43 @@ class ConnectionExpiredWebhook(TypedDict):
     data: ConnectionAuthenticatedWebhookData
 
 
+class ProfileSignedOutWebhookData(TypedDict):
+    id: str
+    object: Literal["profile"]
+    name: str
+    has_state: bool
+    """Whether a state is saved. The state itself (cookies, storage) is never answered."""
+    origins: list[str]
+    """The sites the state holds: the origins of its storage and the domains of its cookies."""
+    size_bytes: int
+    """The size of the saved state (profiles.max_state_kb bounds it)."""
+    saved_at: str | None
+    saved_by_run_id: str | None
+    """The run whose browser the state was saved from (by the run, or from its live view); null for an import."""
+    saved_via: Literal["run", "live_view", "import"] | None
+    """run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file."""
+    last_used_at: str | None
+    last_used_by_run_id: str | None
+    check: PostRunsIdLiveLoginResponseCheck | None
+    """How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked)."""
+    health: Literal["unknown", "signed_in", "signed_out", "expired"]
+    """What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased)."""
+    health_detail: str | None
+    """What the last check saw, in words."""
+    checked_at: str | None
+    expires_at: str | None
+    """When its state is erased; null: never."""
+    created_at: str
+    updated_at: str
+
+
+class ProfileSignedOutWebhook(TypedDict):
+    event: Literal["profile.signed_out"]
+    livemode: bool
+    """False for an event of test mode (docs/api.md, Test mode)."""
+    data: ProfileSignedOutWebhookData
+
+
 class ErrorResponseError(TypedDict):
     type: Literal["invalid_request_error", "authentication_error", "quota_error", "not_found_error", "conflict_error", "rate_limit_error", "api_error"]
     code: str
@@ -2359,12 +2636,16 @@ PostRunsIdLiveControlBody = dict[str, Any]
 PostRunsIdLiveRevokeBody = dict[str, Any]
 GetRunsIdFilesFileQuery = GetEvalsIdReportQuery
 GetArtifactsIdQuery = GetEvalsIdReportQuery
-GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseEvalCompleted | GetEventsResponseEvalCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
-GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseEvalCompleted | GetEventsResponseEvalCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired
+GetEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseEvalCompleted | GetEventsResponseEvalCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired | GetEventsResponseProfileSignedOut
+GetRunsIdEventsResponse = GetEventsResponseRunStatus | GetEventsResponseRunStep | GetEventsResponseRunNeedsHuman | GetEventsResponseRunHumanAnswered | GetEventsResponseRunCompleted | GetEventsResponseRunFailed | GetEventsResponseRunCancelled | GetEventsResponseEvalCompleted | GetEventsResponseEvalCancelled | GetEventsResponseWebhookAttempted | GetEventsResponseScheduleFired | GetEventsResponseScheduleSkipped | GetEventsResponseSchedulePaused | GetEventsResponseEmailReceived | GetEventsResponseEmailBounced | GetEventsResponseEmailComplained | GetEventsResponseConnectionAuthenticated | GetEventsResponseConnectionExpired | GetEventsResponseProfileSignedOut
 PostConnectionsResponse = GetConnectionsResponseDataItem
 GetConnectionsIdResponse = GetConnectionsResponseDataItem
 PatchConnectionsIdResponse = GetConnectionsResponseDataItem
 PostConnectionsIdCheckResponse = GetConnectionsResponseDataItem
+PostProfilesResponse = PostRunsIdLiveLoginResponse
+GetProfilesIdResponse = PostRunsIdLiveLoginResponse
+PatchProfilesIdResponse = PostRunsIdLiveLoginResponse
+PostProfilesIdCheckResponse = PostRunsIdLiveLoginResponse
 GetEmailsAttachmentsIdQuery = GetEvalsIdReportQuery
 GetEmailsIdResponse = GetEmailsResponseDataItem
 PostEmailsIdSimulateReplyResponse = GetEmailsReceivedIdResponse
@@ -2376,6 +2657,6 @@ PostInboxesIdMessagesResponse = PostEmailsResponse
 PostFilesResponse = GetFilesResponseDataItem
 GetFilesIdResponse = GetFilesResponseDataItem
 
-WebhookEvent = Union[RunNeedsHumanWebhook, RunHumanAnsweredWebhook, RunCompletedWebhook, RunFailedWebhook, RunCancelledWebhook, EvalCompletedWebhook, EvalCancelledWebhook, EmailReceivedWebhook, EmailBouncedWebhook, EmailComplainedWebhook, ConnectionAuthenticatedWebhook, ConnectionExpiredWebhook]
+WebhookEvent = Union[RunNeedsHumanWebhook, RunHumanAnsweredWebhook, RunCompletedWebhook, RunFailedWebhook, RunCancelledWebhook, EvalCompletedWebhook, EvalCancelledWebhook, EmailReceivedWebhook, EmailBouncedWebhook, EmailComplainedWebhook, ConnectionAuthenticatedWebhook, ConnectionExpiredWebhook, ProfileSignedOutWebhook]
 
-WEBHOOK_EVENT_TYPES: tuple[str, ...] = ('run.needs_human', 'run.human_answered', 'run.completed', 'run.failed', 'run.cancelled', 'eval.completed', 'eval.cancelled', 'email.received', 'email.bounced', 'email.complained', 'connection.authenticated', 'connection.expired')
+WEBHOOK_EVENT_TYPES: tuple[str, ...] = ('run.needs_human', 'run.human_answered', 'run.completed', 'run.failed', 'run.cancelled', 'eval.completed', 'eval.cancelled', 'email.received', 'email.bounced', 'email.complained', 'connection.authenticated', 'connection.expired', 'profile.signed_out')

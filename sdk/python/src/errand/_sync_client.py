@@ -149,6 +149,7 @@ class Errand:
         self.artifacts = Artifacts(self)
         self.files = Files(self)
         self.connections = Connections(self)
+        self.profiles = Profiles(self)
         self.emails = Emails(self)
         self.inboxes = Inboxes(self)
         self.status = Status(self)
@@ -599,6 +600,10 @@ class Live(_Resource):
     def input(self, run_id: str, **params: Unpack[g.PostRunsIdLiveInputBody]) -> None:
         self._client.request("POST", _path("/v1/runs/{id}/live/input", id=run_id), body=params)
 
+    def save_login(self, run_id: str, **params: Unpack[g.PostRunsIdLiveLoginBody]) -> g.PostRunsIdLiveLoginResponse:
+        """"Save this login": while in control, the browser's state saved now as the profile ``profile``."""
+        return self._client.request("POST", _path("/v1/runs/{id}/live/login", id=run_id), body=params)
+
     def revoke(self, run_id: str, **params: Any) -> g.PostRunsIdLiveRevokeResponse:
         return self._client.request("POST", _path("/v1/runs/{id}/live/revoke", id=run_id), body=params)
 
@@ -693,6 +698,44 @@ class Connections(_Resource):
 
     def get_link(self, link_id: str) -> g.GetConnectionsLinksIdResponse:
         return self._client.request("GET", _path("/v1/connections/links/{id}", id=link_id))
+
+
+class Profiles(_Resource):
+    """Saved logins (docs/api.md, Profiles): browser states runs start with, sealed by the daemon. A state goes in (an
+    import, a run, a person on the live view) and never comes out: the API answers which sites it holds and its health."""
+
+    def list(self, **query: Unpack[g.GetProfilesQuery]) -> Pager[g.GetProfilesIdResponse]:
+        return self._client.paginate("/v1/profiles", query)
+
+    def create(self, **params: Unpack[g.PostProfilesBody]) -> g.PostProfilesResponse:
+        """An empty profile (a run with ``profile`` or ``save_profile``, or a person, fills it), or one with ``state``."""
+        return self._client.request("POST", "/v1/profiles", body=params)
+
+    def import_state(self, name: str, state: Mapping[str, Any] | os.PathLike[str], **params: Any) -> g.PostProfilesResponse:
+        """A Playwright storage state (``context.storage_state()``, or the file it wrote) imported as the profile ``name``."""
+        if isinstance(state, os.PathLike):
+            with open(state, encoding="utf-8") as file:
+                state = json.load(file)
+        return self._client.request("POST", "/v1/profiles", body={**params, "name": name, "state": state})
+
+    def get(self, profile_id: str) -> g.GetProfilesIdResponse:
+        return self._client.request("GET", _path("/v1/profiles/{id}", id=profile_id))
+
+    def update(self, profile_id: str, **params: Unpack[g.PatchProfilesIdBody]) -> g.PatchProfilesIdResponse:
+        """Renames it, changes its check or expiry, or replaces its state."""
+        return self._client.request("PATCH", _path("/v1/profiles/{id}", id=profile_id), body=params)
+
+    def delete(self, profile_id: str) -> g.DeleteProfilesIdResponse:
+        """Deletes it and every sealed copy of its state."""
+        return self._client.request("DELETE", _path("/v1/profiles/{id}", id=profile_id))
+
+    def check(self, profile_id: str) -> g.PostProfilesIdCheckResponse:
+        """Checks now whether it is signed in (its check's page, in a sandbox of its own)."""
+        return self._client.request("POST", _path("/v1/profiles/{id}/check", id=profile_id))
+
+    def runs(self, profile_id: str, **query: Unpack[g.GetProfilesIdRunsQuery]) -> Pager[g.GetProfilesIdRunsResponseDataItem]:
+        """The runs that used it, newest first, and whether each saved it."""
+        return self._client.paginate(_path("/v1/profiles/{id}/runs", id=profile_id), query)
 
 
 class EmailIdentity(_Resource):

@@ -238,6 +238,12 @@ export interface paths {
               replay: "auto" | "off";
               /** The sandbox host label its runs ask for unless they name their own; null: any host. */
               sandbox_label: string | null;
+              /** The profile (saved login) its runs start with unless they name their own; null: none. */
+              profile: string | null;
+              /** Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise. */
+              profile_mode: "read" | "read_write";
+              /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
+              save_profile: string | null;
               created_at: string;
               updated_at: string;
             }[];
@@ -291,6 +297,10 @@ export interface paths {
           /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
           replay?: "auto" | "off";
           sandbox_label?: (string | null);
+          profile?: (string | null);
+          /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+          profile_mode?: "read" | "read_write";
+          save_profile?: (string | null);
         };
       };
       responses: {
@@ -337,6 +347,12 @@ export interface paths {
             replay: "auto" | "off";
             /** The sandbox host label its runs ask for unless they name their own; null: any host. */
             sandbox_label: string | null;
+            /** The profile (saved login) its runs start with unless they name their own; null: none. */
+            profile: string | null;
+            /** Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise. */
+            profile_mode: "read" | "read_write";
+            /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
+            save_profile: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -400,6 +416,12 @@ export interface paths {
             replay: "auto" | "off";
             /** The sandbox host label its runs ask for unless they name their own; null: any host. */
             sandbox_label: string | null;
+            /** The profile (saved login) its runs start with unless they name their own; null: none. */
+            profile: string | null;
+            /** Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise. */
+            profile_mode: "read" | "read_write";
+            /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
+            save_profile: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -475,6 +497,10 @@ export interface paths {
           /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
           replay?: "auto" | "off";
           sandbox_label?: (string | null);
+          profile?: (string | null);
+          /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+          profile_mode?: "read" | "read_write";
+          save_profile?: (string | null);
         };
       };
       responses: {
@@ -521,6 +547,12 @@ export interface paths {
             replay: "auto" | "off";
             /** The sandbox host label its runs ask for unless they name their own; null: any host. */
             sandbox_label: string | null;
+            /** The profile (saved login) its runs start with unless they name their own; null: none. */
+            profile: string | null;
+            /** Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise. */
+            profile_mode: "read" | "read_write";
+            /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
+            save_profile: string | null;
             created_at: string;
             updated_at: string;
           };
@@ -1097,6 +1129,12 @@ export interface paths {
             proxy?: string;
             /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
             sandbox_label?: string;
+            /** A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds. */
+            profile?: string;
+            /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+            profile_mode?: "read" | "read_write";
+            /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
+            save_profile?: string;
           };
           /** Another eval of the same job to compare with: what got better or worse. */
           baseline_id?: string;
@@ -1745,6 +1783,12 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds. */
+          profile?: string;
+          /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+          profile_mode?: "read" | "read_write";
+          /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
+          save_profile?: string;
         };
       };
       responses: {
@@ -1830,6 +1874,12 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds. */
+          profile?: string;
+          /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+          profile_mode?: "read" | "read_write";
+          /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
+          save_profile?: string;
         };
       };
       responses: {
@@ -1917,6 +1967,12 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds. */
+          profile?: string;
+          /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+          profile_mode?: "read" | "read_write";
+          /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
+          save_profile?: string;
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -2003,6 +2059,12 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** A profile (saved login) the run's browser starts with: its cookies and each site's storage (docs/api.md, Profiles). A run's wins over its job's. With profile_mode read, a profile that does not exist fails the run with auth_required; with read_write the run starts signed out and saves it when it succeeds. */
+          profile?: string;
+          /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
+          profile_mode?: "read" | "read_write";
+          /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
+          save_profile?: string;
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -2586,6 +2648,8 @@ export interface paths {
             };
             /** Frame streams open on this run now. */
             viewers: number;
+            /** The profiles "save this login" offers: the run's profile and save_profile. Another name makes a new profile. */
+            profiles: string[];
           };
         };
       };
@@ -2718,6 +2782,67 @@ export interface paths {
       responses: {
         /** Handed to the page. */
         "204": never;
+      };
+    };
+  };
+  "/v1/runs/{id}/live/login": {
+    /** Save this login: the browser's state saved now as a profile, by whoever holds control */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `run_` id. */
+          id: string;
+        };
+      };
+      requestBody: {
+        "application/json": {
+          /** What POST /v1/runs/{id}/live/control answered. */
+          control_id: string;
+          /** The profile to save the browser's state as: the run's profile or save_profile, or a new name (an API key may name any). */
+          profile: string;
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "profile";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            name: string;
+            /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+            has_state: boolean;
+            /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+            origins: string[];
+            /** The size of the saved state (profiles.max_state_kb bounds it). */
+            size_bytes: number;
+            saved_at: string | null;
+            /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+            saved_by_run_id: string | null;
+            /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+            saved_via: "run" | "live_view" | "import" | null;
+            last_used_at: string | null;
+            last_used_by_run_id: string | null;
+            /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+            check: {
+              url: string;
+              text: string | null;
+              role: string | null;
+              name: string | null;
+            } | null;
+            /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+            health: "unknown" | "signed_in" | "signed_out" | "expired";
+            /** What the last check saw, in words. */
+            health_detail: string | null;
+            checked_at: string | null;
+            /** When its state is erased; null: never. */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
       };
     };
   };
@@ -2935,7 +3060,7 @@ export interface paths {
             /** False for an event of test mode (docs/api.md, Test mode). */
             livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
-            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired" | "profile.signed_out";
             /** The run the event is about, if any: such events are also in the run's stream. */
             run_id: string | null;
             created_at: string;
@@ -3527,6 +3652,42 @@ export interface paths {
               auth_detail: string | null;
               auth_checked_at: string | null;
               /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+          } | {
+            type: "profile.signed_out";
+            data: {
+              id: string;
+              object: "profile";
+              name: string;
+              /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+              has_state: boolean;
+              /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+              origins: string[];
+              /** The size of the saved state (profiles.max_state_kb bounds it). */
+              size_bytes: number;
+              saved_at: string | null;
+              /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+              saved_by_run_id: string | null;
+              /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+              saved_via: "run" | "live_view" | "import" | null;
+              last_used_at: string | null;
+              last_used_by_run_id: string | null;
+              /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+              check: {
+                url: string;
+                text: string | null;
+                role: string | null;
+                name: string | null;
+              } | null;
+              /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+              health: "unknown" | "signed_in" | "signed_out" | "expired";
+              /** What the last check saw, in words. */
+              health_detail: string | null;
+              checked_at: string | null;
+              /** When its state is erased; null: never. */
               expires_at: string | null;
               created_at: string;
               updated_at: string;
@@ -3561,7 +3722,7 @@ export interface paths {
             /** False for an event of test mode (docs/api.md, Test mode). */
             livemode: boolean;
             /** What happened. The daemon adds types as it gains features: ignore types you do not know. */
-            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired";
+            type: "run.status" | "run.step" | "run.needs_human" | "run.human_answered" | "run.completed" | "run.failed" | "run.cancelled" | "eval.completed" | "eval.cancelled" | "webhook.attempted" | "schedule.fired" | "schedule.skipped" | "schedule.paused" | "email.received" | "email.bounced" | "email.complained" | "connection.authenticated" | "connection.expired" | "profile.signed_out";
             /** The run the event is about, if any: such events are also in the run's stream. */
             run_id: string | null;
             created_at: string;
@@ -4153,6 +4314,42 @@ export interface paths {
               auth_detail: string | null;
               auth_checked_at: string | null;
               /** oauth: when the current access token expires (it is refreshed before). */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            };
+          } | {
+            type: "profile.signed_out";
+            data: {
+              id: string;
+              object: "profile";
+              name: string;
+              /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+              has_state: boolean;
+              /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+              origins: string[];
+              /** The size of the saved state (profiles.max_state_kb bounds it). */
+              size_bytes: number;
+              saved_at: string | null;
+              /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+              saved_by_run_id: string | null;
+              /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+              saved_via: "run" | "live_view" | "import" | null;
+              last_used_at: string | null;
+              last_used_by_run_id: string | null;
+              /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+              check: {
+                url: string;
+                text: string | null;
+                role: string | null;
+                name: string | null;
+              } | null;
+              /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+              health: "unknown" | "signed_in" | "signed_out" | "expired";
+              /** What the last check saw, in words. */
+              health_detail: string | null;
+              checked_at: string | null;
+              /** When its state is erased; null: never. */
               expires_at: string | null;
               created_at: string;
               updated_at: string;
@@ -4663,6 +4860,420 @@ export interface paths {
               description: string | null;
               input_schema: Record<string, unknown>;
             }[];
+          };
+        };
+      };
+    };
+  };
+  "/v1/profiles": {
+    /** List profiles (saved logins): the sites each holds and its health, never its state */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              id: string;
+              object: "profile";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
+              name: string;
+              /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+              has_state: boolean;
+              /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+              origins: string[];
+              /** The size of the saved state (profiles.max_state_kb bounds it). */
+              size_bytes: number;
+              saved_at: string | null;
+              /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+              saved_by_run_id: string | null;
+              /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+              saved_via: "run" | "live_view" | "import" | null;
+              last_used_at: string | null;
+              last_used_by_run_id: string | null;
+              /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+              check: {
+                url: string;
+                text: string | null;
+                role: string | null;
+                name: string | null;
+              } | null;
+              /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+              health: "unknown" | "signed_in" | "signed_out" | "expired";
+              /** What the last check saw, in words. */
+              health_detail: string | null;
+              checked_at: string | null;
+              /** When its state is erased; null: never. */
+              expires_at: string | null;
+              created_at: string;
+              updated_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+    };
+    /** Create a profile: empty (a run or a person fills it), or imported from a Playwright storage state */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          /** Letters, digits, ., _ and -, up to 64; unique in the organisation. Runs name it in `profile` and `save_profile`. */
+          name: string;
+          check?: {
+            /** A page of the site that shows, only when signed in, the text or the role below. */
+            url: string;
+            /** Text the page shows only when signed in (Sign out, the account name). */
+            text?: string;
+            /** Or: the ARIA role of an element shown only when signed in (link, button), with its `name`. */
+            role?: string;
+            /** The accessible name of the element of `role`. */
+            name?: string;
+          };
+          /** When its state is erased; default never. */
+          expires_at?: string;
+          /** Write-only: a browser state as Playwright's storageState() writes it. Sealed under the master key; never answered. Leave it out for a profile a run or a person fills. */
+          state?: {
+            cookies: {
+              name: string;
+              value: string;
+              domain: string;
+              path: string;
+              /** Unix time in seconds; -1 for a session cookie. */
+              expires: number;
+              httpOnly: boolean;
+              secure: boolean;
+              sameSite: "Strict" | "Lax" | "None";
+            }[];
+            origins: {
+              origin: string;
+              localStorage: {
+                name: string;
+                value: string;
+              }[];
+              /** Playwright's serialized databases (storageState({ indexedDB: true })). */
+              indexedDB?: unknown[];
+            }[];
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        "201": {
+          "application/json": {
+            id: string;
+            object: "profile";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            name: string;
+            /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+            has_state: boolean;
+            /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+            origins: string[];
+            /** The size of the saved state (profiles.max_state_kb bounds it). */
+            size_bytes: number;
+            saved_at: string | null;
+            /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+            saved_by_run_id: string | null;
+            /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+            saved_via: "run" | "live_view" | "import" | null;
+            last_used_at: string | null;
+            last_used_by_run_id: string | null;
+            /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+            check: {
+              url: string;
+              text: string | null;
+              role: string | null;
+              name: string | null;
+            } | null;
+            /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+            health: "unknown" | "signed_in" | "signed_out" | "expired";
+            /** What the last check saw, in words. */
+            health_detail: string | null;
+            checked_at: string | null;
+            /** When its state is erased; null: never. */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/profiles/{id}": {
+    /** Get a profile */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `prf_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "profile";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            name: string;
+            /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+            has_state: boolean;
+            /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+            origins: string[];
+            /** The size of the saved state (profiles.max_state_kb bounds it). */
+            size_bytes: number;
+            saved_at: string | null;
+            /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+            saved_by_run_id: string | null;
+            /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+            saved_via: "run" | "live_view" | "import" | null;
+            last_used_at: string | null;
+            last_used_by_run_id: string | null;
+            /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+            check: {
+              url: string;
+              text: string | null;
+              role: string | null;
+              name: string | null;
+            } | null;
+            /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+            health: "unknown" | "signed_in" | "signed_out" | "expired";
+            /** What the last check saw, in words. */
+            health_detail: string | null;
+            checked_at: string | null;
+            /** When its state is erased; null: never. */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+    /** Delete a profile and every sealed copy of its state */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `prf_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "profile";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            deleted: true;
+          };
+        };
+      };
+    };
+    /** Rename a profile, change its check or expiry, or replace its state */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `prf_` id. */
+          id: string;
+        };
+      };
+      requestBody?: {
+        "application/json": {
+          /** Letters, digits, ., _ and -, up to 64; unique in the organisation. Runs name it in `profile` and `save_profile`. */
+          name?: string;
+          check?: ({
+            /** A page of the site that shows, only when signed in, the text or the role below. */
+            url: string;
+            /** Text the page shows only when signed in (Sign out, the account name). */
+            text?: string;
+            /** Or: the ARIA role of an element shown only when signed in (link, button), with its `name`. */
+            role?: string;
+            /** The accessible name of the element of `role`. */
+            name?: string;
+          } | null);
+          expires_at?: string | null;
+          /** Write-only: a browser state as Playwright's storageState() writes it. Sealed under the master key; never answered. Replaces the saved one. */
+          state?: {
+            cookies: {
+              name: string;
+              value: string;
+              domain: string;
+              path: string;
+              /** Unix time in seconds; -1 for a session cookie. */
+              expires: number;
+              httpOnly: boolean;
+              secure: boolean;
+              sameSite: "Strict" | "Lax" | "None";
+            }[];
+            origins: {
+              origin: string;
+              localStorage: {
+                name: string;
+                value: string;
+              }[];
+              /** Playwright's serialized databases (storageState({ indexedDB: true })). */
+              indexedDB?: unknown[];
+            }[];
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "profile";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            name: string;
+            /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+            has_state: boolean;
+            /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+            origins: string[];
+            /** The size of the saved state (profiles.max_state_kb bounds it). */
+            size_bytes: number;
+            saved_at: string | null;
+            /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+            saved_by_run_id: string | null;
+            /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+            saved_via: "run" | "live_view" | "import" | null;
+            last_used_at: string | null;
+            last_used_by_run_id: string | null;
+            /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+            check: {
+              url: string;
+              text: string | null;
+              role: string | null;
+              name: string | null;
+            } | null;
+            /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+            health: "unknown" | "signed_in" | "signed_out" | "expired";
+            /** What the last check saw, in words. */
+            health_detail: string | null;
+            checked_at: string | null;
+            /** When its state is erased; null: never. */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/profiles/{id}/check": {
+    /** Check now whether a profile is signed in (its state in a sandbox of its own, its check's page looked at) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** A `prf_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            id: string;
+            object: "profile";
+            /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+            livemode: boolean;
+            name: string;
+            /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+            has_state: boolean;
+            /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+            origins: string[];
+            /** The size of the saved state (profiles.max_state_kb bounds it). */
+            size_bytes: number;
+            saved_at: string | null;
+            /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+            saved_by_run_id: string | null;
+            /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+            saved_via: "run" | "live_view" | "import" | null;
+            last_used_at: string | null;
+            last_used_by_run_id: string | null;
+            /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+            check: {
+              url: string;
+              text: string | null;
+              role: string | null;
+              name: string | null;
+            } | null;
+            /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+            health: "unknown" | "signed_in" | "signed_out" | "expired";
+            /** What the last check saw, in words. */
+            health_detail: string | null;
+            checked_at: string | null;
+            /** When its state is erased; null: never. */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  "/v1/profiles/{id}/runs": {
+    /** The runs that used a profile, newest first, and whether each saved it */
+    get: {
+      parameters: {
+        query?: {
+          /** Page size, 1 to 200. */
+          limit?: number;
+          /** The next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** A `prf_` id. */
+          id: string;
+        };
+      };
+      requestBody?: never;
+      responses: {
+        "200": {
+          "application/json": {
+            object: "list";
+            data: {
+              object: "profile_use";
+              /** False for an object of test mode (made with an ek_test_ key), true for a live one (docs/api.md, Test mode). */
+              livemode: boolean;
+              run_id: string;
+              attempt: number;
+              /** What the attempt got: read_write when it was the one run that may write the profile back. */
+              access: "read" | "read_write";
+              used_at: string;
+              /** When it wrote its state back; null when it did not. */
+              saved_at: string | null;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
           };
         };
       };
@@ -6418,6 +7029,68 @@ export interface webhooks {
             auth_detail: string | null;
             auth_checked_at: string | null;
             /** oauth: when the current access token expires (it is refreshed before). */
+            expires_at: string | null;
+            created_at: string;
+            updated_at: string;
+          };
+        };
+      };
+      responses: {
+        /** Received. Anything else is retried on the retry schedule; 410 stops the retries. */
+        "2XX": never;
+      };
+    };
+  };
+  "profile.signed_out": {
+    /** A profile's check found it signed out (a run's, before its agent started, or `errand profiles check`): the profile record, its health_detail saying what the page showed. A run then signs in again, or asks a person. Sent to the organisation's webhook endpoint (`errand webhooks endpoint set`), signed with the organisation's secret (`errand webhooks secret`). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** The same for every attempt of one delivery: receivers deduplicate on it. */
+          "webhook-id": string;
+          /** Unix seconds of the attempt. */
+          "webhook-timestamp": string;
+          /** Standard Webhooks signatures (`v1,<base64>`), one per secret that signs now. */
+          "webhook-signature": string;
+        };
+        path?: never;
+      };
+      requestBody: {
+        "application/json": {
+          event: "profile.signed_out";
+          /** False for an event of test mode (docs/api.md, Test mode). */
+          livemode: boolean;
+          data: {
+            id: string;
+            object: "profile";
+            name: string;
+            /** Whether a state is saved. The state itself (cookies, storage) is never answered. */
+            has_state: boolean;
+            /** The sites the state holds: the origins of its storage and the domains of its cookies. */
+            origins: string[];
+            /** The size of the saved state (profiles.max_state_kb bounds it). */
+            size_bytes: number;
+            saved_at: string | null;
+            /** The run whose browser the state was saved from (by the run, or from its live view); null for an import. */
+            saved_by_run_id: string | null;
+            /** run: a run that succeeded; live_view: a person, after signing in by hand; import: a Playwright storage-state file. */
+            saved_via: "run" | "live_view" | "import" | null;
+            last_used_at: string | null;
+            last_used_by_run_id: string | null;
+            /** How a run or `errand profiles check` tells it is still signed in; null: nobody said (then it is never checked). */
+            check: {
+              url: string;
+              text: string | null;
+              role: string | null;
+              name: string | null;
+            } | null;
+            /** What the last check found (by a run, or `errand profiles check`): signed_in, signed_out; unknown before any; expired once expires_at has passed (its state is erased). */
+            health: "unknown" | "signed_in" | "signed_out" | "expired";
+            /** What the last check saw, in words. */
+            health_detail: string | null;
+            checked_at: string | null;
+            /** When its state is erased; null: never. */
             expires_at: string | null;
             created_at: string;
             updated_at: string;

@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../core.js';
 import { readSse, type SseMessage } from '../sse.js';
-import type { BodyOf, LiveControl, LiveInput, LiveState, ResponseOf } from '../types.js';
+import type { BodyOf, LiveControl, LiveInput, LiveState, Profile, ResponseOf } from '../types.js';
 import { Resource } from './resource.js';
 
 /** A running run's live view and takeover (docs/api.md, Live view and takeover). */
@@ -21,6 +21,14 @@ export class Live extends Resource {
   /** One input (a click, keys, a scroll) while in control. */
   input(runId: string, params: LiveInput, options?: RequestOptions): Promise<void> {
     return this.call({ method: 'POST', path: '/v1/runs/{id}/live/input', pathParams: { id: runId }, body: params, options });
+  }
+
+  /**
+   * "Save this login": while in control, the browser's state saved now as the profile `profile` (the run's profile or
+   * save_profile, or a new name), after a person signed in by hand.
+   */
+  saveLogin(runId: string, params: BodyOf<'/v1/runs/{id}/live/login', 'post'>, options?: RequestOptions): Promise<Profile> {
+    return this.call({ method: 'POST', path: '/v1/runs/{id}/live/login', pathParams: { id: runId }, body: params, options });
   }
 
   /** Revokes the run's live links. */
