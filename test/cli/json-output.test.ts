@@ -63,6 +63,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'email simulate-reply': 'test/mail/inbound/simulated-replies.test.ts (a send to reply to)',
   'email *': 'test/cli/email-commands.test.ts (a daemon with mail)',
   'inboxes *': 'test/cli/email-commands.test.ts (a daemon with mail)',
+  'profiles *': 'test/cli/profiles-commands.test.ts (a storage-state file, a site that checks its session)',
   'webhooks endpoint *': 'test/cli/webhooks-commands.test.ts',
   'webhooks test': 'test/cli/webhooks-test-command.test.ts (a daemon with mail, and a receiver)',
   'secrets rotate-key': 'test/cli/secrets-commands.test.ts (its own data directory)',

@@ -117,6 +117,20 @@ describe('errand profiles', () => {
     expect(badExpiry.stderr).toContain('how long from now (12h, 30d)');
   });
 
+  it('prints each command\'s answer as JSON with --json, never a cookie or a stored value', async () => {
+    const created = await cli(['profiles', 'create', 'json-shape', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const profile = created.json();
+    expect(profile).toMatchObject({ object: 'profile', name: 'json-shape', has_state: false });
+    expect((await cli(['profiles', 'get', 'json-shape', '--json'])).json()).toMatchObject({ id: profile.id, name: 'json-shape' });
+    expect((await cli(['profiles', 'list', '--json'])).json()).toMatchObject({ object: 'list', data: expect.arrayContaining([expect.objectContaining({ id: profile.id })]) });
+    expect((await cli(['profiles', 'runs', 'json-shape', '--json'])).json()).toMatchObject({ object: 'list', data: [] });
+    const deleted = await cli(['profiles', 'delete', 'json-shape', '--json']);
+    expect(deleted.json()).toMatchObject({ id: profile.id, deleted: true });
+    const list = await cli(['profiles', 'list', '--json']);
+    expect(list.stdout).not.toMatch(new RegExp(`${SESSION}|${TOKEN}`));
+  });
+
   it('lists the runs that used it, and deletes it by name', async () => {
     const runs = await cli(['profiles', 'runs', 'acme-portal']);
     expect(runs.code, runs.stderr).toBe(0);
