@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream';
-import type { RecordingFiles, Sandbox, SandboxProxy } from './driver.js';
-import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest, MaskForm, OutputLimits, OutputListing } from './protocol.js';
+import type { Sandbox, SandboxProxy } from './driver.js';
+import { ForwardingSandbox } from './forwarding-sandbox.js';
+import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResult, LiveInput, LoginCheck, LoginCheckResult, LoginLoaded, LoginRequest } from './protocol.js';
 
 /**
  * A sandbox whose actions wait for `gate`: what lets the run reach out of it (code, the browser, a person's input to
@@ -11,88 +11,48 @@ import type { BrowserRequest, BrowserResult, BrowserState, ExecRequest, ExecResu
  * that the look costs the run's start nothing (the run's first model call hides it) and no action runs before the
  * rules were seen in place.
  */
-export class GatedSandbox implements Sandbox {
+export class GatedSandbox extends ForwardingSandbox {
   constructor(
-    private readonly inner: Sandbox,
+    inner: Sandbox,
     private readonly gate: Promise<void>,
   ) {
+    super(inner);
     // A gate that fails before any action waited for it is no unhandled rejection: the driver acted on it already.
     gate.catch(() => undefined);
   }
 
-  get id(): string {
-    return this.inner.id;
-  }
-
-  get reachesHost(): boolean {
-    return this.inner.reachesHost;
-  }
-
-  async useProxy(proxy: SandboxProxy, signal: AbortSignal): Promise<void> {
+  override async useProxy(proxy: SandboxProxy, signal: AbortSignal): Promise<void> {
     await this.gate;
     return this.inner.useProxy(proxy, signal);
   }
 
-  async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
+  override async exec(request: ExecRequest, signal: AbortSignal): Promise<ExecResult> {
     await this.gate;
     return this.inner.exec(request, signal);
   }
 
-  async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
+  override async browser(request: BrowserRequest, signal: AbortSignal): Promise<BrowserResult> {
     await this.gate;
     return this.inner.browser(request, signal);
   }
 
-  /** Loading a saved login may open its origins' pages in the browser: an action like any other. */
-  async useLogin(request: LoginRequest, signal: AbortSignal): Promise<LoginLoaded> {
+  override async useLogin(request: LoginRequest, signal: AbortSignal): Promise<LoginLoaded> {
     await this.gate;
     return this.inner.useLogin(request, signal);
   }
 
-  async readLogin(signal: AbortSignal): Promise<BrowserState> {
+  override async readLogin(signal: AbortSignal): Promise<BrowserState> {
     await this.gate;
     return this.inner.readLogin(signal);
   }
 
-  async checkLogin(check: LoginCheck, signal: AbortSignal): Promise<LoginCheckResult> {
+  override async checkLogin(check: LoginCheck, signal: AbortSignal): Promise<LoginCheckResult> {
     await this.gate;
     return this.inner.checkLogin(check, signal);
   }
 
-  async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
+  override async liveInput(input: LiveInput, signal: AbortSignal): Promise<void> {
     await this.gate;
     return this.inner.liveInput(input, signal);
-  }
-
-  startRecording(signal: AbortSignal): Promise<void> {
-    return this.inner.startRecording(signal);
-  }
-
-  finishRecording(mask: readonly MaskForm[], signal: AbortSignal): Promise<RecordingFiles | null> {
-    return this.inner.finishRecording(mask, signal);
-  }
-
-  putInput(name: string, content: Readable, signal: AbortSignal): Promise<void> {
-    return this.inner.putInput(name, content, signal);
-  }
-
-  liveFrames(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    return this.inner.liveFrames(signal);
-  }
-
-  limitOutputs(limits: OutputLimits, signal: AbortSignal): Promise<void> {
-    return this.inner.limitOutputs(limits, signal);
-  }
-
-  listOutputs(signal: AbortSignal): Promise<OutputListing> {
-    return this.inner.listOutputs(signal);
-  }
-
-  readOutput(name: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    return this.inner.readOutput(name, signal);
-  }
-
-  destroy(): Promise<void> {
-    return this.inner.destroy();
   }
 }
