@@ -1,6 +1,7 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
+import { actionSpaceSchema } from '../vocabulary/action-spaces.js';
 import { answeredScheduleSchema, nullableScheduleSchema } from '../schedules/schedule-schema.js';
 import { connectionNames, humanEmail, humanTimeoutS, proxyName, recording, requireApproval, sandboxLabel, timeoutS } from '../runs/run-options.js';
 
@@ -13,7 +14,7 @@ export const replay = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'action_space', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -34,6 +35,7 @@ export const jobSchema = {
     proxy: { ...nullableString, description: 'The proxy connection its runs leave through unless they name their own.' },
     replay: { ...replay, description: "Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)." },
     sandbox_label: { ...nullableString, description: 'The sandbox host label its runs ask for unless they name their own; null: any host.' },
+    action_space: { ...actionSpaceSchema, description: "How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool)." },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -61,6 +63,7 @@ const jobFields = {
   proxy: { anyOf: [proxyName, { type: 'null' }] },
   replay,
   sandbox_label: { anyOf: [sandboxLabel, { type: 'null' }] },
+  action_space: actionSpaceSchema,
 } as const;
 
 export const createJobBody = {

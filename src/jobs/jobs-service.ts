@@ -5,12 +5,14 @@ import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
+import { checkActionSpace } from '../runs/action-space-check.js';
 import { checkInputs } from '../runs/input-check.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import { validateSchedule, type Schedule } from '../schedules/schedule-schema.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { JobRow } from '../store/jobs-store.js';
 import type { CreateJobBody, JobListQuery, UpdateJobBody } from './job-schemas.js';
+import { DEFAULT_ACTION_SPACE, type ActionSpace } from '../vocabulary/action-spaces.js';
 
 export interface Job {
   id: string;
@@ -32,6 +34,7 @@ export interface Job {
   proxy: string | null;
   replay: 'auto' | 'off';
   sandbox_label: string | null;
+  action_space: ActionSpace;
   created_at: string;
   updated_at: string;
 }
@@ -46,7 +49,7 @@ export interface JobsServiceOptions {
 
 export class JobsService {
   constructor(
-    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'events'>,
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'events' | 'config'>,
     private readonly projects: ProjectsService,
     private readonly schemas: UserSchemas,
     private readonly options: JobsServiceOptions,
@@ -68,6 +71,7 @@ export class JobsService {
 
   async create(orgId: string, body: CreateJobBody): Promise<Job> {
     this.projects.row(orgId, body.project_id, 'project_id');
+    checkActionSpace(this.r.config, body.model ?? DEFAULT_MODEL, body.action_space ?? DEFAULT_ACTION_SPACE);
     await this.check(body);
     if (body.schedule) await this.checkScheduleInputs({ prompt: body.prompt, inputSchema: body.input_schema ?? null }, body.schedule);
     const now = isoTime(this.r.clock.now());
@@ -91,6 +95,7 @@ export class JobsService {
       proxy: body.proxy ?? null,
       replay: body.replay ?? 'off',
       sandbox_label: body.sandbox_label ?? null,
+      action_space: body.action_space ?? DEFAULT_ACTION_SPACE,
       created_at: now,
       updated_at: now,
     };
@@ -101,6 +106,7 @@ export class JobsService {
 
   async update(orgId: string, id: string, body: UpdateJobBody): Promise<Job> {
     const before = this.row(orgId, id);
+    if (body.model !== undefined || body.action_space !== undefined) checkActionSpace(this.r.config, body.model ?? (before.model as ModelAlias), body.action_space ?? before.action_space);
     await this.check(body);
     const after = {
       prompt: body.prompt ?? before.prompt,
@@ -121,6 +127,7 @@ export class JobsService {
     if (body.proxy !== undefined) changes.proxy = body.proxy;
     if (body.replay !== undefined) changes.replay = body.replay;
     if (body.sandbox_label !== undefined) changes.sandbox_label = body.sandbox_label;
+    if (body.action_space !== undefined) changes.action_space = body.action_space;
     if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
     if (body.human_email !== undefined) changes.human_email = body.human_email;
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
@@ -203,6 +210,7 @@ export function toJob(row: JobRow): Job {
     proxy: row.proxy,
     replay: row.replay,
     sandbox_label: row.sandbox_label,
+    action_space: row.action_space,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -3,6 +3,7 @@ import type { Validated } from '../http-schemas/validated.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { JobRow } from '../store/jobs-store.js';
 import type { NewRunRow, RunRow } from '../store/runs-table.js';
+import { actionSpaceSchema, DEFAULT_ACTION_SPACE, type ActionSpace } from '../vocabulary/action-spaces.js';
 
 /**
  * A run's options, said once: the members POST /v1/runs and POST /v1/jobs/{id}/runs both take (their schema
@@ -65,6 +66,7 @@ export const runOptionMembers = {
   require_approval: requireApproval,
   proxy: proxyName,
   sandbox_label: sandboxLabel,
+  action_space: actionSpaceSchema,
 } as const;
 
 const runOptionsSchema = { type: 'object', properties: runOptionMembers } as const;
@@ -95,6 +97,8 @@ export interface RunOptions {
   timeoutS: number;
   recording: boolean;
   human: HumanSettings;
+  /** How the agent works a page: the run's own, else its job's (docs/api.md, Action spaces). */
+  actionSpace: ActionSpace;
 }
 
 /** What a request's options fall back on: its job's (each over the daemon's), or the daemon's for a run of a prompt. */
@@ -111,6 +115,7 @@ export function promptRunDefaults(runTimeoutS: number): RunOptionDefaults {
     timeoutS: runTimeoutS,
     recording: true,
     human: { timeoutS: null, email: null, requireApproval: false },
+    actionSpace: DEFAULT_ACTION_SPACE,
   };
 }
 
@@ -125,6 +130,7 @@ export function jobRunDefaults(job: JobRow, runTimeoutS: number): RunOptionDefau
     timeoutS: job.timeout_s ?? runTimeoutS,
     recording: job.recording === 1,
     human: { timeoutS: job.human_timeout_s, email: job.human_email, requireApproval: job.require_approval === 1 },
+    actionSpace: job.action_space,
   };
 }
 
@@ -146,6 +152,7 @@ export function resolveRunOptions(body: RunOptionsBody, defaults: RunOptionDefau
       email: body.human_email ?? defaults.human.email,
       requireApproval: body.require_approval ?? defaults.human.requireApproval,
     },
+    actionSpace: body.action_space ?? defaults.actionSpace,
   };
 }
 
@@ -163,13 +170,14 @@ export function runOptionsOfRow(row: RunRow, inputFiles: string[]): RunOptions {
     timeoutS: row.timeout_s,
     recording: row.recording === 1,
     human: { timeoutS: row.human_timeout_s, email: row.human_email, requireApproval: row.require_approval === 1 },
+    actionSpace: row.action_space,
   };
 }
 
 /** The run row's columns of its options (its input files have a table of their own). */
 export function runOptionColumns(o: RunOptions): Pick<
   NewRunRow,
-  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval'
+  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval' | 'action_space'
 > {
   return {
     name: o.name,
@@ -184,6 +192,7 @@ export function runOptionColumns(o: RunOptions): Pick<
     human_timeout_s: o.human.timeoutS,
     human_email: o.human.email,
     require_approval: o.human.requireApproval ? 1 : 0,
+    action_space: o.actionSpace,
   };
 }
 

@@ -15,6 +15,7 @@ const ARGV = [
   '--human-email', 'ops@example.com',
   '--human-timeout-s', '600',
   '--require-approval',
+  '--action-space', 'computer',
 ];
 
 const MEMBERS = {
@@ -27,6 +28,7 @@ const MEMBERS = {
   human_email: 'ops@example.com',
   human_timeout_s: 600,
   require_approval: true,
+  action_space: 'computer',
 };
 
 function parse<T>(define: (cmd: Command) => Command, argv: string[]): T {
@@ -52,6 +54,10 @@ describe('the run option flags', () => {
     const ownMapping = ['inputs', 'name', 'callback_url', 'idempotency_key', 'files'];
     const mapped = Object.keys(runOptionsOf(parse((cmd) => addRunOptionFlags(cmd, 'run'), ARGV)));
     expect(mapped.sort()).toEqual(Object.keys(runOptionMembers).filter((m) => !ownMapping.includes(m)).sort());
+  });
+
+  it('refuse an action space that is not dom or computer', () => {
+    expect(() => parse((cmd) => addRunOptionFlags(cmd, 'run'), ['--action-space', 'pixels'])).toThrow(/Allowed choices are dom, computer/);
   });
 
   it('let `jobs update --unset` clear a job\'s sandbox label, as it clears its proxy', () => {

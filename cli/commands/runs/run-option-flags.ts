@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { RunOptionsBody } from '../../../src/runs/run-options.js';
+import { ACTION_SPACES, type ActionSpace } from '../../../src/vocabulary/action-spaces.js';
 import { collect, integerFlag, readJsonObject } from '../../flag-parsers.js';
 import { OUTPUT_SCHEMA_HELP } from '../../help.js';
 
@@ -18,12 +19,13 @@ export interface RunOptionFlags {
   humanEmail?: string;
   humanTimeoutS?: number;
   requireApproval?: boolean;
+  actionSpace?: ActionSpace;
 }
 
 /** The options' members a body takes from the flags (the ones shared by a run and a job's defaults). */
 export type RunOptionMembers = Pick<
   RunOptionsBody,
-  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval'
+  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval' | 'action_space'
 >;
 
 /** Adds the flags, worded for a run or for a job's runs. */
@@ -40,7 +42,10 @@ export function addRunOptionFlags(cmd: Command, target: 'run' | 'job'): Command 
     .option('--human-email <address>', 'who is emailed when the agent asks for a person (a reply answers)')
     .addOption(new Option('--human-timeout-s <seconds>', 'longest the agent waits for a person it asked; then the run fails').argParser(integerFlag(1, 604_800)))
     .option('--require-approval', 'a form is submitted only after a person approved (the agent asks with request_human)')
-    .option('--no-require-approval', say("forms may be submitted without an approval (overrides the job's)", 'forms may be submitted without an approval'));
+    .option('--no-require-approval', say("forms may be submitted without an approval (overrides the job's)", 'forms may be submitted without an approval'))
+    .addOption(
+      new Option('--action-space <space>', say("how the agent works pages: dom (the browser tool) or computer (the model's own computer-use tool; overrides the job's)", "how this job's agent works pages: dom or computer, unless a run names its own")).choices(ACTION_SPACES),
+    );
 }
 
 /** The members the flags given set; a flag not given leaves its member out (the job's or the daemon's default holds). */
@@ -55,5 +60,6 @@ export function runOptionsOf(flags: RunOptionFlags): RunOptionMembers {
     ...(flags.humanEmail === undefined ? {} : { human_email: flags.humanEmail }),
     ...(flags.humanTimeoutS === undefined ? {} : { human_timeout_s: flags.humanTimeoutS }),
     ...(flags.requireApproval === undefined ? {} : { require_approval: flags.requireApproval }),
+    ...(flags.actionSpace === undefined ? {} : { action_space: flags.actionSpace }),
   };
 }

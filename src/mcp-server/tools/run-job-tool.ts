@@ -1,6 +1,8 @@
 import type { RunsService } from '../../runs/runs-service.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
+import type { ActionSpace } from '../../vocabulary/action-spaces.js';
+import { actionSpaceMember } from './action-space-member.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
 
 interface RunJobInput {
@@ -10,6 +12,7 @@ interface RunJobInput {
   name?: string;
   idempotency_key?: string;
   replay?: 'auto' | 'off';
+  action_space?: ActionSpace;
   wait_seconds?: number;
 }
 
@@ -45,6 +48,7 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
           enum: ['auto', 'off'],
           description: 'auto: replay the job\'s recorded recipe without the model, the agent taking over where the page changed; off: the agent does every step. Default: the job\'s replay setting.',
         },
+        action_space: { ...actionSpaceMember, description: `${actionSpaceMember.description} Default: the job's action_space.` },
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },
     },

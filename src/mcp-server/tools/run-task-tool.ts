@@ -3,6 +3,7 @@ import type { CreateRunBody } from '../../runs/run-schemas.js';
 import type { RunsService } from '../../runs/runs-service.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
+import { actionSpaceMember } from './action-space-member.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
 
 /**
@@ -53,6 +54,7 @@ export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWai
           description: 'Any unique string; calling again with the same key and arguments within 24 hours answers the same run instead of starting another.',
         },
         callback_url: { type: 'string', format: 'uri', maxLength: 2048, description: 'An https URL that gets a signed webhook when the run ends. Rarely needed here.' },
+        action_space: actionSpaceMember,
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },
     },
