@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computerToolOf } from '../../src/vocabulary/models.js';
-import type { TestDaemon } from '../fixtures/test-daemon.js';
+import type { ApiResponse, TestDaemon } from '../fixtures/test-daemon.js';
 import { connectWithKey, toolError } from '../mcp-server/harness.js';
 import { expectInvalid, startApiDaemon } from './harness.js';
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 /** The refusal's message names the model as configured and the models that have the tool. */
-function expectUnsupported(res: Awaited<ReturnType<TestDaemon['api']>>): void {
+function expectUnsupported(res: ApiResponse): void {
   expectInvalid(res, 'action_space', 'action_space_unsupported');
   expect(res.body.error.message).toContain(`the model haiku is "${WITHOUT_TOOL}" on the anthropic API (models.haiku, models.provider), which has none`);
   expect(res.body.error.message).toContain('on anthropic: claude-opus-4-8, claude-opus-4-7, claude-opus-4-6, claude-sonnet-4-6');
