@@ -19,6 +19,12 @@ export const actionSpaceSchema = {
 } as const;
 
 /**
+ * The browser's viewport in CSS pixels, which every page of a sandbox has: the supervisor's VIEWPORT
+ * (templates/sandbox/supervisor/page-actions.ts), which cannot import it; a test holds the two equal.
+ */
+export const BROWSER_VIEWPORT = { width: 1280, height: 800 } as const;
+
+/**
  * The sizes of the screen a `computer` run's model sees (`computer.display`): the browser's 1280x800 viewport, or it
  * scaled down with its 16:10 kept, which costs fewer image tokens for less detail. Its coordinates map back to the
  * page's CSS pixels in one place (engine/tools/computer-display.ts).
