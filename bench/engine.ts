@@ -1,12 +1,15 @@
 /**
  * Run engine overhead and throughput, in process, against a scripted model that answers at once and the local
  * sandbox driver (real supervisor processes):
- *   npm run build && node --import tsx bench/engine.ts [sequentialRuns=10] [concurrentRuns=20]
+ *   npm run build && node --import tsx bench/engine.ts [sequentialRuns=10] [concurrentRuns=20] [queuedRuns=2000]
  *
  * "overhead" is a run of 3 tool steps (3 × run_code `true`, then finish) from POST /v1/runs to its terminal
  * transition, minus the model and tool time its steps recorded: dispatch, sandbox start and removal, spend and
  * step bookkeeping. Sandbox start + removal is also timed on its own, to show how much of it that is.
  * "throughput" starts `concurrentRuns` such runs at once with limits.max_concurrent_runs at the same number.
+ * "claim" times the reads of one claim of 4 runs (the dispatcher's `ClaimOrder` over `RunsStore.waitingOrgs` and
+ * `nextQueuedOf`) with `queuedRuns` runs queued over 50 organisations, each of which runs 1, in a store of its own:
+ * what the claim costs when a queue is long.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,12 +17,19 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { createDaemon, type Daemon } from '../daemon/wiring.js';
+import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/load.js';
+import { ClaimOrder } from '../src/engine/claim-order.js';
+import { createIdFactory } from '../src/ids.js';
+import { OrgsService } from '../src/orgs/orgs-service.js';
+import { openStore } from '../src/store/store.js';
 import { LocalDriver } from '../src/sandbox/local/local-driver.js';
 import { startScriptedAnthropic, toolUse, type AnthropicRequest, type ScriptedAnthropic } from '../test/fixtures/scripted-anthropic.js';
 
 const sequentialRuns = Number(process.argv[2] ?? 10);
 const concurrentRuns = Number(process.argv[3] ?? 20);
+const queuedRuns = Number(process.argv[4] ?? 2000);
+const CLAIM_ORGS = 50;
 const MODEL_KEY = 'bench-key';
 
 /** 3 tool steps then finish, whichever run asks: the turn is chosen by how far the conversation has got. */
@@ -143,6 +153,46 @@ async function main(): Promise<void> {
   await model.close();
   rmSync(home, { recursive: true, force: true });
   rmSync(sandboxHome, { recursive: true, force: true });
+
+  const claims = claimReads(queuedRuns);
+  console.log(`claim (reads of one claim of 4 runs, ${queuedRuns} runs queued over ${CLAIM_ORGS} organisations): median ${(percentile(claims, 50) * 1000).toFixed(0)} µs, p90 ${(percentile(claims, 90) * 1000).toFixed(0)} µs`);
+}
+
+/** Times (ms, sorted) of the reads one claim of 4 runs makes, with `queued` runs queued and 1 running per organisation. */
+function claimReads(queued: number): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'errand-bench-claim-'));
+  const store = openStore(join(dir, 'errand.db'));
+  try {
+    const ids = createIdFactory();
+    const orgs = new OrgsService({ store, clock: systemClock, ids });
+    const orgIds = Array.from({ length: CLAIM_ORGS }, (_, i) => orgs.create(`claim-${i}`).id);
+    const at = new Date().toISOString();
+    store.transaction((uow) => {
+      for (let i = 0; i < queued + CLAIM_ORGS; i++) {
+        const orgId = orgIds[i % CLAIM_ORGS]!;
+        store.runs.insert(uow, {
+          id: ids('run'), org_id: orgId, key_id: null, project_id: store.projects.getDefault(orgId)!.id, job_id: null, name: null, source: 'api',
+          prompt: 'p', inputs: '{}', model: 'sonnet', output_schema: null, callback_url: null, connections: '[]', timeout_s: 60, recording: 1,
+          status: i < CLAIM_ORGS ? 'running' : 'queued', created_at: at, updated_at: at,
+        });
+      }
+    });
+    const times: number[] = [];
+    for (let round = 0; round < 200; round++) {
+      const t0 = performance.now();
+      const order = new ClaimOrder(store.runs.waitingOrgs(), 4, (orgId, afterId) => store.runs.nextQueuedOf(orgId, afterId));
+      for (let n = 0; n < 4; n++) {
+        const next = order.peek();
+        if (next === null) throw new Error('the claim found no queued run');
+        order.claimed(next);
+      }
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 main().catch((err: unknown) => {

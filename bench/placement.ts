@@ -6,6 +6,9 @@
  * through HostSetDriver's placement: 4 x the capacity of runs, each a cold sandbox that runs one command and is
  * removed, all queued at once; prints runs per second and the p99 of a run's start (queued -> its sandbox answers).
  * Both engines share this machine's cores, so the ratio is what placement adds here, not what a second machine would.
+ * Then, on the second engine alone: a warm start (a pooled container handed to a run through HostSetDriver.create, which
+ * looks at the host's firewall beside it), and what looking at the firewall costs by itself: the quick look made
+ * before each run (`hostFirewallProbe`) and the full check (`checkHostFirewall`).
  * Then a `docker ping` to the second engine over SSH (an sshd in its namespace, test/fixtures/second-dockerd-sshd.ts):
  * over the daemon's kept connection, over a new connection per call (docker-modem's ssh://), and over TLS.
  * Runtime: the same sandbox under runc and under gVisor's runsc (ptrace platform), alternating:
@@ -21,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import Docker from 'dockerode';
 import { pino } from 'pino';
 import { DockerDriver } from '../src/sandbox/docker/docker-driver.js';
+import { checkHostFirewall, hostFirewallProbe, removeHostFirewallHelper } from '../src/sandbox/docker/host-firewall.js';
 import { HostSetDriver } from '../src/sandbox/docker/host-set-driver.js';
 import { engineForHost, parseSandboxHosts } from '../src/sandbox/docker/sandbox-hosts.js';
 import { sandboxStatus } from '../src/sandbox/docker/sandbox-status.js';
@@ -158,10 +162,73 @@ async function engines(home: string): Promise<void> {
       console.log(`  ${label.padEnd(3)} engine${label === 'one' ? ' ' : 's'}  ${result.perSecond.toFixed(2).padStart(6)} runs/s   start p99 ${percentile(result.startsMs, 99).toFixed(0).padStart(6)} ms`);
     }
     console.log(`  two/one  throughput ${(two.perSecond / one.perSecond).toFixed(2)}   start p99 ${(percentile(two.startsMs, 99) / percentile(one.startsMs, 99)).toFixed(2)}`);
+    await warmStarts(engine, home);
     await pings(engine, home);
   } finally {
     await engine.stop();
   }
+}
+
+/**
+ * Warm starts on the second engine alone: a pooled container handed to a run (HostSetDriver.create, which looks at the
+ * host's firewall beside it), one at a time, each waiting for the pool to have one ready; then the firewall's quick
+ * look and full check on their own. Medians.
+ */
+async function warmStarts(engine: SecondDockerd, home: string): Promise<void> {
+  const logger = pino({ level: 'silent' });
+  const n = 10 * Math.max(1, rounds);
+  const driver = await HostSetDriver.start({
+    hosts: parseSandboxHosts({ remote: { url: engine.url, tls: engine.tls, capacity: { runs: 1 } } }, { memoryMbPerRun: LIMITS.memoryMb }),
+    engineFor: (host) => engineForHost(host, { sshAgent: process.env.SSH_AUTH_SOCK }),
+    image,
+    home,
+    logger,
+    limits: LIMITS,
+    warmPoolSize: 1,
+    warmPoolBrowser: false,
+    runtime: null,
+    checkMs: 5_000,
+  });
+  const startsMs: number[] = [];
+  try {
+    for (let i = 0; i <= n; i++) {
+      const deadline = Date.now() + 120_000;
+      while (driver.warmCount < 1) {
+        if (Date.now() > deadline) throw new Error('the warm pool of the second engine never filled');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const slot = driver.reserve(null);
+      if (slot === null) throw new Error('the second engine took no run');
+      try {
+        const started = performance.now();
+        const sandbox = await driver.create({ runId: `run_bench_warm_${i}`, env: {}, signal: AbortSignal.timeout(60_000), slot });
+        // The first is unmeasured: the client's first connection.
+        if (i > 0) startsMs.push(performance.now() - started);
+        await sandbox.destroy();
+      } finally {
+        slot.release();
+      }
+    }
+  } finally {
+    await driver.close();
+  }
+  const helper = { image, bridge: 'errand0', host: 'remote', labels: { 'errand.bench': `placement-${process.pid}` } };
+  const probe = hostFirewallProbe(engine.docker, helper);
+  const timed = async (look: () => Promise<unknown>): Promise<number[]> => {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const started = performance.now();
+      await look();
+      ms.push(performance.now() - started);
+    }
+    return ms;
+  };
+  await probe();
+  const quickMs = median(await timed(probe));
+  const fullMs = median(await timed(() => checkHostFirewall(engine.docker, helper)));
+  await removeHostFirewallHelper(engine.docker, helper);
+  console.log(`warm start on the second engine, medians of ${n}: ${median(startsMs).toFixed(0)} ms (a pooled container handed to a run)`);
+  console.log(`  its firewall looked at   quick ${quickMs.toFixed(0)} ms (one iptables -S in the kept helper)   full check ${fullMs.toFixed(0)} ms`);
 }
 
 /**

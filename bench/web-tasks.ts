@@ -12,15 +12,15 @@
  * here), the median time of the actions both tools have (what a replay pays per step), and the tasks each tool left
  * unsolved and why.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { SupervisorClient } from '../src/sandbox/supervisor-client.js';
+import { startSupervisorProcess, stopSupervisorProcess } from '../test/fixtures/supervisor-process.js';
 import { Stuck, TASKS, type WebTask } from './web-tasks/tasks.js';
 import { NewTool, TodayTool, type BrowserToolHands } from './web-tasks/tools.js';
 
@@ -77,31 +77,13 @@ interface Supervisor {
 }
 
 async function startSupervisor(command: string[], workspace: string): Promise<Supervisor> {
-  const child: ChildProcess = spawn(process.execPath, [...command, '--port', '0', '--workspace', workspace, '--chromium', '/usr/bin/chromium'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdin!.write(`${JSON.stringify({ token: TOKEN, env: {}, tls: null })}\n`);
-  const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (first) => {
-      lines.close();
-      child.stdout!.resume();
-      resolve(first);
-    });
-    child.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
-  });
-  const port = /^listening (\d+)$/.exec(line)?.[1];
-  if (port === undefined) throw new Error(`unexpected first line: ${line}`);
+  const { child, port } = await startSupervisorProcess([...command, '--port', '0', '--workspace', workspace, '--chromium', '/usr/bin/chromium'], { token: TOKEN, env: {}, tls: null }, ROOT);
   const client = new SupervisorClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, tls: null });
   return {
     client,
     async stop() {
       await client.close();
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await stopSupervisorProcess(child);
     },
   };
 }

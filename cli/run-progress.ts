@@ -1,5 +1,5 @@
 import type { RunStatus } from '../src/vocabulary/run-status.js';
-import type { RunMode } from '../src/store/runs-table.js';
+import type { RunMode } from '../src/vocabulary/run-modes.js';
 import type { HumanRequest, RunUpdate, StreamedStep } from './run-updates.js';
 
 /** What the live line of a run shows. */

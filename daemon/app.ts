@@ -4,8 +4,10 @@ import { InvalidRequestError } from '../src/errors.js';
 import { errorResponseSchema } from '../src/http-schemas/common.js';
 import type { IdFactory } from '../src/ids.js';
 import { answerClientError } from './client-errors.js';
+import type { HttpTimeouts } from './http-timeouts.js';
 import type { Metrics } from '../src/metrics/metrics.js';
 import authPlugin from './plugins/auth.js';
+import bodyPacePlugin from './plugins/body-pace.js';
 import errorHandlerPlugin, { sendError } from './plugins/error-handler.js';
 import httpMetricsPlugin from './plugins/http-metrics.js';
 import jsonBodyPlugin, { BODY_LIMIT } from './plugins/json-body.js';
@@ -26,13 +28,18 @@ export interface AppDeps {
   ids: IdFactory;
   /** Counts and times requests when metrics are on (`metrics.port`). */
   metrics?: Metrics;
+  timeouts: HttpTimeouts;
 }
 
 /** Builds the HTTP API from its dependencies; never listens (http-subsystem.ts and tests do). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // No logger for Fastify itself (see request-log.ts): RequestLog traces requests and reports its problems.
   const requestLog = new RequestLog(deps.logger, deps.accessLogger);
+  const { timeouts } = deps;
   const app = Fastify({
+    // Fastify turns Node's request timeout off unless told; the body's own pace is plugins/body-pace.ts's.
+    requestTimeout: timeouts.requestMs,
+    http: { requestTimeout: timeouts.requestMs, headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
     genReqId: () => deps.ids('req'),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
@@ -54,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(errorResponseSchema);
   await app.register(jsonBodyPlugin);
   await app.register(requestLogPlugin, { requestLog });
+  await app.register(bodyPacePlugin, timeouts.body);
   if (deps.metrics) await app.register(httpMetricsPlugin, { metrics: deps.metrics });
   await app.register(authPlugin, { keys: deps.services.keys, rateLimiter: deps.services.rateLimiter, liveLinks: deps.services.liveLinks });
   await app.register(errorHandlerPlugin, { logger: deps.logger, authenticate: app.authenticate });

@@ -3,10 +3,11 @@ import type { Config } from '../src/config/schema.js';
 import type { PublicAddress } from '../src/runtime/public-address.js';
 import type { Subsystem } from '../src/subsystem.js';
 import { buildApp, type AppDeps } from './app.js';
+import { httpTimeouts, type HttpTimeoutKeys } from './http-timeouts.js';
 
 export interface HttpSubsystemDeps {
-  app: AppDeps;
-  config: Pick<Config, 'server.host' | 'server.port'>;
+  app: Omit<AppDeps, 'timeouts'>;
+  config: Pick<Config, 'server.host' | 'server.port' | HttpTimeoutKeys>;
   /** Learns the port once the API listens (`--port 0`). */
   address: PublicAddress;
 }
@@ -20,7 +21,7 @@ export interface HttpServices {
 /** The HTTP API: listens when started; on close, stops taking requests and drains those in flight. */
 export async function httpSubsystem(deps: HttpSubsystemDeps): Promise<Subsystem<HttpServices>> {
   const { config, address } = deps;
-  const app = await buildApp(deps.app);
+  const app = await buildApp({ ...deps.app, timeouts: httpTimeouts(config) });
   let url: string | null = null;
   return {
     name: 'http',

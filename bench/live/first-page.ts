@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { hold, toolUse } from '../../test/fixtures/scripted-anthropic.js';
 import { servePages } from '../../test/engine/harness.js';
+import { frameWhere } from '../../test/fixtures/live-frames.js';
 import { percentile, startLiveBenchDaemon, type LiveBenchDaemon } from './live-bench-daemon.js';
 
 export interface FirstPage {
@@ -74,26 +75,8 @@ async function firstFrameOf(bench: LiveBenchDaemon, liveUrl: URL, runId: string,
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   if (res.status !== 200) throw new Error(`the frame stream answered ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error('the frame stream ended before the page was shown');
-      buffered += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf('\n\n')) !== -1) {
-        const event = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        if (!event.startsWith('event: frame\n')) continue;
-        const frame = JSON.parse(event.slice(event.indexOf('data: ') + 6)) as { url: string | null };
-        if (frame.url?.startsWith(target) === true) return performance.now();
-      }
-    }
-  } finally {
-    stop.abort();
-  }
+  await frameWhere(res, stop, (frame) => frame.url?.startsWith(target) === true, 'the page was shown');
+  return performance.now();
 }
 
 async function ended(bench: LiveBenchDaemon, runId: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { FilesService, IncomingFile } from '../../src/files/files-service.j
 import { ErrandError, InvalidRequestError } from '../../src/errors.js';
 import { downloadHeaders } from '../content-disposition.js';
 import { principalOf } from '../plugins/auth.js';
+import { bodyStopped } from '../plugins/body-pace.js';
 import type { RoutePlugin } from './route-plugin.js';
 
 const tags = ['Files'];
@@ -31,10 +32,16 @@ export const fileRoutes: RoutePlugin<{ files: FilesService }> = async (app, { fi
       },
     },
     async (req, reply) => {
+      const principal = principalOf(req);
+      // Before a byte of the body is read; the upload ends with the handler, or with the connection if it goes first.
+      const end = files.inFlight.begin(principal);
+      reply.raw.once('close', end);
       try {
-        return reply.status(201).send(await files.upload(principalOf(req).orgId, await incomingFile(req, req.query.name)));
+        return reply.status(201).send(await files.upload(principal.orgId, await incomingFile(req, req.query.name, bodyStopped(req))));
       } catch (err) {
         throw req.isMultipart() ? malformedMultipart(err) : err;
+      } finally {
+        end();
       }
     },
   );
@@ -55,15 +62,27 @@ export const fileRoutes: RoutePlugin<{ files: FilesService }> = async (app, { fi
   );
 };
 
-/** The upload in a request: its first file part when multipart, else the whole body. */
-async function incomingFile(req: FastifyRequest, name: string | undefined): Promise<IncomingFile> {
+/**
+ * The upload in a request: its first file part when multipart, else the whole body. `stopped`: the body given up on
+ * for its pace, also while the parts before the file arrive.
+ */
+async function incomingFile(req: FastifyRequest, name: string | undefined, stopped: AbortSignal): Promise<IncomingFile> {
   if (req.isMultipart()) {
-    const part = await req.file();
+    const part = await untilStopped(req.file(), stopped);
     if (part === undefined) throw new InvalidRequestError('missing_file', 'The multipart body has no file part', { param: 'file' });
-    return { name: name ?? part.filename, contentType: part.mimetype, declaredBytes: null, body: part.file };
+    return { name: name ?? part.filename, contentType: part.mimetype, declaredBytes: null, body: part.file, stopped };
   }
   const length = req.headers['content-length'];
-  return { name, contentType: req.headers['content-type'], declaredBytes: length === undefined ? null : Number(length), body: req.raw };
+  return { name, contentType: req.headers['content-type'], declaredBytes: length === undefined ? null : Number(length), body: req.raw, stopped };
+}
+
+function untilStopped<T>(promise: Promise<T>, stopped: AbortSignal): Promise<T> {
+  if (stopped.aborted) return Promise.reject(stopped.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onStop = () => reject(stopped.reason as Error);
+    stopped.addEventListener('abort', onStop, { once: true });
+    promise.then(resolve, reject).finally(() => stopped.removeEventListener('abort', onStop));
+  });
 }
 
 /**

@@ -4,7 +4,8 @@ import type { RunCredentials } from '../connections/run-connections.js';
 import type { SecretMask } from '../connections/secret-mask.js';
 import type { RunOutcome } from '../runs/run-outcome.js';
 import type { Sandbox } from '../sandbox/driver.js';
-import type { RunMode, RunRow } from '../store/runs-table.js';
+import type { RunRow } from '../store/runs-table.js';
+import type { RunMode } from '../vocabulary/run-modes.js';
 import type { AttemptGate } from './attempt-gate.js';
 import type { PlacedInput } from './placed-input.js';
 

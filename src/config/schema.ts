@@ -36,6 +36,34 @@ export interface KeySpec {
 export const CONFIG_KEYS = {
   'server.host': { type: 'string', default: '127.0.0.1', description: 'Address the HTTP API binds to.' },
   'server.port': { type: 'integer', default: 7370, min: 0, max: 65535, description: 'Port of the HTTP API; 0 picks a free one.' },
+  'server.headers_timeout_s': {
+    type: 'integer',
+    default: 60,
+    min: 1,
+    max: 3600,
+    description: "Longest a request's line and headers may take to arrive (Node's headersTimeout); a request still sending them then is answered 408 request_timeout. At most server.request_timeout_s.",
+  },
+  'server.request_timeout_s': {
+    type: 'integer',
+    default: 3600,
+    min: 1,
+    max: 86_400,
+    description: "Longest a whole request, its body included, may take to arrive (Node's requestTimeout); then 408 request_timeout. Long enough for files.max_mb over a slow link (100 MiB at 256 kbit/s takes 55 min); raise it with files.max_mb.",
+  },
+  'server.body_idle_timeout_s': {
+    type: 'integer',
+    default: 30,
+    min: 1,
+    max: 3600,
+    description: "Longest a request's body may pause between two bytes; then 408 request_timeout, and the connection closes.",
+  },
+  'server.body_min_bytes_per_s': {
+    type: 'integer',
+    default: 1024,
+    min: 1,
+    max: 1_073_741_824,
+    description: "Slowest a request's body may arrive on average, counted after its first server.body_idle_timeout_s; a body that falls behind is answered 408 request_timeout, so a trickle of a byte now and then is cut however it is spaced.",
+  },
   public_url: {
     type: 'url',
     default: null,
@@ -54,7 +82,20 @@ export const CONFIG_KEYS = {
     description: 'Minimum level of the JSON log lines.',
   },
 
-  'limits.max_concurrent_runs': { type: 'integer', default: 4, min: 1, max: 1000, description: 'Runs executing at once, per organisation and in total.' },
+  'limits.max_concurrent_runs': {
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 1000,
+    description: 'Live runs executing at once, in total and per organisation; a free slot goes to the waiting organisation with the fewest running runs.',
+  },
+  'limits.max_concurrent_test_runs': {
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 1000,
+    description: 'Test-mode runs executing at once, in total and per organisation; they take no slot of limits.max_concurrent_runs (a test-mode run starts no sandbox).',
+  },
   'limits.max_pending_runs': { type: 'integer', default: 100, min: 1, max: 1_000_000, description: 'Queued plus running runs an organisation may have before POST runs answers 429.' },
   'limits.run_timeout_s': { type: 'integer', default: 600, min: 1, max: 86_400, description: 'Longest a run may execute; a job or run may override it.' },
   'limits.max_steps': { type: 'integer', default: 50, min: 1, max: 1000, description: 'Most model calls one run may make.' },
@@ -261,6 +302,13 @@ export const CONFIG_KEYS = {
     min: 1,
     max: 104_857_600,
     description: 'MiB of uploaded files an organisation may keep at once; an upload that would go beyond is answered 402 file_quota_exceeded.',
+  },
+  'files.max_uploads_per_key': {
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 10_000,
+    description: 'Uploads (POST /v1/files) one API key may have in flight at once; one more is answered 429 too_many_uploads, before its body is read.',
   },
   'retention.interval_min': { type: 'integer', default: 60, min: 1, max: 1440, description: 'Minutes between the daemon\'s retention passes; the first runs when it starts.' },
 

@@ -4,6 +4,7 @@ import { runMoves } from '../runs/state-machine.js';
 import type { RunRow } from '../store/runs-table.js';
 import type { AttemptRunner } from './attempt-runner.js';
 import type { SandboxPlacement, SandboxSlot } from '../sandbox/driver.js';
+import { ClaimOrder } from './claim-order.js';
 import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop } from '../runs/run-stop.js';
 
 export interface DispatcherOptions {
@@ -20,17 +21,28 @@ interface ActiveRun {
   done: Promise<void>;
   /** Where the run was placed, with several sandbox hosts. */
   slot: SandboxSlot | undefined;
+  /** Whether its attempt starts a sandbox: which of the two bounds it counts against. */
+  sandboxed: boolean;
+}
+
+interface Claimed {
+  run: RunRow;
+  slot: SandboxSlot | undefined;
+  sandboxed: boolean;
 }
 
 /** Queued runs one claim passes over because no host with their label has room, before it gives up. */
 const MAX_PASSED_OVER = 64;
 
 /**
- * The engine's worker, shaped like BullMQ's: claims queued runs oldest first under a lease, at most
- * `limits.max_concurrent_runs` at once (in total here, and per organisation through the claim query), renews
- * the leases at a third of `limits.lease_s`, and recovers runs whose lease lapsed because the daemon running them
- * died: re-queued while attempts remain (`limits.max_attempts`), failed after that. Loop errors are logged, not
- * thrown.
+ * The engine's worker, shaped like BullMQ's: claims queued runs under a lease, renews the leases at a third of
+ * `limits.lease_s`, and recovers runs whose lease lapsed because the daemon running them died: re-queued while
+ * attempts remain (`limits.max_attempts`), failed after that. Loop errors are logged, not thrown.
+ *
+ * Two bounds, each in total here and per organisation: runs that start a sandbox, at most
+ * `limits.max_concurrent_runs`, and runs that start none (test mode's), at most `limits.max_concurrent_test_runs`,
+ * so that free test-mode runs never take a slot a live run could use. Within each, a free slot goes to the
+ * organisation with the fewest running runs (`ClaimOrder`), so one organisation's queue never holds back another's.
  *
  * Shutdown (`close()`): no new claims; in-flight runs get a short grace to finish, then are stopped (their
  * sandboxes removed) and left `running` with their lease, which lapses so that the next start re-queues them as
@@ -44,6 +56,12 @@ export class Dispatcher {
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
   private pumpScheduled = false;
+  /**
+   * Whether each bound may have queued runs to claim: set when one of its runs is queued or stops running here, and at
+   * each poll (for what another process did); cleared by a claim that found none it could take. So a full bound's traffic (every POST
+   * /v1/runs wakes the pump) costs the other bound no query while nothing of its own waits.
+   */
+  private readonly mayHaveQueued = { sandboxed: true, unsandboxed: true };
   private started = false;
   private closing: Promise<void> | null = null;
 
@@ -65,9 +83,13 @@ export class Dispatcher {
     await this.deps.executor.removeOrphanedSandboxes().catch((err: unknown) => this.r.logger.error({ err }, 'could not remove orphaned sandboxes'));
     if (this.closing) return;
     this.recoverLapsed();
-    this.unsubscribe = this.r.events.on('wake.run_transitioned', ({ runId, from, to }) => {
+    this.unsubscribe = this.r.events.on('wake.run_transitioned', ({ runId, orgId, from, to }) => {
       if (to === 'cancelled' && from === 'running') this.active.get(runId)?.controller.abort(new CancelledStop());
-      if (to === 'queued' || from === 'running') this.schedulePump();
+      if (to === 'queued' || from === 'running') {
+        // A run queued, or a slot freed (its organisation's queued runs may have waited at its limit): its bound looks again.
+        this.mayHaveQueued[this.deps.executor.needsSandbox({ org_id: orgId }) ? 'sandboxed' : 'unsandboxed'] = true;
+        this.schedulePump();
+      }
     });
     const unsubscribeHosts = this.deps.placement?.onHostDown((host) => this.hostLost(host));
     if (unsubscribeHosts !== undefined) {
@@ -78,7 +100,12 @@ export class Dispatcher {
       };
     }
     this.timers.push(setInterval(() => this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3))));
-    this.timers.push(setInterval(() => this.schedulePump(), this.options.pollIntervalMs ?? 1000));
+    this.timers.push(
+      setInterval(() => {
+        this.mayHaveQueued.sandboxed = this.mayHaveQueued.unsandboxed = true;
+        this.schedulePump();
+      }, this.options.pollIntervalMs ?? 1000),
+    );
     this.pump();
   }
 
@@ -114,11 +141,13 @@ export class Dispatcher {
 
   /** Claims as many runs as there is room for, and starts them. */
   private pump(): void {
-    const max = this.r.config['limits.max_concurrent_runs'];
-    if (this.closing !== null || !this.started || this.active.size >= max) return;
-    let runs: { run: RunRow; slot: SandboxSlot | undefined }[];
+    if (this.closing !== null || !this.started) return;
+    const roomIn = (sandboxed: boolean): number => (this.mayHaveQueued[sandboxed ? 'sandboxed' : 'unsandboxed'] ? this.limitOf(sandboxed) - this.activeCount(sandboxed) : 0);
+    const room = { sandboxed: roomIn(true), unsandboxed: roomIn(false) };
+    if (room.sandboxed <= 0 && room.unsandboxed <= 0) return;
+    let runs: Claimed[];
     try {
-      runs = this.claim(max, max - this.active.size);
+      runs = this.claim(room);
     } catch (err) {
       this.r.logger.error({ err }, 'could not claim runs');
       return;
@@ -126,38 +155,62 @@ export class Dispatcher {
     for (const run of runs) this.launch(run);
   }
 
+  private limitOf(sandboxed: boolean): number {
+    return this.r.config[sandboxed ? 'limits.max_concurrent_runs' : 'limits.max_concurrent_test_runs'];
+  }
+
+  private activeCount(sandboxed: boolean): number {
+    let n = 0;
+    for (const a of this.active.values()) if (a.sandboxed === sandboxed) n += 1;
+    return n;
+  }
+
   /**
-   * Up to `room` runs, oldest first, in one transaction (one commit for all of them). Inside it no other writer
-   * can move a run between the read and the compare-and-set; the compare-and-set is what keeps another daemon on
-   * the same file from claiming the same run.
+   * Up to `room` runs of each bound, in `ClaimOrder`, in one transaction (one commit for all of them). Inside it no
+   * other writer can move a run between the read and the compare-and-set; the compare-and-set is what keeps another
+   * daemon on the same file from claiming the same run.
    */
-  private claim(maxPerOrg: number, room: number): { run: RunRow; slot: SandboxSlot | undefined }[] {
-    const { placement } = this.deps;
+  private claim(room: { sandboxed: number; unsandboxed: number }): Claimed[] {
+    const { placement, executor } = this.deps;
     const slots: SandboxSlot[] = [];
     try {
       return this.r.store.transaction((uow) => {
-        const claimed: { run: RunRow; slot: SandboxSlot | undefined }[] = [];
-        let after = '';
-        let passedOver = 0;
-        while (claimed.length < room) {
-          const next = this.r.store.runs.nextClaimable(maxPerOrg, after);
-          if (!next) break;
-          let slot: SandboxSlot | undefined;
-          if (placement !== undefined && this.deps.executor.needsSandbox(next)) {
-            const reserved = placement.reserve(next.sandbox_label);
-            // Every host is full: the run waits queued. A run asking for a label whose hosts are full lets those after it by.
-            if (reserved === null) {
-              if (next.sandbox_label === null || ++passedOver > MAX_PASSED_OVER) break;
-              after = next.id;
-              continue;
+        const claimed: Claimed[] = [];
+        const waiting = this.r.store.runs.waitingOrgs();
+        for (const sandboxed of [true, false]) {
+          let left = sandboxed ? room.sandboxed : room.unsandboxed;
+          if (left <= 0) continue;
+          const order = new ClaimOrder(
+            waiting.filter((org) => executor.needsSandbox(org) === sandboxed),
+            this.limitOf(sandboxed),
+            (orgId, afterId) => this.r.store.runs.nextQueuedOf(orgId, afterId),
+          );
+          let passedOver = 0;
+          if (order.peek() === null) this.mayHaveQueued[sandboxed ? 'sandboxed' : 'unsandboxed'] = false;
+          for (let next = order.peek(); next !== null && left > 0; next = order.peek()) {
+            let slot: SandboxSlot | undefined;
+            if (sandboxed && placement !== undefined) {
+              const reserved = placement.reserve(next.sandbox_label);
+              // Every host is full: the run waits queued. A run asking for a label whose hosts are full lets those after it by.
+              if (reserved === null) {
+                if (next.sandbox_label === null || ++passedOver > MAX_PASSED_OVER) break;
+                order.passedOver(next);
+                continue;
+              }
+              slot = reserved;
+              slots.push(reserved);
             }
-            slot = reserved;
-            slots.push(reserved);
+            const move = runMoves.claim({ run: next, worker: this.options.instanceId, nowMs: this.r.clock.now(), leaseMs: this.leaseMs, sandboxHost: slot?.host ?? null });
+            const run = this.deps.runs.apply(uow, move);
+            if (run) {
+              claimed.push({ run, slot, sandboxed });
+              left -= 1;
+              order.claimed(next);
+            } else {
+              slot?.release();
+              order.passedOver(next);
+            }
           }
-          const move = runMoves.claim({ run: next, worker: this.options.instanceId, nowMs: this.r.clock.now(), leaseMs: this.leaseMs, sandboxHost: slot?.host ?? null });
-          const run = this.deps.runs.apply(uow, move);
-          if (run) claimed.push({ run, slot });
-          else slot?.release();
         }
         return claimed;
       });
@@ -167,7 +220,7 @@ export class Dispatcher {
     }
   }
 
-  private launch({ run, slot }: { run: RunRow; slot: SandboxSlot | undefined }): void {
+  private launch({ run, slot, sandboxed }: Claimed): void {
     const controller = new AbortController();
     const done = this.deps.executor
       .execute(run, controller, slot)
@@ -178,7 +231,7 @@ export class Dispatcher {
         if (controller.signal.reason instanceof HostLostStop) this.lapse(run, controller.signal.reason);
         this.schedulePump();
       });
-    this.active.set(run.id, { controller, done, slot });
+    this.active.set(run.id, { controller, done, slot, sandboxed });
   }
 
   /** Stops the runs placed on a host that stopped answering; each is re-queued once its attempt has stopped. */

@@ -2,7 +2,7 @@ import { OrgModes } from '../orgs/org-modes.js';
 import type { IdFactory } from '../ids.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
-import type { WebhookSigner } from '../store/webhooks-store.js';
+import type { WebhookSigner } from '../vocabulary/webhook-signers.js';
 import { eventSpec, type EventCatalogue, type EventData, type EventSpec, type EventType } from './event-catalogue.js';
 import type { EventLog, EventWebhook } from './event-log.js';
 import { webhookAddress } from './webhook-address.js';

@@ -5,7 +5,7 @@ import { receivedEmailSchema } from '../mail/email-schemas.js';
 import { envelopeSchema, runStatus } from '../runs/run-schemas.js';
 import { stepSchema } from '../steps/step-schemas.js';
 import { humanAnsweredData, needsHumanData } from '../human/human-schemas.js';
-import type { WebhookSigner } from '../store/webhooks-store.js';
+import type { WebhookSigner } from '../vocabulary/webhook-signers.js';
 import { RUN_STATUSES, type TerminalStatus } from '../vocabulary/run-status.js';
 
 /** Where an event's webhook goes; `EventAnnouncer` finds the address when the event happens. */

@@ -13,6 +13,7 @@ import { dataPaths } from '../runtime/paths.js';
 import type { FileRow } from '../store/files-store.js';
 import { sanitizeFileName } from './file-name.js';
 import type { FileListQuery } from './file-schemas.js';
+import { UploadsInFlight } from './uploads-in-flight.js';
 
 const MIB = 1024 * 1024;
 const GENERIC_TYPE = 'application/octet-stream';
@@ -36,6 +37,11 @@ export interface IncomingFile {
   /** The Content-Length of a raw body, when sent: refused before a byte is read when it is already too large. */
   declaredBytes: number | null;
   body: Readable;
+  /**
+   * Aborted when the HTTP layer gives up on the body (too slow: a 408 is on its way): the upload stops and leaves
+   * nothing behind. Its reason is what the upload rejects with.
+   */
+  stopped?: AbortSignal;
 }
 
 export interface FileContent {
@@ -51,10 +57,13 @@ export interface FileContent {
 export class FilesService {
   private readonly root: string;
   private readonly incoming: string;
+  /** The uploads each API key has in flight (`files.max_uploads_per_key`): the route begins one before reading its body. */
+  readonly inFlight: UploadsInFlight;
 
   constructor(private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'config' | 'home' | 'logger'>) {
     this.root = dataPaths(r.home).files;
     this.incoming = dataPaths(r.home).filesIncoming;
+    this.inFlight = new UploadsInFlight(() => r.config['files.max_uploads_per_key']);
   }
 
   /** The largest upload, in bytes (`files.max_mb`). */
@@ -82,7 +91,9 @@ export class FilesService {
     const partial = join(this.incoming, `${randomBytes(12).toString('hex')}.part`);
     const meter = new UploadMeter(maxBytes, room, (bytes) => this.quotaError(orgId, bytes, true));
     try {
-      await pipeline(incoming.body, meter, createWriteStream(partial, { mode: 0o600 }));
+      await pipeline(incoming.body, meter, createWriteStream(partial, { mode: 0o600 }), { signal: incoming.stopped }).catch((err: unknown) => {
+        throw incoming.stopped?.aborted === true ? incoming.stopped.reason : err;
+      });
       const id = this.r.ids('file');
       const path = join(orgId, id);
       await mkdir(join(this.root, orgId), { recursive: true, mode: 0o700 });

@@ -19,9 +19,6 @@ import type { LiveUrlOf, PersonWait, StoredWaitingFor } from '../runs/waiting-fo
 import type { WaitContext, Waitpoints } from '../waitpoints/waitpoints.js';
 import { humanRequestLifecycle } from './human-request-lifecycle.js';
 
-/** How often a waiting agent looks for an answer besides being told: a row read by its key. */
-const LOOK_EVERY_MS = 1000;
-
 /** What the agent asks (the request_human tool's input). */
 export interface HumanAsk {
   kind: HumanKind;

@@ -1,6 +1,6 @@
 import type { StoredEvidence } from './envelope.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
-import type { RunMode } from '../store/runs-table.js';
+import type { RunMode } from '../vocabulary/run-modes.js';
 
 /** How an attempt ended, as the engine decided it; the `finish` and `fail` moves (state-machine.ts) write it. */
 export type RunOutcome =
@@ -12,6 +12,8 @@ export type RunOutcome =
       warnings: string[];
       /** How the attempt ran; absent: by the agent. */
       mode?: RunMode;
+      /** The `run.status` line, when no mode says how the result came (a test-mode run's, made with no agent). */
+      describedAs?: string;
     }
   | {
       status: 'failed';

@@ -2,7 +2,8 @@ import { isoTime } from '../clock.js';
 import { Lifecycle, type StatusMove, type TransitionTable } from '../lifecycle.js';
 import { toJson } from '../store/json-columns.js';
 import type { ClaimableRun } from '../store/runs-store.js';
-import type { RunMode, RunPatch, RunRow } from '../store/runs-table.js';
+import type { RunPatch, RunRow } from '../store/runs-table.js';
+import type { RunMode } from '../vocabulary/run-modes.js';
 import { RUN_STATUSES, type RunStatus } from '../vocabulary/run-status.js';
 import { failedOutcome, type FailedOutcome, type RunOutcome, type SucceededOutcome } from './run-outcome.js';
 
@@ -110,7 +111,7 @@ export const runMoves = {
     return statusMove('finish', 'running', {
       runId: input.runId,
       patch: { ...endPatch(outcome, input.nowMs), result: JSON.stringify(outcome.result), failure_reason: null, failure_detail: null, last_action: 'finished' },
-      description: finishedBy(outcome.mode ?? 'agent'),
+      description: outcome.describedAs ?? finishedBy(outcome.mode ?? 'agent'),
       leaseOwner: input.leaseOwner,
     });
   },

@@ -28,7 +28,7 @@ export interface JobRow {
   sandbox_label: string | null;
   /** Whether its runs replay its recipe ('auto') or always run the agent ('off'); migration 029. */
   replay: 'auto' | 'off';
-  /** How its runs' agent works a page unless a run names its own (migration 034). */
+  /** How its runs' agent works a page unless a run names its own (migration 035). */
   action_space: ActionSpace;
   created_at: string;
   updated_at: string;

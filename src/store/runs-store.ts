@@ -11,6 +11,12 @@ import type { UnitOfWork } from './unit-of-work.js';
 /** What claiming a queued run needs to know before its compare-and-set. */
 export type ClaimableRun = Pick<RunRow, 'id' | 'org_id' | 'attempt' | 'started_at' | 'sandbox_label'>;
 
+/** An organisation with queued runs, as the dispatcher weighs it: its oldest queued run, and its runs running now. */
+export interface WaitingOrg extends ClaimableRun {
+  /** Its running runs, whichever daemon on the database file runs them. */
+  running: number;
+}
+
 /** An organisation whose kept count of active runs differs from a count of its runs. */
 export interface ActiveCountDrift {
   org_id: string;
@@ -59,10 +65,23 @@ export class RunsStore {
            FROM orgs)
          WHERE active_runs <> counted ORDER BY id`,
       ),
-      nextClaimable: db.prepare<{ max_running: number; after: string }, ClaimableRun>(
-        `SELECT r.id, r.org_id, r.attempt, r.started_at, r.sandbox_label FROM runs r INDEXED BY runs_queued WHERE r.status = 'queued' AND r.id > @after
-           AND (SELECT COUNT(*) FROM runs x INDEXED BY runs_running WHERE x.org_id = r.org_id AND x.status = 'running') < @max_running
-         ORDER BY r.id LIMIT 1`,
+      // The organisations with queued runs, found by a skip-scan of runs_queued (org_id, id): one seek per
+      // organisation, however many runs each has queued; with each one's oldest queued run and its running runs.
+      waitingOrgs: db.prepare<[], WaitingOrg>(
+        `WITH RECURSIVE waiting(org_id) AS (
+           SELECT (SELECT MIN(org_id) FROM runs INDEXED BY runs_queued WHERE status = 'queued')
+           UNION ALL
+           SELECT (SELECT MIN(q.org_id) FROM runs q INDEXED BY runs_queued WHERE q.status = 'queued' AND q.org_id > waiting.org_id)
+           FROM waiting WHERE waiting.org_id IS NOT NULL
+         )
+         SELECT r.id, r.org_id, r.attempt, r.started_at, r.sandbox_label,
+           (SELECT COUNT(*) FROM runs x INDEXED BY runs_running WHERE x.status = 'running' AND x.org_id = w.org_id) AS running
+         FROM waiting w
+         JOIN runs r ON r.id = (SELECT MIN(q.id) FROM runs q INDEXED BY runs_queued WHERE q.status = 'queued' AND q.org_id = w.org_id)`,
+      ),
+      nextQueuedOf: db.prepare<{ org_id: string; after: string }, ClaimableRun>(
+        `SELECT id, org_id, attempt, started_at, sandbox_label FROM runs INDEXED BY runs_queued
+         WHERE status = 'queued' AND org_id = @org_id AND id > @after ORDER BY id LIMIT 1`,
       ),
       renew: db.prepare<{ expires_at: number; id: string; owner: string }>(
         "UPDATE runs SET lease_expires_at = @expires_at WHERE id = @id AND lease_owner = @owner AND status = 'running'",
@@ -132,10 +151,14 @@ export class RunsStore {
     this.s.recountActive.run();
   }
 
-  /** The oldest queued run whose organisation still has a free slot. */
-  /** The oldest queued run its organisation has room for; after `afterId` (runs passed over for want of a host). */
-  nextClaimable(maxRunningPerOrg: number, afterId = ''): ClaimableRun | undefined {
-    return this.s.nextClaimable.get({ max_running: maxRunningPerOrg, after: afterId });
+  /** Each organisation that has queued runs: its oldest queued run, and how many of its runs are running. */
+  waitingOrgs(): WaitingOrg[] {
+    return this.s.waitingOrgs.all();
+  }
+
+  /** The organisation's oldest queued run after `afterId` (runs passed over, or claimed, in this claim). */
+  nextQueuedOf(orgId: string, afterId: string): ClaimableRun | undefined {
+    return this.s.nextQueuedOf.get({ org_id: orgId, after: afterId });
   }
 
   /** Running runs whose lease ran out before `nowMs`: their worker died. */

@@ -1,4 +1,5 @@
 import type { ActionSpace } from '../vocabulary/action-spaces.js';
+import type { RunMode } from '../vocabulary/run-modes.js';
 import type { ModelAlias } from '../vocabulary/models.js';
 import type { Confidence, FailureReason } from '../vocabulary/run-outcomes.js';
 import type { RunStatus } from '../vocabulary/run-status.js';
@@ -9,8 +10,6 @@ export type RunSource = 'api' | 'schedule';
 
 /** Whether a run (or a job's runs) replays a recorded recipe: docs/api.md, Replay. */
 export type RunReplay = 'auto' | 'off';
-/** How a run ran (the envelope's `mode`). */
-export type RunMode = 'agent' | 'replay' | 'replay_then_agent';
 
 /**
  * The columns of `runs`, the one place a run row is described. JSON members (inputs, output_schema, result, evidence,

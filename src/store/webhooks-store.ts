@@ -1,3 +1,4 @@
+import type { WebhookSigner } from '../vocabulary/webhook-signers.js';
 import type Database from 'better-sqlite3';
 import type { StatusMove } from '../lifecycle.js';
 import type { Db } from './database.js';
@@ -23,9 +24,6 @@ export interface OrgWebhookEndpointRow {
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-
-/** Which secret signs a delivery: the organisation's run-webhook secret, or its email identity's webhook secret. */
-export type WebhookSigner = 'org' | 'email';
 
 export interface WebhookDeliveryRow {
   id: string;

@@ -10,14 +10,19 @@ import type { FailureReason } from '../vocabulary/run-outcomes.js';
 export type ForcedOutcome =
   | { kind: 'succeed'; confidence: 'high' | 'medium' | 'low' }
   | { kind: 'fail'; reason: FailureReason; detail: string }
-  | { kind: 'slow'; seconds: number }
+  | { kind: 'slow'; seconds: number; asked: number }
   | { kind: 'human'; ask: HumanAsk }
   | { kind: 'invalid_output' };
 
 export const TEST_TOKEN = 'errand_test';
 /** A slow run without a number of seconds. */
 export const DEFAULT_SLOW_S = 10;
-export const MAX_SLOW_S = 3_600;
+/**
+ * The longest a slow run waits: enough to watch a run take its time (poll it, cancel it, see a shorter timeout_s
+ * stop it), short enough that free test traffic never holds even its own slots (limits.max_concurrent_test_runs) for
+ * long. A longer wait is cut to this, with a warning on the run.
+ */
+export const MAX_SLOW_S = 60;
 
 /** Every failure, with the failure_detail it ends with: each of the spec's failure reasons can be forced. */
 export const FORCED_FAILURES: Readonly<Record<FailureReason, string>> = {
@@ -75,10 +80,15 @@ export function unknownTokenWarning(token: string): string {
   return `test mode: ${token} names no outcome and was ignored; the outcomes are ${FORCED_OUTCOME_NAMES.join(', ')} and slow_<seconds>`;
 }
 
+/** The run's warning for a slow outcome that asked for more than the cap. */
+export function slowCapWarning(asked: number): string {
+  return `test mode: errand_test=slow_${asked} asks for ${asked} s; a test-mode run waits at most ${MAX_SLOW_S} s, so this one waited ${MAX_SLOW_S} s`;
+}
+
 function outcomeNamed(name: string, number: string | undefined): ForcedOutcome | null {
   if (name === 'slow') {
-    const seconds = number === undefined ? DEFAULT_SLOW_S : Number(number);
-    return seconds >= 1 && seconds <= MAX_SLOW_S ? { kind: 'slow', seconds } : null;
+    const asked = number === undefined ? DEFAULT_SLOW_S : Number(number);
+    return asked >= 1 ? { kind: 'slow', seconds: Math.min(asked, MAX_SLOW_S), asked } : null;
   }
   if (number !== undefined) return null;
   if (name === 'success') return { kind: 'succeed', confidence: 'high' };

@@ -16,7 +16,7 @@ import { problemsDetail, runProblems } from '../runs/run-problems.js';
 import { RunRecorder, type StepEvents } from '../steps/run-recorder.js';
 import { TimeoutStop } from '../runs/run-stop.js';
 import { RunTimer } from '../runs/run-time-limit.js';
-import { forcedOutcome, unknownTokenWarning, type ForcedOutcome } from './forced-outcomes.js';
+import { forcedOutcome, MAX_SLOW_S, slowCapWarning, unknownTokenWarning, type ForcedOutcome } from './forced-outcomes.js';
 import { generatedResult } from './generated-result.js';
 import { PLACEHOLDER_TEXT, PLACEHOLDER_URL } from './placeholder-page.js';
 
@@ -31,6 +31,9 @@ export interface TestModeRunnerDeps {
   /** The placeholder page's screenshot (placeholder-page.ts). */
   screenshot: () => Buffer;
 }
+
+/** What a test-mode run's `run.status` says of its success: no agent made the result. */
+const TEST_MODE_RESULT = 'test mode: a result generated from the output_schema, with no agent, model or browser';
 
 /**
  * Carries out a claimed run of a test-mode organisation (issue 25; docs/api.md, Test mode): no model call, no
@@ -89,7 +92,8 @@ export class TestModeRunner {
     recorder.toolCall({ name: 'browser', input: { action: 'screenshot' }, output: 'test mode: the placeholder page', isError: false, durationMs: 0, artifactId: shot.id });
     const evidence: StoredEvidence = { artifact_id: shot.id, matched_text: PLACEHOLDER_TEXT, checked_at: isoTime(this.r.clock.now()) };
     const ended = await this.ending(run, forced, inputs, evidence, recorder, signal, timer);
-    const outcome = { ...ended, warnings: [...unknown.map(unknownTokenWarning), ...ended.warnings] };
+    const capped = forced.kind === 'slow' && forced.asked > forced.seconds ? [slowCapWarning(forced.asked)] : [];
+    const outcome = { ...ended, warnings: [...unknown.map(unknownTokenWarning), ...capped, ...ended.warnings] };
     recorder.toolCall({ name: 'finish', input: { forced: describeForced(forced) }, output: outcome.status === 'succeeded' ? 'succeeded' : `failed: ${outcome.reason}`, isError: false, durationMs: 0 });
     return outcome;
   }
@@ -97,7 +101,8 @@ export class TestModeRunner {
   /** A slow run waits (cancel and timeout_s stop it as they stop a live one); others go on at once. */
   private async wait(run: RunRow, forced: ForcedOutcome, recorder: RunRecorder, signal: AbortSignal): Promise<void> {
     if (forced.kind !== 'slow') return;
-    recorder.lastAction(`test mode: working slowly for ${forced.seconds} s (errand_test=slow)`);
+    const cap = forced.asked > forced.seconds ? `; it asked for ${forced.asked} s, and ${MAX_SLOW_S} s is the most a test-mode run waits` : '';
+    recorder.lastAction(`test mode: working slowly for ${forced.seconds} s (errand_test=slow${cap})`);
     await sleep(forced.seconds * 1000, undefined, { signal });
     recorder.toolCall({ name: 'browser', input: { action: 'wait', seconds: forced.seconds }, output: `test mode: waited ${forced.seconds} s (errand_test=slow)`, isError: false, durationMs: forced.seconds * 1000 });
   }
@@ -118,11 +123,11 @@ export class TestModeRunner {
     if (forced.kind === 'invalid_output') {
       // As a live run whose agent's result still broke the schema after its one repair: kept, with warnings.
       const result = { ...generated.result, errand_test: 'invalid_output' };
-      return { status: 'succeeded', result, confidence: 'low', evidence, warnings: ['output_schema: test mode (errand_test=invalid_output): the result does not satisfy output_schema'] };
+      return { status: 'succeeded', result, confidence: 'low', evidence, describedAs: TEST_MODE_RESULT, warnings: ['output_schema: test mode (errand_test=invalid_output): the result does not satisfy output_schema'] };
     }
     const warnings = generated.errors.map((e) => `output_schema: test mode could not generate a result this schema accepts: ${e}`);
     const confidence = warnings.length > 0 ? 'low' : forced.kind === 'succeed' ? forced.confidence : 'high';
-    return { status: 'succeeded', result: generated.result, confidence, evidence, warnings };
+    return { status: 'succeeded', result: generated.result, confidence, evidence, warnings, describedAs: TEST_MODE_RESULT };
   }
 }
 

@@ -1,6 +1,6 @@
 import { eventSpec, isEventType } from '../event-log/event-catalogue.js';
 import type { EventLog } from '../event-log/event-log.js';
-import type { WebhookSigner } from '../store/webhooks-store.js';
+import type { WebhookSigner } from '../vocabulary/webhook-signers.js';
 import { secretsOf, type SignerSecrets } from './webhook-signers.js';
 
 /** An event's webhook, ready to sign: what `errand listen` forwards. */

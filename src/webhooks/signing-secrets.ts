@@ -3,7 +3,8 @@ import { isoTime, type Clock } from '../clock.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Store } from '../store/store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
-import type { WebhookSecretRow, WebhookSigner } from '../store/webhooks-store.js';
+import type { WebhookSecretRow } from '../store/webhooks-store.js';
+import type { WebhookSigner } from '../vocabulary/webhook-signers.js';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without dropping events. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import type { WebhookSigner } from '../store/webhooks-store.js';
+import type { WebhookSigner } from '../vocabulary/webhook-signers.js';
 
 /** Where the secrets of each signer come from: every secret that signs an organisation's webhooks right now. */
 export interface SignerSecrets {

@@ -19,7 +19,10 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
     args: ['0.5', '2', '1'],
     figures: [/^ {2}GET \/v1\/runs\/\{id\} +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+% /m, /^ {2}POST \/v1\/runs +\d+ /m, /^ {2}POST, engine failing +\d+ /m],
   },
-  'engine.ts': { args: ['1', '1'], figures: [/^ {2}overhead +median [\d.]+ ms/m, /^throughput: 1 concurrent runs in [\d.]+ s = [\d.]+ runs\/s$/m] },
+  'engine.ts': {
+    args: ['1', '1', '10'],
+    figures: [/^ {2}overhead +median [\d.]+ ms/m, /^throughput: 1 concurrent runs in [\d.]+ s = [\d.]+ runs\/s$/m, /^claim \(reads of one claim of 4 runs, 10 runs queued over 50 organisations\): median \d+ µs/m],
+  },
   'webhooks.ts': { args: ['10', '2'], figures: [/^ {2}burst: [\d.]+ deliveries\/s; enqueue->arrival p50 [\d.]+ ms/m, /^ {2}paced \(10 events, one per [\d.]+ ms\): enqueue->arrival p50 [\d.]+ ms/m] },
   'mail.ts': { args: ['20', '2', '1', '10'], figures: [/^inbound \(medians\): daemon \d+ replies\/s, bare \d+ msg\/s, ratio [\d.]+/m, /^outbound: \d+ sends\/s/m] },
   'sandbox.ts': { args: ['1'], figures: [/^cold: create\(\) -> first exec +median +\d+ ms/m, /^warm pool: create\(\) -> first exec +median +\d+ ms/m] },
@@ -45,6 +48,7 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
     args: ['1'],
     figures: [
       /^( {2}two\/one +throughput [\d.]+ +start p99 [\d.]+|engines: skipped \(.+\))$/m,
+      /^( {2}its firewall looked at +quick \d+ ms \(one iptables -S in the kept helper\) +full check \d+ ms|engines: skipped \(.+\))$/m,
       /^( {2}docker ping +kept ssh [\d.]+ ms +ssh per call [\d.]+ ms +tls [\d.]+ ms +per-call\/kept \d+ +kept\/tls [\d.]+ +kept's first \d+ ms|engines: skipped \(.+\))$/m,
       /^ {2}start +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m,
       /^ {2}browser +runc +\d+ ms +runsc +\d+ ms +runsc\/runc [\d.]+$/m,

@@ -55,7 +55,7 @@ describe('errand jobs recipe and errand runs replay', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/^version:\s+1$/m);
     expect(shown.stdout).toContain(`recorded from`);
-    expect(shown.stdout).toContain('2. type "{{sku}}" into #q, then Enter');
+    expect(shown.stdout).toContain('2. type "{{sku}}" into role=textbox[name="Search products"s] | #q, then Enter');
     expect(shown.stdout).toContain('price: number, the line "Price: $…"');
     expect(shown.stdout).not.toContain('A-100');
 

@@ -5,7 +5,7 @@ import { CONFIG_KEYS, envName, type KeySpec } from '../../src/config/schema.js';
 
 const DOC = fileURLToPath(new URL('../../docs/configuration.md', import.meta.url));
 
-/** The rows of the keys table: `| \`key\` | \`ENV\` | type | default | meaning |`. */
+/** The rows of the keys table: `| \`key\` | \`ENV\` | type | default | meaning |` (five cells; the renamed keys' table has three). */
 function documentedKeys(): Map<string, { env: string; default: string }> {
   const rows = new Map<string, { env: string; default: string }>();
   for (const line of readFileSync(DOC, 'utf8').split('\n')) {
@@ -13,7 +13,7 @@ function documentedKeys(): Map<string, { env: string; default: string }> {
     const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
     const key = /^`([^`]+)`$/.exec(cells[1] ?? '');
     const env = /^`(ERRAND_[A-Z0-9_]+)`$/.exec(cells[2] ?? '');
-    if (key && env) rows.set(key[1]!, { env: env[1]!, default: cells[4] ?? '' });
+    if (key && env && cells.length >= 7) rows.set(key[1]!, { env: env[1]!, default: cells[4] ?? '' });
   }
   return rows;
 }

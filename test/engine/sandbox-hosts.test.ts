@@ -58,7 +58,7 @@ function held(): HeldRun {
 
 /** One script per run, named in its prompt (`[conversation: NAME]`), so that runs that overlap each get their own turns. */
 class Conversations {
-  private readonly scripts = new Map<string, (() => AnthropicTurn | Promise<AnthropicTurn>)[]>();
+  private readonly scripts = new Map<string, ((request: AnthropicRequest) => AnthropicTurn | Promise<AnthropicTurn>)[]>();
   private count = 0;
 
   constructor(model: ScriptedAnthropic) {
@@ -66,7 +66,7 @@ class Conversations {
   }
 
   /** A prompt whose run's attempts take `turns` in order. */
-  prompt(turns: (() => AnthropicTurn | Promise<AnthropicTurn>)[]): string {
+  prompt(turns: ((request: AnthropicRequest) => AnthropicTurn | Promise<AnthropicTurn>)[]): string {
     const name = `c${++this.count}`;
     this.scripts.set(name, [...turns]);
     return `[conversation: ${name}] Say done.`;
@@ -76,7 +76,7 @@ class Conversations {
     const name = /\[conversation: (\w+)\]/.exec(JSON.stringify(request.body.messages[0]?.content))?.[1];
     const turn = name === undefined ? undefined : this.scripts.get(name)?.shift();
     if (turn === undefined) throw new Error(`no scripted turn left for conversation ${name ?? '(none named)'}`);
-    return turn();
+    return turn(request);
   }
 }
 
@@ -253,6 +253,33 @@ describe.skipIf(!second.available)('runs on two Docker engines', () => {
     expect(await sandboxesOn(engine.docker)).toEqual([]);
     const after = await waitForRun(h.daemon, await createRun(h.daemon, { prompt: conversations.prompt([done]), sandbox_label: 'far' }));
     expect(after).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
+  });
+
+  it('lets no run act on a host whose rules were flushed: the host goes down for its firewall, the run waits, and the rules are put back', async () => {
+    await until('the second host up', async () => (await hosts()).get('second')?.state === 'up', 30_000);
+    const fenced = (): boolean => engine.inNamespace('iptables -S DOCKER-USER').includes('-j ERRAND-SANDBOX-FWD') && engine.inNamespace('iptables -S ERRAND-SANDBOX-FWD').includes('-j DROP');
+    // Flushed as a firewall reload flushes them: the sandbox chains emptied, the jumps into them gone.
+    engine.inNamespace('iptables -F ERRAND-SANDBOX-FWD; iptables -F ERRAND-SANDBOX-IN');
+    for (const rule of engine.inNamespace('iptables -S').split('\n').filter((line) => line.startsWith('-A') && line.includes('-j ERRAND-SANDBOX'))) {
+      engine.inNamespace(`iptables ${rule.replace(/^-A /, '-D ')}`);
+    }
+    expect(fenced()).toBe(false);
+
+    // Each attempt runs a command in its sandbox first; what the rules were once it ran is read as its result comes back.
+    const fencedOnceActed: boolean[] = [];
+    const turn = (request: AnthropicRequest): AnthropicTurn => {
+      if (request.body.messages.length === 1) return toolUse('run_code', { language: 'bash', code: 'echo acted' });
+      fencedOnceActed.push(fenced());
+      return done();
+    };
+    const runId = await createRun(h.daemon, { prompt: conversations.prompt([turn, turn, turn, turn]), sandbox_label: 'far' });
+    const run = await waitForRun(h.daemon, runId);
+    expect(run).toMatchObject({ status: 'succeeded', sandbox: { host: 'second' } });
+    expect(fencedOnceActed).toEqual([true]);
+    // Found by the check as the run's sandbox started there, or by the host check just before: down, for its firewall.
+    expect(h.daemon.logs()).toMatch(/"host":"second","problem":"the sandbox firewall is not in place on second: missing [^"]*","msg":"sandbox host is down"/);
+    expect((await hosts()).get('second')).toMatchObject({ state: 'up', firewall: { required: true, installed: true } });
+    expect(fenced()).toBe(true);
   });
 
   it('takes no run on a host whose firewall is not in place (firewall: manual) until the operator installs it with the printed script', async () => {

@@ -195,7 +195,8 @@ describe('request_human, answered through the CLI', () => {
 
     const shown = await cli('runs', 'get', runId);
     expect(shown.stdout).toContain(`a person (approve): Buy 2 shirts for 41.90 EUR?`);
-    expect(shown.stdout).toContain(`errand runs answer ${runId} --request ${run.waiting_for.request_id} --approve | --deny`);
+    expect(shown.stdout).toContain(`runs answer ${runId} --request ${run.waiting_for.request_id} --approve\n`);
+    expect(shown.stdout).toContain(`runs answer ${runId} --request ${run.waiting_for.request_id} --deny\n`);
 
     const none = await cli('runs', 'answer', runId, '--request', run.waiting_for.request_id);
     expect(none.code).toBe(2);

@@ -9,6 +9,7 @@ import { secretForms } from '../../src/connections/secret-forms.js';
 import { SecretMask } from '../../src/connections/secret-mask.js';
 import { frameMasking } from '../../src/live/frame-masking.js';
 import { dockerAvailability } from '../fixtures/docker.js';
+import { frameWhere } from '../fixtures/live-frames.js';
 import { hold, toolUse, type AnthropicTurn } from '../fixtures/scripted-anthropic.js';
 import { createRun, servePages, startEngine, waitForRun, type EngineHarness } from '../engine/harness.js';
 
@@ -105,26 +106,8 @@ async function landedFrameUrl(base: string, runId: string, token: string): Promi
   const stop = new AbortController();
   const response = await fetch(`${base}/v1/runs/${runId}/live/frames`, { headers: { authorization: `Bearer ${token}` }, signal: stop.signal });
   expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error('the frame stream ended before a frame of the landing page');
-      buffered += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf('\n\n')) !== -1) {
-        const event = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        if (!event.startsWith('event: frame\n')) continue;
-        const frame = JSON.parse(event.slice(event.indexOf('data: ') + 6)) as { url: string | null };
-        if (frame.url?.includes('/landing.html') === true) return frame.url;
-      }
-    }
-  } finally {
-    stop.abort();
-  }
+  const frame = await frameWhere(response, stop, (f) => f.url?.includes('/landing.html') === true, 'a frame of the landing page');
+  return frame.url!;
 }
 
 const FORM_PAGE = `<!doctype html><title>Sign in</title><body>

@@ -110,7 +110,7 @@ describe('a running run’s live view, then its end', () => {
     const key = await input({ type: 'key', event: 'keyDown', key: 'a', code: 'KeyA', keyCode: 65, text: 'a', x: 3 });
     expect(key.body.error).toMatchObject({ code: 'unknown_parameter', param: 'input.x' });
     const kind = await input({ type: 'touch', x: 1, y: 2 });
-    expect(kind.body.error).toMatchObject({ code: 'invalid_body', param: 'input.type', message: `Member 'input.type' must be one of "mouse", "wheel", "key", "text"` });
+    expect(kind.body.error).toMatchObject({ code: 'invalid_body', param: 'input.type', message: `Member 'input.type' must be one of "mouse", "wheel", "key", "text", "tab"` });
     const untyped = await input({ x: 1, y: 2 });
     expect(untyped.body.error).toMatchObject({ code: 'missing_parameter', param: 'input.type' });
   });

@@ -67,15 +67,18 @@ describe('MCP sessions', () => {
 
 describe('MCP session quotas (issue 21)', () => {
   let d: TestDaemon;
-  /** Standalone SSE streams (GET /mcp) held open, which keep their sessions in use. */
-  const streams: AbortController[] = [];
+  /**
+   * Standalone SSE streams (GET /mcp) held open, which keep their sessions in use. The response is kept too: undici
+   * cancels the body of a response once it is garbage collected, which would close the stream mid-test.
+   */
+  const streams: { abort: AbortController; res: Response }[] = [];
 
   beforeAll(async () => {
     d = await startApiDaemon({ ERRAND_MCP_SESSIONS_PER_KEY: '2', ERRAND_MCP_SESSIONS_PER_ORG: '3', ERRAND_MCP_MAX_SESSIONS: '100' });
   });
 
   afterEach(() => {
-    for (const s of streams.splice(0)) s.abort();
+    for (const s of streams.splice(0)) s.abort.abort();
   });
 
   afterAll(async () => {
@@ -87,7 +90,7 @@ describe('MCP session quotas (issue 21)', () => {
     const abort = new AbortController();
     const res = await fetch(`${d.url}/mcp`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'mcp-session-id': sessionId, ...PROTOCOL }, signal: abort.signal });
     expect(res.status).toBe(200);
-    streams.push(abort);
+    streams.push({ abort, res });
   }
 
   it("closes the key's least recently used idle session at mcp.sessions_per_key, and keeps the others", async () => {

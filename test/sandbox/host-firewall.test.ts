@@ -7,7 +7,15 @@ import { execa } from 'execa';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentProcessIdentity } from '../../src/runtime/process-identity.js';
-import { checkHostFirewall, FIREWALL_HELPER_LABEL, hostFirewallPins, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions } from '../../src/sandbox/docker/host-firewall.js';
+import {
+  checkHostFirewall,
+  FIREWALL_HELPER_LABEL,
+  hostFirewallPins,
+  hostFirewallProbe,
+  installHostFirewall,
+  removeHostFirewallHelper,
+  type HostFirewallOptions,
+} from '../../src/sandbox/docker/host-firewall.js';
 import { DAEMON_LABEL, INSTALLATION_LABEL, processLabels, SANDBOX_LABEL } from '../../src/sandbox/docker/labels.js';
 import { sweepOrphans } from '../../src/sandbox/docker/orphan-sweep.js';
 import { FORWARD_CHAIN, INPUT_CHAIN, parseNameservers, PIN_CHAIN, pinRules, sandboxFirewallRules } from '../../src/sandbox/docker/sandbox-firewall.js';
@@ -115,6 +123,17 @@ describe.skipIf(!docker.available)('the firewall of a remote engine’s host, th
     expect(await host.run('iptables', '-S')).toBe(before);
     expect((await chain('INPUT')).filter((rule) => rule.includes(INPUT_CHAIN))).toHaveLength(1);
     expect((await chain('DOCKER-USER')).filter((rule) => rule.includes(FORWARD_CHAIN))).toHaveLength(1);
+  }, 60_000);
+
+  it('looks quickly before runs: in place, missing once flushed, and in place again once put back, its helper found anew when it went', async () => {
+    const probe = hostFirewallProbe(docker.docker, options);
+    expect((await probe()).installed).toBe(true);
+    await host.run('iptables', '-F', FORWARD_CHAIN);
+    expect(await probe()).toMatchObject({ installed: false, detail: expect.stringMatching(/^on second: missing the rules of ERRAND-SANDBOX-FWD; /) });
+    expect((await installHostFirewall(docker.docker, options)).installed).toBe(true);
+    await removeHostFirewallHelper(docker.docker, options);
+    expect((await probe()).installed).toBe(true);
+    expect(await helpers()).toHaveLength(1);
   }, 60_000);
 
   it('runs one helper per daemon and host, labelled as the daemon’s, with NET_ADMIN and NET_RAW only, unprivileged', async () => {

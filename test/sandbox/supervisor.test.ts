@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import type { SupervisorHandover } from '../../src/sandbox/protocol.js';
@@ -14,6 +13,7 @@ import { SupervisorClient, waitForHealthy } from '../../src/sandbox/supervisor-c
 import { fetch } from 'undici';
 import { tempDir } from '../fixtures/temp-dir.js';
 import { closedPort } from '../fixtures/closed-port.js';
+import { startSupervisorProcess, stopSupervisorProcess } from '../fixtures/supervisor-process.js';
 
 const SUPERVISOR = join(packageRoot(), 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
 const TOKEN = 'test-token-0123456789abcdef';
@@ -71,32 +71,11 @@ beforeAll(async () => {
 });
 
 /** A supervisor process on `workspace`, given `handover`; answers once it listens. */
-async function startSupervisor(workspace: string, handover: SupervisorHandover): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [SUPERVISOR, '--port', '0', '--workspace', workspace, '--chromium', CHROMIUM], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdin!.write(`${JSON.stringify(handover)}\n`);
-  const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (first) => {
-      lines.close();
-      child.stdout!.resume();
-      resolve(first);
-    });
-    child.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
-  });
-  const port = /^listening (\d+)$/.exec(line)?.[1];
-  if (port === undefined) throw new Error(`unexpected first line: ${line}`);
-  return { child, port: Number(port) };
+function startSupervisor(workspace: string, handover: SupervisorHandover): Promise<{ child: ChildProcess; port: number }> {
+  return startSupervisorProcess([SUPERVISOR, '--port', '0', '--workspace', workspace, '--chromium', CHROMIUM], handover);
 }
 
-async function stopSupervisor(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
+const stopSupervisor = stopSupervisorProcess;
 
 afterAll(async () => {
   await stopSupervisor(supervisor);

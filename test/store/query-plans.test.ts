@@ -19,6 +19,7 @@ const ADMIN_TABLES = new Set(['orgs', 'api_keys']);
 /** Statements whose plans the checks below would flag, and why they read what they read. */
 const BY_DESIGN: Record<string, string> = {
   'runs.s.recountActive': 'sets every organisation’s count of active runs, once at start',
+  'runs.s.waitingOrgs': 'its scans are of its own recursive CTE, one row per organisation with queued runs, each found by a seek in runs_queued',
   'sealed.s[0].read': 'errand secrets rotate-key re-encrypts every sealed value',
   'sealed.s[1].read': 'errand secrets rotate-key re-encrypts every sealed value',
   'sealed.s[2].read': 'errand secrets rotate-key re-encrypts every sealed value',

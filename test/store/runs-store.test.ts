@@ -68,12 +68,43 @@ describe('RunsStore', () => {
     const org = new OrgsService({ store, clock: systemClock, ids }).create('plans').id;
     insertRun(org, 'queued');
     const plan = (stmt: string) =>
-      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all({ max_running: 4, now: 4, after: '' }) as { detail: string }[]).map((r) => r.detail);
-    const sql = (name: 'nextClaimable' | 'lapsed') => (store.runs as unknown as { s: Record<string, { source: string }> }).s[name]!.source;
-    const claim = plan(sql('nextClaimable')).join(' | ');
-    expect(claim).toMatch(/^SEARCH r USING INDEX runs_queued \(id>\?\) \| CORRELATED SCALAR SUBQUERY 1 \| SEARCH x USING (COVERING )?INDEX runs_running \(org_id=\?\)$/);
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${stmt}`).all({ org_id: org, now: 4, after: '' }) as { detail: string }[]).map((r) => r.detail);
+    const sql = (name: 'waitingOrgs' | 'nextQueuedOf' | 'lapsed') => (store.runs as unknown as { s: Record<string, { source: string }> }).s[name]!.source;
+    // Organisation by organisation: a seek for the next one with queued runs, its oldest queued run, its running count.
+    const reads = plan(sql('waitingOrgs')).filter((line) => /^(SCAN|SEARCH) /.test(line));
+    expect(reads).toEqual([
+      'SCAN CONSTANT ROW',
+      'SEARCH runs USING COVERING INDEX runs_queued',
+      'SCAN waiting',
+      'SEARCH q USING COVERING INDEX runs_queued (org_id>?)',
+      'SCAN w',
+      'SEARCH r USING INDEX sqlite_autoindex_runs_1 (id=?)',
+      'SEARCH q USING COVERING INDEX runs_queued (org_id=?)',
+      'SEARCH x USING COVERING INDEX runs_running (org_id=?)',
+    ]);
+    expect(plan(sql('nextQueuedOf'))).toEqual(['SEARCH runs USING INDEX runs_queued (org_id=? AND id>?)']);
     expect(plan(sql('lapsed')).join(' | ')).toMatch(/^SCAN runs USING INDEX runs_running/);
-    expect(store.runs.nextClaimable(4)?.id).toBeDefined();
+    expect(store.runs.waitingOrgs().find((w) => w.org_id === org)).toMatchObject({ running: 0 });
+    expect(store.runs.nextQueuedOf(org, '')?.id).toBeDefined();
+  });
+
+  it('lists each organisation with queued runs once, with its oldest queued run and its running count', () => {
+    const orgs = new OrgsService({ store, clock: systemClock, ids });
+    const [a, b, c] = [orgs.create('wait-a').id, orgs.create('wait-b').id, orgs.create('wait-c').id];
+    const a1 = insertRun(a, 'queued');
+    const a2 = insertRun(a, 'queued');
+    const b1 = insertRun(b, 'queued');
+    const b2 = insertRun(b, 'queued');
+    setStatus(b1, 'queued', 'running', {});
+    const c1 = insertRun(c, 'queued');
+    const c2 = insertRun(c, 'queued');
+    setStatus(c1, 'queued', 'cancelled', {});
+    const waiting = new Map(store.runs.waitingOrgs().map((w) => [w.org_id, w]));
+    expect(waiting.get(a)).toMatchObject({ id: a1, running: 0 });
+    expect(waiting.get(b)).toMatchObject({ id: b2, running: 1 });
+    expect(waiting.get(c)).toMatchObject({ id: c2, running: 0 });
+    expect(store.runs.nextQueuedOf(a, a1)?.id).toBe(a2);
+    expect(store.runs.nextQueuedOf(a, a2)).toBeUndefined();
   });
 
   it('reads back every column of a run as SQLite stores it, whichever statement reads it', () => {

@@ -136,6 +136,7 @@ describe('a test-mode run', () => {
     const frames = (await events.text()).split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)));
     expect(frames.map((f) => f.type)).toEqual(expect.arrayContaining(['run.status', 'run.step', 'run.completed']));
     expect(frames.filter((f) => f.type === 'run.status').map((f) => f.data.to)).toEqual(['queued', 'running', 'succeeded']);
+    expect(frames.find((f) => f.type === 'run.status' && f.data.to === 'succeeded')?.data.description).toMatch(/^test mode: a result generated/);
     expect(frames.every((f) => f.livemode === false)).toBe(true);
   });
 
@@ -204,10 +205,10 @@ describe('forced outcomes (errand_test=...)', () => {
     expect((await schemas.validate(schema, 'output_schema', run.result)).length).toBeGreaterThan(0);
   });
 
-  it('errand_test=slow_<s> keeps the run running, and its timeout_s stops it as live', async () => {
+  it('errand_test=slow_<s> keeps the run running, at most 60 s, and its timeout_s stops it as live', async () => {
     const slow = await createRun(h.daemon, { prompt: 'x errand_test=slow_600' }, test.key);
     const running = await waitForRun(h.daemon, slow, ['running'], 45_000, test.key);
-    expect(running.progress.last_action).toMatch(/working slowly for 600 s/);
+    expect(running.progress.last_action).toBe('test mode: working slowly for 60 s (errand_test=slow; it asked for 600 s, and 60 s is the most a test-mode run waits)');
     // Its live_url is there as a live run's is, and the view says why it shows nothing.
     expect(running.live_url).toMatch(/\/live\?token=elv_/);
     const frames = await h.daemon.api('GET', `/v1/runs/${slow}/live/frames`, undefined, asTest());

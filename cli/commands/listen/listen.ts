@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { withDataDirectory } from '../../../src/admin-services.js';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNERS, eventSpec, isEventType } from '../../../src/event-log/event-catalogue.js';
-import type { WebhookSigner } from '../../../src/store/webhooks-store.js';
+import type { WebhookSigner } from '../../../src/vocabulary/webhook-signers.js';
 import type { EventWebhooks } from '../../../src/webhooks/event-webhooks.js';
 import { signWebhook } from '../../../src/webhooks/signer.js';
 import { UsageError } from '../../cli-errors.js';

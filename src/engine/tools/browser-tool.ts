@@ -34,7 +34,7 @@ export function createBrowserTool(hold: SubmissionHold): AgentTool<BrowserAction
         'drag {to_ref or to_x,to_y}; scroll {direction, amount?, ref or x,y?} or {text} (until it shows); wait {text, gone?, seconds?} or {seconds}; ' +
         "upload {files} (the run's input files, by name); dialog {accept, text?} (answers an alert, confirm or prompt); tab {index, close?}; " +
         'read_text {offset?}; snapshot {ref?} (one part in full); screenshot (you see it; its id can be named as evidence). ' +
-        'Results give the URL, title, HTTP status, the open tabs, a dialog waiting for an answer, and a `problem` when the page is unusable (host_unreachable: on this machine or a private network, which the sandbox cannot reach).',
+        'Results give the URL, title, HTTP status, the open tabs, a dialog waiting for an answer, and a `problem` when the page is unusable.',
       inputSchema: {
         type: 'object',
         required: ['action'],

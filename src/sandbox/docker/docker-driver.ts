@@ -12,7 +12,16 @@ import { newSupervisorTls } from '../supervisor-channel.js';
 import { isValidEnvName, sandboxContainerSpec, SUPERVISOR_PORT, type ContainerLimits } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { FirewallKeeper } from './firewall-keeper.js';
-import { checkHostFirewall, FIREWALL_HELPER_LABEL, hostFirewallPins, installHostFirewall, removeHostFirewallHelper, type HostFirewallOptions, type HostFirewallPins } from './host-firewall.js';
+import {
+  checkHostFirewall,
+  FIREWALL_HELPER_LABEL,
+  hostFirewallPins,
+  hostFirewallProbe,
+  installHostFirewall,
+  removeHostFirewallHelper,
+  type HostFirewallOptions,
+  type HostFirewallPins,
+} from './host-firewall.js';
 import type { HostFirewallMode } from './sandbox-hosts.js';
 import { imageExists } from './image-exists.js';
 import { checkSandboxFirewall } from './firewall-check.js';
@@ -91,6 +100,8 @@ export class DockerDriver implements SandboxDriver {
   private hostFirewallReport: FirewallReport | null = null;
   /** Where a remote host's sandboxes are fenced to their run's proxy: its firewall, through the helper; null when opted out. */
   private readonly hostPins: HostFirewallPins | null;
+  /** The quick look at a remote host's rules (`verifyHostFirewall`); null for the local engine or when opted out. */
+  private readonly hostProbe: (() => Promise<FirewallReport>) | null;
 
   private constructor(
     private readonly options: DockerDriverOptions,
@@ -107,7 +118,9 @@ export class DockerDriver implements SandboxDriver {
       [DAEMON_LABEL]: this.instanceId,
       ...processLabels(currentProcessIdentity()),
     };
-    this.hostPins = isRemote(options) && options.host?.firewall !== 'off' ? hostFirewallPins(options.docker, this.hostFirewallOptions(), options.logger) : null;
+    const fenced = isRemote(options) && options.host?.firewall !== 'off';
+    this.hostPins = fenced ? hostFirewallPins(options.docker, this.hostFirewallOptions(), options.logger) : null;
+    this.hostProbe = fenced ? hostFirewallProbe(options.docker, this.hostFirewallOptions()) : null;
     this.pool = new WarmPool({
       size: options.warmPoolSize,
       start: (signal) => this.startPooled(signal),
@@ -217,6 +230,23 @@ export class DockerDriver implements SandboxDriver {
     const report = mode === 'auto' ? await installHostFirewall(this.options.docker, helper) : await checkHostFirewall(this.options.docker, helper);
     this.hostFirewallReport = report;
     if (!report.installed) throw new HostFirewallMissing(report);
+  }
+
+  /**
+   * Whether a remote host's rules are in place now, by one quick look through the helper (`hostFirewallProbe`): asked
+   * before a run's sandbox there is handed over, and between the full checks, since rules can go at any time (a
+   * reboot, a firewall reload). Never installs; null for the local engine (its keeper) or a host opted out (`off`).
+   */
+  /** Whether this engine's host has a firewall the daemon looks at through its helper (a remote host, not opted out). */
+  get checksHostFirewall(): boolean {
+    return this.hostProbe !== null;
+  }
+
+  async verifyHostFirewall(): Promise<FirewallReport | null> {
+    if (this.hostProbe === null) return null;
+    const report = await this.hostProbe();
+    this.hostFirewallReport = report;
+    return report;
   }
 
   private hostFirewallOptions(): HostFirewallOptions {

@@ -63,6 +63,30 @@ export async function checkHostFirewall(docker: Docker, options: HostFirewallOpt
   }
 }
 
+/**
+ * The check a remote host's firewall gets before each run's sandbox there is handed over (and at each host check in
+ * between): one `iptables -S` in the daemon's helper, whose container and iptables backend are found once and kept
+ * while the rules are found in place. A check that finds them missing looks for the helper and the backend again and
+ * checks once more before it says so, in case the helper was gone rather than the rules. Never throws.
+ */
+export function hostFirewallProbe(docker: Docker, options: HostFirewallOptions): () => Promise<FirewallReport> {
+  let runner: IptablesRunner | null = null;
+  const fresh = async (): Promise<FirewallReport> => {
+    try {
+      runner = await (await firewallHelper(docker, options)).iptables();
+      return await check(runner, options);
+    } catch (error) {
+      runner = null;
+      return { installed: false, detail: `on ${options.host}: ${messageOf(error)}` };
+    }
+  };
+  return async () => {
+    if (runner === null) return fresh();
+    const report = await check(runner, options);
+    return report.installed ? report : fresh();
+  };
+}
+
 /** What a docker sandbox on the host needs of its firewall: the pin of a run that leaves through a proxy (issue 23). */
 export interface HostFirewallPins {
   /** Lets the sandbox at `address` on the host reach only its run's proxy (and the host's resolvers) from now on. */

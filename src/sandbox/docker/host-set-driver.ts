@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { FirewallReport, Sandbox, SandboxCreateOptions, SandboxDriver, SandboxHostReport, SandboxPlacement, SandboxReport, SandboxSlot } from '../driver.js';
 import { SandboxError } from '../sandbox-error.js';
 import type { ContainerLimits } from './container-spec.js';
+import { GatedSandbox } from '../gated-sandbox.js';
 import { DockerDriver, HostFirewallMissing } from './docker-driver.js';
 import { checkSandboxFirewall } from './firewall-check.js';
 import { imageExists } from './image-exists.js';
@@ -47,7 +48,11 @@ interface Host {
   firewall: FirewallReport | null;
 }
 
-/** How often the firewall of a remote host that is up is checked again (and, for `auto`, put back). */
+/**
+ * How often a remote host that is up has its firewall put in place again (`auto`, for routes that changed there) or
+ * checked in full (`manual`); between those, each host check looks at the rules quickly (`verifyHostFirewall`), as
+ * every run's start there does.
+ */
 const FIREWALL_RECHECK_MS = 60_000;
 
 /**
@@ -126,19 +131,51 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
     return () => this.downListeners.delete(listener);
   }
 
+  /**
+   * The run's sandbox on the host placed for it. A remote host's firewall is looked at as the sandbox starts, and the
+   * run may act in it (code, the browser) only once the rules were seen in place (`GatedSandbox`): a host whose rules
+   * went (flushed, a reboot) is marked down at once, which stops the run (and the host's other runs) to re-queue it,
+   * and is checked again at once (`auto` puts the rules back there).
+   */
   async create(options: SandboxCreateOptions): Promise<Sandbox> {
     if (options.slot === undefined) throw new SandboxError('a run reached the sandboxes without a host placed for it', { code: 'start_failed' });
     const host = this.hosts.find((h) => h.spec.name === options.slot?.host);
-    if (host === undefined || !host.up || host.driver === null) {
+    const driver = host?.driver;
+    if (host === undefined || !host.up || !driver) {
       throw new SandboxError(`the sandbox host ${options.slot.host} is down`, { code: 'start_failed' });
     }
+    const fenced = this.firewallInPlace(host, driver);
+    // Handled here too: it may fail while the sandbox still starts, or with no sandbox to gate.
+    fenced?.catch(() => undefined);
+    let sandbox: Sandbox;
     try {
-      return await host.driver.create(options);
+      sandbox = await driver.create(options);
     } catch (error) {
       // A host that fails a start may be gone: checked now, so that its run is re-queued rather than failed.
       if (!options.signal.aborted) await this.check(host);
       throw error;
     }
+    return fenced === null ? sandbox : new GatedSandbox(sandbox, fenced);
+  }
+
+  /**
+   * Resolves once the host's firewall was seen in place now; rejects, after marking the host down (its runs stop and
+   * are re-queued) and checking it again, when it was not. Null for a host whose firewall is not the daemon's to look
+   * at (the local engine's keeper, or `firewall: "off"`).
+   */
+  private firewallInPlace(host: Host, driver: DockerDriver): Promise<void> | null {
+    if (!driver.checksHostFirewall) return null;
+    return driver.verifyHostFirewall().then((report) => {
+      if (report === null || report.installed) return;
+      host.firewall = report;
+      const missing = new HostFirewallMissing(report);
+      if (host.up) {
+        this.markDown(host, host.explain(missing));
+        // Checked again now rather than at the next tick: with `auto` that puts the rules back, and the host takes runs again.
+        void this.check(host);
+      }
+      throw missing;
+    });
   }
 
   async report(): Promise<SandboxReport> {
@@ -215,13 +252,17 @@ export class HostSetDriver implements SandboxDriver, SandboxPlacement {
         return;
       }
       if (host.up) {
-        // A host's rules can go (a reboot, another tool flushing iptables): looked at again now and then, not at every
-        // ping, since it takes a few commands in the helper.
-        if (host.driver !== null && Date.now() - host.firewallCheckedAt >= FIREWALL_RECHECK_MS) {
+        // A host's rules can go (a reboot, another tool flushing iptables): a quick look at every ping, and now and then
+        // the full install (auto: the host's routes may have changed) or check (manual), which takes a few commands.
+        if (host.driver === null) return;
+        if (Date.now() - host.firewallCheckedAt >= FIREWALL_RECHECK_MS) {
           host.firewallCheckedAt = Date.now();
           await host.driver.ensureHostFirewall();
-          host.firewall = host.driver.hostFirewall;
+        } else {
+          const report = await host.driver.verifyHostFirewall();
+          if (report !== null && !report.installed) throw new HostFirewallMissing(report);
         }
+        host.firewall = host.driver.hostFirewall;
         return;
       }
       if (host.driver === null) {

@@ -162,16 +162,13 @@ export async function pinnedRules(source: string, runner: IptablesRunner = local
 
 /** The installed sandbox rules and the jumps into them, as `iptables -S` prints them; empty when not installed. */
 export async function listSandboxFirewallRules(runner: IptablesRunner = localIptables): Promise<string[]> {
-  const lines: string[] = [];
-  for (const chain of ['INPUT', 'DOCKER-USER']) {
-    const listed = await runner.iptables(['-S', chain]).catch(() => '');
-    lines.push(...listed.split('\n').filter((line) => line.includes(INPUT_CHAIN) || line.includes(FORWARD_CHAIN)));
-  }
-  for (const chain of [INPUT_CHAIN, FORWARD_CHAIN]) {
-    const listed = await runner.iptables(['-S', chain]).catch(() => '');
-    lines.push(...listed.split('\n').filter((line) => line.startsWith('-A ')));
-  }
-  return lines;
+  // One listing of the filter table, not one per chain: on a remote host each is a command in the helper, and the
+  // check runs before every run's sandbox there is handed over.
+  const listed = await runner.iptables(['-S']).catch(() => '');
+  const hooked = (chain: string) => (line: string) => line.startsWith(`-A ${chain} `) && (line.includes(INPUT_CHAIN) || line.includes(FORWARD_CHAIN));
+  const own = (line: string) => line.startsWith(`-A ${INPUT_CHAIN} `) || line.startsWith(`-A ${FORWARD_CHAIN} `);
+  const lines = listed.split('\n');
+  return [...lines.filter(hooked('INPUT')), ...lines.filter(hooked('DOCKER-USER')), ...lines.filter(own)];
 }
 
 /** Makes `rule` (an `-A CHAIN ...` line) the first of its chain, exactly once. */

@@ -108,6 +108,8 @@ class GetJobsResponseDataItem(TypedDict):
     """Whether its runs replay its recipe ('auto') or run the agent every step ('off', the default)."""
     sandbox_label: str | None
     """The sandbox host label its runs ask for unless they name their own; null: any host."""
+    action_space: Literal["dom", "computer"]
+    """How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool)."""
     created_at: str
     updated_at: str
 
@@ -156,6 +158,8 @@ class PostJobsBody(TypedDict):
     replay: NotRequired[Literal["auto", "off"]]
     """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
     sandbox_label: NotRequired[str | None]
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class DeleteJobsIdResponse(TypedDict):
@@ -187,6 +191,8 @@ class PatchJobsIdBody(TypedDict):
     replay: NotRequired[Literal["auto", "off"]]
     """auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay)."""
     sandbox_label: NotRequired[str | None]
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class GetJobsIdSkippedFiringsQuery(TypedDict):
@@ -428,6 +434,8 @@ class GetRunsResponseDataItem(TypedDict):
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
     sandbox: GetRunsResponseDataItemSandbox
     """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    action_space: Literal["dom", "computer"]
+    """How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces."""
 
 
 class GetRunsResponse(TypedDict):
@@ -469,6 +477,8 @@ class PostRunsBody(TypedDict):
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
     sandbox_label: NotRequired[str]
     """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class PostRunsResponseBillingEstimatedCostUsd(TypedDict):
@@ -547,6 +557,8 @@ class PostJobsIdRunsBody(TypedDict):
     """Name of a proxy connection the run's browser and code leave through (a run's wins over its job's; default: the operator's sandbox.egress_proxy, if set). A missing, disabled or non-proxy one fails the run with auth_required."""
     sandbox_label: NotRequired[str]
     """A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host."""
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
     replay: NotRequired[Literal["auto", "off"]]
     """auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay."""
 
@@ -876,6 +888,8 @@ class GetEventsResponseRunCompletedData(TypedDict):
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
     sandbox: GetRunsResponseDataItemSandbox
     """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    action_space: Literal["dom", "computer"]
+    """How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces."""
 
 
 class GetEventsResponseRunCompleted(TypedDict):
@@ -1839,6 +1853,8 @@ class RunCompletedWebhookData(TypedDict):
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
     sandbox: GetRunsResponseDataItemSandbox
     """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    action_space: Literal["dom", "computer"]
+    """How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces."""
 
 
 class RunCompletedWebhook(TypedDict):

@@ -236,6 +236,8 @@ export interface paths {
               replay: "auto" | "off";
               /** The sandbox host label its runs ask for unless they name their own; null: any host. */
               sandbox_label: string | null;
+              /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+              action_space: "dom" | "computer";
               created_at: string;
               updated_at: string;
             }[];
@@ -288,6 +290,8 @@ export interface paths {
           /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
           replay?: "auto" | "off";
           sandbox_label?: (string | null);
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -332,6 +336,8 @@ export interface paths {
             replay: "auto" | "off";
             /** The sandbox host label its runs ask for unless they name their own; null: any host. */
             sandbox_label: string | null;
+            /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+            action_space: "dom" | "computer";
             created_at: string;
             updated_at: string;
           };
@@ -393,6 +399,8 @@ export interface paths {
             replay: "auto" | "off";
             /** The sandbox host label its runs ask for unless they name their own; null: any host. */
             sandbox_label: string | null;
+            /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+            action_space: "dom" | "computer";
             created_at: string;
             updated_at: string;
           };
@@ -467,6 +475,8 @@ export interface paths {
           /** auto: a run replays the job's recipe (recorded from an earlier run that succeeded) without the model, and the agent takes over where the page changed; off: the agent runs every step. A job's default is off (docs/api.md, Replay). */
           replay?: "auto" | "off";
           sandbox_label?: (string | null);
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -511,6 +521,8 @@ export interface paths {
             replay: "auto" | "off";
             /** The sandbox host label its runs ask for unless they name their own; null: any host. */
             sandbox_label: string | null;
+            /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+            action_space: "dom" | "computer";
             created_at: string;
             updated_at: string;
           };
@@ -789,6 +801,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -836,6 +850,8 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -919,6 +935,8 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -1001,6 +1019,8 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -1085,6 +1105,8 @@ export interface paths {
           proxy?: string;
           /** A label of the sandbox hosts (sandbox.hosts) the run must run on (a run's wins over its job's); a label no host has is 400 unknown_sandbox_label. Default: any host. */
           sandbox_label?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -1231,6 +1253,8 @@ export interface paths {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -1338,6 +1362,8 @@ export interface paths {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -1508,6 +1534,8 @@ export interface paths {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
         "409": {
@@ -1642,6 +1670,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
             /** The text of the agent's latest model answer, or null. */
             thought: string | null;
@@ -2164,6 +2194,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.failed";
@@ -2253,6 +2285,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.cancelled";
@@ -2342,6 +2376,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "webhook.attempted";
@@ -2708,6 +2744,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.failed";
@@ -2797,6 +2835,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.cancelled";
@@ -2886,6 +2926,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "webhook.attempted";
@@ -4696,6 +4738,8 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -4811,6 +4855,8 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -4926,6 +4972,8 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
