@@ -13,7 +13,7 @@ import {
   type OutputPriceKey,
   type ProviderModelKey,
 } from '../vocabulary/models.js';
-import { COMPUTER_DISPLAYS } from '../vocabulary/action-spaces.js';
+import { COMPUTER_DISPLAYS, DEFAULT_COMPUTER_DISPLAY } from '../vocabulary/action-spaces.js';
 
 export type ConfigValue = string | number | boolean | null;
 
@@ -134,7 +134,7 @@ export const CONFIG_KEYS = {
   'models.max_tokens': { type: 'integer', default: 4096, min: 256, max: 128_000, description: 'max_tokens of each model call.' },
   'computer.display': {
     type: 'enum',
-    default: '1280x800',
+    default: DEFAULT_COMPUTER_DISPLAY,
     values: COMPUTER_DISPLAYS,
     description: "Size of the screenshots a run in the computer action space shows its model, in pixels: the 1280x800 viewport, or it scaled down (fewer image tokens, less detail); the model's coordinates are in these.",
   },

@@ -31,3 +31,6 @@ export const BROWSER_VIEWPORT = { width: 1280, height: 800 } as const;
  */
 export const COMPUTER_DISPLAYS = ['1280x800', '1024x640', '800x500'] as const;
 export type ComputerDisplaySize = (typeof COMPUTER_DISPLAYS)[number];
+
+/** What `computer.display` is unless the operator sets it: the viewport itself, unscaled. */
+export const DEFAULT_COMPUTER_DISPLAY: ComputerDisplaySize = '1280x800';
