@@ -207,6 +207,7 @@ export function envelope(id: string, overrides: Partial<Run> = {}): Run {
     files: [],
     mode: 'agent',
     sandbox: { label: null, host: null },
+    action_space: 'dom',
     ...overrides,
   };
 }
@@ -255,6 +256,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     schedule: null,
     proxy: null,
     sandbox_label: null,
+    action_space: 'dom',
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
   };
