@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { SupervisorClient } from '../src/sandbox/supervisor-client.js';
 import { startSupervisorProcess, stopSupervisorProcess } from '../test/fixtures/supervisor-process.js';
 import { Stuck, TASKS, type WebTask } from './web-tasks/tasks.js';
+import { ComputerHands, ocrAvailable } from './web-tasks/computer-hands.js';
 import { NewTool, TodayTool, type BrowserToolHands } from './web-tasks/tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'errand-web-tasks-'));
   const tools: { hands: BrowserToolHands; supervisor: Supervisor; results: Map<string, { solved: boolean; why: string | null }> }[] = [];
   let baselineNote = `today's tool: the supervisor of ${baselineRef}`;
+  let computerNote = "the computer action space: the engine's computer tool (Anthropic's actions), the agent reading each screenshot with OCR";
   try {
     const source = baselineRef === 'none' ? 'not asked for' : baselineSources(baselineRef);
     if (source.endsWith('main.ts')) {
@@ -155,15 +157,22 @@ async function main(): Promise<void> {
     }
     const next = await startSupervisor([SUPERVISOR], join(work, 'new'));
     tools.push({ hands: new NewTool(next.client), supervisor: next, results: new Map() });
+    // The computer action space: the engine's computer tool, seen through screenshots read by OCR.
+    if (ocrAvailable()) {
+      const computer = await startSupervisor([SUPERVISOR], join(work, 'computer'));
+      tools.push({ hands: new ComputerHands(computer.client), supervisor: computer, results: new Map() });
+    } else {
+      computerNote = 'the computer action space: skipped (its agent reads screenshots with Tesseract: apt-get install tesseract-ocr)';
+    }
 
     for (const task of tasks) {
       for (const tool of tools) {
-        if (tool.hands.name === 'new') await reset(tool.supervisor.client);
+        if (tool.hands.name !== 'today') await reset(tool.supervisor.client);
         tool.results.set(task.id, await attempt(task, tool.hands, site));
       }
     }
 
-    console.log(`web tasks: ${tasks.length} pages on loopback, a scripted agent that reads only the tool's answers; ${baselineNote}`);
+    console.log(`web tasks: ${tasks.length} pages on loopback, a scripted agent that reads only the tool's answers; ${baselineNote}; ${computerNote}`);
     const categories = [...new Set(tasks.map((t) => t.category))];
     console.log(`  ${'category'.padEnd(12)} ${tools.map((t) => t.hands.name.padStart(8)).join(' ')}`);
     for (const category of [...categories, 'all']) {
@@ -172,10 +181,14 @@ async function main(): Promise<void> {
       console.log(`  ${category.padEnd(12)} ${cells.join(' ')}`);
     }
     console.log('snapshot size (the tool\'s answer to snapshot, as the model reads it; tokens = characters / 4, an estimate: no tokenizer is installed):');
-    for (const tool of tools) {
+    for (const tool of tools.filter((t) => t.hands.name !== 'computer')) {
       const sizes = tool.hands.snapshotSizes;
       const [median, p90] = [percentile(sizes, 50), percentile(sizes, 90)];
       console.log(`  ${tool.hands.name.padEnd(6)} ${String(sizes.length).padStart(3)} snapshots: median ${median} chars (${Math.round(median / 4)} tokens), p90 ${p90} chars (${Math.round(p90 / 4)} tokens)`);
+    }
+    for (const tool of tools.filter((t) => t.hands.name === 'computer')) {
+      const sizes = tool.hands.snapshotSizes;
+      console.log(`  ${tool.hands.name} ${String(sizes.length).padStart(3)} screenshots instead (one with every action): median ${percentile(sizes, 50)} image tokens, p90 ${percentile(sizes, 90)} ((width x height) / 750, Anthropic's estimate)`);
     }
     // What each action costs on the supervisor (what a replay pays per step): the actions both tools have.
     const shared = ['navigate', 'click', 'type', 'read_text', 'snapshot'];
