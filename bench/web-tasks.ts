@@ -3,7 +3,7 @@
  * poses, with its own check that reports success), served on loopback, worked through by a scripted agent that acts
  * only on the browser tool's answers (bench/web-tasks/tasks.ts, tools.ts), with today's tool and the new one in one run:
  *   npm run build && node --import tsx bench/web-tasks.ts [tasks=all] [baseline=21c5f66]
- * `tasks` takes the first N tasks; `baseline` is the commit whose supervisor is today's tool (the one before
+ * `tasks` takes the first N tasks, or the tasks of a comma-separated list of ids; `baseline` is the commit whose supervisor is today's tool (the one before
  * references and the new actions), run from its sources with tsx; `none` runs the new tool alone. Without that
  * commit in the repository's history the baseline is skipped, and the bench says so.
  *
@@ -30,9 +30,9 @@ const PAGES = fileURLToPath(new URL('./web-tasks/', import.meta.url));
 const SUPERVISOR = join(ROOT, 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
 const TOKEN = 'web-tasks-bench-token-0123456789';
 
-const count = process.argv[2] === undefined || process.argv[2] === 'all' ? TASKS.length : Number(process.argv[2]);
+const chosen = process.argv[2] ?? 'all';
 const baselineRef = process.argv[3] ?? '21c5f66';
-const tasks = TASKS.slice(0, count);
+const tasks = chosen === 'all' ? TASKS : /^\d+$/.test(chosen) ? TASKS.slice(0, Number(chosen)) : TASKS.filter((t) => chosen.split(',').includes(t.id));
 
 /** Which page reports a task's success: its own, or the frame that holds its form. */
 const REPORTED_BY: Record<string, string> = { 'iframe-form': 'support-frame', 'iframe-cross': 'card-frame' };

@@ -7,8 +7,7 @@
  * clicks what it read. What it cannot do that a model could: recognise an icon or a shape that is not text (a trash
  * can, a slider's handle), which leaves those tasks unsolved, said as such.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fromAnthropicComputer } from '../../src/engine/providers/anthropic-computer.js';
 import { ComputerDisplay } from '../../src/engine/tools/computer-display.js';
@@ -58,9 +57,24 @@ function enlargedGrey(png: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`P5\n${w} ${h}\n255\n`, 'latin1'), out]);
 }
 
+/**
+ * Tesseract's TSV for an image. Asynchronous: a reading takes seconds, and an event loop blocked that long misses the
+ * supervisor closing an idle keep-alive connection, which the next request would then be sent on.
+ */
+function tesseract(image: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('tesseract', ['stdin', 'stdout', '--psm', '11', 'tsv'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`tesseract exited with ${code}`))));
+    child.stdin.end(image);
+  });
+}
+
 /** The words of a PNG screenshot, in reading order, with their boxes in the screenshot's pixels. */
-function readWords(png: Buffer): Word[] {
-  const tsv = execFileSync('tesseract', ['stdin', 'stdout', '--psm', '11', 'tsv'], { input: enlargedGrey(png), stdio: ['pipe', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024 }).toString('utf8');
+async function readWords(png: Buffer): Promise<Word[]> {
+  const tsv = await tesseract(enlargedGrey(png));
   const words: Word[] = [];
   for (const row of tsv.split('\n').slice(1)) {
     const cells = row.split('\t');
@@ -152,7 +166,6 @@ export class ComputerHands implements BrowserToolHands {
   private words: Word[] = [];
   private lastPng: Buffer | null = null;
   private readonly context: ToolContext;
-  private debugCalls = 0;
 
   constructor(client: SupervisorClient) {
     const sandbox = { reachesHost: true, browser: (request: Parameters<SupervisorClient['browser']>[0]) => client.browser(request) } as unknown as Sandbox;
@@ -195,23 +208,18 @@ export class ComputerHands implements BrowserToolHands {
     const image = outcome.content.find((b) => b.type === 'image');
     this.lastPng = image === undefined ? null : Buffer.from(image.data, 'base64');
     this.words = [];
-    if (process.env.DEBUG_OCR) {
-      const n = (this.debugCalls += 1);
-      if (this.lastPng !== null) writeFileSync(`/tmp/cu-bench-${n}.png`, this.lastPng);
-      console.error(`#${n} ${tool} ${JSON.stringify(input)} -> ${text.split('\n').slice(0, 2).join(' | ')}`);
-    }
     return { ok: !outcome.isError, text };
   }
 
   /** The words of the latest screenshot. */
-  private read(): Word[] {
-    if (this.words.length === 0 && this.lastPng !== null) this.words = readWords(this.lastPng);
+  private async read(): Promise<Word[]> {
+    if (this.words.length === 0 && this.lastPng !== null) this.words = await readWords(this.lastPng);
     return this.words;
   }
 
   private async find(phrase: string): Promise<Target | null> {
     if (this.lastPng === null) await this.call('computer', { action: 'screenshot' });
-    const at = locate(this.read(), phrase);
+    const at = locate(await this.read(), phrase);
     return at === null ? null : { selector: `point:${at.x},${at.y}` };
   }
 
@@ -232,7 +240,7 @@ export class ComputerHands implements BrowserToolHands {
    */
   async snapshot(): Promise<Snapshot> {
     await this.call('computer', { action: 'screenshot' });
-    const words = this.read();
+    const words = await this.read();
     if (this.lastPng !== null) {
       const size = decodePng(this.lastPng);
       this.snapshotSizes.push(Math.round((size.width * size.height) / 750));
@@ -241,7 +249,6 @@ export class ComputerHands implements BrowserToolHands {
     const target = (phrase: string, role = ''): Target | null => {
       const label = locate(words, phrase);
       const at = label !== null && shot !== null && FIELDS.has(role) ? (fieldRightOf(shot, label) ?? label) : label;
-      if (process.env.DEBUG_OCR && at === null) console.error(`OCR: no ${JSON.stringify(phrase)} in ${words.map((w) => `${w.text}@${w.left},${w.top}/${w.line}`).join(' ')}`);
       return at === null ? null : { selector: `point:${at.x},${at.y}` };
     };
     return { text: words.map((w) => w.text).join(' '), find: (role, name) => target(name, role), withText: (_role, text) => target(text), byHint: () => null };
@@ -249,7 +256,7 @@ export class ComputerHands implements BrowserToolHands {
 
   async readText(): Promise<Answer> {
     await this.call('computer', { action: 'screenshot' });
-    return { ok: true, text: this.read().map((w) => w.text).join(' ') };
+    return { ok: true, text: (await this.read()).map((w) => w.text).join(' ') };
   }
 
   async screenshot() {
@@ -294,7 +301,7 @@ export class ComputerHands implements BrowserToolHands {
       }
       // The option the control shows: the place the text is drawn nearest the control, other than its own label.
       const [tx, ty] = this.at(target);
-      const option = locateAll(this.read(), value)
+      const option = locateAll(await this.read(), value)
         .filter((p) => p.x !== tx || p.y !== ty)
         .sort((a, b) => Math.hypot(a.x - tx, a.y - ty) - Math.hypot(b.x - tx, b.y - ty))[0];
       if (option !== undefined) {

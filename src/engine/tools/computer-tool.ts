@@ -46,12 +46,6 @@ export function computerTools(options: ComputerToolsOptions): ToolSource {
   };
 }
 
-/** The specs of the two tools, for what admission bounds a first model call with. */
-export function computerToolSpecs(options: ComputerToolsOptions): AgentTool[] {
-  const state: ComputerState = { pointer: null, dialog: null, promptText: null };
-  return [computerTool(options, state), navigateTool(options, state)];
-}
-
 function computerTool(options: ComputerToolsOptions, state: ComputerState): AgentTool<ComputerCallInput> {
   const { display } = options;
   return {
