@@ -17,6 +17,7 @@ import type { Sandbox } from '../../src/sandbox/driver.js';
 import type { SupervisorClient } from '../../src/sandbox/supervisor-client.js';
 import type { RunRow } from '../../src/store/runs-table.js';
 import { decodePng } from './png.js';
+import { Stuck } from './tasks.js';
 import type { Answer, BrowserToolHands, Snapshot, Target } from './tools.js';
 
 /** A word Tesseract read on the screen, with its box in screen pixels. */
@@ -223,10 +224,13 @@ export class ComputerHands implements BrowserToolHands {
     return at === null ? null : { selector: `point:${at.x},${at.y}` };
   }
 
-  private at(target: Target): [number, number] {
+  /** A target's point: its own, or where its text is drawn on the latest screen (a task may name a text it knows). */
+  private async at(target: Target): Promise<[number, number]> {
     const point = pointOf(target);
-    if (point === null) throw new Error(`not a point of the screen: ${JSON.stringify(target)}`);
-    return point;
+    if (point !== null) return point;
+    const found = 'text' in target ? await this.find(target.text) : null;
+    if (found === null) throw new Stuck(`found no ${JSON.stringify(target)} on the screen`);
+    return pointOf(found)!;
   }
 
   navigate(url: string) {
@@ -264,22 +268,22 @@ export class ComputerHands implements BrowserToolHands {
     return this.lastPng === null ? null : decodePng(this.lastPng);
   }
 
-  click(target: Target, options: { double?: boolean; button?: 'right'; modifiers?: string[] } = {}) {
+  async click(target: Target, options: { double?: boolean; button?: 'right'; modifiers?: string[] } = {}) {
     const action = options.button === 'right' ? 'right_click' : options.double === true ? 'double_click' : 'left_click';
     const held = (options.modifiers ?? []).map(xdotool).join('+');
-    return this.call('computer', { action, coordinate: this.at(target), ...(held === '' ? {} : { text: held }) });
+    return this.call('computer', { action, coordinate: await this.at(target), ...(held === '' ? {} : { text: held }) });
   }
 
   clickAt(x: number, y: number) {
     return this.call('computer', { action: 'left_click', coordinate: [x, y] });
   }
 
-  hover(target: Target) {
-    return this.call('computer', { action: 'mouse_move', coordinate: this.at(target) });
+  async hover(target: Target) {
+    return this.call('computer', { action: 'mouse_move', coordinate: await this.at(target) });
   }
 
   async type(target: Target, text: string, submit = false): Promise<Answer> {
-    const clicked = await this.call('computer', { action: 'left_click', coordinate: this.at(target) });
+    const clicked = await this.call('computer', { action: 'left_click', coordinate: await this.at(target) });
     if (!clicked.ok) return clicked;
     await this.call('computer', { action: 'key', text: 'ctrl+a' });
     const typed = await this.call('computer', { action: 'type', text });
@@ -289,7 +293,8 @@ export class ComputerHands implements BrowserToolHands {
 
   /** Opens the control, then clicks each option it shows (Control held after the first), or types it and Return. */
   async select(target: Target, values: string[]): Promise<Answer> {
-    let answer = await this.call('computer', { action: 'left_click', coordinate: this.at(target) });
+    const [tx, ty] = await this.at(target);
+    let answer = await this.call('computer', { action: 'left_click', coordinate: [tx, ty] });
     // The click's answer names a native select: its drawn popup takes no clicks (docs/api.md), the keyboard chooses.
     const native = /\(on <select[#.>\s]/.test(answer.text);
     for (const [i, value] of values.entries()) {
@@ -300,7 +305,6 @@ export class ComputerHands implements BrowserToolHands {
         continue;
       }
       // The option the control shows: the place the text is drawn nearest the control, other than its own label.
-      const [tx, ty] = this.at(target);
       const option = locateAll(await this.read(), value)
         .filter((p) => p.x !== tx || p.y !== ty)
         .sort((a, b) => Math.hypot(a.x - tx, a.y - ty) - Math.hypot(b.x - tx, b.y - ty))[0];
@@ -318,8 +322,8 @@ export class ComputerHands implements BrowserToolHands {
     return this.call('computer', { action: 'key', text: xdotool(key) });
   }
 
-  drag(from: Target, to: Target) {
-    return this.call('computer', { action: 'left_click_drag', start_coordinate: this.at(from), coordinate: this.at(to) });
+  async drag(from: Target, to: Target) {
+    return this.call('computer', { action: 'left_click_drag', start_coordinate: await this.at(from), coordinate: await this.at(to) });
   }
 
   async scrollTo(text: string): Promise<Answer> {
@@ -331,8 +335,8 @@ export class ComputerHands implements BrowserToolHands {
     return { ok: false, text: `${text} never showed` };
   }
 
-  scrollIn(area: Target, direction: 'down' | 'up') {
-    return this.call('computer', { action: 'scroll', coordinate: this.at(area), scroll_direction: direction, scroll_amount: 5 });
+  async scrollIn(area: Target, direction: 'down' | 'up') {
+    return this.call('computer', { action: 'scroll', coordinate: await this.at(area), scroll_direction: direction, scroll_amount: 5 });
   }
 
   async waitFor(text: string): Promise<Answer> {
