@@ -3,7 +3,7 @@
  * poses, with its own check that reports success), served on loopback, worked through by a scripted agent that acts
  * only on the browser tool's answers (bench/web-tasks/tasks.ts, tools.ts), with today's tool and the new one in one run:
  *   npm run build && node --import tsx bench/web-tasks.ts [tasks=all] [baseline=21c5f66]
- * `tasks` takes the first N tasks; `baseline` is the commit whose supervisor is today's tool (the one before
+ * `tasks` takes the first N tasks, or the tasks of a comma-separated list of ids; `baseline` is the commit whose supervisor is today's tool (the one before
  * references and the new actions), run from its sources with tsx; `none` runs the new tool alone. Without that
  * commit in the repository's history the baseline is skipped, and the bench says so.
  *
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { SupervisorClient } from '../src/sandbox/supervisor-client.js';
 import { startSupervisorProcess, stopSupervisorProcess } from '../test/fixtures/supervisor-process.js';
 import { Stuck, TASKS, type WebTask } from './web-tasks/tasks.js';
+import { ComputerHands, ocrAvailable } from './web-tasks/computer-hands.js';
 import { NewTool, TodayTool, type BrowserToolHands } from './web-tasks/tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,9 +30,9 @@ const PAGES = fileURLToPath(new URL('./web-tasks/', import.meta.url));
 const SUPERVISOR = join(ROOT, 'dist', 'templates', 'sandbox', 'supervisor', 'main.js');
 const TOKEN = 'web-tasks-bench-token-0123456789';
 
-const count = process.argv[2] === undefined || process.argv[2] === 'all' ? TASKS.length : Number(process.argv[2]);
+const chosen = process.argv[2] ?? 'all';
 const baselineRef = process.argv[3] ?? '21c5f66';
-const tasks = TASKS.slice(0, count);
+const tasks = chosen === 'all' ? TASKS : /^\d+$/.test(chosen) ? TASKS.slice(0, Number(chosen)) : TASKS.filter((t) => chosen.split(',').includes(t.id));
 
 /** Which page reports a task's success: its own, or the frame that holds its form. */
 const REPORTED_BY: Record<string, string> = { 'iframe-form': 'support-frame', 'iframe-cross': 'card-frame' };
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'errand-web-tasks-'));
   const tools: { hands: BrowserToolHands; supervisor: Supervisor; results: Map<string, { solved: boolean; why: string | null }> }[] = [];
   let baselineNote = `today's tool: the supervisor of ${baselineRef}`;
+  let computerNote = "the computer action space: the engine's computer tool (Anthropic's actions), the agent reading each screenshot with OCR";
   try {
     const source = baselineRef === 'none' ? 'not asked for' : baselineSources(baselineRef);
     if (source.endsWith('main.ts')) {
@@ -155,15 +157,22 @@ async function main(): Promise<void> {
     }
     const next = await startSupervisor([SUPERVISOR], join(work, 'new'));
     tools.push({ hands: new NewTool(next.client), supervisor: next, results: new Map() });
+    // The computer action space: the engine's computer tool, seen through screenshots read by OCR.
+    if (ocrAvailable()) {
+      const computer = await startSupervisor([SUPERVISOR], join(work, 'computer'));
+      tools.push({ hands: new ComputerHands(computer.client), supervisor: computer, results: new Map() });
+    } else {
+      computerNote = 'the computer action space: skipped (its agent reads screenshots with Tesseract: apt-get install tesseract-ocr)';
+    }
 
     for (const task of tasks) {
       for (const tool of tools) {
-        if (tool.hands.name === 'new') await reset(tool.supervisor.client);
+        if (tool.hands.name !== 'today') await reset(tool.supervisor.client);
         tool.results.set(task.id, await attempt(task, tool.hands, site));
       }
     }
 
-    console.log(`web tasks: ${tasks.length} pages on loopback, a scripted agent that reads only the tool's answers; ${baselineNote}`);
+    console.log(`web tasks: ${tasks.length} pages on loopback, a scripted agent that reads only the tool's answers; ${baselineNote}; ${computerNote}`);
     const categories = [...new Set(tasks.map((t) => t.category))];
     console.log(`  ${'category'.padEnd(12)} ${tools.map((t) => t.hands.name.padStart(8)).join(' ')}`);
     for (const category of [...categories, 'all']) {
@@ -172,10 +181,14 @@ async function main(): Promise<void> {
       console.log(`  ${category.padEnd(12)} ${cells.join(' ')}`);
     }
     console.log('snapshot size (the tool\'s answer to snapshot, as the model reads it; tokens = characters / 4, an estimate: no tokenizer is installed):');
-    for (const tool of tools) {
+    for (const tool of tools.filter((t) => t.hands.name !== 'computer')) {
       const sizes = tool.hands.snapshotSizes;
       const [median, p90] = [percentile(sizes, 50), percentile(sizes, 90)];
       console.log(`  ${tool.hands.name.padEnd(6)} ${String(sizes.length).padStart(3)} snapshots: median ${median} chars (${Math.round(median / 4)} tokens), p90 ${p90} chars (${Math.round(p90 / 4)} tokens)`);
+    }
+    for (const tool of tools.filter((t) => t.hands.name === 'computer')) {
+      const sizes = tool.hands.snapshotSizes;
+      console.log(`  ${tool.hands.name} ${String(sizes.length).padStart(3)} screenshots instead (one with every action): median ${percentile(sizes, 50)} image tokens, p90 ${percentile(sizes, 90)} ((width x height) / 750, Anthropic's estimate)`);
     }
     // What each action costs on the supervisor (what a replay pays per step): the actions both tools have.
     const shared = ['navigate', 'click', 'type', 'read_text', 'snapshot'];

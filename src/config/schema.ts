@@ -6,12 +6,14 @@ import {
   inputPriceKey,
   MODEL_ALIASES,
   MODEL_DEFAULTS,
+  MODEL_PROVIDERS,
   outputPriceKey,
   providerModelKey,
   type InputPriceKey,
   type OutputPriceKey,
   type ProviderModelKey,
 } from '../vocabulary/models.js';
+import { COMPUTER_DISPLAYS, DEFAULT_COMPUTER_DISPLAY } from '../vocabulary/action-spaces.js';
 
 export type ConfigValue = string | number | boolean | null;
 
@@ -142,9 +144,15 @@ export const CONFIG_KEYS = {
   'billing.sandbox_usd_per_s': { type: 'number', default: 0.00005, min: 0, description: 'Price of one sandbox second, in USD.' },
   ...modelPriceKeys(),
 
-  'models.provider': { type: 'enum', default: 'anthropic', values: ['anthropic', 'openai'], description: 'Which model API runs use.' },
+  'models.provider': { type: 'enum', default: 'anthropic', values: MODEL_PROVIDERS, description: 'Which model API runs use.' },
   ...providerModelKeys(),
   'models.max_tokens': { type: 'integer', default: 4096, min: 256, max: 128_000, description: 'max_tokens of each model call.' },
+  'computer.display': {
+    type: 'enum',
+    default: DEFAULT_COMPUTER_DISPLAY,
+    values: COMPUTER_DISPLAYS,
+    description: "Size of the screenshots a run in the computer action space shows its model, in pixels: the 1280x800 viewport, or it scaled down (fewer image tokens, less detail); the model's coordinates are in these.",
+  },
   'anthropic.base_url': { type: 'url', default: null, nullable: true, description: 'Messages API base URL; ANTHROPIC_BASE_URL also sets it.' },
   'openai.base_url': { type: 'url', default: null, nullable: true, description: 'OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama); OPENAI_BASE_URL also sets it.' },
 

@@ -5,13 +5,13 @@ const SECRET_REFERENCE = /\{\{\s*secret:([^}\s]*)\s*\}\}/g;
 const TOTP_REFERENCE = /\{\{\s*totp:([^}\s]*)\s*\}\}/g;
 
 /**
- * A `type` whose text refers to secrets as `{{secret:<name>}}` goes to the sandbox with the values of exactly
+ * A `type` (or the computer action space's `type_text`) whose text refers to secrets as `{{secret:<name>}}` goes to the sandbox with the values of exactly
  * those secrets, which the supervisor puts in at the last moment: the model only ever handles the reference. One
  * that refers to TOTP connections as `{{totp:<name>}}` goes with their seeds, from which the supervisor computes the
  * codes it types: the daemon never knows a code. Answers what is wrong when a reference names nothing of the run.
  */
 export function withSecrets(action: BrowserAction, runSecrets: readonly NamedSecret[]): BrowserRequest | string {
-  if (action.action !== 'type') return action;
+  if (action.action !== 'type' && action.action !== 'type_text') return action;
   const names = [...action.text.matchAll(SECRET_REFERENCE)].map((m) => m[1]!);
   const totpNames = [...action.text.matchAll(TOTP_REFERENCE)].map((m) => m[1]!);
   if (names.length === 0 && totpNames.length === 0) return action;

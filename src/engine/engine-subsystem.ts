@@ -1,3 +1,4 @@
+import type { ComputerDisplaySize } from '../vocabulary/action-spaces.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AgentTool, ToolSource } from '../agent-tools/agent-tool.js';
@@ -78,6 +79,8 @@ export function engineSubsystem(deps: EngineSubsystemDeps): Subsystem<EngineServ
     extraSources: deps.toolSources,
     everyRunTools: deps.everyRunTools,
     submissionHold: deps.submissionHold,
+    // The config loader checked it against COMPUTER_DISPLAYS.
+    computerDisplay: config['computer.display'] as ComputerDisplaySize,
   });
   const firstCall = new FirstCallBound({ tools: tools.everyRun, config, prices, clock });
   runs.useEngine({

@@ -7,6 +7,7 @@ import { InputFilesError } from '../files/input-files-error.js';
 import type { Resources } from '../resources.js';
 import { failedOutcome, type RunOutcome } from '../runs/run-outcome.js';
 import { problemsDetail, runProblems } from '../runs/run-problems.js';
+import { actionSpaceProblem } from '../runs/action-space-check.js';
 import { CancelledStop, HostLostStop, LeaseLostStop, ShutdownStop, TimeoutStop } from '../runs/run-stop.js';
 import type { SandboxSlot } from '../sandbox/driver.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
@@ -120,7 +121,10 @@ export class RunExecutor {
       connections: fromJson<string[]>(run.connections) ?? [],
       proxy: run.proxy,
     });
-    return problems.length === 0 ? null : failedOutcome('auth_required', problemsDetail(problems));
+    // A run made for the computer action space whose model the operator has since mapped to one without the tool.
+    const actionSpace = actionSpaceProblem(this.r.config, run.model, run.action_space);
+    const details = [...(problems.length === 0 ? [] : [problemsDetail(problems)]), ...(actionSpace === null ? [] : [actionSpace])];
+    return details.length === 0 ? null : failedOutcome('auth_required', details.join(' Also, '));
   }
 
   /** What an exception means for the run, or null when the run must be left as it is (already ended, or to be re-queued). */

@@ -56,13 +56,13 @@ export function taskMessage(prompt: string): Message {
 function totpLine(names: readonly string[]): string {
   if (names.length === 0) return '';
   const refs = [...new Set(names)].map((n) => `{{totp:${n}}}`).join(', ');
-  return `Authenticator (TOTP) codes you may type into a page's code field with the browser's type action, by reference, without ever seeing them: ${refs}. The code is computed when it is typed; submit right after.\n`;
+  return `Authenticator (TOTP) codes you may type into a page's code field by reference (the reference is the text a type action types), without ever seeing them: ${refs}. The code is computed when it is typed; submit right after.\n`;
 }
 
 function secretsLine(names: readonly string[]): string {
   if (names.length === 0) return '';
   const refs = [...new Set(names)].map((n) => `{{secret:${n}}}`).join(', ');
-  return `Stored secrets you may type into pages with the browser's type action, by reference, without ever seeing them: ${refs}. They appear as [secret:<name>] wherever a tool would show them.\n`;
+  return `Stored secrets you may type into pages by reference (the reference is the text a type action types), without ever seeing them: ${refs}. They appear as [secret:<name>] wherever a tool would show them.\n`;
 }
 
 function inputFilesLine(files: readonly PlacedInput[]): string {

@@ -11,6 +11,11 @@ import type { ToolSpec } from '../agent-tools/tool-content.js';
 const IMAGE_TOKENS = 1_600;
 const CALL_OVERHEAD_TOKENS = 1_000;
 const BLOCK_FRAMING_TOKENS = 20;
+/**
+ * What a tool the API defines itself adds to a call beyond its spec: Anthropic's computer-use tool adds a system
+ * prompt of about 735 tokens and its definition (its documentation's figures).
+ */
+const NATIVE_TOOL_TOKENS = 1_000;
 
 export function blockTokens(block: ContentBlock): number {
   switch (block.type) {
@@ -35,7 +40,8 @@ export function messagesTokens(messages: Message[]): number {
 
 /** The bound computed from the request alone. */
 export function requestTokens(system: string, tools: ToolSpec[], messages: Message[]): number {
-  return CALL_OVERHEAD_TOKENS + bytes(system) + bytes(JSON.stringify(tools)) + messagesTokens(messages);
+  const native = tools.filter((t) => t.native !== undefined).length * NATIVE_TOOL_TOKENS;
+  return CALL_OVERHEAD_TOKENS + native + bytes(system) + bytes(JSON.stringify(tools)) + messagesTokens(messages);
 }
 
 function bytes(text: string): number {

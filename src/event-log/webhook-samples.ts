@@ -32,6 +32,7 @@ function envelope(at: string): EventData<'run.completed'> {
     files: [],
     mode: 'agent',
     sandbox: { label: null, host: null },
+    action_space: 'dom',
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Validated } from '../http-schemas/validated.js';
 import { deletedResponse, idParam, idQueryParam, listQuery, listResponse, nullableObject, nullableString, timestamp } from '../http-schemas/common.js';
 import { modelAliasSchema } from '../vocabulary/models.js';
+import { actionSpaceSchema } from '../vocabulary/action-spaces.js';
 import { answeredScheduleSchema, nullableScheduleSchema } from '../schedules/schedule-schema.js';
 import { connectionNames, humanEmail, humanTimeoutS, maxCostUsd, profileMode, profileName, proxyName, recording, requireApproval, sandboxLabel, saveProfile, timeoutS } from '../runs/run-options.js';
 
@@ -13,7 +14,7 @@ export const replay = {
 
 export const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'project_id', 'name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile', 'action_space', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     object: { type: 'string', const: 'job' },
@@ -38,6 +39,7 @@ export const jobSchema = {
     profile: { ...nullableString, description: 'The profile (saved login) its runs start with unless they name their own; null: none.' },
     profile_mode: { ...profileMode, description: "Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise." },
     save_profile: { ...nullableString, description: "The profile its runs save their browser's state to when they succeed, unless they name their own; null: none." },
+    action_space: { ...actionSpaceSchema, description: "How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool)." },
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -69,6 +71,7 @@ const jobFields = {
   profile: { anyOf: [profileName, { type: 'null' }] },
   profile_mode: profileMode,
   save_profile: { anyOf: [saveProfile, { type: 'null' }] },
+  action_space: actionSpaceSchema,
 } as const;
 
 export const createJobBody = {

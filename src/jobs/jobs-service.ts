@@ -5,12 +5,14 @@ import type { EventAnnouncer } from '../event-log/event-announcer.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { ProjectsService } from '../projects/projects-service.js';
 import type { Resources } from '../resources.js';
+import { checkActionSpace } from '../runs/action-space-check.js';
 import { checkInputs } from '../runs/input-check.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
 import { validateSchedule, type Schedule } from '../schedules/schedule-schema.js';
 import { fromJson, toJson } from '../store/json-columns.js';
 import type { JobRow } from '../store/jobs-store.js';
 import type { CreateJobBody, JobListQuery, UpdateJobBody } from './job-schemas.js';
+import { DEFAULT_ACTION_SPACE, type ActionSpace } from '../vocabulary/action-spaces.js';
 
 export interface Job {
   id: string;
@@ -36,6 +38,7 @@ export interface Job {
   profile: string | null;
   profile_mode: 'read' | 'read_write';
   save_profile: string | null;
+  action_space: ActionSpace;
   created_at: string;
   updated_at: string;
 }
@@ -50,7 +53,7 @@ export interface JobsServiceOptions {
 
 export class JobsService {
   constructor(
-    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'events'>,
+    private readonly r: Pick<Resources, 'store' | 'clock' | 'ids' | 'events' | 'config'>,
     private readonly projects: ProjectsService,
     private readonly schemas: UserSchemas,
     private readonly options: JobsServiceOptions,
@@ -72,6 +75,7 @@ export class JobsService {
 
   async create(orgId: string, body: CreateJobBody): Promise<Job> {
     this.projects.row(orgId, body.project_id, 'project_id');
+    checkActionSpace(this.r.config, body.model ?? DEFAULT_MODEL, body.action_space ?? DEFAULT_ACTION_SPACE);
     await this.check(body);
     if (body.schedule) await this.checkScheduleInputs({ prompt: body.prompt, inputSchema: body.input_schema ?? null }, body.schedule);
     const now = isoTime(this.r.clock.now());
@@ -99,6 +103,7 @@ export class JobsService {
       profile: body.profile ?? null,
       profile_mode: body.profile_mode ?? 'read_write',
       save_profile: body.save_profile ?? null,
+      action_space: body.action_space ?? DEFAULT_ACTION_SPACE,
       created_at: now,
       updated_at: now,
     };
@@ -109,6 +114,7 @@ export class JobsService {
 
   async update(orgId: string, id: string, body: UpdateJobBody): Promise<Job> {
     const before = this.row(orgId, id);
+    if (body.model !== undefined || body.action_space !== undefined) checkActionSpace(this.r.config, body.model ?? (before.model as ModelAlias), body.action_space ?? before.action_space);
     await this.check(body);
     const after = {
       prompt: body.prompt ?? before.prompt,
@@ -133,6 +139,7 @@ export class JobsService {
     if (body.profile !== undefined) changes.profile = body.profile;
     if (body.profile_mode !== undefined) changes.profile_mode = body.profile_mode;
     if (body.save_profile !== undefined) changes.save_profile = body.save_profile;
+    if (body.action_space !== undefined) changes.action_space = body.action_space;
     if (body.human_timeout_s !== undefined) changes.human_timeout_s = body.human_timeout_s;
     if (body.human_email !== undefined) changes.human_email = body.human_email;
     if (body.require_approval !== undefined) changes.require_approval = body.require_approval ? 1 : 0;
@@ -219,6 +226,7 @@ export function toJob(row: JobRow): Job {
     profile: row.profile,
     profile_mode: row.profile_mode,
     save_profile: row.save_profile,
+    action_space: row.action_space,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,4 +1,5 @@
 import type { ModelAlias } from '../vocabulary/models.js';
+import type { ActionSpace } from '../vocabulary/action-spaces.js';
 import type { Confidence, FailureCode, FailureReason } from '../vocabulary/run-outcomes.js';
 import { fromJson } from '../store/json-columns.js';
 import type { RunRow } from '../store/runs-table.js';
@@ -65,6 +66,8 @@ export interface RunEnvelope {
   mode: RunMode;
   /** The host label it asked for and the sandbox host its latest attempt was placed on (issue 26). */
   sandbox: { label: string | null; host: string | null };
+  /** How its agent works a page (docs/api.md, Action spaces). */
+  action_space: ActionSpace;
 }
 
 /** Turns an artifact (screenshot, recording, trace) into a signed, expiring URL (the artifacts service does this); null once retention removes it. */
@@ -114,5 +117,6 @@ export function toEnvelope(row: RunRow, livemode: boolean, linkScreenshot: Scree
     files,
     mode: row.mode,
     sandbox: { label: row.sandbox_label, host: row.sandbox_host },
+    action_space: row.action_space,
   };
 }

@@ -4,6 +4,7 @@ import { fromJson, toJson } from '../store/json-columns.js';
 import type { JobRow } from '../store/jobs-store.js';
 import type { ProfileAccess } from '../store/profiles-table.js';
 import type { NewRunRow, RunRow } from '../store/runs-table.js';
+import { actionSpaceSchema, DEFAULT_ACTION_SPACE, type ActionSpace } from '../vocabulary/action-spaces.js';
 
 /**
  * A run's options, said once: the members POST /v1/runs and POST /v1/jobs/{id}/runs both take (their schema
@@ -97,6 +98,7 @@ export const runOptionMembers = {
   profile: profileName,
   profile_mode: profileMode,
   save_profile: saveProfile,
+  action_space: actionSpaceSchema,
 } as const;
 
 const runOptionsSchema = { type: 'object', properties: runOptionMembers } as const;
@@ -129,6 +131,8 @@ export interface RunOptions {
   maxCostUsd: number | null;
   recording: boolean;
   human: HumanSettings;
+  /** How the agent works a page: the run's own, else its job's (docs/api.md, Action spaces). */
+  actionSpace: ActionSpace;
   profiles: ProfileSettings;
 }
 
@@ -161,6 +165,7 @@ export function promptRunDefaults(base: BaseRunDefaults): RunOptionDefaults {
     recording: true,
     human: { timeoutS: null, email: null, requireApproval: false },
     profiles: { profile: null, mode: 'read_write', save: null },
+    actionSpace: DEFAULT_ACTION_SPACE,
   };
 }
 
@@ -177,6 +182,7 @@ export function jobRunDefaults(job: JobRow, base: BaseRunDefaults): RunOptionDef
     recording: job.recording === 1,
     human: { timeoutS: job.human_timeout_s, email: job.human_email, requireApproval: job.require_approval === 1 },
     profiles: { profile: job.profile, mode: job.profile_mode, save: job.save_profile },
+    actionSpace: job.action_space,
   };
 }
 
@@ -204,6 +210,7 @@ export function resolveRunOptions(body: RunOptionsBody, defaults: RunOptionDefau
       mode: body.profile_mode ?? defaults.profiles.mode,
       save: body.save_profile ?? defaults.profiles.save,
     },
+    actionSpace: body.action_space ?? defaults.actionSpace,
   };
 }
 
@@ -223,13 +230,14 @@ export function runOptionsOfRow(row: RunRow, inputFiles: string[]): RunOptions {
     recording: row.recording === 1,
     human: { timeoutS: row.human_timeout_s, email: row.human_email, requireApproval: row.require_approval === 1 },
     profiles: { profile: row.profile, mode: row.profile_mode, save: row.save_profile },
+    actionSpace: row.action_space,
   };
 }
 
 /** The run row's columns of its options (its input files have a table of their own). */
 export function runOptionColumns(o: RunOptions): Pick<
   NewRunRow,
-  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
+  'name' | 'inputs' | 'output_schema' | 'callback_url' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_timeout_s' | 'human_email' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile' | 'action_space'
 > {
   return {
     name: o.name,
@@ -248,6 +256,7 @@ export function runOptionColumns(o: RunOptions): Pick<
     profile: o.profiles.profile,
     profile_mode: o.profiles.mode,
     save_profile: o.profiles.save,
+    action_space: o.actionSpace,
   };
 }
 

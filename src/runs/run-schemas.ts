@@ -7,6 +7,7 @@ import { CONFIDENCES, FAILURE_CODE_NAMES, FAILURE_REASONS } from '../vocabulary/
 import { RUN_STATUSES } from '../vocabulary/run-status.js';
 import { waitingForSchema } from './waiting-for.js';
 import { runOptionMembers } from './run-options.js';
+import { actionSpaceSchema } from '../vocabulary/action-spaces.js';
 
 /** A run of a prompt: the prompt, its model and project, and the options every run takes (run-options.ts). */
 export const createRunBody = {
@@ -91,7 +92,7 @@ export const envelopeSchema = {
   required: [
     'task_id', 'object', 'status', 'result', 'confidence', 'evidence', 'failure_reason', 'failure_code', 'failure_detail', 'warnings', 'usage', 'max_cost_usd',
     'created_at', 'started_at', 'finished_at', 'job_id', 'project_id', 'name', 'model', 'attempt', 'progress', 'waiting_for',
-    'live_url', 'files', 'mode', 'sandbox',
+    'live_url', 'files', 'mode', 'sandbox', 'action_space',
   ],
   properties: {
     task_id: { type: 'string' },
@@ -164,6 +165,7 @@ export const envelopeSchema = {
         host: { ...nullableString, description: 'The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts.' },
       },
     },
+    action_space: { ...actionSpaceSchema, description: "How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces." },
   },
 } as const;
 

@@ -22,6 +22,7 @@ import { fillPlaceholders } from './placeholders.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { requestHash } from './request-hash.js';
 import type { CreateJobRunBody, CreateRunBody, RunListQuery } from './run-schemas.js';
+import { checkActionSpace } from './action-space-check.js';
 import { jobRunDefaults, promptRunDefaults, resolveRunOptions, runOptionColumns, runOptionsOfRow, type RunOptions } from './run-options.js';
 import { runMoves, type RunMove } from './state-machine.js';
 import type { RunOutcome } from './run-outcome.js';
@@ -241,6 +242,7 @@ export class RunsService {
    */
   async rerun(principal: Principal, id: string): Promise<CreatedRun> {
     const run = this.row(principal.orgId, id);
+    checkActionSpace(this.r.config, run.model, run.action_space);
     return this.created(await this.admit({
       orgId: principal.orgId,
       keyId: principal.keyId,
@@ -420,6 +422,7 @@ export class RunsService {
   private prepare(spec: RunSpec): NewRun | Promise<NewRun> {
     const { options } = spec;
     if (options.sandboxLabel !== null) this.options.checkSandboxLabel(options.sandboxLabel);
+    checkActionSpace(this.r.config, spec.model, options.actionSpace);
     if (spec.inputSchema === null && options.outputSchema === null) return this.newRun(spec, fillPlaceholders(spec.prompt, options.inputs));
     return this.checkSchemas(spec).then((prompt) => this.newRun(spec, prompt));
   }

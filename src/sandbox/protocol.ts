@@ -120,7 +120,7 @@ export type BrowserAction =
   | { action: 'back' }
   | { action: 'forward' }
   | { action: 'reload' }
-  | ({ action: 'click'; button?: MouseButton; clickCount?: 1 | 2; modifiers?: KeyModifier[] } & PointerTarget)
+  | ({ action: 'click'; button?: MouseButton; clickCount?: 1 | 2 | 3; modifiers?: KeyModifier[] } & PointerTarget)
   | ({ action: 'hover' } & PointerTarget)
   /**
    * Fills a field, verifying that it took the text. A date or time field takes the forms people write
@@ -129,9 +129,18 @@ export type BrowserAction =
   | ({ action: 'type'; text: string; submit?: boolean } & ElementTarget)
   /** Chooses options, by label or value, of a `<select>`, a listbox or a combobox; several for a multiple one. */
   | ({ action: 'select'; values: string[] } & ElementTarget)
-  /** A key or a chord: `Enter`, `Control+A`, `Shift+Tab`. */
-  | { action: 'press'; key: string }
-  | ({ action: 'drag'; to: PointerTarget } & PointerTarget)
+  /** A key or a chord: `Enter`, `Control+A`, `Shift+Tab`; held down `holdSeconds` (at most 30) when given. */
+  | { action: 'press'; key: string; holdSeconds?: number }
+  /** From an element or point to another, through the points of `via` when given, holding `modifiers`. */
+  | ({ action: 'drag'; to: PointerTarget; via?: ViewportPoint[]; modifiers?: KeyModifier[] } & PointerTarget)
+  /**
+   * Types `text` with the keyboard into whatever has the focus, as a person would, key by key; the computer action
+   * space's `type`. Like `type`, it takes `{{secret:..}}` and `{{totp:..}}`, and the focused field shows discs.
+   */
+  | { action: 'type_text'; text: string }
+  /** Presses or releases the left mouse button, at `at` when given (the pointer moves there first), else where it is. */
+  | { action: 'mouse_down'; at?: ViewportPoint }
+  | { action: 'mouse_up'; at?: ViewportPoint }
   /** Scrolls the page, or the scrollable area that holds `at` (an element or a point). */
   | { action: 'scroll'; direction: ScrollDirection; amount?: number; at?: PointerTarget }
   /** Scrolls until the text shows, further down the page while it is not there yet. */
@@ -149,7 +158,11 @@ export type BrowserAction =
   | { action: 'read_text'; offset?: number }
   /** The page's elements with references; with `ref`, that element's part of the page in full. */
   | { action: 'snapshot'; ref?: string }
-  | { action: 'screenshot' };
+  /**
+   * The viewport as a PNG; with `size`, scaled to that many pixels (at most the viewport's, in its proportions): the
+   * computer action space's display, whose coordinates the daemon maps back to CSS pixels.
+   */
+  | { action: 'screenshot'; size?: { width: number; height: number } };
 
 export const BROWSER_ACTION_NAMES = [
   'navigate',
@@ -178,17 +191,19 @@ export const BROWSER_ACTION_NAMES = [
  * password reaches the page without passing through the model; no result ever repeats the text typed.
  */
 export type BrowserRequest = BrowserAction & {
+  /** For a `type` or `type_text` whose text refers to them. */
   secrets?: Record<string, string>;
   /**
-   * For a `type` whose text refers to TOTP connections as `{{totp:<name>}}`: the seeds of exactly those. The
+   * For a `type` or `type_text` whose text refers to TOTP connections as `{{totp:<name>}}`: the seeds of exactly those. The
    * supervisor computes each current code (waiting for the next period when fewer than 3 s of this one are left:
    * templates/sandbox/supervisor/totp-code.ts), types it, and from then on masks it in what it answers and in the
    * recording's trace. The daemon never learns a code.
    */
   totp?: Record<string, TotpSeed>;
   /**
-   * For click, type with submit, and press: refuse the action when it would submit a form (a submit control, or
-   * Enter in a form's field). The daemon sets it while the run needs a person's approval first (issue 22, item 4).
+   * For click, type with submit, press, and type_text with a line break: refuse the action when it would submit a
+   * form (a submit control, or Enter in a form's field). The daemon sets it while the run needs a person's approval
+   * first (issue 22, item 4).
    */
   holdSubmit?: boolean;
 };

@@ -1,3 +1,4 @@
+import type { ActionSpace } from '../vocabulary/action-spaces.js';
 import type { Db } from './database.js';
 import type { ProfileAccess } from './profiles-table.js';
 import { toPage, type Page, type PageQuery } from './page.js';
@@ -36,17 +37,19 @@ export interface JobRow {
   save_profile: string | null;
   /** Whether its runs replay its recipe ('auto') or always run the agent ('off'); migration 029. */
   replay: 'auto' | 'off';
+  /** How its runs' agent works a page unless a run names its own (migration 035). */
+  action_space: ActionSpace;
   created_at: string;
   updated_at: string;
 }
 
 /** A job as inserted: what a person needs (issue 22, item 4) may be left out, as no one named. */
-export type NewJobRow = Omit<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay' | 'sandbox_label' | 'max_cost_usd' | 'profile' | 'profile_mode' | 'save_profile'> &
-  Partial<Pick<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay' | 'sandbox_label' | 'max_cost_usd' | 'profile' | 'profile_mode' | 'save_profile'>>;
+export type NewJobRow = Omit<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay' | 'sandbox_label' | 'max_cost_usd' | 'profile' | 'profile_mode' | 'save_profile' | 'action_space'> &
+  Partial<Pick<JobRow, 'human_timeout_s' | 'human_email' | 'require_approval' | 'proxy' | 'replay' | 'sandbox_label' | 'max_cost_usd' | 'profile' | 'profile_mode' | 'save_profile' | 'action_space'>>;
 
 type PageParams = { org_id: string; project_id: string | null; cursor: string | null; limit: number };
 
-export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile'] as const;
+export const JOB_UPDATABLE = ['name', 'description', 'prompt', 'model', 'input_schema', 'output_schema', 'connections', 'timeout_s', 'max_cost_usd', 'human_timeout_s', 'human_email', 'require_approval', 'schedule', 'recording', 'proxy', 'replay', 'sandbox_label', 'profile', 'profile_mode', 'save_profile', 'action_space'] as const;
 
 export class JobsStore {
   private readonly byId;
@@ -67,8 +70,8 @@ export class JobsStore {
       ),
     };
     this.insertStmt = db.prepare(
-      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, max_cost_usd, human_timeout_s, human_email, require_approval, schedule, recording, proxy, replay, sandbox_label, profile, profile_mode, save_profile, created_at, updated_at)
-       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @max_cost_usd, @human_timeout_s, @human_email, @require_approval, @schedule, @recording, @proxy, @replay, @sandbox_label, @profile, @profile_mode, @save_profile, @created_at, @updated_at)`,
+      `INSERT INTO jobs (id, org_id, project_id, name, description, prompt, model, input_schema, output_schema, connections, timeout_s, max_cost_usd, human_timeout_s, human_email, require_approval, schedule, recording, proxy, replay, sandbox_label, profile, profile_mode, save_profile, action_space, created_at, updated_at)
+       VALUES (@id, @org_id, @project_id, @name, @description, @prompt, @model, @input_schema, @output_schema, @connections, @timeout_s, @max_cost_usd, @human_timeout_s, @human_email, @require_approval, @schedule, @recording, @proxy, @replay, @sandbox_label, @profile, @profile_mode, @save_profile, @action_space, @created_at, @updated_at)`,
     );
     this.deleteStmt = db.prepare<{ id: string; org_id: string }>('DELETE FROM jobs WHERE id = @id AND org_id = @org_id');
     this.scheduled = db.prepare<[], JobRow>('SELECT * FROM jobs WHERE schedule IS NOT NULL ORDER BY id');
@@ -91,7 +94,7 @@ export class JobsStore {
   }
 
   insert(row: NewJobRow): void {
-    this.insertStmt.run({ human_timeout_s: null, human_email: null, require_approval: 0, proxy: null, replay: 'off', sandbox_label: null, max_cost_usd: null, profile: null, profile_mode: 'read_write', save_profile: null, ...row });
+    this.insertStmt.run({ human_timeout_s: null, human_email: null, require_approval: 0, proxy: null, replay: 'off', sandbox_label: null, max_cost_usd: null, profile: null, profile_mode: 'read_write', save_profile: null, action_space: 'dom', ...row });
   }
 
   update(orgId: string, id: string, changes: Partial<JobRow> & { updated_at: string }): boolean {

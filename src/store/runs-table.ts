@@ -1,3 +1,4 @@
+import type { ActionSpace } from '../vocabulary/action-spaces.js';
 import type { RunMode } from '../vocabulary/run-modes.js';
 import type { ModelAlias } from '../vocabulary/models.js';
 import type { Confidence, FailureCode, FailureReason } from '../vocabulary/run-outcomes.js';
@@ -58,6 +59,8 @@ export const runColumns = defineColumns('runs', {
   traceparent: patchable<string | null>(null),
   /** 'auto': the run replays its job's recipe when there is one (issue 24); resolved when the run is created. */
   replay: patchable<RunReplay>('off'),
+  /** How the agent works a page: the browser tool ('dom') or the model's own computer-use tool; set when the run is made. */
+  action_space: patchable<ActionSpace>('dom'),
   /** How the run ran: the agent, a replay of its job's recipe, or a replay the agent took over (set when it ends). */
   mode: patchable<RunMode>('agent'),
   status: fixed<RunStatus>(),

@@ -6,6 +6,10 @@
 export const MODEL_ALIASES = ['haiku', 'sonnet', 'opus'] as const;
 export type ModelAlias = (typeof MODEL_ALIASES)[number];
 
+/** The model APIs the daemon speaks (`models.provider`). */
+export const MODEL_PROVIDERS = ['anthropic', 'openai'] as const;
+export type ModelProviderName = (typeof MODEL_PROVIDERS)[number];
+
 /** What a job or run gets when it names no model (the spec's default). */
 export const DEFAULT_MODEL: ModelAlias = 'sonnet';
 
@@ -48,3 +52,41 @@ export function outputPriceKey<A extends ModelAlias>(alias: A): `billing.${A}.ou
 
 /** The JSON Schema of a `model` member: validation and the OpenAPI enum alike. */
 export const modelAliasSchema = { type: 'string', enum: MODEL_ALIASES, description: `One of ${MODEL_ALIASES.join(', ')}; default ${DEFAULT_MODEL}.` } as const;
+
+/**
+ * A model API's own computer-use tool, named as its wire format names it: Anthropic's `computer_20251124` and
+ * `computer_20250124` (each with its beta header), OpenAI's GA `computer` and its older `computer_use_preview` (both
+ * on the Responses API).
+ */
+export type ComputerToolVersion = 'computer_20251124' | 'computer_20250124' | 'computer' | 'computer_use_preview';
+
+export interface ComputerUseModels {
+  provider: ModelProviderName;
+  tool: ComputerToolVersion;
+  /** Model ids, each also matching its dated snapshots (`claude-sonnet-4-20250514`, `gpt-5.4-2026-03-05`). */
+  models: readonly string[];
+}
+
+/**
+ * Which models have a computer-use tool, and which version (from the providers' documentation of their tools): the
+ * one place the `computer` action space is decided, at a run's or job's creation (400 action_space_unsupported), in
+ * the engine's precheck and in the providers. A model not listed has none, whatever API serves it.
+ */
+export const COMPUTER_USE_MODELS: readonly ComputerUseModels[] = [
+  { provider: 'anthropic', tool: 'computer_20251124', models: ['claude-opus-4-8', 'claude-opus-4-7', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-opus-4-5'] },
+  { provider: 'anthropic', tool: 'computer_20250124', models: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4', 'claude-opus-4', 'claude-3-7-sonnet'] },
+  { provider: 'openai', tool: 'computer', models: ['gpt-5.5', 'gpt-5.4'] },
+  { provider: 'openai', tool: 'computer_use_preview', models: ['computer-use-preview'] },
+];
+
+/** A dated snapshot's suffix, or -latest: `-20250514`, `-2026-03-05`. */
+const SNAPSHOT_SUFFIX = /^-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
+
+/** The computer-use tool `providerModel` has on `provider`'s API, or null when it has none. */
+export function computerToolOf(provider: ModelProviderName, providerModel: string): ComputerToolVersion | null {
+  for (const entry of COMPUTER_USE_MODELS) {
+    if (entry.provider !== provider) continue;
+    if (entry.models.some((id) => providerModel === id || (providerModel.startsWith(id) && SNAPSHOT_SUFFIX.test(providerModel.slice(id.length))))) return entry.tool;
+  }
+  return null;
+}

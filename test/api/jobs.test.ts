@@ -3,7 +3,7 @@ import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { expectError, expectInvalid, ISO_MS, idPattern, startApiDaemon, walkList } from './harness.js';
 
 const JOB_KEYS = [
-  'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'livemode', 'max_cost_usd', 'model', 'name', 'object', 'output_schema',
+  'action_space', 'connections', 'created_at', 'description', 'human_email', 'human_timeout_s', 'id', 'input_schema', 'livemode', 'max_cost_usd', 'model', 'name', 'object', 'output_schema',
   'profile', 'profile_mode', 'project_id', 'prompt', 'proxy', 'recording', 'replay', 'require_approval', 'sandbox_label', 'save_profile', 'schedule', 'timeout_s', 'updated_at',
 ];
 

@@ -5,7 +5,7 @@ import { expectError, expectInvalid, finishRun, holdRunSlot, ISO_MS, idPattern, 
 const ACCEPTED_KEYS = ['billing', 'livemode', 'poll_url', 'status', 'task_id', 'warnings'];
 const BILLING_KEYS = ['credit_usd_rate', 'estimated_cost_usd', 'estimated_credits', 'model', 'monthly_cap_usd', 'note'];
 const ENVELOPE_KEYS = [
-  'attempt', 'confidence', 'created_at', 'evidence', 'failure_code', 'failure_detail', 'failure_reason', 'files', 'finished_at', 'job_id', 'live_url', 'livemode', 'max_cost_usd', 'mode', 'model', 'name', 'object',
+  'action_space', 'attempt', 'confidence', 'created_at', 'evidence', 'failure_code', 'failure_detail', 'failure_reason', 'files', 'finished_at', 'job_id', 'live_url', 'livemode', 'max_cost_usd', 'mode', 'model', 'name', 'object',
   'progress', 'project_id', 'result', 'sandbox', 'started_at', 'status', 'task_id', 'usage', 'waiting_for', 'warnings',
 ];
 

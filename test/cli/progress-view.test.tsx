@@ -34,6 +34,7 @@ function envelope(status: Run['status'], overrides: Partial<Run> = {}): Run {
     files: [],
     mode: 'agent',
     sandbox: { label: null, host: null },
+    action_space: 'dom',
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ const ARGV = [
   '--profile', 'portal',
   '--profile-mode', 'read',
   '--save-profile', 'portal-2',
+  '--action-space', 'computer',
 ];
 
 const MEMBERS = {
@@ -35,6 +36,7 @@ const MEMBERS = {
   profile: 'portal',
   profile_mode: 'read',
   save_profile: 'portal-2',
+  action_space: 'computer',
 };
 
 function parse<T>(define: (cmd: Command) => Command, argv: string[]): T {
@@ -60,6 +62,10 @@ describe('the run option flags', () => {
     const ownMapping = ['inputs', 'name', 'callback_url', 'idempotency_key', 'files'];
     const mapped = Object.keys(runOptionsOf(parse((cmd) => addRunOptionFlags(cmd, 'run'), ARGV)));
     expect(mapped.sort()).toEqual(Object.keys(runOptionMembers).filter((m) => !ownMapping.includes(m)).sort());
+  });
+
+  it('refuse an action space that is not dom or computer', () => {
+    expect(() => parse((cmd) => addRunOptionFlags(cmd, 'run'), ['--action-space', 'pixels'])).toThrow(/Allowed choices are dom, computer/);
   });
 
   it('let `jobs update --unset` clear a job\'s sandbox label, as it clears its proxy', () => {

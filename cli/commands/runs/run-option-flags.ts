@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { RunOptionsBody } from '../../../src/runs/run-options.js';
+import { ACTION_SPACES, type ActionSpace } from '../../../src/vocabulary/action-spaces.js';
 import { collect, integerFlag, positiveNumberFlag, readJsonObject } from '../../flag-parsers.js';
 import { OUTPUT_SCHEMA_HELP } from '../../help.js';
 
@@ -22,12 +23,13 @@ export interface RunOptionFlags {
   profile?: string;
   profileMode?: 'read' | 'read_write';
   saveProfile?: string;
+  actionSpace?: ActionSpace;
 }
 
 /** The options' members a body takes from the flags (the ones shared by a run and a job's defaults). */
 export type RunOptionMembers = Pick<
   RunOptionsBody,
-  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile'
+  'output_schema' | 'connections' | 'proxy' | 'sandbox_label' | 'timeout_s' | 'max_cost_usd' | 'recording' | 'human_email' | 'human_timeout_s' | 'require_approval' | 'profile' | 'profile_mode' | 'save_profile' | 'action_space'
 >;
 
 /** Adds the flags, worded for a run or for a job's runs. */
@@ -58,7 +60,10 @@ export function addRunOptionFlags(cmd: Command, target: 'run' | 'job'): Command 
     .addOption(
       new Option('--profile-mode <mode>', say("read_write (the default): the run writes its profile back when it succeeds; read: it only loads it", "read_write (the default): runs write their profile back when they succeed; read: they only load it (for runs side by side)")).choices(['read', 'read_write']),
     )
-    .option('--save-profile <name>', say("when the run succeeds, save its browser's state (cookies, storage) as this profile", "when a run succeeds, save its browser's state as this profile"));
+    .option('--save-profile <name>', say("when the run succeeds, save its browser's state (cookies, storage) as this profile", "when a run succeeds, save its browser's state as this profile"))
+    .addOption(
+      new Option('--action-space <space>', say("how the agent works pages: dom (the browser tool) or computer (the model's own computer-use tool; overrides the job's)", "how this job's agent works pages: dom or computer, unless a run names its own")).choices(ACTION_SPACES),
+    );
 }
 
 /** The members the flags given set; a flag not given leaves its member out (the job's or the daemon's default holds). */
@@ -77,5 +82,6 @@ export function runOptionsOf(flags: RunOptionFlags): RunOptionMembers {
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
     ...(flags.profileMode === undefined ? {} : { profile_mode: flags.profileMode }),
     ...(flags.saveProfile === undefined ? {} : { save_profile: flags.saveProfile }),
+    ...(flags.actionSpace === undefined ? {} : { action_space: flags.actionSpace }),
   };
 }

@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { errorKindOfStatus, probeFailure, ProviderError, type ContentBlock, type Message, type ModelProvider, type ModelProviderOptions, type ModelRequest, type ModelResponse, type ProviderProbe, type ToolUseBlock } from './provider.js';
-import { type TextBlock } from '../../agent-tools/tool-content.js';
+import { type TextBlock, type ToolSpec } from '../../agent-tools/tool-content.js';
+import { computerToolOf } from '../../vocabulary/models.js';
+import { anthropicComputerTool, COMPUTER_BETAS, fromAnthropicComputer, isAnthropicComputerVersion, type AnthropicComputerVersion } from './anthropic-computer.js';
 
 /** No key makes the provider unusable; a null `baseUrl` means the public API. */
 export type AnthropicProviderOptions = ModelProviderOptions;
@@ -47,28 +49,44 @@ export class AnthropicProvider implements ModelProvider {
     if (!this.client) throw new ProviderError('ANTHROPIC_API_KEY is not set', 'not_configured');
     request.signal.throwIfAborted();
     const model = this.options.models[request.model];
-    let response: Anthropic.Message;
+    // The computer action space's tool is the API's own, under its beta (docs/api.md, "Action spaces").
+    const computer = request.tools.find((t) => t.native?.kind === 'computer');
+    const version = computer === undefined ? null : computerToolOf('anthropic', model);
+    if (computer !== undefined && !isAnthropicComputerVersion(version)) {
+      throw new ProviderError(`the model ${model} has no computer-use tool on the Anthropic API; the computer action space needs one`, 'refused');
+    }
+    const params = {
+      model,
+      max_tokens: request.maxTokens,
+      ...(request.system !== '' ? { system: request.system } : {}),
+      messages: request.messages.map(toWireMessage),
+    };
+    const options = { signal: request.signal, timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    let response: Anthropic.Message | Anthropic.Beta.BetaMessage;
     try {
-      response = await this.client.messages.create(
-        {
-          model,
-          max_tokens: request.maxTokens,
-          ...(request.system !== '' ? { system: request.system } : {}),
-          messages: request.messages.map(toWireMessage),
-          ...(request.tools.length > 0
-            ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema })) }
-            : {}),
-        },
-        // An explicit timeout also keeps the SDK from refusing large max_tokens without streaming.
-        { signal: request.signal, timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
-      );
+      response =
+        computer === undefined || !isAnthropicComputerVersion(version)
+          ? await this.client.messages.create(
+              {
+                ...params,
+                ...(request.tools.length > 0
+                  ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema })) }
+                  : {}),
+              },
+              // An explicit timeout also keeps the SDK from refusing large max_tokens without streaming.
+              options,
+            )
+          : await this.client.beta.messages.create(
+              { ...params, messages: params.messages as Anthropic.Beta.BetaMessageParam[], tools: request.tools.map((t) => toBetaTool(t, version)), betas: [COMPUTER_BETAS[version]] },
+              options,
+            );
     } catch (err) {
       request.signal.throwIfAborted();
       throw this.toProviderError(err);
     }
     const usage = response.usage;
     return {
-      content: response.content.flatMap(fromWireBlock),
+      content: response.content.flatMap((block) => fromWireBlock(block, computer?.name ?? null)),
       stopReason: toStopReason(response.stop_reason),
       usage: {
         inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
@@ -111,7 +129,7 @@ function toWireBlock(block: ContentBlock): Anthropic.ContentBlockParam {
     case 'image':
       return { type: 'image', source: { type: 'base64', media_type: block.mediaType, data: block.data } };
     case 'tool_use':
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+      return { type: 'tool_use', id: block.id, name: block.name, input: (block.wire ?? block.input) as Record<string, unknown> };
     case 'tool_result':
       return {
         type: 'tool_result',
@@ -128,17 +146,29 @@ function toWireBlock(block: ContentBlock): Anthropic.ContentBlockParam {
   }
 }
 
-/** Keeps text and tool_use; other block kinds (thinking, server tools) are not part of the neutral format. */
-function fromWireBlock(block: Anthropic.ContentBlock): (TextBlock | ToolUseBlock)[] {
+/** A tool as the beta API takes it: the computer-use tool as the API defines it, the others as they are. */
+function toBetaTool(spec: ToolSpec, version: AnthropicComputerVersion): Anthropic.Beta.BetaToolUnion {
+  if (spec.native?.kind === 'computer') return anthropicComputerTool(version, spec.native.display);
+  return { name: spec.name, description: spec.description, input_schema: spec.inputSchema as Anthropic.Beta.BetaTool.InputSchema };
+}
+
+/**
+ * Keeps text and tool_use; other block kinds (thinking, server tools) are not part of the neutral format. A call of
+ * the computer-use tool (named `computer` by the API) goes to the tool named `computerTool` in the neutral form.
+ */
+function fromWireBlock(block: Anthropic.ContentBlock | Anthropic.Beta.BetaContentBlock, computerTool: string | null): (TextBlock | ToolUseBlock)[] {
   if (block.type === 'text') return [{ type: 'text', text: block.text }];
   if (block.type === 'tool_use') {
     const input = typeof block.input === 'object' && block.input !== null && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : {};
+    if (computerTool !== null && block.name === 'computer') {
+      return [{ type: 'tool_use', id: block.id, name: computerTool, input: fromAnthropicComputer(input) as Record<string, unknown>, wire: input }];
+    }
     return [{ type: 'tool_use', id: block.id, name: block.name, input }];
   }
   return [];
 }
 
-function toStopReason(reason: Anthropic.StopReason | null): ModelResponse['stopReason'] {
+function toStopReason(reason: Anthropic.StopReason | Anthropic.Beta.BetaStopReason | null): ModelResponse['stopReason'] {
   switch (reason) {
     case 'end_turn':
     case 'tool_use':

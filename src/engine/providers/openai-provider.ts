@@ -1,6 +1,9 @@
 import OpenAI from 'openai';
 import { errorKindOfStatus, probeFailure, ProviderError, type Message, type ModelProvider, type ModelProviderOptions, type ModelRequest, type ModelResponse, type ProviderProbe, type ToolUseBlock } from './provider.js';
 import { type ImageBlock, type TextBlock } from '../../agent-tools/tool-content.js';
+import { computerToolOf } from '../../vocabulary/models.js';
+import { isOpenAIComputerVersion } from './openai-computer.js';
+import { fromResponsesOutput, toResponsesInput, toResponsesTools } from './openai-responses.js';
 
 /** Local servers (Ollama, llama.cpp) need no key; a null `baseUrl` makes the provider unusable. */
 export type OpenAIProviderOptions = ModelProviderOptions;
@@ -59,6 +62,9 @@ export class OpenAIProvider implements ModelProvider {
     if (!this.client) throw new ProviderError('openai.base_url is not set', 'not_configured');
     request.signal.throwIfAborted();
     const model = this.options.models[request.model];
+    // The computer action space's tool exists only on the Responses API (docs/api.md, "Action spaces").
+    const computer = request.tools.find((t) => t.native?.kind === 'computer');
+    if (computer !== undefined) return this.completeWithComputer(request, model, computer.name);
     let response: OpenAI.Chat.ChatCompletion;
     try {
       response = await this.client.chat.completions.create(
@@ -94,6 +100,32 @@ export class OpenAIProvider implements ModelProvider {
       usage: { inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 },
       modelId: response.model || model,
     };
+  }
+
+  /** A call on the Responses API, with the model's computer-use tool among the tools. */
+  private async completeWithComputer(request: ModelRequest, model: string, computerTool: string): Promise<ModelResponse> {
+    const version = computerToolOf('openai', model);
+    if (!isOpenAIComputerVersion(version)) throw new ProviderError(`the model ${model} has no computer-use tool on the OpenAI API; the computer action space needs one`, 'refused');
+    let response: OpenAI.Responses.Response;
+    try {
+      response = await this.client!.responses.create(
+        {
+          model,
+          max_output_tokens: request.maxTokens,
+          ...(request.system !== '' ? { instructions: request.system } : {}),
+          input: toResponsesInput(request.messages),
+          tools: toResponsesTools(request.tools, version),
+          // The preview model refuses calls without it; older turns are dropped when the conversation outgrows the context.
+          truncation: 'auto',
+        },
+        { signal: request.signal },
+      );
+    } catch (err) {
+      request.signal.throwIfAborted();
+      throw this.toProviderError(err);
+    }
+    const { content, stopReason } = fromResponsesOutput(response, computerTool);
+    return { content, stopReason, usage: { inputTokens: response.usage?.input_tokens ?? 0, outputTokens: response.usage?.output_tokens ?? 0 }, modelId: response.model || model };
   }
 
   private toProviderError(err: unknown): ProviderError {

@@ -13,6 +13,11 @@ export interface ToolUseBlock {
   input: Record<string, unknown>;
   /** Arguments the model sent that were not a JSON object; `input` is then {}. */
   unparsedInput?: string;
+  /**
+   * A call of a tool the API defines itself (its computer-use tool) as the API wrote it: the provider sends it back
+   * so in the conversation, while `input` holds the neutral form the tool reads (agent-tools/computer-actions.ts).
+   */
+  wire?: unknown;
 }
 export interface ToolResultBlock {
   type: 'tool_result';

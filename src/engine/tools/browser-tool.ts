@@ -248,7 +248,7 @@ export function describeBrowserAction(action: BrowserAction): string {
     case 'navigate':
       return `browser navigate ${action.url}`;
     case 'click':
-      return `browser ${action.clickCount === 2 ? 'double-' : ''}${action.button === 'right' ? 'right-' : ''}click ${describeTarget(action)}`;
+      return `browser ${action.clickCount === 2 ? 'double-' : action.clickCount === 3 ? 'triple-' : ''}${action.button === 'right' ? 'right-' : ''}click ${describeTarget(action)}`;
     case 'hover':
       return `browser hover ${describeTarget(action)}`;
     case 'type':
@@ -269,6 +269,11 @@ export function describeBrowserAction(action: BrowserAction): string {
       return `browser dialog ${action.accept ? 'accept' : 'dismiss'}`;
     case 'tab':
       return `browser tab ${action.index}${action.close === true ? ' close' : ''}`;
+    case 'type_text':
+      return 'browser type text';
+    case 'mouse_down':
+    case 'mouse_up':
+      return `browser ${action.action}${action.at === undefined ? '' : ` at ${describeTarget(action.at)}`}`;
     case 'back':
     case 'forward':
     case 'reload':

@@ -8,6 +8,9 @@ import { truncateEnd } from '../../agent-tools/truncate.js';
 import { fixedTools, toolError, type AgentTool, type ToolContext, type ToolOutcome, type ToolSet, type ToolSource } from '../../agent-tools/agent-tool.js';
 import { browserTool, createBrowserTool, type SubmissionHold } from './browser-tool.js';
 import { codeTool } from './code-tool.js';
+import { ComputerDisplay } from './computer-display.js';
+import { computerTools } from './computer-tool.js';
+import { DEFAULT_COMPUTER_DISPLAY, type ComputerDisplaySize } from '../../vocabulary/action-spaces.js';
 import { createFinishTool, finishTools } from './finish-tool.js';
 
 export interface ToolRegistryOptions {
@@ -23,6 +26,8 @@ export interface ToolRegistryOptions {
   everyRunTools?: readonly AgentTool[];
   /** Whether the browser must refuse to submit a form for the run now (require_approval, not yet approved). */
   submissionHold?: SubmissionHold;
+  /** The screen a run in the computer action space shows its model (`computer.display`). */
+  computerDisplay?: ComputerDisplaySize;
 }
 
 /**
@@ -31,20 +36,36 @@ export interface ToolRegistryOptions {
  * `ToolSource` for `extraSources`. The agent loop knows no tool by name.
  */
 export class ToolRegistry {
+  /** After the page's tools, which the run's action space chooses. */
   private readonly sources: readonly ToolSource[];
+  /** The browser tool and the code tool: the dom action space. */
+  private readonly domTools: ToolSource;
+  /** The model's computer-use tool, navigate and the code tool: the computer action space. */
+  private readonly computerTools: ToolSource;
   /** The tools every run has, whatever its connections: what admission bounds a first model call with. */
   readonly everyRun: { specs: ToolSpec[]; summaries: string[] };
 
   constructor(options: ToolRegistryOptions) {
-    const standard = [options.submissionHold === undefined ? browserTool : createBrowserTool(options.submissionHold), codeTool(options.codeTimeoutS)];
+    const hold = options.submissionHold ?? (() => false);
+    const code = codeTool(options.codeTimeoutS);
+    const standard = [options.submissionHold === undefined ? browserTool : createBrowserTool(options.submissionHold), code];
+    this.domTools = fixedTools(...standard);
+    const computer = computerTools({ display: new ComputerDisplay(options.computerDisplay ?? DEFAULT_COMPUTER_DISPLAY), hold });
+    this.computerTools = {
+      open: async (run, signal) => {
+        const set = await computer.open(run, signal);
+        return { tools: [...set.tools, code], close: () => set.close() };
+      },
+    };
     this.sources = [
-      fixedTools(...standard),
       ...(options.extraSources ?? []),
       fixedTools(...(options.everyRunTools ?? [])),
       // Last, so that finishing is the last thing the system prompt lists.
       finishTools(options.schemas),
     ];
-    // The finish tool's spec is the same whatever the run's output schema.
+    // The finish tool's spec is the same whatever the run's output schema. The dom action space's browser tool
+    // describes itself at greater length than the computer tool (whose API's definition is the API's own), so its
+    // specs bound both.
     const everyRun = new AttemptTools([
       { tools: [...standard, ...(options.everyRunTools ?? []), createFinishTool({ outputSchema: null, schemas: options.schemas })], close: async () => undefined },
     ]);
@@ -57,8 +78,9 @@ export class ToolRegistry {
    */
   async open(run: RunRow, signal: AbortSignal, mask: SecretMask = SecretMask.none): Promise<AttemptTools> {
     const sets: ToolSet[] = [];
+    const page = run.action_space === 'computer' ? this.computerTools : this.domTools;
     try {
-      for (const source of this.sources) sets.push(await source.open(run, signal));
+      for (const source of [page, ...this.sources]) sets.push(await source.open(run, signal));
     } catch (err) {
       await Promise.allSettled(sets.map((s) => s.close()));
       throw err;

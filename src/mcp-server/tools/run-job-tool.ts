@@ -3,6 +3,8 @@ import type { RunsService } from '../../runs/runs-service.js';
 import { maxCostUsd } from '../../runs/run-options.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
+import type { ActionSpace } from '../../vocabulary/action-spaces.js';
+import { actionSpaceMember } from './action-space-member.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
 
 interface RunJobInput {
@@ -13,6 +15,7 @@ interface RunJobInput {
   idempotency_key?: string;
   replay?: 'auto' | 'off';
   max_cost_usd?: number;
+  action_space?: ActionSpace;
   wait_seconds?: number;
 }
 
@@ -54,6 +57,7 @@ export function runJobTool(deps: { runs: RunsService; waiter: RunWaiter; maxWait
           description: 'auto: replay the job\'s recorded recipe without the model, the agent taking over where the page changed; off: the agent does every step. Default: the job\'s replay setting.',
         },
         max_cost_usd: { ...maxCostUsd, description: 'The most the run may cost, in USD: the agent stops before a model call that could pass it, and the run fails with failure_code budget_exceeded (failure_reason timeout). Default: the job\'s, else the API key\'s, else none.' },
+        action_space: { ...actionSpaceMember, description: `${actionSpaceMember.description} Default: the job's action_space.` },
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },
     },

@@ -5,6 +5,7 @@ import type { RunsService } from '../../runs/runs-service.js';
 import { maxCostUsd } from '../../runs/run-options.js';
 import type { McpTool } from './mcp-tool.js';
 import type { RunWaiter } from './run-waiter.js';
+import { actionSpaceMember } from './action-space-member.js';
 import { awaitStartedRun, waitSecondsSchema } from './started-run.js';
 
 /**
@@ -61,6 +62,7 @@ export function runTaskTool(deps: { runs: RunsService; waiter: RunWaiter; maxWai
         },
         callback_url: { type: 'string', format: 'uri', maxLength: 2048, description: 'An https URL that gets a signed webhook when the run ends. Rarely needed here.' },
         max_cost_usd: { ...maxCostUsd, description: 'The most the run may cost, in USD: the agent stops before a model call that could pass it, and the run fails with failure_code budget_exceeded (failure_reason timeout). Default: the API key\'s, else none.' },
+        action_space: actionSpaceMember,
         wait_seconds: waitSecondsSchema(deps.maxWaitS),
       },
     },

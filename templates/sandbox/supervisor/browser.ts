@@ -6,7 +6,7 @@ import { BrowserTabs } from './browser-tabs.js';
 import { truncateMiddle } from './capped-text.js';
 import type { EgressProxy } from './egress-proxy.js';
 import { PageRefs } from './element-refs.js';
-import { ACTION_TIMEOUT_MS, ActionFailed, PageActions, READ_TEXT_LIMIT, settle, VIEWPORT, type Outcome } from './page-actions.js';
+import { ACTION_TIMEOUT_MS, ActionFailed, PageActions, READ_TEXT_LIMIT, settle, VIEWPORT, type Outcome, type TypedRequest } from './page-actions.js';
 import { captchaProblem, navigationProblem, statusProblem } from './page-problem.js';
 import type { InputFiles } from './input-files.js';
 import type { Recording } from './recording.js';
@@ -368,8 +368,8 @@ export class BrowserSession {
     return refs;
   }
 
-  /** The text of a `type`, with its secrets and the current TOTP codes put in. */
-  private async typedText(request: Extract<BrowserRequest, { action: 'type' }>): Promise<string> {
+  /** The text of a `type` or `type_text`, with its secrets and the current TOTP codes put in. */
+  private async typedText(request: TypedRequest): Promise<string> {
     const codes = await this.currentCodes(request.text, request.totp ?? {});
     return fillSecretReferences(fillTotpReferences(request.text, codes), request.secrets ?? {});
   }

@@ -48,11 +48,14 @@ export class SubmissionHeld extends ActionFailed {
 
 type PageAction = Exclude<BrowserAction, { action: 'dialog' } | { action: 'tab' }>;
 
+/** A request whose text is typed, with the secrets and TOTP seeds its references name. */
+export type TypedRequest = Extract<BrowserRequest, { action: 'type' } | { action: 'type_text' }>;
+
 export interface PageActionsOptions {
   refsOf(page: Page): PageRefs;
   inputs: InputFiles;
-  /** The text of a `type`, secrets and TOTP codes put in (browser.ts keeps the codes for masking). */
-  typedText(request: Extract<BrowserRequest, { action: 'type' }>): Promise<string>;
+  /** The text of a `type` or `type_text`, secrets and TOTP codes put in (browser.ts keeps the codes for masking). */
+  typedText(request: TypedRequest): Promise<string>;
 }
 
 /**
@@ -104,9 +107,26 @@ export class PageActions {
       }
       case 'press': {
         if (request.holdSubmit === true && /(^|\+)(Enter|NumpadEnter)$/.test(action.key) && (await focusedSubmits(page))) throw new SubmissionHeld(`pressing ${action.key} here`);
-        await page.keyboard.press(action.key);
+        const held = action.holdSeconds ?? 0;
+        await page.keyboard.press(action.key, held > 0 ? { delay: held * 1000 } : {});
         await settle(page);
-        return { text: `pressed ${action.key}` };
+        return { text: `pressed ${action.key}${held > 0 ? ` (held ${held} s)` : ''}` };
+      }
+      case 'type_text':
+        return this.typeText(page, request as Extract<BrowserRequest, { action: 'type_text' }>);
+      case 'mouse_down':
+      case 'mouse_up': {
+        let where = '';
+        if (action.at !== undefined) {
+          where = ` at ${action.at.x},${action.at.y}${await this.pointAt(page, action.at)}`;
+          await page.mouse.move(action.at.x, action.at.y);
+        }
+        if (action.action === 'mouse_down') await page.mouse.down();
+        else {
+          await page.mouse.up();
+          await settle(page);
+        }
+        return { text: `${action.action === 'mouse_down' ? 'pressed' : 'released'} the left mouse button${where}` };
       }
       case 'drag':
         return this.drag(page, action);
@@ -131,8 +151,17 @@ export class PageActions {
         return { text: renderSnapshot(nodes, { viewport, hints, focus: action.ref ?? null }) };
       }
       case 'screenshot': {
-        const png = await page.screenshot({ type: 'png', timeout: NAVIGATION_TIMEOUT_MS });
-        return { text: `screenshot of the viewport (${(page.viewportSize() ?? VIEWPORT).width}x${(page.viewportSize() ?? VIEWPORT).height} CSS pixels: x and y of click, hover and drag are in these)`, screenshot: png.toString('base64') };
+        const viewport = page.viewportSize() ?? VIEWPORT;
+        const size = action.size;
+        if (size === undefined || (size.width === viewport.width && size.height === viewport.height)) {
+          const png = await page.screenshot({ type: 'png', timeout: NAVIGATION_TIMEOUT_MS });
+          return { text: `screenshot of the viewport (${viewport.width}x${viewport.height} CSS pixels: x and y of click, hover and drag are in these)`, screenshot: png.toString('base64') };
+        }
+        // The viewport scaled by one factor: a size in other proportions would stretch the page.
+        if (size.width > viewport.width || Math.abs((size.width * viewport.height) / viewport.width - size.height) > 1) {
+          throw new ActionFailed(`a screenshot is the viewport (${viewport.width}x${viewport.height}) or smaller in its proportions, not ${size.width}x${size.height}`);
+        }
+        return { text: `screenshot of the viewport (${viewport.width}x${viewport.height} CSS pixels), scaled to ${size.width}x${size.height} pixels`, screenshot: await scaledScreenshot(page, viewport, size.width / viewport.width) };
       }
       default: {
         const unreachable: never = action;
@@ -155,7 +184,7 @@ export class PageActions {
     const button = action.button ?? 'left';
     const clickCount = action.clickCount ?? 1;
     const modifiers = action.modifiers ?? [];
-    const how = `${clickCount === 2 ? 'double-' : ''}clicked${button === 'left' ? '' : ` with the ${button} button`}${modifiers.length === 0 ? '' : ` holding ${modifiers.join('+')}`}`;
+    const how = `${clickCount === 2 ? 'double-' : clickCount === 3 ? 'triple-' : ''}clicked${button === 'left' ? '' : ` with the ${button} button`}${modifiers.length === 0 ? '' : ` holding ${modifiers.join('+')}`}`;
     if (isPoint(action)) {
       const on = await this.pointAt(page, action);
       if (hold && (await pointSubmits(page, action))) throw new SubmissionHeld('this click');
@@ -203,6 +232,19 @@ export class PageActions {
       said += ' and submitted';
     }
     return { text: said, roleSelector };
+  }
+
+  /**
+   * Keys typed into whatever has the focus, as a person types (the computer action space's `type`): a field given a
+   * secret or a code shows discs first, and the result says where the keys went, never what they were.
+   */
+  private async typeText(page: Page, request: Extract<BrowserRequest, { action: 'type_text' }>): Promise<Outcome> {
+    const secret = Object.keys(request.secrets ?? {}).length > 0 || Object.keys(request.totp ?? {}).length > 0;
+    if (request.holdSubmit === true && /[\r\n]/.test(request.text) && (await focusedSubmits(page))) throw new SubmissionHeld('a line break typed here');
+    const focused = await focusedField(page, secret);
+    await typeKeys(page, await this.o.typedText(request));
+    await settle(page);
+    return { text: focused === null ? 'typed, but nothing on the page had the focus: the keys went to the page itself (click the field first)' : `typed into ${focused}` };
   }
 
   /** What a field holds after `fill`: an action never says it typed when the field did not take the text. */
@@ -266,19 +308,25 @@ export class PageActions {
     const to = isPoint(action.to) ? null : await this.locate(page, action.to, 'drag to');
     const fromSaid = from?.described ?? `${(action as ViewportPoint).x},${(action as ViewportPoint).y}`;
     const toSaid = to?.described ?? `${(action.to as ViewportPoint).x},${(action.to as ViewportPoint).y}`;
-    if (from !== null && to !== null) {
+    const via = action.via ?? [];
+    const modifiers = action.modifiers ?? [];
+    if (from !== null && to !== null && via.length === 0 && modifiers.length === 0) {
       await this.attempt(from.locator, 'point', 'drag', fromSaid, () => from.locator.dragTo(to.locator, { steps: 10, timeout: ACTION_TIMEOUT_MS }));
     } else {
       const start = from === null ? (action as ViewportPoint) : await this.centre(from.locator, fromSaid);
       const end = to === null ? (action.to as ViewportPoint) : await this.centre(to.locator, toSaid);
-      await page.mouse.move(start.x, start.y);
-      await page.mouse.down();
-      await page.mouse.move(start.x + 5, start.y + 5, { steps: 2 });
-      await page.mouse.move(end.x, end.y, { steps: 10 });
-      await page.mouse.up();
+      await withModifiers(page, modifiers, async () => {
+        await page.mouse.move(start.x, start.y);
+        await page.mouse.down();
+        await page.mouse.move(start.x + 5, start.y + 5, { steps: 2 });
+        for (const point of via) await page.mouse.move(point.x, point.y, { steps: 5 });
+        await page.mouse.move(end.x, end.y, { steps: 10 });
+        await page.mouse.up();
+      });
     }
     await settle(page);
-    return { text: `dragged ${fromSaid} to ${toSaid}` };
+    const through = via.length === 0 ? '' : ` through ${via.map((p) => `${p.x},${p.y}`).join(' ')}`;
+    return { text: `dragged ${fromSaid} to ${toSaid}${through}${modifiers.length === 0 ? '' : ` holding ${modifiers.join('+')}`}` };
   }
 
   /** The centre of an element in the viewport, scrolled into view first. */
@@ -519,6 +567,54 @@ function pageGrows(ms: number): Promise<boolean> {
     };
     check();
   });
+}
+
+/**
+ * The viewport scaled by `scale`, as CDP captures it (Playwright's screenshot takes only its own two scales): the
+ * visible part of the page, from where it is scrolled to.
+ */
+async function scaledScreenshot(page: Page, viewport: { width: number; height: number }, scale: number): Promise<string> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { cssVisualViewport } = await session.send('Page.getLayoutMetrics');
+    const clip = { x: cssVisualViewport.pageX, y: cssVisualViewport.pageY, width: viewport.width, height: viewport.height, scale };
+    const { data } = await session.send('Page.captureScreenshot', { format: 'png', clip, captureBeyondViewport: false });
+    return data;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/** Text typed key by key; a line break is Enter and a tab is Tab, as on a keyboard (keyboard.type inserts them). */
+async function typeKeys(page: Page, text: string): Promise<void> {
+  for (const part of text.split(/(\r\n|\r|\n|\t)/)) {
+    if (part === '') continue;
+    if (part === '\t') await page.keyboard.press('Tab');
+    else if (/^[\r\n]+$/.test(part)) await page.keyboard.press('Enter');
+    else await page.keyboard.type(part);
+  }
+}
+
+/**
+ * How results name the element that has the keyboard focus, in whichever frame or shadow root it is; null when
+ * nothing on the page has it. With `mask`, it shows discs from now on, as a password field does.
+ */
+async function focusedField(page: Page, mask: boolean): Promise<string | null> {
+  for (const frame of page.frames()) {
+    const said = await frame
+      .evaluate((maskIt) => {
+        if (!document.hasFocus()) return null;
+        let el = document.activeElement;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+        if (el === null || el === document.body || el === document.documentElement || el.tagName === 'IFRAME' || el.tagName === 'FRAME') return null;
+        if (maskIt) (el as HTMLElement).style.setProperty('-webkit-text-security', 'disc', 'important');
+        const label = (el.getAttribute('aria-label') ?? el.getAttribute('name') ?? el.getAttribute('placeholder') ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+        return `<${el.tagName.toLowerCase()}${el.id === '' ? '' : `#${el.id}`}>${label === '' ? '' : ` "${label}"`}`;
+      }, mask)
+      .catch(() => null);
+    if (said !== null) return frame === page.mainFrame() ? said : `${said} in a frame`;
+  }
+  return null;
 }
 
 function isPoint(target: PointerTarget): target is ViewportPoint {

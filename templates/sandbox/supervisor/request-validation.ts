@@ -37,7 +37,7 @@ export function parseBrowserAction(body: unknown): BrowserRequest {
   const value = asObject(body);
   const hold = value.holdSubmit;
   if (hold !== undefined && hold !== true) throw new BadRequest('holdSubmit is true or absent');
-  if (hold === true && value.action !== 'click' && value.action !== 'type' && value.action !== 'press') throw new BadRequest('holdSubmit comes only with click, type and press');
+  if (hold === true && !['click', 'type', 'press', 'type_text'].includes(value.action as string)) throw new BadRequest('holdSubmit comes only with click, type, press and type_text');
   const action = parseAction(value);
   return hold === true ? { ...action, holdSubmit: true } : action;
 }
@@ -50,8 +50,9 @@ const MAX_VALUES = 100;
 const MAX_REF = 32;
 
 function parseAction(value: Record<string, unknown>): BrowserRequest {
-  if (value.secrets !== undefined && value.action !== 'type') throw new BadRequest('secrets come only with a type action');
-  if (value.totp !== undefined && value.action !== 'type') throw new BadRequest('totp comes only with a type action');
+  const typed = value.action === 'type' || value.action === 'type_text';
+  if (value.secrets !== undefined && !typed) throw new BadRequest('secrets come only with a type or type_text action');
+  if (value.totp !== undefined && !typed) throw new BadRequest('totp comes only with a type or type_text action');
   switch (value.action) {
     case 'navigate': {
       const url = requireString(value, 'url');
@@ -61,11 +62,15 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
     case 'back':
     case 'forward':
     case 'reload':
-    case 'screenshot':
       return { action: value.action };
+    case 'screenshot': {
+      if (value.size === undefined) return { action: 'screenshot' };
+      const size = asObject(value.size);
+      return { action: 'screenshot', size: { width: integer(size, 'width', 1, MAX_COORDINATE), height: integer(size, 'height', 1, MAX_COORDINATE) } };
+    }
     case 'click': {
       const button = value.button === undefined ? undefined : oneOf(value, 'button', BUTTONS);
-      const clickCount = value.clickCount === undefined ? undefined : (integer(value, 'clickCount', 1, 2) as 1 | 2);
+      const clickCount = value.clickCount === undefined ? undefined : (integer(value, 'clickCount', 1, 3) as 1 | 2 | 3);
       const modifiers = value.modifiers === undefined ? undefined : listOf(value, 'modifiers', MODIFIERS);
       return { action: 'click', ...pointerTarget(value), ...(button === undefined ? {} : { button }), ...(clickCount === undefined ? {} : { clickCount }), ...(modifiers === undefined ? {} : { modifiers }) };
     }
@@ -92,10 +97,30 @@ function parseAction(value: Record<string, unknown>): BrowserRequest {
       }
       return { action: 'select', ...elementTarget(value), values: values as string[] };
     }
-    case 'press':
-      return { action: 'press', key: requireString(value, 'key') };
-    case 'drag':
-      return { action: 'drag', ...pointerTarget(value), to: pointerTarget(asObject(value.to)) };
+    case 'press': {
+      const holdSeconds = value.holdSeconds === undefined ? undefined : boundedNumber(value, 'holdSeconds', 0, MAX_WAIT_S);
+      return { action: 'press', key: requireString(value, 'key'), ...(holdSeconds === undefined ? {} : { holdSeconds }) };
+    }
+    case 'drag': {
+      const via = value.via;
+      if (via !== undefined && (!Array.isArray(via) || via.length > MAX_VALUES)) throw new BadRequest(`via must be a list of at most ${MAX_VALUES} points`);
+      const modifiers = value.modifiers === undefined ? undefined : listOf(value, 'modifiers', MODIFIERS);
+      return {
+        action: 'drag',
+        ...pointerTarget(value),
+        to: pointerTarget(asObject(value.to)),
+        ...(via === undefined ? {} : { via: via.map((point: unknown) => viewportPoint(asObject(point))) }),
+        ...(modifiers === undefined ? {} : { modifiers }),
+      };
+    }
+    case 'type_text': {
+      const secrets = value.secrets === undefined ? undefined : stringMap(value.secrets, 'secrets');
+      const totp = value.totp === undefined ? undefined : totpSeeds(value.totp);
+      return { action: 'type_text', text: boundedString(value, 'text', MAX_TEXT), ...(secrets === undefined ? {} : { secrets }), ...(totp === undefined ? {} : { totp }) };
+    }
+    case 'mouse_down':
+    case 'mouse_up':
+      return { action: value.action, ...(value.at === undefined ? {} : { at: viewportPoint(asObject(value.at)) }) };
     case 'upload': {
       const files = value.files;
       if (!Array.isArray(files) || files.length > 100 || files.some((f) => typeof f !== 'string' || !isPlainName(f))) {
@@ -160,6 +185,10 @@ function elementTarget(value: Record<string, unknown>): ElementTarget {
 function pointerTarget(value: Record<string, unknown>): PointerTarget {
   if (value.x === undefined && value.y === undefined) return elementTarget(value);
   if (['ref', 'selector', 'text'].some((key) => value[key] !== undefined)) throw new BadRequest('give an element (ref, selector or text) or a point (x, y), not both');
+  return { x: coordinate(value, 'x'), y: coordinate(value, 'y') };
+}
+
+function viewportPoint(value: Record<string, unknown>): { x: number; y: number } {
   return { x: coordinate(value, 'x'), y: coordinate(value, 'y') };
 }
 

@@ -209,6 +209,7 @@ export function envelope(id: string, overrides: Partial<Run> = {}): Run {
     files: [],
     mode: 'agent',
     sandbox: { label: null, host: null },
+    action_space: 'dom',
     ...overrides,
   };
 }
@@ -261,6 +262,7 @@ export function job(id: string, overrides: Partial<JobView> = {}): JobView {
     profile: null,
     profile_mode: 'read_write',
     save_profile: null,
+    action_space: 'dom',
     created_at: '2026-11-22T09:00:00.000Z',
     updated_at: '2026-11-22T09:00:00.000Z',
   };

@@ -116,6 +116,8 @@ class GetJobsResponseDataItem(TypedDict):
     """Whether its runs write their profile back when they succeed (read_write, the default) or only load it (read), unless a run says otherwise."""
     save_profile: str | None
     """The profile its runs save their browser's state to when they succeed, unless they name their own; null: none."""
+    action_space: Literal["dom", "computer"]
+    """How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool)."""
     created_at: str
     updated_at: str
 
@@ -169,6 +171,8 @@ class PostJobsBody(TypedDict):
     profile_mode: NotRequired[Literal["read", "read_write"]]
     """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
     save_profile: NotRequired[str | None]
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class DeleteJobsIdResponse(TypedDict):
@@ -205,6 +209,8 @@ class PatchJobsIdBody(TypedDict):
     profile_mode: NotRequired[Literal["read", "read_write"]]
     """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
     save_profile: NotRequired[str | None]
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class GetJobsIdSkippedFiringsQuery(TypedDict):
@@ -502,6 +508,8 @@ class PostJobsIdEvalsBodySettings(TypedDict):
     """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
     save_profile: NotRequired[str]
     """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class PostJobsIdEvalsBody(TypedDict):
@@ -736,6 +744,8 @@ class GetRunsResponseDataItem(TypedDict):
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
     sandbox: GetRunsResponseDataItemSandbox
     """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    action_space: Literal["dom", "computer"]
+    """How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces."""
 
 
 class GetRunsResponse(TypedDict):
@@ -785,6 +795,8 @@ class PostRunsBody(TypedDict):
     """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
     save_profile: NotRequired[str]
     """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
 
 
 class PostRunsResponseBillingEstimatedCostUsd(TypedDict):
@@ -871,6 +883,8 @@ class PostJobsIdRunsBody(TypedDict):
     """read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it."""
     save_profile: NotRequired[str]
     """When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's."""
+    action_space: NotRequired[Literal["dom", "computer"]]
+    """dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's."""
     replay: NotRequired[Literal["auto", "off"]]
     """auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay."""
 
@@ -1246,6 +1260,8 @@ class GetEventsResponseRunCompletedData(TypedDict):
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
     sandbox: GetRunsResponseDataItemSandbox
     """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    action_space: Literal["dom", "computer"]
+    """How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces."""
 
 
 class GetEventsResponseRunCompleted(TypedDict):
@@ -2419,6 +2435,8 @@ class RunCompletedWebhookData(TypedDict):
     """How the run ran: the agent (every run that did not replay, and a run still queued), a replay of its job's recipe with no model call, or a replay the agent took over where the page changed (docs/api.md, Replay)."""
     sandbox: GetRunsResponseDataItemSandbox
     """Where the run runs (issue 26; docs/api.md, Sandbox hosts)."""
+    action_space: Literal["dom", "computer"]
+    """How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces."""
 
 
 class RunCompletedWebhook(TypedDict):

@@ -244,6 +244,8 @@ export interface paths {
               profile_mode: "read" | "read_write";
               /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
               save_profile: string | null;
+              /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+              action_space: "dom" | "computer";
               created_at: string;
               updated_at: string;
             }[];
@@ -301,6 +303,8 @@ export interface paths {
           /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
           profile_mode?: "read" | "read_write";
           save_profile?: (string | null);
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -353,6 +357,8 @@ export interface paths {
             profile_mode: "read" | "read_write";
             /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
             save_profile: string | null;
+            /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+            action_space: "dom" | "computer";
             created_at: string;
             updated_at: string;
           };
@@ -422,6 +428,8 @@ export interface paths {
             profile_mode: "read" | "read_write";
             /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
             save_profile: string | null;
+            /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+            action_space: "dom" | "computer";
             created_at: string;
             updated_at: string;
           };
@@ -501,6 +509,8 @@ export interface paths {
           /** read_write (the default): a run that succeeds writes its browser's state back to its profile, so that it stays signed in; one run at a time writes a profile, and another read_write run meanwhile only reads it (with a warning). read: the profile is only loaded; runs side by side should use it. */
           profile_mode?: "read" | "read_write";
           save_profile?: (string | null);
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -553,6 +563,8 @@ export interface paths {
             profile_mode: "read" | "read_write";
             /** The profile its runs save their browser's state to when they succeed, unless they name their own; null: none. */
             save_profile: string | null;
+            /** How its runs' agent works a page unless a run names its own: dom (the browser tool) or computer (the model's own computer-use tool). */
+            action_space: "dom" | "computer";
             created_at: string;
             updated_at: string;
           };
@@ -1135,6 +1147,8 @@ export interface paths {
             profile_mode?: "read" | "read_write";
             /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
             save_profile?: string;
+            /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+            action_space?: "dom" | "computer";
           };
           /** Another eval of the same job to compare with: what got better or worse. */
           baseline_id?: string;
@@ -1731,6 +1745,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -1789,6 +1805,8 @@ export interface paths {
           profile_mode?: "read" | "read_write";
           /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
           save_profile?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -1880,6 +1898,8 @@ export interface paths {
           profile_mode?: "read" | "read_write";
           /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
           save_profile?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
         };
       };
       responses: {
@@ -1973,6 +1993,8 @@ export interface paths {
           profile_mode?: "read" | "read_write";
           /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
           save_profile?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -2065,6 +2087,8 @@ export interface paths {
           profile_mode?: "read" | "read_write";
           /** When the run succeeds, its browser's state is saved as this profile (made if it does not exist, replaced if it does). A run's wins over its job's. */
           save_profile?: string;
+          /** dom (default): the browser tool, with the page's elements by reference; computer: the model's own computer-use tool, screenshots and coordinates (only models that have one: docs/api.md, Action spaces). A run's wins over its job's. */
+          action_space?: "dom" | "computer";
           /** auto: replay the job's recipe (the agent takes over where the page changed); off: the agent runs every step. Default: the job's replay. */
           replay?: "auto" | "off";
         };
@@ -2215,6 +2239,8 @@ export interface paths {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -2326,6 +2352,8 @@ export interface paths {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -2500,6 +2528,8 @@ export interface paths {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
         "409": {
@@ -2638,6 +2668,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
             /** The text of the agent's latest model answer, or null. */
             thought: string | null;
@@ -3227,6 +3259,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.failed";
@@ -3320,6 +3354,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.cancelled";
@@ -3413,6 +3449,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "eval.completed";
@@ -3889,6 +3927,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.failed";
@@ -3982,6 +4022,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "run.cancelled";
@@ -4075,6 +4117,8 @@ export interface paths {
                 /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
                 host: string | null;
               };
+              /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+              action_space: "dom" | "computer";
             };
           } | {
             type: "eval.completed";
@@ -6409,6 +6453,8 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -6528,6 +6574,8 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
@@ -6647,6 +6695,8 @@ export interface webhooks {
               /** The sandbox host (sandbox.hosts) its latest attempt was placed on; null before it is placed, and without sandbox.hosts. */
               host: string | null;
             };
+            /** How the run's agent works a page: dom (the browser tool) or computer (the model's own computer-use tool); docs/api.md, Action spaces. */
+            action_space: "dom" | "computer";
           };
         };
       };
