@@ -74,7 +74,7 @@ const SMALLEST: Record<string, { args: string[]; figures: RegExp[] }> = {
   'web-tasks.ts': {
     args: ['3'],
     figures: [
-      /^ {2}all( +\d+\/3){1,2}$/m,
+      /^ {2}all( +\d+\/3){1,3}$/m,
       /^ {2}new +\d+ snapshots: median \d+ chars \(\d+ tokens\), p90 \d+ chars \(\d+ tokens\)$/m,
       /^ {2}new +navigate \d+ {2}click \d+ {2}type \d+ {2}read_text (\d+|-) {2}snapshot \d+$/m,
     ],
