@@ -25,7 +25,7 @@ describe('parseBrowserAction', () => {
     expect(() => parseBrowserAction({ action: 'wait', seconds: 31 })).toThrow('seconds must be a number from 0 to 30');
     expect(() => parseBrowserAction({ action: 'wait' })).toThrow('wait needs a text or seconds');
     expect(() => parseBrowserAction({ action: 'dialog', accept: 'yes' })).toThrow('accept must be a boolean');
-    expect(() => parseBrowserAction({ action: 'hover', ref: 'e1', holdSubmit: true })).toThrow('holdSubmit comes only with click, type and press');
+    expect(() => parseBrowserAction({ action: 'hover', ref: 'e1', holdSubmit: true })).toThrow('holdSubmit comes only with click, type, press and type_text');
   });
 });
 

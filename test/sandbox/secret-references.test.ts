@@ -17,9 +17,9 @@ describe('fillSecretReferences', () => {
 });
 
 describe('parseBrowserAction with secrets', () => {
-  it('takes secrets with a type action only, as strings', () => {
+  it('takes secrets with a type or type_text action only, as strings', () => {
     expect(parseBrowserAction({ action: 'type', selector: '#pw', text: '{{secret:a}}', secrets: { a: 'x' } })).toEqual({ action: 'type', selector: '#pw', text: '{{secret:a}}', secrets: { a: 'x' } });
-    expect(() => parseBrowserAction({ action: 'navigate', url: 'http://x.test', secrets: { a: 'x' } })).toThrow(/only with a type action/);
+    expect(() => parseBrowserAction({ action: 'navigate', url: 'http://x.test', secrets: { a: 'x' } })).toThrow('secrets come only with a type or type_text action');
     expect(() => parseBrowserAction({ action: 'type', selector: '#pw', text: 't', secrets: { a: 1 } })).toThrow(/object of strings/);
   });
 });
