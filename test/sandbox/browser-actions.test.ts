@@ -22,15 +22,7 @@ describe.each(TEST_DRIVERS)('the browser on the $name driver', (driver) => {
     expect(await act({ action: 'navigate', url: `${site.origin}${path}` })).toMatchObject({ ok: true });
     return (await act({ action: 'snapshot' })).text;
   };
-  /** Waits until the page has logged `entry`; answers the whole log. */
-  const logged = async (entry: string): Promise<string[]> => {
-    for (let i = 0; i < 100; i++) {
-      const log = await site.log();
-      if (log.includes(entry)) return log;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the page never logged ${JSON.stringify(entry)}; it logged ${JSON.stringify(await site.log())}`);
-  };
+  const logged = (entry: string): Promise<string[]> => site.logged(entry);
 
   beforeAll(async () => {
     if (!driver.available) return;

@@ -36,14 +36,7 @@ describe.each(TEST_DRIVERS)('the computer actions on the $name driver', (driver)
   let sandbox: Sandbox;
   let site: SandboxSite;
   const act = (request: BrowserRequest): Promise<BrowserResult> => sandbox.browser(request, signal());
-  const logged = async (entry: string): Promise<string[]> => {
-    for (let i = 0; i < 100; i++) {
-      const log = await site.log();
-      if (log.includes(entry)) return log;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the page never logged ${JSON.stringify(entry)}; it logged ${JSON.stringify(await site.log())}`);
-  };
+  const logged = (entry: string): Promise<string[]> => site.logged(entry);
 
   beforeAll(async () => {
     if (!driver.available) return;
