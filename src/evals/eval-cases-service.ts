@@ -4,8 +4,8 @@ import type { JobsService } from '../jobs/jobs-service.js';
 import { pageQuery, toListResponse, type ListResponse } from '../pagination.js';
 import type { Resources } from '../resources.js';
 import type { UserSchemas } from '../runs/user-schemas.js';
-import { caseLabel, toEvalCase, type EvalCase } from './eval-record.js';
-import { MAX_CASES, type EvalCaseInput, type EvalCaseListQuery } from './eval-schemas.js';
+import { caseLabel, toEvalCase } from './eval-record.js';
+import { MAX_CASES, type EvalCase, type EvalCaseInput, type EvalCaseListQuery } from './eval-schemas.js';
 import { checkExpectation } from './expectation-check.js';
 
 /**

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../text/escape-html.js';
-import type { EvalSummary } from './eval-record.js';
+import type { EvalSummary } from './eval-schemas.js';
 
 /** One measure of an eval the chart draws, in a panel of its own (each has its own scale). */
 interface Measure {

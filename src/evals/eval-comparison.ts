@@ -1,5 +1,5 @@
 import { roundUsd } from '../billing/prices.js';
-import type { CaseResult, Eval } from './eval-record.js';
+import type { CaseResult, Eval } from './eval-schemas.js';
 
 export type Comparison = NonNullable<Eval['comparison']>;
 type CaseChange = Comparison['cases'][number];

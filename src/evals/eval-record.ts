@@ -1,4 +1,3 @@
-import type { Validated } from '../http-schemas/validated.js';
 import { roundUsd } from '../billing/prices.js';
 import { canonicalJson } from '../runs/request-hash.js';
 import { fromJson } from '../store/json-columns.js';
@@ -6,14 +5,9 @@ import type { EvalCaseRow, EvalResultRow, EvalRow } from '../store/evals-store.j
 import type { CaseStatus } from '../vocabulary/evals.js';
 import type { ModelAlias } from '../vocabulary/models.js';
 import { compareWithBaseline } from './eval-comparison.js';
-import type { caseResultSchema, evalCaseSchema, evalSchema, evalSummarySchema } from './eval-schemas.js';
+import type { CaseResult, Eval, EvalCase, EvalSummary, EvalTotals } from './eval-schemas.js';
 import type { Expectation } from './matchers.js';
 
-export type EvalCase = Validated<typeof evalCaseSchema>;
-export type EvalSummary = Validated<typeof evalSummarySchema>;
-export type Eval = Validated<typeof evalSchema>;
-export type CaseResult = Validated<typeof caseResultSchema>;
-export type EvalTotals = EvalSummary['totals'];
 
 export function toEvalCase(row: EvalCaseRow): EvalCase {
   return {

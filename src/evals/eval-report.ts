@@ -4,7 +4,7 @@ import { packageRoot } from '../package-root.js';
 import { escapeHtml } from '../text/escape-html.js';
 import { expectationWords } from './compare.js';
 import { evalChart, usd } from './eval-chart.js';
-import type { CaseResult, Eval, EvalSummary } from './eval-record.js';
+import type { CaseResult, Eval, EvalSummary } from './eval-schemas.js';
 
 export interface EvalReportView {
   eval: Eval;

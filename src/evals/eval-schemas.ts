@@ -246,3 +246,10 @@ export type CreateEvalBody = Validated<typeof createEvalBody>;
 export type EvalSettings = Validated<typeof evalSettingsSchema>;
 export type EvalListQuery = Validated<typeof evalRouteSchemas.list.querystring>;
 export type EvalCaseListQuery = Validated<typeof evalCaseRouteSchemas.list.querystring>;
+
+/** The records the schemas above describe, as the services build them. */
+export type EvalCase = Validated<typeof evalCaseSchema>;
+export type EvalSummary = Validated<typeof evalSummarySchema>;
+export type Eval = Validated<typeof evalSchema>;
+export type CaseResult = Validated<typeof caseResultSchema>;
+export type EvalTotals = EvalSummary['totals'];

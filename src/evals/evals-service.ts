@@ -13,9 +13,9 @@ import type { UserSchemas } from '../runs/user-schemas.js';
 import type { EvalRow, NewEvalResultRow } from '../store/evals-store.js';
 import type { UnitOfWork } from '../store/unit-of-work.js';
 import { evalLifecycle, isEnded } from './eval-lifecycle.js';
-import { caseLabel, toEval, toEvalSummary, type Eval, type EvalSummary } from './eval-record.js';
+import { caseLabel, toEval, toEvalSummary } from './eval-record.js';
 import type { EvalReportPage } from './eval-report.js';
-import { MAX_CASES, type CreateEvalBody, type EvalListQuery } from './eval-schemas.js';
+import { MAX_CASES, type CreateEvalBody, type Eval, type EvalListQuery, type EvalSummary } from './eval-schemas.js';
 import { checkExpectation } from './expectation-check.js';
 
 /** Keys derived for eval reports sign nothing else (LinkSigner). */
