@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { createRun, startEngine, untilRunWaits, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { toolResults, toolUse } from '../fixtures/scripted-anthropic.js';
 import { hasTmux, TmuxTerminal } from '../fixtures/tmux-terminal.js';
 import { runCli } from './run-cli.js';
@@ -46,11 +46,7 @@ async function twoApprovals(): Promise<{ runId: string; small: any; start: numbe
 }
 
 async function asking(runId: string, question: string): Promise<any> {
-  return until(`the run to ask ${JSON.stringify(question)}`, async () => {
-    const run = (await h.daemon.api('GET', `/v1/runs/${runId}`)).body;
-    if (run.status !== 'running') throw new Error(`run ended: ${JSON.stringify(run)}`);
-    return run.waiting_for?.question === question ? run.waiting_for : null;
-  });
+  return (await untilRunWaits(h.daemon, runId, JSON.stringify(question), (w) => w.question === question)).waiting_for;
 }
 
 describe('errand runs answer', () => {

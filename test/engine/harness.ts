@@ -101,6 +101,18 @@ export async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs
   }
 }
 
+/**
+ * Polls a run until what it waits for (`waiting_for`) matches; answers the run. A queued run has not started yet (a
+ * loaded machine), which is no failure; a run that ended without waiting so is.
+ */
+export function untilRunWaits(daemon: TestDaemon, runId: string, what: string, matches: (waitingFor: any) => boolean): Promise<any> {
+  return until(`the run to wait for ${what}`, async () => {
+    const run = (await daemon.api('GET', `/v1/runs/${runId}`)).body;
+    if (run.status !== 'queued' && run.status !== 'running') throw new Error(`run ended: ${JSON.stringify(run)}`);
+    return run.waiting_for != null && matches(run.waiting_for) ? run : null;
+  });
+}
+
 /** A page server on 127.0.0.1 for the browser tests. */
 export async function servePages(handler: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(handler);

@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRun, startEngine, until, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { createRun, startEngine, untilRunWaits, waitForRun, type EngineHarness } from '../engine/harness.js';
 import { toolResults, toolUse } from '../fixtures/scripted-anthropic.js';
 
 const COLOUR = 'Which colour should the invoice be printed in?';
@@ -28,11 +28,7 @@ afterAll(async () => {
 });
 
 async function asked(runId: string, question: string): Promise<any> {
-  return until(`the run to ask ${JSON.stringify(question)}`, async () => {
-    const run = (await h.daemon.api('GET', `/v1/runs/${runId}`)).body;
-    if (run.status !== 'running') throw new Error(`run ended: ${JSON.stringify(run)}`);
-    return run.waiting_for?.question === question ? run.waiting_for : null;
-  });
+  return (await untilRunWaits(h.daemon, runId, JSON.stringify(question), (w) => w.question === question)).waiting_for;
 }
 
 const shows = (question: string) => viewer.waitForFunction((q) => document.getElementById('waiting-question')!.textContent === q, question);

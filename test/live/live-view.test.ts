@@ -15,7 +15,7 @@ import { hold, reply, text, toolResults, toolUse, type AnthropicRequest, type An
 import type { TestDaemon } from '../fixtures/test-daemon.js';
 import { SITE_PAGE } from '../fixtures/live-site.js';
 import { signingSecretOf, WebhookReceiver } from '../fixtures/webhook-receiver.js';
-import { createRun, servePages, startEngine, stepsOf, until, waitForRun, type EngineHarness } from '../engine/harness.js';
+import { createRun, servePages, startEngine, stepsOf, until, untilRunWaits, waitForRun, type EngineHarness } from '../engine/harness.js';
 
 const docker = await dockerAvailability(process.env.ERRAND_SANDBOX_IMAGE ?? 'errand-sandbox:latest');
 
@@ -84,12 +84,7 @@ describe('a person on the live page answers what the agent asks (request_human),
   const afterRead = hold(toolUse('finish', { result: { done: true }, confidence: 'high', matched_text: null, evidence_screenshot: null }));
 
   /** Polls the run until it waits for a request of `kind`; answers its envelope. */
-  const waitingFor = (kind: string) =>
-    until(`the run to wait for a person (${kind})`, async () => {
-      const run = (await d.api('GET', `/v1/runs/${runId}`)).body;
-      if (run.status !== 'running') throw new Error(`run ended: ${JSON.stringify(run)}`);
-      return run.waiting_for?.kind === kind ? run : null;
-    });
+  const waitingFor = (kind: string) => untilRunWaits(d, runId, `a person (${kind})`, (w) => w.kind === kind);
   const tokenOf = (liveUrl: string) => new URL(liveUrl).searchParams.get('token')!;
   const withToken = (token: string, path: string, method = 'GET', body?: unknown) => d.api(method, path, body, { key: null, headers: { authorization: `Bearer ${token}` } });
   const answeredHook = (requestId: string) =>
